@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+
+/** Spec section 5 and 9: the rules and messages shared by the forms and the API. */
+export const MESSAGES = {
+  mobile: 'Mobile number must be 10 digits',
+  password: 'Password must be at least 6 characters',
+  firstName: 'First name must be at least 2 characters',
+  lastName: 'Last name must be at least 2 characters',
+  email: 'Invalid email address',
+} as const;
+
+export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.trim(), v.regex(/^\d{10}$/, MESSAGES.mobile));
+export const Password = v.pipe(v.string(MESSAGES.password), v.minLength(6, MESSAGES.password), v.maxLength(256, 'Password must be at most 256 characters'));
+export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'));
+export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'));
+
+export const LoginRequest = v.object({ mobile: Mobile, password: Password });
+export type LoginRequest = v.InferOutput<typeof LoginRequest>;
+
+export const RegisterRequest = v.object({
+  mobile: Mobile,
+  password: Password,
+  firstName: FirstName,
+  lastName: LastName,
+});
+export type RegisterRequest = v.InferOutput<typeof RegisterRequest>;
+
+export const ROLES = ['admin', 'reviewer', 'finance'] as const;
+export const Role = v.picklist(ROLES);
+export type Role = v.InferOutput<typeof Role>;
+/** Roles that may read any user's uploaded images. */
+export const STAFF_ROLES: readonly Role[] = ROLES;
+
+export const KycStatus = v.picklist(['pending', 'submitted', 'approved', 'rejected', 'verified']);
+
+/** GET /api/auth/user, and the answer of login, register and PUT /api/profile. */
+export const UserBody = v.object({
+  id: v.string(),
+  username: v.string(),
+  mobile: v.string(),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  profileImageUrl: v.nullable(v.string()),
+  /** Decimal string with two places, e.g. "125.00". */
+  totalRupees: v.string(),
+  notificationsEnabled: v.boolean(),
+  isAdmin: v.boolean(),
+  roles: v.array(Role),
+  kycStatus: v.string(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type UserBody = v.InferOutput<typeof UserBody>;

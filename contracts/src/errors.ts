@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+
+/** Every API error answers with this body; `fields` names each invalid input with its message. */
+export const ErrorBody = v.object({
+  error: v.object({
+    code: v.string(),
+    message: v.string(),
+    fields: v.optional(v.record(v.string(), v.string())),
+  }),
+});
+export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+
+/** Machine-readable error codes the API uses. */
+export type ErrorCode =
+  | 'validation_failed'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_credentials'
+  | 'mobile_taken'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal';

@@ -1,0 +1,83 @@
+/**
+ * The event-store port. Two adapters implement it (embedded SQLite, KurrentDB) in apps/api and both
+ * pass one contract suite. Types only: the domain stays free of I/O.
+ *
+ * Revisions are 0-based per stream (the first event of a stream has revision 0, as in KurrentDB).
+ * Positions are global, strictly increasing in commit order, and greater than 0; "after: 0" reads
+ * from the very beginning.
+ */
+
+/** JSON-safe values, the only kind an event may carry. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+export interface EventMetadata {
+  /** Who caused the event: a user id, a staff user id, or a system name such as "cli". */
+  actor?: string;
+  /** Id of the command or request that caused the event, for tracing. */
+  causationId?: string;
+  [key: string]: Json | undefined;
+}
+
+export interface NewEvent<Type extends string = string, Data = Json> {
+  /** A UUID. Appending an event id that is already in the stream is idempotent. */
+  id: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = Json> {
+  id: string;
+  streamId: string;
+  revision: number;
+  position: number;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  /** ISO-8601 time the store recorded the event. Domain logic uses the time carried in `data`. */
+  recordedAt: string;
+}
+
+/**
+ * What the appender expects of the stream: `no_stream` (it must not exist), `stream_exists`,
+ * `any`, or the exact revision of its last event.
+ */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended. */
+  position: number;
+}
+
+/** The stream was not where the appender expected it; nothing was written. */
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's current last revision, or -1 when it does not exist. */
+    readonly actual: number,
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, found ${actual}`);
+  }
+}
+
+/** A live feed of every event after a position; iterate it with `for await`, end it with close(). */
+export interface AllSubscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of one stream, oldest first; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** Up to `limit` events with a position greater than `after`, in commit order. */
+  readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]>;
+  /** Position of the newest event in the store, or 0 when it is empty. */
+  headPosition(): Promise<number>;
+  /** Catch up from `after`, then live: every later event once, in order, including other processes' appends. */
+  subscribeToAll(options: { after: number }): AllSubscription;
+  close(): Promise<void>;
+}

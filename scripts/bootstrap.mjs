@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The entry behind the root `npm start`, `npm test`, `npm run bench`, `npm run cli` and
+// `npm run typecheck`. It installs whatever a fresh machine lacks (pnpm through npx, the workspace's
+// dependencies, Debian's Chromium for the browser tests) and then runs the command. Plain Node and no
+// dependencies, because it runs before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM = ['-y', 'pnpm@10.34.9'];
+const [command, ...rest] = process.argv.slice(2);
+
+function run(cmd, args, opts = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+const pnpm = (...args) => run('npx', [...PNPM, ...args]);
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.modules.yaml');
+  const lock = join(root, 'pnpm-lock.yaml');
+  const fresh = existsSync(marker) && (!existsSync(lock) || statSync(lock).mtimeMs <= statSync(marker).mtimeMs);
+  if (fresh) return;
+  console.log('[bootstrap] installing dependencies with pnpm (better-sqlite3 compiles from source, about a minute)');
+  pnpm('install', ...(existsSync(lock) && process.env.CI ? ['--frozen-lockfile'] : []));
+}
+
+export function chromiumPath() {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+function ensureChromium() {
+  if (existsSync(chromiumPath())) return;
+  if (process.getuid?.() !== 0) {
+    console.error(`[bootstrap] Chromium is missing at ${chromiumPath()}; install Debian's "chromium" package or set CHROMIUM_PATH.`);
+    process.exit(1);
+  }
+  console.log('[bootstrap] installing Chromium from Debian for the browser tests');
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+const buildWeb = () => pnpm('--filter', '@kamai/web', 'build');
+const typecheck = () => pnpm('-r', '--workspace-concurrency=1', 'typecheck');
+
+ensureDependencies();
+switch (command) {
+  case 'start':
+    buildWeb();
+    run(bin('tsx'), ['apps/api/src/main.ts', ...rest]);
+    break;
+  case 'test':
+    ensureChromium();
+    typecheck();
+    buildWeb();
+    run(bin('vitest'), ['run', ...rest]);
+    break;
+  case 'typecheck':
+    typecheck();
+    break;
+  case 'bench':
+    run(bin('tsx'), ['scripts/src/bench.ts', ...rest]);
+    break;
+  case 'cli':
+    run(bin('tsx'), ['scripts/src/cli.ts', ...rest]);
+    break;
+  default:
+    console.error('usage: bootstrap.mjs start|test|typecheck|bench|cli [args]');
+    process.exit(2);
+}
