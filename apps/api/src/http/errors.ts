@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorBody, ErrorCode } from '@kamai/contracts';
+
+/** An error the API answers with its own status and the JSON error body; anything else is a 500. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new ApiError(400, 'validation_failed', message, fields);
+export const unauthenticated = () => new ApiError(401, 'unauthenticated', 'You are not signed in');
+export const forbidden = (message = 'You are not allowed to do this') => new ApiError(403, 'forbidden', message);
+export const notFound = (message = 'Not found') => new ApiError(404, 'not_found', message);
+export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+
+export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ErrorBody {
+  return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+export function respondWithError(c: Context, err: unknown) {
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.fields), err.status);
+  console.error('[api] unexpected error', err);
+  return c.json(errorBody('internal', 'Something went wrong. Please try again.'), 500);
+}

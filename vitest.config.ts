@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for every tier. A test file says its tier in its name:
+//   *.unit.spec.ts  pure code, no I/O
+//   *.int.spec.ts   real SQLite files, real HTTP on loopback, real child processes
+//   *.e2e.spec.ts   the built app in headless Chromium at a phone viewport
+// Run one tier with `npx vitest run --project unit` (or int, e2e).
+const exclude = ['**/node_modules/**', '**/dist/**'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['**/*.unit.spec.ts'], exclude } },
+      { test: { name: 'int', include: ['**/*.int.spec.ts'], exclude, testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['**/*.e2e.spec.ts'],
+          exclude,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
