@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import { Role } from '../auth.ts';
+
+const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+
+/** Events of the account part of a `user-<id>` stream. */
+export const accountEvents = {
+  UserRegistered: v.object({
+    userId: v.string(),
+    mobile: v.string(),
+    passwordHash: v.string(),
+    firstName: v.string(),
+    lastName: v.string(),
+    registeredAt: IsoTime,
+  }),
+  /** Only the fields that changed are present; `email: null` clears the e-mail. */
+  ProfileUpdated: v.object({
+    firstName: v.optional(v.string()),
+    lastName: v.optional(v.string()),
+    email: v.optional(v.nullable(v.string())),
+    notificationsEnabled: v.optional(v.boolean()),
+    updatedAt: IsoTime,
+  }),
+  RoleGranted: v.object({ role: Role, grantedBy: v.string(), grantedAt: IsoTime }),
+  RoleRevoked: v.object({ role: Role, revokedBy: v.string(), revokedAt: IsoTime }),
+};
+
+/** `mobile-<10 digits>`: appended once with "no stream" expected, so a mobile registers once. */
+export const mobileEvents = {
+  MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
+};
+
+/** `session-<id>`: a signed-in session; the id is the SHA-256 of the cookie's token, never the token. */
+export const sessionEvents = {
+  SessionStarted: v.object({ sessionId: v.string(), userId: v.string(), startedAt: IsoTime, expiresAt: IsoTime }),
+  SessionEnded: v.object({ sessionId: v.string(), endedAt: IsoTime }),
+};

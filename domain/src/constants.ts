@@ -1,0 +1,8 @@
+import { rupees } from '@kamai/contracts';
+
+/** Business constants of the spec's section 9, in one place. Money in paise. */
+export const MIN_WITHDRAWAL = rupees(100);
+export const KYC_BONUS = rupees(200);
+export const PROOF_DESCRIPTION_MAX = 500;
+export const MAX_IMAGE_BYTES = 5_242_880;
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,101 @@
+import type { Role, EventsOf, accountEvents } from '@kamai/contracts';
+import { DomainError, assertNever } from '../errors.ts';
+
+export type AccountEvent = EventsOf<typeof accountEvents>;
+
+export interface AccountState {
+  registered: boolean;
+  userId: string | null;
+  mobile: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  notificationsEnabled: boolean;
+  roles: Role[];
+}
+
+export const initialAccountState = (): AccountState => ({
+  registered: false,
+  userId: null,
+  mobile: null,
+  firstName: null,
+  lastName: null,
+  email: null,
+  notificationsEnabled: true,
+  roles: [],
+});
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'UserRegistered':
+      return {
+        ...state,
+        registered: true,
+        userId: event.data.userId,
+        mobile: event.data.mobile,
+        firstName: event.data.firstName,
+        lastName: event.data.lastName,
+      };
+    case 'ProfileUpdated': {
+      const { firstName, lastName, email, notificationsEnabled } = event.data;
+      return {
+        ...state,
+        firstName: firstName ?? state.firstName,
+        lastName: lastName ?? state.lastName,
+        email: email === undefined ? state.email : email,
+        notificationsEnabled: notificationsEnabled ?? state.notificationsEnabled,
+      };
+    }
+    case 'RoleGranted':
+      return state.roles.includes(event.data.role) ? state : { ...state, roles: [...state.roles, event.data.role] };
+    case 'RoleRevoked':
+      return { ...state, roles: state.roles.filter((role) => role !== event.data.role) };
+    default:
+      return assertNever(event);
+  }
+}
+
+export type AccountCommand =
+  | {
+      type: 'RegisterUser';
+      data: { userId: string; mobile: string; passwordHash: string; firstName: string; lastName: string };
+      now: string;
+    }
+  | {
+      type: 'UpdateProfile';
+      data: { firstName?: string; lastName?: string; email?: string | null; notificationsEnabled?: boolean };
+      now: string;
+    }
+  | { type: 'GrantRole'; data: { role: Role; by: string }; now: string }
+  | { type: 'RevokeRole'; data: { role: Role; by: string }; now: string };
+
+export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+  if (command.type !== 'RegisterUser' && !state.registered) {
+    throw new DomainError('not_found', 'No such user');
+  }
+  switch (command.type) {
+    case 'RegisterUser':
+      if (state.registered) throw new DomainError('conflict', 'This account already exists');
+      return [{ type: 'UserRegistered', data: { ...command.data, registeredAt: command.now } }];
+    case 'UpdateProfile': {
+      // Only what really changed becomes an event; nothing changed means no event at all.
+      const changes: Extract<AccountEvent, { type: 'ProfileUpdated' }>['data'] = { updatedAt: command.now };
+      const d = command.data;
+      if (d.firstName !== undefined && d.firstName !== state.firstName) changes.firstName = d.firstName;
+      if (d.lastName !== undefined && d.lastName !== state.lastName) changes.lastName = d.lastName;
+      if (d.email !== undefined && d.email !== state.email) changes.email = d.email;
+      if (d.notificationsEnabled !== undefined && d.notificationsEnabled !== state.notificationsEnabled) {
+        changes.notificationsEnabled = d.notificationsEnabled;
+      }
+      return Object.keys(changes).length > 1 ? [{ type: 'ProfileUpdated', data: changes }] : [];
+    }
+    case 'GrantRole':
+      if (state.roles.includes(command.data.role)) return [];
+      return [{ type: 'RoleGranted', data: { role: command.data.role, grantedBy: command.data.by, grantedAt: command.now } }];
+    case 'RevokeRole':
+      if (!state.roles.includes(command.data.role)) return [];
+      return [{ type: 'RoleRevoked', data: { role: command.data.role, revokedBy: command.data.by, revokedAt: command.now } }];
+    default:
+      return assertNever(command);
+  }
+}
