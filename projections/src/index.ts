@@ -1,0 +1,16 @@
+import type { Projection } from './projection.ts';
+import { sessionsProjection } from './sessions/projection.ts';
+import { usersProjection } from './users/projection.ts';
+
+export * from './schema.ts';
+export * from './db.ts';
+export * from './projection.ts';
+export * from './runner.ts';
+export * from './rebuild.ts';
+export * from './users/projection.ts';
+export * from './users/queries.ts';
+export * from './sessions/projection.ts';
+export * from './sessions/queries.ts';
+
+/** Every read model, in the order they apply each event. */
+export const allProjections: readonly Projection[] = [usersProjection, sessionsProjection];

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as accounts from './0001_accounts.ts';
+
+/**
+ * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
+ * come from events. Changing what a projection writes for past events needs a rebuild
+ * (`npm run cli -- rebuild-read-models`), not a data migration.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': accounts,
+};

@@ -1,0 +1,26 @@
+import type { Projection } from '../projection.ts';
+
+/** sessions: the signed-in sessions that have not been ended. */
+export const sessionsProjection: Projection = {
+  name: 'sessions',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'SessionStarted':
+        await db
+          .insertInto('sessions')
+          .values({
+            sid: event.data.sessionId,
+            user_id: event.data.userId,
+            expires_at: event.data.expiresAt,
+            started_at: event.data.startedAt,
+          })
+          .execute();
+        return;
+      case 'SessionEnded':
+        await db.deleteFrom('sessions').where('sid', '=', event.data.sessionId).execute();
+        return;
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,39 @@
+import { formatPaise, type Role, type UserBody } from '@kamai/contracts';
+import type { Selectable } from 'kysely';
+import type { ReadDbHandle } from '../db.ts';
+import type { UsersTable } from '../schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export function findUserById(db: ReadDbHandle, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByMobile(db: ReadDbHandle, mobile: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('mobile', '=', mobile).executeTakeFirst();
+}
+
+export function rolesOf(row: Pick<UserRow, 'roles'>): Role[] {
+  return JSON.parse(row.roles) as Role[];
+}
+
+/** The user body of spec section 7 (`GET /api/auth/user`), plus isAdmin and roles. */
+export function toUserBody(row: UserRow): UserBody {
+  const fullName = [row.first_name, row.last_name].filter(Boolean).join(' ');
+  return {
+    id: row.id,
+    username: fullName || row.mobile,
+    mobile: row.mobile,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    profileImageUrl: row.profile_image_url,
+    totalRupees: formatPaise(row.total_earned_paise),
+    notificationsEnabled: row.notifications_enabled === 1,
+    isAdmin: row.is_admin === 1,
+    roles: rolesOf(row),
+    kycStatus: row.kyc_status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
