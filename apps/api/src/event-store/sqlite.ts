@@ -1,0 +1,434 @@
+/**
+ * The embedded event store: one SQLite file behind the event-store port.
+ *
+ * - One table; its rowid is the global position. SQLite lets one writer in at a time, so rowids are
+ *   handed out in commit order and a reader never sees a later position before an earlier one.
+ * - Every write runs in `BEGIN IMMEDIATE`, which takes the file's write lock before the stream's
+ *   revision is read. Two processes (or two connections) can therefore never both pass the same
+ *   concurrency check, including for the first append to a new stream; the unique
+ *   (stream_id, revision) pair is the backstop.
+ * - WAL with `synchronous=FULL`: a commit returns only after the WAL is fsynced, so an acknowledged
+ *   append survives power loss.
+ * - Group commit (on by default): appends made in the same tick share one transaction and so one
+ *   fsync; each runs inside its own SAVEPOINT, so it keeps its own concurrency check and is written
+ *   entirely or not at all, whatever its neighbours do.
+ *
+ * better-sqlite3 is synchronous: a write holds the event loop for its fsync, and waiting for another
+ * process's lock (busy_timeout) holds it too. That is the price of an embedded store; KurrentDB is
+ * the adapter for many API nodes.
+ */
+import Database from 'better-sqlite3';
+import {
+  WrongExpectedRevisionError,
+  type AllSubscription,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type Json,
+  type NewEvent,
+  type RecordedEvent,
+} from '../../../../domain/src/event-store.ts';
+import { assertValidAppend, DuplicateEventIdError, satisfiesExpected } from './common.ts';
+
+export interface SqliteEventStoreOptions {
+  /** Batch appends made in the same tick into one transaction, one SAVEPOINT each. Default true. */
+  groupCommit?: boolean;
+  /** How often a subscription looks for other processes' appends, in ms. Default 50. */
+  pollIntervalMs?: number;
+  /** How long to wait for another connection's write lock before failing, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY,
+    event_id    TEXT    NOT NULL UNIQUE,
+    stream_id   TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    type        TEXT    NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    UNIQUE (stream_id, revision)
+  ) STRICT;
+`;
+
+/** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
+const MAX_GROUP = 512;
+/** Rows a subscription reads per query. */
+const SUBSCRIPTION_BATCH = 256;
+
+interface EventRow {
+  position: number;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+interface IdRow {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface PendingAppend {
+  streamId: string;
+  expected: ExpectedRevision;
+  events: SerializedEvent[];
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
+export class SqliteEventStore implements EventStore {
+  readonly file: string;
+  readonly #db: Database.Database;
+  readonly #groupCommit: boolean;
+  readonly #pollIntervalMs: number;
+  readonly #queue: PendingAppend[] = [];
+  readonly #subscriptions = new Set<SqliteAllSubscription>();
+  #flushScheduled = false;
+  #closed = false;
+
+  readonly #sql: {
+    begin: Database.Statement<[]>;
+    commit: Database.Statement<[]>;
+    rollback: Database.Statement<[]>;
+    savepoint: Database.Statement<[]>;
+    release: Database.Statement<[]>;
+    rollbackToSavepoint: Database.Statement<[]>;
+    lastRevision: Database.Statement<[string], number>;
+    findId: Database.Statement<[string], IdRow>;
+    insert: Database.Statement<[string, string, number, string, string, string, string]>;
+    readStream: Database.Statement<[string, number], EventRow>;
+    readAll: Database.Statement<[number, number], EventRow>;
+    head: Database.Statement<[], number>;
+  };
+
+  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+    this.file = file;
+    this.#groupCommit = options.groupCommit ?? true;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    const db = new Database(file);
+    this.#db = db;
+    try {
+      // busy_timeout first: the statements below may already meet another process's lock.
+      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.transaction(() => db.exec(SCHEMA)).immediate();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.#sql = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      savepoint: db.prepare('SAVEPOINT append'),
+      release: db.prepare('RELEASE append'),
+      rollbackToSavepoint: db.prepare('ROLLBACK TO append'),
+      lastRevision: db
+        .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
+        .pluck(),
+      findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
+      insert: db.prepare(
+        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      readStream: db.prepare<[string, number], EventRow>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision',
+      ),
+      readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+    };
+  }
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return new Promise<AppendResult>((resolve, reject) => {
+      if (this.#closed) throw new Error('the event store is closed');
+      assertValidAppend(streamId, events, expected);
+      // Serialise before taking the lock, so a bad payload fails alone and the lock is held briefly.
+      const serialized = events.map(serializeEvent);
+      const pending: PendingAppend = { streamId, expected, events: serialized, resolve, reject };
+      if (this.#groupCommit) {
+        this.#queue.push(pending);
+        this.#scheduleFlush();
+      } else {
+        this.#commit([pending]);
+      }
+    });
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const from = options.fromRevision ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
+    return this.#sql.readStream.all(streamId, from).map(toRecordedEvent);
+  }
+
+  async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    return this.readAllNow(options.after, options.limit);
+  }
+
+  async headPosition(): Promise<number> {
+    this.#assertOpen();
+    return this.#sql.head.get() ?? 0;
+  }
+
+  subscribeToAll(options: { after: number }): AllSubscription {
+    this.#assertOpen();
+    assertPosition(options.after);
+    const subscription = new SqliteAllSubscription(this, options.after, this.#pollIntervalMs);
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    // Appends already handed to us were promised an answer: write them before closing.
+    while (this.#queue.length > 0) this.#flush();
+    this.#closed = true;
+    for (const subscription of [...this.#subscriptions]) await subscription.close();
+    this.#db.close();
+  }
+
+  /** Synchronous readAll, for subscriptions. @internal */
+  readAllNow(after: number, limit: number): RecordedEvent[] {
+    assertPosition(after);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limit ${limit} must be a positive integer`);
+    return this.#sql.readAll.all(after, limit).map(toRecordedEvent);
+  }
+
+  /** @internal */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** @internal */
+  forget(subscription: SqliteAllSubscription): void {
+    this.#subscriptions.delete(subscription);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the event store is closed');
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    // setImmediate, not a microtask: callers resumed by the previous batch's answers run their
+    // continuations (often several awaits deep) before this fires, so they land in one batch.
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      this.#flush();
+    });
+  }
+
+  #flush(): void {
+    if (this.#closed) return;
+    const batch = this.#queue.splice(0, MAX_GROUP);
+    if (this.#queue.length > 0) this.#scheduleFlush();
+    if (batch.length > 0) this.#commit(batch);
+  }
+
+  /** Writes a batch in one transaction, each append in its own savepoint, then answers every caller. */
+  #commit(batch: PendingAppend[]): void {
+    const outcomes: Outcome[] = [];
+    try {
+      this.#sql.begin.run();
+      try {
+        for (const pending of batch) {
+          this.#sql.savepoint.run();
+          try {
+            outcomes.push({ ok: true, result: this.#write(pending) });
+            this.#sql.release.run();
+          } catch (error) {
+            this.#sql.rollbackToSavepoint.run();
+            this.#sql.release.run();
+            outcomes.push({ ok: false, error });
+          }
+        }
+        this.#sql.commit.run();
+      } catch (error) {
+        if (this.#db.inTransaction) this.#sql.rollback.run();
+        throw error;
+      }
+    } catch (error) {
+      // Nothing of this batch is on disk (BEGIN, COMMIT or a savepoint statement failed).
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) pending.resolve(outcome.result);
+      else pending.reject(outcome?.error);
+    });
+    if (outcomes.some((outcome) => outcome.ok)) {
+      for (const subscription of this.#subscriptions) subscription.notify();
+    }
+  }
+
+  /** One append inside the open transaction. Throws to have its savepoint rolled back. */
+  #write(pending: PendingAppend): AppendResult {
+    const { streamId, expected, events } = pending;
+    const actual = this.#sql.lastRevision.get(streamId) ?? -1;
+    const retried = this.#findRetriedAppend(pending);
+    if (retried) return retried;
+    if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
+    const recordedAt = new Date().toISOString();
+    let position = 0;
+    events.forEach((event, i) => {
+      try {
+        const info = this.#sql.insert.run(event.id, streamId, actual + 1 + i, event.type, event.data, event.metadata, recordedAt);
+        position = Number(info.lastInsertRowid);
+      } catch (error) {
+        if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
+        // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.
+        if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
+        throw error;
+      }
+    });
+    return { nextExpectedRevision: actual + events.length, position };
+  }
+
+  /**
+   * A retry of an append that was already written (same ids, same stream, in order, where that
+   * expected revision put them) gets the original answer and writes nothing, as KurrentDB does.
+   * Anything short of that is left to the concurrency check and the unique event id.
+   */
+  #findRetriedAppend({ streamId, expected, events }: PendingAppend): AppendResult | undefined {
+    let first: IdRow | undefined;
+    let last: IdRow | undefined;
+    for (const [i, event] of events.entries()) {
+      const row = this.#sql.findId.get(event.id);
+      if (!row || row.stream_id !== streamId) return undefined;
+      if (first && row.revision !== first.revision + i) return undefined;
+      first ??= row;
+      last = row;
+    }
+    if (!first || !last) return undefined;
+    if (expected === 'no_stream' && first.revision !== 0) return undefined;
+    if (typeof expected === 'number' && first.revision !== expected + 1) return undefined;
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+}
+
+/** Opens (creating if needed) an event store in one SQLite file. */
+export function openSqliteEventStore(file: string, options?: SqliteEventStoreOptions): SqliteEventStore {
+  return new SqliteEventStore(file, options);
+}
+
+/**
+ * Catch-up then live: reads everything after its cursor, then waits for a local append (woken at
+ * once) or the poll interval (other processes' appends), and reads again. Positions only grow and
+ * a reader sees whole commits, so following the cursor yields each event once, in order.
+ */
+class SqliteAllSubscription implements AllSubscription {
+  readonly #store: SqliteEventStore;
+  readonly #after: number;
+  readonly #pollIntervalMs: number;
+  #closed = false;
+  #started = false;
+  /** Set by a local append; checked before sleeping so a wake-up during a yield is not lost. */
+  #dirty = false;
+  #wake: (() => void) | undefined;
+
+  constructor(store: SqliteEventStore, after: number, pollIntervalMs: number) {
+    this.#store = store;
+    this.#after = after;
+    this.#pollIntervalMs = pollIntervalMs;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.#started) throw new Error('a subscription can be iterated only once');
+    this.#started = true;
+    return this.#run();
+  }
+
+  async *#run(): AsyncGenerator<RecordedEvent> {
+    let cursor = this.#after;
+    try {
+      while (!this.#closed && !this.#store.isClosed) {
+        this.#dirty = false;
+        const batch = this.#store.readAllNow(cursor, SUBSCRIPTION_BATCH);
+        for (const event of batch) {
+          if (this.#closed) return;
+          cursor = event.position;
+          yield event;
+        }
+        if (batch.length < SUBSCRIPTION_BATCH && !this.#dirty && !this.#closed) await this.#changed();
+      }
+    } finally {
+      this.#closed = true;
+      this.#store.forget(this);
+    }
+  }
+
+  #changed(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.#pollIntervalMs);
+      this.#wake = done;
+    });
+  }
+
+  /** A local append committed. */
+  notify(): void {
+    this.#dirty = true;
+    this.#wake?.();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#wake?.();
+    this.#store.forget(this);
+  }
+}
+
+function serializeEvent(event: NewEvent): SerializedEvent {
+  const data: unknown = JSON.stringify(event.data);
+  if (typeof data !== 'string') throw new TypeError(`event ${event.id}: data is not JSON`);
+  return { id: event.id, type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as Json,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: row.recorded_at,
+  };
+}
+
+function assertPosition(after: number): void {
+  if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
+}
+
+function isUniqueViolation(error: unknown, column: string): boolean {
+  return (
+    error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes(column)
+  );
+}
