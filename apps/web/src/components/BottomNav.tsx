@@ -1,0 +1,44 @@
+import { Link } from '@tanstack/react-router';
+import type { ComponentType, SVGProps } from 'react';
+import { HomeIcon, UserIcon, WalletIcon } from './icons.tsx';
+
+interface NavEntry {
+  to: '/' | '/wallet' | '/profile';
+  label: string;
+  Icon: ComponentType<SVGProps<SVGSVGElement>>;
+}
+
+/** Spec section 2: exactly these three entries. */
+const NAV_ENTRIES: readonly NavEntry[] = [
+  { to: '/', label: 'Home', Icon: HomeIcon },
+  { to: '/wallet', label: 'Wallet', Icon: WalletIcon },
+  { to: '/profile', label: 'Profile', Icon: UserIcon },
+];
+
+/**
+ * The signed-in bottom bar. The router marks the entry of the current path active (and sets
+ * aria-current="page" on it); Home only matches '/' itself, not every path below it.
+ */
+export function BottomNav() {
+  return (
+    <nav
+      aria-label="Main"
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
+    >
+      <ul className="mx-auto grid max-w-sm grid-cols-3">
+        {NAV_ENTRIES.map(({ to, label, Icon }) => (
+          <li key={to}>
+            <Link
+              to={to}
+              activeOptions={{ exact: to === '/' }}
+              className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-500 transition hover:text-slate-800 data-[status=active]:text-emerald-600"
+            >
+              <Icon className="size-6" />
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,24 @@
+import type { ButtonHTMLAttributes } from 'react';
+
+type ButtonVariant = 'primary' | 'secondary' | 'danger';
+
+const variantClasses: Record<ButtonVariant, string> = {
+  primary: 'bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200',
+  danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-200',
+};
+
+export function Button({
+  variant = 'primary',
+  className = '',
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+  return (
+    <button
+      type={type}
+      className={`inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl px-4 text-base font-semibold shadow-sm transition focus:outline-none focus-visible:ring-4 disabled:cursor-not-allowed disabled:opacity-60 ${variantClasses[variant]} ${className}`}
+      {...props}
+    />
+  );
+}

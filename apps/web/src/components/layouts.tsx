@@ -1,0 +1,51 @@
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { BottomNav } from './BottomNav.tsx';
+import { ArrowLeftIcon } from './icons.tsx';
+
+/** The signed-in frame: a narrow centred column above the bottom navigation bar. */
+export function SignedInLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="min-h-dvh">
+      <main className="mx-auto w-full max-w-sm px-4 pt-6 pb-28">{children}</main>
+      <BottomNav />
+    </div>
+  );
+}
+
+export function BrandMark() {
+  return (
+    <div className="flex items-center gap-2">
+      <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-600 text-xl font-bold text-white">
+        ₹
+      </span>
+      <span className="text-2xl font-bold tracking-tight text-slate-900">Kamai</span>
+    </div>
+  );
+}
+
+/** The signed-out frame of the login and register screens. */
+export function GuestLayout({ children }: { children: ReactNode }) {
+  return (
+    <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center px-5 py-10">
+      <div className="mb-8 grid gap-2">
+        <BrandMark />
+        <p className="text-sm text-slate-600">Earn rupees by completing small tasks.</p>
+      </div>
+      {children}
+    </main>
+  );
+}
+
+/** A page reachable signed in or out (privacy policy, account deletion): a column with a way home. */
+export function StaticPageLayout({ children }: { children: ReactNode }) {
+  return (
+    <main className="mx-auto w-full max-w-2xl px-5 py-6">
+      <Link to="/" className="mb-6 inline-flex items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
+        <ArrowLeftIcon className="size-4" />
+        Back to home
+      </Link>
+      {children}
+    </main>
+  );
+}

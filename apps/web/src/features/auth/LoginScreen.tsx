@@ -1,0 +1,72 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { LoginRequest } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { PasswordField, TextField } from '../../components/fields.tsx';
+import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { toast } from '../../lib/toast.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { useLoginMutation } from './authMutations.ts';
+
+/** Sign in with mobile number and password (spec section 2, Login). Shown at /login and at / signed out. */
+export function LoginScreen() {
+  usePageTitle('Login');
+  const navigate = useNavigate();
+  const login = useLoginMutation();
+  const form = useSchemaForm(LoginRequest, { mobile: '', password: '' });
+
+  // mutateAsync, not mutate's callbacks: at '/' this screen unmounts as soon as the user query
+  // refreshes, and the success toast and navigation must still happen.
+  const onSubmit = form.handleSubmit(async (credentials) => {
+    try {
+      await login.mutateAsync(credentials);
+    } catch (error) {
+      form.setServerErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Login Failed',
+        description: serverErrorMessage(error, 'Invalid mobile number or password'),
+      });
+      return;
+    }
+    toast({ title: 'Welcome back!', description: 'You have successfully logged in' });
+    void navigate({ to: '/' });
+  });
+
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-2xl font-bold tracking-tight">Sign in</h1>
+      <p className="mt-1 text-sm text-slate-600">Welcome back! Sign in to keep earning.</p>
+      <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
+        <TextField
+          label="Mobile number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          prefix="+91"
+          placeholder="10-digit mobile number"
+          value={form.values.mobile}
+          onValueChange={(value) => form.setValue('mobile', value)}
+          error={form.errors.mobile}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          placeholder="Your password"
+          value={form.values.password}
+          onValueChange={(value) => form.setValue('password', value)}
+          error={form.errors.password}
+        />
+        <Button type="submit" disabled={login.isPending} className="mt-2">
+          {login.isPending ? 'Signing in...' : 'Sign in'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        New to Kamai?{' '}
+        <Link to="/register" className="font-semibold text-emerald-700 hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { RegisterRequest } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { PasswordField, TextField } from '../../components/fields.tsx';
+import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { toast } from '../../lib/toast.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { useRegisterMutation } from './authMutations.ts';
+
+/** Create an account (spec section 2, Register). */
+export function RegisterScreen() {
+  usePageTitle('Register');
+  const navigate = useNavigate();
+  const register = useRegisterMutation();
+  const form = useSchemaForm(RegisterRequest, { firstName: '', lastName: '', mobile: '', password: '' });
+
+  // mutateAsync, not mutate's callbacks: at '/' this screen unmounts as soon as the user query
+  // refreshes, and the success toast and navigation must still happen.
+  const onSubmit = form.handleSubmit(async (account) => {
+    try {
+      await register.mutateAsync(account);
+    } catch (error) {
+      form.setServerErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Registration Failed',
+        description: serverErrorMessage(error, 'Failed to create account'),
+      });
+      return;
+    }
+    toast({ title: 'Welcome to Kamai!', description: 'Your account has been created successfully' });
+    void navigate({ to: '/' });
+  });
+
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-2xl font-bold tracking-tight">Create your account</h1>
+      <p className="mt-1 text-sm text-slate-600">Start earning rupees in minutes.</p>
+      <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
+        <div className="grid grid-cols-2 gap-3">
+          <TextField
+            label="First name"
+            autoComplete="given-name"
+            autoCapitalize="words"
+            value={form.values.firstName}
+            onValueChange={(value) => form.setValue('firstName', value)}
+            error={form.errors.firstName}
+          />
+          <TextField
+            label="Last name"
+            autoComplete="family-name"
+            autoCapitalize="words"
+            value={form.values.lastName}
+            onValueChange={(value) => form.setValue('lastName', value)}
+            error={form.errors.lastName}
+          />
+        </div>
+        <TextField
+          label="Mobile number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          prefix="+91"
+          placeholder="10-digit mobile number"
+          value={form.values.mobile}
+          onValueChange={(value) => form.setValue('mobile', value)}
+          error={form.errors.mobile}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          hint="Minimum 6 characters"
+          value={form.values.password}
+          onValueChange={(value) => form.setValue('password', value)}
+          error={form.errors.password}
+        />
+        <Button type="submit" disabled={register.isPending} className="mt-2">
+          {register.isPending ? 'Creating account...' : 'Create account'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Already have an account?{' '}
+        <Link to="/login" className="font-semibold text-emerald-700 hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </section>
+  );
+}

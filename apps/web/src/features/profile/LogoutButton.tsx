@@ -1,0 +1,41 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Button } from '../../components/Button.tsx';
+import { toast } from '../../lib/toast.ts';
+import { useLogoutMutation } from '../auth/authMutations.ts';
+
+/** Spec section 9: the user is sent to /login one second after signing out. */
+const LOGOUT_REDIRECT_DELAY_MS = 1000;
+
+/**
+ * Signs out: on success a 'Logged Out' toast, then after 1 s the cache is cleared and the user goes
+ * to /login. The cache is cleared at the moment of leaving, so the screen does not empty itself while
+ * the toast shows. A failed logout still clears the cache and goes to /login.
+ */
+export function LogoutButton() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logout = useLogoutMutation();
+
+  const leave = () => {
+    queryClient.clear();
+    void navigate({ to: '/login' });
+  };
+
+  const onLogout = async () => {
+    try {
+      await logout.mutateAsync();
+    } catch {
+      leave();
+      return;
+    }
+    toast({ title: 'Logged Out', description: 'You have been signed out. See you soon!' });
+    setTimeout(leave, LOGOUT_REDIRECT_DELAY_MS);
+  };
+
+  return (
+    <Button variant="danger" onClick={() => void onLogout()} disabled={logout.isPending || logout.isSuccess}>
+      {logout.isPending ? 'Logging out...' : 'Logout'}
+    </Button>
+  );
+}

@@ -1,0 +1,95 @@
+import type { QueryFunction } from '@tanstack/react-query';
+import * as v from 'valibot';
+import { ErrorBody } from '@kamai/contracts';
+
+/**
+ * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
+ * becomes an Error whose message is `{status}: {body text}` (or the status text when the body is
+ * empty), so screens can show the server's words and forms can map its `fields`.
+ */
+
+async function throwIfNotOk(response: Response): Promise<void> {
+  if (response.ok) return;
+  const bodyText = await response.text();
+  throw new Error(`${response.status}: ${bodyText || response.statusText}`);
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer. */
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'include',
+  });
+  await throwIfNotOk(response);
+  return response;
+}
+
+/** Reads a JSON answer; a 204 or an empty body reads as null. */
+export async function readJson<T>(response: Response): Promise<T | null> {
+  const text = await response.text();
+  if (!text) return null;
+  const data: unknown = JSON.parse(text);
+  return data as T;
+}
+
+/** What a GET read does with a 401: fail like any error, or read "not signed in" as null. */
+export type On401 = 'returnNull' | 'throw';
+
+/**
+ * The default GET read: the URL is the query key's segments joined with '/', e.g.
+ * `['/api/tasks', id]` -> `/api/tasks/{id}`.
+ */
+export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const response = await fetch(queryKey.map(String).join('/'), { credentials: 'include', signal });
+    if (on401 === 'returnNull' && response.status === 401) return null;
+    await throwIfNotOk(response);
+    return readJson<T>(response);
+  };
+}
+
+/** A GET read that never answers null (401 is an error), for queries whose data must exist. */
+export function getJson<T>(): QueryFunction<T> {
+  const read = getQueryFn<T>({ on401: 'throw' });
+  return async (context) => {
+    const data = await read(context);
+    if (data === null) throw new Error(`Empty answer from ${context.queryKey.map(String).join('/')}`);
+    return data;
+  };
+}
+
+const STATUS_AND_BODY = /^(\d{3}): ([\s\S]*)$/;
+
+/** The parts of an error thrown by this module, or null for anything else (e.g. a network error). */
+export function parseApiError(error: unknown): { status: number; body: ErrorBody | null } | null {
+  if (!(error instanceof Error)) return null;
+  const match = STATUS_AND_BODY.exec(error.message);
+  if (!match) return null;
+  let body: ErrorBody | null = null;
+  try {
+    const parsed = v.safeParse(ErrorBody, JSON.parse(match[2] ?? ''));
+    if (parsed.success) body = parsed.output;
+  } catch {
+    // The body was not JSON (e.g. a proxy's HTML page): there is no server message to show.
+  }
+  return { status: Number(match[1]), body };
+}
+
+/** The server's own message for a failed request, or `fallback` when it gave none. */
+export function serverErrorMessage(error: unknown, fallback: string): string {
+  return parseApiError(error)?.body?.error.message ?? fallback;
+}
+
+/** The server's per-field messages (`error.fields`) of a failed request; empty when it named none. */
+export function serverFieldErrors(error: unknown): Record<string, string> {
+  return parseApiError(error)?.body?.error.fields ?? {};
+}
+
+/** The HTTP status of a failed request, or null when the failure was not an HTTP answer. */
+export function errorStatus(error: unknown): number | null {
+  return parseApiError(error)?.status ?? null;
+}

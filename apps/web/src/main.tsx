@@ -1,0 +1,45 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createRouter } from '@tanstack/react-router';
+import { routeTree } from './routeTree.gen.ts';
+import { createQueryClient } from './lib/queryClient.ts';
+import { Spinner } from './components/Spinner.tsx';
+import { NotFoundScreen } from './components/NotFoundScreen.tsx';
+import { ErrorScreen } from './components/ErrorScreen.tsx';
+import './index.css';
+
+const queryClient = createQueryClient();
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  // The spinner while the signed-in state (or a screen's data) loads.
+  defaultPendingComponent: () => <Spinner />,
+  defaultPendingMs: 150,
+  defaultErrorComponent: ErrorScreen,
+  defaultNotFoundComponent: NotFoundScreen,
+  // Every unknown path shows the one 404 screen, whatever layout its prefix would belong to.
+  notFoundMode: 'root',
+  defaultPreload: 'intent',
+  // The query cache decides freshness; the router must always run the loaders it is asked to.
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+const rootElement = document.getElementById('root');
+if (!rootElement) throw new Error('index.html lacks the #root element');
+
+createRoot(rootElement).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);
