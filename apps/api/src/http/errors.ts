@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody, ErrorCode } from '@kamai/contracts';
+import { DomainError, type DomainErrorKind } from '@kamai/domain';
 
 /** An error the API answers with its own status and the JSON error body; anything else is a 500. */
 export class ApiError extends Error {
@@ -25,8 +27,25 @@ export function errorBody(code: ErrorCode, message: string, fields?: Record<stri
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
+const domainStatus: Record<DomainErrorKind, [ContentfulStatusCode, ErrorCode]> = {
+  invalid: [400, 'validation_failed'],
+  forbidden: [403, 'forbidden'],
+  not_found: [404, 'not_found'],
+  conflict: [409, 'conflict'],
+};
+
+/** The app's onError: every failure becomes the JSON error body; only the unexpected is a 500. */
 export function respondWithError(c: Context, err: unknown) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.fields), err.status);
+  if (err instanceof DomainError) {
+    const [status, code] = domainStatus[err.kind];
+    return c.json(errorBody(code, err.message, err.fields), status);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthenticated' : 'validation_failed';
+    return c.json(errorBody(code, err.message || 'Bad request'), status);
+  }
   console.error('[api] unexpected error', err);
   return c.json(errorBody('internal', 'Something went wrong. Please try again.'), 500);
 }

@@ -1,0 +1,41 @@
+import { LoginRequest, RegisterRequest } from '@kamai/contracts';
+import { findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
+import { Hono } from 'hono';
+import type { AppEnv } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { validate } from '../http/validate.ts';
+import { registerUser } from './accounts.ts';
+import { verifyPassword } from './passwords.ts';
+import { endSession, readWithCatchUp, requireUser, startSession } from './sessions.ts';
+
+const BAD_CREDENTIALS = 'Invalid mobile number or password';
+
+export const authRoutes = new Hono<AppEnv>()
+  .post('/api/auth/register', validate('json', RegisterRequest), async (c) => {
+    const deps = c.var.deps;
+    const { userId } = await registerUser(deps.store, c.req.valid('json'), deps.now());
+    const position = await startSession(c, userId);
+    await deps.runner.waitFor(position);
+    const user = await findUserById(deps.db, userId);
+    if (!user) throw new Error(`registered user ${userId} missing from the read model`);
+    return c.json(toUserBody(user), 201);
+  })
+  .post('/api/auth/login', validate('json', LoginRequest), async (c) => {
+    const deps = c.var.deps;
+    const { mobile, password } = c.req.valid('json');
+    const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+    // Same answer, and about the same time, whether or not the mobile exists.
+    const ok = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
+    const position = await startSession(c, user.id);
+    await deps.runner.waitFor(position);
+    return c.json(toUserBody(user), 200);
+  })
+  .post('/api/auth/logout', async (c) => {
+    const position = await endSession(c);
+    if (position > 0) await c.var.deps.runner.waitFor(position);
+    return c.body(null, 204);
+  })
+  .get('/api/auth/user', (c) => c.json(toUserBody(requireUser(c))))
+  // The client's 401 target (spec section 7): the sign-in screen.
+  .get('/api/login', (c) => c.redirect('/login', 302));

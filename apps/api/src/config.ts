@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import * as v from 'valibot';
+
+const Port = v.pipe(
+  v.optional(v.string(), '3000'),
+  v.regex(/^\d{1,5}$/, 'must be a port number'),
+  v.transform(Number),
+  v.number(),
+  v.minValue(0, 'must be a port number'),
+  v.maxValue(65535, 'must be a port number'),
+);
+const Flag = (fallback: 'true' | 'false') =>
+  v.pipe(v.optional(v.picklist(['true', 'false', '1', '0'], 'must be true or false'), fallback), v.transform((s) => s === 'true' || s === '1'));
+
+/** Environment variables, each with a working default; none needs a server to run. */
+const Env = v.object({
+  PORT: Port,
+  HOST: v.optional(v.string(), '0.0.0.0'),
+  /** Every file the app keeps: event store, read models, uploaded objects, the signing secret. */
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
+  EVENT_STORE: v.optional(v.picklist(['sqlite', 'kurrentdb'], 'must be sqlite or kurrentdb'), 'sqlite'),
+  KURRENTDB_URL: v.optional(v.pipe(v.string(), v.startsWith('kurrentdb', 'must be a kurrentdb:// connection string'))),
+  OBJECT_STORAGE: v.optional(v.picklist(['disk', 's3'], 'must be disk or s3'), 'disk'),
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  S3_REGION: v.optional(v.string(), 'us-east-1'),
+  S3_BUCKET: v.optional(v.string(), 'kamai'),
+  S3_ACCESS_KEY_ID: v.optional(v.string()),
+  S3_SECRET_ACCESS_KEY: v.optional(v.string()),
+  S3_FORCE_PATH_STYLE: Flag('true'),
+  /** HMAC key for signed upload URLs; shared by every API process. Defaults to a key kept in DATA_DIR. */
+  APP_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
+  SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
+  /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
+  TRUST_PROXY: Flag('false'),
+  /** The built web app to serve; empty to serve the API only. */
+  WEB_DIST: v.optional(v.string()),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const picked = Object.fromEntries(Object.keys(Env.entries).map((key) => [key, env[key] === '' ? undefined : env[key]]));
+  const result = v.safeParse(Env, picked);
+  if (!result.success) {
+    const lines = result.issues.map((issue) => `  ${v.getDotPath(issue) ?? '?'}=${JSON.stringify(issue.input)}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.output;
+  if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
+  if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    eventStore: e.EVENT_STORE === 'kurrentdb' ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! } : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite') },
+    readDbFile: resolve(dataDir, 'read.sqlite'),
+    objectStorage: e.OBJECT_STORAGE,
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    },
+    appSecret: e.APP_SECRET,
+    seedDemo: e.SEED_DEMO,
+    trustProxy: e.TRUST_PROXY,
+    webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
+  };
+}

@@ -1,0 +1,23 @@
+import type { EventStore } from '@kamai/domain';
+import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { Config } from './config.ts';
+
+/** What the routes work with; built once by the server and shared by every request. */
+export interface AppDeps {
+  config: Config;
+  store: EventStore;
+  db: ReadDbHandle;
+  runner: ProjectionRunner;
+  /** The clock; commands carry its time so the domain never reads one. */
+  now: () => Date;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    /** The signed-in user, or null; set by the session middleware. */
+    user: UserRow | null;
+    /** The session id (SHA-256 of the cookie token) when signed in. */
+    sessionId: string | null;
+  };
+}

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { UserRow } from '@kamai/projections';
+import { rolesOf } from '@kamai/projections';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { authRoutes } from '../auth/routes.ts';
+import { sessionMiddleware } from '../auth/sessions.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
+import { ApiError, errorBody, respondWithError } from './errors.ts';
+
+export interface AppParts extends AppDeps {
+  objects: ObjectStorage;
+}
+
+/** The whole HTTP surface: JSON API under /api, private objects under /objects, and the web app. */
+export function createApp(parts: AppParts) {
+  const { objects, ...deps } = parts;
+  const app = new Hono<AppEnv>();
+  app.onError((err, c) => respondWithError(c, err));
+  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  // JSON bodies are small; the upload PUT streams its own, bounded by the object storage.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path.startsWith('/api/objects/put/')) return next();
+    return bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new ApiError(413, 'payload_too_large', 'Request body too large');
+      },
+    })(c, next);
+  });
+  app.use(sessionMiddleware);
+
+  app.get('/api/health', (c) => c.json({ status: 'ok', position: deps.runner.position }));
+  app.route('/', authRoutes);
+  app.route(
+    '/',
+    objectRoutes({
+      storage: objects,
+      currentUser: async (c) => {
+        const user = c.get('user') as UserRow | null;
+        return user ? { id: user.id, roles: rolesOf(user) } : null;
+      },
+    }),
+  );
+
+  app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
+  if (deps.config.webDist) mountWebApp(app, deps.config.webDist);
+  return app;
+}
+
+/** Serves the built SPA: its files as they are, and index.html for every other path (client routing). */
+function mountWebApp(app: Hono<AppEnv>, dist: string) {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) {
+    console.warn(`[api] no web app at ${dist}; build it with: npx -y pnpm@10 --filter @kamai/web build`);
+    return;
+  }
+  const html = readFileSync(index, 'utf8');
+  app.use('/assets/*', serveStatic({ root: dist, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
+  app.use('*', serveStatic({ root: dist }));
+  app.get('*', (c) => c.html(html));
+}

@@ -1,0 +1,5 @@
+export * from './config.ts';
+export * from './server.ts';
+export * from './seed.ts';
+export * from './auth/accounts.ts';
+export * from './commands/handle.ts';

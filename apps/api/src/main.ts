@@ -1,0 +1,27 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+/** `npm start`: one process serving the API and the web app, with an in-process projection runner. */
+async function main() {
+  const config = loadConfig();
+  const server = await startServer(config);
+  console.log(`Kamai is running at ${server.url} (data in ${config.dataDir})`);
+  if (server.seeded.length > 0) {
+    console.log('Demo accounts (mobile / password):');
+    for (const a of server.seeded) console.log(`  ${a.label.padEnd(9)} ${a.mobile} / ${a.password}${a.roles.length ? `  roles: ${a.roles.join(', ')}` : ''}`);
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { EventStore } from '@kamai/domain';
+import { ProjectionRunner, allProjections, openReadDb } from '@kamai/projections';
+import type { Config } from './config.ts';
+import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { createApp } from './http/app.ts';
+import { createObjectStorage } from './object-storage/index.ts';
+import { type DemoAccount, seedDemoData } from './seed.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  seeded: DemoAccount[];
+  close(): Promise<void>;
+}
+
+export async function openEventStore(config: Config): Promise<EventStore> {
+  if (config.eventStore.kind === 'kurrentdb') {
+    // Loaded only when configured: the gRPC client is heavy and the embedded default needs none of it.
+    const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
+    return openKurrentDbEventStore(config.eventStore.url);
+  }
+  return openSqliteEventStore(config.eventStore.file);
+}
+
+/**
+ * The signing key for upload URLs, shared by every process on this DATA_DIR: taken from APP_SECRET,
+ * or created once in the data folder (the exclusive create makes two first starts agree).
+ */
+function loadSecret(config: Config): Uint8Array {
+  if (config.appSecret) return new TextEncoder().encode(config.appSecret);
+  const file = join(config.dataDir, 'secret.key');
+  try {
+    writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+/** Opens the stores, catches the read models up, seeds demo data when asked, and serves HTTP. */
+export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const store = await openEventStore(config);
+  const db = await openReadDb(config.readDbFile);
+
+  let seeded: DemoAccount[] = [];
+  const embedded = config.eventStore.kind === 'sqlite';
+  if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && (await store.headPosition()) === 0)) {
+    seeded = await seedDemoData(store, new Date());
+  }
+
+  const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
+  await runner.start();
+
+  const objects = createObjectStorage(
+    config.objectStorage === 's3'
+      ? { kind: 's3', ...config.s3 }
+      : { kind: 'disk', root: join(config.dataDir, 'objects'), secret: loadSecret(config) },
+  );
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date() });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+
+  return {
+    url,
+    port,
+    seeded,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runner.stop();
+      await db.destroy();
+      await store.close();
+    },
+  };
+}
