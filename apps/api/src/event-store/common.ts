@@ -2,7 +2,7 @@
  * Rules both event-store adapters share: what a valid append looks like, and the one error the port
  * does not define.
  */
-import type { ExpectedRevision, NewEvent } from '../../../../domain/src/event-store.ts';
+import type { ExpectedRevision, NewEvent } from '@kamai/domain';
 
 /**
  * An event id is already stored somewhere other than where a retry of the same append would have put

@@ -28,7 +28,7 @@ import {
   type Json,
   type NewEvent,
   type RecordedEvent,
-} from '../../../../domain/src/event-store.ts';
+} from '@kamai/domain';
 import { assertValidAppend, DuplicateEventIdError, satisfiesExpected } from './common.ts';
 
 export interface SqliteEventStoreOptions {
@@ -205,6 +205,18 @@ export class SqliteEventStore implements EventStore {
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) await subscription.close();
     this.#db.close();
+  }
+
+  /** The connection's durability settings, as SQLite reports them. */
+  settings(): { journalMode: string; synchronous: 'off' | 'normal' | 'full' | 'extra'; busyTimeoutMs: number } {
+    const levels = ['off', 'normal', 'full', 'extra'] as const;
+    const synchronous = levels[Number(this.#db.pragma('synchronous', { simple: true }))];
+    if (!synchronous) throw new Error('unknown synchronous level');
+    return {
+      journalMode: String(this.#db.pragma('journal_mode', { simple: true })),
+      synchronous,
+      busyTimeoutMs: Number(this.#db.pragma('busy_timeout', { simple: true })),
+    };
   }
 
   /** Synchronous readAll, for subscriptions. @internal */

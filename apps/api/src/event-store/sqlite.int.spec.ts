@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { WrongExpectedRevisionError, type RecordedEvent } from '@kamai/domain';
+import type { WorkerMessage } from './append-worker.ts';
+import { DuplicateEventIdError } from './common.ts';
+import { consume, describeEventStoreContract, event, expectConflict, range, stream } from './contract.ts';
+import { openSqliteEventStore, SqliteEventStore } from './sqlite.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const tsx = join(here, '../../../../node_modules/.bin/tsx');
+const dir = mkdtempSync(join(tmpdir(), 'kamai-event-store-'));
+let files = 0;
+const newFile = () => join(dir, `events-${++files}.db`);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeEventStoreContract('sqlite, group commit', () => openSqliteEventStore(newFile()));
+describeEventStoreContract('sqlite, one transaction per append', () => openSqliteEventStore(newFile(), { groupCommit: false }));
+
+describe('sqlite event store', () => {
+  const open: SqliteEventStore[] = [];
+  const openStore = (file = newFile(), options?: ConstructorParameters<typeof SqliteEventStore>[1]) => {
+    const store = openSqliteEventStore(file, options);
+    open.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((store) => store.close()));
+  });
+
+  it('starts positions at 1; an empty store has head position 0', async () => {
+    const store = openStore();
+    expect(await store.headPosition()).toBe(0);
+    expect(await store.readAll({ after: 0, limit: 10 })).toEqual([]);
+    const first = await store.append('user-1', [event('A'), event('B')], 'no_stream');
+    const second = await store.append('user-2', [event('C')], 'no_stream');
+    expect(first.position).toBe(2);
+    expect(second.position).toBe(3);
+    expect((await store.readAll({ after: 0, limit: 10 })).map((e) => e.position)).toEqual([1, 2, 3]);
+    expect(await store.headPosition()).toBe(3);
+  });
+
+  it('runs its connection in WAL mode with synchronous=FULL and a busy timeout', () => {
+    expect(openStore(newFile(), { busyTimeoutMs: 7000 }).settings()).toEqual({
+      journalMode: 'wal',
+      synchronous: 'full',
+      busyTimeoutMs: 7000,
+    });
+  });
+
+  it('refuses an event id used in another stream or twice in one append, writing nothing', async () => {
+    const store = openStore();
+    const taken = event('A');
+    await store.append('user-1', [taken], 'no_stream');
+
+    const elsewhere = store.append('user-2', [event('B'), { ...taken }], 'no_stream');
+    await expect(elsewhere).rejects.toBeInstanceOf(DuplicateEventIdError);
+    await expect(elsewhere).rejects.toMatchObject({ streamId: 'user-2', eventId: taken.id });
+    expect(await store.readStream('user-2')).toEqual([]);
+
+    const twice = event('C');
+    await expect(store.append('user-3', [twice, { ...twice }], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect(await store.readStream('user-3')).toEqual([]);
+
+    // Same stream, but not where a retry would have put it: the stream has moved on, so a conflict.
+    await store.append('user-1', [event('D')], 0);
+    await expectConflict(store.append('user-1', [{ ...taken }], 0), 'user-1', 0, 1);
+    // With "any" it is a retry of the first append; with the current revision the id is taken.
+    await expect(store.append('user-1', [{ ...taken }], 'any')).resolves.toEqual({ nextExpectedRevision: 0, position: 1 });
+    await expect(store.append('user-1', [{ ...taken }], 1)).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readAll({ after: 0, limit: 10 })).map((e) => e.type)).toEqual(['A', 'D']);
+  });
+
+  it('a retry with only part of the original ids is not idempotent', async () => {
+    const store = openStore();
+    const [a, b] = [event('A'), event('B')];
+    await store.append('user-1', [a, b], 'no_stream');
+    await expectConflict(store.append('user-1', [a, event('C')], 'no_stream'), 'user-1', 'no_stream', 1);
+    await expect(store.append('user-1', [b], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await store.append('user-1', [a], 'no_stream')).toEqual({ nextExpectedRevision: 0, position: 1 });
+    expect((await store.readStream('user-1')).map((e) => e.type)).toEqual(['A', 'B']);
+  });
+
+  it('group commit: each append in a batch keeps its own check and its own all-or-nothing', async () => {
+    const store = openStore();
+    await store.append('user-1', [event('Opened')], 'no_stream');
+    const dup = event('Dup');
+    // All made in one tick, so they share one transaction.
+    const outcomes = await Promise.allSettled([
+      store.append('user-1', [event('A')], 0),
+      store.append('user-1', [event('Stale')], 0),
+      store.append('user-2', [event('B'), dup, { ...dup }], 'no_stream'),
+      store.append('user-1', [event('C'), event('D')], 1),
+      store.append('user-2', [event('E')], 'no_stream'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readStream('user-1')).map((e) => e.type)).toEqual(['Opened', 'A', 'C', 'D']);
+    expect((await store.readStream('user-2')).map((e) => e.type)).toEqual(['E']);
+    expect((await store.readAll({ after: 0, limit: 10 })).map((e) => e.position)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('keeps every event when the file is closed and reopened', async () => {
+    const file = newFile();
+    const store = openSqliteEventStore(file);
+    const events = [event('A', { paise: 100 }, { actor: 'u-1' }), event('B', [1, 'two', null])];
+    const result = await store.append('user-1', events, 'no_stream');
+    const pending = store.append('user-1', [event('C')], 1); // queued for group commit: close() must write it
+    await store.close();
+    await expect(pending).resolves.toMatchObject({ nextExpectedRevision: 2 });
+    await expect(store.append('user-1', [event('D')], 2)).rejects.toThrow(/closed/);
+
+    const reopened = openStore(file);
+    const read = await reopened.readStream('user-1');
+    expect(read.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata }))).toEqual([
+      { id: events[0]!.id, type: 'A', data: { paise: 100 }, metadata: { actor: 'u-1' } },
+      { id: events[1]!.id, type: 'B', data: [1, 'two', null], metadata: {} },
+      { id: read[2]!.id, type: 'C', data: {}, metadata: {} },
+    ]);
+    expect(read[1]!.position).toBe(result.position);
+    expect(await reopened.headPosition()).toBe(3);
+    expect(await reopened.append('user-1', events, 'no_stream')).toEqual(result); // ids still known
+  });
+
+  it('two stores on one file see each other and cannot both win a first append', async () => {
+    const file = newFile();
+    const [one, two] = [openStore(file), openStore(file)];
+    const streamId = stream('shared-file');
+    const outcomes = await Promise.allSettled([
+      one.append(streamId, [event('FromOne')], 'no_stream'),
+      two.append(streamId, [event('FromTwo')], 'no_stream'),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect((await one.readStream(streamId)).map((e) => e.type)).toEqual((await two.readStream(streamId)).map((e) => e.type));
+  });
+
+  it('two OS processes appending to the same streams: nothing lost, nothing doubled, seen live by a subscription', async () => {
+    const file = newFile();
+    const store = openStore(file, { pollIntervalMs: 20 });
+    const consumer = consume(store.subscribeToAll({ after: 0 }), () => true);
+
+    const workers = ['p1', 'p2'].map((name) => runWorker(file, name, { streams: 3, commands: 40, loops: 4, reservations: 25 }));
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.go();
+    const outputs = await Promise.all(workers.map((w) => w.exit));
+
+    const messages = outputs.flat();
+    const acks = messages.filter((m) => m.kind === 'ack' || m.kind === 'reserved');
+    const done = messages.filter((m): m is Extract<WorkerMessage, { kind: 'done' }> => m.kind === 'done');
+    expect(done).toHaveLength(2);
+    expect(acks.filter((m) => m.kind === 'ack')).toHaveLength(2 * 4 * 40);
+
+    // Every acknowledged append is in the file, at the revision and position it was told.
+    const streams = new Map<string, RecordedEvent[]>();
+    for (const streamId of new Set(acks.map((a) => a.streamId))) streams.set(streamId, await store.readStream(streamId));
+    for (const ack of acks) {
+      const read = streams.get(ack.streamId)!;
+      const first = ack.result.nextExpectedRevision - ack.ids.length + 1;
+      expect(read.slice(first, ack.result.nextExpectedRevision + 1).map((e) => e.id)).toEqual(ack.ids);
+      expect(read[ack.result.nextExpectedRevision]!.position).toBe(ack.result.position);
+    }
+    // Revisions are 0..n-1 per stream and the file holds exactly the acknowledged events.
+    for (const read of streams.values()) expect(read.map((e) => e.revision)).toEqual(range(read.length));
+    const total = acks.reduce((sum, a) => sum + a.ids.length, 0);
+    const all = await store.readAll({ after: 0, limit: 100_000 });
+    expect(all).toHaveLength(total);
+    expect(all.map((e) => e.position)).toEqual(range(total).map((i) => i + 1));
+
+    // Each reservation stream was won by exactly one process.
+    for (let n = 0; n < 25; n++) {
+      const winners = acks.filter((a) => a.kind === 'reserved' && a.streamId === `reservation-${n}`);
+      expect(winners).toHaveLength(1);
+      expect(streams.get(`reservation-${n}`)!.map((e) => e.id)).toEqual(winners[0]!.ids);
+    }
+    // The processes really raced each other.
+    expect(done.reduce((sum, d) => sum + d.conflicts + d.lostReservations, 0)).toBeGreaterThan(0);
+
+    // This process appended nothing, so the subscription saw it all through polling.
+    await consumer.waitFor(total, 10_000);
+    expect(consumer.events.map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+});
+
+interface Worker {
+  ready: Promise<void>;
+  go(): void;
+  exit: Promise<WorkerMessage[]>;
+}
+
+function runWorker(
+  file: string,
+  name: string,
+  o: { streams: number; commands: number; loops: number; reservations: number },
+): Worker {
+  const child = spawn(
+    tsx,
+    [join(here, 'append-worker.ts'), file, name, String(o.streams), String(o.commands), String(o.loops), String(o.reservations)],
+    { cwd: here, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const messages: WorkerMessage[] = [];
+  let stdout = '';
+  let stderr = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    let newline: number;
+    while ((newline = stdout.indexOf('\n')) >= 0) {
+      const line = stdout.slice(0, newline);
+      stdout = stdout.slice(newline + 1);
+      const message = JSON.parse(line) as WorkerMessage;
+      messages.push(message);
+      if (message.kind === 'ready') markReady();
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = new Promise<WorkerMessage[]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(messages);
+      else reject(new Error(`worker ${name} exited with ${code}: ${stderr}`));
+    });
+  });
+  exit.catch(() => markReady()); // a worker that dies early must not leave the test waiting for "ready"
+  return { ready, go: () => child.stdin.end('go\n'), exit };
+}
