@@ -1,0 +1,283 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import type { RunningServer, TestAccount } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function openPhonePage(): Promise<Page> {
+  ({ context, page } = await openPhone(browser, server.baseUrl));
+  return page;
+}
+
+function newAccount(firstName: string): TestAccount {
+  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName: 'Sharma' };
+}
+
+/** The Radix toast region; the toast's title and description render inside it. */
+const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/ });
+
+const path = (on: Page) => new URL(on.url()).pathname;
+
+async function expectPath(on: Page, expected: string): Promise<void> {
+  await on.waitForURL((url) => url.pathname === expected);
+  expect(path(on)).toBe(expected);
+}
+
+/** Titles are set by an effect after the screen renders, so wait for them rather than read once. */
+async function expectTitle(on: Page, title: string): Promise<void> {
+  await on.waitForFunction((expected) => document.title === expected, title);
+  expect(await on.title()).toBe(title);
+}
+
+async function signIn(on: Page, account: TestAccount): Promise<void> {
+  await on.getByLabel('Mobile number').fill(account.mobile);
+  await on.getByLabel('Password', { exact: true }).fill(account.password);
+  await on.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('signing up and in, on a phone', () => {
+  it('registers and lands home with a greeting and ₹0.00 earned', async () => {
+    const account = newAccount('Asha');
+    await openPhonePage();
+    await page.goto('/register');
+    await expectTitle(page, 'Register | Kamai');
+
+    await page.getByLabel('First name').fill(account.firstName);
+    await page.getByLabel('Last name').fill(account.lastName);
+    await page.getByLabel('Mobile number').fill(account.mobile);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await expect(page.getByText('Minimum 6 characters').isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.getByRole('heading', { name: 'Hello, Asha' }).waitFor();
+    await expectPath(page, '/');
+    await toasts(page).getByText('Welcome to Kamai!', { exact: true }).waitFor();
+    await toasts(page).getByText('Your account has been created successfully').waitFor();
+    await expect(page.getByTestId('total-rupees').textContent()).resolves.toBe('₹0.00');
+    await expectTitle(page, 'Home | Kamai');
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'Wallet', 'Profile']);
+    await expect(nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).resolves.toBe('page');
+  });
+
+  it('signs out from the profile and back in', async () => {
+    const account = newAccount('Ravi');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+
+    await page.goto('/login');
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
+    await toasts(page).getByText('Welcome back!', { exact: true }).waitFor();
+    await toasts(page).getByText('You have successfully logged in').waitFor();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    await expectPath(page, '/profile');
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await toasts(page).getByText('Logged Out', { exact: true }).waitFor();
+    await expectPath(page, '/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    // The session is gone: the signed-in area sends us back to /login.
+    await page.goto('/wallet');
+    await expectPath(page, '/login');
+
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
+    await expectPath(page, '/');
+  });
+
+  it('shows the Login Failed toast for a wrong password', async () => {
+    const account = newAccount('Meena');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+
+    await page.goto('/login');
+    await signIn(page, { ...account, password: 'not-the-password' });
+    await toasts(page).getByText('Login Failed', { exact: true }).waitFor();
+    await toasts(page).getByText('Invalid mobile number or password').waitFor();
+    expect(path(page)).toBe('/login');
+    await expect(page.getByRole('button', { name: 'Sign in' }).isEnabled()).resolves.toBe(true);
+  });
+
+  it('shows field errors inline, without asking the server', async () => {
+    await openPhonePage();
+    const authCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/login') || request.url().includes('/api/auth/register')) authCalls.push(request.url());
+    });
+
+    await page.goto('/login');
+    await page.getByLabel('Mobile number').fill('987654321');
+    await page.getByLabel('Password', { exact: true }).fill('abc');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Mobile number must be 10 digits').waitFor();
+    await page.getByText('Password must be at least 6 characters').waitFor();
+    await expect(page.getByLabel('Mobile number').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    // A corrected field loses its message.
+    await page.getByLabel('Mobile number').fill('9876543210');
+    await page.getByText('Mobile number must be 10 digits').waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await expectPath(page, '/register');
+    await page.getByLabel('First name').fill('A');
+    await page.getByLabel('Last name').fill('B');
+    await page.getByLabel('Mobile number').fill('12345');
+    await page.getByLabel('Password', { exact: true }).fill('12345');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('First name must be at least 2 characters').waitFor();
+    await page.getByText('Last name must be at least 2 characters').waitFor();
+    await page.getByText('Mobile number must be 10 digits').waitFor();
+    await page.getByText('Password must be at least 6 characters').waitFor();
+
+    expect(authCalls).toEqual([]);
+  });
+
+  it('maps the server’s field error inline when the mobile number is taken', async () => {
+    const account = newAccount('Kiran');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Kiran');
+    await page.getByLabel('Last name').fill('Rao');
+    await page.getByLabel('Mobile number').fill(account.mobile);
+    await page.getByLabel('Password', { exact: true }).fill('another-secret');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await toasts(page).getByText('Registration Failed', { exact: true }).waitFor();
+    expect(path(page)).toBe('/register');
+    // The API names the mobile field in its error; the form marks that input.
+    await expect(page.getByLabel('Mobile number').getAttribute('aria-invalid')).resolves.toBe('true');
+  });
+
+  it('toggles the password between hidden and shown', async () => {
+    await openPhonePage();
+    await page.goto('/login');
+    const password = page.getByLabel('Password', { exact: true });
+    await expect(password.getAttribute('type')).resolves.toBe('password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password.getAttribute('type')).resolves.toBe('text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password.getAttribute('type')).resolves.toBe('password');
+  });
+});
+
+describe('routes and guards', () => {
+  it('shows the 404 screen for an unknown path', async () => {
+    await openPhonePage();
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await page.getByText('Did you forget to add the page to the router?').waitFor();
+    expect(path(page)).toBe('/no/such/page');
+  });
+
+  it('shows the login screen at / when signed out, and Home there once signed in', async () => {
+    const account = newAccount('Pooja');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(path(page)).toBe('/');
+    await expectTitle(page, 'Login | Kamai');
+
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Hello, Pooja' }).waitFor();
+    await toasts(page).getByText('Welcome back!', { exact: true }).waitFor();
+    expect(path(page)).toBe('/');
+    await expectTitle(page, 'Home | Kamai');
+  });
+
+  it('sends a signed-out visit to /wallet to /login', async () => {
+    await openPhonePage();
+    await page.goto('/wallet');
+    await expectPath(page, '/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+
+  it('sends a signed-in visit to /login home', async () => {
+    const account = newAccount('Divya');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+    await page.goto('/login');
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Hello, Divya' }).waitFor();
+
+    await page.goto('/login');
+    await expectPath(page, '/');
+    await page.getByRole('heading', { name: 'Hello, Divya' }).waitFor();
+    await page.goto('/register');
+    await expectPath(page, '/');
+  });
+
+  it('shows a spinner while the signed-in state loads', async () => {
+    await openPhonePage();
+    let releaseUserCall: () => void = () => {};
+    const userCallHeld = new Promise<void>((release) => (releaseUserCall = release));
+    await page.route('**/api/auth/user', async (route) => {
+      await userCallHeld;
+      await route.continue();
+    });
+
+    await page.goto('/wallet');
+    await page.getByRole('status', { name: 'Loading' }).waitFor();
+    releaseUserCall();
+    await expectPath(page, '/login');
+    await page.getByRole('status', { name: 'Loading' }).waitFor({ state: 'detached' });
+  });
+
+  it('opens every signed-in placeholder with its heading, and the static pages signed out', async () => {
+    const account = newAccount('Sunil');
+    await registerAccount(server.baseUrl, account);
+    await openPhonePage();
+    for (const [target, heading] of [
+      ['/privacy-policy', 'Privacy Policy'],
+      ['/delete-account', 'Delete Account'],
+    ] as const) {
+      await page.goto(target);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      expect(path(page)).toBe(target);
+    }
+
+    await page.goto('/login');
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Hello, Sunil' }).waitFor();
+    for (const [target, heading] of [
+      ['/tasks', 'Tasks'],
+      ['/tasks/categories', 'Task Categories'],
+      ['/tasks/rating', 'Rating Tasks'],
+      ['/tasks/website', 'Website Visit Tasks'],
+      ['/tasks/games', 'Gaming Tasks'],
+      ['/wallet', 'Wallet'],
+      ['/admin', 'Admin Panel'],
+      ['/kyc', 'KYC Verification'],
+      ['/privacy-policy', 'Privacy Policy'],
+    ] as const) {
+      await page.goto(target);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      expect(path(page)).toBe(target);
+    }
+  });
+});

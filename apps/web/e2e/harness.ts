@@ -1,0 +1,162 @@
+/**
+ * Browser-test harness: the real API server as a child process (serving the built web app from the
+ * same origin, with a fresh data directory) and headless Chromium at a phone viewport.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(webDir, '../..');
+
+const SERVER_READY_TIMEOUT_MS = 60_000;
+const SERVER_STOP_TIMEOUT_MS = 5_000;
+
+/** A phone-sized, touch-enabled browser context (an iPhone 12-class screen). */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  locale: 'en-IN',
+  timezoneId: 'Asia/Kolkata',
+} as const;
+
+export interface RunningServer {
+  baseUrl: string;
+  /** What the server printed so far, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** The server serves apps/web/dist; build it once if a fresh checkout has none. */
+export function ensureWebBuild(): void {
+  if (existsSync(join(webDir, 'dist', 'index.html'))) return;
+  const vite = join(webDir, 'node_modules', '.bin', 'vite');
+  const result = spawnSync(vite, ['build'], { cwd: webDir, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`);
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolveExit) => {
+    const timer = setTimeout(() => resolveExit(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveExit(true);
+    });
+  });
+}
+
+/** Starts `apps/api/src/main.ts` on a free port with an empty data directory; resolves once healthy. */
+export async function startServer(): Promise<RunningServer> {
+  ensureWebBuild();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'kamai-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+
+  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so stopping it also stops the node process tsx starts.
+    detached: true,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const stop = async () => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid, 'SIGTERM');
+      if (!(await waitForExit(child, SERVER_STOP_TIMEOUT_MS))) process.kill(-child.pid, 'SIGKILL');
+      await waitForExit(child, SERVER_STOP_TIMEOUT_MS);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + SERVER_READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the API server exited with code ${child.exitCode} before it was healthy:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return { baseUrl, output: () => output, stop };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  await stop();
+  throw new Error(`the API server was not healthy within ${SERVER_READY_TIMEOUT_MS} ms:\n${output}`);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A fresh phone context (no cookies) and a page in it, with relative URLs resolved on `baseUrl`. */
+export async function openPhone(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...PHONE, baseURL: baseUrl });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+let mobileCounter = 0;
+
+/** A 10-digit mobile number no other test of this run uses. */
+export function uniqueMobile(): string {
+  mobileCounter += 1;
+  const stamp = String(Date.now() % 1_000_000).padStart(6, '0');
+  return `9${stamp}${String(mobileCounter).padStart(3, '0')}`;
+}
+
+export interface TestAccount {
+  mobile: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** Registers an account straight through the API (no browser session), for tests that sign in. */
+export async function registerAccount(baseUrl: string, account: TestAccount): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
+}
