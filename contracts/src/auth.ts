@@ -42,8 +42,10 @@ export const UserBody = v.object({
   lastName: v.nullable(v.string()),
   email: v.nullable(v.string()),
   profileImageUrl: v.nullable(v.string()),
-  /** Decimal string with two places, e.g. "125.00". */
+  /** The wallet balance: decimal string with two places, e.g. "125.00". */
   totalRupees: v.string(),
+  /** Everything earned so far (task rewards, KYC bonus), same format. */
+  totalEarned: v.string(),
   notificationsEnabled: v.boolean(),
   isAdmin: v.boolean(),
   roles: v.array(Role),

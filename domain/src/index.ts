@@ -5,3 +5,5 @@ export * from './constants.ts';
 export * from './user/account.ts';
 export * from './user/state.ts';
 export * from './reservations.ts';
+export * from './user/wallet.ts';
+export * from './user/notifications.ts';

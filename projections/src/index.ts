@@ -1,6 +1,8 @@
 import type { Projection } from './projection.ts';
 import { sessionsProjection } from './sessions/projection.ts';
 import { usersProjection } from './users/projection.ts';
+import { walletProjection } from './wallet/projection.ts';
+import { notificationsProjection } from './notifications/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -11,6 +13,15 @@ export * from './users/projection.ts';
 export * from './users/queries.ts';
 export * from './sessions/projection.ts';
 export * from './sessions/queries.ts';
+export * from './wallet/projection.ts';
+export * from './wallet/queries.ts';
+export * from './notifications/projection.ts';
+export * from './notifications/queries.ts';
 
 /** Every read model, in the order they apply each event. */
-export const allProjections: readonly Projection[] = [usersProjection, sessionsProjection];
+export const allProjections: readonly Projection[] = [
+  usersProjection,
+  sessionsProjection,
+  walletProjection,
+  notificationsProjection,
+];

@@ -8,6 +8,9 @@ export interface ReadDb {
   checkpoints: CheckpointsTable;
   users: UsersTable;
   sessions: SessionsTable;
+  wallets: WalletsTable;
+  transactions: TransactionsTable;
+  notifications: NotificationsTable;
 }
 
 export interface CheckpointsTable {
@@ -25,8 +28,6 @@ export interface UsersTable {
   last_name: string | null;
   email: string | null;
   profile_image_url: string | null;
-  /** Everything ever credited as earned (task rewards, bonuses), in paise: the spec's totalRupees. */
-  total_earned_paise: Generated<number>;
   notifications_enabled: Generated<number>;
   /** JSON array of roles. */
   roles: Generated<string>;
@@ -42,4 +43,45 @@ export interface SessionsTable {
   user_id: string;
   expires_at: string;
   started_at: string;
+}
+
+export interface WalletsTable {
+  user_id: string;
+  balance_paise: number;
+  total_earned_paise: number;
+  total_withdrawn_paise: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row per ledger event of a user. */
+export interface TransactionsTable {
+  /** The ledger entry id. */
+  id: string;
+  user_id: string;
+  /** The spec's type: earned (task rewards, KYC bonus), withdrawn, or other (refunds, adjustments). */
+  type: 'earned' | 'withdrawn' | 'other';
+  direction: 'credit' | 'debit';
+  /** What caused it, as the event names it (task_reward, withdrawal, adjustment, ...). */
+  kind: string;
+  amount_paise: number;
+  description: string;
+  task_id: string | null;
+  reference: string | null;
+  /** The staff member who caused it, if any. */
+  by_user_id: string | null;
+  /** Position of the event in the store, for audit and stable ordering. */
+  position: number;
+  created_at: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  message: string;
+  type: string;
+  is_read: number;
+  created_at: string;
+  position: number;
 }

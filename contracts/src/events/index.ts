@@ -1,14 +1,16 @@
 import type { EventsOf } from './define.ts';
 import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
+import { ledgerEvents, notificationEvents } from './ledger.ts';
 
 export * from './define.ts';
 export * from './account.ts';
+export * from './ledger.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
  * decider and the projections switch over this union.
  */
-export const userEvents = { ...accountEvents };
+export const userEvents = { ...accountEvents, ...ledgerEvents, ...notificationEvents };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;
 export type SessionEvent = EventsOf<typeof sessionEvents>;

@@ -1,6 +1,9 @@
 import type { UserEvent } from '@kamai/contracts';
 import type { Evolver } from '../decider.ts';
+import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
+import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
+import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
 
 /**
  * The state of one `user-<id>` stream: each business area keeps its own part, evolved by its own
@@ -8,10 +11,16 @@ import { type AccountState, evolveAccount, initialAccountState } from './account
  */
 export interface UserState {
   account: AccountState;
+  wallet: WalletState;
+  notifications: NotificationsState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
-  initialState: () => ({ account: initialAccountState() }),
+  initialState: () => ({
+    account: initialAccountState(),
+    wallet: initialWalletState(),
+    notifications: initialNotificationsState(),
+  }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'UserRegistered':
@@ -19,8 +28,16 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'RoleGranted':
       case 'RoleRevoked':
         return { ...state, account: evolveAccount(state.account, event) };
+      case 'WalletCredited':
+      case 'WalletDebited':
+        return { ...state, wallet: evolveWallet(state.wallet, event) };
+      case 'NotificationSent':
+      case 'NotificationRead':
+      case 'AllNotificationsRead':
+      case 'NotificationDeleted':
+        return { ...state, notifications: evolveNotifications(state.notifications, event) };
       default:
-        return state;
+        return assertNever(event);
     }
   },
 };

@@ -17,7 +17,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_name', 'text')
     .addColumn('email', 'text')
     .addColumn('profile_image_url', 'text')
-    .addColumn('total_earned_paise', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('notifications_enabled', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('roles', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
     .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.ts';
+import * as ledger from './0002_ledger.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -8,4 +9,5 @@ import * as accounts from './0001_accounts.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
+  '0002_ledger': ledger,
 };

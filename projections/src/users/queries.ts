@@ -3,21 +3,33 @@ import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { UsersTable } from '../schema.ts';
 
-export type UserRow = Selectable<UsersTable>;
+/** A user with the wallet figures the user body shows. */
+export type UserRow = Selectable<UsersTable> & { balance_paise: number; total_earned_paise: number };
+
+function selectUsers(db: ReadDbHandle) {
+  return db
+    .selectFrom('users')
+    .leftJoin('wallets', 'wallets.user_id', 'users.id')
+    .selectAll('users')
+    .select((eb) => [
+      eb.fn.coalesce('wallets.balance_paise', eb.lit(0)).as('balance_paise'),
+      eb.fn.coalesce('wallets.total_earned_paise', eb.lit(0)).as('total_earned_paise'),
+    ]);
+}
 
 export function findUserById(db: ReadDbHandle, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
 }
 
 export function findUserByMobile(db: ReadDbHandle, mobile: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('mobile', '=', mobile).executeTakeFirst();
+  return selectUsers(db).where('users.mobile', '=', mobile).executeTakeFirst();
 }
 
 export function rolesOf(row: Pick<UserRow, 'roles'>): Role[] {
   return JSON.parse(row.roles) as Role[];
 }
 
-/** The user body of spec section 7 (`GET /api/auth/user`), plus isAdmin and roles. */
+/** The user body of spec section 7 (`GET /api/auth/user`), plus isAdmin, roles and totalEarned. */
 export function toUserBody(row: UserRow): UserBody {
   const fullName = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {
@@ -28,7 +40,8 @@ export function toUserBody(row: UserRow): UserBody {
     lastName: row.last_name,
     email: row.email,
     profileImageUrl: row.profile_image_url,
-    totalRupees: formatPaise(row.total_earned_paise),
+    totalRupees: formatPaise(row.balance_paise),
+    totalEarned: formatPaise(row.total_earned_paise),
     notificationsEnabled: row.notifications_enabled === 1,
     isAdmin: row.is_admin === 1,
     roles: rolesOf(row),

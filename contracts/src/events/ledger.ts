@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+
+const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** Why money came in. */
+export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment'] as const;
+/** Why money went out. */
+export const DEBIT_KINDS = ['withdrawal', 'adjustment'] as const;
+
+/**
+ * The ledger, on the user's stream: every rupee that moves is one of these two events, in paise,
+ * naming what caused it. The balance is their sum and never goes below zero.
+ */
+export const ledgerEvents = {
+  WalletCredited: v.object({
+    entryId: v.string(),
+    amountPaise: PositivePaise,
+    kind: v.picklist(CREDIT_KINDS),
+    description: v.string(),
+    /** The task a reward was for. */
+    taskId: v.optional(v.string()),
+    /** What caused it: a submission id, a withdrawal id, an adjustment's reason code. */
+    reference: v.optional(v.string()),
+    /** The staff member who caused it, for reviews and adjustments. */
+    by: v.optional(v.string()),
+    creditedAt: IsoTime,
+  }),
+  WalletDebited: v.object({
+    entryId: v.string(),
+    amountPaise: PositivePaise,
+    kind: v.picklist(DEBIT_KINDS),
+    description: v.string(),
+    reference: v.optional(v.string()),
+    by: v.optional(v.string()),
+    debitedAt: IsoTime,
+  }),
+};
+
+/** The spec's notification types; anything but the first three shows the info icon. */
+export const NOTIFICATION_KINDS = ['success', 'warning', 'error', 'info'] as const;
+
+/** In-app notifications, on the user's stream. */
+export const notificationEvents = {
+  NotificationSent: v.object({
+    notificationId: v.string(),
+    title: v.string(),
+    message: v.string(),
+    kind: v.picklist(NOTIFICATION_KINDS),
+    sentAt: IsoTime,
+  }),
+  NotificationRead: v.object({ notificationId: v.string(), readAt: IsoTime }),
+  /** Marks read every notification sent before it. */
+  AllNotificationsRead: v.object({ readAt: IsoTime }),
+  NotificationDeleted: v.object({ notificationId: v.string(), deletedAt: IsoTime }),
+};

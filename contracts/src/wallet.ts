@@ -1,0 +1,19 @@
+import * as v from 'valibot';
+
+/** One ledger entry as GET /api/transactions answers it, newest first. */
+export const TransactionBody = v.object({
+  id: v.string(),
+  userId: v.string(),
+  /** The spec's type: earned, withdrawn or other. */
+  type: v.picklist(['earned', 'withdrawn', 'other']),
+  /** Whether the entry added to or took from the balance; the sign shown on screen. */
+  direction: v.picklist(['credit', 'debit']),
+  /** What caused it: task_reward, kyc_bonus, withdrawal, withdrawal_refund, adjustment. */
+  kind: v.string(),
+  /** Decimal string with two places, always positive; `direction` gives the sign. */
+  amount: v.string(),
+  description: v.string(),
+  taskId: v.nullable(v.string()),
+  createdAt: v.string(),
+});
+export type TransactionBody = v.InferOutput<typeof TransactionBody>;

@@ -1,0 +1,64 @@
+import type { EventsOf, NOTIFICATION_KINDS, notificationEvents } from '@kamai/contracts';
+import { DomainError, assertNever } from '../errors.ts';
+
+export type NotificationEvent = EventsOf<typeof notificationEvents>;
+
+/** Notification id -> read, for the notifications not deleted. */
+export interface NotificationsState {
+  items: Readonly<Record<string, boolean>>;
+}
+
+export const initialNotificationsState = (): NotificationsState => ({ items: {} });
+
+export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
+  switch (event.type) {
+    case 'NotificationSent':
+      return { items: { ...state.items, [event.data.notificationId]: false } };
+    case 'NotificationRead':
+      if (!(event.data.notificationId in state.items)) return state;
+      return { items: { ...state.items, [event.data.notificationId]: true } };
+    case 'AllNotificationsRead':
+      return { items: Object.fromEntries(Object.keys(state.items).map((id) => [id, true])) };
+    case 'NotificationDeleted': {
+      const { [event.data.notificationId]: _gone, ...items } = state.items;
+      return { items };
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+/** A notification to the user; deciders add it to the events of what it tells about. */
+export function notify(notification: {
+  notificationId: string;
+  title: string;
+  message: string;
+  kind: (typeof NOTIFICATION_KINDS)[number];
+  now: string;
+}): Extract<NotificationEvent, { type: 'NotificationSent' }> {
+  const { now, ...data } = notification;
+  return { type: 'NotificationSent', data: { ...data, sentAt: now } };
+}
+
+export type NotificationCommand =
+  | { type: 'MarkNotificationRead'; data: { notificationId: string }; now: string }
+  | { type: 'MarkAllNotificationsRead'; now: string }
+  | { type: 'DeleteNotification'; data: { notificationId: string }; now: string };
+
+/** Reading or deleting someone else's (or an unknown) notification is a 404, whoever asks. */
+export function decideNotifications(command: NotificationCommand, state: NotificationsState): NotificationEvent[] {
+  switch (command.type) {
+    case 'MarkNotificationRead': {
+      const read = state.items[command.data.notificationId];
+      if (read === undefined) throw new DomainError('not_found', 'Notification not found');
+      return read ? [] : [{ type: 'NotificationRead', data: { notificationId: command.data.notificationId, readAt: command.now } }];
+    }
+    case 'MarkAllNotificationsRead':
+      return Object.values(state.items).some((read) => !read) ? [{ type: 'AllNotificationsRead', data: { readAt: command.now } }] : [];
+    case 'DeleteNotification':
+      if (!(command.data.notificationId in state.items)) throw new DomainError('not_found', 'Notification not found');
+      return [{ type: 'NotificationDeleted', data: { notificationId: command.data.notificationId, deletedAt: command.now } }];
+    default:
+      return assertNever(command);
+  }
+}

@@ -1,0 +1,82 @@
+import type { DEBIT_KINDS, CREDIT_KINDS, EventsOf, ledgerEvents, Paise } from '@kamai/contracts';
+import { DomainError, assertNever } from '../errors.ts';
+
+export type LedgerEvent = EventsOf<typeof ledgerEvents>;
+
+/** The user's wallet as the ledger events make it. */
+export interface WalletState {
+  balance: Paise;
+  /** Everything credited as earnings (task rewards, KYC bonus). */
+  totalEarned: Paise;
+  /** Everything debited for withdrawals, less refunds of refused ones. */
+  totalWithdrawn: Paise;
+}
+
+export const initialWalletState = (): WalletState => ({ balance: 0, totalEarned: 0, totalWithdrawn: 0 });
+
+const EARNINGS: ReadonlySet<string> = new Set(['task_reward', 'kyc_bonus']);
+
+export function evolveWallet(state: WalletState, event: LedgerEvent): WalletState {
+  switch (event.type) {
+    case 'WalletCredited': {
+      const { amountPaise, kind } = event.data;
+      return {
+        balance: state.balance + amountPaise,
+        totalEarned: state.totalEarned + (EARNINGS.has(kind) ? amountPaise : 0),
+        totalWithdrawn: state.totalWithdrawn - (kind === 'withdrawal_refund' ? amountPaise : 0),
+      };
+    }
+    case 'WalletDebited': {
+      const { amountPaise, kind } = event.data;
+      return {
+        ...state,
+        balance: state.balance - amountPaise,
+        totalWithdrawn: state.totalWithdrawn + (kind === 'withdrawal' ? amountPaise : 0),
+      };
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+export interface LedgerEntry {
+  entryId: string;
+  amountPaise: Paise;
+  description: string;
+  reference?: string;
+  by?: string;
+  now: string;
+}
+
+/** A credit of a positive whole number of paise. Deciders call this; it is the only way money comes in. */
+export function credit(
+  entry: LedgerEntry & { kind: (typeof CREDIT_KINDS)[number]; taskId?: string },
+): Extract<LedgerEvent, { type: 'WalletCredited' }> {
+  assertAmount(entry.amountPaise);
+  const { now, ...rest } = entry;
+  return { type: 'WalletCredited', data: { ...rest, creditedAt: now } };
+}
+
+/**
+ * A debit, refused when the balance does not cover it: the balance never goes below zero. Deciders
+ * call this with the state folded from the user's stream, which the append then guards by revision.
+ */
+export function debit(
+  wallet: WalletState,
+  entry: LedgerEntry & { kind: (typeof DEBIT_KINDS)[number] },
+): Extract<LedgerEvent, { type: 'WalletDebited' }> {
+  assertAmount(entry.amountPaise);
+  if (entry.amountPaise > wallet.balance) {
+    throw new DomainError('invalid', "You don't have enough rupees for this withdrawal", {
+      amount: "You don't have enough rupees for this withdrawal",
+    });
+  }
+  const { now, ...rest } = entry;
+  return { type: 'WalletDebited', data: { ...rest, debitedAt: now } };
+}
+
+function assertAmount(amount: Paise) {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new DomainError('invalid', 'Amount must be a positive number of rupees', { amount: 'Amount must be a positive number of rupees' });
+  }
+}

@@ -1,0 +1,52 @@
+import type { Projection } from '../projection.ts';
+import { userIdOf } from '../users/projection.ts';
+
+/** notifications: the user's in-app notifications that have not been deleted. */
+export const notificationsProjection: Projection = {
+  name: 'notifications',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'NotificationSent':
+        await db
+          .insertInto('notifications')
+          .values({
+            id: event.data.notificationId,
+            user_id: userIdOf(event.streamId),
+            title: event.data.title,
+            message: event.data.message,
+            type: event.data.kind,
+            is_read: 0,
+            created_at: event.data.sentAt,
+            position: event.position,
+          })
+          .execute();
+        return;
+      case 'NotificationRead':
+        await db
+          .updateTable('notifications')
+          .set({ is_read: 1 })
+          .where('id', '=', event.data.notificationId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      case 'AllNotificationsRead':
+        // Only those sent before: a replay applies this at the same point of the stream.
+        await db
+          .updateTable('notifications')
+          .set({ is_read: 1 })
+          .where('user_id', '=', userIdOf(event.streamId))
+          .where('position', '<', event.position)
+          .execute();
+        return;
+      case 'NotificationDeleted':
+        await db
+          .deleteFrom('notifications')
+          .where('id', '=', event.data.notificationId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      default:
+        return;
+    }
+  },
+};

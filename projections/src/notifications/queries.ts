@@ -1,0 +1,32 @@
+import type { NotificationBody } from '@kamai/contracts';
+import type { ReadDbHandle } from '../db.ts';
+
+/** The user's notifications, newest first (GET /api/notifications). */
+export async function listNotifications(db: ReadDbHandle, userId: string, limit = 200): Promise<NotificationBody[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('position', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    title: row.title,
+    message: row.message,
+    type: row.type,
+    isRead: row.is_read === 1,
+    createdAt: row.created_at,
+  }));
+}
+
+export async function countUnreadNotifications(db: ReadDbHandle, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .executeTakeFirst();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,93 @@
+import type { Projection } from '../projection.ts';
+import type { TransactionsTable } from '../schema.ts';
+import { userIdOf } from '../users/projection.ts';
+
+const EARNINGS = new Set(['task_reward', 'kyc_bonus']);
+
+/** wallets (one row per user: balance and totals) and transactions (one row per ledger event). */
+export const walletProjection: Projection = {
+  name: 'wallet',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        await db
+          .insertInto('wallets')
+          .values({
+            user_id: event.data.userId,
+            balance_paise: 0,
+            total_earned_paise: 0,
+            total_withdrawn_paise: 0,
+            created_at: event.data.registeredAt,
+            updated_at: event.data.registeredAt,
+          })
+          .execute();
+        return;
+      case 'WalletCredited': {
+        const d = event.data;
+        const userId = userIdOf(event.streamId);
+        const earned = EARNINGS.has(d.kind) ? d.amountPaise : 0;
+        const refunded = d.kind === 'withdrawal_refund' ? d.amountPaise : 0;
+        await db
+          .updateTable('wallets')
+          .set((eb) => ({
+            balance_paise: eb('balance_paise', '+', d.amountPaise),
+            total_earned_paise: eb('total_earned_paise', '+', earned),
+            total_withdrawn_paise: eb('total_withdrawn_paise', '-', refunded),
+            updated_at: d.creditedAt,
+          }))
+          .where('user_id', '=', userId)
+          .execute();
+        await insertTransaction(db, {
+          id: d.entryId,
+          user_id: userId,
+          type: earned > 0 ? 'earned' : 'other',
+          direction: 'credit',
+          kind: d.kind,
+          amount_paise: d.amountPaise,
+          description: d.description,
+          task_id: d.taskId ?? null,
+          reference: d.reference ?? null,
+          by_user_id: d.by ?? null,
+          position: event.position,
+          created_at: d.creditedAt,
+        });
+        return;
+      }
+      case 'WalletDebited': {
+        const d = event.data;
+        const userId = userIdOf(event.streamId);
+        const withdrawn = d.kind === 'withdrawal' ? d.amountPaise : 0;
+        await db
+          .updateTable('wallets')
+          .set((eb) => ({
+            balance_paise: eb('balance_paise', '-', d.amountPaise),
+            total_withdrawn_paise: eb('total_withdrawn_paise', '+', withdrawn),
+            updated_at: d.debitedAt,
+          }))
+          .where('user_id', '=', userId)
+          .execute();
+        await insertTransaction(db, {
+          id: d.entryId,
+          user_id: userId,
+          type: withdrawn > 0 ? 'withdrawn' : 'other',
+          direction: 'debit',
+          kind: d.kind,
+          amount_paise: d.amountPaise,
+          description: d.description,
+          task_id: null,
+          reference: d.reference ?? null,
+          by_user_id: d.by ?? null,
+          position: event.position,
+          created_at: d.debitedAt,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
+
+function insertTransaction(db: Parameters<Projection['apply']>[0], row: TransactionsTable) {
+  return db.insertInto('transactions').values(row).execute();
+}

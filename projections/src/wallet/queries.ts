@@ -1,0 +1,28 @@
+import { type TransactionBody, formatPaise } from '@kamai/contracts';
+import type { ReadDbHandle } from '../db.ts';
+
+export function findWallet(db: ReadDbHandle, userId: string) {
+  return db.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** The user's ledger entries, newest first (GET /api/transactions). */
+export async function listTransactions(db: ReadDbHandle, userId: string, limit = 200): Promise<TransactionBody[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('position', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    type: row.type,
+    direction: row.direction,
+    kind: row.kind,
+    amount: formatPaise(row.amount_paise),
+    description: row.description,
+    taskId: row.task_id,
+    createdAt: row.created_at,
+  }));
+}
