@@ -7,3 +7,5 @@ export * from './user/state.ts';
 export * from './reservations.ts';
 export * from './user/wallet.ts';
 export * from './user/notifications.ts';
+export * from './user/tasks.ts';
+export * from './user/withdrawals.ts';

@@ -3,7 +3,9 @@ import type { Evolver } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
+import { type UserTasksState, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
+import { type WithdrawalsState, initialWithdrawalsState } from './withdrawals.ts';
 
 /**
  * The state of one `user-<id>` stream: each business area keeps its own part, evolved by its own
@@ -13,6 +15,8 @@ export interface UserState {
   account: AccountState;
   wallet: WalletState;
   notifications: NotificationsState;
+  tasks: UserTasksState;
+  withdrawals: WithdrawalsState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -20,6 +24,8 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     account: initialAccountState(),
     wallet: initialWalletState(),
     notifications: initialNotificationsState(),
+    tasks: initialUserTasksState(),
+    withdrawals: initialWithdrawalsState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
