@@ -1,0 +1,269 @@
+/**
+ * The event-store port on KurrentDB, through @kurrent/kurrentdb-client.
+ *
+ * - Positions are KurrentDB commit positions as numbers. Current servers commit every event of an
+ *   append on its own log record, so each event has its own commit position and they grow in
+ *   commit order. Numbers are exact up to 2^53 bytes of log, far beyond any store of ours.
+ * - Reads of `$all` are inclusive of their start position and subscriptions are exclusive; both
+ *   drop anything at or before `after` so the port's "after" holds either way.
+ * - System events ($-prefixed types, $-streams, link events) never reach callers: the server-side
+ *   excludeSystemEvents filter drops the types, a client-side check the rest.
+ */
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  FORWARDS,
+  KurrentDBClient,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type AppendResult as KurrentAppendResult,
+  type AppendStreamState,
+  type CurrentStreamState,
+  type EventData,
+  type JSONType,
+  type ReadPosition,
+  type ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import {
+  WrongExpectedRevisionError,
+  type AllSubscription,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type Json,
+  type NewEvent,
+  type RecordedEvent,
+} from '@kamai/domain';
+import { assertValidAppend } from './common.ts';
+
+export class KurrentDbEventStore implements EventStore {
+  readonly #client: KurrentDBClient;
+  readonly #subscriptions = new Set<KurrentDbAllSubscription>();
+
+  /** Takes ownership of the client: close() disposes it. */
+  constructor(client: KurrentDBClient) {
+    this.#client = client;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    assertValidAppend(streamId, events, expected);
+    let appended: KurrentAppendResult;
+    try {
+      appended = await this.#client.appendToStream(streamId, events.map(toEventData), { streamState: toStreamState(expected) });
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        throw new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
+      }
+      throw error;
+    }
+    const nextExpectedRevision = Number(appended.nextExpectedRevision);
+    const commit = appended.position?.commit;
+    // A retried (idempotent) append is answered without a position; find where the original landed.
+    const position =
+      commit !== undefined && commit <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(commit)
+        : await this.#positionOfRevision(streamId, nextExpectedRevision);
+    return { nextExpectedRevision, position };
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.#client.readStream(streamId, { fromRevision: BigInt(from), direction: FORWARDS })) {
+        const recorded = toRecordedEvent(resolved);
+        if (recorded) events.push(recorded);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
+    const { after, limit } = options;
+    assertPosition(after);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limit ${limit} must be a positive integer`);
+    const events: RecordedEvent[] = [];
+    // No maxCount: the client-side filter may drop some, so read on until `limit` are kept.
+    const read = this.#client.readAll({ fromPosition: toReadPosition(after), direction: FORWARDS, filter: excludeSystemEvents() });
+    for await (const resolved of read) {
+      const recorded = toRecordedEvent(resolved);
+      if (!recorded || recorded.position <= after) continue;
+      events.push(recorded);
+      if (events.length >= limit) break;
+    }
+    return events;
+  }
+
+  async headPosition(): Promise<number> {
+    const read = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, filter: excludeSystemEvents() });
+    for await (const resolved of read) {
+      const recorded = toRecordedEvent(resolved);
+      if (recorded) return recorded.position;
+    }
+    return 0;
+  }
+
+  subscribeToAll(options: { after: number }): AllSubscription {
+    assertPosition(options.after);
+    const source = this.#client.subscribeToAll({ fromPosition: toReadPosition(options.after), filter: excludeSystemEvents() });
+    const subscription = new KurrentDbAllSubscription(source, options.after, () => this.#subscriptions.delete(subscription));
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
+    await this.#client.dispose();
+  }
+
+  async #positionOfRevision(streamId: string, revision: number): Promise<number> {
+    for await (const resolved of this.#client.readStream(streamId, { fromRevision: BigInt(revision), maxCount: 1 })) {
+      const recorded = toRecordedEvent(resolved);
+      if (recorded) return recorded.position;
+    }
+    throw new Error(`stream ${streamId}: event ${revision} was acknowledged but cannot be read back`);
+  }
+}
+
+/** Connects lazily: the client dials KurrentDB on its first call. */
+export function openKurrentDbEventStore(connectionString: string): KurrentDbEventStore {
+  return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString));
+}
+
+const CLOSED = Symbol('closed');
+
+/**
+ * Wraps the client's subscription (a Node readable) so that close() ends the caller's for-await
+ * loop at once: cancelling the gRPC call does not reliably end the readable, so the loop races each
+ * read against close().
+ */
+class KurrentDbAllSubscription implements AllSubscription {
+  readonly #source: AllStreamSubscription;
+  readonly #after: number;
+  readonly #forget: () => void;
+  #started = false;
+  #closed = false;
+  #unsubscribed: Promise<void> | undefined;
+  #markClosed: () => void = () => {};
+  readonly #closedSignal = new Promise<typeof CLOSED>((resolve) => {
+    this.#markClosed = () => resolve(CLOSED);
+  });
+
+  constructor(source: AllStreamSubscription, after: number, forget: () => void) {
+    this.#source = source;
+    this.#after = after;
+    this.#forget = forget;
+    // Errors reach the loop through the iterator's next(); this listener only keeps an error that
+    // comes before iteration starts, or from the cancellation in close(), from crashing the process.
+    source.on('error', () => {});
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.#started) throw new Error('a subscription can be iterated only once');
+    this.#started = true;
+    return this.#run();
+  }
+
+  async *#run(): AsyncGenerator<RecordedEvent> {
+    const iterator = this.#source[Symbol.asyncIterator]();
+    try {
+      while (!this.#closed) {
+        const pending = iterator.next();
+        pending.catch(() => {}); // may settle after close(), when nobody listens
+        const next = await Promise.race([pending, this.#closedSignal]);
+        if (next === CLOSED || next.done) return;
+        const recorded = toRecordedEvent(next.value);
+        if (recorded && recorded.position > this.#after && !this.#closed) yield recorded;
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#markClosed();
+      this.#forget();
+      this.#unsubscribed = this.#source
+        .unsubscribe()
+        .catch(() => {})
+        .finally(() => this.#source.destroy());
+    }
+    return this.#unsubscribed ?? Promise.resolve();
+  }
+}
+
+function toEventData(event: NewEvent): EventData {
+  return {
+    id: event.id,
+    contentType: 'application/json',
+    type: event.type,
+    // The client JSON.stringifies data as is, so numbers, booleans and null round-trip too,
+    // although its type only admits objects, arrays and strings.
+    data: event.data as JSONType,
+    metadata: event.metadata ?? {},
+  };
+}
+
+function toStreamState(expected: ExpectedRevision): AppendStreamState {
+  switch (expected) {
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    case 'any':
+      return ANY;
+    default:
+      return BigInt(expected);
+  }
+}
+
+function fromCurrentState(state: CurrentStreamState | undefined): number {
+  return typeof state === 'bigint' ? Number(state) : -1;
+}
+
+function toReadPosition(after: number): ReadPosition {
+  return after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+}
+
+function assertPosition(after: number): void {
+  if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
+}
+
+/** Our view of a KurrentDB event, or undefined for what the port does not carry (system events, links). */
+function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
+  const event = resolved.event;
+  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
+  const commit = event.position?.commit ?? resolved.commitPosition;
+  if (commit === undefined) {
+    throw new Error(`KurrentDB sent event ${event.id} without its position; the adapter needs KurrentDB 22.6 or later`);
+  }
+  if (!event.isJson) throw new TypeError(`event ${event.id} in ${event.streamId} is not JSON`);
+  const metadata = event.metadata;
+  return {
+    id: event.id,
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    position: Number(commit),
+    type: event.type,
+    data: event.data as Json,
+    metadata:
+      metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !(metadata instanceof Uint8Array)
+        ? (metadata as EventMetadata)
+        : {},
+    recordedAt: event.created.toISOString(),
+  };
+}
