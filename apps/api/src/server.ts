@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
-import { ProjectionRunner, allProjections, openReadDb } from '@kamai/projections';
+import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
 import { createApp } from './http/app.ts';
@@ -15,6 +15,10 @@ export interface RunningServer {
   url: string;
   port: number;
   seeded: DemoAccount[];
+  /** The stores this server works on, for operators' scripts and tests. */
+  store: EventStore;
+  db: ReadDbHandle;
+  runner: ProjectionRunner;
   close(): Promise<void>;
 }
 
@@ -73,6 +77,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
     url,
     port,
     seeded,
+    store,
+    db,
+    runner,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop();

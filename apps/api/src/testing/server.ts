@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Role } from '@kamai/contracts';
+import { grantRole, userIdForMobile } from '../auth/accounts.ts';
+import { loadConfig } from '../config.ts';
+import { type RunningServer, startServer } from '../server.ts';
+
+/**
+ * A real API server on loopback over fresh SQLite files, for API tests. Each test file starts its
+ * own; nothing is shared between files.
+ */
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** A client with its own cookie jar. */
+  client(): TestClient;
+  /** Registers a user through the API and returns a signed-in client. */
+  signUp(options?: Partial<SignUp> & { roles?: Role[] }): Promise<TestClient & { mobile: string; password: string; userId: string }>;
+  grantRole(mobile: string, role: Role): Promise<void>;
+}
+
+export interface SignUp {
+  mobile: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class TestClient {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const init: RequestInit = { method, headers: { ...headers }, redirect: 'manual' };
+    const h = init.headers as Record<string, string>;
+    if (this.cookies.size > 0) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body);
+    }
+    const res = await fetch(this.baseUrl + path, init);
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      const value = rest.join('=');
+      if (!name) continue;
+      if (value === '' || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  get = <T = any>(path: string) => this.request<T>('GET', path);
+  post = <T = any>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
+  put = <T = any>(path: string, body?: unknown) => this.request<T>('PUT', path, body ?? {});
+  delete = <T = any>(path: string) => this.request<T>('DELETE', path);
+
+  get signedIn(): boolean {
+    return this.cookies.size > 0;
+  }
+}
+
+let mobileCounter = 0;
+/** A fresh, valid 10-digit mobile number for this test run. */
+export function freshMobile(): string {
+  mobileCounter += 1;
+  return `7${String(process.pid % 10000).padStart(4, '0')}${String(mobileCounter).padStart(5, '0')}`;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kamai-test-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', ...env });
+  const server = await startServer(config, () => {});
+  const url = `http://127.0.0.1:${server.port}`;
+
+  const testServer: TestServer = {
+    ...server,
+    url,
+    dataDir,
+    client: () => new TestClient(url),
+    async signUp(options = {}) {
+      const account = {
+        mobile: options.mobile ?? freshMobile(),
+        password: options.password ?? 'secret123',
+        firstName: options.firstName ?? 'Test',
+        lastName: options.lastName ?? 'User',
+      };
+      const client = new TestClient(url);
+      const res = await client.post('/api/auth/register', account);
+      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+      for (const role of options.roles ?? []) await testServer.grantRole(account.mobile, role);
+      return Object.assign(client, { mobile: account.mobile, password: account.password, userId: (res.body as { id: string }).id });
+    },
+    async grantRole(mobile, role) {
+      const userId = await userIdForMobile(server.store, mobile);
+      if (!userId) throw new Error(`no user with mobile ${mobile}`);
+      const { position } = await grantRole(server.store, userId, role, 'test', new Date());
+      await server.runner.waitFor(position);
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testServer;
+}
