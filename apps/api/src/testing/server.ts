@@ -64,6 +64,13 @@ export class TestClient {
   put = <T = any>(path: string, body?: unknown) => this.request<T>('PUT', path, body ?? {});
   delete = <T = any>(path: string) => this.request<T>('DELETE', path);
 
+  /** Another client holding the same cookies, as a second device or a stolen cookie would. */
+  clone(baseUrl = this.baseUrl): TestClient {
+    const copy = new TestClient(baseUrl);
+    copy.cookies = new Map(this.cookies);
+    return copy;
+  }
+
   get signedIn(): boolean {
     return this.cookies.size > 0;
   }

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const account = () => ({ mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Rao' });
+
+describe('POST /api/auth/register', () => {
+  it('creates the account, signs in with an HttpOnly Lax cookie and answers the user body', async () => {
+    const client = server.client();
+    const input = account();
+    const res = await client.post('/api/auth/register', input);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      mobile: input.mobile,
+      firstName: 'Asha',
+      lastName: 'Rao',
+      username: 'Asha Rao',
+      email: null,
+      totalRupees: '0.00',
+      totalEarned: '0.00',
+      notificationsEnabled: true,
+      isAdmin: false,
+      roles: [],
+      kycStatus: 'pending',
+    });
+    expect(res.body).not.toHaveProperty('passwordHash');
+    const cookie = res.headers.getSetCookie()[0] ?? '';
+    expect(cookie).toMatch(/^kamai_session=[a-z2-7]{32};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Secure/);
+    const me = await client.get('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(res.body.id);
+  });
+
+  it('answers 400 with the spec messages per field and writes nothing', async () => {
+    const head = await server.store.headPosition();
+    const res = await server.client().post('/api/auth/register', { mobile: '98765', password: 'abc', firstName: 'A', lastName: 'B' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields).toEqual({
+      mobile: 'Mobile number must be 10 digits',
+      password: 'Password must be at least 6 characters',
+      firstName: 'First name must be at least 2 characters',
+      lastName: 'Last name must be at least 2 characters',
+    });
+    expect(await server.store.headPosition()).toBe(head);
+  });
+
+  it('refuses wrong types, missing fields, malformed JSON and oversized bodies with a 4xx', async () => {
+    const client = server.client();
+    const wrongTypes = await client.post('/api/auth/register', { mobile: 9876543210, password: ['x'], firstName: 1, lastName: null });
+    expect(wrongTypes.status).toBe(400);
+    expect(Object.keys(wrongTypes.body.error.fields).sort()).toEqual(['firstName', 'lastName', 'mobile', 'password']);
+    expect((await client.post('/api/auth/register', {})).status).toBe(400);
+    const malformed = await client.request('POST', '/api/auth/register', '{"mobile":', { 'content-type': 'application/json' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('validation_failed');
+    const huge = await client.post('/api/auth/register', { ...account(), firstName: 'x'.repeat(100_000) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe('payload_too_large');
+  });
+
+  it('answers 409 for a mobile number already registered', async () => {
+    const input = account();
+    expect((await server.client().post('/api/auth/register', input)).status).toBe(201);
+    const again = await server.client().post('/api/auth/register', { ...input, firstName: 'Other' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'mobile_taken', fields: { mobile: 'This mobile number is already registered' } });
+  });
+
+  it('registers a mobile once when many try at the same moment', async () => {
+    const input = account();
+    const results = await Promise.all(Array.from({ length: 8 }, () => server.client().post('/api/auth/register', input)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(7);
+  });
+});
+
+describe('sign in and out', () => {
+  it('signs in with the right password and out again; the old cookie stops working', async () => {
+    const user = await server.signUp();
+    const client = server.client();
+    const login = await client.post('/api/auth/login', { mobile: user.mobile, password: user.password });
+    expect(login.status).toBe(200);
+    expect(login.body.mobile).toBe(user.mobile);
+    const stolen = client.clone();
+    expect((await client.post('/api/auth/logout')).status).toBe(204);
+    expect((await client.get('/api/auth/user')).status).toBe(401);
+    expect((await stolen.get('/api/auth/user')).status).toBe(401);
+  });
+
+  it('answers 401 with one message for a wrong password and for an unknown mobile', async () => {
+    const user = await server.signUp();
+    const wrong = await server.client().post('/api/auth/login', { mobile: user.mobile, password: 'not-the-password' });
+    const unknown = await server.client().post('/api/auth/login', { mobile: freshMobile(), password: 'whatever1' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid mobile number or password' } });
+    expect(unknown.body).toEqual(wrong.body);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('validates the login body with the spec messages', async () => {
+    const res = await server.client().post('/api/auth/login', { mobile: '12345', password: '123' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields).toEqual({
+      mobile: 'Mobile number must be 10 digits',
+      password: 'Password must be at least 6 characters',
+    });
+  });
+
+  it('answers 401 to GET /api/auth/user when signed out or with a forged cookie', async () => {
+    expect((await server.client().get('/api/auth/user')).status).toBe(401);
+    const forged = await server.client().request('GET', '/api/auth/user', undefined, { cookie: 'kamai_session=abcdefghijklmnopqrstuvwxyz234567' });
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.code).toBe('unauthenticated');
+  });
+
+  it('redirects the client 401 target /api/login to /login', async () => {
+    const res = await server.client().get('/api/login');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login');
+  });
+
+  it('answers unknown API routes with a JSON 404', async () => {
+    const res = await server.client().get('/api/no-such-thing');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
+
+describe('sessions', () => {
+  it('marks the cookie Secure behind a TLS proxy when the proxy is trusted', async () => {
+    const trusting = await startTestServer({ TRUST_PROXY: 'true' });
+    try {
+      const res = await trusting.client().request('POST', '/api/auth/register', account(), { 'x-forwarded-proto': 'https' });
+      expect(res.status).toBe(201);
+      expect(res.headers.getSetCookie()[0]).toMatch(/Secure/);
+    } finally {
+      await trusting.close();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { TestClient, freshMobile } from '../testing/server.ts';
+
+// Two OS processes on one DATA_DIR: how one host runs several API processes on the embedded store.
+let dataDir: string;
+let a: ApiProcess;
+let b: ApiProcess;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'kamai-multi-'));
+  [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('two API processes sharing one DATA_DIR', () => {
+  it('serves a user registered on one process from the other at once', async () => {
+    const onA = new TestClient(a.url);
+    const mobile = freshMobile();
+    expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Ravi', lastName: 'Kumar' })).status).toBe(201);
+    // The same cookie, straight to the other process: its read model catches up before answering.
+    const me = await onA.clone(b.url).get('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(me.body.mobile).toBe(mobile);
+    // And signing in on the other process right after registering works too.
+    const onB = new TestClient(b.url);
+    expect((await onB.post('/api/auth/login', { mobile, password: 'secret123' })).status).toBe(200);
+    expect((await onB.clone(a.url).get('/api/auth/user')).body.firstName).toBe('Ravi');
+  });
+
+  it('registers a mobile number once when both processes race for it', async () => {
+    const mobile = freshMobile();
+    const body = { mobile, password: 'secret123', firstName: 'Meena', lastName: 'Iyer' };
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => new TestClient(i % 2 ? a.url : b.url).post('/api/auth/register', body)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it('keeps a session across a restart of the process', async () => {
+    const client = new TestClient(a.url);
+    const mobile = freshMobile();
+    expect((await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Anil', lastName: 'Das' })).status).toBe(201);
+    await a.stop();
+    a = await startApiProcess(dataDir);
+    const me = await client.clone(a.url).get('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(me.body.mobile).toBe(mobile);
+  });
+});
