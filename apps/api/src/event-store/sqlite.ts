@@ -40,7 +40,8 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
-const SCHEMA = `
+/** The events table. Exported so the append benchmark's plain-SQLite ceiling writes the same rows. */
+export const EVENTS_TABLE_SQL = `
   CREATE TABLE IF NOT EXISTS events (
     position    INTEGER PRIMARY KEY,
     event_id    TEXT    NOT NULL UNIQUE,
@@ -129,7 +130,7 @@ export class SqliteEventStore implements EventStore {
       db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.transaction(() => db.exec(SCHEMA)).immediate();
+      db.transaction(() => db.exec(EVENTS_TABLE_SQL)).immediate();
     } catch (err) {
       db.close();
       throw err;
