@@ -47,6 +47,13 @@ async function expectTitle(on: Page, title: string): Promise<void> {
   expect(await on.title()).toBe(title);
 }
 
+/** Waits until the bottom bar marks `label` as the current entry (and only that one). */
+async function expectCurrentNavEntry(on: Page, label: string): Promise<void> {
+  const current = on.getByRole('navigation', { name: 'Main' }).locator('a[aria-current="page"]');
+  await current.filter({ hasText: label }).waitFor();
+  expect(await current.allTextContents()).toEqual([label]);
+}
+
 async function signIn(on: Page, account: TestAccount): Promise<void> {
   await on.getByLabel('Mobile number').fill(account.mobile);
   await on.getByLabel('Password', { exact: true }).fill(account.password);
@@ -76,7 +83,7 @@ describe('signing up and in, on a phone', () => {
 
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'Wallet', 'Profile']);
-    await expect(nav.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).resolves.toBe('page');
+    await expectCurrentNavEntry(page, 'Home');
   });
 
   it('signs out from the profile and back in', async () => {
@@ -92,9 +99,8 @@ describe('signing up and in, on a phone', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     await expectPath(page, '/profile');
-    await expect(
-      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).getAttribute('aria-current'),
-    ).resolves.toBe('page');
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    await expectCurrentNavEntry(page, 'Profile');
     await page.getByRole('button', { name: 'Logout' }).click();
     await toasts(page).getByText('Logged Out', { exact: true }).waitFor();
     await expectPath(page, '/login');
@@ -170,7 +176,7 @@ describe('signing up and in, on a phone', () => {
     await toasts(page).getByText('Registration Failed', { exact: true }).waitFor();
     expect(path(page)).toBe('/register');
     // The API names the mobile field in its error; the form marks that input.
-    await expect(page.getByLabel('Mobile number').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Mobile number').and(page.locator('[aria-invalid="true"]')).waitFor();
   });
 
   it('toggles the password between hidden and shown', async () => {

@@ -81,10 +81,16 @@ export async function startServer(): Promise<RunningServer> {
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,
   });
+  // Should the test process end without afterAll (a crash, Ctrl-C), take the server down with it.
+  const killOnExit = () => {
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  };
+  process.once('exit', killOnExit);
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   const stop = async () => {
+    process.off('exit', killOnExit);
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       process.kill(-child.pid, 'SIGTERM');
       if (!(await waitForExit(child, SERVER_STOP_TIMEOUT_MS))) process.kill(-child.pid, 'SIGKILL');

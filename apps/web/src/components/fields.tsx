@@ -31,7 +31,7 @@ function describedBy(inputId: string, hint: string | undefined, error: string | 
 
 function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) {
   return (
-    <div className="grid gap-1.5">
+    <div className="grid min-w-0 gap-1.5">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-700">
         {label}
       </label>

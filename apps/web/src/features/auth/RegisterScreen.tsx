@@ -38,24 +38,22 @@ export function RegisterScreen() {
       <h1 className="text-2xl font-bold tracking-tight">Create your account</h1>
       <p className="mt-1 text-sm text-slate-600">Start earning rupees in minutes.</p>
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
-        <div className="grid grid-cols-2 gap-3">
-          <TextField
-            label="First name"
-            autoComplete="given-name"
-            autoCapitalize="words"
-            value={form.values.firstName}
-            onValueChange={(value) => form.setValue('firstName', value)}
-            error={form.errors.firstName}
-          />
-          <TextField
-            label="Last name"
-            autoComplete="family-name"
-            autoCapitalize="words"
-            value={form.values.lastName}
-            onValueChange={(value) => form.setValue('lastName', value)}
-            error={form.errors.lastName}
-          />
-        </div>
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          autoCapitalize="words"
+          value={form.values.firstName}
+          onValueChange={(value) => form.setValue('firstName', value)}
+          error={form.errors.firstName}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          autoCapitalize="words"
+          value={form.values.lastName}
+          onValueChange={(value) => form.setValue('lastName', value)}
+          error={form.errors.lastName}
+        />
         <TextField
           label="Mobile number"
           type="tel"

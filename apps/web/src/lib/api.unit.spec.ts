@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QueryFunctionContext } from '@tanstack/react-query';
+import { apiRequest, getQueryFn, serverErrorMessage, serverFieldErrors, errorStatus } from './api.ts';
+import { createQueryClient } from './queryClient.ts';
+
+type FetchArgs = [input: string, init?: RequestInit];
+
+function stubFetch(answer: () => Response) {
+  const calls: FetchArgs[] = [];
+  vi.stubGlobal('fetch', async (...args: FetchArgs) => {
+    calls.push(args);
+    return answer();
+  });
+  return calls;
+}
+
+const context = (queryKey: readonly unknown[]) =>
+  ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as QueryFunctionContext;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the default GET read', () => {
+  it('joins the key segments with slashes, sends the cookie and parses JSON', async () => {
+    const calls = stubFetch(() => json(200, { id: 't1' }));
+    await expect(getQueryFn({ on401: 'throw' })(context(['/api/tasks', 't1']))).resolves.toEqual({ id: 't1' });
+    expect(calls[0]?.[0]).toBe('/api/tasks/t1');
+    expect(calls[0]?.[1]?.credentials).toBe('include');
+  });
+
+  it('reads a 401 as null when asked to, and as an error otherwise', async () => {
+    stubFetch(() => json(401, { error: { code: 'unauthenticated', message: 'You are not signed in' } }));
+    await expect(getQueryFn({ on401: 'returnNull' })(context(['/api/auth/user']))).resolves.toBeNull();
+    await expect(getQueryFn({ on401: 'throw' })(context(['/api/auth/user']))).rejects.toThrow(
+      '401: {"error":{"code":"unauthenticated","message":"You are not signed in"}}',
+    );
+  });
+
+  it('uses the status text when the error body is empty', async () => {
+    stubFetch(() => new Response('', { status: 503, statusText: 'Service Unavailable' }));
+    await expect(getQueryFn({ on401: 'throw' })(context(['/api/settings']))).rejects.toThrow('503: Service Unavailable');
+  });
+});
+
+describe('apiRequest', () => {
+  it('sends JSON only when there is a body', async () => {
+    const calls = stubFetch(() => new Response(null, { status: 204 }));
+    await apiRequest('POST', '/api/auth/logout');
+    await apiRequest('POST', '/api/auth/login', { mobile: '9876543210', password: 'secret1' });
+    expect(calls[0]?.[1]).toMatchObject({ method: 'POST', body: undefined, headers: {}, credentials: 'include' });
+    expect(calls[1]?.[1]).toMatchObject({
+      body: '{"mobile":"9876543210","password":"secret1"}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+});
+
+describe('reading a server error', () => {
+  const validation = new Error(
+    '400: {"error":{"code":"validation_failed","message":"Mobile number must be 10 digits","fields":{"mobile":"Mobile number must be 10 digits"}}}',
+  );
+
+  it('gives the server message, its fields and its status', () => {
+    expect(serverErrorMessage(validation, 'fallback')).toBe('Mobile number must be 10 digits');
+    expect(serverFieldErrors(validation)).toEqual({ mobile: 'Mobile number must be 10 digits' });
+    expect(errorStatus(validation)).toBe(400);
+  });
+
+  it('falls back when the error carries no server message', () => {
+    expect(serverErrorMessage(new Error('502: <html>Bad Gateway</html>'), 'Failed to create account')).toBe('Failed to create account');
+    expect(serverErrorMessage(new TypeError('Failed to fetch'), 'Failed to create account')).toBe('Failed to create account');
+    expect(serverFieldErrors(new Error('401: Unauthorized'))).toEqual({});
+  });
+});
+
+describe('the query client', () => {
+  it('never retries, never refetches on focus or interval, and treats data as never stale', () => {
+    const queries = createQueryClient().getDefaultOptions().queries;
+    expect(queries).toMatchObject({ retry: false, refetchOnWindowFocus: false, refetchInterval: false, staleTime: Infinity });
+  });
+});
