@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +16,13 @@ const dir = mkdtempSync(join(tmpdir(), 'kamai-event-store-'));
 let files = 0;
 const newFile = () => join(dir, `events-${++files}.db`);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const children = new Set<ChildProcess>();
+
+afterAll(() => {
+  // A worker left running by a failed or timed-out test must not outlive the run.
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describeEventStoreContract('sqlite, group commit', () => openSqliteEventStore(newFile()));
 describeEventStoreContract('sqlite, one transaction per append', () => openSqliteEventStore(newFile(), { groupCommit: false }));
@@ -202,6 +208,8 @@ function runWorker(
     [join(here, 'append-worker.ts'), file, name, String(o.streams), String(o.commands), String(o.loops), String(o.reservations)],
     { cwd: here, stdio: ['pipe', 'pipe', 'pipe'] },
   );
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   const messages: WorkerMessage[] = [];
   let stdout = '';
   let stderr = '';
