@@ -82,3 +82,13 @@ export async function grantRole(store: EventStore, userId: string, role: Role, b
     { actor: by },
   );
 }
+
+export async function revokeRole(store: EventStore, userId: string, role: Role, by: string, now: Date) {
+  return handleCommand(
+    store,
+    streams.user(userId),
+    userEvolver,
+    (state) => decideAccount({ type: 'RevokeRole', data: { role, by }, now: now.toISOString() }, state.account),
+    { actor: by },
+  );
+}
