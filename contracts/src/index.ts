@@ -3,4 +3,8 @@ export * from './money.ts';
 export * from './auth.ts';
 export * from './wallet.ts';
 export * from './notifications.ts';
+export * from './withdrawals.ts';
+export * from './profile.ts';
+export * from './settings.ts';
+export * from './tasks.ts';
 export * from './events/index.ts';

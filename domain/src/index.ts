@@ -8,4 +8,7 @@ export * from './reservations.ts';
 export * from './user/wallet.ts';
 export * from './user/notifications.ts';
 export * from './user/tasks.ts';
+export * from './tasks/task.ts';
 export * from './user/withdrawals.ts';
+export * from './user/adjustments.ts';
+export * from './settings.ts';

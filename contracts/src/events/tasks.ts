@@ -1,6 +1,67 @@
+import * as v from 'valibot';
+
+const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** The spec's three task categories. */
+export const TASK_TYPES = ['rating', 'website', 'game'] as const;
+export const TaskType = v.picklist(TASK_TYPES);
+export type TaskType = v.InferOutput<typeof TaskType>;
+
+/** Every field of a catalogue task, as the admin sets it. Reward in paise. */
+const taskFields = {
+  title: v.string(),
+  description: v.string(),
+  rewardPaise: PositivePaise,
+  estimatedTime: v.string(),
+  taskType: TaskType,
+  taskUrl: v.nullable(v.string()),
+  isActive: v.boolean(),
+  iconColor: v.string(),
+  requiresProof: v.boolean(),
+  proofInstructions: v.nullable(v.string()),
+};
+
 /**
- * Task catalogue events (`task-<id>` streams) and the user-task events of a `user-<id>` stream
- * (proof submission and review). Filled in by the tasks feature.
+ * The admin's task catalogue, one `task-<id>` stream per task. Created and updated events carry the
+ * whole task, so a reader never needs an earlier event to know the current fields.
  */
-export const taskCatalogueEvents = {};
-export const userTaskEvents = {};
+export const taskCatalogueEvents = {
+  TaskCreated: v.object({ taskId: v.string(), ...taskFields, createdBy: v.string(), createdAt: IsoTime }),
+  TaskUpdated: v.object({ taskId: v.string(), ...taskFields, updatedBy: v.string(), updatedAt: IsoTime }),
+  /** The task leaves the catalogue; submissions, approvals and credits made for it stay as they are. */
+  TaskDeleted: v.object({ taskId: v.string(), deletedBy: v.string(), deletedAt: IsoTime }),
+};
+
+/**
+ * Proof submission and review, on the user's own `user-<id>` stream, so an approval and the credit it
+ * causes are one atomic append guarded by that stream's revision.
+ */
+export const userTaskEvents = {
+  ProofSubmitted: v.object({
+    submissionId: v.string(),
+    taskId: v.string(),
+    /** The task as it was when the proof came in: the reward credited on approval is this one. */
+    taskTitle: v.string(),
+    rewardPaise: PositivePaise,
+    /** The object address from `POST /api/objects/upload` (`/objects/uploads/<userId>/<uuid>`). */
+    proofImageUrl: v.string(),
+    proofDescription: v.string(),
+    submittedAt: IsoTime,
+  }),
+  ProofApproved: v.object({
+    submissionId: v.string(),
+    taskId: v.string(),
+    reviewedBy: v.string(),
+    /** What the approval credited (the same amount is in the WalletCredited appended with it). */
+    rewardPaise: PositivePaise,
+    approvedAt: IsoTime,
+  }),
+  ProofRejected: v.object({
+    submissionId: v.string(),
+    taskId: v.string(),
+    reviewedBy: v.string(),
+    reason: v.string(),
+    rejectedAt: IsoTime,
+  }),
+};

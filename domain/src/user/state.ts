@@ -3,9 +3,9 @@ import type { Evolver } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
-import { type UserTasksState, initialUserTasksState } from './tasks.ts';
+import { type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
-import { type WithdrawalsState, initialWithdrawalsState } from './withdrawals.ts';
+import { type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
 
 /**
  * The state of one `user-<id>` stream: each business area keeps its own part, evolved by its own
@@ -42,6 +42,14 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'AllNotificationsRead':
       case 'NotificationDeleted':
         return { ...state, notifications: evolveNotifications(state.notifications, event) };
+      case 'ProofSubmitted':
+      case 'ProofApproved':
+      case 'ProofRejected':
+        return { ...state, tasks: evolveUserTasks(state.tasks, event) };
+      case 'WithdrawalRequested':
+      case 'WithdrawalPaid':
+      case 'WithdrawalRejected':
+        return { ...state, withdrawals: evolveWithdrawals(state.withdrawals, event) };
       default:
         return assertNever(event);
     }

@@ -1,10 +1,199 @@
-/**
- * The user's tasks on their own stream: proof submissions and their review. Filled in by the tasks
- * feature (state, evolve, commands and decide).
- */
-export interface UserTasksState {
-  /** Keyed by task id. */
-  byTask: Readonly<Record<string, never>>;
+import {
+  type EventsOf,
+  type Paise,
+  type SubmissionStatus,
+  type UserEvent,
+  type userTaskEvents,
+  TASK_MESSAGES,
+  formatPaise,
+} from '@kamai/contracts';
+import { PROOF_DESCRIPTION_MAX } from '../constants.ts';
+import { DomainError, assertNever } from '../errors.ts';
+import { notify } from './notifications.ts';
+import { credit } from './wallet.ts';
+
+export type UserTaskEvent = EventsOf<typeof userTaskEvents>;
+
+/** One proof submission; kept after review so an old one can still be named (and refused) by id. */
+export interface SubmissionRecord {
+  taskId: string;
+  status: SubmissionStatus;
+  /** The task's title and reward when the proof came in. */
+  taskTitle: string;
+  rewardPaise: Paise;
 }
 
-export const initialUserTasksState = (): UserTasksState => ({ byTask: {} });
+/** Where the user stands on one task: its latest submission. No record means pending (Not Started). */
+export interface UserTaskRecord {
+  status: SubmissionStatus;
+  submissionId: string;
+}
+
+/** The user's tasks on their own stream: proof submissions and their review. */
+export interface UserTasksState {
+  /** Keyed by task id. */
+  byTask: Readonly<Record<string, UserTaskRecord>>;
+  /** Keyed by submission id. */
+  submissions: Readonly<Record<string, SubmissionRecord>>;
+}
+
+export const initialUserTasksState = (): UserTasksState => ({ byTask: {}, submissions: {} });
+
+export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): UserTasksState {
+  switch (event.type) {
+    case 'ProofSubmitted': {
+      const { submissionId, taskId, taskTitle, rewardPaise } = event.data;
+      return {
+        byTask: { ...state.byTask, [taskId]: { status: 'submitted', submissionId } },
+        submissions: { ...state.submissions, [submissionId]: { taskId, status: 'submitted', taskTitle, rewardPaise } },
+      };
+    }
+    case 'ProofApproved':
+      return reviewed(state, event.data.submissionId, event.data.taskId, 'approved');
+    case 'ProofRejected':
+      return reviewed(state, event.data.submissionId, event.data.taskId, 'rejected');
+    default:
+      return assertNever(event);
+  }
+}
+
+function reviewed(state: UserTasksState, submissionId: string, taskId: string, status: 'approved' | 'rejected'): UserTasksState {
+  const submission = state.submissions[submissionId];
+  if (!submission) return state;
+  return {
+    byTask: { ...state.byTask, [taskId]: { status, submissionId } },
+    submissions: { ...state.submissions, [submissionId]: { ...submission, status } },
+  };
+}
+
+/**
+ * The task as the API read it from its `task-<id>` stream when the proof came in; null when that
+ * stream does not exist or the task was deleted.
+ */
+export interface TaskSnapshot {
+  taskId: string;
+  title: string;
+  rewardPaise: Paise;
+  isActive: boolean;
+  requiresProof: boolean;
+}
+
+export type UserTaskCommand =
+  | {
+      type: 'SubmitProof';
+      data: { taskId: string; task: TaskSnapshot | null; submissionId: string; proofImageUrl: string; proofDescription: string };
+      now: string;
+    }
+  | { type: 'ApproveProof'; data: { submissionId: string; reviewerId: string; entryId: string; notificationId: string }; now: string }
+  | { type: 'RejectProof'; data: { submissionId: string; reviewerId: string; reason: string; notificationId: string }; now: string };
+
+export const ALREADY_REVIEWED = 'This submission has already been reviewed';
+export const SUBMISSION_NOT_FOUND = 'Submission not found';
+
+/**
+ * Proof submission and review. Everything happens on the user's stream, so the approval, its credit
+ * and its notification are one append: two reviewers racing on one submission cannot both credit it,
+ * the loser's retry sees the approval and is refused with a conflict.
+ */
+export function decideUserTasks(command: UserTaskCommand, state: UserTasksState): UserEvent[] {
+  switch (command.type) {
+    case 'SubmitProof':
+      return submitProof(command.data, state, command.now);
+    case 'ApproveProof': {
+      const { submissionId, reviewerId, entryId, notificationId } = command.data;
+      const submission = underReview(state, submissionId);
+      // The reward is the one recorded with the submission, not the task's current one: an admin
+      // lowering (or deleting) a task after the work was done does not shrink what the user earned.
+      const reward = submission.rewardPaise;
+      const title = submission.taskTitle;
+      return [
+        { type: 'ProofApproved', data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, rewardPaise: reward, approvedAt: command.now } },
+        credit({
+          entryId,
+          amountPaise: reward,
+          kind: 'task_reward',
+          description: `Task completed: ${title}`,
+          taskId: submission.taskId,
+          reference: submissionId,
+          by: reviewerId,
+          now: command.now,
+        }),
+        notify({
+          notificationId,
+          title: 'Task Approved',
+          message: `₹${formatPaise(reward)} has been added to your wallet for "${title}"`,
+          kind: 'success',
+          now: command.now,
+        }),
+      ];
+    }
+    case 'RejectProof': {
+      const { submissionId, reviewerId, notificationId } = command.data;
+      const submission = underReview(state, submissionId);
+      const reason = command.data.reason.trim();
+      if (reason.length === 0 || reason.length > 500) {
+        const message = reason.length === 0 ? TASK_MESSAGES.reason : 'Reason must be at most 500 characters';
+        throw new DomainError('invalid', message, { reason: message });
+      }
+      return [
+        { type: 'ProofRejected', data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, reason, rejectedAt: command.now } },
+        notify({
+          notificationId,
+          title: 'Proof Rejected',
+          message: `Your proof for "${submission.taskTitle}" was not accepted: ${reason}. You can submit it again.`,
+          kind: 'warning',
+          now: command.now,
+        }),
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {
+  const submission = Object.hasOwn(state.submissions, submissionId) ? state.submissions[submissionId] : undefined;
+  if (!submission) throw new DomainError('not_found', SUBMISSION_NOT_FOUND);
+  if (submission.status !== 'submitted') throw new DomainError('conflict', ALREADY_REVIEWED);
+  return submission;
+}
+
+function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['data'], state: UserTasksState, now: string): UserEvent[] {
+  const { task, submissionId } = data;
+  if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', 'Task not found');
+  if (!task.isActive) throw new DomainError('conflict', 'This task is not available right now');
+  if (!task.requiresProof) throw new DomainError('invalid', 'This task does not need proof');
+
+  const proofImageUrl = data.proofImageUrl.trim();
+  const proofDescription = data.proofDescription.trim();
+  if (!proofImageUrl || !proofDescription) {
+    const fields: Record<string, string> = {};
+    if (!proofImageUrl) fields.proofImageUrl = TASK_MESSAGES.proofMissing;
+    if (!proofDescription) fields.proofDescription = TASK_MESSAGES.proofMissing;
+    throw new DomainError('invalid', TASK_MESSAGES.proofMissing, fields);
+  }
+  if (proofDescription.length > PROOF_DESCRIPTION_MAX) {
+    throw new DomainError('invalid', TASK_MESSAGES.proofTooLong, { proofDescription: TASK_MESSAGES.proofTooLong });
+  }
+
+  // Allowed from no record (pending) and after a rejection; refused while under review or once done.
+  const current = Object.hasOwn(state.byTask, task.taskId) ? state.byTask[task.taskId] : undefined;
+  if (current?.status === 'submitted') throw new DomainError('conflict', 'Your proof for this task is already under review');
+  if (current?.status === 'approved') throw new DomainError('conflict', 'You have already completed this task');
+  if (Object.hasOwn(state.submissions, submissionId)) throw new DomainError('conflict', 'This submission already exists');
+
+  return [
+    {
+      type: 'ProofSubmitted',
+      data: {
+        submissionId,
+        taskId: task.taskId,
+        taskTitle: task.title,
+        rewardPaise: task.rewardPaise,
+        proofImageUrl,
+        proofDescription,
+        submittedAt: now,
+      },
+    },
+  ];
+}

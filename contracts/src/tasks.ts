@@ -1,0 +1,221 @@
+import * as v from 'valibot';
+import { TASK_TYPES, TaskType } from './events/tasks.ts';
+import { type Paise, parseRupees } from './money.ts';
+
+/** Messages of the task, proof and review rules (spec sections 5 and 8), shared by forms and API. */
+export const TASK_MESSAGES = {
+  title: 'Title is required',
+  description: 'Description is required',
+  rewardRequired: 'Reward is required',
+  reward: 'Reward must be a positive rupee amount with at most two decimals',
+  estimatedTime: 'Estimated time is required',
+  taskType: 'Task type must be rating, website or game',
+  taskUrl: 'Task URL must be a valid URL',
+  iconColor: 'Icon colour must be a hex colour such as #3B82F6',
+  boolean: 'Must be true or false',
+  body: 'Send a JSON object',
+  proofMissing: 'Please upload proof image and provide description',
+  proofTooLong: 'Description must be at most 500 characters',
+  reason: 'Please give a reason for the rejection',
+} as const;
+
+/** The admin form's defaults (spec sections 5 and 9). */
+export const TASK_DEFAULTS = {
+  rupeeReward: '10.00',
+  estimatedTime: '5 min',
+  taskType: 'website',
+  isActive: true,
+  iconColor: '#3B82F6',
+  requiresProof: true,
+} as const;
+
+/** Largest amount a money column (precision 10, scale 2) holds: 99,999,999.99 rupees. */
+export const MAX_MONEY_PAISE: Paise = 9_999_999_999;
+/** Equals the domain's PROOF_DESCRIPTION_MAX (a domain spec checks they agree). */
+export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
+
+const tooLong = (what: string, max: number) => `${what} must be at most ${max} characters`;
+
+/** A required text: trimmed, not empty, bounded. */
+const RequiredText = (message: string, max: number, what: string) =>
+  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)));
+
+/** An optional text: trimmed, and empty or absent means null. */
+const OptionalText = (message: string, max: number, what: string) =>
+  v.pipe(
+    v.optional(v.nullable(v.string(message)), null),
+    v.transform((text) => (text === null ? null : text.trim() || null)),
+    v.check((text) => text === null || text.length <= max, tooLong(what, max)),
+  );
+
+/**
+ * A rupee amount as the form sends it ("25", "25.50" or 25.5) and its value in paise. Goes through
+ * the decimal string, never float arithmetic; more than two decimals, zero or negatives are refused.
+ */
+export const TaskReward = v.pipe(
+  v.union([v.string(), v.number()], TASK_MESSAGES.reward),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    if (typeof dataset.value === 'string' && dataset.value.trim() === '') {
+      addIssue({ message: TASK_MESSAGES.rewardRequired });
+      return NEVER;
+    }
+    const paise = parseRupees(dataset.value);
+    if (paise === null || paise <= 0 || paise > MAX_MONEY_PAISE) {
+      addIssue({ message: TASK_MESSAGES.reward });
+      return NEVER;
+    }
+    return paise;
+  }),
+);
+
+/** Only web addresses: the client opens this in a new tab, so no `javascript:` or `data:` URLs. */
+function isWebUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The body of `POST /api/admin/tasks` and `PUT /api/admin/tasks/:id` (spec section 7). Missing fields
+ * take the form's defaults; a field sent empty is an error where the spec requires it. The output
+ * carries the reward as `rewardPaise`, the shape of the catalogue events.
+ */
+export const TaskInput = v.pipe(
+  v.object({
+    title: RequiredText(TASK_MESSAGES.title, 120, 'Title'),
+    description: RequiredText(TASK_MESSAGES.description, 1000, 'Description'),
+    rupeeReward: v.optional(TaskReward, TASK_DEFAULTS.rupeeReward),
+    estimatedTime: v.optional(RequiredText(TASK_MESSAGES.estimatedTime, 30, 'Estimated time'), TASK_DEFAULTS.estimatedTime),
+    taskType: v.optional(v.picklist(TASK_TYPES, TASK_MESSAGES.taskType), TASK_DEFAULTS.taskType),
+    taskUrl: v.pipe(
+      OptionalText(TASK_MESSAGES.taskUrl, 2000, 'Task URL'),
+      v.check((url) => url === null || isWebUrl(url), TASK_MESSAGES.taskUrl),
+    ),
+    isActive: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.isActive),
+    iconColor: v.optional(
+      v.pipe(v.string(TASK_MESSAGES.iconColor), v.trim(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, TASK_MESSAGES.iconColor)),
+      TASK_DEFAULTS.iconColor,
+    ),
+    requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
+    proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+  }, TASK_MESSAGES.body),
+  v.transform(({ rupeeReward, ...rest }) => ({ ...rest, rewardPaise: rupeeReward })),
+);
+export type TaskInput = v.InferOutput<typeof TaskInput>;
+/** What a client may send (before defaults), e.g. for typing the admin form. */
+export type TaskInputRequest = v.InferInput<typeof TaskInput>;
+
+/** One catalogue task, as `GET /api/tasks`, `GET /api/admin/tasks` and the admin commands answer. */
+export const TaskBody = v.object({
+  id: v.string(),
+  title: v.string(),
+  description: v.string(),
+  /** Decimal string with two places, e.g. "25.00". */
+  rupeeReward: v.string(),
+  estimatedTime: v.string(),
+  taskType: TaskType,
+  taskUrl: v.nullable(v.string()),
+  isActive: v.boolean(),
+  iconColor: v.string(),
+  requiresProof: v.boolean(),
+  proofInstructions: v.nullable(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type TaskBody = v.InferOutput<typeof TaskBody>;
+
+/** `DELETE /api/admin/tasks/:id` answers this. */
+export const DeletedTaskBody = v.object({ id: v.string(), deleted: v.literal(true) });
+export type DeletedTaskBody = v.InferOutput<typeof DeletedTaskBody>;
+
+/** The spec's user_tasks.status; `pending` is also what the client assumes when there is no record. */
+export const USER_TASK_STATUSES = ['pending', 'submitted', 'approved', 'rejected'] as const;
+export const UserTaskStatus = v.picklist(USER_TASK_STATUSES);
+export type UserTaskStatus = v.InferOutput<typeof UserTaskStatus>;
+
+/**
+ * One user's status for one task (`GET /api/user-tasks`, and the answer of submit-proof). A record
+ * exists from the first submission on; no record means 'pending' (Not Started).
+ */
+export const UserTaskBody = v.object({
+  /** Stable for this user and task: the id of the first submission. */
+  id: v.string(),
+  userId: v.string(),
+  taskId: v.string(),
+  status: UserTaskStatus,
+  /** The latest submission, the one the review queue addresses. */
+  submissionId: v.string(),
+  /** The task's title and reward as they were at that submission (kept when the task is deleted). */
+  taskTitle: v.string(),
+  rupeeReward: v.string(),
+  proofImageUrl: v.string(),
+  proofDescription: v.string(),
+  submittedAt: v.string(),
+  /** When it was approved; null otherwise. */
+  completedAt: v.nullable(v.string()),
+  /** Decimal string with two places once approved; null otherwise. */
+  rupeesEarned: v.nullable(v.string()),
+  /** The reviewer's reason while the latest submission stands rejected; null otherwise. */
+  rejectionReason: v.nullable(v.string()),
+  /** When the latest submission was approved or rejected; null while under review. */
+  reviewedAt: v.nullable(v.string()),
+});
+export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
+
+/** `POST /api/tasks/:id/submit-proof` (spec sections 5 and 7). */
+export const SubmitProofRequest = v.object({
+  /** The `objectURL` answered by `POST /api/objects/upload`, after the PUT of the image. */
+  proofImageUrl: v.pipe(
+    v.string(TASK_MESSAGES.proofMissing),
+    v.trim(),
+    v.minLength(1, TASK_MESSAGES.proofMissing),
+    v.maxLength(300, 'Upload the image first'),
+  ),
+  proofDescription: v.pipe(
+    v.string(TASK_MESSAGES.proofMissing),
+    v.trim(),
+    v.minLength(1, TASK_MESSAGES.proofMissing),
+    v.maxLength(PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES.proofTooLong),
+  ),
+}, TASK_MESSAGES.body);
+export type SubmitProofRequest = v.InferOutput<typeof SubmitProofRequest>;
+
+export const SUBMISSION_STATUSES = ['submitted', 'approved', 'rejected'] as const;
+export const SubmissionStatus = v.picklist(SUBMISSION_STATUSES);
+export type SubmissionStatus = v.InferOutput<typeof SubmissionStatus>;
+
+/** `GET /api/admin/submissions?status=submitted` (the default). */
+export const SubmissionsQuery = v.object({
+  status: v.optional(v.picklist(SUBMISSION_STATUSES, 'Status must be submitted, approved or rejected'), 'submitted'),
+});
+
+/** One proof submission in the review queue, and the answer of approve and reject. */
+export const SubmissionBody = v.object({
+  id: v.string(),
+  status: SubmissionStatus,
+  taskId: v.string(),
+  taskTitle: v.string(),
+  /** Null when the task has since been deleted. */
+  taskType: v.nullable(TaskType),
+  /** The reward this submission earns on approval (decimal string). */
+  rupeeReward: v.string(),
+  userId: v.string(),
+  userName: v.string(),
+  userMobile: v.string(),
+  proofImageUrl: v.string(),
+  proofDescription: v.string(),
+  submittedAt: v.string(),
+  reviewedAt: v.nullable(v.string()),
+  reviewedBy: v.nullable(v.string()),
+  rejectionReason: v.nullable(v.string()),
+});
+export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
+
+/** `POST /api/admin/submissions/:id/reject`. */
+export const RejectRequest = v.object({
+  reason: v.pipe(v.string(TASK_MESSAGES.reason), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(500, tooLong('Reason', 500))),
+}, TASK_MESSAGES.body);
+export type RejectRequest = v.InferOutput<typeof RejectRequest>;

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { PROOF_DESCRIPTION_MAX_LENGTH, type UserEvent } from '@kamai/contracts';
+import { PROOF_DESCRIPTION_MAX } from '../constants.ts';
+import { fold } from '../decider.ts';
+import { deciderSpec } from '../testing/spec.ts';
+import { userEvolver, type UserState } from './state.ts';
+import { ALREADY_REVIEWED, type TaskSnapshot, type UserTaskCommand, decideUserTasks } from './tasks.ts';
+
+const t0 = '2026-11-21T10:00:00.000Z';
+const t1 = '2026-11-21T11:00:00.000Z';
+const t2 = '2026-11-21T12:00:00.000Z';
+const spec = deciderSpec<UserState, UserEvent, UserTaskCommand>(userEvolver, (command, state) => decideUserTasks(command, state.tasks));
+
+const task: TaskSnapshot = { taskId: 't1', title: 'Rate PhonePe', rewardPaise: 2500, isActive: true, requiresProof: true };
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: t0 },
+};
+
+const submit = (submissionId = 's1', overrides: Partial<Extract<UserTaskCommand, { type: 'SubmitProof' }>['data']> = {}): UserTaskCommand => ({
+  type: 'SubmitProof',
+  data: { taskId: 't1', task, submissionId, proofImageUrl: '/objects/uploads/u1/img', proofDescription: 'Rated 5 stars', ...overrides },
+  now: t1,
+});
+const submitted = (submissionId = 's1', overrides: { rewardPaise?: number; proofDescription?: string } = {}): UserEvent => ({
+  type: 'ProofSubmitted',
+  data: {
+    submissionId,
+    taskId: 't1',
+    taskTitle: 'Rate PhonePe',
+    rewardPaise: 2500,
+    proofImageUrl: '/objects/uploads/u1/img',
+    proofDescription: 'Rated 5 stars',
+    submittedAt: t1,
+    ...overrides,
+  },
+});
+const approve = (submissionId = 's1'): UserTaskCommand => ({
+  type: 'ApproveProof',
+  data: { submissionId, reviewerId: 'rev', entryId: 'e1', notificationId: 'n1' },
+  now: t2,
+});
+const reject = (submissionId = 's1', reason = 'Screenshot is blurry'): UserTaskCommand => ({
+  type: 'RejectProof',
+  data: { submissionId, reviewerId: 'rev', reason, notificationId: 'n1' },
+  now: t2,
+});
+const approved = (submissionId = 's1'): UserEvent => ({
+  type: 'ProofApproved',
+  data: { submissionId, taskId: 't1', reviewedBy: 'rev', rewardPaise: 2500, approvedAt: t2 },
+});
+const rejected = (submissionId = 's1'): UserEvent => ({
+  type: 'ProofRejected',
+  data: { submissionId, taskId: 't1', reviewedBy: 'rev', reason: 'Screenshot is blurry', rejectedAt: t2 },
+});
+
+describe('proof submission', () => {
+  it('submits proof for a task with no record yet (pending), trimming the description', () => {
+    spec.given([registered]).when(submit('s1', { proofDescription: '  Rated 5 stars \n' })).then([submitted()]);
+  });
+
+  it('resubmits after a rejection, under a new submission id', () => {
+    spec.given([registered, submitted('s1'), rejected('s1')]).when(submit('s2')).then([submitted('s2')]);
+  });
+
+  it('refuses while the proof is under review, and once the task is completed (409)', () => {
+    spec.given([registered, submitted()]).when(submit('s2')).thenFails('conflict', /already under review/);
+    spec.given([registered, submitted(), approved()]).when(submit('s2')).thenFails('conflict', /already completed/);
+  });
+
+  it('refuses an unknown or deleted task (404), an inactive one (409) and one without proof (400)', () => {
+    spec.given([registered]).when(submit('s1', { task: null })).thenFails('not_found', /Task not found/);
+    spec.given([registered]).when(submit('s1', { task: { ...task, isActive: false } })).thenFails('conflict', /not available/);
+    spec.given([registered]).when(submit('s1', { task: { ...task, requiresProof: false } })).thenFails('invalid', /does not need proof/);
+  });
+
+  it('refuses a missing image or a blank description, and one over 500 characters', () => {
+    spec.given([registered]).when(submit('s1', { proofDescription: '   ' })).thenFails('invalid', /Please upload proof image and provide description/);
+    spec.given([registered]).when(submit('s1', { proofImageUrl: '' })).thenFails('invalid', /Please upload proof image/);
+    spec.given([registered]).when(submit('s1', { proofDescription: 'x'.repeat(501) })).thenFails('invalid', /at most 500/);
+    spec.given([registered]).when(submit('s1', { proofDescription: 'x'.repeat(500) })).then([submitted('s1', { proofDescription: 'x'.repeat(500) })]);
+  });
+
+  it('keeps the contracts limit and the domain limit the same', () => {
+    expect(PROOF_DESCRIPTION_MAX_LENGTH).toBe(PROOF_DESCRIPTION_MAX);
+  });
+});
+
+describe('proof review', () => {
+  it('approval credits the reward recorded at submission, once, and tells the user', () => {
+    spec
+      .given([registered, submitted()])
+      .when(approve())
+      .then([
+        approved(),
+        {
+          type: 'WalletCredited',
+          data: {
+            entryId: 'e1',
+            amountPaise: 2500,
+            kind: 'task_reward',
+            description: 'Task completed: Rate PhonePe',
+            taskId: 't1',
+            reference: 's1',
+            by: 'rev',
+            creditedAt: t2,
+          },
+        },
+        {
+          type: 'NotificationSent',
+          data: {
+            notificationId: 'n1',
+            title: 'Task Approved',
+            message: '₹25.00 has been added to your wallet for "Rate PhonePe"',
+            kind: 'success',
+            sentAt: t2,
+          },
+        },
+      ]);
+  });
+
+  it('the approved reward reaches the wallet state', () => {
+    const events = [registered, submitted(), ...decideUserTasks(approve(), fold(userEvolver, [registered, submitted()]).tasks)];
+    const state = fold(userEvolver, events);
+    expect(state.wallet).toEqual({ balance: 2500, totalEarned: 2500, totalWithdrawn: 0 });
+    expect(state.tasks.byTask.t1).toEqual({ status: 'approved', submissionId: 's1' });
+  });
+
+  it('rejection records the trimmed reason and notifies the user', () => {
+    spec
+      .given([registered, submitted()])
+      .when(reject('s1', '  Screenshot is blurry  '))
+      .then([
+        rejected(),
+        {
+          type: 'NotificationSent',
+          data: {
+            notificationId: 'n1',
+            title: 'Proof Rejected',
+            message: 'Your proof for "Rate PhonePe" was not accepted: Screenshot is blurry. You can submit it again.',
+            kind: 'warning',
+            sentAt: t2,
+          },
+        },
+      ]);
+  });
+
+  it('refuses a rejection without a reason', () => {
+    spec.given([registered, submitted()]).when(reject('s1', '   ')).thenFails('invalid', /reason/);
+  });
+
+  it('a reviewed submission cannot be approved or rejected again (409)', () => {
+    const message = new RegExp(ALREADY_REVIEWED);
+    spec.given([registered, submitted(), approved()]).when(approve()).thenFails('conflict', message);
+    spec.given([registered, submitted(), approved()]).when(reject()).thenFails('conflict', message);
+    spec.given([registered, submitted(), rejected()]).when(approve()).thenFails('conflict', message);
+    spec.given([registered, submitted(), rejected()]).when(reject()).thenFails('conflict', message);
+  });
+
+  it('after a resubmission the old, rejected submission stays refused and the new one is reviewable', () => {
+    const history = [registered, submitted('s1'), rejected('s1'), submitted('s2')];
+    spec.given(history).when(approve('s1')).thenFails('conflict');
+    const events = decideUserTasks(approve('s2'), fold(userEvolver, history).tasks);
+    expect(events[0]).toEqual(approved('s2'));
+  });
+
+  it('refuses an unknown submission (404)', () => {
+    spec.given([registered]).when(approve('nope')).thenFails('not_found');
+    spec.given([registered]).when(reject('constructor')).thenFails('not_found');
+  });
+
+  it('credits the reward of the submission even when it differs from the task today', () => {
+    const [first, credited] = decideUserTasks(approve(), fold(userEvolver, [registered, submitted('s1', { rewardPaise: 1234 })]).tasks);
+    expect(first).toMatchObject({ type: 'ProofApproved', data: { rewardPaise: 1234 } });
+    expect(credited).toMatchObject({ type: 'WalletCredited', data: { amountPaise: 1234 } });
+  });
+});
