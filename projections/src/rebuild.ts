@@ -16,7 +16,7 @@ async function projectedTables(db: ReadDbHandle): Promise<string[]> {
  */
 export async function rebuildReadModels(
   db: ReadDbHandle,
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'>,
   projections: readonly Projection[],
   options: { batchSize?: number } = {},
 ): Promise<{ events: number; position: number }> {
