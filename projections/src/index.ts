@@ -3,6 +3,8 @@ import { sessionsProjection } from './sessions/projection.ts';
 import { usersProjection } from './users/projection.ts';
 import { walletProjection } from './wallet/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
+import { tasksProjection } from './tasks/projection.ts';
+import { userTasksProjection } from './user-tasks/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -17,6 +19,11 @@ export * from './wallet/projection.ts';
 export * from './wallet/queries.ts';
 export * from './notifications/projection.ts';
 export * from './notifications/queries.ts';
+export * from './tasks/schema.ts';
+export * from './tasks/projection.ts';
+export * from './tasks/queries.ts';
+export * from './user-tasks/projection.ts';
+export * from './user-tasks/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -24,4 +31,6 @@ export const allProjections: readonly Projection[] = [
   sessionsProjection,
   walletProjection,
   notificationsProjection,
+  tasksProjection,
+  userTasksProjection,
 ];

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -11,6 +12,9 @@ export interface ReadDb {
   wallets: WalletsTable;
   transactions: TransactionsTable;
   notifications: NotificationsTable;
+  tasks: TasksTable;
+  user_tasks: UserTasksTable;
+  proof_submissions: ProofSubmissionsTable;
 }
 
 export interface CheckpointsTable {

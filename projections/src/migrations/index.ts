@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.ts';
 import * as ledger from './0002_ledger.ts';
+import * as tasks from './0003_tasks.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -10,4 +11,5 @@ import * as ledger from './0002_ledger.ts';
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_ledger': ledger,
+  '0003_tasks': tasks,
 };

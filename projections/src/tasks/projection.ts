@@ -1,0 +1,64 @@
+import type { Projection } from '../projection.ts';
+
+/** tasks: the catalogue. A deleted task is marked, not removed, so submissions and credits can still name it. */
+export const tasksProjection: Projection = {
+  name: 'tasks',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'TaskCreated': {
+        const d = event.data;
+        await db
+          .insertInto('tasks')
+          .values({
+            id: d.taskId,
+            title: d.title,
+            description: d.description,
+            reward_paise: d.rewardPaise,
+            estimated_time: d.estimatedTime,
+            task_type: d.taskType,
+            task_url: d.taskUrl,
+            is_active: d.isActive ? 1 : 0,
+            icon_color: d.iconColor,
+            requires_proof: d.requiresProof ? 1 : 0,
+            proof_instructions: d.proofInstructions,
+            created_at: d.createdAt,
+            updated_at: d.createdAt,
+            deleted_at: null,
+            position: event.position,
+          })
+          .execute();
+        return;
+      }
+      case 'TaskUpdated': {
+        const d = event.data;
+        await db
+          .updateTable('tasks')
+          .set({
+            title: d.title,
+            description: d.description,
+            reward_paise: d.rewardPaise,
+            estimated_time: d.estimatedTime,
+            task_type: d.taskType,
+            task_url: d.taskUrl,
+            is_active: d.isActive ? 1 : 0,
+            icon_color: d.iconColor,
+            requires_proof: d.requiresProof ? 1 : 0,
+            proof_instructions: d.proofInstructions,
+            updated_at: d.updatedAt,
+          })
+          .where('id', '=', d.taskId)
+          .execute();
+        return;
+      }
+      case 'TaskDeleted':
+        await db
+          .updateTable('tasks')
+          .set({ deleted_at: event.data.deletedAt, updated_at: event.data.deletedAt })
+          .where('id', '=', event.data.taskId)
+          .execute();
+        return;
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,59 @@
+import type { SubmissionStatus, TaskType } from '@kamai/contracts';
+
+/** The admin's task catalogue; a deleted task keeps its row (with `deleted_at`) so histories can name it. */
+export interface TasksTable {
+  id: string;
+  title: string;
+  description: string;
+  reward_paise: number;
+  estimated_time: string;
+  task_type: TaskType;
+  task_url: string | null;
+  is_active: number;
+  icon_color: string;
+  requires_proof: number;
+  proof_instructions: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  /** Position of the TaskCreated event, for stable ordering. */
+  position: number;
+}
+
+/** One row per user and task they submitted proof for: the latest submission's state. */
+export interface UserTasksTable {
+  /** The first submission's id, stable across resubmissions. */
+  id: string;
+  user_id: string;
+  task_id: string;
+  status: SubmissionStatus;
+  submission_id: string;
+  task_title: string;
+  reward_paise: number;
+  proof_image_url: string;
+  proof_description: string;
+  submitted_at: string;
+  completed_at: string | null;
+  rupees_earned_paise: number | null;
+  rejection_reason: string | null;
+  reviewed_at: string | null;
+  position: number;
+}
+
+/** Every proof submission, including rejected ones that were later resubmitted: the review queue. */
+export interface ProofSubmissionsTable {
+  id: string;
+  user_id: string;
+  task_id: string;
+  task_title: string;
+  reward_paise: number;
+  proof_image_url: string;
+  proof_description: string;
+  status: SubmissionStatus;
+  submitted_at: string;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  rejection_reason: string | null;
+  /** Position of the ProofSubmitted event: the queue's order. */
+  position: number;
+}

@@ -1,0 +1,89 @@
+import type { Projection } from '../projection.ts';
+import { userIdOf } from '../users/projection.ts';
+
+/**
+ * user_tasks (one row per user and task: the latest submission) and proof_submissions (every
+ * submission: the review queue). A resubmission after a rejection moves the user_tasks row to the new
+ * submission and keeps the rejected one in proof_submissions.
+ */
+export const userTasksProjection: Projection = {
+  name: 'user-tasks',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'ProofSubmitted': {
+        const d = event.data;
+        const userId = userIdOf(event.streamId);
+        const latest = {
+          status: 'submitted' as const,
+          submission_id: d.submissionId,
+          task_title: d.taskTitle,
+          reward_paise: d.rewardPaise,
+          proof_image_url: d.proofImageUrl,
+          proof_description: d.proofDescription,
+          submitted_at: d.submittedAt,
+          completed_at: null,
+          rupees_earned_paise: null,
+          rejection_reason: null,
+          reviewed_at: null,
+          position: event.position,
+        };
+        await db
+          .insertInto('proof_submissions')
+          .values({
+            id: d.submissionId,
+            user_id: userId,
+            task_id: d.taskId,
+            task_title: d.taskTitle,
+            reward_paise: d.rewardPaise,
+            proof_image_url: d.proofImageUrl,
+            proof_description: d.proofDescription,
+            status: 'submitted',
+            submitted_at: d.submittedAt,
+            reviewed_at: null,
+            reviewed_by: null,
+            rejection_reason: null,
+            position: event.position,
+          })
+          .execute();
+        await db
+          .insertInto('user_tasks')
+          .values({ id: d.submissionId, user_id: userId, task_id: d.taskId, ...latest })
+          .onConflict((oc) => oc.columns(['user_id', 'task_id']).doUpdateSet(latest))
+          .execute();
+        return;
+      }
+      case 'ProofApproved': {
+        const d = event.data;
+        await db
+          .updateTable('proof_submissions')
+          .set({ status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy })
+          .where('id', '=', d.submissionId)
+          .execute();
+        await db
+          .updateTable('user_tasks')
+          .set({ status: 'approved', completed_at: d.approvedAt, rupees_earned_paise: d.rewardPaise, reviewed_at: d.approvedAt })
+          .where('user_id', '=', userIdOf(event.streamId))
+          .where('submission_id', '=', d.submissionId)
+          .execute();
+        return;
+      }
+      case 'ProofRejected': {
+        const d = event.data;
+        await db
+          .updateTable('proof_submissions')
+          .set({ status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason })
+          .where('id', '=', d.submissionId)
+          .execute();
+        await db
+          .updateTable('user_tasks')
+          .set({ status: 'rejected', rejection_reason: d.reason, reviewed_at: d.rejectedAt })
+          .where('user_id', '=', userIdOf(event.streamId))
+          .where('submission_id', '=', d.submissionId)
+          .execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
