@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { EVENTS_TABLE_SQL, openSqliteEventStore } from '../../../apps/api/src/event-store/sqlite.ts';
+import { EVENTS_TABLE_SQL, openSqliteEventStore } from '@kamai/api';
 
 export interface BenchAppendsOptions {
   /** How long each measured run lasts, in seconds. Default 3 (five runs: about 16 s in all). */
