@@ -17,6 +17,12 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  /** A debit (withdrawal, adjustment) the balance does not cover: 409, the state refuses it, not the input. */
+  | 'insufficient_balance'
+  /** A withdrawal named no destination and the user has none saved. */
+  | 'destination_required'
+  /** The stream kept changing under the command; trying again will do. */
+  | 'busy'
   | 'invalid_credentials'
   | 'mobile_taken'
   | 'payload_too_large'

@@ -1,6 +1,53 @@
+import * as v from 'valibot';
+
+const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
+
 /**
- * Withdrawal events of a `user-<id>` stream (request, payment, refusal) and the app settings
- * stream's events. Filled in by the wallet feature.
+ * Where a withdrawal is paid. Kept in full on the user's stream because finance staff need every
+ * digit to make the transfer; every screen but the finance queue shows it masked.
  */
-export const withdrawalEvents = {};
-export const settingsEvents = {};
+export const WithdrawalDestination = v.variant('kind', [
+  v.object({ kind: v.literal('bank'), accountNumber: v.string(), ifsc: v.string(), holderName: v.string() }),
+  v.object({ kind: v.literal('upi'), upiId: v.string() }),
+]);
+export type WithdrawalDestination = v.InferOutput<typeof WithdrawalDestination>;
+
+/**
+ * Withdrawal events of a `user-<id>` stream. A request is appended together with the ledger debit
+ * that holds its amount (kind `withdrawal`, reference = withdrawal id) and a notification, in one
+ * append. Paying settles the hold (no further ledger entry); rejecting is appended with the refund
+ * credit (kind `withdrawal_refund`).
+ */
+export const withdrawalEvents = {
+  WithdrawalRequested: v.object({
+    withdrawalId: v.string(),
+    amountPaise: PositivePaise,
+    destination: WithdrawalDestination,
+    requestedAt: IsoTime,
+  }),
+  WithdrawalPaid: v.object({
+    withdrawalId: v.string(),
+    /** The bank or UPI transfer reference (UTR). */
+    reference: v.string(),
+    /** The staff member who paid it. */
+    paidBy: v.string(),
+    paidAt: IsoTime,
+  }),
+  WithdrawalRejected: v.object({
+    withdrawalId: v.string(),
+    reason: v.string(),
+    rejectedBy: v.string(),
+    rejectedAt: IsoTime,
+  }),
+};
+
+/** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
+export const settingsEvents = {
+  SettingsUpdated: v.object({
+    supportEmail: v.optional(v.string()),
+    homepageUrl: v.optional(v.string()),
+    updatedBy: v.string(),
+    updatedAt: IsoTime,
+  }),
+};

@@ -1,0 +1,34 @@
+import * as v from 'valibot';
+import { FirstName, LastName, MESSAGES } from './auth.ts';
+
+const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
+
+/**
+ * An e-mail that may be cleared: an empty string or null clears it, anything else must be
+ * e-mail shaped (spec section 5: 'Invalid email address').
+ */
+export const OptionalEmail = v.pipe(
+  v.nullable(v.string(MESSAGES.email)),
+  v.transform((s) => (s === null ? null : s.trim())),
+  v.transform((s) => (s === '' ? null : s)),
+  v.check((s) => s === null || v.is(EmailShape, s), MESSAGES.email),
+);
+
+/**
+ * PUT /api/profile (spec section 3, "Profile update shape"): every field optional; the client sends
+ * only what changed. Answers the updated user body (UserBody), unchanged when nothing changed.
+ */
+export const ProfileUpdateRequest = v.object({
+  firstName: v.optional(FirstName),
+  lastName: v.optional(LastName),
+  email: v.optional(OptionalEmail),
+  notificationsEnabled: v.optional(v.boolean('notificationsEnabled must be true or false')),
+});
+export type ProfileUpdateRequest = v.InferOutput<typeof ProfileUpdateRequest>;
+
+/** Spec section 8: what the profile dialog shows. */
+export const PROFILE_MESSAGES = {
+  updated: 'Profile Updated',
+  noChanges: { title: 'No Changes', message: 'No changes were made to your profile.' },
+  failed: { title: 'Update Failed', message: 'Failed to update profile.' },
+} as const;

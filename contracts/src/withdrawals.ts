@@ -1,0 +1,194 @@
+import * as v from 'valibot';
+import { Mobile } from './auth.ts';
+import { WithdrawalDestination } from './events/withdrawals.ts';
+import { type Paise, parseRupees, rupees } from './money.ts';
+import { TransactionBody } from './wallet.ts';
+
+/** Spec section 9: the smallest withdrawal, in paise. The domain refuses below it as well. */
+export const MIN_WITHDRAWAL_PAISE: Paise = rupees(100);
+
+/**
+ * Spec sections 5 and 8. The API answers `message`; the client shows the title above it, chosen by
+ * the error code: `validation_failed` on `fields.amount` -> 'Invalid Amount',
+ * `insufficient_balance` -> 'Insufficient Balance'.
+ */
+export const WITHDRAWAL_MESSAGES = {
+  amountFormat: 'Enter an amount in rupees with at most two decimals',
+  minimum: 'Minimum withdrawal amount is ₹100',
+  insufficient: "You don't have enough rupees for this withdrawal",
+  accountNumber: 'Account number must be 9 to 18 digits',
+  ifsc: 'Enter a valid IFSC code, e.g. HDFC0001234',
+  holderName: "Enter the account holder's name",
+  upiId: 'Enter a valid UPI ID, e.g. name@okhdfc',
+  oneDestination: 'Choose a bank account or a UPI ID, not both',
+  destinationRequired: 'Tell us where to send the money: add a bank account or a UPI ID',
+} as const;
+export const WITHDRAWAL_TITLES = { invalidAmount: 'Invalid Amount', insufficient: 'Insufficient Balance' } as const;
+
+export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+export const UPI_ID_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9]{2,64}$/;
+
+/**
+ * A rupee amount as a JSON number or a decimal string with at most two places, turned into paise
+ * through `parseRupees` (never through float arithmetic). A negative amount is reported with
+ * `negative` (for withdrawals it is simply below the minimum).
+ */
+export function RupeeAmount(format: string, negative: string = format) {
+  return v.pipe(
+    // A missing amount reads as '' so that it gets this message too, not valibot's "Invalid key".
+    v.optional(v.union([v.number(), v.string()], format), ''),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value;
+      const paise = parseRupees(value);
+      if (paise !== null) return paise;
+      const isNegative = typeof value === 'number' ? value < 0 : /^\s*-\s*\d/.test(value);
+      addIssue({ message: isNegative ? negative : format });
+      return NEVER;
+    }),
+  );
+}
+
+export const WithdrawalAmount = v.pipe(
+  RupeeAmount(WITHDRAWAL_MESSAGES.amountFormat, WITHDRAWAL_MESSAGES.minimum),
+  v.minValue(MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES.minimum),
+);
+
+export const BankAccount = v.object({
+  // Spaces and dashes people type for readability are dropped; leading zeros are kept (a string).
+  accountNumber: v.pipe(
+    v.string(WITHDRAWAL_MESSAGES.accountNumber),
+    v.transform((s) => s.replace(/[\s-]/g, '')),
+    v.regex(/^\d{9,18}$/, WITHDRAWAL_MESSAGES.accountNumber),
+  ),
+  ifsc: v.pipe(v.string(WITHDRAWAL_MESSAGES.ifsc), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, WITHDRAWAL_MESSAGES.ifsc)),
+  holderName: v.pipe(
+    v.string(WITHDRAWAL_MESSAGES.holderName),
+    v.trim(),
+    v.minLength(2, WITHDRAWAL_MESSAGES.holderName),
+    v.maxLength(100, 'Account holder name must be at most 100 characters'),
+  ),
+});
+export type BankAccount = v.InferOutput<typeof BankAccount>;
+
+export const UpiId = v.pipe(v.string(WITHDRAWAL_MESSAGES.upiId), v.trim(), v.regex(UPI_ID_PATTERN, WITHDRAWAL_MESSAGES.upiId));
+
+/**
+ * POST /api/withdrawals: `{ amount, bankAccount: { accountNumber, ifsc, holderName } }` or
+ * `{ amount, upiId }`; with neither, the user's last destination is used. Output amount in paise.
+ */
+export const WithdrawalRequest = v.pipe(
+  v.object({
+    amount: WithdrawalAmount,
+    bankAccount: v.nullish(BankAccount),
+    upiId: v.nullish(UpiId),
+  }),
+  v.forward(
+    v.partialCheck([['bankAccount'], ['upiId']], (input) => !(input.bankAccount && input.upiId), WITHDRAWAL_MESSAGES.oneDestination),
+    ['upiId'],
+  ),
+);
+export type WithdrawalRequest = v.InferOutput<typeof WithdrawalRequest>;
+
+/** The request's destination, or undefined when it names none (then the saved one is used). */
+export function destinationOf(request: WithdrawalRequest): WithdrawalDestination | undefined {
+  if (request.bankAccount) return { kind: 'bank', ...request.bankAccount };
+  if (request.upiId) return { kind: 'upi', upiId: request.upiId };
+  return undefined;
+}
+
+export const WITHDRAWAL_STATUSES = ['pending', 'paid', 'rejected'] as const;
+export const WithdrawalStatus = v.picklist(WITHDRAWAL_STATUSES);
+export type WithdrawalStatus = v.InferOutput<typeof WithdrawalStatus>;
+
+/** One withdrawal request as the user sees it (POST and GET /api/withdrawals), destination masked. */
+export const WithdrawalBody = v.object({
+  id: v.string(),
+  userId: v.string(),
+  /** Decimal string with two places, e.g. "100.00". */
+  amount: v.string(),
+  status: WithdrawalStatus,
+  /** Masked for display: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */
+  destination: v.string(),
+  destinationKind: v.picklist(['bank', 'upi']),
+  requestedAt: v.string(),
+  /** When it was paid or rejected; null while pending. */
+  processedAt: v.nullable(v.string()),
+  /** The transfer reference of a paid request. */
+  reference: v.nullable(v.string()),
+  /** Why a rejected request was refused. */
+  reason: v.nullable(v.string()),
+});
+export type WithdrawalBody = v.InferOutput<typeof WithdrawalBody>;
+
+/** The destination the withdraw dialog offers (GET /api/withdrawals/destination), masked. */
+export const SavedDestination = v.variant('kind', [
+  v.object({
+    kind: v.literal('bank'),
+    label: v.string(),
+    holderName: v.string(),
+    ifsc: v.string(),
+    accountLast4: v.string(),
+  }),
+  v.object({ kind: v.literal('upi'), label: v.string() }),
+]);
+export type SavedDestination = v.InferOutput<typeof SavedDestination>;
+export const SavedDestinationBody = v.object({ destination: v.nullable(SavedDestination) });
+export type SavedDestinationBody = v.InferOutput<typeof SavedDestinationBody>;
+
+// ---- Finance: processing withdrawals, manual adjustments ----
+
+/** GET /api/admin/withdrawals?status=pending|paid|rejected|all (default pending). */
+export const WithdrawalQueueQuery = v.object({
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], 'status must be pending, paid, rejected or all'), 'pending'),
+});
+
+/** A withdrawal as finance staff see it: who asked, and the full destination to pay. */
+export const FinanceWithdrawalBody = v.object({
+  ...WithdrawalBody.entries,
+  user: v.object({ id: v.string(), name: v.string(), mobile: v.string() }),
+  /** Unmasked: staff need every digit to make the transfer. */
+  payTo: WithdrawalDestination,
+  /** The staff member who paid or rejected it. */
+  processedBy: v.nullable(v.string()),
+});
+export type FinanceWithdrawalBody = v.InferOutput<typeof FinanceWithdrawalBody>;
+
+export const MarkWithdrawalPaidRequest = v.object({
+  reference: v.pipe(
+    v.string('Enter the transfer reference'),
+    v.trim(),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./_-]{3,63}$/, 'Enter the bank or UPI transfer reference (4 to 64 letters and digits)'),
+  ),
+});
+export type MarkWithdrawalPaidRequest = v.InferOutput<typeof MarkWithdrawalPaidRequest>;
+
+const Reason = v.pipe(
+  v.string('Give a reason'),
+  v.trim(),
+  v.minLength(3, 'Give a reason of at least 3 characters'),
+  v.maxLength(300, 'Keep the reason under 300 characters'),
+);
+
+export const RejectWithdrawalRequest = v.object({ reason: Reason });
+export type RejectWithdrawalRequest = v.InferOutput<typeof RejectWithdrawalRequest>;
+
+/** POST /api/admin/adjustments: a manual ledger entry on the wallet of the user with this mobile. */
+export const AdjustmentRequest = v.object({
+  mobile: Mobile,
+  amount: v.pipe(
+    RupeeAmount('Enter an amount in rupees with at most two decimals', 'Amount must be more than zero'),
+    v.minValue(1, 'Amount must be more than zero'),
+  ),
+  direction: v.picklist(['credit', 'debit'], 'direction must be credit or debit'),
+  reason: Reason,
+});
+export type AdjustmentRequest = v.InferOutput<typeof AdjustmentRequest>;
+
+export const AdjustmentBody = v.object({
+  userId: v.string(),
+  mobile: v.string(),
+  transaction: TransactionBody,
+  /** The wallet balance after the adjustment. */
+  balance: v.string(),
+});
+export type AdjustmentBody = v.InferOutput<typeof AdjustmentBody>;
