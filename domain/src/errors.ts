@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@kamai/contracts';
+
 /**
  * A command the domain refuses. `kind` tells the API which status to answer:
  * invalid -> 400, forbidden -> 403, not_found -> 404, conflict -> 409.
@@ -11,6 +13,8 @@ export class DomainError extends Error {
     message: string,
     /** Field name -> message, for errors that belong to one input. */
     readonly fields?: Record<string, string>,
+    /** A more precise API error code than the kind's default, e.g. `insufficient_balance`. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }

@@ -67,9 +67,10 @@ export function debit(
 ): Extract<LedgerEvent, { type: 'WalletDebited' }> {
   assertAmount(entry.amountPaise);
   if (entry.amountPaise > wallet.balance) {
-    throw new DomainError('invalid', "You don't have enough rupees for this withdrawal", {
+    // A conflict with the wallet's state, not a malformed input: the same request may pass later.
+    throw new DomainError('conflict', "You don't have enough rupees for this withdrawal", {
       amount: "You don't have enough rupees for this withdrawal",
-    });
+    }, 'insufficient_balance');
   }
   const { now, ...rest } = entry;
   return { type: 'WalletDebited', data: { ...rest, debitedAt: now } };

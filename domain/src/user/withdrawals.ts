@@ -1,10 +1,214 @@
-/**
- * The user's withdrawal requests on their own stream. Filled in by the wallet feature (state,
- * evolve, commands and decide).
- */
-export interface WithdrawalsState {
-  /** Keyed by withdrawal id. */
-  byId: Readonly<Record<string, never>>;
+import {
+  type EventsOf,
+  type Paise,
+  type UserEvent,
+  WITHDRAWAL_MESSAGES,
+  type WithdrawalDestination,
+  type WithdrawalStatus,
+  type withdrawalEvents,
+} from '@kamai/contracts';
+import { MIN_WITHDRAWAL } from '../constants.ts';
+import { DomainError, assertNever } from '../errors.ts';
+import { notify } from './notifications.ts';
+import type { UserState } from './state.ts';
+import { credit, debit } from './wallet.ts';
+
+export type WithdrawalEvent = EventsOf<typeof withdrawalEvents>;
+
+export interface WithdrawalRecord {
+  amountPaise: Paise;
+  status: WithdrawalStatus;
+  destination: WithdrawalDestination;
+  requestedAt: string;
+  /** When it was paid or rejected. */
+  processedAt: string | null;
+  reference: string | null;
+  reason: string | null;
 }
 
-export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: {} });
+/** The user's withdrawal requests, and where the last one went (offered again by the dialog). */
+export interface WithdrawalsState {
+  /** Keyed by withdrawal id. */
+  byId: Readonly<Record<string, WithdrawalRecord>>;
+  lastDestination: WithdrawalDestination | null;
+}
+
+export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: {}, lastDestination: null });
+
+export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEvent): WithdrawalsState {
+  switch (event.type) {
+    case 'WithdrawalRequested': {
+      const d = event.data;
+      const record: WithdrawalRecord = {
+        amountPaise: d.amountPaise,
+        status: 'pending',
+        destination: d.destination,
+        requestedAt: d.requestedAt,
+        processedAt: null,
+        reference: null,
+        reason: null,
+      };
+      return { byId: { ...state.byId, [d.withdrawalId]: record }, lastDestination: d.destination };
+    }
+    case 'WithdrawalPaid':
+      return settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
+    case 'WithdrawalRejected':
+      return settle(state, event.data.withdrawalId, { status: 'rejected', processedAt: event.data.rejectedAt, reason: event.data.reason });
+    default:
+      return assertNever(event);
+  }
+}
+
+function settle(state: WithdrawalsState, id: string, change: Partial<WithdrawalRecord>): WithdrawalsState {
+  const record = state.byId[id];
+  if (!record) return state;
+  return { ...state, byId: { ...state.byId, [id]: { ...record, ...change } } };
+}
+
+export type WithdrawalCommand =
+  | {
+      type: 'RequestWithdrawal';
+      data: {
+        withdrawalId: string;
+        /** Id of the ledger entry that holds the amount. */
+        entryId: string;
+        notificationId: string;
+        amountPaise: Paise;
+        /** Absent: pay to the destination of the user's last request. */
+        destination?: WithdrawalDestination;
+      };
+      now: string;
+    }
+  | {
+      type: 'MarkWithdrawalPaid';
+      data: { withdrawalId: string; reference: string; by: string; notificationId: string };
+      now: string;
+    }
+  | {
+      type: 'RejectWithdrawal';
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      now: string;
+    };
+
+/**
+ * Withdrawals are decided on the user's own stream, against the wallet folded from it: the request's
+ * hold is a ledger debit (refused beyond the balance), appended with the request in one append that
+ * expects the revision the decision was made on. Two concurrent requests therefore cannot both spend
+ * the same rupees: the second append conflicts and is decided again on the new balance.
+ */
+export function decideWithdrawals(command: WithdrawalCommand, state: UserState): UserEvent[] {
+  if (!state.account.registered) throw new DomainError('not_found', 'No such user');
+  switch (command.type) {
+    case 'RequestWithdrawal': {
+      const d = command.data;
+      if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL) {
+        throw new DomainError('invalid', WITHDRAWAL_MESSAGES.minimum, { amount: WITHDRAWAL_MESSAGES.minimum });
+      }
+      if (state.withdrawals.byId[d.withdrawalId]) throw new DomainError('conflict', 'This withdrawal request already exists');
+      const destination = d.destination ?? state.withdrawals.lastDestination;
+      const label = destination ? maskDestination(destination) : '';
+      // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
+      const hold = debit(state.wallet, {
+        entryId: d.entryId,
+        amountPaise: d.amountPaise,
+        kind: 'withdrawal',
+        description: `Withdrawal to ${label}`,
+        reference: d.withdrawalId,
+        now: command.now,
+      });
+      if (!destination) {
+        throw new DomainError(
+          'invalid',
+          WITHDRAWAL_MESSAGES.destinationRequired,
+          { destination: WITHDRAWAL_MESSAGES.destinationRequired },
+          'destination_required',
+        );
+      }
+      return [
+        { type: 'WithdrawalRequested', data: { withdrawalId: d.withdrawalId, amountPaise: d.amountPaise, destination, requestedAt: command.now } },
+        hold,
+        notify({
+          notificationId: d.notificationId,
+          title: 'Withdrawal Requested',
+          message: `Your request to withdraw ${rupeeText(d.amountPaise)} to ${label} has been submitted for review. It is processed in 24-48 hours.`,
+          kind: 'info',
+          now: command.now,
+        }),
+      ];
+    }
+    case 'MarkWithdrawalPaid': {
+      const d = command.data;
+      const record = pendingWithdrawal(state, d.withdrawalId, d.by);
+      return [
+        { type: 'WithdrawalPaid', data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now } },
+        // The amount left the balance when it was requested; paying only settles that hold.
+        notify({
+          notificationId: d.notificationId,
+          title: 'Withdrawal Paid',
+          message: `${rupeeText(record.amountPaise)} has been sent to ${maskDestination(record.destination)}. Transfer reference: ${d.reference}.`,
+          kind: 'success',
+          now: command.now,
+        }),
+      ];
+    }
+    case 'RejectWithdrawal': {
+      const d = command.data;
+      const record = pendingWithdrawal(state, d.withdrawalId, d.by);
+      return [
+        { type: 'WithdrawalRejected', data: { withdrawalId: d.withdrawalId, reason: d.reason, rejectedBy: d.by, rejectedAt: command.now } },
+        credit({
+          entryId: d.entryId,
+          amountPaise: record.amountPaise,
+          kind: 'withdrawal_refund',
+          description: `Refund of rejected withdrawal: ${d.reason}`,
+          reference: d.withdrawalId,
+          by: d.by,
+          now: command.now,
+        }),
+        notify({
+          notificationId: d.notificationId,
+          title: 'Withdrawal Rejected',
+          message: `Your withdrawal of ${rupeeText(record.amountPaise)} was not processed: ${d.reason}. The amount is back in your wallet.`,
+          kind: 'error',
+          now: command.now,
+        }),
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+/** A request still waiting for finance: settled once, never by the user it pays. */
+function pendingWithdrawal(state: UserState, withdrawalId: string, by: string): WithdrawalRecord {
+  const record = state.withdrawals.byId[withdrawalId];
+  if (!record) throw new DomainError('not_found', 'Withdrawal request not found');
+  if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
+  if (record.status !== 'pending') throw new DomainError('conflict', `This withdrawal request has already been ${record.status}`);
+  return record;
+}
+
+/** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */
+export function maskDestination(destination: WithdrawalDestination): string {
+  switch (destination.kind) {
+    case 'bank':
+      return `A/c XXXXXX${destination.accountNumber.slice(-4)} · ${destination.ifsc}`;
+    case 'upi':
+      return `UPI ${maskUpiId(destination.upiId)}`;
+    default:
+      return assertNever(destination);
+  }
+}
+
+function maskUpiId(upiId: string): string {
+  const at = upiId.lastIndexOf('@');
+  const name = upiId.slice(0, at);
+  const shown = name.length > 3 ? 2 : 1;
+  return `${name.slice(0, shown)}***${upiId.slice(at)}`;
+}
+
+/** Paise as text for messages: 150000 -> '₹1,500.00' (Indian digit grouping). */
+export function rupeeText(paise: Paise): string {
+  const whole = new Intl.NumberFormat('en-IN').format(Math.floor(paise / 100));
+  return `₹${whole}.${String(paise % 100).padStart(2, '0')}`;
+}

@@ -1,0 +1,20 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from './testing/spec.ts';
+import { decideUpdateSettings, settingsEvolver } from './settings.ts';
+
+const now = '2026-11-21T10:00:00.000Z';
+const spec = deciderSpec(settingsEvolver, decideUpdateSettings);
+
+describe('app settings', () => {
+  it('records only the values that differ from those in force', () => {
+    spec
+      .given([])
+      .when({ type: 'UpdateSettings', data: { supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.in', by: 'admin-1' }, now })
+      .then([{ type: 'SettingsUpdated', data: { supportEmail: 'help@kamai.in', updatedBy: 'admin-1', updatedAt: now } }]);
+  });
+  it('records nothing when nothing changes', () => {
+    const set = { type: 'SettingsUpdated' as const, data: { supportEmail: 'help@kamai.in', updatedBy: 'admin-1', updatedAt: now } };
+    spec.given([set]).when({ type: 'UpdateSettings', data: { supportEmail: 'help@kamai.in', by: 'admin-1' }, now }).then([]);
+    spec.given([]).when({ type: 'UpdateSettings', data: { by: 'admin-1' }, now }).then([]);
+  });
+});
