@@ -22,6 +22,8 @@ const Env = v.object({
   KURRENTDB_URL: v.optional(v.pipe(v.string(), v.startsWith('kurrentdb', 'must be a kurrentdb:// connection string'))),
   OBJECT_STORAGE: v.optional(v.picklist(['disk', 's3'], 'must be disk or s3'), 'disk'),
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  /** Where browsers reach S3, when it differs from S3_ENDPOINT (upload URLs are signed for it). */
+  S3_PUBLIC_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   S3_REGION: v.optional(v.string(), 'us-east-1'),
   S3_BUCKET: v.optional(v.string(), 'kamai'),
   S3_ACCESS_KEY_ID: v.optional(v.string()),
@@ -64,6 +66,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     objectStorage: e.OBJECT_STORAGE,
     s3: {
       endpoint: e.S3_ENDPOINT,
+      publicEndpoint: e.S3_PUBLIC_ENDPOINT,
       region: e.S3_REGION,
       bucket: e.S3_BUCKET,
       accessKeyId: e.S3_ACCESS_KEY_ID ?? '',

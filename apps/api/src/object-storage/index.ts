@@ -19,6 +19,7 @@ export type ObjectStorageConfig =
       accessKeyId: string;
       secretAccessKey: string;
       forcePathStyle: boolean;
+      publicEndpoint?: string;
     };
 
 /** The adapter the configuration names; disk is the default that needs no other server. */

@@ -18,6 +18,11 @@ export interface S3StorageOptions {
   secretAccessKey: string;
   /** `bucket` in the path instead of the host name, as MinIO and s3rver need. */
   forcePathStyle: boolean;
+  /**
+   * Where browsers reach the service, when not where this server does (in docker-compose the API
+   * talks to `minio:9000`, the browser to `localhost:9000`). Upload URLs are signed for this one.
+   */
+  publicEndpoint?: string;
   /** Injected so tests can sign URLs in the past; defaults to the system clock. */
   now?: () => Date;
 }
@@ -28,15 +33,17 @@ export interface S3StorageOptions {
  */
 export class S3Storage implements ObjectStorage {
   readonly client: S3Client;
+  /** Signs the URLs browsers use; the same client unless a public endpoint is set. */
+  readonly presignClient: S3Client;
   readonly bucket: string;
   readonly #now: () => Date;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
     this.#now = options.now ?? (() => new Date());
-    this.client = new S3Client({
+    const clientFor = (endpoint: string | undefined) => new S3Client({
       region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(endpoint ? { endpoint } : {}),
       forcePathStyle: options.forcePathStyle,
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
       // By default the SDK bakes a CRC32 of the (empty) presign-time body into a presigned PUT, which
@@ -44,11 +51,13 @@ export class S3Storage implements ObjectStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    this.client = clientFor(options.endpoint);
+    this.presignClient = options.publicEndpoint ? clientFor(options.publicEndpoint) : this.client;
   }
 
   async createUpload(key: ObjectKey, options: { expiresInSeconds: number }): Promise<SignedUpload> {
     // Content type is left unsigned: the client sends the file's own, and reads sniff the bytes anyway.
-    const uploadURL = await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), {
+    const uploadURL = await getSignedUrl(this.presignClient, new PutObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: options.expiresInSeconds,
       signingDate: this.#now(),
     });
