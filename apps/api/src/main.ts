@@ -6,9 +6,12 @@ async function main() {
   const config = loadConfig();
   const server = await startServer(config);
   console.log(`Kamai is running at ${server.url} (data in ${config.dataDir})`);
-  if (server.seeded.length > 0) {
+  // Passwords are printed only for the embedded default, a developer's own machine.
+  if (server.seeded.length > 0 && config.eventStore.kind === 'sqlite') {
     console.log('Demo accounts (mobile / password):');
     for (const a of server.seeded) console.log(`  ${a.label.padEnd(9)} ${a.mobile} / ${a.password}${a.roles.length ? `  roles: ${a.roles.join(', ')}` : ''}`);
+  } else if (server.seeded.length > 0) {
+    console.log(`Seeded ${server.seeded.length} demo accounts (see the README).`);
   }
   let stopping = false;
   const stop = async () => {
