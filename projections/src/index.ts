@@ -3,6 +3,8 @@ import { sessionsProjection } from './sessions/projection.ts';
 import { usersProjection } from './users/projection.ts';
 import { walletProjection } from './wallet/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
+import { withdrawalsProjection } from './withdrawals/projection.ts';
+import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
 
@@ -19,6 +21,11 @@ export * from './wallet/projection.ts';
 export * from './wallet/queries.ts';
 export * from './notifications/projection.ts';
 export * from './notifications/queries.ts';
+export * from './withdrawals/schema.ts';
+export * from './withdrawals/projection.ts';
+export * from './withdrawals/queries.ts';
+export * from './settings/projection.ts';
+export * from './settings/queries.ts';
 export * from './tasks/schema.ts';
 export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
@@ -31,6 +38,8 @@ export const allProjections: readonly Projection[] = [
   sessionsProjection,
   walletProjection,
   notificationsProjection,
+  withdrawalsProjection,
+  settingsProjection,
   tasksProjection,
   userTasksProjection,
 ];

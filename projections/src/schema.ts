@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
+import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -12,6 +13,8 @@ export interface ReadDb {
   wallets: WalletsTable;
   transactions: TransactionsTable;
   notifications: NotificationsTable;
+  withdrawal_requests: WithdrawalRequestsTable;
+  app_settings: AppSettingsTable;
   tasks: TasksTable;
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;

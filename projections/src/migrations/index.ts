@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.ts';
 import * as ledger from './0002_ledger.ts';
 import * as tasks from './0003_tasks.ts';
+import * as withdrawals from './0004_withdrawals.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_ledger': ledger,
   '0003_tasks': tasks,
+  '0004_withdrawals': withdrawals,
 };

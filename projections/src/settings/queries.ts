@@ -1,0 +1,13 @@
+import { DEFAULT_SETTINGS, type SettingsBody } from '@kamai/contracts';
+import type { ReadDbHandle } from '../db.ts';
+import { SETTINGS_ROW_ID } from './projection.ts';
+
+/** GET /api/settings: what an admin set, the defaults for the rest. */
+export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
+  const row = await db.selectFrom('app_settings').selectAll().where('id', '=', SETTINGS_ROW_ID).executeTakeFirst();
+  return {
+    supportEmail: row?.support_email ?? DEFAULT_SETTINGS.supportEmail,
+    homepageUrl: row?.homepage_url ?? DEFAULT_SETTINGS.homepageUrl,
+    updatedAt: row?.updated_at ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+import type { Projection } from '../projection.ts';
+import { userIdOf } from '../users/projection.ts';
+
+/** withdrawal_requests: every request on a user's stream and how it was settled. */
+export const withdrawalsProjection: Projection = {
+  name: 'withdrawals',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'WithdrawalRequested': {
+        const d = event.data;
+        await db
+          .insertInto('withdrawal_requests')
+          .values({
+            id: d.withdrawalId,
+            user_id: userIdOf(event.streamId),
+            amount_paise: d.amountPaise,
+            status: 'pending',
+            destination_kind: d.destination.kind,
+            destination: JSON.stringify(d.destination),
+            requested_at: d.requestedAt,
+            processed_at: null,
+            processed_by: null,
+            reference: null,
+            reason: null,
+            position: event.position,
+          })
+          .execute();
+        return;
+      }
+      case 'WithdrawalPaid': {
+        const d = event.data;
+        await db
+          .updateTable('withdrawal_requests')
+          .set({ status: 'paid', processed_at: d.paidAt, processed_by: d.paidBy, reference: d.reference })
+          .where('id', '=', d.withdrawalId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      }
+      case 'WithdrawalRejected': {
+        const d = event.data;
+        await db
+          .updateTable('withdrawal_requests')
+          .set({ status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason })
+          .where('id', '=', d.withdrawalId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

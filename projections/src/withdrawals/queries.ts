@@ -1,0 +1,112 @@
+import * as v from 'valibot';
+import {
+  type FinanceWithdrawalBody,
+  type SavedDestination,
+  WithdrawalDestination,
+  type WithdrawalBody,
+  formatPaise,
+} from '@kamai/contracts';
+import { maskDestination } from '@kamai/domain';
+import type { Selectable } from 'kysely';
+import type { ReadDbHandle } from '../db.ts';
+import type { WithdrawalRequestsTable } from './schema.ts';
+
+type WithdrawalRow = Selectable<WithdrawalRequestsTable>;
+
+function destinationOf(row: Pick<WithdrawalRow, 'destination'>): WithdrawalDestination {
+  return v.parse(WithdrawalDestination, JSON.parse(row.destination));
+}
+
+/** The user's view of a request: the destination masked. */
+export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    amount: formatPaise(row.amount_paise),
+    status: row.status,
+    destination: maskDestination(destinationOf(row)),
+    destinationKind: row.destination_kind,
+    requestedAt: row.requested_at,
+    processedAt: row.processed_at,
+    reference: row.reference,
+    reason: row.reason,
+  };
+}
+
+/** The user's withdrawal requests, newest first (Withdrawal History on /profile). */
+export async function listUserWithdrawals(db: ReadDbHandle, userId: string, limit = 200): Promise<WithdrawalBody[]> {
+  const rows = await db
+    .selectFrom('withdrawal_requests')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('position', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toWithdrawalBody);
+}
+
+export function findWithdrawal(db: ReadDbHandle, id: string): Promise<WithdrawalRow | undefined> {
+  return db.selectFrom('withdrawal_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Where the user's last request went, masked, for the withdraw dialog to offer again. */
+export async function findSavedDestination(db: ReadDbHandle, userId: string): Promise<SavedDestination | null> {
+  const row = await db
+    .selectFrom('withdrawal_requests')
+    .select('destination')
+    .where('user_id', '=', userId)
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const destination = destinationOf(row);
+  const label = maskDestination(destination);
+  if (destination.kind === 'upi') return { kind: 'upi', label };
+  return {
+    kind: 'bank',
+    label,
+    holderName: destination.holderName,
+    ifsc: destination.ifsc,
+    accountLast4: destination.accountNumber.slice(-4),
+  };
+}
+
+export type WithdrawalQueueStatus = WithdrawalRequestsTable['status'] | 'all';
+
+function selectForFinance(db: ReadDbHandle) {
+  return db
+    .selectFrom('withdrawal_requests')
+    .innerJoin('users', 'users.id', 'withdrawal_requests.user_id')
+    .selectAll('withdrawal_requests')
+    .select(['users.first_name', 'users.last_name', 'users.mobile']);
+}
+
+type FinanceRow = WithdrawalRow & { first_name: string | null; last_name: string | null; mobile: string };
+
+function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
+  return {
+    ...toWithdrawalBody(row),
+    user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile, mobile: row.mobile },
+    payTo: destinationOf(row),
+    processedBy: row.processed_by,
+  };
+}
+
+/**
+ * The finance view. Pending requests come oldest first (a queue: who waited longest is paid first);
+ * settled ones newest first (recent history).
+ */
+export async function listWithdrawalsForFinance(db: ReadDbHandle, status: WithdrawalQueueStatus, limit = 500): Promise<FinanceWithdrawalBody[]> {
+  let query = selectForFinance(db);
+  if (status !== 'all') query = query.where('withdrawal_requests.status', '=', status);
+  const rows = await query
+    .orderBy('withdrawal_requests.position', status === 'pending' ? 'asc' : 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toFinanceBody);
+}
+
+export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Promise<FinanceWithdrawalBody | undefined> {
+  const row = await selectForFinance(db).where('withdrawal_requests.id', '=', id).executeTakeFirst();
+  return row && toFinanceBody(row);
+}

@@ -1,0 +1,29 @@
+/** withdrawal_requests: one row per withdrawal request (spec section 3), with what finance needs to pay it. */
+export interface WithdrawalRequestsTable {
+  id: string;
+  user_id: string;
+  amount_paise: number;
+  status: 'pending' | 'paid' | 'rejected';
+  destination_kind: 'bank' | 'upi';
+  /** The full destination as JSON (finance pays it); user-facing answers mask it. */
+  destination: string;
+  requested_at: string;
+  processed_at: string | null;
+  /** The staff member who paid or rejected it. */
+  processed_by: string | null;
+  /** Transfer reference of a paid request. */
+  reference: string | null;
+  /** Why a rejected request was refused. */
+  reason: string | null;
+  /** Position of the request event: the stable order of the queue and the history. */
+  position: number;
+}
+
+/** app_settings: a single row (id 'app') once an admin has changed a setting; defaults until then. */
+export interface AppSettingsTable {
+  id: string;
+  support_email: string | null;
+  homepage_url: string | null;
+  updated_by: string;
+  updated_at: string;
+}
