@@ -10,6 +10,8 @@ import { openSqliteEventStore } from './event-store/sqlite.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
+// Registers the demo task catalogue as a seed step.
+import './tasks/seed.ts';
 
 export interface RunningServer {
   url: string;

@@ -8,8 +8,16 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
+import { financeRoutes } from '../finance/routes.ts';
+import { notificationRoutes } from '../notifications/routes.ts';
+import { profileRoutes } from '../profile/routes.ts';
+import { settingsRoutes } from '../settings/routes.ts';
+import { walletRoutes } from '../wallet/routes.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
+import { reviewRoutes } from '../review/routes.ts';
+import { adminTaskRoutes } from '../tasks/admin-routes.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 
 export interface AppParts extends AppDeps {
@@ -40,6 +48,11 @@ export function createApp(parts: AppParts) {
 
   app.get('/api/health', (c) => c.json({ status: 'ok', position: deps.runner.position }));
   app.route('/', authRoutes);
+  app.route('/', walletRoutes);
+  app.route('/', financeRoutes);
+  app.route('/', notificationRoutes);
+  app.route('/', profileRoutes);
+  app.route('/', settingsRoutes);
   app.route(
     '/',
     objectRoutes({
@@ -50,6 +63,10 @@ export function createApp(parts: AppParts) {
       },
     }),
   );
+
+  app.route('/', taskRoutes({ objects }));
+  app.route('/', adminTaskRoutes);
+  app.route('/', reviewRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist);

@@ -1,0 +1,50 @@
+import { RejectRequest, SubmissionsQuery } from '@kamai/contracts';
+import { SUBMISSION_NOT_FOUND } from '@kamai/domain';
+import { findSubmission, listSubmissions } from '@kamai/projections';
+import { type Context, Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
+import type { AppEnv } from '../deps.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+import { validate } from '../http/validate.ts';
+import { reviewProof } from '../tasks/commands.ts';
+import { pathId } from '../tasks/params.ts';
+
+/** Before the body is looked at: 401 when signed out, 403 without the reviewer or admin role. */
+const reviewerOnly = createMiddleware<AppEnv>(async (c, next) => {
+  requireRole(c, 'reviewer', 'admin');
+  await next();
+});
+
+type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
+
+/**
+ * Approves or rejects the submission the path names, on its owner's stream. Reviewed twice, or by
+ * two reviewers at once, the stream revision lets exactly one through; the other hears 409.
+ */
+async function review(c: Context<AppEnv>, decision: Review) {
+  const deps = c.var.deps;
+  const reviewer = requireRole(c, 'reviewer', 'admin');
+  const submissionId = pathId(c.req.param('id'), SUBMISSION_NOT_FOUND);
+  // The read model only says whose stream to go to; the decision is made on that stream.
+  const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
+  if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+  if (submission.userId === reviewer.id) throw forbidden('You cannot review your own submission');
+
+  const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
+  await deps.runner.waitFor(position);
+  const reviewed = await findSubmission(deps.db, submissionId);
+  if (!reviewed) throw new Error(`submission ${submissionId} missing from the read model`);
+  return c.json(reviewed, 200);
+}
+
+/** The proof review queue and its decisions: `reviewer` or `admin` role. */
+export const reviewRoutes = new Hono<AppEnv>()
+  .get('/api/admin/submissions', reviewerOnly, validate('query', SubmissionsQuery), async (c) => {
+    const { status } = c.req.valid('query');
+    return c.json(await listSubmissions(c.var.deps.db, { status }));
+  })
+  .post('/api/admin/submissions/:id/approve', reviewerOnly, (c) => review(c, { decision: 'approve' }))
+  .post('/api/admin/submissions/:id/reject', reviewerOnly, validate('json', RejectRequest), (c) =>
+    review(c, { decision: 'reject', reason: c.req.valid('json').reason }),
+  );

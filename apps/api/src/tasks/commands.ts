@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { streams } from '@kamai/contracts';
+import {
+  type EventStore,
+  type TaskFields,
+  type TaskSnapshot,
+  type UserTaskCommand,
+  decideTask,
+  decideUserTasks,
+  taskEvolver,
+  userEvolver,
+} from '@kamai/domain';
+import { handleCommand, loadStream } from '../commands/handle.ts';
+
+/**
+ * The task commands, each one trip through handleCommand. Routes and the demo seed both call these,
+ * so demo data goes through the same rules as the API.
+ */
+export function createTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
+  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
+    decideTask({ type: 'CreateTask', data: { taskId, fields, by }, now: now.toISOString() }, state), { actor: by });
+}
+
+export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
+  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
+    decideTask({ type: 'UpdateTask', data: { taskId, fields, by }, now: now.toISOString() }, state), { actor: by });
+}
+
+export function deleteTask(store: EventStore, taskId: string, by: string, now: Date) {
+  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
+    decideTask({ type: 'DeleteTask', data: { taskId, by }, now: now.toISOString() }, state), { actor: by });
+}
+
+/**
+ * The task as its own stream has it now, for a proof submission: read from the event store rather
+ * than the read model, so a task deactivated a moment ago on another node is already refused.
+ */
+export async function loadTaskSnapshot(store: EventStore, taskId: string): Promise<TaskSnapshot | null> {
+  const { state } = await loadStream(store, streams.task(taskId), taskEvolver);
+  if (state.status !== 'listed') return null;
+  const { title, rewardPaise, isActive, requiresProof } = state.fields;
+  return { taskId, title, rewardPaise, isActive, requiresProof };
+}
+
+export function submitProof(
+  store: EventStore,
+  userId: string,
+  data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string },
+  now: Date,
+) {
+  // Fixed outside the decide callback, so a retry after a conflict reuses the same id.
+  const submissionId = randomUUID();
+  return handleCommand(
+    store,
+    streams.user(userId),
+    userEvolver,
+    (state) => decideUserTasks({ type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() }, state.tasks),
+    { actor: userId },
+  );
+}
+
+/** Approves or rejects a submission on its owner's stream; the reviewer is the actor. */
+export function reviewProof(
+  store: EventStore,
+  ownerId: string,
+  review:
+    | { decision: 'approve'; submissionId: string; reviewerId: string }
+    | { decision: 'reject'; submissionId: string; reviewerId: string; reason: string },
+  now: Date,
+) {
+  const at = now.toISOString();
+  const notificationId = randomUUID();
+  const command: UserTaskCommand =
+    review.decision === 'approve'
+      ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: randomUUID(), notificationId }, now: at }
+      : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
+  return handleCommand(store, streams.user(ownerId), userEvolver, (state) => decideUserTasks(command, state.tasks), {
+    actor: review.reviewerId,
+  });
+}

@@ -1,0 +1,54 @@
+import { SubmitProofRequest } from '@kamai/contracts';
+import { TASK_NOT_FOUND } from '@kamai/domain';
+import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
+import { Hono } from 'hono';
+import { requireUser } from '../auth/sessions.ts';
+import type { AppEnv } from '../deps.ts';
+import { notFound } from '../http/errors.ts';
+import { validate } from '../http/validate.ts';
+import { type ObjectStorage, verifyUploadedImage } from '../object-storage/index.ts';
+import { loadTaskSnapshot, submitProof } from './commands.ts';
+import { pathId } from './params.ts';
+
+/**
+ * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
+ * submission. The object storage comes in here because only submit-proof needs it.
+ */
+export function taskRoutes(deps: { objects: ObjectStorage }) {
+  return new Hono<AppEnv>()
+    .get('/api/tasks', async (c) => {
+      requireUser(c);
+      return c.json(await listActiveTasks(c.var.deps.db));
+    })
+    .get('/api/user-tasks', async (c) => {
+      const user = requireUser(c);
+      return c.json(await listUserTasks(c.var.deps.db, user.id));
+    })
+    .post(
+      '/api/tasks/:id/submit-proof',
+      // Signed-out callers hear 401 before anything about their body.
+      async (c, next) => {
+        requireUser(c);
+        await next();
+      },
+      validate('json', SubmitProofRequest),
+      async (c) => {
+        const { store, db, runner, now } = c.var.deps;
+        const user = requireUser(c);
+        const taskId = pathId(c.req.param('id'), TASK_NOT_FOUND);
+        const { proofImageUrl, proofDescription } = c.req.valid('json');
+
+        // An unknown task is a 404 before any work on the image; the decider checks it again.
+        const task = await loadTaskSnapshot(store, taskId);
+        if (!task) throw notFound(TASK_NOT_FOUND);
+        // Only an image this same user uploaded, present, at most 5 MB and really an image.
+        await verifyUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl' });
+
+        const { position } = await submitProof(store, user.id, { taskId, task, proofImageUrl, proofDescription }, now());
+        await runner.waitFor(position);
+        const row = await findUserTask(db, user.id, taskId);
+        if (!row) throw new Error(`submission for task ${taskId} missing from the read model`);
+        return c.json(toUserTaskBody(row), 201);
+      },
+    );
+}
