@@ -36,9 +36,9 @@ export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
 
 const tooLong = (what: string, max: number) => `${what} must be at most ${max} characters`;
 
-/** A required text: trimmed, not empty, bounded. */
+/** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
 const RequiredText = (message: string, max: number, what: string) =>
-  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)));
+  v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)));
 
 /** An optional text: trimmed, and empty or absent means null. */
 const OptionalText = (message: string, max: number, what: string) =>
@@ -88,7 +88,10 @@ export const TaskInput = v.pipe(
     title: RequiredText(TASK_MESSAGES.title, 120, 'Title'),
     description: RequiredText(TASK_MESSAGES.description, 1000, 'Description'),
     rupeeReward: v.optional(TaskReward, TASK_DEFAULTS.rupeeReward),
-    estimatedTime: v.optional(RequiredText(TASK_MESSAGES.estimatedTime, 30, 'Estimated time'), TASK_DEFAULTS.estimatedTime),
+    estimatedTime: v.optional(
+      v.pipe(v.string(TASK_MESSAGES.estimatedTime), v.trim(), v.minLength(1, TASK_MESSAGES.estimatedTime), v.maxLength(30, tooLong('Estimated time', 30))),
+      TASK_DEFAULTS.estimatedTime,
+    ),
     taskType: v.optional(v.picklist(TASK_TYPES, TASK_MESSAGES.taskType), TASK_DEFAULTS.taskType),
     taskUrl: v.pipe(
       OptionalText(TASK_MESSAGES.taskUrl, 2000, 'Task URL'),
@@ -169,13 +172,13 @@ export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 export const SubmitProofRequest = v.object({
   /** The `objectURL` answered by `POST /api/objects/upload`, after the PUT of the image. */
   proofImageUrl: v.pipe(
-    v.string(TASK_MESSAGES.proofMissing),
+    v.optional(v.string(TASK_MESSAGES.proofMissing), ''),
     v.trim(),
     v.minLength(1, TASK_MESSAGES.proofMissing),
     v.maxLength(300, 'Upload the image first'),
   ),
   proofDescription: v.pipe(
-    v.string(TASK_MESSAGES.proofMissing),
+    v.optional(v.string(TASK_MESSAGES.proofMissing), ''),
     v.trim(),
     v.minLength(1, TASK_MESSAGES.proofMissing),
     v.maxLength(PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES.proofTooLong),
@@ -216,6 +219,6 @@ export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
 
 /** `POST /api/admin/submissions/:id/reject`. */
 export const RejectRequest = v.object({
-  reason: v.pipe(v.string(TASK_MESSAGES.reason), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(500, tooLong('Reason', 500))),
+  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(500, tooLong('Reason', 500))),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
