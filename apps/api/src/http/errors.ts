@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody, ErrorCode } from '@kamai/contracts';
-import { DomainError, type DomainErrorKind } from '@kamai/domain';
+import { DomainError, type DomainErrorKind, WrongExpectedRevisionError } from '@kamai/domain';
 
 /** An error the API answers with its own status and the JSON error body; anything else is a 500. */
 export class ApiError extends Error {
@@ -39,7 +39,11 @@ export function respondWithError(c: Context, err: unknown) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.fields), err.status);
   if (err instanceof DomainError) {
     const [status, code] = domainStatus[err.kind];
-    return c.json(errorBody(code, err.message, err.fields), status);
+    return c.json(errorBody(err.code ?? code, err.message, err.fields), status);
+  }
+  if (err instanceof WrongExpectedRevisionError) {
+    // handleCommand retried and the stream still kept moving: a transient clash, worth one more try.
+    return c.json(errorBody('busy', 'Too many changes at once. Please try again.'), 409);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AdjustmentRequest,
+  type AdjustmentBody,
+  MarkWithdrawalPaidRequest,
+  RejectWithdrawalRequest,
+  WithdrawalQueueQuery,
+  formatPaise,
+  streams,
+} from '@kamai/contracts';
+import { type WithdrawalCommand, decideAdjustWallet, decideWithdrawals, userEvolver } from '@kamai/domain';
+import { findWithdrawal, findWithdrawalForFinance, listWithdrawalsForFinance } from '@kamai/projections';
+import { type Context, Hono } from 'hono';
+import { userIdForMobile } from '../auth/accounts.ts';
+import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
+import { handleCommand } from '../commands/handle.ts';
+import type { AppEnv } from '../deps.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+
+const NOT_FOUND = 'Withdrawal request not found';
+const NO_USER = 'No user with this mobile number';
+const financeStaff = withRole('finance', 'admin');
+const withdrawalId = idParam('id', UUID_PATTERN, NOT_FOUND);
+
+/**
+ * Finance: the withdrawal queue, paying or rejecting a request (each decided on the requester's
+ * stream, so a request is settled once however many staff click at once), and manual adjustments.
+ */
+export const financeRoutes = new Hono<AppEnv>()
+  .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalQueueQuery), async (c) =>
+    c.json(await listWithdrawalsForFinance(c.var.deps.db, c.req.valid('query').status)),
+  )
+  .get('/api/admin/withdrawals/:id', financeStaff, withdrawalId, async (c) => {
+    const found = await findWithdrawalForFinance(c.var.deps.db, c.req.param('id'));
+    if (!found) throw notFound(NOT_FOUND);
+    return c.json(found);
+  })
+  .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
+    const { reference } = c.req.valid('json');
+    const by = requireUser(c).id;
+    return settle(c, c.req.param('id'), (id, now) => ({
+      type: 'MarkWithdrawalPaid',
+      data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
+      now,
+    }));
+  })
+  .post('/api/admin/withdrawals/:id/reject', financeStaff, withdrawalId, validate('json', RejectWithdrawalRequest), async (c) => {
+    const { reason } = c.req.valid('json');
+    const by = requireUser(c).id;
+    return settle(c, c.req.param('id'), (id, now) => ({
+      type: 'RejectWithdrawal',
+      data: { withdrawalId: id, reason, by, entryId: randomUUID(), notificationId: randomUUID() },
+      now,
+    }));
+  })
+  .post('/api/admin/adjustments', withRole('finance'), validate('json', AdjustmentRequest), async (c) => {
+    const deps = c.var.deps;
+    const staff = requireUser(c);
+    const { mobile, amount, direction, reason } = c.req.valid('json');
+    // The event store, not the read model, says who holds a mobile number.
+    const userId = await userIdForMobile(deps.store, mobile);
+    if (!userId) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
+    const entryId = randomUUID();
+    const now = deps.now().toISOString();
+    const { state, position } = await handleCommand(
+      deps.store,
+      streams.user(userId),
+      userEvolver,
+      (current) =>
+        decideAdjustWallet(
+          { type: 'AdjustWallet', data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id }, now },
+          current,
+        ),
+      { actor: staff.id },
+    );
+    await deps.runner.waitFor(position);
+    const body: AdjustmentBody = {
+      userId,
+      mobile,
+      transaction: {
+        id: entryId,
+        userId,
+        type: 'other',
+        direction,
+        kind: 'adjustment',
+        amount: formatPaise(amount),
+        description: `Adjustment: ${reason}`,
+        taskId: null,
+        createdAt: now,
+      },
+      balance: formatPaise(state.wallet.balance),
+    };
+    return c.json(body, 201);
+  });
+
+/** Finds whose request it is, decides on that user's stream, and answers the settled request. */
+async function settle(c: Context<AppEnv>, id: string, command: (id: string, now: string) => WithdrawalCommand) {
+  const deps = c.var.deps;
+  const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
+  if (!request) throw notFound(NOT_FOUND);
+  const decided = command(id, deps.now().toISOString());
+  const { position } = await handleCommand(
+    deps.store,
+    streams.user(request.user_id),
+    userEvolver,
+    (current) => decideWithdrawals(decided, current),
+    { actor: requireUser(c).id },
+  );
+  await deps.runner.waitFor(position);
+  const body = await findWithdrawalForFinance(deps.db, id);
+  if (!body) throw notFound(NOT_FOUND);
+  return c.json(body);
+}

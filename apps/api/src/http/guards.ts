@@ -1,0 +1,29 @@
+import type { Role } from '@kamai/contracts';
+import { createMiddleware } from 'hono/factory';
+import { requireRole, requireUser } from '../auth/sessions.ts';
+import type { AppEnv } from '../deps.ts';
+import { notFound } from './errors.ts';
+
+/**
+ * Route guards that run before body validation, so a signed-out or unprivileged caller learns that
+ * (401/403) rather than what is wrong with a body they may not send at all.
+ */
+export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
+  requireUser(c);
+  await next();
+});
+
+export const withRole = (...roles: Role[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    requireRole(c, ...roles);
+    await next();
+  });
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id of the wrong shape names nothing: 404, the same answer as an unknown id, never a 500. */
+export const idParam = (name: string, pattern: RegExp, message: string) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!pattern.test(c.req.param(name) ?? '')) throw notFound(message);
+    await next();
+  });

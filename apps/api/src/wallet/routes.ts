@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { WithdrawalRequest, type WithdrawalBody, destinationOf, formatPaise, streams } from '@kamai/contracts';
+import { type WithdrawalRecord, decideWithdrawals, maskDestination, userEvolver } from '@kamai/domain';
+import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
+import { Hono } from 'hono';
+import { requireUser } from '../auth/sessions.ts';
+import { handleCommand } from '../commands/handle.ts';
+import type { AppEnv } from '../deps.ts';
+import { signedIn } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+
+/** The user's side of the wallet: the ledger, withdrawal requests and their history. */
+export const walletRoutes = new Hono<AppEnv>()
+  .get('/api/transactions', signedIn, async (c) => c.json(await listTransactions(c.var.deps.db, requireUser(c).id)))
+  .get('/api/withdrawals', signedIn, async (c) => c.json(await listUserWithdrawals(c.var.deps.db, requireUser(c).id)))
+  .get('/api/withdrawals/destination', signedIn, async (c) =>
+    c.json({ destination: await findSavedDestination(c.var.deps.db, requireUser(c).id) }),
+  )
+  /**
+   * RequestWithdrawal, decided on the user's stream (not a read model): the hold, the request and a
+   * notification are one append at the revision the balance was read at, retried on conflict.
+   */
+  .post('/api/withdrawals', signedIn, validate('json', WithdrawalRequest), async (c) => {
+    const user = requireUser(c);
+    const deps = c.var.deps;
+    const request = c.req.valid('json');
+    const withdrawalId = randomUUID();
+    const command = {
+      type: 'RequestWithdrawal' as const,
+      data: {
+        withdrawalId,
+        entryId: randomUUID(),
+        notificationId: randomUUID(),
+        amountPaise: request.amount,
+        destination: destinationOf(request),
+      },
+      now: deps.now().toISOString(),
+    };
+    const { state, position } = await handleCommand(
+      deps.store,
+      streams.user(user.id),
+      userEvolver,
+      (current) => decideWithdrawals(command, current),
+      { actor: user.id },
+    );
+    await deps.runner.waitFor(position);
+    const record = state.withdrawals.byId[withdrawalId];
+    if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
+    return c.json(withdrawalBody(user.id, withdrawalId, record), 201);
+  });
+
+function withdrawalBody(userId: string, id: string, record: WithdrawalRecord): WithdrawalBody {
+  return {
+    id,
+    userId,
+    amount: formatPaise(record.amountPaise),
+    status: record.status,
+    destination: maskDestination(record.destination),
+    destinationKind: record.destination.kind,
+    requestedAt: record.requestedAt,
+    processedAt: record.processedAt,
+    reference: record.reference,
+    reason: record.reason,
+  };
+}
