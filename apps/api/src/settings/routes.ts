@@ -1,0 +1,28 @@
+import { SettingsUpdateRequest, streams } from '@kamai/contracts';
+import { decideUpdateSettings, settingsEvolver } from '@kamai/domain';
+import { getSettings } from '@kamai/projections';
+import { Hono } from 'hono';
+import { requireUser } from '../auth/sessions.ts';
+import { handleCommand } from '../commands/handle.ts';
+import type { AppEnv } from '../deps.ts';
+import { withRole } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+
+export const settingsRoutes = new Hono<AppEnv>()
+  // Public: the privacy and delete-account pages read the support address signed out.
+  .get('/api/settings', async (c) => c.json(await getSettings(c.var.deps.db)))
+  .put('/api/admin/settings', withRole('admin'), validate('json', SettingsUpdateRequest), async (c) => {
+    const deps = c.var.deps;
+    const admin = requireUser(c);
+    const { supportEmail, homepageUrl } = c.req.valid('json');
+    const now = deps.now().toISOString();
+    const { position } = await handleCommand(
+      deps.store,
+      streams.settings(),
+      settingsEvolver,
+      (state) => decideUpdateSettings({ type: 'UpdateSettings', data: { supportEmail, homepageUrl, by: admin.id }, now }, state),
+      { actor: admin.id },
+    );
+    if (position > 0) await deps.runner.waitFor(position);
+    return c.json(await getSettings(deps.db));
+  });
