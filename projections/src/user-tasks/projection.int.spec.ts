@@ -6,7 +6,9 @@ import type { RecordedEvent } from '@kamai/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from '../db.ts';
 import { allProjections } from '../index.ts';
+import { rebuildReadModels } from '../rebuild.ts';
 import { applyEvents } from '../runner.ts';
+import { listAsEventSource, recordEvents } from '../testing.ts';
 import { listActiveTasks, listCatalogueTasks } from '../tasks/queries.ts';
 import { listTransactions } from '../wallet/queries.ts';
 import { findSubmission, listSubmissions, listUserTasks } from './queries.ts';
@@ -151,5 +153,32 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
     expect(await listCatalogueTasks(db)).toEqual([]);
     expect(await listUserTasks(db, U)).toMatchObject([{ taskId: T, status: 'approved', taskTitle: 'Rate PhonePe', rupeesEarned: '25.00' }]);
     expect(await findSubmission(db, 's1')).toMatchObject({ taskTitle: 'Rate PhonePe', taskType: null });
+  });
+
+  it('a rebuild from position zero gives the same task rows as applying the events live', async () => {
+    const events = recordEvents([
+      { stream: 'user-u1', event: { type: 'UserRegistered', data: { userId: U, mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: t(0) } } },
+      { stream: `task-${T}`, event: { type: 'TaskCreated', data: { taskId: T, ...task, createdBy: 'admin', createdAt: t(1) } } },
+      { stream: 'user-u1', event: submitted('s1', 2) },
+      { stream: 'user-u1', event: { type: 'ProofRejected', data: { submissionId: 's1', taskId: T, reviewedBy: 'rev', reason: 'Blurry', rejectedAt: t(3) } } },
+      { stream: `task-${T}`, event: { type: 'TaskUpdated', data: { taskId: T, ...task, rewardPaise: 3000, updatedBy: 'admin', updatedAt: t(4) } } },
+      { stream: 'user-u1', event: submitted('s2', 5) },
+      { stream: 'user-u1', event: { type: 'ProofApproved', data: { submissionId: 's2', taskId: T, reviewedBy: 'rev', rewardPaise: 2500, approvedAt: t(6) } } },
+      { stream: `task-${T}`, event: { type: 'TaskDeleted', data: { taskId: T, deletedBy: 'admin', deletedAt: t(7) } } },
+    ]);
+    const live = await openReadDb(join(dir, 'live.sqlite'));
+    const rebuilt = await openReadDb(join(dir, 'rebuilt.sqlite'));
+    try {
+      for (const event of events) await writeTransaction(live, (trx) => applyEvents(trx, allProjections, [event]));
+      await rebuildReadModels(rebuilt, listAsEventSource(events), allProjections, { batchSize: 3 });
+      for (const table of ['tasks', 'user_tasks', 'proof_submissions'] as const) {
+        const rows = async (handle: ReadDbHandle) => handle.selectFrom(table).selectAll().orderBy('id').execute();
+        expect(await rows(rebuilt), table).toEqual(await rows(live));
+        expect((await rows(live)).length, table).toBeGreaterThan(0);
+      }
+    } finally {
+      await live.destroy();
+      await rebuilt.destroy();
+    }
   });
 });
