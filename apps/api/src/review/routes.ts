@@ -2,19 +2,17 @@ import { RejectRequest, SubmissionsQuery } from '@kamai/contracts';
 import { SUBMISSION_NOT_FOUND } from '@kamai/domain';
 import { findSubmission, listSubmissions } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
 import { forbidden, notFound } from '../http/errors.ts';
+import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { reviewProof } from '../tasks/commands.ts';
-import { pathId } from '../tasks/params.ts';
 
 /** Before the body is looked at: 401 when signed out, 403 without the reviewer or admin role. */
-const reviewerOnly = createMiddleware<AppEnv>(async (c, next) => {
-  requireRole(c, 'reviewer', 'admin');
-  await next();
-});
+const reviewerOnly = withRole('reviewer', 'admin');
+/** A submission id that is not a UUID names nothing: 404. */
+const submissionIdParam = idParam('id', UUID_PATTERN, SUBMISSION_NOT_FOUND);
 
 type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
@@ -25,7 +23,7 @@ type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
 async function review(c: Context<AppEnv>, decision: Review) {
   const deps = c.var.deps;
   const reviewer = requireRole(c, 'reviewer', 'admin');
-  const submissionId = pathId(c.req.param('id'), SUBMISSION_NOT_FOUND);
+  const submissionId = (c.req.param('id') ?? '').toLowerCase();
   // The read model only says whose stream to go to; the decision is made on that stream.
   const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
   if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
@@ -44,7 +42,7 @@ export const reviewRoutes = new Hono<AppEnv>()
     const { status } = c.req.valid('query');
     return c.json(await listSubmissions(c.var.deps.db, { status }));
   })
-  .post('/api/admin/submissions/:id/approve', reviewerOnly, (c) => review(c, { decision: 'approve' }))
-  .post('/api/admin/submissions/:id/reject', reviewerOnly, validate('json', RejectRequest), (c) =>
+  .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))
+  .post('/api/admin/submissions/:id/reject', reviewerOnly, submissionIdParam, validate('json', RejectRequest), (c) =>
     review(c, { decision: 'reject', reason: c.req.valid('json').reason }),
   );

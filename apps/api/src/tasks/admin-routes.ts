@@ -3,18 +3,16 @@ import { type DeletedTaskBody, TaskInput } from '@kamai/contracts';
 import { TASK_NOT_FOUND } from '@kamai/domain';
 import { findTask, listCatalogueTasks, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
-import { pathId } from './params.ts';
 
 /** Before the body is looked at: 401 when signed out, 403 without the admin role. */
-const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
-  requireRole(c, 'admin');
-  await next();
-});
+const adminOnly = withRole('admin');
+/** A task id that is not a UUID names nothing: 404. */
+const taskIdParam = idParam('id', UUID_PATTERN, TASK_NOT_FOUND);
 
 /** The task as the read model has it once it has caught up with `position`. */
 async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
@@ -34,17 +32,17 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const { position } = await createTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
     return c.json(await taskBodyAfter(deps, taskId, position), 201);
   })
-  .put('/api/admin/tasks/:id', adminOnly, validate('json', TaskInput), async (c) => {
+  .put('/api/admin/tasks/:id', adminOnly, taskIdParam, validate('json', TaskInput), async (c) => {
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
-    const taskId = pathId(c.req.param('id'), TASK_NOT_FOUND);
+    const taskId = c.req.param('id').toLowerCase();
     const { position } = await updateTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
-  .delete('/api/admin/tasks/:id', adminOnly, async (c) => {
+  .delete('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
-    const taskId = pathId(c.req.param('id'), TASK_NOT_FOUND);
+    const taskId = c.req.param('id').toLowerCase();
     const { position } = await deleteTask(deps.store, taskId, admin.id, deps.now());
     await deps.runner.waitFor(position);
     return c.json({ id: taskId, deleted: true } satisfies DeletedTaskBody, 200);

@@ -5,10 +5,10 @@ import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
+import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, verifyUploadedImage } from '../object-storage/index.ts';
 import { loadTaskSnapshot, submitProof } from './commands.ts';
-import { pathId } from './params.ts';
 
 /**
  * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
@@ -26,16 +26,14 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
     })
     .post(
       '/api/tasks/:id/submit-proof',
-      // Signed-out callers hear 401 before anything about their body.
-      async (c, next) => {
-        requireUser(c);
-        await next();
-      },
+      // 401 and 404 before anything about the body.
+      signedIn,
+      idParam('id', UUID_PATTERN, TASK_NOT_FOUND),
       validate('json', SubmitProofRequest),
       async (c) => {
         const { store, db, runner, now } = c.var.deps;
         const user = requireUser(c);
-        const taskId = pathId(c.req.param('id'), TASK_NOT_FOUND);
+        const taskId = c.req.param('id').toLowerCase();
         const { proofImageUrl, proofDescription } = c.req.valid('json');
 
         // An unknown task is a 404 before any work on the image; the decider checks it again.
