@@ -12,6 +12,8 @@ import { createObjectStorage } from './object-storage/index.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
+// Registers the demo wallet (a balance and a pending withdrawal) as a seed step.
+import './wallet/seed.ts';
 
 export interface RunningServer {
   url: string;
