@@ -1,0 +1,73 @@
+import { apiRequest, readJson } from '../../lib/api.ts';
+import { throttle } from './throttle.ts';
+
+/** Spec sections 5 and 9: one image of at most 5 MB (5242880 bytes); the server checks it again. */
+export const MAX_IMAGE_BYTES = 5_242_880;
+/** Spec section 9: upload progress updates are throttled to 500 ms. */
+export const UPLOAD_PROGRESS_INTERVAL_MS = 500;
+
+export const UPLOAD_MESSAGES = {
+  tooLarge: `File size must be less than ${MAX_IMAGE_BYTES / 1024 / 1024}MB`,
+  notAnImage: 'Please choose an image file',
+  failed: 'Upload failed. Please try again.',
+} as const;
+
+/** What `POST /api/objects/upload` answers. */
+interface UploadTicket {
+  uploadURL: string;
+  method: 'PUT';
+  objectURL: string;
+}
+
+/** Why a chosen file cannot be uploaded, or null when it can. */
+export function checkImageFile(file: Pick<File, 'size' | 'type'>): string | null {
+  if (file.size > MAX_IMAGE_BYTES) return UPLOAD_MESSAGES.tooLarge;
+  if (!file.type.startsWith('image/')) return UPLOAD_MESSAGES.notAnImage;
+  return null;
+}
+
+/** A failed PUT of the file; its message is 'Upload failed with status: {status}' (spec section 8). */
+export class UploadError extends Error {
+  constructor(readonly status: number) {
+    super(`Upload failed with status: ${status}`);
+  }
+}
+
+/** PUTs the file with XMLHttpRequest, which (unlike fetch) reports upload progress. */
+function putFile(url: string, file: File, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('PUT', url);
+    request.setRequestHeader('Content-Type', file.type);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new UploadError(request.status)));
+    request.onerror = () => reject(new UploadError(request.status));
+    request.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(file);
+  });
+}
+
+/**
+ * Uploads one image the signed way (spec section 7): ask for an upload URL, PUT the file there with
+ * its content type, and answer the object address to send as `proofImageUrl`. `onProgress` gets the
+ * percentage at most once per 500 ms; a report still held when the upload ends is dropped, as the
+ * screen then shows the uploaded image instead of the bar.
+ */
+export async function uploadImage(
+  file: File,
+  { onProgress, signal }: { onProgress: (percent: number) => void; signal?: AbortSignal },
+): Promise<string> {
+  const ticket = await readJson<UploadTicket>(await apiRequest('POST', '/api/objects/upload'));
+  if (!ticket) throw new Error('The upload was not accepted');
+  const report = throttle(onProgress, UPLOAD_PROGRESS_INTERVAL_MS);
+  report(0);
+  try {
+    await putFile(ticket.uploadURL, file, report, signal);
+  } finally {
+    report.cancel();
+  }
+  return ticket.objectURL;
+}
