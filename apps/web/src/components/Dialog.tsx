@@ -1,0 +1,50 @@
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The dialog's accessible name, shown as its heading. */
+  title: ReactNode;
+  /** Shown beside the title, e.g. a status or unread-count badge. */
+  titleAside?: ReactNode;
+  /** A line of text under the title; also the dialog's accessible description. */
+  description?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * A modal dialog on Radix Dialog: focus trapped, Escape and the overlay close it, and on a phone it
+ * fits the screen with its own scroll. The heading row carries a close button. Its content unmounts
+ * when it closes, so a form inside starts empty each time it opens.
+ */
+export function Dialog({ open, onOpenChange, title, titleAside, description, children }: DialogProps) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
+        <DialogPrimitive.Content
+          className="fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className="grid gap-1 pr-10">
+            <div className="flex flex-wrap items-center gap-2">
+              <DialogPrimitive.Title className="text-lg leading-snug font-bold text-slate-900">{title}</DialogPrimitive.Title>
+              {titleAside}
+            </div>
+            {description && <DialogPrimitive.Description className="text-sm text-slate-600">{description}</DialogPrimitive.Description>}
+          </div>
+          {children}
+          <DialogPrimitive.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 grid size-9 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+          >
+            <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <path d="M18 6 6 18M6 6l12 12" strokeLinecap="round" />
+            </svg>
+          </DialogPrimitive.Close>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
