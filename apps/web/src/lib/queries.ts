@@ -1,6 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { UserBody } from '@kamai/contracts';
-import { getQueryFn } from './api.ts';
+import type {
+  FinanceWithdrawalBody,
+  NotificationBody,
+  SavedDestinationBody,
+  SettingsBody,
+  SubmissionBody,
+  SubmissionStatus,
+  TaskBody,
+  TransactionBody,
+  UserBody,
+  UserTaskBody,
+  WithdrawalBody,
+  WithdrawalStatus,
+} from '@kamai/contracts';
+import { getJson, getQueryFn } from './api.ts';
 
 /**
  * Every server read of the app, one `queryOptions` factory each. A route's `beforeLoad`/`loader`
@@ -14,4 +27,86 @@ export const currentUserQuery = () =>
   queryOptions({
     queryKey: ['/api/auth/user'],
     queryFn: getQueryFn<UserBody>({ on401: 'returnNull' }),
+  });
+
+/** The active tasks users can do, newest first. */
+export const tasksQuery = () =>
+  queryOptions({
+    queryKey: ['/api/tasks'],
+    queryFn: getJson<TaskBody[]>(),
+  });
+
+/** The signed-in user's task statuses; a task without a record is 'pending' (Not Started). */
+export const userTasksQuery = () =>
+  queryOptions({
+    queryKey: ['/api/user-tasks'],
+    queryFn: getJson<UserTaskBody[]>(),
+  });
+
+/** The signed-in user's notifications, newest first. */
+export const notificationsQuery = () =>
+  queryOptions({
+    queryKey: ['/api/notifications'],
+    queryFn: getJson<NotificationBody[]>(),
+  });
+
+/** The whole task catalogue, inactive tasks included (admin role). */
+export const adminTasksQuery = () =>
+  queryOptions({
+    queryKey: ['/api/admin/tasks'],
+    queryFn: getJson<TaskBody[]>(),
+  });
+
+/**
+ * The proof review queue (reviewer or admin role): `GET /api/admin/submissions?status=...`.
+ * Invalidate every status at once with the key prefix `['/api/admin/submissions']`.
+ */
+export const submissionsQuery = (status: SubmissionStatus = 'submitted') =>
+  queryOptions({
+    queryKey: ['/api/admin/submissions', { status }],
+    queryFn: async (context): Promise<SubmissionBody[]> => {
+      const url = `/api/admin/submissions?status=${encodeURIComponent(status)}`;
+      return getJson<SubmissionBody[]>()({ ...context, queryKey: [url] });
+    },
+  });
+
+/** The signed-in user's wallet activity (ledger entries), newest first. */
+export const transactionsQuery = () =>
+  queryOptions({
+    queryKey: ['/api/transactions'],
+    queryFn: getJson<TransactionBody[]>(),
+  });
+
+/** The signed-in user's withdrawal requests, newest first, destinations masked. */
+export const withdrawalsQuery = () =>
+  queryOptions({
+    queryKey: ['/api/withdrawals'],
+    queryFn: getJson<WithdrawalBody[]>(),
+  });
+
+/** Where the user's last withdrawal went (masked), offered again by the withdraw dialog. */
+export const savedDestinationQuery = () =>
+  queryOptions({
+    queryKey: ['/api/withdrawals/destination'],
+    queryFn: getJson<SavedDestinationBody>(),
+  });
+
+/** Support e-mail and homepage; public, so the static pages read it signed out too. */
+export const settingsQuery = () =>
+  queryOptions({
+    queryKey: ['/api/settings'],
+    queryFn: getJson<SettingsBody>(),
+  });
+
+/**
+ * The finance queue (finance or admin role): `GET /api/admin/withdrawals?status=...`, oldest first.
+ * Invalidate every status at once with the key prefix `['/api/admin/withdrawals']`.
+ */
+export const financeWithdrawalsQuery = (status: WithdrawalStatus | 'all' = 'pending') =>
+  queryOptions({
+    queryKey: ['/api/admin/withdrawals', { status }],
+    queryFn: async (context): Promise<FinanceWithdrawalBody[]> => {
+      const url = `/api/admin/withdrawals?status=${encodeURIComponent(status)}`;
+      return getJson<FinanceWithdrawalBody[]>()({ ...context, queryKey: [url] });
+    },
   });
