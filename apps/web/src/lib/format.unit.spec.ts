@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRupees } from './format.ts';
+import { formatDate, formatDateTime, formatRelativeTime, formatRupees } from './format.ts';
 
 describe('formatRupees', () => {
   it('shows wire amounts in rupees with Indian digit grouping', () => {
@@ -12,5 +12,46 @@ describe('formatRupees', () => {
 
   it('shows an unreadable amount as it came', () => {
     expect(formatRupees('abc')).toBe('₹abc');
+  });
+});
+
+describe('formatRelativeTime (spec: wallet activity)', () => {
+  const now = new Date('2025-06-15T12:00:00Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  const DAY = 24 * HOUR;
+
+  it("says 'Just now' under one hour, and for a time a little ahead of the clock", () => {
+    expect(formatRelativeTime(ago(0), now)).toBe('Just now');
+    expect(formatRelativeTime(ago(59 * MINUTE), now)).toBe('Just now');
+    expect(formatRelativeTime(ago(-2 * MINUTE), now)).toBe('Just now');
+  });
+
+  it("counts whole hours under a day: 'Nh ago'", () => {
+    expect(formatRelativeTime(ago(HOUR), now)).toBe('1h ago');
+    expect(formatRelativeTime(ago(5 * HOUR + 59 * MINUTE), now)).toBe('5h ago');
+    expect(formatRelativeTime(ago(DAY - 1), now)).toBe('23h ago');
+  });
+
+  it("counts whole days under a week: 'Nd ago'", () => {
+    expect(formatRelativeTime(ago(DAY), now)).toBe('1d ago');
+    expect(formatRelativeTime(ago(6 * DAY + 23 * HOUR), now)).toBe('6d ago');
+  });
+
+  it('shows the date from a week on', () => {
+    expect(formatRelativeTime(ago(7 * DAY), now)).toBe('8 Jun 2025');
+    expect(formatRelativeTime('2024-01-02T06:00:00Z', now)).toBe('2 Jan 2024');
+  });
+
+  it('shows an unreadable time as it came', () => {
+    expect(formatRelativeTime('yesterday', now)).toBe('yesterday');
+  });
+});
+
+describe('formatDate and formatDateTime', () => {
+  it('show a wire time as an Indian-style date', () => {
+    expect(formatDate('2025-03-05T06:00:00Z')).toBe('5 Mar 2025');
+    expect(formatDateTime('2025-03-05T06:00:00Z')).toMatch(/^5 Mar 2025, \d{1,2}:\d{2}\s?(am|pm)$/i);
   });
 });
