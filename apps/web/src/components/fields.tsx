@@ -58,7 +58,7 @@ const boxClasses = (error: string | undefined) =>
 const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-400';
 
 /** A labelled text input with its hint and inline error. */
-export function TextField({ label, value, onValueChange, error, hint, prefix, type = 'text', ...inputProps }: FieldProps & { type?: 'text' | 'tel' | 'email' }) {
+export function TextField({ label, value, onValueChange, error, hint, prefix, type = 'text', ...inputProps }: FieldProps & { type?: 'text' | 'tel' | 'email' | 'number' }) {
   const inputId = useId();
   return (
     <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
