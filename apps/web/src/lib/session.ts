@@ -1,0 +1,36 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import { currentUserQuery } from './queries.ts';
+import { toast } from './toast.ts';
+
+/** Spec section 9: how long the "logged out" toast shows before the user is sent to /login. */
+export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
+
+/** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
+export function toastSignedOut(): void {
+  toast({ variant: 'destructive', title: 'Unauthorized', description: 'You are logged out. Logging in again...' });
+}
+
+export const waitForSignedOutRedirect = () =>
+  new Promise<void>((resolve) => setTimeout(resolve, UNAUTHORIZED_REDIRECT_DELAY_MS));
+
+/**
+ * For a request answered 401 while a screen thought the user was signed in (the session expired or
+ * was ended elsewhere): the toast, then after 500 ms the user is forgotten and sent to /login. The
+ * user must be forgotten first, or the sign-in screen's guard would send them home again.
+ */
+export function useSessionExpired(): () => void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(() => {
+    toastSignedOut();
+    setTimeout(() => {
+      queryClient.setQueryData(currentUserQuery().queryKey, null);
+      void navigate({ to: '/login' }).then(() => {
+        // What the old session read must not show to whoever signs in next.
+        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQuery().queryKey[0] });
+      });
+    }, UNAUTHORIZED_REDIRECT_DELAY_MS);
+  }, [queryClient, navigate]);
+}
