@@ -1,0 +1,230 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import * as v from 'valibot';
+import { BankAccount, UpiId } from '@kamai/contracts';
+import type { SavedDestination } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { TextField } from '../../components/fields.tsx';
+import { HistoryIcon } from '../../components/icons.tsx';
+import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts';
+import { formatRupees } from '../../lib/format.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { savedDestinationQuery } from '../../lib/queries.ts';
+import { useSessionExpired } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { useWithdrawMutation } from './walletMutations.ts';
+import type { WithdrawalInput } from './walletMutations.ts';
+import { MIN_WITHDRAWAL_RUPEES, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
+
+interface WithdrawDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The wallet balance, a wire amount such as "125.00". */
+  balance: string;
+}
+
+/** Spec section 2 (Wallet): the 'Withdraw to Bank' dialog. */
+export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Withdraw to Bank"
+      description={
+        <>
+          Available balance: <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
+        </>
+      }
+    >
+      {/* Inside the dialog's content, so every opening starts from a fresh form. */}
+      <WithdrawForm balance={balance} onDone={() => onOpenChange(false)} />
+    </Dialog>
+  );
+}
+
+type DestinationChoice = 'saved' | 'bank' | 'upi';
+
+const UpiForm = v.object({ upiId: UpiId });
+
+function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void }) {
+  const withdraw = useWithdrawMutation();
+  const sessionExpired = useSessionExpired();
+  const { data: savedBody } = useQuery(savedDestinationQuery());
+  const saved = savedBody?.destination ?? null;
+
+  const [amount, setAmount] = useState(String(MIN_WITHDRAWAL_RUPEES));
+  const [choice, setChoice] = useState<DestinationChoice | null>(null);
+  // Until the user picks, the saved destination is offered first when there is one.
+  const destination: DestinationChoice = choice ?? (saved ? 'saved' : 'bank');
+  const bankForm = useSchemaForm(BankAccount, { accountNumber: '', ifsc: '', holderName: '' });
+  const upiForm = useSchemaForm(UpiForm, { upiId: '' });
+
+  const send = async (input: WithdrawalInput) => {
+    try {
+      await withdraw.mutateAsync(input);
+    } catch (error) {
+      if (errorStatus(error) === 401) {
+        sessionExpired();
+        return;
+      }
+      const fields = serverFieldErrors(error);
+      bankForm.setServerErrors(
+        Object.fromEntries(
+          Object.entries(fields)
+            .filter(([field]) => field.startsWith('bankAccount.'))
+            .map(([field, message]) => [field.slice('bankAccount.'.length), message]),
+        ),
+      );
+      upiForm.setServerErrors(fields);
+      if (parseApiError(error)?.body?.error.code === 'destination_required') setChoice('bank');
+      const { title, message } = withdrawalFailureToast(parseApiError(error)?.body);
+      toast({ variant: 'destructive', title, description: message });
+      return;
+    }
+    toast({ title: 'Withdrawal Requested', description: 'Your withdrawal request has been submitted for review' });
+    onDone();
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (withdraw.isPending) return;
+    const checked = checkWithdrawalAmount(amount, balance);
+    if (!checked.ok) {
+      toast({ variant: 'destructive', title: checked.title, description: checked.message });
+      return;
+    }
+    if (destination === 'saved') {
+      void send({ amount: checked.amount });
+    } else if (destination === 'bank') {
+      bankForm.handleSubmit((bankAccount) => send({ amount: checked.amount, bankAccount }))(event);
+    } else {
+      upiForm.handleSubmit(({ upiId }) => send({ amount: checked.amount, upiId }))(event);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-5">
+      <TextField
+        label="Amount (₹)"
+        type="number"
+        inputMode="decimal"
+        min={MIN_WITHDRAWAL_RUPEES}
+        max={Number(balance)}
+        step="0.01"
+        value={amount}
+        onValueChange={setAmount}
+        hint={`Minimum: ₹${MIN_WITHDRAWAL_RUPEES} · Maximum: ${formatRupees(balance)}`}
+      />
+
+      <fieldset className="grid gap-2">
+        <legend className="mb-1.5 text-sm font-medium text-slate-700">Send the money to</legend>
+        {saved && (
+          <Choice name="destination" checked={destination === 'saved'} onSelect={() => setChoice('saved')} label="Saved account">
+            <SavedDestinationLine saved={saved} />
+          </Choice>
+        )}
+        <div className="grid grid-cols-2 gap-2">
+          <Choice name="destination" checked={destination === 'bank'} onSelect={() => setChoice('bank')} label={saved ? 'New bank account' : 'Bank account'} />
+          <Choice name="destination" checked={destination === 'upi'} onSelect={() => setChoice('upi')} label={saved ? 'New UPI ID' : 'UPI ID'} />
+        </div>
+      </fieldset>
+
+      {destination === 'bank' && (
+        <div className="grid gap-4">
+          <TextField
+            label="Account number"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="9 to 18 digits"
+            value={bankForm.values.accountNumber}
+            onValueChange={(value) => bankForm.setValue('accountNumber', value)}
+            error={bankForm.errors.accountNumber}
+          />
+          <TextField
+            label="IFSC code"
+            autoCapitalize="characters"
+            autoComplete="off"
+            placeholder="e.g. HDFC0001234"
+            value={bankForm.values.ifsc}
+            onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
+            error={bankForm.errors.ifsc}
+          />
+          <TextField
+            label="Account holder name"
+            autoCapitalize="words"
+            autoComplete="name"
+            placeholder="As shown in your bank"
+            value={bankForm.values.holderName}
+            onValueChange={(value) => bankForm.setValue('holderName', value)}
+            error={bankForm.errors.holderName}
+          />
+        </div>
+      )}
+      {destination === 'upi' && (
+        <TextField
+          label="UPI ID"
+          autoCapitalize="none"
+          autoComplete="off"
+          placeholder="e.g. name@okhdfc"
+          value={upiForm.values.upiId}
+          onValueChange={(value) => upiForm.setValue('upiId', value)}
+          error={upiForm.errors.upiId}
+        />
+      )}
+
+      <p className="flex items-start gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
+        <HistoryIcon className="mt-0.5 size-4 shrink-0" />
+        Withdrawal requests are processed within 24-48 hours.
+      </p>
+
+      <div className="grid gap-2">
+        <Button type="submit" disabled={withdraw.isPending}>
+          {withdraw.isPending ? 'Submitting...' : 'Submit Request'}
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SavedDestinationLine({ saved }: { saved: SavedDestination }) {
+  return (
+    <span className="block text-sm text-slate-600">
+      {saved.label}
+      {saved.kind === 'bank' && <span className="block text-xs text-slate-500">{saved.holderName}</span>}
+    </span>
+  );
+}
+
+/** One option of a radio group, drawn as a card; the native radio keeps it keyboard and screen-reader friendly. */
+function Choice({
+  name,
+  checked,
+  onSelect,
+  label,
+  children,
+}: {
+  name: string;
+  checked: boolean;
+  onSelect: () => void;
+  label: string;
+  children?: ReactNode;
+}) {
+  return (
+    <label
+      className={`flex cursor-pointer items-start gap-2.5 rounded-xl border px-3 py-2.5 transition ${
+        checked ? 'border-emerald-600 bg-emerald-50 ring-1 ring-emerald-600' : 'border-slate-300 bg-white hover:border-slate-400'
+      }`}
+    >
+      <input type="radio" name={name} checked={checked} onChange={onSelect} className="mt-0.5 size-4 accent-emerald-600" />
+      <span className="min-w-0">
+        <span className="block text-sm font-semibold text-slate-900">{label}</span>
+        {children}
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BankAccount, WithdrawalBody } from '@kamai/contracts';
+import { apiRequest, readJson } from '../../lib/api.ts';
+import {
+  currentUserQuery,
+  notificationsQuery,
+  savedDestinationQuery,
+  transactionsQuery,
+  withdrawalsQuery,
+} from '../../lib/queries.ts';
+
+/** POST /api/withdrawals: a bank account, a UPI id, or neither (then the saved destination is used). */
+export interface WithdrawalInput {
+  /** Two-place decimal string, e.g. "150.00". */
+  amount: string;
+  bankAccount?: BankAccount;
+  upiId?: string;
+}
+
+/**
+ * Requests a withdrawal. The request holds its amount at once, so afterwards the balance, the
+ * activity list, the history, the saved destination and the notifications (a "requested" one is
+ * added) are all read again; the mutation counts as done once they are.
+ */
+export function useWithdrawMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: WithdrawalInput) => readJson<WithdrawalBody>(await apiRequest('POST', '/api/withdrawals', input)),
+    onSuccess: () =>
+      Promise.all(
+        [currentUserQuery(), transactionsQuery(), withdrawalsQuery(), savedDestinationQuery(), notificationsQuery()].map(({ queryKey }) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}
