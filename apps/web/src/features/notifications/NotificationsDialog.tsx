@@ -1,0 +1,218 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ComponentType, SVGProps } from 'react';
+import type { NotificationBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { AlertTriangleIcon, BellIcon, CheckCircleIcon, CheckIcon, InfoIcon, TrashIcon, XCircleIcon } from '../../components/icons.tsx';
+import { formatRelativeTime } from '../../lib/format.ts';
+import { notificationsQuery } from '../../lib/queries.ts';
+import { toast } from '../../lib/toast.ts';
+import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
+
+/** Spec section 8: notification failures show as text in the dialog, never as a toast. */
+export const NOTIFICATION_FAILURES = {
+  markRead: 'Failed to mark as read',
+  markAllRead: 'Failed to mark all as read',
+  delete: 'Failed to delete notification',
+} as const;
+
+/** How many of the user's notifications are unread (0 while they load). */
+export function useUnreadCount(): number {
+  const { data } = useQuery(notificationsQuery());
+  return data?.filter((notification) => !notification.isRead).length ?? 0;
+}
+
+export function UnreadBadge({ count, className = '' }: { count: number; className?: string }) {
+  if (count === 0) return null;
+  return (
+    <span
+      className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-500 px-1.5 text-xs font-bold text-white ${className}`}
+      aria-label={`${count} unread`}
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+/** Spec section 2 (Notifications dialog): unread badge, 'Mark All Read', per-item read and delete. */
+export function NotificationsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const unread = useUnreadCount();
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Notifications" titleAside={<UnreadBadge count={unread} />}>
+      <NotificationList unread={unread} />
+    </Dialog>
+  );
+}
+
+function NotificationList({ unread }: { unread: number }) {
+  const notifications = useQuery(notificationsQuery());
+  const markRead = useMarkReadMutation();
+  const markAllRead = useMarkAllReadMutation();
+  const remove = useDeleteNotificationMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<unknown>, failureText: string, onDone?: () => void) => {
+    setFailure(null);
+    try {
+      await action();
+    } catch {
+      setFailure(failureText);
+      return;
+    }
+    onDone?.();
+  };
+
+  const onMarkAllRead = () =>
+    run(() => markAllRead.mutateAsync(), NOTIFICATION_FAILURES.markAllRead, () =>
+      toast({ title: 'All Marked as Read', description: 'You have read all your notifications' }),
+    );
+  const onMarkRead = (id: string) => run(() => markRead.mutateAsync(id), NOTIFICATION_FAILURES.markRead);
+  const onDelete = (id: string) =>
+    run(() => remove.mutateAsync(id), NOTIFICATION_FAILURES.delete, () =>
+      toast({ title: 'Notification Deleted', description: 'The notification has been removed' }),
+    );
+
+  return (
+    <div className="grid gap-3">
+      <div className="flex items-center justify-between gap-3">
+        <p className="text-sm text-slate-600">{unread === 0 ? 'You are all caught up' : `${unread} unread`}</p>
+        <button
+          type="button"
+          onClick={() => void onMarkAllRead()}
+          disabled={unread === 0 || markAllRead.isPending}
+          className="rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent"
+        >
+          Mark All Read
+        </button>
+      </div>
+
+      {failure && (
+        <p role="alert" className="rounded-xl bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
+          {failure}
+        </p>
+      )}
+
+      {/* Spec section 9: the list is 400 px high and scrolls within. */}
+      <div className="h-[400px] overflow-y-auto rounded-xl border border-slate-200" data-testid="notification-list">
+        {notifications.isPending ? (
+          <NotificationSkeleton />
+        ) : notifications.isError ? (
+          <div role="alert" className="grid h-full place-content-center gap-3 p-6 text-center text-sm text-slate-600">
+            <p>We couldn't load your notifications.</p>
+            <Button variant="secondary" onClick={() => void notifications.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : notifications.data.length === 0 ? (
+          <div className="grid h-full place-content-center justify-items-center gap-2 p-6 text-center">
+            <span className="grid size-12 place-items-center rounded-full bg-slate-100 text-slate-400">
+              <BellIcon className="size-6" />
+            </span>
+            <p className="font-semibold text-slate-800">No notifications yet</p>
+            <p className="text-sm text-slate-500">We'll let you know when your rewards and withdrawals move.</p>
+          </div>
+        ) : (
+          <ul aria-label="Notifications" className="divide-y divide-slate-100">
+            {notifications.data.map((notification) => (
+              <NotificationItem
+                key={notification.id}
+                notification={notification}
+                onMarkRead={() => void onMarkRead(notification.id)}
+                onDelete={() => void onDelete(notification.id)}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const TYPE_ICONS: Record<string, { Icon: ComponentType<SVGProps<SVGSVGElement>>; className: string }> = {
+  success: { Icon: CheckCircleIcon, className: 'bg-emerald-50 text-emerald-600' },
+  warning: { Icon: AlertTriangleIcon, className: 'bg-amber-50 text-amber-600' },
+  error: { Icon: XCircleIcon, className: 'bg-red-50 text-red-600' },
+  info: { Icon: InfoIcon, className: 'bg-sky-50 text-sky-600' },
+};
+
+/** Spec: an icon by type; success, warning and error have their own, anything else is info. */
+export function notificationIcon(type: string) {
+  return TYPE_ICONS[type] ?? TYPE_ICONS.info!;
+}
+
+function NotificationItem({
+  notification,
+  onMarkRead,
+  onDelete,
+}: {
+  notification: NotificationBody;
+  onMarkRead: () => void;
+  onDelete: () => void;
+}) {
+  const { Icon, className } = notificationIcon(notification.type);
+  return (
+    <li
+      data-type={notification.type}
+      data-read={notification.isRead}
+      className={`flex gap-3 px-3 py-3 ${notification.isRead ? 'bg-white' : 'bg-emerald-50/50'}`}
+    >
+      <span aria-hidden="true" className={`grid size-9 shrink-0 place-items-center rounded-full ${className}`}>
+        <Icon className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className={`text-sm ${notification.isRead ? 'font-medium text-slate-700' : 'font-semibold text-slate-900'}`}>
+          {!notification.isRead && (
+            <>
+              <span aria-hidden="true" className="mr-1.5 inline-block size-2 rounded-full bg-emerald-500 align-middle" />
+              <span className="sr-only">Unread: </span>
+            </>
+          )}
+          {notification.title}
+        </p>
+        <p className="mt-0.5 text-sm break-words text-slate-600">{notification.message}</p>
+        <p className="mt-1 text-xs text-slate-400">
+          <time dateTime={notification.createdAt}>{formatRelativeTime(notification.createdAt)}</time>
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-col gap-1">
+        {!notification.isRead && (
+          <button
+            type="button"
+            onClick={onMarkRead}
+            aria-label="Mark as read"
+            title="Mark as read"
+            className="grid size-9 place-items-center rounded-lg text-emerald-700 hover:bg-emerald-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+          >
+            <CheckIcon className="size-4" />
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={onDelete}
+          aria-label="Delete notification"
+          title="Delete"
+          className="grid size-9 place-items-center rounded-lg text-slate-400 hover:bg-red-50 hover:text-red-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+        >
+          <TrashIcon className="size-4" />
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function NotificationSkeleton() {
+  return (
+    <ul role="status" aria-label="Loading notifications" className="divide-y divide-slate-100">
+      {[0, 1, 2].map((row) => (
+        <li key={row} className="flex animate-pulse gap-3 px-3 py-3">
+          <span className="size-9 shrink-0 rounded-full bg-slate-200" />
+          <span className="grid flex-1 gap-2">
+            <span className="h-3.5 w-1/2 rounded bg-slate-200" />
+            <span className="h-3 w-5/6 rounded bg-slate-100" />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
