@@ -1,14 +1,46 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { currentUserQuery } from '../../lib/queries.ts';
+import { useState } from 'react';
+import type { ComponentType, ReactNode, SVGProps } from 'react';
+import { DEFAULT_SETTINGS } from '@kamai/contracts';
+import {
+  BellIcon,
+  BriefcaseIcon,
+  ChevronRightIcon,
+  HistoryIcon,
+  MailIcon,
+  PencilIcon,
+  ShieldIcon,
+  TrashIcon,
+  WalletIcon,
+} from '../../components/icons.tsx';
+import { NotificationsDialog, UnreadBadge, useUnreadCount } from '../notifications/NotificationsDialog.tsx';
+import { currentUserQuery, settingsQuery } from '../../lib/queries.ts';
+import { hasRole } from '../../lib/roles.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
+import { WithdrawalHistoryDialog } from './WithdrawalHistoryDialog.tsx';
+import { fullNameOf, supportMailto } from './supportMail.ts';
 
-/** Profile, for now: who is signed in, the static pages, and Logout. Settings dialogs come later. */
+type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
+
+/** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
   usePageTitle('Profile');
   const { data: user } = useQuery(currentUserQuery());
-  const fullName = [user?.firstName, user?.lastName].filter(Boolean).join(' ') || 'User';
+  const { data: settings } = useQuery(settingsQuery());
+  const unread = useUnreadCount();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const fullName = fullNameOf(user);
+  const dialogProps = (name: Exclude<OpenDialog, null>) => ({
+    open: dialog === name,
+    onOpenChange: (open: boolean) => setDialog(open ? name : null),
+  });
+
+  const isAdmin = hasRole(user, 'admin');
+  const isReviewer = hasRole(user, 'reviewer', 'admin');
+  const isFinance = hasRole(user, 'finance', 'admin');
 
   return (
     <section className="grid gap-6">
@@ -16,24 +48,127 @@ export function ProfileScreen() {
       <div className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <span
           aria-hidden="true"
-          className="grid size-14 shrink-0 place-items-center rounded-full bg-emerald-100 text-xl font-bold text-emerald-700"
+          className="grid size-16 shrink-0 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-2xl font-bold text-white shadow-sm"
         >
           {fullName.charAt(0).toUpperCase()}
         </span>
         <div className="min-w-0">
-          <p className="truncate text-lg font-semibold">{fullName}</p>
+          <p className="truncate text-lg font-semibold" data-testid="profile-name">
+            {fullName}
+          </p>
           {user && <p className="text-sm text-slate-600">+91 {user.mobile}</p>}
+          {user?.email && <p className="truncate text-sm text-slate-500">{user.email}</p>}
         </div>
       </div>
-      <nav aria-label="More" className="grid divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
-        <Link to="/privacy-policy" className="px-5 py-4 text-sm font-medium hover:bg-slate-50">
-          Privacy Policy
-        </Link>
-        <Link to="/delete-account" className="px-5 py-4 text-sm font-medium hover:bg-slate-50">
-          Delete Account
-        </Link>
-      </nav>
+
+      <ul aria-label="Settings" className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+        <li>
+          <RowButton Icon={PencilIcon} label="Edit Profile" onClick={() => setDialog('edit')} />
+        </li>
+        <li>
+          <RowButton
+            Icon={BellIcon}
+            label="Notifications"
+            aside={<UnreadBadge count={unread} />}
+            onClick={() => setDialog('notifications')}
+          />
+        </li>
+        <li>
+          <RowButton Icon={HistoryIcon} label="Withdrawal History" onClick={() => setDialog('withdrawals')} />
+        </li>
+        <li>
+          {user ? (
+            <a href={supportMailto(settings?.supportEmail ?? DEFAULT_SETTINGS.supportEmail, user)} className={rowClasses}>
+              <RowContent Icon={MailIcon} label="Help & Support" />
+            </a>
+          ) : (
+            <span className={rowClasses}>
+              <RowContent Icon={MailIcon} label="Help & Support" />
+            </span>
+          )}
+        </li>
+        <li>
+          <Link to="/privacy-policy" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label="Privacy Policy" />
+          </Link>
+        </li>
+        <li>
+          <Link to="/delete-account" className={rowClasses}>
+            <RowContent Icon={TrashIcon} label="Delete Account" />
+          </Link>
+        </li>
+      </ul>
+
+      {(isAdmin || isReviewer || isFinance) && (
+        <section aria-labelledby="staff-heading" className="grid gap-2">
+          <h2 id="staff-heading" className="px-1 text-sm font-semibold tracking-wide text-slate-500 uppercase">
+            Staff
+          </h2>
+          <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+            {isAdmin && (
+              <li>
+                <Link to="/admin" className={rowClasses}>
+                  <RowContent Icon={BriefcaseIcon} label="Task admin" />
+                </Link>
+              </li>
+            )}
+            {isReviewer && (
+              <li>
+                <Link to="/admin/review" className={rowClasses}>
+                  <RowContent Icon={ShieldIcon} label="Review queue" />
+                </Link>
+              </li>
+            )}
+            {isFinance && (
+              <li>
+                <Link to="/admin/finance" className={rowClasses}>
+                  <RowContent Icon={WalletIcon} label="Finance" />
+                </Link>
+              </li>
+            )}
+          </ul>
+        </section>
+      )}
+
       <LogoutButton />
+
+      {user && <EditProfileDialog {...dialogProps('edit')} user={user} />}
+      <NotificationsDialog {...dialogProps('notifications')} />
+      <WithdrawalHistoryDialog {...dialogProps('withdrawals')} />
     </section>
+  );
+}
+
+const rowClasses =
+  'flex w-full items-center gap-3 px-4 py-4 text-left text-sm font-medium text-slate-800 transition hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-50 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-500';
+
+function RowContent({ Icon, label, aside }: { Icon: ComponentType<SVGProps<SVGSVGElement>>; label: string; aside?: ReactNode }) {
+  return (
+    <>
+      <span aria-hidden="true" className="grid size-9 shrink-0 place-items-center rounded-xl bg-slate-100 text-slate-600">
+        <Icon className="size-5" />
+      </span>
+      <span className="flex-1">{label}</span>
+      {aside}
+      <ChevronRightIcon className="size-5 shrink-0 text-slate-400" />
+    </>
+  );
+}
+
+function RowButton({
+  Icon,
+  label,
+  aside,
+  onClick,
+}: {
+  Icon: ComponentType<SVGProps<SVGSVGElement>>;
+  label: string;
+  aside?: ReactNode;
+  onClick: () => void;
+}) {
+  return (
+    <button type="button" onClick={onClick} className={rowClasses}>
+      <RowContent Icon={Icon} label={label} aside={aside} />
+    </button>
   );
 }
