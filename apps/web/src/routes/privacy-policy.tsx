@@ -1,16 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { StaticPageLayout } from '../components/layouts.tsx';
-import { PlaceholderScreen } from '../components/PlaceholderScreen.tsx';
+import { PrivacyPolicyPage } from '../features/static-pages/PrivacyPolicyPage.tsx';
 
 /** Reachable signed in or out, so it sits outside both layouts and has no guard. */
 export const Route = createFileRoute('/privacy-policy')({
-  component: PrivacyPolicyPage,
-});
-
-function PrivacyPolicyPage() {
-  return (
+  component: () => (
     <StaticPageLayout>
-      <PlaceholderScreen title="Privacy Policy" note="Our privacy policy will be published here soon." />
+      <PrivacyPolicyPage />
     </StaticPageLayout>
-  );
-}
+  ),
+});
