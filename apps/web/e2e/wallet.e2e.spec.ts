@@ -165,6 +165,7 @@ describe('the wallet, on a phone', () => {
     await request.getByRole('button', { name: 'Mark Paid' }).click();
     const pay = finance.getByRole('dialog', { name: 'Mark as Paid' });
     await pay.getByLabel('Transfer reference').fill('UTR2026112100042');
+    await finance.screenshot({ path: '/tmp/finance-pay.png' });
     await pay.getByRole('button', { name: 'Confirm Paid' }).click();
     await toasts(finance).getByText('Withdrawal Paid', { exact: true }).waitFor();
     await request.waitFor({ state: 'detached' });

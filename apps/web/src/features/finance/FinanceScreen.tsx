@@ -159,8 +159,8 @@ function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
   return (
     <div className="grid gap-2">
       <p className="text-sm text-slate-700">
-        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> to {withdrawal.user.name} (+91{' '}
-        {withdrawal.user.mobile})
+        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> to {withdrawal.user.name}{' '}
+        <span className="whitespace-nowrap">(+91 {withdrawal.user.mobile})</span>
       </p>
       <PayTo payTo={withdrawal.payTo} />
     </div>
