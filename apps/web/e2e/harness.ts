@@ -30,6 +30,8 @@ export const PHONE = {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's DATA_DIR, for operators' commands run beside it (see `grantRole`). */
+  dataDir: string;
   /** What the server printed so far, for failure messages. */
   output: () => string;
   stop: () => Promise<void>;
@@ -107,7 +109,7 @@ export async function startServer(): Promise<RunningServer> {
     }
     try {
       const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) return { baseUrl, output: () => output, stop };
+      if (response.ok) return { baseUrl, dataDir, output: () => output, stop };
     } catch {
       // Not listening yet.
     }
@@ -165,4 +167,18 @@ export async function registerAccount(baseUrl: string, account: TestAccount): Pr
     body: JSON.stringify(account),
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
+}
+
+/**
+ * Gives a registered user a staff role the way an operator does (`npm run cli -- grant-role`), on
+ * the running server's DATA_DIR. The server's read models pick the change up within a moment; a page
+ * sees the role on its next read of the current user (e.g. after a reload).
+ */
+export function grantRole(server: Pick<RunningServer, 'dataDir'>, mobile: string, role: 'admin' | 'reviewer' | 'finance'): void {
+  const result = spawnSync(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['scripts/src/cli.ts', 'grant-role', mobile, role], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: server.dataDir },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`grant-role ${mobile} ${role} failed (${result.status}):\n${result.stdout}${result.stderr}`);
 }
