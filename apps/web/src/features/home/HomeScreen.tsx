@@ -1,47 +1,89 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { BellIcon } from '../../components/icons.tsx';
 import { formatRupees } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
+import { currentUserQuery, notificationsQuery, tasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { taskCount } from '../tasks/categories.ts';
+import { CategoryCards } from '../tasks/CategoryCards.tsx';
+import { countActiveByType } from '../tasks/filters.ts';
 
-/** Home (spec section 2): greeting and total rupees earned. Renders nothing without a user. */
+/**
+ * Home (spec section 2): greeting, the user's rupees, a bell with the unread count (to /profile),
+ * and the three category cards with live counts of active tasks. Renders nothing without a user.
+ */
 export function HomeScreen() {
   usePageTitle('Home');
   const { data: user } = useQuery(currentUserQuery());
+  const tasks = useQuery({ ...tasksQuery(), enabled: Boolean(user) });
   if (!user) return null;
 
   const name = user.firstName || user.username;
+  const counts = tasks.data ? countActiveByType(tasks.data) : null;
   return (
     <div className="grid gap-6">
-      <header className="grid gap-1">
-        <p className="text-sm text-slate-500">Welcome to Kamai</p>
-        <h1 className="text-2xl font-bold tracking-tight">Hello, {name}</h1>
+      <header className="flex items-start justify-between gap-3">
+        <div className="grid gap-1">
+          <p className="text-sm text-slate-500">Welcome to Kamai</p>
+          <h1 className="text-2xl font-bold tracking-tight">Hello, {name}</h1>
+        </div>
+        <NotificationBell />
       </header>
 
       <section
-        aria-labelledby="total-earned-label"
+        aria-labelledby="total-rupees-label"
         className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
       >
-        <p id="total-earned-label" className="text-sm text-emerald-50">
-          Total earned
+        <p id="total-rupees-label" className="text-sm text-emerald-50">
+          Total rupees
         </p>
         <p className="mt-1 text-3xl font-bold tracking-tight" data-testid="total-rupees">
           {formatRupees(user.totalRupees)}
         </p>
+        <p className="mt-2 text-xs text-emerald-50" data-testid="total-earned">
+          {formatRupees(user.totalEarned)} earned in all
+        </p>
       </section>
 
       <section aria-labelledby="tasks-heading" className="grid gap-3">
-        <h2 id="tasks-heading" className="text-lg font-semibold">
-          Earn with tasks
-        </h2>
-        <Link
-          to="/tasks/categories"
-          className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-emerald-300"
-        >
-          <p className="font-semibold text-slate-900">Browse task categories</p>
-          <p className="mt-1 text-sm text-slate-600">Rate apps, visit websites and play games to earn rupees.</p>
-        </Link>
+        <div className="flex items-baseline justify-between gap-3">
+          <h2 id="tasks-heading" className="text-lg font-semibold">
+            Earn with tasks
+          </h2>
+          <Link to="/tasks/categories" className="text-sm font-medium text-emerald-700 hover:underline">
+            See all
+          </Link>
+        </div>
+        <CategoryCards countOf={(type) => (counts ? taskCount(counts[type]) : tasks.isError ? '–' : undefined)} />
+        {tasks.data?.length === 0 && (
+          <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-4 text-center text-sm text-slate-600">
+            No tasks available right now
+          </p>
+        )}
       </section>
     </div>
+  );
+}
+
+/** The bell: a link to /profile (where the notifications live) with the number of unread ones. */
+function NotificationBell() {
+  const { data: notifications } = useQuery(notificationsQuery());
+  const unread = notifications?.filter((notification) => !notification.isRead).length ?? 0;
+  return (
+    <Link
+      to="/profile"
+      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      className="relative grid size-11 shrink-0 place-items-center rounded-full border border-slate-200 bg-white text-slate-700 shadow-sm transition hover:text-emerald-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-100"
+    >
+      <BellIcon className="size-5" />
+      {unread > 0 && (
+        <span
+          data-testid="unread-count"
+          className="absolute -top-1 -right-1 grid h-5 min-w-5 place-items-center rounded-full bg-red-500 px-1 text-[11px] font-bold text-white ring-2 ring-slate-50"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+    </Link>
   );
 }

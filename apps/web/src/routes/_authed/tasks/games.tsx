@@ -1,10 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderScreen } from '../../../components/PlaceholderScreen.tsx';
+import { TaskListScreen } from '../../../features/tasks/TaskListScreen.tsx';
+import { tasksQuery, userTasksQuery } from '../../../lib/queries.ts';
 
 export const Route = createFileRoute('/_authed/tasks/games')({
+  // Started, not awaited: the screen shows its skeletons while the lists load.
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(tasksQuery());
+    void queryClient.prefetchQuery(userTasksQuery());
+  },
   component: GamingTasksScreen,
 });
 
 function GamingTasksScreen() {
-  return <PlaceholderScreen title="Gaming Tasks" note="Download and play games to earn rewards." />;
+  return <TaskListScreen list="games" />;
 }

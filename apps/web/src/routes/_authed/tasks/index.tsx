@@ -1,10 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderScreen } from '../../../components/PlaceholderScreen.tsx';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
+/** Spec section 2: /tasks has no screen of its own; it leads to the category overview. */
 export const Route = createFileRoute('/_authed/tasks/')({
-  component: TasksScreen,
+  beforeLoad: () => {
+    throw redirect({ to: '/tasks/categories', replace: true });
+  },
 });
-
-function TasksScreen() {
-  return <PlaceholderScreen title="Tasks" note="Your tasks will be listed here soon." />;
-}

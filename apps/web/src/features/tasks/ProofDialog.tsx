@@ -1,0 +1,300 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
+import { PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
+import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatRupees } from '../../lib/format.ts';
+import { toast } from '../../lib/toast.ts';
+import { canSubmitProof } from './filters.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from './taskIcons.tsx';
+import { useSubmitProofMutation } from './taskMutations.ts';
+import { UPLOAD_MESSAGES, checkImageFile, uploadImage } from './upload.ts';
+
+interface ProofDialogProps {
+  /** The task whose dialog is open; null when it is closed. */
+  task: TaskBody | null;
+  record: UserTaskBody | undefined;
+  status: UserTaskStatus;
+  onClose: () => void;
+}
+
+/**
+ * The task detail and proof dialog (spec section 2): the task's instructions, proof requirements,
+ * reward and time; the submission once one exists (image, description, time, rejection reason); the
+ * upload form while a proof is wanted; 'Proof Under Review' or 'Task Completed!' otherwise.
+ * Its form lives inside the dialog's content, so closing the dialog clears it.
+ */
+export function ProofDialog({ task, record, status, onClose }: ProofDialogProps) {
+  return (
+    <Dialog
+      open={task !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={task ? `Submit Proof - ${task.title}` : ''}
+      titleAside={<StatusBadge status={status} />}
+    >
+      {task && <ProofDialogBody key={task.id} task={task} record={record} status={status} onSubmitted={onClose} />}
+    </Dialog>
+  );
+}
+
+function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody; record: UserTaskBody | undefined; status: UserTaskStatus; onSubmitted: () => void }) {
+  const reward = formatRupees(record?.rupeesEarned ?? task.rupeeReward);
+  return (
+    <div className="grid gap-4">
+      <section aria-label="Task details" className="grid gap-3">
+        <div>
+          <h3 className="text-sm font-semibold text-slate-900">Instructions</h3>
+          <p className="mt-1 text-sm text-slate-600">{task.description}</p>
+        </div>
+        {task.proofInstructions && (
+          <div className="rounded-xl bg-amber-50 px-3 py-2">
+            <h3 className="text-sm font-semibold text-amber-900">Proof requirements</h3>
+            <p className="mt-1 text-sm text-amber-800">{task.proofInstructions}</p>
+          </div>
+        )}
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <div className="rounded-xl bg-emerald-50 px-3 py-2">
+            <dt className="text-xs text-emerald-800">Reward</dt>
+            <dd className="font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</dd>
+          </div>
+          <div className="rounded-xl bg-slate-50 px-3 py-2">
+            <dt className="text-xs text-slate-600">Time</dt>
+            <dd className="flex items-center gap-1 font-semibold text-slate-800">
+              <ClockIcon className="size-4" />
+              {task.estimatedTime}
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      {record && <SubmissionDetails record={record} status={status} />}
+
+      {status === 'submitted' && (
+        <div role="status" className="flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-3">
+          <HourglassIcon className="mt-0.5 size-5 shrink-0 text-amber-600" />
+          <div>
+            <p className="font-semibold text-amber-900">Proof Under Review</p>
+            <p className="text-sm text-amber-800">We will notify you once it has been reviewed.</p>
+          </div>
+        </div>
+      )}
+      {status === 'approved' && (
+        <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-200 bg-emerald-50 p-3">
+          <CheckCircleIcon className="mt-0.5 size-5 shrink-0 text-emerald-600" />
+          <div>
+            <p className="font-semibold text-emerald-900">Task Completed!</p>
+            <p className="text-sm text-emerald-800">{reward} has been added to your wallet</p>
+          </div>
+        </div>
+      )}
+
+      {(!record || canSubmitProof(task, status)) && task.requiresProof && <ProofForm task={task} onSubmitted={onSubmitted} />}
+    </div>
+  );
+}
+
+function SubmissionDetails({ record, status }: { record: UserTaskBody; status: UserTaskStatus }) {
+  return (
+    <section aria-label="Your submission" className="grid gap-2 rounded-xl border border-slate-200 p-3">
+      <h3 className="text-sm font-semibold text-slate-900">Your submission</h3>
+      <img
+        src={record.proofImageUrl}
+        alt="Your proof"
+        className="max-h-64 w-full rounded-lg bg-slate-100 object-contain"
+      />
+      <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{record.proofDescription}</p>
+      <p className="text-xs text-slate-500">Submitted {formatDateTime(record.submittedAt)}</p>
+      {status === 'rejected' && record.rejectionReason && (
+        <p data-testid="dialog-rejection-reason" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+          <span className="font-semibold">Rejection reason: </span>
+          {record.rejectionReason}
+        </p>
+      )}
+    </section>
+  );
+}
+
+type UploadState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; percent: number; previewUrl: string; fileName: string }
+  | { phase: 'done'; objectURL: string; previewUrl: string; fileName: string };
+
+function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => void }) {
+  const fileInputId = useId();
+  const descriptionId = useId();
+  const counterId = useId();
+  const submit = useSubmitProofMutation();
+  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
+  /** The image's alert (too large, not an image, upload failed), shown under the picker. */
+  const [imageAlert, setImageAlert] = useState<string | null>(null);
+  /** The form's alert (missing fields), shown by the Submit button. */
+  const [formAlert, setFormAlert] = useState<string | null>(null);
+  const [description, setDescription] = useState('');
+  const uploadAbort = useRef<AbortController | null>(null);
+  const previewUrls = useRef<string[]>([]);
+
+  // Leaving the dialog stops an upload in flight and frees the local previews.
+  useEffect(
+    () => () => {
+      uploadAbort.current?.abort();
+      for (const url of previewUrls.current) URL.revokeObjectURL(url);
+    },
+    [],
+  );
+
+  const uploading = upload.phase === 'uploading';
+  const missing = upload.phase !== 'done' || description.trim().length === 0;
+
+  const onFileChosen = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    // Clear the input, so choosing the same file again still counts as a choice.
+    event.target.value = '';
+    if (!file) return;
+    const problem = checkImageFile(file);
+    if (problem) {
+      setImageAlert(problem);
+      return;
+    }
+    setImageAlert(null);
+    uploadAbort.current?.abort();
+    const controller = new AbortController();
+    uploadAbort.current = controller;
+    const previewUrl = URL.createObjectURL(file);
+    previewUrls.current.push(previewUrl);
+    setUpload({ phase: 'uploading', percent: 0, previewUrl, fileName: file.name });
+    try {
+      const objectURL = await uploadImage(file, {
+        signal: controller.signal,
+        onProgress: (percent) => setUpload((current) => (current.phase === 'uploading' && current.previewUrl === previewUrl ? { ...current, percent } : current)),
+      });
+      if (controller.signal.aborted) return;
+      setUpload({ phase: 'done', objectURL, previewUrl, fileName: file.name });
+      toast({ title: 'Image Uploaded', description: 'Your proof image is ready. Add a description and submit.' });
+    } catch {
+      if (controller.signal.aborted) return;
+      setUpload({ phase: 'idle' });
+      setImageAlert(UPLOAD_MESSAGES.failed);
+    }
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (upload.phase !== 'done' || description.trim().length === 0) {
+      setFormAlert(TASK_MESSAGES.proofMissing);
+      return;
+    }
+    setFormAlert(null);
+    try {
+      await submit.mutateAsync({ taskId: task.id, proof: { proofImageUrl: upload.objectURL, proofDescription: description.trim() } });
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Submission Failed', description: serverErrorMessage(error, 'Failed to submit proof') });
+      return;
+    }
+    toast({ title: 'Proof Submitted!', description: "Your proof has been submitted for review. You'll be notified once it's approved." });
+    onSubmitted();
+  };
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4 border-t border-slate-100 pt-4" aria-label="Submit your proof">
+      <div className="grid gap-1.5">
+        <span className="text-sm font-medium text-slate-700">Proof image</span>
+        <label
+          htmlFor={fileInputId}
+          className={`relative flex cursor-pointer flex-col items-center justify-center gap-2 overflow-hidden rounded-xl border-2 border-dashed p-4 text-center transition focus-within:ring-4 focus-within:ring-emerald-100 ${
+            upload.phase === 'idle' ? 'border-slate-300 bg-slate-50 hover:border-emerald-400' : 'border-emerald-300 bg-emerald-50/40'
+          } ${uploading ? 'pointer-events-none' : ''}`}
+        >
+          {upload.phase === 'idle' ? (
+            <>
+              <UploadIcon className="size-7 text-slate-400" />
+              <span className="text-sm font-semibold text-emerald-700">Choose an image</span>
+              <span className="text-xs text-slate-500">One screenshot or photo, up to 5MB</span>
+            </>
+          ) : (
+            <>
+              <ChosenImage key={upload.previewUrl} src={upload.previewUrl} fileName={upload.fileName} />
+              {upload.phase === 'done' && (
+                <span className="flex items-center gap-1 text-xs font-semibold text-emerald-700">
+                  <CheckCircleIcon className="size-4" /> Uploaded · tap to change
+                </span>
+              )}
+            </>
+          )}
+          <input
+            id={fileInputId}
+            type="file"
+            accept="image/*"
+            aria-label="Proof image"
+            disabled={uploading || submit.isPending}
+            onChange={(event) => void onFileChosen(event)}
+            className="sr-only"
+          />
+        </label>
+        {upload.phase === 'uploading' && (
+          <div className="grid gap-1">
+            <div
+              role="progressbar"
+              aria-label="Upload progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={upload.percent}
+              className="h-2 overflow-hidden rounded-full bg-slate-200"
+            >
+              <div className="h-full rounded-full bg-emerald-500 transition-[width] duration-300" style={{ width: `${upload.percent}%` }} />
+            </div>
+            <p className="text-xs text-slate-500">Uploading... {upload.percent}%</p>
+          </div>
+        )}
+        {imageAlert && (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
+            {imageAlert}
+          </p>
+        )}
+      </div>
+
+      <div className="grid gap-1.5">
+        <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
+          Description
+        </label>
+        <textarea
+          id={descriptionId}
+          value={description}
+          maxLength={PROOF_DESCRIPTION_MAX_LENGTH}
+          onChange={(event) => setDescription(event.target.value.slice(0, PROOF_DESCRIPTION_MAX_LENGTH))}
+          aria-describedby={counterId}
+          rows={4}
+          placeholder="Describe what you did to complete this task"
+          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-400 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
+        />
+        <p id={counterId} data-testid="description-counter" className="text-right text-xs text-slate-500">
+          {description.length}/{PROOF_DESCRIPTION_MAX_LENGTH}
+        </p>
+      </div>
+
+      <div className="grid gap-2">
+        <Button type="submit" disabled={missing || submit.isPending || uploading}>
+          {submit.isPending ? 'Submitting...' : 'Submit Proof'}
+        </Button>
+        {formAlert && missing ? (
+          <p role="alert" className="text-center text-sm font-medium text-red-700">
+            {formAlert}
+          </p>
+        ) : (
+          missing && <p className="text-center text-xs text-slate-500">{TASK_MESSAGES.proofMissing}</p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** The local preview of the chosen file; a format this browser cannot draw shows its name instead. */
+function ChosenImage({ src, fileName }: { src: string; fileName: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken) return <span className="max-w-full truncate text-sm font-medium text-slate-700">{fileName}</span>;
+  return <img src={src} alt="Chosen proof" onError={() => setBroken(true)} className="max-h-48 rounded-lg object-contain" />;
+}

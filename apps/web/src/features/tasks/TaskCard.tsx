@@ -1,0 +1,101 @@
+import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
+import { formatRupees } from '../../lib/format.ts';
+import { canSubmitProof } from './filters.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+import { ClockIcon, ExternalLinkIcon } from './taskIcons.tsx';
+
+/** Which list shows the card; it names the button that opens the task's URL. */
+export type TaskCardKind = 'rating' | 'website' | 'generic';
+
+const START_LABELS: Record<TaskCardKind, string> = {
+  rating: 'Open App',
+  website: 'Visit Website',
+  generic: 'Start Now',
+};
+
+interface TaskCardProps {
+  task: TaskBody;
+  record: UserTaskBody | undefined;
+  status: UserTaskStatus;
+  kind: TaskCardKind;
+  /** Opens the task detail (proof) dialog. */
+  onOpenProof: () => void;
+}
+
+const actionClasses =
+  'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-4';
+
+/**
+ * One task of a list (spec section 2): title, description, reward, time, status badge and proof
+ * instructions. The start button opens the task URL in a new tab until the task is approved; Submit
+ * Proof shows while a proof is wanted (pending or rejected). Once a proof exists, View Proof opens
+ * the same dialog to see it.
+ */
+export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardProps) {
+  const titleId = `task-${task.id}-title`;
+  const showStart = status !== 'approved' && Boolean(task.taskUrl);
+  const showSubmit = canSubmitProof(task, status);
+  const showView = task.requiresProof && (status === 'submitted' || status === 'approved');
+  const earned = record?.rupeesEarned ?? task.rupeeReward;
+
+  return (
+    <article aria-labelledby={titleId} data-testid="task-card" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <header className="flex items-start justify-between gap-3">
+        <h2 id={titleId} className="font-semibold text-slate-900">
+          {task.title}
+        </h2>
+        <StatusBadge status={status} />
+      </header>
+      <p className="text-sm text-slate-600">{task.description}</p>
+      <div className="flex items-center gap-3 text-sm">
+        <span className="rounded-lg bg-emerald-50 px-2 py-0.5 font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</span>
+        <span className="flex items-center gap-1 text-slate-500">
+          <ClockIcon className="size-4" />
+          {task.estimatedTime}
+        </span>
+      </div>
+      {task.requiresProof && task.proofInstructions && (
+        <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
+          <span className="font-semibold text-slate-700">Proof: </span>
+          {task.proofInstructions}
+        </p>
+      )}
+      {status === 'rejected' && record?.rejectionReason && (
+        <p data-testid="rejection-reason" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          <span className="font-semibold">Rejected: </span>
+          {record.rejectionReason}
+        </p>
+      )}
+      {status === 'approved' && (
+        <p data-testid="earned" className="text-sm font-semibold text-emerald-700">
+          +{formatRupees(earned)} earned
+        </p>
+      )}
+      {(showStart || showSubmit || showView) && (
+        <div className="flex gap-2">
+          {showStart && task.taskUrl && (
+            <a
+              href={task.taskUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}
+            >
+              {START_LABELS[kind]}
+              <ExternalLinkIcon className="size-4" />
+            </a>
+          )}
+          {showSubmit && (
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300`}>
+              Submit Proof
+            </button>
+          )}
+          {showView && (
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}>
+              View Proof
+            </button>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,131 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Button } from '../../components/Button.tsx';
+import { ArrowLeftIcon } from '../../components/icons.tsx';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { statusOf, tasksForList } from './filters.ts';
+import type { TaskList } from './filters.ts';
+import { ProofDialog } from './ProofDialog.tsx';
+import { TaskCard } from './TaskCard.tsx';
+import type { TaskCardKind } from './TaskCard.tsx';
+
+interface ListCopy {
+  title: string;
+  subtitle: string;
+  emptyTitle: string;
+  emptyText: string;
+  kind: TaskCardKind;
+}
+
+/** Spec section 2, task list screens: the words of each list. */
+const LISTS: Record<TaskList, ListCopy> = {
+  rating: {
+    title: 'Rating Tasks',
+    subtitle: 'Rate apps and services to earn rupees',
+    emptyTitle: 'No Rating Tasks Available',
+    emptyText: 'Check back later for new rating tasks!',
+    kind: 'rating',
+  },
+  website: {
+    title: 'Website Visit Tasks',
+    subtitle: 'Visit websites and complete simple actions',
+    emptyTitle: 'No Website Tasks Available',
+    emptyText: 'Check back later for new website tasks!',
+    kind: 'website',
+  },
+  games: {
+    title: 'Gaming Tasks',
+    subtitle: 'Download and play games to earn rewards',
+    emptyTitle: 'No Gaming Tasks Available',
+    emptyText: 'Check back later for new gaming tasks!',
+    kind: 'generic',
+  },
+};
+
+/** One task list screen: back link, title, subtitle, then skeletons, the cards or the empty state. */
+export function TaskListScreen({ list }: { list: TaskList }) {
+  const copy = LISTS[list];
+  usePageTitle(copy.title);
+  const tasks = useQuery(tasksQuery());
+  const userTasks = useQuery(userTasksQuery());
+  const [openTaskId, setOpenTaskId] = useState<string | null>(null);
+
+  const listed = tasks.data ? tasksForList(tasks.data, list) : [];
+  const recordOf = (taskId: string) => userTasks.data?.find((record) => record.taskId === taskId);
+  const openTask = listed.find((task) => task.id === openTaskId) ?? null;
+  const failed = tasks.error ?? userTasks.error;
+
+  return (
+    <section className="grid gap-5">
+      <header className="grid gap-3">
+        <Link to="/" aria-label="Back to home" className="inline-flex w-fit items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
+          <ArrowLeftIcon className="size-4" />
+          Back
+        </Link>
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{copy.title}</h1>
+          <p className="mt-1 text-sm text-slate-600">{copy.subtitle}</p>
+        </div>
+      </header>
+
+      {failed ? (
+        <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
+          <p className="font-semibold text-slate-900">We could not load the tasks</p>
+          <p className="text-slate-600">{serverErrorMessage(failed, 'Please check your connection and try again.')}</p>
+          <Button variant="secondary" onClick={() => void Promise.all([tasks.refetch(), userTasks.refetch()])}>
+            Try again
+          </Button>
+        </div>
+      ) : tasks.isPending || userTasks.isPending ? (
+        <TaskSkeletons />
+      ) : listed.length === 0 ? (
+        <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
+          <p className="font-semibold text-slate-900">{copy.emptyTitle}</p>
+          <p className="text-sm text-slate-600">{copy.emptyText}</p>
+        </div>
+      ) : (
+        <ul className="grid gap-3">
+          {listed.map((task) => (
+            <li key={task.id}>
+              <TaskCard
+                task={task}
+                record={recordOf(task.id)}
+                status={statusOf(task.id, userTasks.data)}
+                kind={copy.kind}
+                onOpenProof={() => setOpenTaskId(task.id)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ProofDialog
+        task={openTask}
+        record={openTask ? recordOf(openTask.id) : undefined}
+        status={openTask ? statusOf(openTask.id, userTasks.data) : 'pending'}
+        onClose={() => setOpenTaskId(null)}
+      />
+    </section>
+  );
+}
+
+function TaskSkeletons() {
+  return (
+    <div role="status" aria-label="Loading tasks" className="grid gap-3">
+      {[0, 1, 2].map((index) => (
+        <div key={index} aria-hidden="true" className="grid animate-pulse gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+          <div className="flex justify-between gap-3">
+            <div className="h-5 w-2/3 rounded bg-slate-200" />
+            <div className="h-5 w-20 rounded-full bg-slate-100" />
+          </div>
+          <div className="h-4 w-full rounded bg-slate-100" />
+          <div className="h-4 w-4/5 rounded bg-slate-100" />
+          <div className="h-11 w-full rounded-xl bg-slate-100" />
+        </div>
+      ))}
+    </div>
+  );
+}

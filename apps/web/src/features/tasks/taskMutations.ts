@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
+import { apiRequest, readJson } from '../../lib/api.ts';
+import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
+
+/**
+ * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed (spec section 7);
+ * the refresh is not awaited, so the dialog closes at once and the card follows a moment later.
+ */
+export function useSubmitProofMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ taskId, proof }: { taskId: string; proof: SubmitProofRequest }) =>
+      readJson<UserTaskBody>(await apiRequest('POST', `/api/tasks/${encodeURIComponent(taskId)}/submit-proof`, proof)),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey });
+      void queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey });
+    },
+  });
+}
