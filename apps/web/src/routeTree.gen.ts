@@ -14,12 +14,14 @@ import { Route as AuthedRouteImport } from './routes/_authed';
 import { Route as GuestRouteImport } from './routes/_guest';
 import { Route as DeleteAccountRouteImport } from './routes/delete-account';
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
-import { Route as AuthedAdminRouteImport } from './routes/_authed/admin';
 import { Route as AuthedKycRouteImport } from './routes/_authed/kyc';
 import { Route as AuthedProfileRouteImport } from './routes/_authed/profile';
 import { Route as AuthedWalletRouteImport } from './routes/_authed/wallet';
 import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
+import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
+import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
+import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
 import { Route as AuthedTasksCategoriesRouteImport } from './routes/_authed/tasks/categories';
 import { Route as AuthedTasksGamesRouteImport } from './routes/_authed/tasks/games';
@@ -49,11 +51,6 @@ const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
   path: '/privacy-policy',
   getParentRoute: () => rootRouteImport,
 } as any);
-const AuthedAdminRoute = AuthedAdminRouteImport.update({
-  id: '/admin',
-  path: '/admin',
-  getParentRoute: () => AuthedRoute,
-} as any);
 const AuthedKycRoute = AuthedKycRouteImport.update({
   id: '/kyc',
   path: '/kyc',
@@ -78,6 +75,21 @@ const GuestRegisterRoute = GuestRegisterRouteImport.update({
   id: '/register',
   path: '/register',
   getParentRoute: () => GuestRoute,
+} as any);
+const AuthedAdminIndexRoute = AuthedAdminIndexRouteImport.update({
+  id: '/admin/',
+  path: '/admin/',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedAdminFinanceRoute = AuthedAdminFinanceRouteImport.update({
+  id: '/admin/finance',
+  path: '/admin/finance',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
+  id: '/admin/review',
+  path: '/admin/review',
+  getParentRoute: () => AuthedRoute,
 } as any);
 const AuthedTasksIndexRoute = AuthedTasksIndexRouteImport.update({
   id: '/tasks/',
@@ -109,32 +121,36 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
-  '/admin': typeof AuthedAdminRoute;
   '/kyc': typeof AuthedKycRoute;
   '/profile': typeof AuthedProfileRoute;
   '/wallet': typeof AuthedWalletRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/review': typeof AuthedAdminReviewRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
   '/tasks/website': typeof AuthedTasksWebsiteRoute;
+  '/admin/': typeof AuthedAdminIndexRoute;
   '/tasks/': typeof AuthedTasksIndexRoute;
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
-  '/admin': typeof AuthedAdminRoute;
   '/kyc': typeof AuthedKycRoute;
   '/profile': typeof AuthedProfileRoute;
   '/wallet': typeof AuthedWalletRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/review': typeof AuthedAdminReviewRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
   '/tasks/website': typeof AuthedTasksWebsiteRoute;
+  '/admin': typeof AuthedAdminIndexRoute;
   '/tasks': typeof AuthedTasksIndexRoute;
 }
 export interface FileRoutesById {
@@ -144,16 +160,18 @@ export interface FileRoutesById {
   '/_guest': typeof GuestRouteWithChildren;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
-  '/_authed/admin': typeof AuthedAdminRoute;
   '/_authed/kyc': typeof AuthedKycRoute;
   '/_authed/profile': typeof AuthedProfileRoute;
   '/_authed/wallet': typeof AuthedWalletRoute;
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
+  '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/_authed/admin/review': typeof AuthedAdminReviewRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/_authed/tasks/games': typeof AuthedTasksGamesRoute;
   '/_authed/tasks/rating': typeof AuthedTasksRatingRoute;
   '/_authed/tasks/website': typeof AuthedTasksWebsiteRoute;
+  '/_authed/admin/': typeof AuthedAdminIndexRoute;
   '/_authed/tasks/': typeof AuthedTasksIndexRoute;
 }
 export interface FileRouteTypes {
@@ -162,32 +180,36 @@ export interface FileRouteTypes {
     | '/'
     | '/delete-account'
     | '/privacy-policy'
-    | '/admin'
     | '/kyc'
     | '/profile'
     | '/wallet'
     | '/login'
     | '/register'
+    | '/admin/finance'
+    | '/admin/review'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
     | '/tasks/website'
+    | '/admin/'
     | '/tasks/';
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
     | '/delete-account'
     | '/privacy-policy'
-    | '/admin'
     | '/kyc'
     | '/profile'
     | '/wallet'
     | '/login'
     | '/register'
+    | '/admin/finance'
+    | '/admin/review'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
     | '/tasks/website'
+    | '/admin'
     | '/tasks';
   id:
     | '__root__'
@@ -196,16 +218,18 @@ export interface FileRouteTypes {
     | '/_guest'
     | '/delete-account'
     | '/privacy-policy'
-    | '/_authed/admin'
     | '/_authed/kyc'
     | '/_authed/profile'
     | '/_authed/wallet'
     | '/_guest/login'
     | '/_guest/register'
+    | '/_authed/admin/finance'
+    | '/_authed/admin/review'
     | '/_authed/tasks/categories'
     | '/_authed/tasks/games'
     | '/_authed/tasks/rating'
     | '/_authed/tasks/website'
+    | '/_authed/admin/'
     | '/_authed/tasks/';
   fileRoutesById: FileRoutesById;
 }
@@ -254,13 +278,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PrivacyPolicyRouteImport;
       parentRoute: typeof rootRouteImport;
     };
-    '/_authed/admin': {
-      id: '/_authed/admin';
-      path: '/admin';
-      fullPath: '/admin';
-      preLoaderRoute: typeof AuthedAdminRouteImport;
-      parentRoute: typeof AuthedRoute;
-    };
     '/_authed/kyc': {
       id: '/_authed/kyc';
       path: '/kyc';
@@ -295,6 +312,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/register';
       preLoaderRoute: typeof GuestRegisterRouteImport;
       parentRoute: typeof GuestRoute;
+    };
+    '/_authed/admin/': {
+      id: '/_authed/admin/';
+      path: '/admin';
+      fullPath: '/admin/';
+      preLoaderRoute: typeof AuthedAdminIndexRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
+    '/_authed/admin/finance': {
+      id: '/_authed/admin/finance';
+      path: '/admin/finance';
+      fullPath: '/admin/finance';
+      preLoaderRoute: typeof AuthedAdminFinanceRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
+    '/_authed/admin/review': {
+      id: '/_authed/admin/review';
+      path: '/admin/review';
+      fullPath: '/admin/review';
+      preLoaderRoute: typeof AuthedAdminReviewRouteImport;
+      parentRoute: typeof AuthedRoute;
     };
     '/_authed/tasks/': {
       id: '/_authed/tasks/';
@@ -335,26 +373,30 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
-  AuthedAdminRoute: typeof AuthedAdminRoute;
   AuthedKycRoute: typeof AuthedKycRoute;
   AuthedProfileRoute: typeof AuthedProfileRoute;
   AuthedWalletRoute: typeof AuthedWalletRoute;
+  AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
+  AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
   AuthedTasksGamesRoute: typeof AuthedTasksGamesRoute;
   AuthedTasksRatingRoute: typeof AuthedTasksRatingRoute;
   AuthedTasksWebsiteRoute: typeof AuthedTasksWebsiteRoute;
+  AuthedAdminIndexRoute: typeof AuthedAdminIndexRoute;
   AuthedTasksIndexRoute: typeof AuthedTasksIndexRoute;
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
-  AuthedAdminRoute: AuthedAdminRoute,
   AuthedKycRoute: AuthedKycRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedWalletRoute: AuthedWalletRoute,
+  AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
+  AuthedAdminReviewRoute: AuthedAdminReviewRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,
   AuthedTasksGamesRoute: AuthedTasksGamesRoute,
   AuthedTasksRatingRoute: AuthedTasksRatingRoute,
   AuthedTasksWebsiteRoute: AuthedTasksWebsiteRoute,
+  AuthedAdminIndexRoute: AuthedAdminIndexRoute,
   AuthedTasksIndexRoute: AuthedTasksIndexRoute,
 };
 

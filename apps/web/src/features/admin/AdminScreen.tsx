@@ -1,0 +1,229 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { formatRupees } from '../../lib/format.ts';
+import { adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
+import { hasRole } from '../../lib/roles.ts';
+import { toast } from '../../lib/toast.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { ClockIcon } from '../tasks/taskIcons.tsx';
+import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
+import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
+
+/**
+ * /admin (spec section 2, Admin panel): counts of all and active tasks, the Add Task form, and the
+ * catalogue with edit and delete, inactive tasks flagged. Only for the admin role; the server
+ * refuses the calls of anyone else, and the screen tells them so instead of failing.
+ */
+export function AdminScreen() {
+  const { data: user } = useQuery(currentUserQuery());
+  if (!hasRole(user, 'admin')) return <NotAllowedScreen what="the admin panel" />;
+  return <AdminPanel />;
+}
+
+function AdminPanel() {
+  usePageTitle('Admin Panel');
+  const tasks = useQuery(adminTasksQuery());
+  const create = useCreateTaskMutation();
+  const [addFormKey, setAddFormKey] = useState(0);
+  const [editing, setEditing] = useState<TaskBody | null>(null);
+  const [deleting, setDeleting] = useState<TaskBody | null>(null);
+
+  const total = tasks.data?.length;
+  const active = tasks.data?.filter((task) => task.isActive).length;
+
+  const onCreate = async (body: TaskInputRequest) => {
+    try {
+      await create.mutateAsync(body);
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Failed to create task', description: serverErrorMessage(error, 'Please try again.') });
+      throw error;
+    }
+    toast({ title: 'Task created successfully' });
+    // A fresh form, back to the defaults.
+    setAddFormKey((key) => key + 1);
+  };
+
+  return (
+    <section className="grid gap-6">
+      <header className="grid gap-1">
+        <h1 className="text-2xl font-bold tracking-tight">Admin Panel</h1>
+        <p className="text-sm text-slate-600">Manage the task catalogue.</p>
+        <Link to="/admin/review" className="mt-1 w-fit text-sm font-medium text-emerald-700 hover:underline">
+          Open the proof review queue
+        </Link>
+      </header>
+
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+          <dt className="text-sm text-slate-600">Total Tasks</dt>
+          <dd data-testid="total-tasks" className="mt-1 text-2xl font-bold">
+            {total ?? '–'}
+          </dd>
+        </div>
+        <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+          <dt className="text-sm text-slate-600">Active Tasks</dt>
+          <dd data-testid="active-tasks" className="mt-1 text-2xl font-bold text-emerald-700">
+            {active ?? '–'}
+          </dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="add-task-heading" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 id="add-task-heading" className="text-lg font-semibold">
+          Add Task
+        </h2>
+        <TaskForm key={addFormKey} submitLabel="Add Task" pendingLabel="Adding..." pending={create.isPending} onSave={onCreate} />
+      </section>
+
+      <section aria-labelledby="catalogue-heading" className="grid gap-3">
+        <h2 id="catalogue-heading" className="text-lg font-semibold">
+          All Tasks
+        </h2>
+        {tasks.isPending ? (
+          <div role="status" aria-label="Loading tasks" className="grid gap-3">
+            {[0, 1].map((index) => (
+              <div key={index} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
+            ))}
+          </div>
+        ) : tasks.isError ? (
+          <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
+            <p className="text-slate-700">{serverErrorMessage(tasks.error, 'We could not load the tasks.')}</p>
+            <Button variant="secondary" onClick={() => void tasks.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : tasks.data.length === 0 ? (
+          <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
+            No tasks yet. Add the first one above.
+          </p>
+        ) : (
+          <ul className="grid gap-3">
+            {tasks.data.map((task) => (
+              <li key={task.id}>
+                <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <EditTaskDialog task={editing} onClose={() => setEditing(null)} />
+      <DeleteTaskDialog task={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  );
+}
+
+function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () => void; onDelete: () => void }) {
+  const titleId = `admin-task-${task.id}`;
+  return (
+    <article
+      aria-labelledby={titleId}
+      data-testid="admin-task"
+      className={`grid gap-2 rounded-2xl border bg-white p-4 shadow-sm ${task.isActive ? 'border-slate-200' : 'border-dashed border-slate-300 opacity-80'}`}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-1">
+          <h3 id={titleId} className="font-semibold break-words text-slate-900">
+            {task.title}
+          </h3>
+          <div className="flex flex-wrap items-center gap-2 text-xs">
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{TASK_TYPE_LABELS[task.taskType]}</span>
+            {!task.isActive && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">Inactive</span>}
+            {task.requiresProof && <span className="rounded-full bg-sky-50 px-2 py-0.5 font-medium text-sky-700">Proof</span>}
+          </div>
+        </div>
+        <div className="flex shrink-0 gap-1">
+          <button
+            type="button"
+            onClick={onEdit}
+            aria-label={`Edit ${task.title}`}
+            className="grid size-10 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+          >
+            <PencilIcon className="size-5" />
+          </button>
+          <button
+            type="button"
+            onClick={onDelete}
+            aria-label={`Delete ${task.title}`}
+            className="grid size-10 place-items-center rounded-lg text-red-600 hover:bg-red-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+          >
+            <TrashIcon className="size-5" />
+          </button>
+        </div>
+      </div>
+      <p className="line-clamp-2 text-sm text-slate-600">{task.description}</p>
+      <div className="flex items-center gap-3 text-sm">
+        <span className="font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</span>
+        <span className="flex items-center gap-1 text-slate-500">
+          <ClockIcon className="size-4" />
+          {task.estimatedTime}
+        </span>
+      </div>
+    </article>
+  );
+}
+
+function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
+  const update = useUpdateTaskMutation();
+
+  const onSave = async (body: TaskInputRequest) => {
+    if (!task) return;
+    try {
+      await update.mutateAsync({ id: task.id, task: body });
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Failed to update task', description: serverErrorMessage(error, 'Please try again.') });
+      throw error;
+    }
+    toast({ title: 'Task updated successfully' });
+    onClose();
+  };
+
+  return (
+    <Dialog open={task !== null} onOpenChange={(open) => !open && onClose()} title="Edit Task">
+      {task && (
+        <TaskForm key={task.id} task={task} submitLabel="Save Changes" pendingLabel="Saving..." pending={update.isPending} onSave={onSave} onCancel={onClose} />
+      )}
+    </Dialog>
+  );
+}
+
+function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
+  const remove = useDeleteTaskMutation();
+
+  const onDelete = async () => {
+    if (!task) return;
+    try {
+      await remove.mutateAsync(task.id);
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Failed to delete task', description: serverErrorMessage(error, 'Please try again.') });
+      return;
+    }
+    toast({ title: 'Task deleted successfully' });
+    onClose();
+  };
+
+  return (
+    <Dialog
+      open={task !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Delete task?"
+      description={task ? `"${task.title}" will leave the catalogue. Rewards already earned for it stay in users' wallets.` : undefined}
+    >
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending}>
+          {remove.isPending ? 'Deleting...' : 'Delete'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DeletedTaskBody, TaskBody, TaskInputRequest } from '@kamai/contracts';
+import { apiRequest, readJson } from '../../lib/api.ts';
+import { adminTasksQuery, tasksQuery } from '../../lib/queries.ts';
+
+/**
+ * The admin's catalogue commands (spec section 7). Each one refreshes the users' task list and the
+ * admin's catalogue, and is done only once both have been refetched.
+ */
+function useRefreshCatalogue() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey }),
+      queryClient.invalidateQueries({ queryKey: adminTasksQuery().queryKey }),
+    ]);
+}
+
+export function useCreateTaskMutation() {
+  const refresh = useRefreshCatalogue();
+  return useMutation({
+    mutationFn: async (task: TaskInputRequest) => readJson<TaskBody>(await apiRequest('POST', '/api/admin/tasks', task)),
+    onSuccess: refresh,
+  });
+}
+
+export function useUpdateTaskMutation() {
+  const refresh = useRefreshCatalogue();
+  return useMutation({
+    mutationFn: async ({ id, task }: { id: string; task: TaskInputRequest }) =>
+      readJson<TaskBody>(await apiRequest('PUT', `/api/admin/tasks/${encodeURIComponent(id)}`, task)),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteTaskMutation() {
+  const refresh = useRefreshCatalogue();
+  return useMutation({
+    mutationFn: async (id: string) => readJson<DeletedTaskBody>(await apiRequest('DELETE', `/api/admin/tasks/${encodeURIComponent(id)}`)),
+    onSuccess: refresh,
+  });
+}
