@@ -1,0 +1,534 @@
+import { deflateSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import type { RunningServer, TestAccount } from './harness.ts';
+
+/**
+ * Tasks end to end, on a phone: the admin adds a task, a user submits proof with a real image, a
+ * reviewer approves or rejects it, and the user sees the outcome on the card, the credit at home and
+ * the notification on the bell.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+let admin: TestAccount;
+let reviewer: TestAccount;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  admin = newAccount('Anil');
+  reviewer = newAccount('Rekha');
+  await registerAccount(server.baseUrl, admin);
+  await registerAccount(server.baseUrl, reviewer);
+  grantRole(server, admin.mobile, 'admin');
+  grantRole(server, reviewer.mobile, 'reviewer');
+  await waitForRole(admin, 'admin');
+  await waitForRole(reviewer, 'reviewer');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+function newAccount(firstName: string): TestAccount {
+  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName: 'Verma' };
+}
+
+/** A fresh phone (its own cookies) for one person of the story. */
+async function phone(): Promise<Page> {
+  const { context, page } = await openPhone(browser, server.baseUrl);
+  contexts.push(context);
+  return page;
+}
+
+/** A signed-in API session outside the browser: its cookie header. */
+async function apiSession(account: TestAccount): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
+  });
+  if (!response.ok) throw new Error(`login answered ${response.status}`);
+  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+/** The CLI writes the role to the event store; the server's read model has it a moment later. */
+async function waitForRole(account: TestAccount, role: string): Promise<void> {
+  const cookie = await apiSession(account);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const user = (await (await fetch(`${server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
+    if (user.roles.includes(role)) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`${account.mobile} did not get the ${role} role in time`);
+}
+
+interface NewTask {
+  title: string;
+  description: string;
+  rupeeReward: string;
+  taskType: 'rating' | 'website' | 'game';
+  taskUrl?: string;
+  proofInstructions?: string;
+}
+
+/** Adds a task straight through the admin API, for tests about what happens after. */
+async function addTaskByApi(task: NewTask): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/api/admin/tasks`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin) },
+    body: JSON.stringify({ estimatedTime: '3 min', requiresProof: true, isActive: true, iconColor: '#3B82F6', ...task }),
+  });
+  if (response.status !== 201) throw new Error(`create task answered ${response.status}: ${await response.text()}`);
+}
+
+async function signIn(page: Page, account: TestAccount): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Mobile number').fill(account.mobile);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
+}
+
+/** The toast on screen. Found by text, as an open modal dialog hides the rest of the page from roles. */
+async function expectToast(page: Page, title: string, description?: string): Promise<void> {
+  await page.locator('.toast').getByText(title, { exact: true }).waitFor();
+  if (description) await page.locator('.toast').getByText(description, { exact: true }).waitFor();
+}
+
+const card = (page: Page, title: string) => page.getByRole('article', { name: title });
+
+async function expectBadge(cardLocator: Locator, label: string): Promise<void> {
+  await cardLocator.getByTestId('task-status').filter({ hasText: label }).waitFor();
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+
+// --- A real PNG, drawn here: a small green-to-blue gradient with a white tick-like band. ---
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+function proofPng(width = 160, height = 100): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const rows: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    rows.push(0); // filter: none
+    for (let x = 0; x < width; x += 1) {
+      const band = Math.abs(y - height / 2) < 6;
+      rows.push(band ? 255 : 16, band ? 255 : Math.round(120 + (x / width) * 100), band ? 255 : Math.round(90 + (y / height) * 140));
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const PNG_FILE = { name: 'proof.png', mimeType: 'image/png', buffer: proofPng() };
+
+/** Opens the proof dialog of a task, chooses the image, waits for the upload, writes, submits. */
+async function submitProof(page: Page, title: string, description: string): Promise<void> {
+  await card(page, title).getByRole('button', { name: 'Submit Proof' }).click();
+  const dialog = page.getByRole('dialog', { name: `Submit Proof - ${title}` });
+  await dialog.waitFor();
+  await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
+  await expectToast(page, 'Image Uploaded');
+  await dialog.getByLabel('Description').fill(description);
+  await dialog.getByRole('button', { name: 'Submit Proof' }).click();
+  await expectToast(page, 'Proof Submitted!', "Your proof has been submitted for review. You'll be notified once it's approved.");
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('a task from the admin panel to the wallet', () => {
+  it('admin adds a task, the user proves it with an image, the reviewer approves, the user is credited', async () => {
+    const user = newAccount('Usha');
+    await registerAccount(server.baseUrl, user);
+    const title = `Rate the Kamai app ${user.mobile}`;
+
+    // The admin adds the task on /admin.
+    const adminPage = await phone();
+    await signIn(adminPage, admin);
+    await adminPage.goto('/admin');
+    await adminPage.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+    const totalBefore = Number(await adminPage.getByTestId('total-tasks').textContent());
+    const form = adminPage.getByRole('region', { name: 'Add Task' });
+    // The form's defaults (spec section 9).
+    await expect(form.getByLabel('Rupee reward').inputValue()).resolves.toBe('10');
+    await expect(form.getByLabel('Estimated time').inputValue()).resolves.toBe('5 min');
+    await expect(form.getByLabel('Task type').inputValue()).resolves.toBe('website');
+    await expect(form.getByLabel('Requires proof').isChecked()).resolves.toBe(true);
+
+    // Required fields and the URL rule, inline and before any call.
+    await form.getByLabel('Task URL').fill('not a web address');
+    await form.getByRole('button', { name: 'Add Task' }).click();
+    await form.getByText('Title is required').waitFor();
+    await form.getByText('Description is required').waitFor();
+    await form.getByText('Task URL must be a valid URL').waitFor();
+
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('Install our app and give it an honest rating on the Play Store.');
+    await form.getByLabel('Rupee reward').fill('25');
+    await form.getByLabel('Estimated time').fill('3 min');
+    await form.getByLabel('Task type').selectOption('rating');
+    await form.getByLabel('Task URL').fill('https://play.google.com/store/apps/details?id=in.kamai');
+    await form.getByLabel('Proof instructions').fill('Upload a screenshot of your published review.');
+    await form.getByRole('button', { name: 'Add Task' }).click();
+    await expectToast(adminPage, 'Task created successfully');
+    await adminPage.getByRole('article', { name: title }).waitFor();
+    await expect(adminPage.getByTestId('total-tasks').textContent()).resolves.toBe(String(totalBefore + 1));
+    // The form is back to its defaults for the next task.
+    await expect(form.getByLabel('Title').inputValue()).resolves.toBe('');
+    await expect(form.getByLabel('Rupee reward').inputValue()).resolves.toBe('10');
+
+    // The user finds it under Rating Tasks, from Home.
+    const userPage = await phone();
+    await signIn(userPage, user);
+    await expect(userPage.getByTestId('total-rupees').textContent()).resolves.toBe('₹0.00');
+    await userPage.getByTestId('category-rating').click();
+    await userPage.waitForURL((url) => url.pathname === '/tasks/rating');
+    await userPage.getByRole('heading', { name: 'Rating Tasks' }).waitFor();
+    await userPage.getByText('Rate apps and services to earn rupees').waitFor();
+    const taskCard = card(userPage, title);
+    await expectBadge(taskCard, 'Not Started');
+    await taskCard.getByText('₹25.00').waitFor();
+    await taskCard.getByText('Upload a screenshot of your published review.').waitFor();
+    const openApp = taskCard.getByRole('link', { name: 'Open App' });
+    await expect(openApp.getAttribute('href')).resolves.toBe('https://play.google.com/store/apps/details?id=in.kamai');
+    await expect(openApp.getAttribute('target')).resolves.toBe('_blank');
+
+    // The proof dialog: task details, a counter, Submit disabled until both image and words exist.
+    await taskCard.getByRole('button', { name: 'Submit Proof' }).click();
+    const dialog = userPage.getByRole('dialog', { name: `Submit Proof - ${title}` });
+    await dialog.waitFor();
+    await dialog.getByText('Install our app and give it an honest rating on the Play Store.').waitFor();
+    await dialog.getByText('Proof requirements').waitFor();
+    await dialog.getByText('3 min').waitFor();
+    const submit = dialog.getByRole('button', { name: 'Submit Proof' });
+    await expect(dialog.getByTestId('description-counter').textContent()).resolves.toBe('0/500');
+    await expect(submit.isDisabled()).resolves.toBe(true);
+    await dialog.getByText('Please upload proof image and provide description').waitFor();
+
+    await dialog.getByLabel('Description').fill('I gave the app five stars and wrote a short review.');
+    await expect(dialog.getByTestId('description-counter').textContent()).resolves.toBe('51/500');
+    await expect(submit.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
+    await expectToast(userPage, 'Image Uploaded');
+    await dialog.getByRole('img', { name: 'Chosen proof' }).waitFor();
+    await expect(submit.isEnabled()).resolves.toBe(true);
+    // Only spaces do not count as a description.
+    await dialog.getByLabel('Description').fill('   ');
+    await expect(submit.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel('Description').fill('I gave the app five stars and wrote a short review.');
+    await submit.click();
+    await expectToast(userPage, 'Proof Submitted!', "Your proof has been submitted for review. You'll be notified once it's approved.");
+    await dialog.waitFor({ state: 'detached' });
+    await expectBadge(taskCard, 'Under Review');
+    await expect(taskCard.getByRole('button', { name: 'Submit Proof' }).count()).resolves.toBe(0);
+
+    // The submission, seen again from the card.
+    await taskCard.getByRole('button', { name: 'View Proof' }).click();
+    await dialog.getByText('Proof Under Review').waitFor();
+    await dialog.getByText('I gave the app five stars and wrote a short review.').waitFor();
+    await expect(dialog.getByLabel('Proof image').count()).resolves.toBe(0);
+    await expectImageLoaded(dialog.getByRole('img', { name: 'Your proof' }));
+    await userPage.screenshot({ path: '/tmp/kamai-proof-under-review.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The reviewer approves it on /admin/review, seeing the image.
+    const reviewerPage = await phone();
+    await signIn(reviewerPage, reviewer);
+    await reviewerPage.goto('/admin/review');
+    await reviewerPage.getByRole('heading', { name: 'Proof Review' }).waitFor();
+    const submission = reviewerPage.getByRole('article', { name: title });
+    await submission.getByText(`Usha Verma · +91 ${user.mobile}`).waitFor();
+    await submission.getByText('I gave the app five stars and wrote a short review.').waitFor();
+    await expectImageLoaded(submission.getByRole('img', { name: `Proof for ${title}` }));
+    await reviewerPage.screenshot({ path: '/tmp/kamai-review-queue.png' });
+    await submission.getByRole('button', { name: 'Approve' }).click();
+    await expectToast(reviewerPage, 'Proof Approved');
+    await submission.waitFor({ state: 'detached' });
+
+    // The user sees it completed, the credit at home and one unread notification.
+    await userPage.reload();
+    await expectBadge(taskCard, 'Completed');
+    await taskCard.getByText('+₹25.00 earned').waitFor();
+    await expect(taskCard.getByRole('link', { name: 'Open App' }).count()).resolves.toBe(0);
+    await expect(taskCard.getByRole('button', { name: 'Submit Proof' }).count()).resolves.toBe(0);
+    await taskCard.getByRole('button', { name: 'View Proof' }).click();
+    await dialog.getByText('Task Completed!').waitFor();
+    await dialog.getByText('₹25.00 has been added to your wallet').waitFor();
+    await userPage.screenshot({ path: '/tmp/kamai-task-completed.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await userPage.getByRole('link', { name: 'Back to home' }).click();
+    await userPage.waitForURL((url) => url.pathname === '/');
+    await userPage.reload();
+    await userPage.getByTestId('total-rupees').filter({ hasText: '₹25.00' }).waitFor();
+    await expect(userPage.getByTestId('unread-count').textContent()).resolves.toBe('1');
+    const bell = userPage.getByRole('link', { name: 'Notifications, 1 unread' });
+    await userPage.screenshot({ path: '/tmp/kamai-home-credited.png' });
+    await bell.click();
+    await userPage.waitForURL((url) => url.pathname === '/profile');
+  });
+});
+
+async function expectImageLoaded(image: Locator): Promise<void> {
+  await image.waitFor();
+  await image.evaluate((element: HTMLImageElement) =>
+    element.complete && element.naturalWidth > 0
+      ? undefined
+      : new Promise<void>((resolve, reject) => {
+          element.addEventListener('load', () => resolve(), { once: true });
+          element.addEventListener('error', () => reject(new Error(`image ${element.src} did not load`)), { once: true });
+        }),
+  );
+  await expect(image.evaluate((element: HTMLImageElement) => element.naturalWidth)).resolves.toBe(160);
+}
+
+describe('rejection and resubmission', () => {
+  it('shows the reviewer’s reason on the card and in the dialog, and takes the proof again', async () => {
+    const user = newAccount('Farhan');
+    await registerAccount(server.baseUrl, user);
+    const title = `Visit our partner website ${user.mobile}`;
+    await addTaskByApi({
+      title,
+      description: 'Open the partner site and browse two pages.',
+      rupeeReward: '8',
+      taskType: 'website',
+      taskUrl: 'https://example.com/partner',
+      proofInstructions: 'Screenshot of the second page.',
+    });
+
+    const userPage = await phone();
+    await signIn(userPage, user);
+    await userPage.goto('/tasks/website');
+    await userPage.getByRole('heading', { name: 'Website Visit Tasks' }).waitFor();
+    await card(userPage, title).getByRole('link', { name: 'Visit Website' }).waitFor();
+    await submitProof(userPage, title, 'Visited the partner site.');
+    await expectBadge(card(userPage, title), 'Under Review');
+
+    // The reviewer rejects it, and must give a reason.
+    const reviewerPage = await phone();
+    await signIn(reviewerPage, reviewer);
+    await reviewerPage.goto('/admin/review');
+    const submission = reviewerPage.getByRole('article', { name: title });
+    await submission.getByRole('button', { name: 'Reject' }).click();
+    const rejectDialog = reviewerPage.getByRole('dialog', { name: 'Reject proof' });
+    await rejectDialog.getByRole('button', { name: 'Reject' }).click();
+    await rejectDialog.getByText('Please give a reason for the rejection').waitFor();
+    await rejectDialog.getByLabel('Reason').fill('The screenshot does not show the second page.');
+    await rejectDialog.getByRole('button', { name: 'Reject' }).click();
+    await expectToast(reviewerPage, 'Proof Rejected');
+    await submission.waitFor({ state: 'detached' });
+
+    // The user sees the reason and submits again.
+    await userPage.reload();
+    const taskCard = card(userPage, title);
+    await expectBadge(taskCard, 'Rejected');
+    await taskCard.getByTestId('rejection-reason').filter({ hasText: 'The screenshot does not show the second page.' }).waitFor();
+    await taskCard.getByRole('button', { name: 'Submit Proof' }).click();
+    const dialog = userPage.getByRole('dialog', { name: `Submit Proof - ${title}` });
+    await dialog.getByTestId('dialog-rejection-reason').filter({ hasText: 'The screenshot does not show the second page.' }).waitFor();
+    await dialog.getByText('Visited the partner site.').waitFor();
+    await userPage.screenshot({ path: '/tmp/kamai-rejected-dialog.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await submitProof(userPage, title, 'Visited the partner site and opened the second page.');
+    await expectBadge(taskCard, 'Under Review');
+    await expect(taskCard.getByTestId('rejection-reason').count()).resolves.toBe(0);
+  });
+});
+
+describe('choosing the image', () => {
+  it('refuses a file over 5MB without uploading, and says so when an upload fails', async () => {
+    const user = newAccount('Geeta');
+    await registerAccount(server.baseUrl, user);
+    const title = `Play Ludo to level 3 ${user.mobile}`;
+    await addTaskByApi({ title, description: 'Reach level 3 in Ludo.', rupeeReward: '30', taskType: 'game', taskUrl: 'https://example.com/ludo' });
+
+    const page = await phone();
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/objects/')) uploads.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await signIn(page, user);
+    await page.goto('/tasks/games');
+    await page.getByText('Download and play games to earn rewards').waitFor();
+    const taskCard = card(page, title);
+    await taskCard.getByRole('link', { name: 'Start Now' }).waitFor();
+    await taskCard.getByRole('button', { name: 'Submit Proof' }).click();
+    const dialog = page.getByRole('dialog', { name: `Submit Proof - ${title}` });
+
+    const oversized = Buffer.alloc(5_242_881);
+    PNG_FILE.buffer.copy(oversized);
+    await dialog.getByLabel('Proof image').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: oversized });
+    await dialog.getByRole('alert').filter({ hasText: 'File size must be less than 5MB' }).waitFor();
+    expect(uploads).toEqual([]);
+    await page.screenshot({ path: '/tmp/kamai-too-large.png' });
+
+    // The storage refuses the PUT: the user is told to try again, and Submit stays disabled.
+    await page.route('**/api/objects/put/**', (route) => route.fulfill({ status: 500, body: 'disk full' }));
+    await dialog.getByLabel('Description').fill('Reached level 3.');
+    await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
+    await dialog.getByRole('alert').filter({ hasText: 'Upload failed. Please try again.' }).waitFor();
+    await expect(dialog.getByRole('button', { name: 'Submit Proof' }).isDisabled()).resolves.toBe(true);
+
+    // A second try goes through.
+    await page.unroute('**/api/objects/put/**');
+    await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
+    await expectToast(page, 'Image Uploaded');
+    await expect(dialog.getByRole('button', { name: 'Submit Proof' }).isEnabled()).resolves.toBe(true);
+    expect(uploads.filter((call) => call === 'POST /api/objects/upload')).toHaveLength(2);
+  });
+});
+
+describe('task screens and staff guards', () => {
+  it('sends /tasks to the categories, with static counts and quick tips', async () => {
+    const user = newAccount('Nisha');
+    await registerAccount(server.baseUrl, user);
+    const page = await phone();
+    await signIn(page, user);
+    await page.goto('/tasks');
+    await page.waitForURL((url) => url.pathname === '/tasks/categories');
+    await page.getByRole('heading', { name: 'Task Categories' }).waitFor();
+    await expect(page.getByTestId('category-count').allTextContents()).resolves.toEqual(['5+ tasks', '8+ tasks', '10+ tasks']);
+    await page.getByText('Complete tasks honestly to avoid rejection').waitFor();
+    await page.getByText('Upload clear proof screenshots').waitFor();
+    await page.getByText('Check back regularly for new tasks').waitFor();
+    await page.screenshot({ path: '/tmp/kamai-categories.png' });
+    await page.getByTestId('category-game').click();
+    await page.waitForURL((url) => url.pathname === '/tasks/games');
+    await page.getByRole('heading', { name: 'Gaming Tasks' }).waitFor();
+  });
+
+  it('shows skeletons while a list loads, and the empty state of an empty list', async () => {
+    const user = newAccount('Omkar');
+    await registerAccount(server.baseUrl, user);
+    const page = await phone();
+    await signIn(page, user);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/tasks', async (route) => {
+      await held;
+      await route.fulfill({ status: 200, contentType: 'application/json', body: '[]' });
+    });
+    await page.goto('/tasks/rating');
+    await page.getByRole('status', { name: 'Loading tasks' }).waitFor();
+    await page.screenshot({ path: '/tmp/kamai-skeletons.png' });
+    release();
+    await page.getByText('No Rating Tasks Available').waitFor();
+    await page.getByText('Check back later for new rating tasks!').waitFor();
+
+    // Home with no tasks at all.
+    await page.goto('/');
+    await page.getByText('No tasks available right now').waitFor();
+    await expect(page.getByTestId('category-count').allTextContents()).resolves.toEqual(['0 tasks', '0 tasks', '0 tasks']);
+  });
+
+  it('shows the not-allowed screen to a user without the role, and each staff screen to its role', async () => {
+    const user = newAccount('Prakash');
+    await registerAccount(server.baseUrl, user);
+    const page = await phone();
+    const forbidden: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 403) forbidden.push(new URL(response.url()).pathname);
+    });
+    await signIn(page, user);
+    for (const target of ['/admin', '/admin/review']) {
+      await page.goto(target);
+      await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+      expect(path(page)).toBe(target);
+    }
+    await page.screenshot({ path: '/tmp/kamai-not-allowed.png' });
+    await page.getByRole('link', { name: 'Go to home' }).click();
+    await page.getByRole('heading', { name: 'Hello, Prakash' }).waitFor();
+    // The screens did not even ask for what the server would refuse.
+    expect(forbidden).toEqual([]);
+
+    // A reviewer may review but not manage the catalogue.
+    const reviewerPage = await phone();
+    await signIn(reviewerPage, reviewer);
+    await reviewerPage.goto('/admin');
+    await reviewerPage.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    await reviewerPage.goto('/admin/review');
+    await reviewerPage.getByRole('heading', { name: 'Proof Review' }).waitFor();
+  });
+
+  it('edits a task, flags an inactive one, and deletes one on /admin', async () => {
+    const title = `Browse the offers page ${uniqueMobile()}`;
+    await addTaskByApi({ title, description: 'Browse the offers.', rupeeReward: '6', taskType: 'website' });
+    const page = await phone();
+    await signIn(page, admin);
+    await page.goto('/admin');
+    const row = page.getByRole('article', { name: title });
+    await row.getByRole('button', { name: `Edit ${title}` }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit Task' });
+    await expect(editDialog.getByLabel('Rupee reward').inputValue()).resolves.toBe('6.00');
+    await editDialog.getByLabel('Rupee reward').fill('7.50');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Task updated successfully');
+    await editDialog.waitFor({ state: 'detached' });
+    await row.getByText('₹7.50').waitFor();
+
+    // A task made inactive elsewhere (the API) is flagged, and counted apart.
+    const inactiveTitle = `Old survey ${uniqueMobile()}`;
+    await addTaskByApi({ title: inactiveTitle, description: 'No longer running.', rupeeReward: '5', taskType: 'rating' });
+    const cookie = await apiSession(admin);
+    const catalogue = (await (await fetch(`${server.baseUrl}/api/admin/tasks`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
+    const old = catalogue.find((task) => task.title === inactiveTitle);
+    if (!old) throw new Error('the inactive task is missing');
+    const { id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = old;
+    const put = await fetch(`${server.baseUrl}/api/admin/tasks/${String(id)}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', cookie },
+      body: JSON.stringify({ ...fields, isActive: false }),
+    });
+    expect(put.status).toBe(200);
+    await page.reload();
+    await page.getByRole('article', { name: inactiveTitle }).getByText('Inactive', { exact: true }).waitFor();
+    const total = Number(await page.getByTestId('total-tasks').textContent());
+    const active = Number(await page.getByTestId('active-tasks').textContent());
+    expect(total - active).toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: '/tmp/kamai-admin.png', fullPage: true });
+
+    await page.getByRole('article', { name: title }).getByRole('button', { name: `Delete ${title}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete task?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'Task deleted successfully');
+    await page.getByRole('article', { name: title }).waitFor({ state: 'detached' });
+    await expect(page.getByTestId('total-tasks').textContent()).resolves.toBe(String(total - 1));
+  });
+});
