@@ -1,5 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useToastStore } from '../lib/toast.ts';
+import { XIcon } from './icons.tsx';
 
 /** Spec section 9: 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
 const TOAST_DURATION_MS = 5000;
@@ -37,9 +38,7 @@ export function Toaster() {
             aria-label="Close"
             className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100 focus:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-current"
           >
-            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M18 6 6 18M6 6l12 12" strokeLinecap="round" />
-            </svg>
+            <XIcon className="size-4" />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       )}

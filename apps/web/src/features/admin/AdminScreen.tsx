@@ -5,14 +5,13 @@ import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
-import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
+import { ClockIcon, PencilIcon, TrashIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { ClockIcon } from '../tasks/taskIcons.tsx';
 import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
 import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
 

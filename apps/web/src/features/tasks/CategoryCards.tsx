@@ -1,9 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import type { TaskType } from '@kamai/contracts';
 import type { ComponentType, SVGProps } from 'react';
-import { ChevronRightIcon } from '../../components/icons.tsx';
+import { ChevronRightIcon, ClockIcon, GamepadIcon, GlobeIcon, StarIcon } from '../../components/icons.tsx';
 import { TASK_CATEGORIES } from './categories.ts';
-import { ClockIcon, GamepadIcon, GlobeIcon, StarIcon } from './taskIcons.tsx';
 
 const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
   rating: { Icon: StarIcon, tile: 'bg-amber-100 text-amber-600' },

@@ -9,7 +9,7 @@ import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { toast } from '../../lib/toast.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
-import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from './taskIcons.tsx';
+import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from '../../components/icons.tsx';
 import { useSubmitProofMutation } from './taskMutations.ts';
 import { UPLOAD_MESSAGES, checkImageFile, uploadImage } from './upload.ts';
 

@@ -2,7 +2,7 @@ import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
-import { ClockIcon, ExternalLinkIcon } from './taskIcons.tsx';
+import { ClockIcon, ExternalLinkIcon } from '../../components/icons.tsx';
 
 /** Which list shows the card; it names the button that opens the task's URL. */
 export type TaskCardKind = 'rating' | 'website' | 'generic';

@@ -1,9 +1,8 @@
 import { Link } from '@tanstack/react-router';
-import { ArrowLeftIcon } from '../../components/icons.tsx';
+import { ArrowLeftIcon, LightbulbIcon } from '../../components/icons.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { TASK_CATEGORIES } from './categories.ts';
 import { CategoryCards } from './CategoryCards.tsx';
-import { LightbulbIcon } from './taskIcons.tsx';
 
 const QUICK_TIPS = [
   'Complete tasks honestly to avoid rejection',
