@@ -20,13 +20,20 @@ export async function openReadDb(file: string): Promise<ReadDbHandle> {
   return db;
 }
 
+/**
+ * Brings the schema up to date inside one `BEGIN IMMEDIATE` transaction. Kysely's migration lock
+ * is a no-op on SQLite, and two processes starting on a fresh DATA_DIR would otherwise both run the
+ * first migration; with the write lock taken first, the second waits and then finds it applied.
+ */
 async function migrate(db: Kysely<ReadDb>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`read-model migration ${failed} failed: ${String(error)}`);
-  }
+  await writeTransaction(db, async (conn) => {
+    const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, disableTransactions: true });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`read-model migration ${failed} failed: ${String(error)}`);
+    }
+  });
 }
 
 /**

@@ -1,26 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { type ApiPair, startApiPair } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
 
 // Two OS processes on one DATA_DIR: how one host runs several API processes on the embedded store.
-let dataDir: string;
-let a: ApiProcess;
-let b: ApiProcess;
-
+let pair: ApiPair;
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'kamai-multi-'));
-  [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
+  pair = await startApiPair('multi');
 });
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  rmSync(dataDir, { recursive: true, force: true });
+  await pair?.close();
 });
 
 describe('two API processes sharing one DATA_DIR', () => {
   it('serves a user registered on one process from the other at once', async () => {
+    const { a, b } = pair;
     const onA = new TestClient(a.url);
     const mobile = freshMobile();
     expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Ravi', lastName: 'Kumar' })).status).toBe(201);
@@ -35,6 +28,7 @@ describe('two API processes sharing one DATA_DIR', () => {
   });
 
   it('registers a mobile number once when both processes race for it', async () => {
+    const { a, b } = pair;
     const mobile = freshMobile();
     const body = { mobile, password: 'secret123', firstName: 'Meena', lastName: 'Iyer' };
     const results = await Promise.all(
@@ -44,12 +38,11 @@ describe('two API processes sharing one DATA_DIR', () => {
   });
 
   it('keeps a session across a restart of the process', async () => {
-    const client = new TestClient(a.url);
+    const client = new TestClient(pair.a.url);
     const mobile = freshMobile();
     expect((await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Anil', lastName: 'Das' })).status).toBe(201);
-    await a.stop();
-    a = await startApiProcess(dataDir);
-    const me = await client.clone(a.url).get('/api/auth/user');
+    await pair.restartA();
+    const me = await client.clone(pair.a.url).get('/api/auth/user');
     expect(me.status).toBe(200);
     expect(me.body.mobile).toBe(mobile);
   });

@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Role } from '@kamai/contracts';
+import { grantRole } from '../auth/accounts.ts';
+import { type SqliteEventStore, openSqliteEventStore } from '../event-store/sqlite.ts';
+import { TestClient, freshMobile } from './server.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -15,41 +20,31 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts the real API (`apps/api/src/main.ts`) as its own OS process on DATA_DIR, the way a host
  * runs several API processes, and waits until it answers /api/health.
  */
 export async function startApiProcess(dataDir: string, env: Record<string, string> = {}): Promise<ApiProcess> {
-  const port = await freePort();
   let log = '';
+  // PORT=0: the process binds a free port itself and prints it, so parallel starts never collide.
   const child = spawn(tsx, [main], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  let url = '';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API process exited with ${child.exitCode}:\n${log}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    url ||= /running at (http:\/\/[^\s]+)/.exec(log)?.[1] ?? '';
+    if (url) {
+      try {
+        if ((await fetch(`${url}/api/health`)).ok) break;
+      } catch {
+        // not answering yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -57,6 +52,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const port = Number(new URL(url).port);
   return {
     url,
     port,
@@ -70,4 +66,59 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
+}
+
+/**
+ * Two API processes on one fresh DATA_DIR, plus this test's own connection to their event store
+ * file: how one host runs several API processes on the embedded store.
+ */
+export interface ApiPair {
+  dataDir: string;
+  a: ApiProcess;
+  b: ApiProcess;
+  store: SqliteEventStore;
+  /** Registers through `url`; with roles, grants them on the store and waits until the API shows them. */
+  signUp(url: string, firstName: string, roles?: Role[]): Promise<TestClient & { mobile: string; userId: string }>;
+  /** Stops process A and starts a new one on the same DATA_DIR. */
+  restartA(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startApiPair(name: string): Promise<ApiPair> {
+  const dataDir = mkdtempSync(join(tmpdir(), `kamai-${name}-`));
+  const [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
+  const store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+  const pair: ApiPair = {
+    dataDir,
+    a,
+    b,
+    store,
+    async signUp(url, firstName, roles = []) {
+      const client = new TestClient(url);
+      const mobile = freshMobile();
+      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test' });
+      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const userId = (res.body as { id: string }).id;
+      for (const role of roles) await grantRole(store, userId, role, 'test', new Date());
+      // The grants reach the shared read model through a process's runner, within a poll or two.
+      const deadline = Date.now() + 5000;
+      while (roles.length > 0) {
+        const held = ((await client.get('/api/auth/user')).body as { roles: Role[] }).roles;
+        if (roles.every((role) => held.includes(role))) break;
+        if (Date.now() > deadline) throw new Error(`roles ${roles.join(', ')} not visible after 5 s`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return Object.assign(client, { mobile, userId });
+    },
+    async restartA() {
+      await pair.a.stop();
+      pair.a = await startApiProcess(dataDir);
+    },
+    async close() {
+      await store.close();
+      await Promise.all([pair.a.stop(), pair.b.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return pair;
 }

@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type UserEvent, streams } from '@kamai/contracts';
 import { fold, userEvolver } from '@kamai/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../auth/accounts.ts';
-import { type SqliteEventStore, openSqliteEventStore } from '../event-store/sqlite.ts';
 import { UPI, adjust, balanceOf } from '../finance/testing.ts';
-import { type ApiProcess, startApiProcess } from '../testing/process.ts';
-import { TestClient, freshMobile } from '../testing/server.ts';
+import { type ApiPair, startApiPair } from '../testing/process.ts';
 
 // The money-out path under fire: two OS processes on one DATA_DIR (one event store, one read
 // database), many requests at once against one balance. Only what the balance covers may pass.
@@ -17,37 +12,21 @@ const REQUESTS = 60;
 const BALANCE_RUPEES = 500;
 const AMOUNT_RUPEES = 100;
 
-let dataDir: string;
-let a: ApiProcess;
-let b: ApiProcess;
-let store: SqliteEventStore;
-
+let pair: ApiPair;
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'kamai-withdraw-race-'));
-  [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
-  store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+  pair = await startApiPair('withdraw-race');
 });
 afterAll(async () => {
-  await store?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  rmSync(dataDir, { recursive: true, force: true });
+  await pair?.close();
 });
-
-async function register(url: string, firstName: string) {
-  const client = new TestClient(url);
-  const mobile = freshMobile();
-  const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test' });
-  expect(res.status).toBe(201);
-  return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
-}
 
 describe(`${REQUESTS} concurrent withdrawals of ₹${AMOUNT_RUPEES} against ₹${BALANCE_RUPEES}, across two API processes`, () => {
   it('accepts exactly five, refuses the rest with insufficient_balance, and leaves zero everywhere', async () => {
-    const finance = await register(a.url, 'Rohan');
-    await grantRole(store, finance.userId, 'finance', 'test', new Date());
+    const { a, b, store, dataDir } = pair;
+    const finance = await pair.signUp(a.url, 'Rohan', ['finance']);
     // The grant reaches the shared read model through a process's runner.
     for (let i = 0; i < 100 && !(await finance.get('/api/auth/user')).body.roles.includes('finance'); i++) await new Promise((r) => setTimeout(r, 50));
-    const user = await register(b.url, 'Ravi');
+    const user = await pair.signUp(b.url, 'Ravi');
     await adjust(finance, user.mobile, BALANCE_RUPEES);
 
     const started = Date.now();
