@@ -24,6 +24,8 @@ export type ErrorCode =
   /** The stream kept changing under the command; trying again will do. */
   | 'busy'
   | 'invalid_credentials'
+  /** Too many failed sign-ins for this mobile number or from this address: 429. */
+  | 'too_many_attempts'
   | 'mobile_taken'
   | 'payload_too_large'
   | 'unsupported_media_type'

@@ -1,5 +1,6 @@
 import type { EventStore } from '@kamai/domain';
 import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
@@ -10,6 +11,8 @@ export interface AppDeps {
   runner: ProjectionRunner;
   /** The clock; commands carry its time so the domain never reads one. */
   now: () => Date;
+  /** Counts failed sign-ins; this process's own. */
+  loginGuard: LoginGuard;
 }
 
 export interface AppEnv {

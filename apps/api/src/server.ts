@@ -7,6 +7,7 @@ import type { EventStore } from '@kamai/domain';
 import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { LoginGuard } from './auth/throttle.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
@@ -70,7 +71,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       ? { kind: 's3', ...config.s3 }
       : { kind: 'disk', root: join(config.dataDir, 'objects'), secret: loadSecret(config) },
   );
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date() });
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard: new LoginGuard() });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

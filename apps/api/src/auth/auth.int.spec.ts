@@ -109,6 +109,20 @@ describe('sign in and out', () => {
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
+  it('refuses a mobile number with 429 after ten failed sign-ins, even with the right password', async () => {
+    const user = await server.signUp();
+    for (let i = 0; i < 10; i++) {
+      expect((await server.client().post('/api/auth/login', { mobile: user.mobile, password: `guess-${i}` })).status).toBe(401);
+    }
+    const locked = await server.client().post('/api/auth/login', { mobile: user.mobile, password: user.password });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error).toMatchObject({ code: 'too_many_attempts', message: 'Too many failed sign-ins. Please try again in 15 minutes.' });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // Another account from the same address is not locked out by it.
+    const other = await server.signUp();
+    expect((await server.client().post('/api/auth/login', { mobile: other.mobile, password: other.password })).status).toBe(200);
+  });
+
   it('validates the login body with the spec messages', async () => {
     const res = await server.client().post('/api/auth/login', { mobile: '12345', password: '123' });
     expect(res.status).toBe(400);

@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { registerUser } from './accounts.ts';
 import { verifyPassword } from './passwords.ts';
-import { endSession, readWithCatchUp, requireUser, startSession } from './sessions.ts';
+import { clientAddress, endSession, readWithCatchUp, requireUser, startSession } from './sessions.ts';
 
 const BAD_CREDENTIALS = 'Invalid mobile number or password';
 
@@ -23,10 +23,21 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/api/auth/login', validate('json', LoginRequest), async (c) => {
     const deps = c.var.deps;
     const { mobile, password } = c.req.valid('json');
+    const client = clientAddress(c);
+    const wait = deps.loginGuard.retryAfter(mobile, client);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      c.header('Retry-After', String(Math.ceil(wait / 1000)));
+      throw new ApiError(429, 'too_many_attempts', `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    }
     const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
     // Same answer, and about the same time, whether or not the mobile exists.
     const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
+    if (!user || !ok) {
+      deps.loginGuard.fail(mobile, client);
+      throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
+    }
+    deps.loginGuard.succeed(mobile);
     const position = await startSession(c, user.id);
     await deps.runner.waitFor(position);
     return c.json(toUserBody(user), 200);

@@ -6,6 +6,7 @@ import { findLiveSession, findUserById, type UserRow } from '@kamai/projections'
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
@@ -61,6 +62,19 @@ export async function endSession(c: Context<AppEnv>): Promise<number> {
     { actor: c.var.user?.id ?? 'anonymous' },
   );
   return position;
+}
+
+/** The caller's address: the proxy's X-Forwarded-For when the proxy is trusted, else the socket's. */
+export function clientAddress(c: Context<AppEnv>): string {
+  if (c.var.deps.config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 function isHttps(c: Context<AppEnv>): boolean {
