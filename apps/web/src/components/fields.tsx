@@ -1,20 +1,27 @@
 import { useId, useState } from 'react';
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
-type NativeInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'type'>;
-
-interface FieldProps extends NativeInputProps {
+/**
+ * The app's form fields. Every one is a label, the control, an optional hint and the inline error
+ * under it; the control is described by the hint and the error and marked invalid with the error, so
+ * a field looks and behaves the same on every screen. `useSchemaForm(...).field(name)` gives the
+ * `value`, `onValueChange` and `error` of one field.
+ */
+interface FieldBinding {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
-  /** The field's validation message, shown under the input. */
+  /** The field's validation message, shown under the control. */
   error?: string | undefined;
-  /** Guidance shown under the input, e.g. 'Minimum 6 characters'. */
+  /** Guidance shown under the control, e.g. 'Minimum 6 characters'. */
   hint?: string;
-  /** Fixed text inside the input's left edge, e.g. '+91'. */
-  prefix?: string;
 }
+
+/** What the caller may not set on the native control: the field owns its id, value and handler. */
+type Owned = 'id' | 'value' | 'onChange';
+
+type InputFieldProps = FieldBinding & Omit<InputHTMLAttributes<HTMLInputElement>, Owned | 'type' | 'prefix'>;
 
 interface FieldFrameProps {
   inputId: string;
@@ -22,11 +29,6 @@ interface FieldFrameProps {
   error: string | undefined;
   hint: string | undefined;
   children: ReactNode;
-}
-
-function describedBy(inputId: string, hint: string | undefined, error: string | undefined): string | undefined {
-  const ids = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean);
-  return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
 function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) {
@@ -50,6 +52,22 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
   );
 }
 
+/** The control's accessibility attributes and change handler, the same for every kind of field. */
+function controlProps(inputId: string, { onValueChange, error, hint }: Omit<FieldBinding, 'label' | 'value'>) {
+  const describedBy = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(' ');
+  return {
+    id: inputId,
+    onChange: (event: { target: { value: string } }) => onValueChange(event.target.value),
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+  };
+}
+
+/** The border and focus ring of a control drawn by itself (textarea, select). */
+const controlBorder = (error: string | undefined) =>
+  error ? 'border-red-500 focus:ring-red-200' : 'border-slate-300 focus:border-emerald-600 focus:ring-emerald-100';
+
+/** The box around an input and what sits beside it inside (a prefix, the show/hide button). */
 const boxClasses = (error: string | undefined) =>
   `flex h-12 w-full items-center rounded-xl border bg-white text-base shadow-sm transition focus-within:ring-2 ${
     error ? 'border-red-500 focus-within:ring-red-200' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-100'
@@ -57,8 +75,21 @@ const boxClasses = (error: string | undefined) =>
 
 const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-400';
 
-/** A labelled text input with its hint and inline error. */
-export function TextField({ label, value, onValueChange, error, hint, prefix, type = 'text', ...inputProps }: FieldProps & { type?: 'text' | 'tel' | 'email' | 'number' }) {
+/** A labelled text (or number, phone, e-mail) input with its hint and inline error. */
+export function TextField({
+  label,
+  value,
+  onValueChange,
+  error,
+  hint,
+  prefix,
+  type = 'text',
+  ...inputProps
+}: InputFieldProps & {
+  type?: 'text' | 'tel' | 'email' | 'number';
+  /** Fixed text inside the input's left edge, e.g. '+91'. */
+  prefix?: string;
+}) {
   const inputId = useId();
   return (
     <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
@@ -70,12 +101,9 @@ export function TextField({ label, value, onValueChange, error, hint, prefix, ty
         )}
         <input
           {...inputProps}
-          id={inputId}
+          {...controlProps(inputId, { onValueChange, error, hint })}
           type={type}
           value={value}
-          onChange={(event) => onValueChange(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, hint, error)}
           className={inputClasses}
         />
       </div>
@@ -83,8 +111,25 @@ export function TextField({ label, value, onValueChange, error, hint, prefix, ty
   );
 }
 
+/** An Indian mobile number: ten digits after a fixed '+91', with the phone keypad. */
+export function MobileField(props: Omit<InputFieldProps, 'inputMode'>) {
+  return <TextField type="tel" inputMode="numeric" prefix="+91" placeholder="10-digit mobile number" {...props} />;
+}
+
+type NameBinding = Omit<FieldBinding, 'label' | 'hint'>;
+
+/** First and last name, as sign-up and the profile ask for them. */
+export function NameFields({ firstName, lastName }: { firstName: NameBinding; lastName: NameBinding }) {
+  return (
+    <>
+      <TextField label="First name" autoComplete="given-name" autoCapitalize="words" {...firstName} />
+      <TextField label="Last name" autoComplete="family-name" autoCapitalize="words" {...lastName} />
+    </>
+  );
+}
+
 /** A labelled password input with a show/hide toggle, its hint and inline error. */
-export function PasswordField({ label, value, onValueChange, error, hint, ...inputProps }: Omit<FieldProps, 'prefix'>) {
+export function PasswordField({ label, value, onValueChange, error, hint, ...inputProps }: InputFieldProps) {
   const inputId = useId();
   const [visible, setVisible] = useState(false);
   return (
@@ -92,12 +137,9 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
       <div className={boxClasses(error)}>
         <input
           {...inputProps}
-          id={inputId}
+          {...controlProps(inputId, { onValueChange, error, hint })}
           type={visible ? 'text' : 'password'}
           value={value}
-          onChange={(event) => onValueChange(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, hint, error)}
           className={inputClasses}
         />
         <button
@@ -110,6 +152,55 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
           {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
         </button>
       </div>
+    </FieldFrame>
+  );
+}
+
+/** A labelled multi-line input with its hint and inline error. */
+export function TextAreaField({
+  label,
+  value,
+  onValueChange,
+  error,
+  hint,
+  rows = 3,
+  ...textareaProps
+}: FieldBinding & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Owned>) {
+  const inputId = useId();
+  return (
+    <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
+      <textarea
+        {...textareaProps}
+        {...controlProps(inputId, { onValueChange, error, hint })}
+        rows={rows}
+        value={value}
+        className={`w-full resize-y rounded-xl border bg-white px-3 py-2 text-base shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-2 ${controlBorder(error)}`}
+      />
+    </FieldFrame>
+  );
+}
+
+/** A labelled drop-down; its options are the `<option>` children. */
+export function SelectField({
+  label,
+  value,
+  onValueChange,
+  error,
+  hint,
+  children,
+  ...selectProps
+}: FieldBinding & Omit<SelectHTMLAttributes<HTMLSelectElement>, Owned>) {
+  const inputId = useId();
+  return (
+    <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
+      <select
+        {...selectProps}
+        {...controlProps(inputId, { onValueChange, error, hint })}
+        value={value}
+        className={`h-12 w-full rounded-xl border bg-white px-3 text-base shadow-sm outline-none transition focus:ring-2 ${controlBorder(error)}`}
+      >
+        {children}
+      </select>
     </FieldFrame>
   );
 }

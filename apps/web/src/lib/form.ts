@@ -11,7 +11,7 @@ type ObjectSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue
  * A small form state for the contracts' valibot schemas: the same schema the API validates with
  * checks the input on submit, and each field shows the first message of its issues. After a failed
  * submit a field is checked again as it changes, so its message goes away once it is right.
- * `setErrors` takes server-side field errors (the API's `error.fields`).
+ * `setServerErrors` takes server-side field errors (the API's `error.fields`).
  */
 export function useSchemaForm<Schema extends ObjectSchema>(
   schema: Schema,
@@ -64,5 +64,10 @@ export function useSchemaForm<Schema extends ObjectSchema>(
     setErrors(known);
   }
 
-  return { values, errors, setValue, handleSubmit, setServerErrors };
+  /** What a field component of components/fields.tsx needs to show and edit `name`. */
+  function field(name: Field): { value: string; onValueChange: (value: string) => void; error: string | undefined } {
+    return { value: values[name], onValueChange: (value) => setValue(name, value), error: errors[name] };
+  }
+
+  return { values, errors, setValue, field, handleSubmit, setServerErrors };
 }

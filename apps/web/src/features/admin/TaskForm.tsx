@@ -3,8 +3,7 @@ import * as v from 'valibot';
 import { TASK_DEFAULTS, TASK_TYPES, TaskInput } from '@kamai/contracts';
 import type { TaskBody, TaskInputRequest, TaskType } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
-import { TextField } from '../../components/fields.tsx';
-import { TextAreaField } from '../../components/TextAreaField.tsx';
+import { SelectField, TextAreaField, TextField } from '../../components/fields.tsx';
 import { serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 
@@ -68,7 +67,6 @@ interface TaskFormProps {
 export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onCancel }: TaskFormProps) {
   const form = useSchemaForm(TaskFormSchema, task ? valuesOf(task) : NEW_TASK);
   const [requiresProof, setRequiresProof] = useState(task?.requiresProof ?? TASK_DEFAULTS.requiresProof);
-  const typeId = useId();
   const proofId = useId();
 
   const onSubmit = form.handleSubmit(async () => {
@@ -93,13 +91,8 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <TextField label="Title" value={form.values.title} onValueChange={(value) => form.setValue('title', value)} error={form.errors.title} />
-      <TextAreaField
-        label="Description"
-        value={form.values.description}
-        onValueChange={(value) => form.setValue('description', value)}
-        error={form.errors.description}
-      />
+      <TextField label="Title" {...form.field('title')} />
+      <TextAreaField label="Description" {...form.field('description')} />
       <div className="grid grid-cols-2 gap-3">
         <TextField
           label="Rupee reward"
@@ -107,45 +100,24 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
           size={6}
           inputMode="decimal"
           prefix="₹"
-          value={form.values.rupeeReward}
-          onValueChange={(value) => form.setValue('rupeeReward', value)}
-          error={form.errors.rupeeReward}
+          {...form.field('rupeeReward')}
         />
-        <TextField
-          label="Estimated time"
-          size={6}
-          value={form.values.estimatedTime}
-          onValueChange={(value) => form.setValue('estimatedTime', value)}
-          error={form.errors.estimatedTime}
-        />
+        <TextField label="Estimated time" size={6} {...form.field('estimatedTime')} />
       </div>
-      <div className="grid gap-1.5">
-        <label htmlFor={typeId} className="text-sm font-medium text-slate-700">
-          Task type
-        </label>
-        <select
-          id={typeId}
-          value={form.values.taskType}
-          onChange={(event) => form.setValue('taskType', event.target.value)}
-          className="h-12 w-full rounded-xl border border-slate-300 bg-white px-3 text-base shadow-sm outline-none focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
-        >
-          {TASK_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {TASK_TYPE_LABELS[type]}
-            </option>
-          ))}
-        </select>
-        {form.errors.taskType && <p className="text-sm font-medium text-red-600">{form.errors.taskType}</p>}
-      </div>
+      <SelectField label="Task type" {...form.field('taskType')}>
+        {TASK_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {TASK_TYPE_LABELS[type]}
+          </option>
+        ))}
+      </SelectField>
       <TextField
         label="Task URL"
         inputMode="url"
         autoCapitalize="none"
         autoCorrect="off"
         placeholder="https://"
-        value={form.values.taskUrl}
-        onValueChange={(value) => form.setValue('taskUrl', value)}
-        error={form.errors.taskUrl}
+        {...form.field('taskUrl')}
       />
       <label htmlFor={proofId} className="flex items-center gap-3 rounded-xl border border-slate-200 px-3 py-3 text-sm font-medium text-slate-700">
         <input
@@ -160,9 +132,7 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
       <TextAreaField
         label="Proof instructions"
         placeholder="e.g. Upload a screenshot of your review"
-        value={form.values.proofInstructions}
-        onValueChange={(value) => form.setValue('proofInstructions', value)}
-        error={form.errors.proofInstructions}
+        {...form.field('proofInstructions')}
       />
       <div className="flex gap-2">
         {onCancel && (

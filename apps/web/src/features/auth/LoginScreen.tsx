@@ -1,7 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { LoginRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
-import { PasswordField, TextField } from '../../components/fields.tsx';
+import { MobileField, PasswordField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
@@ -38,25 +38,8 @@ export function LoginScreen() {
       <h1 className="text-2xl font-bold tracking-tight">Sign in</h1>
       <p className="mt-1 text-sm text-slate-600">Welcome back! Sign in to keep earning.</p>
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
-        <TextField
-          label="Mobile number"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          prefix="+91"
-          placeholder="10-digit mobile number"
-          value={form.values.mobile}
-          onValueChange={(value) => form.setValue('mobile', value)}
-          error={form.errors.mobile}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          placeholder="Your password"
-          value={form.values.password}
-          onValueChange={(value) => form.setValue('password', value)}
-          error={form.errors.password}
-        />
+        <MobileField label="Mobile number" autoComplete="tel-national" {...form.field('mobile')} />
+        <PasswordField label="Password" autoComplete="current-password" placeholder="Your password" {...form.field('password')} />
         <Button type="submit" disabled={login.isPending} className="mt-2">
           {login.isPending ? 'Signing in...' : 'Sign in'}
         </Button>

@@ -1,7 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { RegisterRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
-import { PasswordField, TextField } from '../../components/fields.tsx';
+import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
@@ -38,41 +38,9 @@ export function RegisterScreen() {
       <h1 className="text-2xl font-bold tracking-tight">Create your account</h1>
       <p className="mt-1 text-sm text-slate-600">Start earning rupees in minutes.</p>
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          autoCapitalize="words"
-          value={form.values.firstName}
-          onValueChange={(value) => form.setValue('firstName', value)}
-          error={form.errors.firstName}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          autoCapitalize="words"
-          value={form.values.lastName}
-          onValueChange={(value) => form.setValue('lastName', value)}
-          error={form.errors.lastName}
-        />
-        <TextField
-          label="Mobile number"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          prefix="+91"
-          placeholder="10-digit mobile number"
-          value={form.values.mobile}
-          onValueChange={(value) => form.setValue('mobile', value)}
-          error={form.errors.mobile}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          hint="Minimum 6 characters"
-          value={form.values.password}
-          onValueChange={(value) => form.setValue('password', value)}
-          error={form.errors.password}
-        />
+        <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
+        <MobileField label="Mobile number" autoComplete="tel-national" {...form.field('mobile')} />
+        <PasswordField label="Password" autoComplete="new-password" hint="Minimum 6 characters" {...form.field('password')} />
         <Button type="submit" disabled={register.isPending} className="mt-2">
           {register.isPending ? 'Creating account...' : 'Create account'}
         </Button>

@@ -5,8 +5,7 @@ import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contra
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
-import { TextAreaField } from '../../components/TextAreaField.tsx';
-import { TextField } from '../../components/fields.tsx';
+import { MobileField, TextAreaField, TextField } from '../../components/fields.tsx';
 import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
@@ -189,9 +188,7 @@ function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; on
         autoComplete="off"
         autoCapitalize="characters"
         placeholder="UTR or UPI reference"
-        value={form.values.reference}
-        onValueChange={(value) => form.setValue('reference', value)}
-        error={form.errors.reference}
+        {...form.field('reference')}
       />
       <div className="grid gap-2">
         <Button type="submit" disabled={markPaid.isPending}>
@@ -226,9 +223,7 @@ function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody;
         label="Reason"
         placeholder="e.g. Account details do not match the name"
         hint="The user sees this reason."
-        value={form.values.reason}
-        onValueChange={(value) => form.setValue('reason', value)}
-        error={form.errors.reason}
+        {...form.field('reason')}
       />
       <div className="grid gap-2">
         <Button variant="danger" type="submit" disabled={reject.isPending}>
@@ -275,26 +270,8 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
         <p className="text-sm text-slate-600">A manual credit or debit, recorded in the user's ledger with your reason.</p>
       </div>
       <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-        <TextField
-          label="User's mobile number"
-          type="tel"
-          inputMode="numeric"
-          prefix="+91"
-          placeholder="10-digit mobile number"
-          value={form.values.mobile}
-          onValueChange={(value) => form.setValue('mobile', value)}
-          error={form.errors.mobile}
-        />
-        <TextField
-          label="Amount (₹)"
-          type="number"
-          inputMode="decimal"
-          min={0.01}
-          step="0.01"
-          value={form.values.amount}
-          onValueChange={(value) => form.setValue('amount', value)}
-          error={form.errors.amount}
-        />
+        <MobileField label="User's mobile number" {...form.field('mobile')} />
+        <TextField label="Amount (₹)" type="number" inputMode="decimal" min={0.01} step="0.01" {...form.field('amount')} />
         <fieldset className="grid gap-1.5">
           <legend className="mb-1.5 text-sm font-medium text-slate-700">Direction</legend>
           <div className="grid grid-cols-2 gap-2">
@@ -326,9 +303,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
           label="Reason"
           autoComplete="off"
           placeholder="e.g. Bonus for referral campaign"
-          value={form.values.reason}
-          onValueChange={(value) => form.setValue('reason', value)}
-          error={form.errors.reason}
+          {...form.field('reason')}
         />
         <Button type="submit" disabled={adjust.isPending}>
           {adjust.isPending ? 'Applying...' : 'Apply Adjustment'}

@@ -5,7 +5,7 @@ import { FirstName, LastName, OptionalEmail, PROFILE_MESSAGES } from '@kamai/con
 import type { UserBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
-import { TextField } from '../../components/fields.tsx';
+import { NameFields, TextField } from '../../components/fields.tsx';
 import { serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
@@ -54,31 +54,14 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <TextField
-        label="First name"
-        autoComplete="given-name"
-        autoCapitalize="words"
-        value={form.values.firstName}
-        onValueChange={(value) => form.setValue('firstName', value)}
-        error={form.errors.firstName}
-      />
-      <TextField
-        label="Last name"
-        autoComplete="family-name"
-        autoCapitalize="words"
-        value={form.values.lastName}
-        onValueChange={(value) => form.setValue('lastName', value)}
-        error={form.errors.lastName}
-      />
+      <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
       <TextField
         label="E-mail (optional)"
         type="email"
         inputMode="email"
         autoComplete="email"
         placeholder="you@example.com"
-        value={form.values.email}
-        onValueChange={(value) => form.setValue('email', value)}
-        error={form.errors.email}
+        {...form.field('email')}
       />
       <div className="flex items-center justify-between gap-4 rounded-xl border border-slate-200 p-3">
         <label htmlFor={switchId} className="grid gap-0.5">

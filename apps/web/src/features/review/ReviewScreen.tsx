@@ -5,7 +5,7 @@ import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
-import { TextAreaField } from '../../components/TextAreaField.tsx';
+import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
@@ -155,9 +155,7 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
         rows={4}
         maxLength={500}
         placeholder="e.g. The screenshot does not show your review"
-        value={form.values.reason}
-        onValueChange={(value) => form.setValue('reason', value)}
-        error={form.errors.reason}
+        {...form.field('reason')}
       />
       <div className="flex gap-2">
         <Button variant="secondary" onClick={onDone} disabled={reject.isPending}>

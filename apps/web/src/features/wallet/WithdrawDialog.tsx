@@ -138,27 +138,22 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
             inputMode="numeric"
             autoComplete="off"
             placeholder="9 to 18 digits"
-            value={bankForm.values.accountNumber}
-            onValueChange={(value) => bankForm.setValue('accountNumber', value)}
-            error={bankForm.errors.accountNumber}
+            {...bankForm.field('accountNumber')}
           />
           <TextField
             label="IFSC code"
             autoCapitalize="characters"
             autoComplete="off"
             placeholder="e.g. HDFC0001234"
-            value={bankForm.values.ifsc}
+            {...bankForm.field('ifsc')}
             onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
-            error={bankForm.errors.ifsc}
           />
           <TextField
             label="Account holder name"
             autoCapitalize="words"
             autoComplete="name"
             placeholder="As shown in your bank"
-            value={bankForm.values.holderName}
-            onValueChange={(value) => bankForm.setValue('holderName', value)}
-            error={bankForm.errors.holderName}
+            {...bankForm.field('holderName')}
           />
         </div>
       )}
@@ -168,9 +163,7 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
           autoCapitalize="none"
           autoComplete="off"
           placeholder="e.g. name@okhdfc"
-          value={upiForm.values.upiId}
-          onValueChange={(value) => upiForm.setValue('upiId', value)}
-          error={upiForm.errors.upiId}
+          {...upiForm.field('upiId')}
         />
       )}
 
