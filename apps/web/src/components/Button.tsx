@@ -22,3 +22,34 @@ export function Button({
     />
   );
 }
+
+/**
+ * A form's stacked buttons: submit, naming what it does while `pending` (and disabled then), and
+ * Cancel under it.
+ */
+export function FormActions({
+  submitLabel,
+  pendingLabel,
+  pending,
+  onCancel,
+  variant = 'primary',
+  className = '',
+}: {
+  submitLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  onCancel: () => void;
+  variant?: ButtonVariant;
+  className?: string;
+}) {
+  return (
+    <div className={`grid gap-2 ${className}`}>
+      <Button type="submit" variant={variant} disabled={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, formatPaise } from '@kamai/contracts';
 import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { Button, FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { MobileField, TextAreaField, TextField } from '../../components/fields.tsx';
@@ -190,14 +190,7 @@ function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; on
         placeholder="UTR or UPI reference"
         {...form.field('reference')}
       />
-      <div className="grid gap-2">
-        <Button type="submit" disabled={markPaid.isPending}>
-          {markPaid.isPending ? 'Saving...' : 'Confirm Paid'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions submitLabel="Confirm Paid" pendingLabel="Saving..." pending={markPaid.isPending} onCancel={onDone} />
     </form>
   );
 }
@@ -225,14 +218,7 @@ function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody;
         hint="The user sees this reason."
         {...form.field('reason')}
       />
-      <div className="grid gap-2">
-        <Button variant="danger" type="submit" disabled={reject.isPending}>
-          {reject.isPending ? 'Rejecting...' : 'Reject Request'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions variant="danger" submitLabel="Reject Request" pendingLabel="Rejecting..." pending={reject.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import * as v from 'valibot';
 import { FirstName, LastName, OptionalEmail, PROFILE_MESSAGES } from '@kamai/contracts';
 import type { UserBody } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NameFields, TextField } from '../../components/fields.tsx';
 import { serverFieldErrors } from '../../lib/api.ts';
@@ -77,14 +77,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
           <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
         </Switch.Root>
       </div>
-      <div className="mt-2 grid gap-2">
-        <Button type="submit" disabled={update.isPending}>
-          {update.isPending ? 'Saving...' : 'Save Changes'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions submitLabel="Save Changes" pendingLabel="Saving..." pending={update.isPending} onCancel={onDone} className="mt-2" />
     </form>
   );
 }

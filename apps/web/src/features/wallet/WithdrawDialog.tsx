@@ -4,7 +4,7 @@ import type { FormEvent, ReactNode } from 'react';
 import * as v from 'valibot';
 import { BankAccount, UpiId } from '@kamai/contracts';
 import type { SavedDestination } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
@@ -172,14 +172,7 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
         Withdrawal requests are processed within 24-48 hours.
       </p>
 
-      <div className="grid gap-2">
-        <Button type="submit" disabled={withdraw.isPending}>
-          {withdraw.isPending ? 'Submitting...' : 'Submit Request'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions submitLabel="Submit Request" pendingLabel="Submitting..." pending={withdraw.isPending} onCancel={onDone} />
     </form>
   );
 }
