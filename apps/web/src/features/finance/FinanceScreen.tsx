@@ -12,6 +12,7 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
+import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation } from './financeMutations.ts';
 
@@ -166,20 +167,41 @@ function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
   );
 }
 
+/**
+ * The submit of the pay and reject dialogs: `send` makes the call; a refusal marks the fields the
+ * server names and says why in an 'Action Failed' toast, a success shows `success` and closes.
+ */
+async function settle(
+  send: () => Promise<unknown>,
+  { form, failure, success, onDone }: {
+    form: { setServerErrors: (fields: Record<string, string>) => void };
+    failure: string;
+    success: ToastInput;
+    onDone: () => void;
+  },
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    form.setServerErrors(serverFieldErrors(error));
+    toast({ variant: 'destructive', title: 'Action Failed', description: serverErrorMessage(error, failure) });
+    return;
+  }
+  toast(success);
+  onDone();
+}
+
 function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
   const markPaid = useMarkPaidMutation();
   const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '' });
-  const onSubmit = form.handleSubmit(async ({ reference }) => {
-    try {
-      await markPaid.mutateAsync({ id: withdrawal.id, reference });
-    } catch (error) {
-      form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: 'Action Failed', description: serverErrorMessage(error, 'Failed to mark the withdrawal as paid') });
-      return;
-    }
-    toast({ title: 'Withdrawal Paid', description: `${formatRupees(withdrawal.amount)} to ${withdrawal.user.name} is marked as paid` });
-    onDone();
-  });
+  const onSubmit = form.handleSubmit(({ reference }) =>
+    settle(() => markPaid.mutateAsync({ id: withdrawal.id, reference }), {
+      form,
+      failure: 'Failed to mark the withdrawal as paid',
+      success: { title: 'Withdrawal Paid', description: `${formatRupees(withdrawal.amount)} to ${withdrawal.user.name} is marked as paid` },
+      onDone,
+    }),
+  );
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <Summary withdrawal={withdrawal} />
@@ -198,17 +220,14 @@ function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; on
 function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
   const reject = useRejectWithdrawalMutation();
   const form = useSchemaForm(RejectWithdrawalRequest, { reason: '' });
-  const onSubmit = form.handleSubmit(async ({ reason }) => {
-    try {
-      await reject.mutateAsync({ id: withdrawal.id, reason });
-    } catch (error) {
-      form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: 'Action Failed', description: serverErrorMessage(error, 'Failed to reject the withdrawal') });
-      return;
-    }
-    toast({ title: 'Withdrawal Rejected', description: `${formatRupees(withdrawal.amount)} is back in ${withdrawal.user.name}'s wallet` });
-    onDone();
-  });
+  const onSubmit = form.handleSubmit(({ reason }) =>
+    settle(() => reject.mutateAsync({ id: withdrawal.id, reason }), {
+      form,
+      failure: 'Failed to reject the withdrawal',
+      success: { title: 'Withdrawal Rejected', description: `${formatRupees(withdrawal.amount)} is back in ${withdrawal.user.name}'s wallet` },
+      onDone,
+    }),
+  );
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <Summary withdrawal={withdrawal} />
