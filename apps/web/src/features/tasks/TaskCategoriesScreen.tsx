@@ -1,8 +1,8 @@
-import { Link } from '@tanstack/react-router';
-import { ArrowLeftIcon, LightbulbIcon } from '../../components/icons.tsx';
+import { LightbulbIcon } from '../../components/icons.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { TASK_CATEGORIES } from './categories.ts';
 import { CategoryCards } from './CategoryCards.tsx';
+import { TaskScreenHeader } from './TaskScreenHeader.tsx';
 
 const QUICK_TIPS = [
   'Complete tasks honestly to avoid rejection',
@@ -15,16 +15,7 @@ export function TaskCategoriesScreen() {
   usePageTitle('Task Categories');
   return (
     <section className="grid gap-5">
-      <header className="grid gap-3">
-        <Link to="/" aria-label="Back to home" className="inline-flex w-fit items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
-          <ArrowLeftIcon className="size-4" />
-          Back
-        </Link>
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">Task Categories</h1>
-          <p className="mt-1 text-sm text-slate-600">Pick a category and start earning rupees.</p>
-        </div>
-      </header>
+      <TaskScreenHeader title="Task Categories" subtitle="Pick a category and start earning rupees." />
       <CategoryCards countOf={(type) => TASK_CATEGORIES.find((category) => category.type === type)?.staticCount} />
       <section aria-labelledby="quick-tips" className="rounded-2xl border border-amber-200 bg-amber-50 p-4">
         <h2 id="quick-tips" className="flex items-center gap-2 font-semibold text-amber-900">

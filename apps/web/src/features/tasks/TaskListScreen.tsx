@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/Button.tsx';
-import { ArrowLeftIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -10,6 +8,7 @@ import { statusOf, tasksForList } from './filters.ts';
 import type { TaskList } from './filters.ts';
 import { ProofDialog } from './ProofDialog.tsx';
 import { TaskCard } from './TaskCard.tsx';
+import { TaskScreenHeader } from './TaskScreenHeader.tsx';
 import type { TaskCardKind } from './TaskCard.tsx';
 
 interface ListCopy {
@@ -60,16 +59,7 @@ export function TaskListScreen({ list }: { list: TaskList }) {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-3">
-        <Link to="/" aria-label="Back to home" className="inline-flex w-fit items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
-          <ArrowLeftIcon className="size-4" />
-          Back
-        </Link>
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">{copy.title}</h1>
-          <p className="mt-1 text-sm text-slate-600">{copy.subtitle}</p>
-        </div>
-      </header>
+      <TaskScreenHeader title={copy.title} subtitle={copy.subtitle} />
 
       {failed ? (
         <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
