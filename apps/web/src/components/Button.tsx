@@ -53,3 +53,23 @@ export function FormActions({
     </div>
   );
 }
+
+/**
+ * A button that shows only an icon: `label` is its accessible name. Its size and colours come with
+ * `className` (e.g. 'size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500').
+ */
+export function IconButton({
+  label,
+  className = '',
+  type = 'button',
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-label'> & { label: string }) {
+  return (
+    <button
+      type={type}
+      aria-label={label}
+      className={`grid place-items-center rounded-lg focus:outline-none focus-visible:ring-2 ${className}`}
+      {...props}
+    />
+  );
+}

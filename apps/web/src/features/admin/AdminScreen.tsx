@@ -2,16 +2,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
-import { ClockIcon, PencilIcon, TrashIcon } from '../../components/icons.tsx';
+import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
-import { formatRupees } from '../../lib/format.ts';
 import { adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { RewardAndTime } from '../tasks/TaskCard.tsx';
 import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
 import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
 
@@ -139,32 +139,16 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <button
-            type="button"
-            onClick={onEdit}
-            aria-label={`Edit ${task.title}`}
-            className="grid size-10 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
-          >
+          <IconButton label={`Edit ${task.title}`} onClick={onEdit} className="size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
             <PencilIcon className="size-5" />
-          </button>
-          <button
-            type="button"
-            onClick={onDelete}
-            aria-label={`Delete ${task.title}`}
-            className="grid size-10 place-items-center rounded-lg text-red-600 hover:bg-red-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
-          >
+          </IconButton>
+          <IconButton label={`Delete ${task.title}`} onClick={onDelete} className="size-10 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
             <TrashIcon className="size-5" />
-          </button>
+          </IconButton>
         </div>
       </div>
       <p className="line-clamp-2 text-sm text-slate-600">{task.description}</p>
-      <div className="flex items-center gap-3 text-sm">
-        <span className="font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</span>
-        <span className="flex items-center gap-1 text-slate-500">
-          <ClockIcon className="size-4" />
-          {task.estimatedTime}
-        </span>
-      </div>
+      <RewardAndTime task={task} />
     </article>
   );
 }

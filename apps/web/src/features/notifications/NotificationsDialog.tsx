@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ComponentType, SVGProps } from 'react';
 import type { NotificationBody } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { AlertTriangleIcon, BellIcon, CheckCircleIcon, CheckIcon, InfoIcon, TrashIcon, XCircleIcon } from '../../components/icons.tsx';
 import { formatRelativeTime } from '../../lib/format.ts';
@@ -177,25 +177,23 @@ function NotificationItem({
       </div>
       <div className="flex shrink-0 flex-col gap-1">
         {!notification.isRead && (
-          <button
-            type="button"
-            onClick={onMarkRead}
-            aria-label="Mark as read"
+          <IconButton
+            label="Mark as read"
             title="Mark as read"
-            className="grid size-9 place-items-center rounded-lg text-emerald-700 hover:bg-emerald-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+            onClick={onMarkRead}
+            className="size-9 text-emerald-700 hover:bg-emerald-100 focus-visible:ring-emerald-500"
           >
             <CheckIcon className="size-4" />
-          </button>
+          </IconButton>
         )}
-        <button
-          type="button"
-          onClick={onDelete}
-          aria-label="Delete notification"
+        <IconButton
+          label="Delete notification"
           title="Delete"
-          className="grid size-9 place-items-center rounded-lg text-slate-400 hover:bg-red-50 hover:text-red-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-300"
+          onClick={onDelete}
+          className="size-9 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:ring-red-300"
         >
           <TrashIcon className="size-4" />
-        </button>
+        </IconButton>
       </div>
     </li>
   );

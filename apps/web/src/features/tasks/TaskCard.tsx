@@ -22,6 +22,19 @@ interface TaskCardProps {
   onOpenProof: () => void;
 }
 
+/** A task's reward and estimated time; `tinted` sets the reward on a green chip, as the users' lists do. */
+export function RewardAndTime({ task, tinted = false }: { task: Pick<TaskBody, 'rupeeReward' | 'estimatedTime'>; tinted?: boolean }) {
+  return (
+    <div className="flex items-center gap-3 text-sm">
+      <span className={`font-bold text-emerald-700 ${tinted ? 'rounded-lg bg-emerald-50 px-2 py-0.5' : ''}`}>{formatRupees(task.rupeeReward)}</span>
+      <span className="flex items-center gap-1 text-slate-500">
+        <ClockIcon className="size-4" />
+        {task.estimatedTime}
+      </span>
+    </div>
+  );
+}
+
 const actionClasses =
   'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-4';
 
@@ -47,13 +60,7 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
         <StatusBadge status={status} />
       </header>
       <p className="text-sm text-slate-600">{task.description}</p>
-      <div className="flex items-center gap-3 text-sm">
-        <span className="rounded-lg bg-emerald-50 px-2 py-0.5 font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</span>
-        <span className="flex items-center gap-1 text-slate-500">
-          <ClockIcon className="size-4" />
-          {task.estimatedTime}
-        </span>
-      </div>
+      <RewardAndTime task={task} tinted />
       {task.requiresProof && task.proofInstructions && (
         <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
           <span className="font-semibold text-slate-700">Proof: </span>
