@@ -1,50 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
-import type { RunningServer, TestAccount } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAccount } from './harness.ts';
+import { expectTitle, path, setUpBrowserSuite, submitLogin, testAccount } from './helpers.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
-
-async function openPhonePage(): Promise<Page> {
-  ({ context, page } = await openPhone(browser, server.baseUrl));
-  return page;
-}
-
-function newAccount(firstName: string): TestAccount {
-  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName: 'Sharma' };
-}
-
+const suite = setUpBrowserSuite();
 /** The Radix toast region; the toast's title and description render inside it. */
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/ });
-
-const path = (on: Page) => new URL(on.url()).pathname;
 
 async function expectPath(on: Page, expected: string): Promise<void> {
   await on.waitForURL((url) => url.pathname === expected);
   expect(path(on)).toBe(expected);
-}
-
-/** Titles are set by an effect after the screen renders, so wait for them rather than read once. */
-async function expectTitle(on: Page, title: string): Promise<void> {
-  await on.waitForFunction((expected) => document.title === expected, title);
-  expect(await on.title()).toBe(title);
 }
 
 /** Waits until the bottom bar marks `label` as the current entry (and only that one). */
@@ -54,16 +19,10 @@ async function expectCurrentNavEntry(on: Page, label: string): Promise<void> {
   expect(await current.allTextContents()).toEqual([label]);
 }
 
-async function signIn(on: Page, account: TestAccount): Promise<void> {
-  await on.getByLabel('Mobile number').fill(account.mobile);
-  await on.getByLabel('Password', { exact: true }).fill(account.password);
-  await on.getByRole('button', { name: 'Sign in' }).click();
-}
-
 describe('signing up and in, on a phone', () => {
   it('registers and lands home with a greeting and ₹0.00 earned', async () => {
-    const account = newAccount('Asha');
-    await openPhonePage();
+    const account = testAccount('Asha');
+    const page = await suite.phone();
     await page.goto('/register');
     await expectTitle(page, 'Register | Kamai');
 
@@ -87,12 +46,12 @@ describe('signing up and in, on a phone', () => {
   });
 
   it('signs out from the profile and back in', async () => {
-    const account = newAccount('Ravi');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Ravi');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
 
     await page.goto('/login');
-    await signIn(page, account);
+    await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
     await toasts(page).getByText('Welcome back!', { exact: true }).waitFor();
     await toasts(page).getByText('You have successfully logged in').waitFor();
@@ -110,18 +69,18 @@ describe('signing up and in, on a phone', () => {
     await page.goto('/wallet');
     await expectPath(page, '/login');
 
-    await signIn(page, account);
+    await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
     await expectPath(page, '/');
   });
 
   it('shows the Login Failed toast for a wrong password', async () => {
-    const account = newAccount('Meena');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Meena');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
 
     await page.goto('/login');
-    await signIn(page, { ...account, password: 'not-the-password' });
+    await submitLogin(page, { ...account, password: 'not-the-password' });
     await toasts(page).getByText('Login Failed', { exact: true }).waitFor();
     await toasts(page).getByText('Invalid mobile number or password').waitFor();
     expect(path(page)).toBe('/login');
@@ -129,7 +88,7 @@ describe('signing up and in, on a phone', () => {
   });
 
   it('shows field errors inline, without asking the server', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     const authCalls: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/auth/login') || request.url().includes('/api/auth/register')) authCalls.push(request.url());
@@ -163,9 +122,9 @@ describe('signing up and in, on a phone', () => {
   });
 
   it('maps the server’s field error inline when the mobile number is taken', async () => {
-    const account = newAccount('Kiran');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Kiran');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
 
     await page.goto('/register');
     await page.getByLabel('First name').fill('Kiran');
@@ -180,7 +139,7 @@ describe('signing up and in, on a phone', () => {
   });
 
   it('toggles the password between hidden and shown', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     await page.goto('/login');
     const password = page.getByLabel('Password', { exact: true });
     await expect(password.getAttribute('type')).resolves.toBe('password');
@@ -193,7 +152,7 @@ describe('signing up and in, on a phone', () => {
 
 describe('routes and guards', () => {
   it('shows the 404 screen for an unknown path', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByText('Did you forget to add the page to the router?').waitFor();
@@ -201,15 +160,15 @@ describe('routes and guards', () => {
   });
 
   it('shows the login screen at / when signed out, and Home there once signed in', async () => {
-    const account = newAccount('Pooja');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Pooja');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
     await page.goto('/');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(path(page)).toBe('/');
     await expectTitle(page, 'Login | Kamai');
 
-    await signIn(page, account);
+    await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Pooja' }).waitFor();
     await toasts(page).getByText('Welcome back!', { exact: true }).waitFor();
     expect(path(page)).toBe('/');
@@ -217,18 +176,18 @@ describe('routes and guards', () => {
   });
 
   it('sends a signed-out visit to /wallet to /login', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     await page.goto('/wallet');
     await expectPath(page, '/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
   it('sends a signed-in visit to /login home', async () => {
-    const account = newAccount('Divya');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Divya');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
     await page.goto('/login');
-    await signIn(page, account);
+    await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Divya' }).waitFor();
 
     await page.goto('/login');
@@ -239,7 +198,7 @@ describe('routes and guards', () => {
   });
 
   it('shows a spinner while the signed-in state loads', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     let releaseUserCall: () => void = () => {};
     const userCallHeld = new Promise<void>((release) => (releaseUserCall = release));
     await page.route('**/api/auth/user', async (route) => {
@@ -255,9 +214,9 @@ describe('routes and guards', () => {
   });
 
   it('opens every signed-in placeholder with its heading, and the static pages signed out', async () => {
-    const account = newAccount('Sunil');
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
+    const account = testAccount('Sunil');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
     for (const [target, heading] of [
       ['/privacy-policy', 'Privacy Policy'],
       ['/delete-account', 'Delete Account'],
@@ -268,7 +227,7 @@ describe('routes and guards', () => {
     }
 
     await page.goto('/login');
-    await signIn(page, account);
+    await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Sunil' }).waitFor();
     for (const [target, heading] of [
       ['/tasks/categories', 'Task Categories'],

@@ -1,47 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
-import type { RunningServer, TestAccount } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { path, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function phone(): Promise<Page> {
-  const { context, page } = await openPhone(browser, server.baseUrl);
-  contexts.push(context);
-  return page;
-}
-
-async function newAccount(firstName: string, lastName = 'Sharma'): Promise<TestAccount> {
-  const account = { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName };
-  await registerAccount(server.baseUrl, account);
-  return account;
-}
-
-async function signedIn(account: TestAccount): Promise<Page> {
-  const page = await phone();
-  await page.goto('/login');
-  await page.getByLabel('Mobile number').fill(account.mobile);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
-  return page;
-}
+const suite = setUpBrowserSuite();
+const { phone, signedIn } = suite;
+const newAccount = (firstName: string, lastName?: string) => registeredAccount(suite.server, firstName, lastName);
 
 async function openProfile(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
@@ -50,18 +15,9 @@ async function openProfile(page: Page): Promise<void> {
 
 /** A signed-in API client (cookie kept by hand), for setting the scene without the browser. */
 async function apiAs(account: TestAccount) {
-  const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
-  });
-  if (!login.ok) throw new Error(`login answered ${login.status}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+  const cookie = await sessionCookie(suite.server, account);
   return (method: string, path: string, body?: unknown) =>
-    fetch(`${server.baseUrl}${path}`, {
+    fetch(`${suite.server.baseUrl}${path}`, {
       method,
       headers: { cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -71,7 +27,7 @@ async function apiAs(account: TestAccount) {
 /** Finance adjusts the user's wallet; each adjustment also leaves the user a notification. */
 async function adjust(user: TestAccount, adjustments: { amount: string; direction: 'credit' | 'debit'; reason: string }[]) {
   const staff = await newAccount('Farah', 'Khan');
-  grantRole(server, staff.mobile, 'finance');
+  grantRole(suite.server, staff.mobile, 'finance');
   const api = await apiAs(staff);
   for (const adjustment of adjustments) {
     const deadline = Date.now() + 10_000;
@@ -87,7 +43,6 @@ async function adjust(user: TestAccount, adjustments: { amount: string; directio
 
 /** The toast region; included even while a modal dialog hides the page from the accessibility tree. */
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
-const path = (on: Page) => new URL(on.url()).pathname;
 
 async function expectToast(on: Page, title: string, description?: string): Promise<void> {
   await toasts(on).getByText(title, { exact: true }).waitFor();
@@ -265,7 +220,7 @@ describe('the profile, on a phone', () => {
     await page.getByRole('heading', { name: 'Delete Account', exact: true }).waitFor();
 
     // Finance sees the Finance link only; an admin sees all three.
-    grantRole(server, user.mobile, 'finance');
+    grantRole(suite.server, user.mobile, 'finance');
     await page.goto('/profile');
     const staff = page.getByRole('region', { name: 'Staff' });
     await expect.poll(async () => {
@@ -278,7 +233,7 @@ describe('the profile, on a phone', () => {
     await page.getByRole('heading', { name: 'Finance', level: 1 }).waitFor();
     expect(path(page)).toBe('/admin/finance');
 
-    grantRole(server, user.mobile, 'admin');
+    grantRole(suite.server, user.mobile, 'admin');
     await expect.poll(async () => {
       await page.goto('/profile');
       await staff.waitFor();

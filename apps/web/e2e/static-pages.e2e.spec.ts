@@ -1,38 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
-import type { RunningServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { expectTitle, path, registeredAccount, setUpBrowserSuite, signIn } from './helpers.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
-
-async function openPhonePage(): Promise<Page> {
-  ({ context, page } = await openPhone(browser, server.baseUrl));
-  return page;
-}
-
-const path = (on: Page) => new URL(on.url()).pathname;
-
-/** Titles are set by an effect after the screen renders, so wait for them rather than read once. */
-async function expectTitle(on: Page, title: string): Promise<void> {
-  await on.waitForFunction((expected) => document.title === expected, title);
-}
+const suite = setUpBrowserSuite();
 
 /** The spec's sections of the privacy policy, in order. */
 const PRIVACY_SECTIONS = [
@@ -53,7 +22,7 @@ const PRIVACY_SECTIONS = [
 
 describe('the static pages, signed out', () => {
   it('shows the privacy policy with every section, the support mailbox and Indian law', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     await page.goto('/privacy-policy');
     await page.getByRole('heading', { name: 'Privacy Policy', level: 1 }).waitFor();
     expect(path(page)).toBe('/privacy-policy');
@@ -61,7 +30,7 @@ describe('the static pages, signed out', () => {
     await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual(PRIVACY_SECTIONS);
 
     // The support address comes from GET /api/settings (the default until an admin sets one).
-    const settings = (await (await fetch(`${server.baseUrl}/api/settings`)).json()) as { supportEmail: string };
+    const settings = (await (await fetch(`${suite.server.baseUrl}/api/settings`)).json()) as { supportEmail: string };
     const mailLinks = page.getByRole('link', { name: settings.supportEmail });
     await expect(mailLinks.first().getAttribute('href')).resolves.toBe(`mailto:${settings.supportEmail}`);
     const contact = page.getByRole('region', { name: '13. Contact Us' });
@@ -81,7 +50,7 @@ describe('the static pages, signed out', () => {
   });
 
   it('shows the account deletion steps and opens a pre-filled deletion request', async () => {
-    await openPhonePage();
+    const page = await suite.phone();
     await page.goto('/delete-account');
     await page.getByRole('heading', { name: 'Delete Account', level: 1 }).waitFor();
     expect(path(page)).toBe('/delete-account');
@@ -120,14 +89,9 @@ describe('the static pages, signed out', () => {
   });
 
   it('fills the deletion request with the account when signed in', async () => {
-    const account = { mobile: uniqueMobile(), password: 'secret-123', firstName: 'Pooja', lastName: 'Nair' };
-    await registerAccount(server.baseUrl, account);
-    await openPhonePage();
-    await page.goto('/login');
-    await page.getByLabel('Mobile number').fill(account.mobile);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Hello, Pooja' }).waitFor();
+    const account = await registeredAccount(suite.server, 'Pooja', 'Nair');
+    const page = await suite.phone();
+    await signIn(page, account);
 
     await page.goto('/delete-account');
     const request = page.getByRole('link', { name: 'Request Account Deletion' });

@@ -1,8 +1,9 @@
 import { deflateSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
-import type { RunningServer, TestAccount } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { grantRole, registerAccount, uniqueMobile } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
 
 /**
  * Tasks end to end, on a phone: the admin adds a task, a user submits proof with a real image, a
@@ -10,63 +11,34 @@ import type { RunningServer, TestAccount } from './harness.ts';
  * the notification on the bell.
  */
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = setUpBrowserSuite();
+const { phone } = suite;
 
 let admin: TestAccount;
 let reviewer: TestAccount;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   admin = newAccount('Anil');
   reviewer = newAccount('Rekha');
-  await registerAccount(server.baseUrl, admin);
-  await registerAccount(server.baseUrl, reviewer);
-  grantRole(server, admin.mobile, 'admin');
-  grantRole(server, reviewer.mobile, 'reviewer');
+  await registerAccount(suite.server.baseUrl, admin);
+  await registerAccount(suite.server.baseUrl, reviewer);
+  grantRole(suite.server, admin.mobile, 'admin');
+  grantRole(suite.server, reviewer.mobile, 'reviewer');
   await waitForRole(admin, 'admin');
   await waitForRole(reviewer, 'reviewer');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-function newAccount(firstName: string): TestAccount {
-  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName: 'Verma' };
-}
-
-/** A fresh phone (its own cookies) for one person of the story. */
-async function phone(): Promise<Page> {
-  const { context, page } = await openPhone(browser, server.baseUrl);
-  contexts.push(context);
-  return page;
-}
+const newAccount = (firstName: string) => testAccount(firstName, 'Verma');
 
 /** A signed-in API session outside the browser: its cookie header. */
-async function apiSession(account: TestAccount): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
-  });
-  if (!response.ok) throw new Error(`login answered ${response.status}`);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
-}
+const apiSession = (account: TestAccount) => sessionCookie(suite.server, account);
 
 /** The CLI writes the role to the event store; the server's read model has it a moment later. */
 async function waitForRole(account: TestAccount, role: string): Promise<void> {
   const cookie = await apiSession(account);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const user = (await (await fetch(`${server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
+    const user = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
     if (user.roles.includes(role)) return;
     await new Promise((wait) => setTimeout(wait, 100));
   }
@@ -84,20 +56,12 @@ interface NewTask {
 
 /** Adds a task straight through the admin API, for tests about what happens after. */
 async function addTaskByApi(task: NewTask): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/api/admin/tasks`, {
+  const response = await fetch(`${suite.server.baseUrl}/api/admin/tasks`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin) },
     body: JSON.stringify({ estimatedTime: '3 min', requiresProof: true, isActive: true, iconColor: '#3B82F6', ...task }),
   });
   if (response.status !== 201) throw new Error(`create task answered ${response.status}: ${await response.text()}`);
-}
-
-async function signIn(page: Page, account: TestAccount): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Mobile number').fill(account.mobile);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
 }
 
 /** The toast on screen. Found by text, as an open modal dialog hides the rest of the page from roles. */
@@ -111,8 +75,6 @@ const card = (page: Page, title: string) => page.getByRole('article', { name: ti
 async function expectBadge(cardLocator: Locator, label: string): Promise<void> {
   await cardLocator.getByTestId('task-status').filter({ hasText: label }).waitFor();
 }
-
-const path = (page: Page) => new URL(page.url()).pathname;
 
 // --- A real PNG, drawn here: a small green-to-blue gradient with a white tick-like band. ---
 
@@ -176,7 +138,7 @@ async function submitProof(page: Page, title: string, description: string): Prom
 describe('a task from the admin panel to the wallet', () => {
   it('admin adds a task, the user proves it with an image, the reviewer approves, the user is credited', async () => {
     const user = newAccount('Usha');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const title = `Rate the Kamai app ${user.mobile}`;
 
     // The admin adds the task on /admin.
@@ -322,7 +284,7 @@ async function expectImageLoaded(image: Locator): Promise<void> {
 describe('rejection and resubmission', () => {
   it('shows the reviewer’s reason on the card and in the dialog, and takes the proof again', async () => {
     const user = newAccount('Farhan');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const title = `Visit our partner website ${user.mobile}`;
     await addTaskByApi({
       title,
@@ -375,7 +337,7 @@ describe('rejection and resubmission', () => {
 describe('choosing the image', () => {
   it('refuses a file over 5MB without uploading, and says so when an upload fails', async () => {
     const user = newAccount('Geeta');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const title = `Play Ludo to level 3 ${user.mobile}`;
     await addTaskByApi({ title, description: 'Reach level 3 in Ludo.', rupeeReward: '30', taskType: 'game', taskUrl: 'https://example.com/ludo' });
 
@@ -418,7 +380,7 @@ describe('choosing the image', () => {
 describe('task screens and staff guards', () => {
   it('sends /tasks to the categories, with static counts and quick tips', async () => {
     const user = newAccount('Nisha');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const page = await phone();
     await signIn(page, user);
     await page.goto('/tasks');
@@ -436,7 +398,7 @@ describe('task screens and staff guards', () => {
 
   it('shows skeletons while a list loads, and the empty state of an empty list', async () => {
     const user = newAccount('Omkar');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const page = await phone();
     await signIn(page, user);
     let release: () => void = () => {};
@@ -460,7 +422,7 @@ describe('task screens and staff guards', () => {
 
   it('shows the not-allowed screen to a user without the role, and each staff screen to its role', async () => {
     const user = newAccount('Prakash');
-    await registerAccount(server.baseUrl, user);
+    await registerAccount(suite.server.baseUrl, user);
     const page = await phone();
     const forbidden: string[] = [];
     page.on('response', (response) => {
@@ -507,11 +469,11 @@ describe('task screens and staff guards', () => {
     const inactiveTitle = `Old survey ${uniqueMobile()}`;
     await addTaskByApi({ title: inactiveTitle, description: 'No longer running.', rupeeReward: '5', taskType: 'rating' });
     const cookie = await apiSession(admin);
-    const catalogue = (await (await fetch(`${server.baseUrl}/api/admin/tasks`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
+    const catalogue = (await (await fetch(`${suite.server.baseUrl}/api/admin/tasks`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
     const old = catalogue.find((task) => task.title === inactiveTitle);
     if (!old) throw new Error('the inactive task is missing');
     const { id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = old;
-    const put = await fetch(`${server.baseUrl}/api/admin/tasks/${String(id)}`, {
+    const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', cookie },
       body: JSON.stringify({ ...fields, isActive: false }),

@@ -1,54 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
-import type { RunningServer, TestAccount } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function phone(): Promise<Page> {
-  const { context, page } = await openPhone(browser, server.baseUrl);
-  contexts.push(context);
-  return page;
-}
-
-async function newAccount(firstName: string, lastName = 'Sharma'): Promise<TestAccount> {
-  const account = { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName };
-  await registerAccount(server.baseUrl, account);
-  return account;
-}
+const suite = setUpBrowserSuite();
+const { signedIn } = suite;
+const newAccount = (firstName: string, lastName?: string) => registeredAccount(suite.server, firstName, lastName);
 
 /** A finance staff member, granted the role the way an operator does. */
 async function newFinanceStaff(): Promise<TestAccount> {
   const staff = await newAccount('Farah', 'Khan');
-  grantRole(server, staff.mobile, 'finance');
+  grantRole(suite.server, staff.mobile, 'finance');
   return staff;
-}
-
-/** Signs in through the login screen and waits for Home. */
-async function signedIn(account: TestAccount): Promise<Page> {
-  const page = await phone();
-  await page.goto('/login');
-  await page.getByLabel('Mobile number').fill(account.mobile);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
-  return page;
 }
 
 /** Signs in a finance user and opens the finance screen, waiting until the role has reached the read model. */
@@ -80,7 +44,6 @@ async function creditThroughFinance(finance: Page, mobile: string, amount: strin
  * tree (Radix announces toasts through its own live region), so hidden elements are included.
  */
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
-const path = (on: Page) => new URL(on.url()).pathname;
 const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: 'Withdraw to Bank' });
 
 async function expectToast(on: Page, title: string, description: string): Promise<void> {

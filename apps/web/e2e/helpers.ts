@@ -1,0 +1,110 @@
+/**
+ * What every browser spec file shares: one server and one browser for the file, a fresh phone per
+ * person of a test, test accounts, and signing in through the login screen.
+ */
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import type { RunningServer, TestAccount } from './harness.ts';
+
+export interface BrowserSuite {
+  /** This file's server; there once `beforeAll` has run. */
+  readonly server: RunningServer;
+  /** A fresh phone (its own cookies) on the server, closed after the test. */
+  phone: () => Promise<Page>;
+  /** A fresh phone signed in as `account`, on Home. */
+  signedIn: (account: TestAccount) => Promise<Page>;
+}
+
+/** Starts the server and the browser before the file's tests and stops them after; call it at the top. */
+export function setUpBrowserSuite(): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+
+  const started = () => {
+    if (!server || !browser) throw new Error('the browser suite has not started: use it inside a test or a later beforeAll');
+    return { server, browser };
+  };
+
+  const phone = async () => {
+    const { server: running, browser: launched } = started();
+    const { context, page } = await openPhone(launched, running.baseUrl);
+    contexts.push(context);
+    return page;
+  };
+
+  return {
+    get server() {
+      return started().server;
+    },
+    phone,
+    signedIn: async (account) => {
+      const page = await phone();
+      await signIn(page, account);
+      return page;
+    },
+  };
+}
+
+/** An account no other test of this run uses; not registered yet. */
+export function testAccount(firstName: string, lastName = 'Sharma'): TestAccount {
+  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName };
+}
+
+/** An account registered through the API, for tests that start signed up. */
+export async function registeredAccount(server: RunningServer, firstName: string, lastName = 'Sharma'): Promise<TestAccount> {
+  const account = testAccount(firstName, lastName);
+  await registerAccount(server.baseUrl, account);
+  return account;
+}
+
+/** Fills the login screen the page shows and presses 'Sign in'. */
+export async function submitLogin(page: Page, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<void> {
+  await page.getByLabel('Mobile number').fill(account.mobile);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through /login and waits for Home's greeting. */
+export async function signIn(page: Page, account: TestAccount): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, account);
+  await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
+}
+
+/** A session outside the browser: the cookie header of a login through the API. */
+export async function sessionCookie(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
+  });
+  if (!response.ok) throw new Error(`login answered ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
+
+export const path = (page: Page) => new URL(page.url()).pathname;
+
+/** Titles are set by an effect after the screen renders, so wait for them rather than read once. */
+export async function expectTitle(page: Page, title: string): Promise<void> {
+  await page.waitForFunction((expected) => document.title === expected, title);
+  expect(await page.title()).toBe(title);
+}
