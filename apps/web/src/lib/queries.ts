@@ -57,13 +57,13 @@ export const adminTasksQuery = () =>
     queryFn: getJson<TaskBody[]>(),
   });
 
-/**
- * The proof review queue (reviewer or admin role): `GET /api/admin/submissions?status=...`.
- * Invalidate every status at once with the key prefix `['/api/admin/submissions']`.
- */
+/** The key prefix of every status of the proof review queue: invalidating it refreshes them all. */
+export const SUBMISSIONS_KEY = ['/api/admin/submissions'] as const;
+
+/** The proof review queue (reviewer or admin role): `GET /api/admin/submissions?status=...`. */
 export const submissionsQuery = (status: SubmissionStatus = 'submitted') =>
   queryOptions({
-    queryKey: ['/api/admin/submissions', { status }],
+    queryKey: [...SUBMISSIONS_KEY, { status }],
     queryFn: async (context): Promise<SubmissionBody[]> => {
       const url = `/api/admin/submissions?status=${encodeURIComponent(status)}`;
       return getJson<SubmissionBody[]>()({ ...context, queryKey: [url] });
@@ -98,13 +98,13 @@ export const settingsQuery = () =>
     queryFn: getJson<SettingsBody>(),
   });
 
-/**
- * The finance queue (finance or admin role): `GET /api/admin/withdrawals?status=...`, oldest first.
- * Invalidate every status at once with the key prefix `['/api/admin/withdrawals']`.
- */
+/** The key prefix of every status of the finance queue: invalidating it refreshes them all. */
+export const FINANCE_WITHDRAWALS_KEY = ['/api/admin/withdrawals'] as const;
+
+/** The finance queue (finance or admin role): `GET /api/admin/withdrawals?status=...`, oldest first. */
 export const financeWithdrawalsQuery = (status: WithdrawalStatus | 'all' = 'pending') =>
   queryOptions({
-    queryKey: ['/api/admin/withdrawals', { status }],
+    queryKey: [...FINANCE_WITHDRAWALS_KEY, { status }],
     queryFn: async (context): Promise<FinanceWithdrawalBody[]> => {
       const url = `/api/admin/withdrawals?status=${encodeURIComponent(status)}`;
       return getJson<FinanceWithdrawalBody[]>()({ ...context, queryKey: [url] });

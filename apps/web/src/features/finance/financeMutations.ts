@@ -1,17 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdjustmentBody, FinanceWithdrawalBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
-import { currentUserQuery, financeWithdrawalsQuery, transactionsQuery } from '../../lib/queries.ts';
+import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
 
-/** Every status of the finance queue at once. */
-const queueKey = () => financeWithdrawalsQuery().queryKey.slice(0, 1);
+/**
+ * Finance staff's commands. Paying and rejecting change the queue; the wallet, withdrawals and
+ * notifications they change belong to the user they pay, never to the staff member (the server
+ * refuses to let anyone process their own withdrawal or adjust their own wallet), so nothing of the
+ * staff member's own is read again.
+ */
 
 export function useMarkPaidMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, reference }: { id: string; reference: string }) =>
       readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/paid`, { reference })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queueKey() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
   });
 }
 
@@ -20,13 +24,7 @@ export function useRejectWithdrawalMutation() {
   return useMutation({
     mutationFn: async ({ id, reason }: { id: string; reason: string }) =>
       readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/reject`, { reason })),
-    // A rejection returns the amount to a wallet, which may be the staff member's own.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queueKey() }),
-        queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }),
-        queryClient.invalidateQueries({ queryKey: transactionsQuery().queryKey }),
-      ]),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
   });
 }
 
@@ -38,15 +36,9 @@ export interface AdjustmentInput {
   reason: string;
 }
 
+/** A manual credit or debit of another user's wallet: nothing this app has read changes with it. */
 export function useAdjustmentMutation() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: AdjustmentInput) => readJson<AdjustmentBody>(await apiRequest('POST', '/api/admin/adjustments', input)),
-    // The adjusted wallet may be the staff member's own.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }),
-        queryClient.invalidateQueries({ queryKey: transactionsQuery().queryKey }),
-      ]),
   });
 }

@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RejectRequest, SubmissionBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { SUBMISSIONS_KEY } from '../../lib/queries.ts';
 
-/** Every status of the review queue, for invalidation (see `submissionsQuery`). */
-const SUBMISSIONS_KEY = ['/api/admin/submissions'] as const;
-
-/** Approve and reject a proof (reviewer or admin role); each refreshes the queue once done. */
+/**
+ * Approve and reject a proof (reviewer or admin role); each refreshes the queue once done. The
+ * submitter's wallet, tasks and notifications change too, but never the reviewer's own: the server
+ * refuses to let anyone review their own proof.
+ */
 export function useApproveMutation() {
   const queryClient = useQueryClient();
   return useMutation({
