@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
-import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
+import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 
 /**
- * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed (spec section 7);
- * the refresh is not awaited, so the dialog closes at once and the card follows a moment later.
+ * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed (spec section 7),
+ * and the review queue the proof joins, which a reviewer may have read; the refresh is not awaited,
+ * so the dialog closes at once and the card follows a moment later.
  */
 export function useSubmitProofMutation() {
   const queryClient = useQueryClient();
@@ -15,6 +16,7 @@ export function useSubmitProofMutation() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey });
+      void queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY });
     },
   });
 }

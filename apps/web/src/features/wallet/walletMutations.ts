@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BankAccount, WithdrawalBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import {
+  FINANCE_WITHDRAWALS_KEY,
   currentUserQuery,
   notificationsQuery,
   savedDestinationQuery,
@@ -20,7 +21,8 @@ export interface WithdrawalInput {
 /**
  * Requests a withdrawal. The request holds its amount at once, so afterwards the balance, the
  * activity list, the history, the saved destination and the notifications (a "requested" one is
- * added) are all read again; the mutation counts as done once they are.
+ * added) are all read again; the mutation counts as done once they are. The request also joins the
+ * finance queue, which a finance user may have read.
  */
 export function useWithdrawMutation() {
   const queryClient = useQueryClient();
@@ -28,9 +30,14 @@ export function useWithdrawMutation() {
     mutationFn: async (input: WithdrawalInput) => readJson<WithdrawalBody>(await apiRequest('POST', '/api/withdrawals', input)),
     onSuccess: () =>
       Promise.all(
-        [currentUserQuery(), transactionsQuery(), withdrawalsQuery(), savedDestinationQuery(), notificationsQuery()].map(({ queryKey }) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
+        [
+          currentUserQuery().queryKey,
+          transactionsQuery().queryKey,
+          withdrawalsQuery().queryKey,
+          savedDestinationQuery().queryKey,
+          notificationsQuery().queryKey,
+          FINANCE_WITHDRAWALS_KEY,
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
 }
