@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
-import { DEFAULT_SETTINGS } from '@kamai/contracts';
 import {
   BellIcon,
   BriefcaseIcon,
@@ -14,13 +13,15 @@ import {
   TrashIcon,
   WalletIcon,
 } from '../../components/icons.tsx';
-import { NotificationsDialog, UnreadBadge, useUnreadCount } from '../notifications/NotificationsDialog.tsx';
-import { currentUserQuery, settingsQuery } from '../../lib/queries.ts';
+import { NotificationsDialog, UnreadBadge } from '../notifications/NotificationsDialog.tsx';
+import { useUnreadCount } from '../notifications/useUnreadCount.ts';
+import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 import { WithdrawalHistoryDialog } from './WithdrawalHistoryDialog.tsx';
+import { useSupportEmail } from '../static-pages/supportEmail.ts';
 import { fullNameOf, supportMailto } from './supportMail.ts';
 
 type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
@@ -29,7 +30,7 @@ type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 export function ProfileScreen() {
   usePageTitle('Profile');
   const { data: user } = useQuery(currentUserQuery());
-  const { data: settings } = useQuery(settingsQuery());
+  const supportEmail = useSupportEmail();
   const unread = useUnreadCount();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const fullName = fullNameOf(user);
@@ -78,7 +79,7 @@ export function ProfileScreen() {
         </li>
         <li>
           {user ? (
-            <a href={supportMailto(settings?.supportEmail ?? DEFAULT_SETTINGS.supportEmail, user)} className={rowClasses}>
+            <a href={supportMailto(supportEmail, user)} className={rowClasses}>
               <RowContent Icon={MailIcon} label="Help & Support" />
             </a>
           ) : (
