@@ -2,10 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BellIcon } from '../../components/icons.tsx';
 import { formatRupees } from '../../lib/format.ts';
-import { currentUserQuery, notificationsQuery, tasksQuery } from '../../lib/queries.ts';
+import { currentUserQuery, tasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { taskCount } from '../tasks/categories.ts';
 import { CategoryCards } from '../tasks/CategoryCards.tsx';
+import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { countActiveByType } from '../tasks/filters.ts';
 
 /**
@@ -67,8 +68,7 @@ export function HomeScreen() {
 
 /** The bell: a link to /profile (where the notifications live) with the number of unread ones. */
 function NotificationBell() {
-  const { data: notifications } = useQuery(notificationsQuery());
-  const unread = notifications?.filter((notification) => !notification.isRead).length ?? 0;
+  const unread = useUnreadCount();
   return (
     <Link
       to="/profile"

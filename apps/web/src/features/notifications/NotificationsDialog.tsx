@@ -8,6 +8,7 @@ import { AlertTriangleIcon, BellIcon, CheckCircleIcon, CheckIcon, InfoIcon, Tras
 import { formatRelativeTime } from '../../lib/format.ts';
 import { notificationsQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
+import { useUnreadCount } from './useUnreadCount.ts';
 import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
 
 /** Spec section 8: notification failures show as text in the dialog, never as a toast. */
@@ -16,12 +17,6 @@ export const NOTIFICATION_FAILURES = {
   markAllRead: 'Failed to mark all as read',
   delete: 'Failed to delete notification',
 } as const;
-
-/** How many of the user's notifications are unread (0 while they load). */
-export function useUnreadCount(): number {
-  const { data } = useQuery(notificationsQuery());
-  return data?.filter((notification) => !notification.isRead).length ?? 0;
-}
 
 export function UnreadBadge({ count, className = '' }: { count: number; className?: string }) {
   if (count === 0) return null;
