@@ -62,11 +62,11 @@ function PendingWithdrawals() {
       </div>
 
       {queue.isPending ? (
-        <ul role="status" aria-label="Loading withdrawals" className="grid gap-3">
+        <div role="status" aria-label="Loading withdrawals" className="grid gap-3">
           {[0, 1].map((row) => (
-            <li key={row} className="h-40 animate-pulse rounded-2xl bg-slate-200/70" />
+            <div key={row} className="h-40 animate-pulse rounded-2xl bg-slate-200/70" />
           ))}
-        </ul>
+        </div>
       ) : queue.isError ? (
         <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm text-slate-700 shadow-sm">
           <p>

@@ -196,16 +196,16 @@ function NotificationItem({
 
 function NotificationSkeleton() {
   return (
-    <ul role="status" aria-label="Loading notifications" className="divide-y divide-slate-100">
+    <div role="status" aria-label="Loading notifications" className="divide-y divide-slate-100">
       {[0, 1, 2].map((row) => (
-        <li key={row} className="flex animate-pulse gap-3 px-3 py-3">
+        <div key={row} className="flex animate-pulse gap-3 px-3 py-3">
           <span className="size-9 shrink-0 rounded-full bg-slate-200" />
           <span className="grid flex-1 gap-2">
             <span className="h-3.5 w-1/2 rounded bg-slate-200" />
             <span className="h-3 w-5/6 rounded bg-slate-100" />
           </span>
-        </li>
+        </div>
       ))}
-    </ul>
+    </div>
   );
 }

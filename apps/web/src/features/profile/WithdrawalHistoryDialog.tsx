@@ -39,11 +39,11 @@ function WithdrawalList() {
 
   if (withdrawals.isPending) {
     return (
-      <ul role="status" aria-label="Loading withdrawals" className="grid gap-3">
+      <div role="status" aria-label="Loading withdrawals" className="grid gap-3">
         {[0, 1].map((row) => (
-          <li key={row} className="h-24 animate-pulse rounded-xl bg-slate-100" />
+          <div key={row} className="h-24 animate-pulse rounded-xl bg-slate-100" />
         ))}
-      </ul>
+      </div>
     );
   }
   if (withdrawals.isError) {

@@ -111,21 +111,21 @@ function ActivityRow({ transaction, now }: { transaction: TransactionBody; now: 
 
 function ActivitySkeleton() {
   return (
-    <ul
+    <div
       role="status"
       aria-label="Loading activity"
       className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm"
     >
       {[0, 1, 2, 3].map((row) => (
-        <li key={row} className="flex animate-pulse items-center gap-3 px-4 py-3.5">
+        <div key={row} className="flex animate-pulse items-center gap-3 px-4 py-3.5">
           <span className="size-10 shrink-0 rounded-full bg-slate-200" />
           <span className="grid flex-1 gap-2">
             <span className="h-3.5 w-3/4 rounded bg-slate-200" />
             <span className="h-3 w-1/4 rounded bg-slate-100" />
           </span>
           <span className="h-4 w-16 rounded bg-slate-200" />
-        </li>
+        </div>
       ))}
-    </ul>
+    </div>
   );
 }
