@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
 import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
@@ -92,12 +93,7 @@ function AdminPanel() {
             ))}
           </div>
         ) : tasks.isError ? (
-          <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
-            <p className="text-slate-700">{serverErrorMessage(tasks.error, 'We could not load the tasks.')}</p>
-            <Button variant="secondary" onClick={() => void tasks.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed message={serverErrorMessage(tasks.error, 'We could not load the tasks.')} onRetry={() => void tasks.refetch()} />
         ) : tasks.data.length === 0 ? (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
             No tasks yet. Add the first one above.

@@ -4,6 +4,7 @@ import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, 
 import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contracts';
 import { Button, FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { MobileField, TextAreaField, TextField } from '../../components/fields.tsx';
 import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
@@ -68,16 +69,14 @@ function PendingWithdrawals() {
           ))}
         </div>
       ) : queue.isError ? (
-        <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm text-slate-700 shadow-sm">
-          <p>
-            {errorStatus(queue.error) === 403
+        <LoadFailed
+          message={
+            errorStatus(queue.error) === 403
               ? 'Your account may not process withdrawals.'
-              : serverErrorMessage(queue.error, "We couldn't load the withdrawal queue.")}
-          </p>
-          <Button variant="secondary" onClick={() => void queue.refetch()}>
-            Try again
-          </Button>
-        </div>
+              : serverErrorMessage(queue.error, "We couldn't load the withdrawal queue.")
+          }
+          onRetry={() => void queue.refetch()}
+        />
       ) : pending.length === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center">
           <p className="font-semibold text-slate-800">No pending withdrawals</p>

@@ -4,6 +4,7 @@ import { RejectRequest } from '@kamai/contracts';
 import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
@@ -47,12 +48,7 @@ function ReviewQueue() {
           ))}
         </div>
       ) : queue.isError ? (
-        <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
-          <p className="text-slate-700">{serverErrorMessage(queue.error, 'We could not load the review queue.')}</p>
-          <Button variant="secondary" onClick={() => void queue.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailed message={serverErrorMessage(queue.error, 'We could not load the review queue.')} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
         <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
           <p className="font-semibold text-slate-900">All caught up</p>

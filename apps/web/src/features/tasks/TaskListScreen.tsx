@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '../../components/Button.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -62,13 +62,11 @@ export function TaskListScreen({ list }: { list: TaskList }) {
       <TaskScreenHeader title={copy.title} subtitle={copy.subtitle} />
 
       {failed ? (
-        <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm">
-          <p className="font-semibold text-slate-900">We could not load the tasks</p>
-          <p className="text-slate-600">{serverErrorMessage(failed, 'Please check your connection and try again.')}</p>
-          <Button variant="secondary" onClick={() => void Promise.all([tasks.refetch(), userTasks.refetch()])}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailed
+          title="We could not load the tasks"
+          message={serverErrorMessage(failed, 'Please check your connection and try again.')}
+          onRetry={() => void Promise.all([tasks.refetch(), userTasks.refetch()])}
+        />
       ) : tasks.isPending || userTasks.isPending ? (
         <TaskSkeletons />
       ) : listed.length === 0 ? (

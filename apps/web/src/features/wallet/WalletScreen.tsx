@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TransactionBody } from '@kamai/contracts';
-import { Button } from '../../components/Button.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, transactionsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -57,14 +57,7 @@ function ActivityList() {
 
   if (transactions.isPending) return <ActivitySkeleton />;
   if (transactions.isError) {
-    return (
-      <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm text-slate-700 shadow-sm">
-        <p>We couldn't load your activity. Please check your connection.</p>
-        <Button variant="secondary" onClick={() => void transactions.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadFailed message="We couldn't load your activity. Please check your connection." onRetry={() => void transactions.refetch()} />;
   }
   if (transactions.data.length === 0) {
     return (
