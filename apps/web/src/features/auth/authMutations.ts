@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
 import type { LoginRequest, RegisterRequest, UserBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
@@ -9,28 +8,18 @@ import { currentUserQuery } from '../../lib/queries.ts';
  * done: the screen's pending label stays until the signed-in area can render with the new user.
  */
 
-async function refreshCurrentUser(queryClient: QueryClient): Promise<void> {
-  // 'all': the user query may have no observer on the login screen, and must still be refetched.
-  await queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey, refetchType: 'all' });
-}
-
-export function useLoginMutation() {
+function useSessionMutation<Body>(path: '/api/auth/login' | '/api/auth/register') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (credentials: LoginRequest) =>
-      readJson<UserBody>(await apiRequest('POST', '/api/auth/login', credentials)),
-    onSuccess: () => refreshCurrentUser(queryClient),
+    mutationFn: async (body: Body) => readJson<UserBody>(await apiRequest('POST', path, body)),
+    // 'all': the user query may have no observer on the login screen, and must still be refetched.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey, refetchType: 'all' }),
   });
 }
 
-export function useRegisterMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (account: RegisterRequest) =>
-      readJson<UserBody>(await apiRequest('POST', '/api/auth/register', account)),
-    onSuccess: () => refreshCurrentUser(queryClient),
-  });
-}
+export const useLoginMutation = () => useSessionMutation<LoginRequest>('/api/auth/login');
+
+export const useRegisterMutation = () => useSessionMutation<RegisterRequest>('/api/auth/register');
 
 export function useLogoutMutation() {
   return useMutation({
