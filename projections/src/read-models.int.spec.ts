@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KamaiEvent } from '@kamai/contracts';
+import type { EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
@@ -10,7 +11,7 @@ import { listTransactions } from './wallet/queries.ts';
 import { listNotifications } from './notifications/queries.ts';
 import { findUserByMobile, toUserBody } from './users/queries.ts';
 import { rebuildReadModels } from './rebuild.ts';
-import { applyEvents, readCheckpoint } from './runner.ts';
+import { ProjectionRunner, applyEvents, readCheckpoint } from './runner.ts';
 import { listAsEventSource, recordEvents } from './testing.ts';
 
 const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -133,5 +134,41 @@ describe('read models', () => {
     await expect(writeTransaction(db, (trx) => applyEvents(trx, allProjections, [events[3]!, broken]))).rejects.toThrow();
     expect(await readCheckpoint(db)).toBe(3);
     expect(await db.selectFrom('users').select('id').execute()).toEqual([{ id: 'u1' }]);
+  });
+});
+
+describe('projection runner', () => {
+  const subscriptionOf = (events: RecordedEvent[]) => () => ({
+    close: async () => {},
+    async *[Symbol.asyncIterator]() {
+      yield* events;
+    },
+  });
+
+  it('refuses to start on an event it cannot apply, and applies nothing of that batch', async () => {
+    const db = await open('read.sqlite');
+    const events = recordEvents(history());
+    const broken = [...events.slice(0, 2), { ...events[2]!, data: { nonsense: true } }];
+    const store = { ...listAsEventSource(broken), subscribeToAll: subscriptionOf([]) } as unknown as EventStore;
+    const runner = new ProjectionRunner(db, store, allProjections);
+    await expect(runner.start()).rejects.toThrow();
+    expect(runner.position).toBe(0);
+    expect(await readCheckpoint(db)).toBe(0);
+  });
+
+  it('stops following live events at one it cannot apply, says why, and fails waiters instead of pretending', async () => {
+    const db = await open('read.sqlite');
+    const events = recordEvents(history());
+    const broken = { ...events[2]!, data: { nonsense: true } };
+    const store = { ...listAsEventSource(events.slice(0, 2)), subscribeToAll: subscriptionOf([broken]) } as unknown as EventStore;
+    const runner = new ProjectionRunner(db, store, allProjections);
+    await runner.start();
+    // A command waiting for its write to show is told at once, not left to time out.
+    const waiting = runner.waitFor(3, 60_000);
+    await expect(waiting).rejects.toThrow();
+    expect(runner.failed).toBeInstanceOf(Error);
+    expect(runner.position).toBe(2);
+    await expect(runner.waitFor(3)).rejects.toThrow();
+    await runner.stop();
   });
 });

@@ -22,7 +22,7 @@ export class ProjectionRunner {
   private applied = 0;
   private readonly batchSize: number;
   private readonly log: (message: string) => void;
-  private readonly waiters = new Set<{ position: number; resolve: () => void }>();
+  private readonly waiters = new Set<{ position: number; resolve: () => void; reject: (err: unknown) => void }>();
   private subscription: AllSubscription | null = null;
   private live: Promise<void> | null = null;
   private buffer: RecordedEvent[] = [];
@@ -42,6 +42,12 @@ export class ProjectionRunner {
   /** Position of the last event this runner knows to be in the read models. */
   get position(): number {
     return this.applied;
+  }
+
+  /** Why the runner stopped applying events, or null while it runs. */
+  get failed(): Error | null {
+    if (this.failure === null) return null;
+    return this.failure instanceof Error ? this.failure : new Error(String(this.failure));
   }
 
   /** Catches up to the store's head, then follows it live until stop(). */
@@ -75,13 +81,18 @@ export class ProjectionRunner {
   waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.applied >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiter = {
         position,
         resolve: () => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
           resolve(true);
+        },
+        reject: (err: unknown) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          reject(err);
         },
       };
       const timer = setTimeout(() => {
@@ -131,6 +142,7 @@ export class ProjectionRunner {
 
   private fail(err: unknown): void {
     this.failure = err;
+    for (const waiter of this.waiters) waiter.reject(err);
     this.log(`projection runner stopped: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   }
 }

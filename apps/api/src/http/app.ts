@@ -46,7 +46,12 @@ export function createApp(parts: AppParts) {
   });
   app.use(sessionMiddleware);
 
-  app.get('/api/health', (c) => c.json({ status: 'ok', position: deps.runner.position }));
+  // 503 once the read models stop following the store, so a load balancer or operator notices.
+  app.get('/api/health', (c) => {
+    const failed = deps.runner.failed;
+    if (failed) return c.json({ status: 'degraded', position: deps.runner.position, reason: 'read models are not being updated' }, 503);
+    return c.json({ status: 'ok', position: deps.runner.position });
+  });
   app.route('/', authRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
