@@ -15,7 +15,7 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
     case 'NotificationSent':
       return { items: { ...state.items, [event.data.notificationId]: false } };
     case 'NotificationRead':
-      if (!(event.data.notificationId in state.items)) return state;
+      if (!Object.hasOwn(state.items, event.data.notificationId)) return state;
       return { items: { ...state.items, [event.data.notificationId]: true } };
     case 'AllNotificationsRead':
       return { items: Object.fromEntries(Object.keys(state.items).map((id) => [id, true])) };
@@ -45,18 +45,21 @@ export type NotificationCommand =
   | { type: 'MarkAllNotificationsRead'; now: string }
   | { type: 'DeleteNotification'; data: { notificationId: string }; now: string };
 
-/** Reading or deleting someone else's (or an unknown) notification is a 404, whoever asks. */
+/**
+ * Reading or deleting someone else's (or an unknown) notification is a 404, whoever asks. Ids come
+ * from the path, so only own keys count: `constructor` or `__proto__` must not find Object.prototype.
+ */
 export function decideNotifications(command: NotificationCommand, state: NotificationsState): NotificationEvent[] {
   switch (command.type) {
     case 'MarkNotificationRead': {
-      const read = state.items[command.data.notificationId];
+      const read = Object.hasOwn(state.items, command.data.notificationId) ? state.items[command.data.notificationId] : undefined;
       if (read === undefined) throw new DomainError('not_found', 'Notification not found');
       return read ? [] : [{ type: 'NotificationRead', data: { notificationId: command.data.notificationId, readAt: command.now } }];
     }
     case 'MarkAllNotificationsRead':
       return Object.values(state.items).some((read) => !read) ? [{ type: 'AllNotificationsRead', data: { readAt: command.now } }] : [];
     case 'DeleteNotification':
-      if (!(command.data.notificationId in state.items)) throw new DomainError('not_found', 'Notification not found');
+      if (!Object.hasOwn(state.items, command.data.notificationId)) throw new DomainError('not_found', 'Notification not found');
       return [{ type: 'NotificationDeleted', data: { notificationId: command.data.notificationId, deletedAt: command.now } }];
     default:
       return assertNever(command);

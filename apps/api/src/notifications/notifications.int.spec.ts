@@ -90,6 +90,23 @@ describe('notifications over real HTTP', () => {
     expect(row).toEqual({ is_read: 0 });
   });
 
+  it('treats ids that are names of Object.prototype as unknown too, and writes no event for them', async () => {
+    const { user } = await userWithNotifications(1);
+    const stream = `user-${user.userId}`;
+    const before = (await server.store.readStream(stream)).length;
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const [method, path] of [
+        ['PUT', `/api/notifications/${id}/read`],
+        ['DELETE', `/api/notifications/${id}`],
+      ] as const) {
+        const res = await user.request(method, path);
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body.error).toEqual({ code: 'not_found', message: 'Notification not found' });
+      }
+    }
+    expect((await server.store.readStream(stream)).length).toBe(before);
+  });
+
   it('keeps reads and deletions through a rebuild of the read models', async () => {
     const { user, list } = await userWithNotifications(3);
     await user.put(`/api/notifications/${list[1]!.id}/read`);
