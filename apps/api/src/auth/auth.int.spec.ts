@@ -123,6 +123,17 @@ describe('sign in and out', () => {
     expect((await server.client().post('/api/auth/login', { mobile: other.mobile, password: other.password })).status).toBe(200);
   });
 
+  it('lets no more than ten guesses through when they arrive all at once', async () => {
+    // A check made before the slow password hash and a count made after it let a burst through whole.
+    const user = await server.signUp();
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => server.client().post('/api/auth/login', { mobile: user.mobile, password: `burst-${i}` })),
+    );
+    const statuses = burst.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+  });
+
   it('validates the login body with the spec messages', async () => {
     const res = await server.client().post('/api/auth/login', { mobile: '12345', password: '123' });
     expect(res.status).toBe(400);

@@ -30,14 +30,13 @@ export const authRoutes = new Hono<AppEnv>()
       c.header('Retry-After', String(Math.ceil(wait / 1000)));
       throw new ApiError(429, 'too_many_attempts', `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
     }
+    // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
+    deps.loginGuard.fail(mobile, client);
     const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
     // Same answer, and about the same time, whether or not the mobile exists.
     const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) {
-      deps.loginGuard.fail(mobile, client);
-      throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
-    }
-    deps.loginGuard.succeed(mobile);
+    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
+    deps.loginGuard.succeed(mobile, client);
     const position = await startSession(c, user.id);
     await deps.runner.waitFor(position);
     return c.json(toUserBody(user), 200);

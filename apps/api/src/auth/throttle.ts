@@ -42,6 +42,12 @@ export class FailureThrottle {
     this.windows.delete(key);
   }
 
+  /** Takes back one failure counted ahead of an attempt that then succeeded. */
+  forgive(key: string): void {
+    const window = this.windows.get(key);
+    if (window && window.failures > 0) window.failures -= 1;
+  }
+
   /** Drops finished windows, so a flood of distinct keys cannot grow the map without bound. */
   private sweep(now: number): void {
     for (const [key, window] of this.windows) if (now >= window.resetAt) this.windows.delete(key);
@@ -67,12 +73,18 @@ export class LoginGuard {
     return Math.max(this.byMobile.retryAfter(mobile), this.byClient.retryAfter(client));
   }
 
+  /**
+   * Counts an attempt as failed before its password is checked: the check is slow, and a count made
+   * only after it would let a burst of guesses sent at once all pass `retryAfter`.
+   */
   fail(mobile: string, client: string): void {
     this.byMobile.fail(mobile);
     this.byClient.fail(client);
   }
 
-  succeed(mobile: string): void {
+  /** The attempt was right after all: clear the mobile number's count and take back the address's. */
+  succeed(mobile: string, client: string): void {
     this.byMobile.succeed(mobile);
+    this.byClient.forgive(client);
   }
 }
