@@ -171,4 +171,58 @@ describe('projection runner', () => {
     await expect(runner.waitFor(3)).rejects.toThrow();
     await runner.stop();
   });
+
+  it('applies nothing past a live event it could not apply, however many events follow it', async () => {
+    // Otherwise the checkpoint moves past the failed event and no restart ever applies it.
+    const db = await open('read.sqlite');
+    const events = recordEvents(history());
+    const broken = { ...events[2]!, data: { nonsense: true } };
+    let release!: () => void;
+    const later = new Promise<void>((resolve) => (release = resolve));
+    const subscription = {
+      close: async () => {},
+      async *[Symbol.asyncIterator]() {
+        yield broken;
+        await later;
+        yield* events.slice(3);
+      },
+    };
+    const store = { ...listAsEventSource(events.slice(0, 2)), subscribeToAll: () => subscription } as unknown as EventStore;
+    const runner = new ProjectionRunner(db, store, allProjections);
+    await runner.start();
+    await expect(runner.waitFor(3, 60_000)).rejects.toThrow();
+    release();
+    await runner.stop();
+    expect(await readCheckpoint(db)).toBe(2);
+    expect(runner.position).toBe(2);
+  });
+
+  it('reads a live backlog no faster than it applies it, so memory stays bounded', async () => {
+    const db = await open('read.sqlite');
+    const backlog = recordEvents(
+      Array.from({ length: 5000 }, (_, i) => ({
+        stream: 'settings',
+        event: { type: 'SettingsUpdated' as const, data: { supportEmail: `s${i}@kamai.in`, updatedBy: 'u2', updatedAt: at(1) } },
+      })),
+    );
+    let runner!: ProjectionRunner;
+    let pulled = 0;
+    let lag = 0;
+    const subscription = {
+      close: async () => {},
+      async *[Symbol.asyncIterator]() {
+        for (const event of backlog) {
+          pulled += 1;
+          lag = Math.max(lag, pulled - runner.position);
+          yield event;
+        }
+      },
+    };
+    const store = { ...listAsEventSource([]), subscribeToAll: () => subscription } as unknown as EventStore;
+    runner = new ProjectionRunner(db, store, allProjections, { batchSize: 100 });
+    await runner.start();
+    expect(await runner.waitFor(5000, 60_000)).toBe(true);
+    await runner.stop();
+    expect(lag).toBeLessThanOrEqual(300);
+  });
 });

@@ -57,7 +57,12 @@ export class ProjectionRunner {
     this.subscription = subscription;
     this.live = (async () => {
       try {
-        for await (const event of subscription) this.enqueue(event);
+        for await (const event of subscription) {
+          if (this.failure) break;
+          this.enqueue(event);
+          // Backpressure: a backlog is read no faster than it is applied, so the buffer stays bounded.
+          if (this.buffer.length >= this.batchSize) await this.draining;
+        }
       } catch (err) {
         this.fail(err);
       }
@@ -112,6 +117,9 @@ export class ProjectionRunner {
   }
 
   private enqueue(event: RecordedEvent): void {
+    // After a failed batch nothing later may be applied: the checkpoint would move past the failed
+    // events and no restart would ever apply them.
+    if (this.failure) return;
     this.buffer.push(event);
     this.draining ??= this.drain();
   }
@@ -123,6 +131,7 @@ export class ProjectionRunner {
         await this.applyBatch(batch);
       }
     } catch (err) {
+      this.buffer = [];
       this.fail(err);
     } finally {
       this.draining = null;
