@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+
 /**
  * Money on the wire and on the way in. Inside the system money is an integer count of paise; on the
  * wire it is a decimal string with two places ("125.00"). Conversions go through strings, never
@@ -42,3 +44,32 @@ export function formatPaise(paise: Paise): string {
 
 /** Rupees as a whole number of paise: 100 -> 10000. For constants written in rupees. */
 export const rupees = (whole: number): Paise => whole * 100;
+
+/** Largest amount a money column (precision 10, scale 2) holds: 99,999,999.99 rupees. */
+export const MAX_MONEY_PAISE: Paise = 9_999_999_999;
+
+/**
+ * A rupee amount in a request body: a JSON number or a decimal string with at most two places,
+ * turned into paise through `parseRupees` (never float arithmetic), and at most MAX_MONEY_PAISE.
+ * `format` is the message for anything else; `negative` for a negative amount, `empty` for a blank
+ * or missing one (both default to `format`).
+ */
+export function RupeeAmount(messages: { format: string; negative?: string; empty?: string }) {
+  const { format, negative = format, empty = format } = messages;
+  return v.pipe(
+    // A missing amount reads as '' so that it gets a message of ours, not valibot's "Invalid key".
+    v.optional(v.union([v.number(), v.string()], format), ''),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value;
+      if (typeof value === 'string' && value.trim() === '') {
+        addIssue({ message: empty });
+        return NEVER;
+      }
+      const paise = parseRupees(value);
+      if (paise !== null && paise <= MAX_MONEY_PAISE) return paise;
+      const isNegative = typeof value === 'number' ? value < 0 : /^\s*-\s*\d/.test(value);
+      addIssue({ message: isNegative ? negative : format });
+      return NEVER;
+    }),
+  );
+}

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
-import { type Paise, parseRupees } from './money.ts';
+import { RupeeAmount } from './money.ts';
 
 /** Messages of the task, proof and review rules (spec sections 5 and 8), shared by forms and API. */
 export const TASK_MESSAGES = {
@@ -29,8 +29,6 @@ export const TASK_DEFAULTS = {
   requiresProof: true,
 } as const;
 
-/** Largest amount a money column (precision 10, scale 2) holds: 99,999,999.99 rupees. */
-export const MAX_MONEY_PAISE: Paise = 9_999_999_999;
 /** Equals the domain's PROOF_DESCRIPTION_MAX (a domain spec checks they agree). */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
 
@@ -48,24 +46,10 @@ const OptionalText = (message: string, max: number, what: string) =>
     v.check((text) => text === null || text.length <= max, tooLong(what, max)),
   );
 
-/**
- * A rupee amount as the form sends it ("25", "25.50" or 25.5) and its value in paise. Goes through
- * the decimal string, never float arithmetic; more than two decimals, zero or negatives are refused.
- */
+/** A task's reward as the form sends it ("25", "25.50" or 25.5), in paise; zero is refused. */
 export const TaskReward = v.pipe(
-  v.union([v.string(), v.number()], TASK_MESSAGES.reward),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    if (typeof dataset.value === 'string' && dataset.value.trim() === '') {
-      addIssue({ message: TASK_MESSAGES.rewardRequired });
-      return NEVER;
-    }
-    const paise = parseRupees(dataset.value);
-    if (paise === null || paise <= 0 || paise > MAX_MONEY_PAISE) {
-      addIssue({ message: TASK_MESSAGES.reward });
-      return NEVER;
-    }
-    return paise;
-  }),
+  RupeeAmount({ format: TASK_MESSAGES.reward, empty: TASK_MESSAGES.rewardRequired }),
+  v.minValue(1, TASK_MESSAGES.reward),
 );
 
 /** Only web addresses: the client opens this in a new tab, so no `javascript:` or `data:` URLs. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
-import { type Paise, parseRupees, rupees } from './money.ts';
+import { type Paise, RupeeAmount, rupees } from './money.ts';
 import { TransactionBody } from './wallet.ts';
 
 /** Spec section 9: the smallest withdrawal, in paise. The domain refuses below it as well. */
@@ -28,28 +28,9 @@ export const WITHDRAWAL_TITLES = { invalidAmount: 'Invalid Amount', insufficient
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 export const UPI_ID_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9]{2,64}$/;
 
-/**
- * A rupee amount as a JSON number or a decimal string with at most two places, turned into paise
- * through `parseRupees` (never through float arithmetic). A negative amount is reported with
- * `negative` (for withdrawals it is simply below the minimum).
- */
-export function RupeeAmount(format: string, negative: string = format) {
-  return v.pipe(
-    // A missing amount reads as '' so that it gets this message too, not valibot's "Invalid key".
-    v.optional(v.union([v.number(), v.string()], format), ''),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const value = dataset.value;
-      const paise = parseRupees(value);
-      if (paise !== null) return paise;
-      const isNegative = typeof value === 'number' ? value < 0 : /^\s*-\s*\d/.test(value);
-      addIssue({ message: isNegative ? negative : format });
-      return NEVER;
-    }),
-  );
-}
-
 export const WithdrawalAmount = v.pipe(
-  RupeeAmount(WITHDRAWAL_MESSAGES.amountFormat, WITHDRAWAL_MESSAGES.minimum),
+  // A negative or empty amount is simply below the minimum.
+  RupeeAmount({ format: WITHDRAWAL_MESSAGES.amountFormat, negative: WITHDRAWAL_MESSAGES.minimum, empty: WITHDRAWAL_MESSAGES.amountFormat }),
   v.minValue(MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES.minimum),
 );
 
@@ -176,7 +157,7 @@ export type RejectWithdrawalRequest = v.InferOutput<typeof RejectWithdrawalReque
 export const AdjustmentRequest = v.object({
   mobile: Mobile,
   amount: v.pipe(
-    RupeeAmount('Enter an amount in rupees with at most two decimals', 'Amount must be more than zero'),
+    RupeeAmount({ format: 'Enter an amount in rupees with at most two decimals', negative: 'Amount must be more than zero' }),
     v.minValue(1, 'Amount must be more than zero'),
   ),
   direction: v.picklist(['credit', 'debit'], 'direction must be credit or debit'),

@@ -210,6 +210,7 @@ describe('finance over real HTTP: manual adjustments', () => {
       { mobile: '123', amount: 10, direction: 'credit', reason: 'Bad mobile' },
       { mobile: user.mobile, amount: 0, direction: 'credit', reason: 'Zero' },
       { mobile: user.mobile, amount: '1.234', direction: 'credit', reason: 'Three places' },
+      { mobile: user.mobile, amount: '999999999.99', direction: 'credit', reason: 'More than a money column holds' },
       { mobile: user.mobile, amount: 10, direction: 'sideways', reason: 'Bad direction' },
       { mobile: user.mobile, amount: 10, direction: 'credit' },
     ]) {
