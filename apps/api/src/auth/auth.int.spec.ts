@@ -163,6 +163,23 @@ describe('sign in and out', () => {
   });
 });
 
+describe('when the read model falls behind', () => {
+  it('answers a saved registration with 503 busy, not a 500, and the account exists', async () => {
+    const lagging = await startTestServer();
+    try {
+      await lagging.runner.stop();
+      const input = account();
+      const res = await lagging.client().post('/api/auth/register', input);
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('busy');
+      // The write was durable: the mobile number is taken.
+      expect((await lagging.client().post('/api/auth/register', input)).status).toBe(409);
+    } finally {
+      await lagging.close();
+    }
+  }, 30_000);
+});
+
 describe('sessions', () => {
   it('marks the cookie Secure behind a TLS proxy when the proxy is trusted', async () => {
     const trusting = await startTestServer({ TRUST_PROXY: 'true' });

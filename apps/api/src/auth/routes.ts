@@ -2,7 +2,7 @@ import { LoginRequest, RegisterRequest } from '@kamai/contracts';
 import { findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, notYetVisible } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { registerUser } from './accounts.ts';
 import { verifyPassword } from './passwords.ts';
@@ -17,7 +17,7 @@ export const authRoutes = new Hono<AppEnv>()
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
     const user = await findUserById(deps.db, userId);
-    if (!user) throw new Error(`registered user ${userId} missing from the read model`);
+    if (!user) throw notYetVisible();
     return c.json(toUserBody(user), 201);
   })
   .post('/api/auth/login', validate('json', LoginRequest), async (c) => {

@@ -23,6 +23,13 @@ export const forbidden = (message = 'You are not allowed to do this') => new Api
 export const notFound = (message = 'Not found') => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
 
+/**
+ * The command is saved, but this process's read model did not show it within the wait (the runner
+ * is far behind): a 503 to read again shortly, never a 500 for a write that succeeded.
+ */
+export const notYetVisible = () =>
+  new ApiError(503, 'busy', 'Your change was saved but is taking a moment to show. Please refresh in a few seconds.');
+
 export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
 }

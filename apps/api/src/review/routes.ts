@@ -4,7 +4,7 @@ import { findSubmission, listSubmissions } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { reviewProof } from '../tasks/commands.ts';
@@ -32,7 +32,7 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
   await deps.runner.waitFor(position);
   const reviewed = await findSubmission(deps.db, submissionId);
-  if (!reviewed) throw new Error(`submission ${submissionId} missing from the read model`);
+  if (!reviewed) throw notYetVisible();
   return c.json(reviewed, 200);
 }
 

@@ -5,6 +5,7 @@ import { findTask, listCatalogueTasks, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import { notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
@@ -18,7 +19,7 @@ const taskIdParam = idParam('id', UUID_PATTERN, TASK_NOT_FOUND);
 async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
   if (position > 0) await deps.runner.waitFor(position);
   const row = await readWithCatchUp(deps, () => findTask(deps.db, taskId));
-  if (!row) throw new Error(`task ${taskId} missing from the read model`);
+  if (!row) throw notYetVisible();
   return toTaskBody(row);
 }
 

@@ -4,7 +4,7 @@ import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@k
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, verifyUploadedImage } from '../object-storage/index.ts';
@@ -45,7 +45,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         const { position } = await submitProof(store, user.id, { taskId, task, proofImageUrl, proofDescription }, now());
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);
-        if (!row) throw new Error(`submission for task ${taskId} missing from the read model`);
+        if (!row) throw notYetVisible();
         return c.json(toUserTaskBody(row), 201);
       },
     );
