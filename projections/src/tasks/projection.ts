@@ -1,4 +1,4 @@
-import type { Projection } from '../projection.ts';
+import type { ProjectedEvent, Projection } from '../projection.ts';
 
 /** tasks: the catalogue. A deleted task is marked, not removed, so submissions and credits can still name it. */
 export const tasksProjection: Projection = {
@@ -11,16 +11,7 @@ export const tasksProjection: Projection = {
           .insertInto('tasks')
           .values({
             id: d.taskId,
-            title: d.title,
-            description: d.description,
-            reward_paise: d.rewardPaise,
-            estimated_time: d.estimatedTime,
-            task_type: d.taskType,
-            task_url: d.taskUrl,
-            is_active: d.isActive ? 1 : 0,
-            icon_color: d.iconColor,
-            requires_proof: d.requiresProof ? 1 : 0,
-            proof_instructions: d.proofInstructions,
+            ...taskColumns(d),
             created_at: d.createdAt,
             updated_at: d.createdAt,
             deleted_at: null,
@@ -33,19 +24,7 @@ export const tasksProjection: Projection = {
         const d = event.data;
         await db
           .updateTable('tasks')
-          .set({
-            title: d.title,
-            description: d.description,
-            reward_paise: d.rewardPaise,
-            estimated_time: d.estimatedTime,
-            task_type: d.taskType,
-            task_url: d.taskUrl,
-            is_active: d.isActive ? 1 : 0,
-            icon_color: d.iconColor,
-            requires_proof: d.requiresProof ? 1 : 0,
-            proof_instructions: d.proofInstructions,
-            updated_at: d.updatedAt,
-          })
+          .set({ ...taskColumns(d), updated_at: d.updatedAt })
           .where('id', '=', d.taskId)
           .execute();
         return;
@@ -62,3 +41,19 @@ export const tasksProjection: Projection = {
     }
   },
 };
+
+/** The catalogue fields both TaskCreated and TaskUpdated carry, as columns. */
+function taskColumns(d: Extract<ProjectedEvent, { type: 'TaskCreated' | 'TaskUpdated' }>['data']) {
+  return {
+    title: d.title,
+    description: d.description,
+    reward_paise: d.rewardPaise,
+    estimated_time: d.estimatedTime,
+    task_type: d.taskType,
+    task_url: d.taskUrl,
+    is_active: d.isActive ? 1 : 0,
+    icon_color: d.iconColor,
+    requires_proof: d.requiresProof ? 1 : 0,
+    proof_instructions: d.proofInstructions,
+  };
+}
