@@ -9,7 +9,7 @@ const exclude = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
   test: {
-    reporters: ['default', './scripts/vitest-summary.ts'],
+    reporters: ['default', './scripts/src/vitest-summary.ts'],
     projects: [
       { test: { name: 'unit', include: ['**/*.unit.spec.ts'], exclude } },
       { test: { name: 'int', include: ['**/*.int.spec.ts'], exclude, testTimeout: 60_000, hookTimeout: 60_000 } },
