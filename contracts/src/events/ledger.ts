@@ -5,6 +5,9 @@ const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Why money came in. */
 export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment'] as const;
+/** The credits that count as earnings (the user body's totalEarned, the transactions' `earned` type). */
+export const EARNING_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['task_reward', 'kyc_bonus']);
+
 /** Why money went out. */
 export const DEBIT_KINDS = ['withdrawal', 'adjustment'] as const;
 

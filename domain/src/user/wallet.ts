@@ -1,4 +1,4 @@
-import type { DEBIT_KINDS, CREDIT_KINDS, EventsOf, ledgerEvents, Paise } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type ledgerEvents, type Paise } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -14,15 +14,13 @@ export interface WalletState {
 
 export const initialWalletState = (): WalletState => ({ balance: 0, totalEarned: 0, totalWithdrawn: 0 });
 
-const EARNINGS: ReadonlySet<string> = new Set(['task_reward', 'kyc_bonus']);
-
 export function evolveWallet(state: WalletState, event: LedgerEvent): WalletState {
   switch (event.type) {
     case 'WalletCredited': {
       const { amountPaise, kind } = event.data;
       return {
         balance: state.balance + amountPaise,
-        totalEarned: state.totalEarned + (EARNINGS.has(kind) ? amountPaise : 0),
+        totalEarned: state.totalEarned + (EARNING_KINDS.has(kind) ? amountPaise : 0),
         totalWithdrawn: state.totalWithdrawn - (kind === 'withdrawal_refund' ? amountPaise : 0),
       };
     }

@@ -1,8 +1,7 @@
+import { EARNING_KINDS } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import type { TransactionsTable } from '../schema.ts';
 import { userIdOf } from '../users/projection.ts';
-
-const EARNINGS = new Set(['task_reward', 'kyc_bonus']);
 
 /** wallets (one row per user: balance and totals) and transactions (one row per ledger event). */
 export const walletProjection: Projection = {
@@ -25,7 +24,7 @@ export const walletProjection: Projection = {
       case 'WalletCredited': {
         const d = event.data;
         const userId = userIdOf(event.streamId);
-        const earned = EARNINGS.has(d.kind) ? d.amountPaise : 0;
+        const earned = EARNING_KINDS.has(d.kind) ? d.amountPaise : 0;
         const refunded = d.kind === 'withdrawal_refund' ? d.amountPaise : 0;
         await db
           .updateTable('wallets')
