@@ -72,7 +72,10 @@ export interface TransactionsTable {
   /** What caused it, as the event names it (task_reward, withdrawal, adjustment, ...). */
   kind: string;
   amount_paise: number;
+  /** The description in English, as LEDGER_TEXTS renders it (or the literal text of an older event). */
   description: string;
+  /** The facts the description is made of, as JSON, for rendering it in another language; null for older events. */
+  params: string | null;
   task_id: string | null;
   reference: string | null;
   /** The staff member who caused it, if any. */
@@ -85,8 +88,12 @@ export interface TransactionsTable {
 export interface NotificationsTable {
   id: string;
   user_id: string;
+  /** Title and message in English (NOTIFICATION_TEXTS rendered, or the literal text of an older event). */
   title: string;
   message: string;
+  /** Key of NOTIFICATION_TEXTS and its parameters as JSON, for rendering in another language; null for older events. */
+  message_key: string | null;
+  params: string | null;
   type: string;
   is_read: number;
   created_at: string;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MessageParams, NOTIFICATION_KEYS } from '../messages.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -20,7 +21,10 @@ export const ledgerEvents = {
     entryId: v.string(),
     amountPaise: PositivePaise,
     kind: v.picklist(CREDIT_KINDS),
-    description: v.string(),
+    /** The text of events recorded before texts became keys; newer ones carry `params` (see LEDGER_TEXTS). */
+    description: v.optional(v.string()),
+    /** The facts its description is made of (task title, reason, destination), by LEDGER_TEXTS' names. */
+    params: v.optional(MessageParams),
     /** The task a reward was for. */
     taskId: v.optional(v.string()),
     /** What caused it: a submission id, a withdrawal id, an adjustment's reason code. */
@@ -33,7 +37,8 @@ export const ledgerEvents = {
     entryId: v.string(),
     amountPaise: PositivePaise,
     kind: v.picklist(DEBIT_KINDS),
-    description: v.string(),
+    description: v.optional(v.string()),
+    params: v.optional(MessageParams),
     reference: v.optional(v.string()),
     by: v.optional(v.string()),
     debitedAt: IsoTime,
@@ -47,8 +52,12 @@ export const NOTIFICATION_KINDS = ['success', 'warning', 'error', 'info'] as con
 export const notificationEvents = {
   NotificationSent: v.object({
     notificationId: v.string(),
-    title: v.string(),
-    message: v.string(),
+    /** What it says: a key of NOTIFICATION_TEXTS and its parameters, rendered in the reader's language. */
+    key: v.optional(v.picklist(NOTIFICATION_KEYS)),
+    params: v.optional(MessageParams),
+    /** The literal texts of notifications recorded before texts became keys. */
+    title: v.optional(v.string()),
+    message: v.optional(v.string()),
     kind: v.picklist(NOTIFICATION_KINDS),
     sentAt: IsoTime,
   }),

@@ -1,9 +1,8 @@
-import type { Paise, UserEvent } from '@kamai/contracts';
+import { type Paise, type UserEvent, rupeeText } from '@kamai/contracts';
 import { DomainError } from '../errors.ts';
 import { notify } from './notifications.ts';
 import type { UserState } from './state.ts';
 import { credit, debit } from './wallet.ts';
-import { rupeeText } from './withdrawals.ts';
 
 /** A manual ledger entry by finance staff, naming why and who: every real ledger needs them. */
 export interface AdjustWallet {
@@ -29,7 +28,7 @@ export function decideAdjustWallet(command: AdjustWallet, state: UserState): Use
     entryId: d.entryId,
     amountPaise: d.amountPaise,
     kind: 'adjustment' as const,
-    description: `Adjustment: ${d.reason}`,
+    params: { reason: d.reason },
     by: d.by,
     now: command.now,
   };
@@ -38,8 +37,8 @@ export function decideAdjustWallet(command: AdjustWallet, state: UserState): Use
       credit(entry),
       notify({
         notificationId: d.notificationId,
-        title: 'Wallet Credited',
-        message: `${rupeeText(d.amountPaise)} was added to your wallet: ${d.reason}`,
+        key: 'wallet_credited',
+        params: { amountPaise: d.amountPaise, reason: d.reason },
         kind: 'success',
         now: command.now,
       }),
@@ -53,8 +52,8 @@ export function decideAdjustWallet(command: AdjustWallet, state: UserState): Use
     debit(state.wallet, entry),
     notify({
       notificationId: d.notificationId,
-      title: 'Wallet Debited',
-      message: `${rupeeText(d.amountPaise)} was deducted from your wallet: ${d.reason}`,
+      key: 'wallet_debited',
+      params: { amountPaise: d.amountPaise, reason: d.reason },
       kind: 'warning',
       now: command.now,
     }),

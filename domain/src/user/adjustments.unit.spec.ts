@@ -25,11 +25,11 @@ describe('manual adjustments', () => {
       .then([
         {
           type: 'WalletCredited',
-          data: { entryId: 'adj-1', amountPaise: 50_000, kind: 'adjustment', description: 'Adjustment: Goodwill for a failed task', by: 'fin-1', creditedAt: now },
+          data: { entryId: 'adj-1', amountPaise: 50_000, kind: 'adjustment', params: { reason: 'Goodwill for a failed task' }, by: 'fin-1', creditedAt: now },
         },
         {
           type: 'NotificationSent',
-          data: { notificationId: 'n-adj', title: 'Wallet Credited', message: '₹500.00 was added to your wallet: Goodwill for a failed task', kind: 'success', sentAt: now },
+          data: { notificationId: 'n-adj', key: 'wallet_credited', params: { amountPaise: 50_000, reason: 'Goodwill for a failed task' }, kind: 'success', sentAt: now },
         },
       ]);
   });

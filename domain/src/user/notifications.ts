@@ -1,4 +1,4 @@
-import type { EventsOf, NOTIFICATION_KINDS, notificationEvents } from '@kamai/contracts';
+import type { EventsOf, MessageParams, NOTIFICATION_KINDS, NotificationKey, notificationEvents } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type NotificationEvent = EventsOf<typeof notificationEvents>;
@@ -28,11 +28,15 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
   }
 }
 
-/** A notification to the user; deciders add it to the events of what it tells about. */
+/**
+ * A notification to the user; deciders add it to the events of what it tells about. It records a
+ * key of NOTIFICATION_TEXTS and the facts to fill in, never a sentence: the reader's language is
+ * chosen when it is shown.
+ */
 export function notify(notification: {
   notificationId: string;
-  title: string;
-  message: string;
+  key: NotificationKey;
+  params: MessageParams;
   kind: (typeof NOTIFICATION_KINDS)[number];
   now: string;
 }): Extract<NotificationEvent, { type: 'NotificationSent' }> {

@@ -14,7 +14,7 @@ const spec = deciderSpec<ReturnType<typeof initialNotificationsState>, Notificat
   { initialState: initialNotificationsState, evolve: evolveNotifications },
   decideNotifications,
 );
-const sent = (id: string) => notify({ notificationId: id, title: 'Task Approved', message: '₹25 added', kind: 'success', now });
+const sent = (id: string) => notify({ notificationId: id, key: 'task_approved', params: { amountPaise: 2500, taskTitle: 'Rate PhonePe' }, kind: 'success', now });
 
 describe('notifications', () => {
   it('marks one read once', () => {

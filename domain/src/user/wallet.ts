@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type ledgerEvents, type Paise } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type MessageParams, type ledgerEvents, type Paise } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -40,7 +40,8 @@ export function evolveWallet(state: WalletState, event: LedgerEvent): WalletStat
 export interface LedgerEntry {
   entryId: string;
   amountPaise: Paise;
-  description: string;
+  /** The facts its description is made of, by the names LEDGER_TEXTS uses for its kind. */
+  params: MessageParams;
   reference?: string;
   by?: string;
   now: string;

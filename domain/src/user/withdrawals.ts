@@ -112,7 +112,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: UserState):
         entryId: d.entryId,
         amountPaise: d.amountPaise,
         kind: 'withdrawal',
-        description: `Withdrawal to ${label}`,
+        params: { destination: label },
         reference: d.withdrawalId,
         now: command.now,
       });
@@ -129,8 +129,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: UserState):
         hold,
         notify({
           notificationId: d.notificationId,
-          title: 'Withdrawal Requested',
-          message: `Your request to withdraw ${rupeeText(d.amountPaise)} to ${label} has been submitted for review. It is processed in 24-48 hours.`,
+          key: 'withdrawal_requested',
+          params: { amountPaise: d.amountPaise, destination: label },
           kind: 'info',
           now: command.now,
         }),
@@ -144,8 +144,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: UserState):
         // The amount left the balance when it was requested; paying only settles that hold.
         notify({
           notificationId: d.notificationId,
-          title: 'Withdrawal Paid',
-          message: `${rupeeText(record.amountPaise)} has been sent to ${maskDestination(record.destination)}. Transfer reference: ${d.reference}.`,
+          key: 'withdrawal_paid',
+          params: { amountPaise: record.amountPaise, destination: maskDestination(record.destination), reference: d.reference },
           kind: 'success',
           now: command.now,
         }),
@@ -160,15 +160,15 @@ export function decideWithdrawals(command: WithdrawalCommand, state: UserState):
           entryId: d.entryId,
           amountPaise: record.amountPaise,
           kind: 'withdrawal_refund',
-          description: `Refund of rejected withdrawal: ${d.reason}`,
+          params: { reason: d.reason },
           reference: d.withdrawalId,
           by: d.by,
           now: command.now,
         }),
         notify({
           notificationId: d.notificationId,
-          title: 'Withdrawal Rejected',
-          message: `Your withdrawal of ${rupeeText(record.amountPaise)} was not processed: ${d.reason}. The amount is back in your wallet.`,
+          key: 'withdrawal_rejected',
+          params: { amountPaise: record.amountPaise, reason: d.reason },
           kind: 'error',
           now: command.now,
         }),
@@ -205,10 +205,4 @@ function maskUpiId(upiId: string): string {
   const name = upiId.slice(0, at);
   const shown = name.length > 3 ? 2 : 1;
   return `${name.slice(0, shown)}***${upiId.slice(at)}`;
-}
-
-/** Paise as text for messages: 150000 -> '₹1,500.00' (Indian digit grouping). */
-export function rupeeText(paise: Paise): string {
-  const whole = new Intl.NumberFormat('en-IN').format(Math.floor(paise / 100));
-  return `₹${whole}.${String(paise % 100).padStart(2, '0')}`;
 }

@@ -5,7 +5,7 @@ import { fold } from '../decider.ts';
 import { deciderSpec } from '../testing/spec.ts';
 import { userEvolver } from './state.ts';
 import { credit } from './wallet.ts';
-import { type WithdrawalCommand, decideWithdrawals, maskDestination, rupeeText } from './withdrawals.ts';
+import { type WithdrawalCommand, decideWithdrawals, maskDestination } from './withdrawals.ts';
 
 const now = '2026-11-21T10:00:00.000Z';
 const later = '2026-11-22T09:30:00.000Z';
@@ -16,7 +16,7 @@ const registered: UserEvent = {
   data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: now },
 };
 const earned = (paise: number, entryId = 'e0'): UserEvent =>
-  credit({ entryId, amountPaise: paise, kind: 'task_reward', description: 'Task reward', taskId: 't1', now });
+  credit({ entryId, amountPaise: paise, kind: 'task_reward', params: { taskTitle: 'Rate PhonePe' }, taskId: 't1', now });
 const upi: WithdrawalDestination = { kind: 'upi', upiId: 'asha.rao@okhdfc' };
 const bank: WithdrawalDestination = { kind: 'bank', accountNumber: '001234567894321', ifsc: 'HDFC0001234', holderName: 'Asha Rao' };
 
@@ -34,14 +34,14 @@ function requested(amountPaise: number, destination: WithdrawalDestination = upi
     { type: 'WithdrawalRequested', data: { withdrawalId, amountPaise, destination, requestedAt: now } },
     {
       type: 'WalletDebited',
-      data: { entryId: `hold-${withdrawalId}`, amountPaise, kind: 'withdrawal', description: `Withdrawal to ${label}`, reference: withdrawalId, debitedAt: now },
+      data: { entryId: `hold-${withdrawalId}`, amountPaise, kind: 'withdrawal', params: { destination: label }, reference: withdrawalId, debitedAt: now },
     },
     {
       type: 'NotificationSent',
       data: {
         notificationId: `n-${withdrawalId}`,
-        title: 'Withdrawal Requested',
-        message: `Your request to withdraw ${rupeeText(amountPaise)} to ${label} has been submitted for review. It is processed in 24-48 hours.`,
+        key: 'withdrawal_requested',
+        params: { amountPaise, destination: label },
         kind: 'info',
         sentAt: now,
       },
@@ -136,8 +136,8 @@ describe('settling a withdrawal', () => {
           type: 'NotificationSent',
           data: {
             notificationId: 'n-paid',
-            title: 'Withdrawal Paid',
-            message: '₹100.00 has been sent to A/c XXXXXX4321 · HDFC0001234. Transfer reference: UTR123456789.',
+            key: 'withdrawal_paid',
+            params: { amountPaise: 10_000, destination: 'A/c XXXXXX4321 · HDFC0001234', reference: 'UTR123456789' },
             kind: 'success',
             sentAt: later,
           },
@@ -160,7 +160,7 @@ describe('settling a withdrawal', () => {
             entryId: 'refund-1',
             amountPaise: 10_000,
             kind: 'withdrawal_refund',
-            description: 'Refund of rejected withdrawal: Bank account closed',
+            params: { reason: 'Bank account closed' },
             reference: 'w1',
             by: 'finance-1',
             creditedAt: later,
@@ -170,8 +170,8 @@ describe('settling a withdrawal', () => {
           type: 'NotificationSent',
           data: {
             notificationId: 'n-rejected',
-            title: 'Withdrawal Rejected',
-            message: 'Your withdrawal of ₹100.00 was not processed: Bank account closed. The amount is back in your wallet.',
+            key: 'withdrawal_rejected',
+            params: { amountPaise: 10_000, reason: 'Bank account closed' },
             kind: 'error',
             sentAt: later,
           },
@@ -201,10 +201,5 @@ describe('masking destinations for display', () => {
     expect(maskDestination(bank)).toBe('A/c XXXXXX4321 · HDFC0001234');
     expect(maskDestination({ kind: 'upi', upiId: 'ravi.k@okhdfc' })).toBe('UPI ra***@okhdfc');
     expect(maskDestination({ kind: 'upi', upiId: 'ab@ybl' })).toBe('UPI a***@ybl');
-  });
-  it('writes rupees with Indian grouping', () => {
-    expect(rupeeText(10_000)).toBe('₹100.00');
-    expect(rupeeText(1_234_567_89)).toBe('₹12,34,567.89');
-    expect(rupeeText(5)).toBe('₹0.05');
   });
 });

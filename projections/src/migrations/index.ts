@@ -3,6 +3,7 @@ import * as accounts from './0001_accounts.ts';
 import * as ledger from './0002_ledger.ts';
 import * as tasks from './0003_tasks.ts';
 import * as withdrawals from './0004_withdrawals.ts';
+import * as messageKeys from './0005_message_keys.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0002_ledger': ledger,
   '0003_tasks': tasks,
   '0004_withdrawals': withdrawals,
+  '0005_message_keys': messageKeys,
 };

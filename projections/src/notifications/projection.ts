@@ -1,3 +1,4 @@
+import { notificationText } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -12,8 +13,9 @@ export const notificationsProjection: Projection = {
           .values({
             id: event.data.notificationId,
             user_id: userIdOf(event.streamId),
-            title: event.data.title,
-            message: event.data.message,
+            ...notificationText(event.data),
+            message_key: event.data.key ?? null,
+            params: event.data.params ? JSON.stringify(event.data.params) : null,
             type: event.data.kind,
             is_read: 0,
             created_at: event.data.sentAt,

@@ -1,4 +1,4 @@
-import { EARNING_KINDS } from '@kamai/contracts';
+import { EARNING_KINDS, ledgerText } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import type { TransactionsTable } from '../schema.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -43,7 +43,8 @@ export const walletProjection: Projection = {
           direction: 'credit',
           kind: d.kind,
           amount_paise: d.amountPaise,
-          description: d.description,
+          description: ledgerText(d),
+          params: d.params ? JSON.stringify(d.params) : null,
           task_id: d.taskId ?? null,
           reference: d.reference ?? null,
           by_user_id: d.by ?? null,
@@ -72,7 +73,8 @@ export const walletProjection: Projection = {
           direction: 'debit',
           kind: d.kind,
           amount_paise: d.amountPaise,
-          description: d.description,
+          description: ledgerText(d),
+          params: d.params ? JSON.stringify(d.params) : null,
           task_id: null,
           reference: d.reference ?? null,
           by_user_id: d.by ?? null,

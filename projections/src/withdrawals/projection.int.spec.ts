@@ -34,7 +34,7 @@ describe('withdrawal_requests and app_settings read models', () => {
   }
   function register(userId: string, mobile: string, firstName: string) {
     on(userId, { type: 'UserRegistered', data: { userId, mobile, passwordHash: 'h', firstName, lastName: 'Rao', registeredAt: t(0) } });
-    on(userId, credit({ entryId: `credit-${userId}`, amountPaise: 100_000, kind: 'task_reward', description: 'Task reward', now: t(0) }));
+    on(userId, credit({ entryId: `credit-${userId}`, amountPaise: 100_000, kind: 'task_reward', params: { taskTitle: 'Rate PhonePe' }, now: t(0) }));
   }
   const request = (id: string, minute: number, destination?: WithdrawalDestination): WithdrawalCommand => ({
     type: 'RequestWithdrawal',

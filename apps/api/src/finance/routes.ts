@@ -6,6 +6,7 @@ import {
   RejectWithdrawalRequest,
   WithdrawalQueueQuery,
   formatPaise,
+  ledgerText,
   streams,
 } from '@kamai/contracts';
 import { type WithdrawalCommand, decideAdjustWallet, decideWithdrawals, userEvolver } from '@kamai/domain';
@@ -86,7 +87,7 @@ export const financeRoutes = new Hono<AppEnv>()
         direction,
         kind: 'adjustment',
         amount: formatPaise(amount),
-        description: `Adjustment: ${reason}`,
+        description: ledgerText({ kind: 'adjustment', params: { reason } }),
         taskId: null,
         createdAt: now,
       },

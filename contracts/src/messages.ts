@@ -1,0 +1,90 @@
+import * as v from 'valibot';
+import type { Paise } from './money.ts';
+
+/**
+ * Texts the server records for a person to read (notification titles and messages, ledger
+ * descriptions) are stored in events as a key and its parameters, the facts, never as a sentence:
+ * the reader's language is chosen when the text is shown. These are the English texts, by key.
+ *
+ * A parameter whose name ends in `Paise` is money and is shown as rupees (`₹1,250.00`).
+ */
+export const MessageParams = v.record(v.string(), v.union([v.string(), v.number()]));
+export type MessageParams = v.InferOutput<typeof MessageParams>;
+
+/** Notification texts, by the key a `NotificationSent` event carries. */
+export const NOTIFICATION_TEXTS = {
+  task_approved: {
+    title: 'Task Approved',
+    message: '{amountPaise} has been added to your wallet for "{taskTitle}"',
+  },
+  proof_rejected: {
+    title: 'Proof Rejected',
+    message: 'Your proof for "{taskTitle}" was not accepted: {reason}. You can submit it again.',
+  },
+  wallet_credited: { title: 'Wallet Credited', message: '{amountPaise} was added to your wallet: {reason}' },
+  wallet_debited: { title: 'Wallet Debited', message: '{amountPaise} was deducted from your wallet: {reason}' },
+  withdrawal_requested: {
+    title: 'Withdrawal Requested',
+    message: 'Your request to withdraw {amountPaise} to {destination} has been submitted for review. It is processed in 24-48 hours.',
+  },
+  withdrawal_paid: {
+    title: 'Withdrawal Paid',
+    message: '{amountPaise} has been sent to {destination}. Transfer reference: {reference}.',
+  },
+  withdrawal_rejected: {
+    title: 'Withdrawal Rejected',
+    message: 'Your withdrawal of {amountPaise} was not processed: {reason}. The amount is back in your wallet.',
+  },
+} as const satisfies Record<string, { title: string; message: string }>;
+export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
+export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];
+
+/**
+ * Ledger descriptions, by the entry's kind: a `WalletCredited` or `WalletDebited` event carries its
+ * kind and the parameters, and its description is this text filled in.
+ */
+export const LEDGER_TEXTS = {
+  task_reward: 'Task completed: {taskTitle}',
+  kyc_bonus: 'KYC verification bonus',
+  withdrawal: 'Withdrawal to {destination}',
+  withdrawal_refund: 'Refund of rejected withdrawal: {reason}',
+  adjustment: 'Adjustment: {reason}',
+} as const satisfies Record<string, string>;
+export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
+
+/** Paise as the rupees a person reads: 125000 -> "₹1,250.00" (Indian digit grouping). */
+export function rupeeText(paise: Paise, locale = 'en-IN'): string {
+  const sign = paise < 0 ? '-' : '';
+  const abs = Math.abs(paise);
+  const whole = new Intl.NumberFormat(locale).format(Math.floor(abs / 100));
+  return `${sign}₹${whole}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Fills `{name}` placeholders with the parameters; money parameters (`…Paise`) become rupees. */
+export function renderText(template: string, params: MessageParams = {}, locale = 'en-IN'): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = params[name];
+    return name.endsWith('Paise') && typeof value === 'number' ? rupeeText(value, locale) : String(value);
+  });
+}
+
+/** What a notification event says, in English: from its key, or the literal text older events kept. */
+export function notificationText(data: {
+  key?: NotificationKey | undefined;
+  params?: MessageParams | undefined;
+  title?: string | undefined;
+  message?: string | undefined;
+}): { title: string; message: string } {
+  if (data.key) {
+    const texts = NOTIFICATION_TEXTS[data.key];
+    return { title: texts.title, message: renderText(texts.message, data.params) };
+  }
+  return { title: data.title ?? '', message: data.message ?? '' };
+}
+
+/** A ledger entry's description, in English: from its kind, or the literal text older events kept. */
+export function ledgerText(data: { kind: LedgerTextKind; params?: MessageParams | undefined; description?: string | undefined }): string {
+  if (data.description !== undefined) return data.description;
+  return renderText(LEDGER_TEXTS[data.kind], data.params);
+}
