@@ -7,6 +7,7 @@ import { createQueryClient } from './lib/queryClient.ts';
 import { Spinner } from './components/Spinner.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
+import './i18n/index.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
