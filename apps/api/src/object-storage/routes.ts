@@ -106,8 +106,8 @@ async function uploadRequest(c: Context): Promise<UploadRequest> {
     throw badRequest('Request body must be JSON');
   }
   const result = v.safeParse(UploadRequest, json);
-  if (!result.success) {
-    const message = result.issues[0]?.message ?? 'Invalid request';
+  if (!result.success || Array.isArray(json)) {
+    const message = (!result.success && result.issues[0]?.message) || 'Send {"purpose": "proof"} or {"purpose": "kyc"}';
     throw badRequest(message, { purpose: message });
   }
   return result.output;
