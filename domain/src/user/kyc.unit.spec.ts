@@ -53,6 +53,15 @@ const rejected = (documentId: string, documentType: DocType = 'pan'): UserEvent 
   data: { documentId, documentType, reviewedBy: 'rev', reason: 'Blurry photo', rejectedAt: t2 },
 });
 const claim: KycCommand = { type: 'ClaimKycBonus', data: { entryId: 'e1', notificationId: 'n1' }, now: t2 };
+/** The API error code a refusal carries, or 'no error' when the decision went through. */
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (err) {
+    return (err as { code?: string }).code;
+  }
+  return 'no error';
+}
 const bothApproved = [registered, submitted('d1', 'pan'), submitted('d2', 'voter_id'), approved('d1', 'pan'), approved('d2', 'voter_id', true)];
 
 describe('KYC document submission', () => {
@@ -67,11 +76,7 @@ describe('KYC document submission', () => {
   it('refuses while the document is pending review or once approved (409 kyc_document_locked)', () => {
     spec.given([registered, submitted('d1')]).when(submit('d2')).thenFails('conflict', /under review/);
     spec.given([registered, submitted('d1'), approved('d1')]).when(submit('d2')).thenFails('conflict', /already approved/);
-    try {
-      decideKyc(submit('d2'), fold(userEvolver, [registered, submitted('d1')]));
-    } catch (err) {
-      expect((err as { code?: string }).code).toBe('kyc_document_locked');
-    }
+    expect(codeOf(() => decideKyc(submit('d2'), fold(userEvolver, [registered, submitted('d1')])))).toBe('kyc_document_locked');
   });
 
   it('does not lock the other document', () => {
@@ -140,6 +145,7 @@ describe('KYC bonus claim', () => {
   });
 
   it('refuses unless both documents are approved (409 kyc_incomplete)', () => {
+    expect(codeOf(() => decideKyc(claim, fold(userEvolver, [registered])))).toBe('kyc_incomplete');
     spec.given([registered]).when(claim).thenFails('conflict', /Please upload all required documents/);
     spec.given([registered, submitted('d1'), submitted('d2', 'voter_id'), approved('d1')]).when(claim).thenFails('conflict', /required documents/);
     spec.given([registered, submitted('d1'), submitted('d2', 'voter_id'), approved('d1'), rejected('d2', 'voter_id')])
@@ -150,6 +156,7 @@ describe('KYC bonus claim', () => {
   it('refuses a second claim (409 kyc_bonus_already_claimed)', () => {
     const claimedOnce = [...bothApproved, ...decideKyc(claim, fold(userEvolver, bothApproved))];
     spec.given(claimedOnce).when(claim).thenFails('conflict', /already claimed/);
+    expect(codeOf(() => decideKyc(claim, fold(userEvolver, claimedOnce)))).toBe('kyc_bonus_already_claimed');
   });
 
   it('moves kycStatus pending -> verified -> bonus_claimed', () => {
