@@ -31,7 +31,9 @@ export type Role = v.InferOutput<typeof Role>;
 /** Roles that may read any user's uploaded images. */
 export const STAFF_ROLES: readonly Role[] = ROLES;
 
-export const KycStatus = v.picklist(['pending', 'submitted', 'approved', 'rejected', 'verified']);
+/** users.kycStatus: pending until both KYC documents are approved, then verified, then bonus_claimed. */
+export const KycStatus = v.picklist(['pending', 'verified', 'bonus_claimed']);
+export type KycStatus = v.InferOutput<typeof KycStatus>;
 
 /** GET /api/auth/user, and the answer of login, register and PUT /api/profile. */
 export const UserBody = v.object({
@@ -49,7 +51,7 @@ export const UserBody = v.object({
   notificationsEnabled: v.boolean(),
   isAdmin: v.boolean(),
   roles: v.array(Role),
-  kycStatus: v.string(),
+  kycStatus: KycStatus,
   createdAt: v.string(),
   updatedAt: v.string(),
 });

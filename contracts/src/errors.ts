@@ -27,6 +27,12 @@ export type ErrorCode =
   /** Too many failed sign-ins for this mobile number or from this address: 429. */
   | 'too_many_attempts'
   | 'mobile_taken'
+  /** KYC: the document is pending review or approved, so it cannot be uploaded again: 409. */
+  | 'kyc_document_locked'
+  /** KYC: the bonus is claimed before both documents are approved: 409. */
+  | 'kyc_incomplete'
+  /** KYC: the bonus was already claimed: 409. */
+  | 'kyc_bonus_already_claimed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'internal';

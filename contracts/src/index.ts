@@ -8,4 +8,6 @@ export * from './withdrawals.ts';
 export * from './profile.ts';
 export * from './settings.ts';
 export * from './tasks.ts';
+export * from './kyc.ts';
+export * from './uploads.ts';
 export * from './events/index.ts';

@@ -35,6 +35,11 @@ export const NOTIFICATION_TEXTS = {
     title: 'Withdrawal Rejected',
     message: 'Your withdrawal of {amountPaise} was not processed: {reason}. The amount is back in your wallet.',
   },
+  kyc_pan_approved: { title: 'Document Approved', message: 'Your PAN Card has been approved.' },
+  kyc_voter_id_approved: { title: 'Document Approved', message: 'Your Voter ID has been approved.' },
+  kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
+  kyc_voter_id_rejected: { title: 'Document Rejected', message: 'Your Voter ID was not accepted: {reason}. Please upload it again.' },
+  kyc_bonus: { title: 'KYC Completed!', message: '{amountPaise} has been added to your wallet' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];

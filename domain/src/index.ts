@@ -11,4 +11,5 @@ export * from './user/tasks.ts';
 export * from './tasks/task.ts';
 export * from './user/withdrawals.ts';
 export * from './user/adjustments.ts';
+export * from './user/kyc.ts';
 export * from './settings.ts';

@@ -7,6 +7,7 @@ import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
+import { kycProjection } from './kyc/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -31,6 +32,9 @@ export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
 export * from './user-tasks/projection.ts';
 export * from './user-tasks/queries.ts';
+export * from './kyc/schema.ts';
+export * from './kyc/projection.ts';
+export * from './kyc/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -42,4 +46,5 @@ export const allProjections: readonly Projection[] = [
   settingsProjection,
   tasksProjection,
   userTasksProjection,
+  kycProjection,
 ];

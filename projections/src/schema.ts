@@ -1,4 +1,6 @@
+import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
+import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -18,6 +20,7 @@ export interface ReadDb {
   tasks: TasksTable;
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
+  kyc_documents: KycDocumentsTable;
 }
 
 export interface CheckpointsTable {
@@ -39,7 +42,7 @@ export interface UsersTable {
   /** JSON array of roles. */
   roles: Generated<string>;
   is_admin: Generated<number>;
-  kyc_status: Generated<string>;
+  kyc_status: Generated<KycStatus>;
   created_at: string;
   updated_at: string;
 }

@@ -21,6 +21,7 @@ import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
+import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
 import { Route as AuthedTasksCategoriesRouteImport } from './routes/_authed/tasks/categories';
@@ -86,6 +87,11 @@ const AuthedAdminFinanceRoute = AuthedAdminFinanceRouteImport.update({
   path: '/admin/finance',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminKycRoute = AuthedAdminKycRouteImport.update({
+  id: '/admin/kyc',
+  path: '/admin/kyc',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
   id: '/admin/review',
   path: '/admin/review',
@@ -127,6 +133,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
@@ -145,6 +152,7 @@ export interface FileRoutesByTo {
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
@@ -166,6 +174,7 @@ export interface FileRoutesById {
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/_authed/tasks/games': typeof AuthedTasksGamesRoute;
@@ -186,6 +195,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/register'
     | '/admin/finance'
+    | '/admin/kyc'
     | '/admin/review'
     | '/tasks/categories'
     | '/tasks/games'
@@ -204,6 +214,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/register'
     | '/admin/finance'
+    | '/admin/kyc'
     | '/admin/review'
     | '/tasks/categories'
     | '/tasks/games'
@@ -224,6 +235,7 @@ export interface FileRouteTypes {
     | '/_guest/login'
     | '/_guest/register'
     | '/_authed/admin/finance'
+    | '/_authed/admin/kyc'
     | '/_authed/admin/review'
     | '/_authed/tasks/categories'
     | '/_authed/tasks/games'
@@ -327,6 +339,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminFinanceRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/kyc': {
+      id: '/_authed/admin/kyc';
+      path: '/admin/kyc';
+      fullPath: '/admin/kyc';
+      preLoaderRoute: typeof AuthedAdminKycRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/review': {
       id: '/_authed/admin/review';
       path: '/admin/review';
@@ -377,6 +396,7 @@ interface AuthedRouteChildren {
   AuthedProfileRoute: typeof AuthedProfileRoute;
   AuthedWalletRoute: typeof AuthedWalletRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
+  AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
   AuthedTasksGamesRoute: typeof AuthedTasksGamesRoute;
@@ -391,6 +411,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedWalletRoute: AuthedWalletRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
+  AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,
   AuthedTasksGamesRoute: AuthedTasksGamesRoute,

@@ -1,5 +1,6 @@
 import type { EventsOf } from './define.ts';
 import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
+import { kycEvents } from './kyc.ts';
 import { ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
@@ -9,6 +10,7 @@ export * from './account.ts';
 export * from './ledger.ts';
 export * from './tasks.ts';
 export * from './withdrawals.ts';
+export * from './kyc.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -20,6 +22,7 @@ export const userEvents = {
   ...notificationEvents,
   ...userTaskEvents,
   ...withdrawalEvents,
+  ...kycEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

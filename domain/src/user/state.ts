@@ -2,6 +2,7 @@ import type { UserEvent } from '@kamai/contracts';
 import type { Evolver } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
+import { type KycState, evolveKyc, initialKycState } from './kyc.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
 import { type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
@@ -17,6 +18,7 @@ export interface UserState {
   notifications: NotificationsState;
   tasks: UserTasksState;
   withdrawals: WithdrawalsState;
+  kyc: KycState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -26,6 +28,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     notifications: initialNotificationsState(),
     tasks: initialUserTasksState(),
     withdrawals: initialWithdrawalsState(),
+    kyc: initialKycState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -50,6 +53,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
         return { ...state, withdrawals: evolveWithdrawals(state.withdrawals, event) };
+      case 'KycDocumentSubmitted':
+      case 'KycDocumentApproved':
+      case 'KycDocumentRejected':
+      case 'KycBonusClaimed':
+        return { ...state, kyc: evolveKyc(state.kyc, event) };
       default:
         return assertNever(event);
     }

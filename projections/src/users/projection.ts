@@ -54,6 +54,14 @@ export const usersProjection: Projection = {
           .execute();
         return;
       }
+      case 'KycDocumentApproved':
+      case 'KycBonusClaimed': {
+        // The events say when KYC moves on, so this model never reads another projection's table.
+        if (event.type === 'KycDocumentApproved' && !event.data.kycVerified) return;
+        const kycStatus = event.type === 'KycBonusClaimed' ? 'bonus_claimed' : 'verified';
+        await db.updateTable('users').set({ kyc_status: kycStatus }).where('id', '=', userIdOf(event.streamId)).execute();
+        return;
+      }
       default:
         return;
     }

@@ -16,6 +16,8 @@ import { walletRoutes } from '../wallet/routes.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
+import { kycRoutes } from '../kyc/routes.ts';
+import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
@@ -72,6 +74,8 @@ export function createApp(parts: AppParts) {
   app.route('/', taskRoutes({ objects }));
   app.route('/', adminTaskRoutes);
   app.route('/', reviewRoutes);
+  app.route('/', kycRoutes({ objects }));
+  app.route('/', kycReviewerRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist);

@@ -29,6 +29,12 @@ const ROUTES: Array<[method: string, path: string]> = [
   ['GET', '/api/admin/submissions?status=:id'],
   ['GET', '/objects/:id'],
   ['PUT', '/api/objects/put/:id'],
+  ['GET', '/api/kyc/documents'],
+  ['POST', '/api/kyc/documents'],
+  ['POST', '/api/kyc/complete'],
+  ['GET', '/api/admin/kyc?status=:id'],
+  ['POST', '/api/admin/kyc/:id/approve'],
+  ['POST', '/api/admin/kyc/:id/reject'],
 ];
 
 const IDS = ['x', '00000000-0000-0000-0000-000000000000', '..%2F..%2Fetc%2Fpasswd', '%00', "1' OR 1=1", 'a'.repeat(300), '%F0%9F%92%B0'];
@@ -50,6 +56,8 @@ const BODIES: unknown[] = [
   { amount: '100.001', bankAccount: { accountNumber: null, ifsc: [], holderName: 7 } },
   { title: {}, description: [], rupeeReward: { paise: 1 }, estimatedTime: 5, taskType: 'chess', taskUrl: 'javascript:alert(1)' },
   { proofImageUrl: '/objects/../../secret', proofDescription: 12 },
+  { documentType: 'aadhaar', frontImageUrl: ['/objects/kyc'], backImageUrl: '/objects/kyc-uploads/../../x' },
+  { purpose: 'passport' },
   { firstName: 1, lastName: true, email: 'not-an-email', notificationsEnabled: 'yes' },
   { mobile: '٠١٢٣٤٥٦٧٨٩', password: '\u0000\u0000\u0000\u0000\u0000\u0000' },
   { reason: '', reference: '' },

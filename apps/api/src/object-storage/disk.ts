@@ -98,6 +98,27 @@ export class DiskStorage implements ObjectStorage {
     });
   }
 
+  async put(key: ObjectKey, bytes: Uint8Array, _contentType: string): Promise<void> {
+    const target = this.#pathOf(key);
+    const tmpDir = path.join(this.root, '.tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomUUID());
+    try {
+      const file = await open(tmp, 'wx');
+      try {
+        await file.write(bytes);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await mkdir(path.dirname(target), { recursive: true });
+      // Linking fails when the key exists: a stored object never changes.
+      await link(tmp, target);
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
+  }
+
   /**
    * Receives one PUT to a signed URL: checks signature and expiry, streams the body to a temporary
    * file while counting (413 past the limit) and sniffing (415 unless an image), then links it into

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { ApiError } from '../http/errors.ts';
 
 /** Spec section 9: one proof or KYC image is at most 5 MB. */
@@ -62,4 +63,26 @@ export async function sniffStream(
     },
   });
   return { type, body: rest };
+}
+
+const OUTPUT_FORMATS = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const;
+
+/**
+ * Decodes an uploaded image and encodes it again, in its own format, upright. sharp writes no
+ * metadata unless asked, so camera data (EXIF, GPS position, maker notes) does not survive, and
+ * bytes that do not decode as a whole image are refused (null). The pixel limit stops
+ * decompression bombs: a 5 MB file can claim billions of pixels.
+ */
+export async function reencodeImage(bytes: Uint8Array): Promise<{ bytes: Buffer; type: ImageType } | null> {
+  try {
+    const image = sharp(bytes, { limitInputPixels: 50_000_000, failOn: 'error' });
+    const { format } = await image.metadata();
+    if (!format || !Object.hasOwn(OUTPUT_FORMATS, format)) return null;
+    const output = format as keyof typeof OUTPUT_FORMATS;
+    // rotate() with no angle applies the EXIF orientation before that tag is dropped.
+    const encoded = await image.rotate().toFormat(output, output === 'jpeg' ? { quality: 90 } : {}).toBuffer();
+    return { bytes: encoded, type: OUTPUT_FORMATS[output] };
+  } catch {
+    return null;
+  }
 }

@@ -3,10 +3,10 @@ import type { ObjectStorage } from './port.ts';
 import { S3Storage } from './s3.ts';
 
 export * from './port.ts';
-export { MAX_UPLOAD_BYTES, sniffImageType, type ImageType } from './image.ts';
+export { MAX_UPLOAD_BYTES, reencodeImage, sniffImageType, type ImageType } from './image.ts';
 export { DiskStorage, DISK_PUT_PATH, type DiskStorageOptions } from './disk.ts';
 export { S3Storage, type S3StorageOptions } from './s3.ts';
-export { verifyUploadedImage } from './verify.ts';
+export { acceptUploadedImage, verifyUploadedImage, withAcceptedImages, type AcceptedImage } from './verify.ts';
 export { objectRoutes, type ObjectRoutesDeps, type UploadAnswer } from './routes.ts';
 
 export type ObjectStorageConfig =

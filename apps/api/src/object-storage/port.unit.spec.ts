@@ -4,8 +4,11 @@ import { newUploadKey, objectURLFor, parseObjectKey, parseObjectURL } from './po
 const UUID = '0b9e3f4c-5a1d-4c2e-9f3a-7d6b8e1c2a40';
 
 describe('object keys', () => {
-  it('accept exactly uploads/<userId>/<uuid> and name the owner', () => {
-    expect(parseObjectKey(`uploads/user-1/${UUID}`)).toEqual({ key: `uploads/user-1/${UUID}`, ownerId: 'user-1' });
+  it('accept exactly <uploads|kyc-uploads|proofs|kyc>/<userId>/<uuid> and name the owner, purpose and stage', () => {
+    expect(parseObjectKey(`uploads/user-1/${UUID}`)).toEqual({ key: `uploads/user-1/${UUID}`, ownerId: 'user-1', purpose: 'proof', stage: 'upload' });
+    expect(parseObjectKey(`kyc-uploads/user-1/${UUID}`)).toEqual({ key: `kyc-uploads/user-1/${UUID}`, ownerId: 'user-1', purpose: 'kyc', stage: 'upload' });
+    expect(parseObjectKey(`kyc/user-1/${UUID}`)).toEqual({ key: `kyc/user-1/${UUID}`, ownerId: 'user-1', purpose: 'kyc', stage: 'final' });
+    expect(parseObjectKey(`proofs/user-1/${UUID}`)).toEqual({ key: `proofs/user-1/${UUID}`, ownerId: 'user-1', purpose: 'proof', stage: 'final' });
   });
 
   it('refuse every path trick and every other shape', () => {

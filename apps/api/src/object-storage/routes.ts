@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { STAFF_ROLES, type Role } from '@kamai/contracts';
+import * as v from 'valibot';
+import { STAFF_ROLES, UploadRequest, type Role } from '@kamai/contracts';
 import { badRequest, forbidden, notFound, respondWithError, unauthenticated } from '../http/errors.ts';
 import { DISK_PUT_PATH, DiskStorage } from './disk.ts';
 import { MAX_UPLOAD_BYTES, notAnImage, sniffStream, tooLarge } from './image.ts';
@@ -32,7 +33,8 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
   app.post('/api/objects/upload', async (c) => {
     const user = await currentUser(c);
     if (!user) throw unauthenticated();
-    const key = newUploadKey(user.id);
+    const { purpose } = await uploadRequest(c);
+    const key = newUploadKey(user.id, purpose);
     const { uploadURL, method } = await storage.createUpload(key, { expiresInSeconds });
     return c.json({ uploadURL, method, objectURL: objectURLFor(key) } satisfies UploadAnswer);
   });
@@ -59,8 +61,14 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
     if (!user) throw unauthenticated();
     const parsed = parseObjectKey(new URL(c.req.url).pathname.slice(OBJECT_URL_PREFIX.length));
     if (!parsed) throw notFound();
-    const isStaff = user.roles.some((role) => STAFF_ROLES.includes(role));
-    if (parsed.ownerId !== user.id && !isStaff) throw forbidden('You cannot view this image');
+    const isOwner = parsed.ownerId === user.id;
+    if (parsed.purpose === 'kyc') {
+      // Identity documents: the owner and reviewers only; to anyone else they do not exist.
+      if (!isOwner && !user.roles.includes('reviewer')) throw notFound();
+    } else {
+      const isStaff = user.roles.some((role) => STAFF_ROLES.includes(role));
+      if (!isOwner && !isStaff) throw forbidden('You cannot view this image');
+    }
 
     const object = await storage.read(parsed.key);
     if (!object) throw notFound();
@@ -77,11 +85,30 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
     return c.body(body, 200, {
       'Content-Type': type,
       'Content-Length': String(object.size),
-      'Cache-Control': 'private, max-age=3600',
+      // Identity documents stay out of every cache, the browser's included.
+      'Cache-Control': parsed.purpose === 'kyc' ? 'private, no-store' : 'private, max-age=3600',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; sandbox",
     });
   });
 
   return app;
+}
+
+/** The optional body of `POST /api/objects/upload`: none, `{}` or `{"purpose": "proof" | "kyc"}`. */
+async function uploadRequest(c: Context): Promise<UploadRequest> {
+  const text = await c.req.text();
+  if (!text.trim()) return { purpose: 'proof' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('Request body must be JSON');
+  }
+  const result = v.safeParse(UploadRequest, json);
+  if (!result.success || Array.isArray(json)) {
+    const message = (!result.success && result.issues[0]?.message) || 'Send {"purpose": "proof"} or {"purpose": "kyc"}';
+    throw badRequest(message, { purpose: message });
+  }
+  return result.output;
 }

@@ -104,6 +104,10 @@ export class S3Storage implements ObjectStorage {
   async delete(key: ObjectKey): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+
+  async put(key: ObjectKey, bytes: Uint8Array, contentType: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }));
+  }
 }
 
 function isStatus(err: unknown, status: number): boolean {

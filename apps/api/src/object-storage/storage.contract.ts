@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from './image.ts';
-import { newUploadKey, objectURLFor, type ObjectKey, type ObjectStorage } from './port.ts';
+import { newFinalKey, newUploadKey, objectURLFor, parseObjectURL, type ObjectKey, type ObjectStorage } from './port.ts';
 import { pngOfSize, TINY_PNG, type TestClock } from './testing.ts';
-import { verifyUploadedImage } from './verify.ts';
+import { acceptUploadedImage, verifyUploadedImage } from './verify.ts';
 
 export interface StorageHarness {
   storage: ObjectStorage;
@@ -61,6 +61,35 @@ export function objectStorageContract(
     const flipLast = (text: string) => text.slice(0, -1) + (text.endsWith('0') ? '1' : '0');
     const signatureParam = (q: URLSearchParams) => (q.has('signature') ? 'signature' : 'X-Amz-Signature');
     const expiryParam = (q: URLSearchParams) => (q.has('expires') ? 'expires' : 'X-Amz-Expires');
+
+    it('put stores server-made bytes under a new key, readable like an upload', async () => {
+      const key = newFinalKey(newUser(), 'kyc');
+      await h.storage.put(key, TINY_PNG, 'image/png');
+      expect(await h.storage.stat(key)).toEqual({ size: TINY_PNG.length });
+      const object = await h.storage.read(key);
+      expect(Buffer.from(await new Response(object!.body).arrayBuffer())).toEqual(TINY_PNG);
+      await h.storage.delete(key);
+      expect(await h.storage.stat(key)).toBeNull();
+    });
+
+    it('acceptUploadedImage keeps a re-encoded copy under a server-only key; commit removes the upload as sent', async () => {
+      const userId = newUser();
+      const key = newUploadKey(userId, 'kyc');
+      const { uploadURL } = await h.storage.createUpload(key, { expiresInSeconds: 600 });
+      expect((await put(uploadURL, TINY_PNG)).ok).toBe(true);
+      const accepted = await acceptUploadedImage(h.storage, objectURLFor(key), userId, { purpose: 'kyc' });
+      const copy = parseObjectURL(accepted.objectURL);
+      expect(copy).toMatchObject({ ownerId: userId, purpose: 'kyc', stage: 'final' });
+      expect(accepted.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(await h.storage.stat(copy!.key)).not.toBeNull();
+      // A proof upload is not a KYC image, and the other way round.
+      await expect(acceptUploadedImage(h.storage, objectURLFor(key), userId, { purpose: 'proof' })).rejects.toThrow(/not uploaded as proof/);
+      await accepted.commit();
+      expect(await h.storage.stat(key)).toBeNull();
+      // The kept copy is accepted as it is, with the same hash.
+      const again = await acceptUploadedImage(h.storage, accepted.objectURL, userId, { purpose: 'kyc' });
+      expect(again).toMatchObject({ objectURL: accepted.objectURL, sha256: accepted.sha256 });
+    });
 
     it('createUpload gives a PUT URL; the bytes PUT there can be stat-ed, read and deleted', async () => {
       const key = newUploadKey(newUser());

@@ -65,7 +65,7 @@ describe('proof review over HTTP', () => {
         userId: user.userId,
         userName: 'Ravi Kumar',
         userMobile: user.mobile,
-        proofImageUrl: expect.stringMatching(new RegExp(`^/objects/uploads/${user.userId}/`)),
+        proofImageUrl: expect.stringMatching(new RegExp(`^/objects/proofs/${user.userId}/`)),
         proofDescription: 'Rated 5 stars and wrote a review',
         submittedAt: expect.any(String),
         reviewedAt: null,

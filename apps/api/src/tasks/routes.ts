@@ -7,7 +7,7 @@ import type { AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import { type ObjectStorage, verifyUploadedImage } from '../object-storage/index.ts';
+import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
 import { loadTaskSnapshot, submitProof } from './commands.ts';
 
 /**
@@ -39,10 +39,13 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         // An unknown task is a 404 before any work on the image; the decider checks it again.
         const task = await loadTaskSnapshot(store, taskId);
         if (!task) throw notFound(TASK_NOT_FOUND);
-        // Only an image this same user uploaded, present, at most 5 MB and really an image.
-        await verifyUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl' });
+        // Only an image this same user uploaded, at most 5 MB and really an image; re-encoded (no
+        // EXIF/GPS) and stored under its lasting address, which is what the proof records.
+        const image = await acceptUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
 
-        const { position } = await submitProof(store, user.id, { taskId, task, proofImageUrl, proofDescription }, now());
+        const { position } = await withAcceptedImages([image], () =>
+          submitProof(store, user.id, { taskId, task, proofImageUrl: image.objectURL, proofDescription }, now()),
+        );
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);
         if (!row) throw notYetVisible();

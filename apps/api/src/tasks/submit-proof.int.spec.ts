@@ -58,7 +58,8 @@ describe('tasks and proof submission over HTTP', () => {
       submissionId: res.body.id,
       taskTitle: task.title,
       rupeeReward: task.rupeeReward,
-      proofImageUrl: image,
+      // The server keeps a re-encoded copy under a key of its own; the upload as sent is removed.
+      proofImageUrl: expect.stringMatching(new RegExp(`^/objects/proofs/${user.userId}/`)),
       proofDescription: 'Rated 5 stars',
       submittedAt: expect.any(String),
       completedAt: null,
@@ -67,6 +68,8 @@ describe('tasks and proof submission over HTTP', () => {
       reviewedAt: null,
     };
     expect(res.body).toEqual(expected);
+    expect((await user.get(res.body.proofImageUrl)).status).toBe(200);
+    expect((await user.get(image)).status).toBe(404);
     expect((await user.get('/api/user-tasks')).body).toEqual([res.body]);
     // Another user's list is their own.
     const other = await server.signUp();

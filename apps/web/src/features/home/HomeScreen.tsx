@@ -8,6 +8,7 @@ import { taskCount } from '../tasks/categories.ts';
 import { CategoryCards } from '../tasks/CategoryCards.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { countActiveByType } from '../tasks/filters.ts';
+import { KycBanner } from '../kyc/KycLinks.tsx';
 
 /**
  * Home (spec section 2): greeting, the user's rupees, a bell with the unread count (to /profile),
@@ -45,6 +46,8 @@ export function HomeScreen() {
           {formatRupees(user.totalEarned)} earned in all
         </p>
       </section>
+
+      <KycBanner user={user} />
 
       <section aria-labelledby="tasks-heading" className="grid gap-3">
         <div className="flex items-baseline justify-between gap-3">

@@ -17,6 +17,8 @@ import { NotificationsDialog, UnreadBadge } from '../notifications/Notifications
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
+import { useTranslation } from 'react-i18next';
+import { KycStatusText } from '../kyc/KycLinks.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
@@ -42,6 +44,9 @@ export function ProfileScreen() {
   const isAdmin = hasRole(user, 'admin');
   const isReviewer = hasRole(user, 'reviewer', 'admin');
   const isFinance = hasRole(user, 'finance', 'admin');
+  // KYC review is the reviewer role's alone (the server refuses admins who do not hold it).
+  const isKycReviewer = hasRole(user, 'reviewer');
+  const { t: tKyc } = useTranslation('kyc');
 
   return (
     <section className="grid gap-6">
@@ -76,6 +81,11 @@ export function ProfileScreen() {
         </li>
         <li>
           <RowButton Icon={HistoryIcon} label="Withdrawal History" onClick={() => setDialog('withdrawals')} />
+        </li>
+        <li>
+          <Link to="/kyc" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={tKyc('profileRow')} aside={<KycStatusText status={user?.kycStatus} />} />
+          </Link>
         </li>
         <li>
           {user ? (
@@ -117,6 +127,13 @@ export function ProfileScreen() {
               <li>
                 <Link to="/admin/review" className={rowClasses}>
                   <RowContent Icon={ShieldIcon} label="Review queue" />
+                </Link>
+              </li>
+            )}
+            {isKycReviewer && (
+              <li>
+                <Link to="/admin/kyc" className={rowClasses}>
+                  <RowContent Icon={ShieldIcon} label={tKyc('review.link')} />
                 </Link>
               </li>
             )}

@@ -15,6 +15,7 @@ import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useRejectMutation } from './reviewMutations.ts';
+import { KycReviewLink } from '../kyc/KycLinks.tsx';
 
 /**
  * /admin/review: the queue of proofs waiting for review, oldest first, for the reviewer and admin
@@ -39,6 +40,7 @@ function ReviewQueue() {
         <p className="text-sm text-slate-600">
           {queue.data ? `${queue.data.length} waiting for review` : 'Proofs waiting for review, oldest first.'}
         </p>
+        <KycReviewLink />
       </header>
 
       {queue.isPending ? (

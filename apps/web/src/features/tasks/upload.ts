@@ -1,3 +1,4 @@
+import type { UploadPurpose } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
@@ -58,9 +59,10 @@ function putFile(url: string, file: File, onProgress: (percent: number) => void,
  */
 export async function uploadImage(
   file: File,
-  { onProgress, signal }: { onProgress: (percent: number) => void; signal?: AbortSignal },
+  { onProgress, signal, purpose }: { onProgress: (percent: number) => void; signal?: AbortSignal; purpose?: UploadPurpose },
 ): Promise<string> {
-  const ticket = await readJson<UploadTicket>(await apiRequest('POST', '/api/objects/upload'));
+  // KYC images are stored and guarded apart from proofs; no body means a proof image.
+  const ticket = await readJson<UploadTicket>(await apiRequest('POST', '/api/objects/upload', purpose ? { purpose } : undefined));
   if (!ticket) throw new Error('The upload was not accepted');
   const report = throttle(onProgress, UPLOAD_PROGRESS_INTERVAL_MS);
   report(0);

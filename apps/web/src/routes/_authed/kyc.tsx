@@ -1,10 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderScreen } from '../../components/PlaceholderScreen.tsx';
+import { KycScreen } from '../../features/kyc/KycScreen.tsx';
+import { kycDocumentsQuery } from '../../features/kyc/kycQueries.ts';
 
 export const Route = createFileRoute('/_authed/kyc')({
-  component: KycVerificationScreen,
+  loader: ({ context: { queryClient } }) => void queryClient.prefetchQuery(kycDocumentsQuery()),
+  component: KycScreen,
 });
-
-function KycVerificationScreen() {
-  return <PlaceholderScreen title="KYC Verification" note="Verify your identity with your PAN Card and Voter ID here soon." />;
-}

@@ -1,0 +1,204 @@
+import { deflateSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { grantRole, registerAccount } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+
+/**
+ * KYC end to end, on phones: a new user uploads the front and back of a PAN Card and a Voter ID, a
+ * reviewer approves one and rejects the other with a reason, the user sees the reason and uploads
+ * again, the reviewer approves, and the user claims the ₹200 bonus once and sees it in the wallet.
+ */
+
+const suite = setUpBrowserSuite();
+const { phone } = suite;
+
+let reviewer: TestAccount;
+
+beforeAll(async () => {
+  reviewer = testAccount('Rekha', 'Verma');
+  await registerAccount(suite.server.baseUrl, reviewer);
+  grantRole(suite.server, reviewer.mobile, 'reviewer');
+  await waitForRole(reviewer, 'reviewer');
+});
+
+/** The CLI writes the role to the event store; the server's read model has it a moment later. */
+async function waitForRole(account: TestAccount, role: string): Promise<void> {
+  const cookie = await sessionCookie(suite.server, account);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const user = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
+    if (user.roles.includes(role)) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`${account.mobile} did not get the ${role} role in time`);
+}
+
+/** The toast on screen, by text (an open modal dialog hides the rest of the page from roles). */
+async function expectToast(page: Page, title: string, description?: string): Promise<void> {
+  await page.locator('.toast').getByText(title, { exact: true }).waitFor();
+  if (description) await page.locator('.toast').getByText(description, { exact: true }).waitFor();
+}
+
+const card = (page: Page, name: 'PAN Card' | 'Voter ID') => page.getByRole('article', { name });
+const expectBadge = (locator: Locator, label: string) => locator.getByTestId('kyc-status').filter({ hasText: label }).waitFor();
+
+// --- Real PNGs, drawn here: a photo-sized card of one tint per image, so every upload differs. ---
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+function cardPng(tint: number, width = 171, height = 108): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const rows: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    rows.push(0);
+    for (let x = 0; x < width; x += 1) {
+      const stripe = y > 20 && y < 30;
+      rows.push(stripe ? 30 : (tint * 53 + x) % 256, stripe ? 30 : (tint * 97 + y) % 256, stripe ? 30 : 200);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+let tint = 0;
+const nextImage = (name: string) => ({ name, mimeType: 'image/png', buffer: cardPng((tint += 1)) });
+
+/** Uploads the front and back of one document on /kyc; the card submits itself once both are in. */
+async function uploadDocument(page: Page, name: 'PAN Card' | 'Voter ID'): Promise<void> {
+  const documentCard = card(page, name);
+  await documentCard.getByLabel(`${name} Front image`).setInputFiles(nextImage('front.png'));
+  await expectToast(page, 'Image Uploaded');
+  await documentCard.getByLabel(`${name} Back image`).setInputFiles(nextImage('back.png'));
+  await expectToast(page, 'Document Uploaded', `Your ${name} has been submitted for review.`);
+  await expectBadge(documentCard, 'Pending review');
+  // The stored (re-encoded) images are shown, not the upload slots.
+  await documentCard.getByRole('img', { name: `${name} Front` }).waitFor();
+  await expect(documentCard.getByLabel(`${name} Front image`).count()).resolves.toBe(0);
+}
+
+/** The reviewer's queue card of a document of this user. */
+const queueCard = (page: Page, name: 'PAN Card' | 'Voter ID', user: TestAccount) =>
+  page.getByRole('article', { name }).filter({ hasText: `+91 ${user.mobile}` });
+
+describe('KYC from upload to the ₹200 bonus', () => {
+  it('uploads four images, is reviewed, re-uploads a rejected document, claims the bonus once', async () => {
+    const user = testAccount('Usha', 'Patel');
+    await registerAccount(suite.server.baseUrl, user);
+
+    // Home's banner leads to /kyc while KYC is not complete.
+    const userPage = await phone();
+    await signIn(userPage, user);
+    const banner = userPage.getByTestId('kyc-banner');
+    await banner.getByText('Verify your identity and earn ₹200.00').waitFor();
+    await banner.click();
+    await userPage.waitForURL((url) => url.pathname === '/kyc');
+    await userPage.getByRole('heading', { name: 'KYC Verification' }).waitFor();
+    await expectBadge(card(userPage, 'PAN Card'), 'Not uploaded');
+    await expectBadge(card(userPage, 'Voter ID'), 'Not uploaded');
+
+    await uploadDocument(userPage, 'PAN Card');
+    await uploadDocument(userPage, 'Voter ID');
+
+    // The reviewer opens the queue from Profile, and from the proof review screen.
+    const reviewerPage = await phone();
+    await signIn(reviewerPage, reviewer);
+    await reviewerPage.goto('/profile');
+    await reviewerPage.getByRole('link', { name: 'KYC review' }).click();
+    await reviewerPage.waitForURL((url) => url.pathname === '/admin/kyc');
+    await reviewerPage.getByRole('heading', { name: 'KYC Review' }).waitFor();
+    const pan = queueCard(reviewerPage, 'PAN Card', user);
+    await pan.getByText('Usha Patel').waitFor();
+    // Both images side by side; tap one to enlarge it.
+    await expect(pan.getByRole('img').count()).resolves.toBe(2);
+    await pan.getByRole('button', { name: 'Enlarge PAN Card Front' }).click();
+    const enlarged = reviewerPage.getByRole('dialog', { name: 'PAN Card Front' });
+    await enlarged.getByRole('img', { name: 'PAN Card Front' }).waitFor();
+    const loaded = await enlarged.getByRole('img').evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth);
+    expect(loaded).toBe(171);
+    await reviewerPage.keyboard.press('Escape');
+    await enlarged.waitFor({ state: 'detached' });
+
+    await pan.getByRole('button', { name: 'Approve' }).click();
+    await expectToast(reviewerPage, 'Document Approved');
+    await pan.waitFor({ state: 'detached' });
+
+    const voter = queueCard(reviewerPage, 'Voter ID', user);
+    await voter.getByRole('button', { name: 'Reject' }).click();
+    const rejectDialog = reviewerPage.getByRole('dialog', { name: 'Reject document' });
+    await rejectDialog.getByLabel('Reason').fill('The photo is blurry');
+    await rejectDialog.getByRole('button', { name: 'Reject' }).click();
+    await expectToast(reviewerPage, 'Document Rejected');
+    await voter.waitFor({ state: 'detached' });
+
+    // The user sees the outcome and the reason, and uploads the rejected document again.
+    await userPage.reload();
+    await expectBadge(card(userPage, 'PAN Card'), 'Approved');
+    const voterCard = card(userPage, 'Voter ID');
+    await expectBadge(voterCard, 'Rejected');
+    await voterCard.getByText('Reason: The photo is blurry').waitFor();
+    await expect(userPage.getByTestId('kyc-claim').count()).resolves.toBe(0);
+    await uploadDocument(userPage, 'Voter ID');
+
+    // The reviewer approves the new submission (reached from the proof review screen's link).
+    await reviewerPage.goto('/admin/review');
+    await reviewerPage.getByRole('link', { name: 'KYC review' }).click();
+    await reviewerPage.waitForURL((url) => url.pathname === '/admin/kyc');
+    await queueCard(reviewerPage, 'Voter ID', user).getByRole('button', { name: 'Approve' }).click();
+    await expectToast(reviewerPage, 'Document Approved');
+
+    // Both approved: the claim banner; claiming credits ₹200 once.
+    await userPage.reload();
+    await expectBadge(card(userPage, 'Voter ID'), 'Approved');
+    const claim = userPage.getByTestId('kyc-claim');
+    await claim.getByRole('button', { name: 'Claim ₹200.00' }).click();
+    await expectToast(userPage, 'KYC Completed!', '₹200.00 has been added to your wallet');
+    await userPage.getByTestId('kyc-completed').getByText('KYC Completed!').waitFor();
+    await expect(claim.count()).resolves.toBe(0);
+
+    await userPage.goto('/wallet');
+    const bonusRow = userPage.getByRole('listitem').filter({ hasText: 'KYC verification bonus' });
+    await expect(bonusRow.getByTestId('amount').textContent()).resolves.toBe('+₹200.00');
+    await userPage.goto('/profile');
+    await userPage.getByRole('link', { name: /Verify identity \(KYC\)/ }).getByText('Completed').waitFor();
+    await userPage.goto('/');
+    await userPage.getByRole('heading', { name: 'Hello, Usha' }).waitFor();
+    await expect(userPage.getByTestId('kyc-banner').count()).resolves.toBe(0);
+    expect(path(userPage)).toBe('/');
+
+    // A second claim is refused, and the balance stays.
+    const cookie = await sessionCookie(suite.server, user);
+    const second = await fetch(`${suite.server.baseUrl}/api/kyc/complete`, { method: 'POST', headers: { cookie } });
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe('kyc_bonus_already_claimed');
+    const me = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { totalRupees: string; kycStatus: string };
+    expect(me).toMatchObject({ totalRupees: '200.00', kycStatus: 'bonus_claimed' });
+  });
+});

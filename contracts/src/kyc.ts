@@ -1,0 +1,103 @@
+import * as v from 'valibot';
+import { KYC_DOCUMENT_TYPES, type KycDocumentType } from './events/kyc.ts';
+import { rupees } from './money.ts';
+import { TASK_MESSAGES } from './tasks.ts';
+
+
+
+/** Spec section 9: the bonus for completing KYC, in paise. The one place web and server read it. */
+export const KYC_BONUS_PAISE = rupees(200);
+
+/** The documents' names as the spec writes them (the web shows its own translated labels). */
+export const KYC_DOCUMENT_NAMES: Record<KycDocumentType, string> = { pan: 'PAN Card', voter_id: 'Voter ID' };
+
+export const KYC_MESSAGES = {
+  /** Spec section 8: 'KYC Incomplete' with this message. */
+  incomplete: 'Please upload all required documents',
+  documentType: 'Document type must be pan or voter_id',
+  imageMissing: 'Upload both the front and the back image',
+  underReview: 'This document is already under review',
+  approved: 'This document is already approved',
+  alreadyClaimed: 'You have already claimed the KYC bonus',
+  alreadyReviewed: 'This document has already been reviewed',
+  notFound: 'KYC document not found',
+  ownDocument: 'You cannot review your own documents',
+  notKycImage: 'That image was not uploaded for KYC',
+  body: 'Send documentType, frontImageUrl and backImageUrl',
+} as const;
+
+const ImageUrl = v.pipe(
+  v.optional(v.string(KYC_MESSAGES.imageMissing), ''),
+  v.trim(),
+  v.minLength(1, KYC_MESSAGES.imageMissing),
+  v.maxLength(300, 'Upload the image first'),
+);
+
+/** `POST /api/kyc/documents`: the `objectURL`s of two images uploaded with purpose `kyc`. */
+export const KycDocumentRequest = v.object(
+  {
+    documentType: v.picklist(KYC_DOCUMENT_TYPES, KYC_MESSAGES.documentType),
+    frontImageUrl: ImageUrl,
+    backImageUrl: ImageUrl,
+  },
+  KYC_MESSAGES.body,
+);
+export type KycDocumentRequest = v.InferOutput<typeof KycDocumentRequest>;
+
+export const KYC_DOCUMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const KycDocumentStatus = v.picklist(KYC_DOCUMENT_STATUSES);
+export type KycDocumentStatus = v.InferOutput<typeof KycDocumentStatus>;
+
+/** One document as `GET /api/kyc/documents` lists it (spec section 3, kyc_documents). */
+export const KycDocumentBody = v.object({
+  id: v.string(),
+  documentType: v.picklist(KYC_DOCUMENT_TYPES),
+  frontImageUrl: v.string(),
+  backImageUrl: v.string(),
+  status: KycDocumentStatus,
+  rejectionReason: v.nullable(v.string()),
+  uploadedAt: v.string(),
+  reviewedAt: v.nullable(v.string()),
+});
+export type KycDocumentBody = v.InferOutput<typeof KycDocumentBody>;
+
+/** `POST /api/kyc/complete`: the bonus credited and the balance after it (decimal strings). */
+export const KycCompleteBody = v.object({ rupees: v.string(), balance: v.string() });
+export type KycCompleteBody = v.InferOutput<typeof KycCompleteBody>;
+
+/** `GET /api/admin/kyc?status=pending` (the default). */
+export const KycQueueQuery = v.object({
+  status: v.optional(v.picklist(KYC_DOCUMENT_STATUSES, 'Status must be pending, approved or rejected'), 'pending'),
+});
+
+/** One document in the reviewers' queue, and the answer of approve and reject. */
+export const KycQueueItem = v.object({
+  ...KycDocumentBody.entries,
+  userId: v.string(),
+  userName: v.string(),
+  userMobile: v.string(),
+  reviewedBy: v.nullable(v.string()),
+  /** Other accounts that submitted an identical image (same SHA-256), masked: "+91 98xxxxxx21". */
+  alsoSubmittedBy: v.array(v.string()),
+});
+export type KycQueueItem = v.InferOutput<typeof KycQueueItem>;
+
+/** `POST /api/admin/kyc/:id/reject`: a reason of 1-500 characters. */
+export const KycRejectRequest = v.object({
+  reason: v.pipe(
+    v.optional(v.string(TASK_MESSAGES.reason), ''),
+    v.trim(),
+    v.minLength(1, TASK_MESSAGES.reason),
+    v.maxLength(500, 'Reason must be at most 500 characters'),
+  ),
+});
+export type KycRejectRequest = v.InferOutput<typeof KycRejectRequest>;
+
+/** A mobile number as reviewers see another account's: "+91 98xxxxxx21". */
+export function maskMobile(mobile: string): string {
+  if (mobile.length < 4) return '+91 xxxxxxxxxx';
+  return `+91 ${mobile.slice(0, 2)}${'x'.repeat(mobile.length - 4)}${mobile.slice(-2)}`;
+}
+
+/** What a user's KYC is at: pending until both documents are approved, then verified, then bonus_claimed. */
+export const KYC_STATUSES = ['pending', 'verified', 'bonus_claimed'] as const;

@@ -1,0 +1,192 @@
+import {
+  type EventsOf,
+  type KycDocumentType,
+  type KycStatus,
+  type NotificationKey,
+  type UserEvent,
+  type kycEvents,
+  KYC_DOCUMENT_TYPES,
+  KYC_MESSAGES,
+} from '@kamai/contracts';
+import { KYC_BONUS } from '../constants.ts';
+import { DomainError, assertNever } from '../errors.ts';
+import type { UserState } from './state.ts';
+import { notify } from './notifications.ts';
+import { credit } from './wallet.ts';
+
+export type KycEvent = EventsOf<typeof kycEvents>;
+export type KycDocumentStatus = 'pending' | 'approved' | 'rejected';
+
+/** One submission of one document; kept after review so an old one is refused by id, not lost. */
+export interface KycSubmissionRecord {
+  documentType: KycDocumentType;
+  status: KycDocumentStatus;
+}
+
+/** The user's identity verification: the latest submission per document, and the bonus. */
+export interface KycState {
+  /** Document type -> id of its latest submission; absent when never submitted (Not uploaded). */
+  latest: Readonly<Partial<Record<KycDocumentType, string>>>;
+  /** Keyed by document id. */
+  submissions: Readonly<Record<string, KycSubmissionRecord>>;
+  bonusClaimed: boolean;
+}
+
+export const initialKycState = (): KycState => ({ latest: {}, submissions: {}, bonusClaimed: false });
+
+export function evolveKyc(state: KycState, event: KycEvent): KycState {
+  switch (event.type) {
+    case 'KycDocumentSubmitted': {
+      const { documentId, documentType } = event.data;
+      return {
+        ...state,
+        latest: { ...state.latest, [documentType]: documentId },
+        submissions: { ...state.submissions, [documentId]: { documentType, status: 'pending' } },
+      };
+    }
+    case 'KycDocumentApproved':
+      return reviewed(state, event.data.documentId, 'approved');
+    case 'KycDocumentRejected':
+      return reviewed(state, event.data.documentId, 'rejected');
+    case 'KycBonusClaimed':
+      return { ...state, bonusClaimed: true };
+    default:
+      return assertNever(event);
+  }
+}
+
+function reviewed(state: KycState, documentId: string, status: KycDocumentStatus): KycState {
+  const record = state.submissions[documentId];
+  if (!record) return state;
+  return { ...state, submissions: { ...state.submissions, [documentId]: { ...record, status } } };
+}
+
+/** Where a document stands: its latest submission's status, or null when never submitted. */
+export function kycDocumentStatus(state: KycState, documentType: KycDocumentType): KycDocumentStatus | null {
+  const id = state.latest[documentType];
+  return id ? (state.submissions[id]?.status ?? null) : null;
+}
+
+/** users.kycStatus: pending until every document is approved, then verified, then bonus_claimed. */
+export function kycStatusOf(state: KycState): KycStatus {
+  if (state.bonusClaimed) return 'bonus_claimed';
+  return KYC_DOCUMENT_TYPES.every((type) => kycDocumentStatus(state, type) === 'approved') ? 'verified' : 'pending';
+}
+
+/** An image after the server re-encoded it: its lasting address and the SHA-256 of its bytes. */
+export interface KycImage {
+  url: string;
+  sha256: string;
+}
+
+export type KycCommand =
+  | {
+      type: 'SubmitKycDocument';
+      data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage };
+      now: string;
+    }
+  | { type: 'ApproveKycDocument'; data: { documentId: string; reviewerId: string; notificationId: string }; now: string }
+  | { type: 'RejectKycDocument'; data: { documentId: string; reviewerId: string; reason: string; notificationId: string }; now: string }
+  | { type: 'ClaimKycBonus'; data: { entryId: string; notificationId: string }; now: string };
+
+/**
+ * Upload is allowed only when the document is not uploaded or rejected (spec section 4). Exported so
+ * the API can refuse before it spends work on the images; the decider checks it again.
+ */
+export function assertKycDocumentOpen(state: KycState, documentType: KycDocumentType): void {
+  const status = kycDocumentStatus(state, documentType);
+  if (status === 'pending') throw new DomainError('conflict', KYC_MESSAGES.underReview, undefined, 'kyc_document_locked');
+  if (status === 'approved') throw new DomainError('conflict', KYC_MESSAGES.approved, undefined, 'kyc_document_locked');
+}
+
+const APPROVED_KEYS: Record<KycDocumentType, NotificationKey> = { pan: 'kyc_pan_approved', voter_id: 'kyc_voter_id_approved' };
+const REJECTED_KEYS: Record<KycDocumentType, NotificationKey> = { pan: 'kyc_pan_rejected', voter_id: 'kyc_voter_id_rejected' };
+
+/**
+ * KYC on the user's own stream: submission, review and the bonus claim. The claim's credit and its
+ * notification are appended together with KycBonusClaimed, so however many claims race, the stream
+ * revision lets one through and every retry sees the bonus already claimed.
+ */
+export function decideKyc(command: KycCommand, state: UserState): UserEvent[] {
+  const kyc = state.kyc;
+  switch (command.type) {
+    case 'SubmitKycDocument': {
+      const { documentId, documentType, front, back } = command.data;
+      if (!KYC_DOCUMENT_TYPES.includes(documentType)) {
+        throw new DomainError('invalid', KYC_MESSAGES.documentType, { documentType: KYC_MESSAGES.documentType });
+      }
+      const fields: Record<string, string> = {};
+      if (!front.url.trim()) fields.frontImageUrl = KYC_MESSAGES.imageMissing;
+      if (!back.url.trim()) fields.backImageUrl = KYC_MESSAGES.imageMissing;
+      if (Object.keys(fields).length > 0) throw new DomainError('invalid', KYC_MESSAGES.imageMissing, fields);
+      assertKycDocumentOpen(kyc, documentType);
+      if (Object.hasOwn(kyc.submissions, documentId)) throw new DomainError('conflict', 'This document submission already exists');
+      return [
+        {
+          type: 'KycDocumentSubmitted',
+          data: {
+            documentId,
+            documentType,
+            frontImageUrl: front.url.trim(),
+            backImageUrl: back.url.trim(),
+            frontImageSha256: front.sha256,
+            backImageSha256: back.sha256,
+            submittedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'ApproveKycDocument': {
+      const { documentId, reviewerId, notificationId } = command.data;
+      const record = underReview(state, documentId, reviewerId);
+      // Both approved after this one: the other document's latest submission is already approved.
+      const kycVerified = KYC_DOCUMENT_TYPES.every(
+        (type) => type === record.documentType || kycDocumentStatus(kyc, type) === 'approved',
+      );
+      return [
+        {
+          type: 'KycDocumentApproved',
+          data: { documentId, documentType: record.documentType, reviewedBy: reviewerId, kycVerified, approvedAt: command.now },
+        },
+        notify({ notificationId, key: APPROVED_KEYS[record.documentType], params: {}, kind: 'success', now: command.now }),
+      ];
+    }
+    case 'RejectKycDocument': {
+      const { documentId, reviewerId, notificationId } = command.data;
+      const record = underReview(state, documentId, reviewerId);
+      const reason = command.data.reason.trim();
+      if (reason.length === 0 || reason.length > 500) {
+        const message = reason.length === 0 ? 'Please give a reason for the rejection' : 'Reason must be at most 500 characters';
+        throw new DomainError('invalid', message, { reason: message });
+      }
+      return [
+        {
+          type: 'KycDocumentRejected',
+          data: { documentId, documentType: record.documentType, reviewedBy: reviewerId, reason, rejectedAt: command.now },
+        },
+        notify({ notificationId, key: REJECTED_KEYS[record.documentType], params: { reason }, kind: 'warning', now: command.now }),
+      ];
+    }
+    case 'ClaimKycBonus': {
+      const { entryId, notificationId } = command.data;
+      if (kyc.bonusClaimed) throw new DomainError('conflict', KYC_MESSAGES.alreadyClaimed, undefined, 'kyc_bonus_already_claimed');
+      if (kycStatusOf(kyc) !== 'verified') throw new DomainError('conflict', KYC_MESSAGES.incomplete, undefined, 'kyc_incomplete');
+      return [
+        { type: 'KycBonusClaimed', data: { entryId, amountPaise: KYC_BONUS, claimedAt: command.now } },
+        credit({ entryId, amountPaise: KYC_BONUS, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }),
+        notify({ notificationId, key: 'kyc_bonus', params: { amountPaise: KYC_BONUS }, kind: 'success', now: command.now }),
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+function underReview(state: UserState, documentId: string, reviewerId: string): KycSubmissionRecord {
+  const record = Object.hasOwn(state.kyc.submissions, documentId) ? state.kyc.submissions[documentId] : undefined;
+  if (!record) throw new DomainError('not_found', KYC_MESSAGES.notFound);
+  // Four eyes on identity: a reviewer never decides on their own documents.
+  if (reviewerId === state.account.userId) throw new DomainError('forbidden', KYC_MESSAGES.ownDocument);
+  if (record.status !== 'pending') throw new DomainError('conflict', KYC_MESSAGES.alreadyReviewed);
+  return record;
+}

@@ -1,0 +1,55 @@
+import type { Projection } from '../projection.ts';
+import { userIdOf } from '../users/projection.ts';
+
+/** kyc_documents: every KYC document submission on a user's stream and its review. */
+export const kycProjection: Projection = {
+  name: 'kyc',
+  async apply(db, event) {
+    switch (event.type) {
+      case 'KycDocumentSubmitted': {
+        const d = event.data;
+        await db
+          .insertInto('kyc_documents')
+          .values({
+            id: d.documentId,
+            user_id: userIdOf(event.streamId),
+            document_type: d.documentType,
+            front_image_url: d.frontImageUrl,
+            back_image_url: d.backImageUrl,
+            front_image_sha256: d.frontImageSha256,
+            back_image_sha256: d.backImageSha256,
+            status: 'pending',
+            rejection_reason: null,
+            uploaded_at: d.submittedAt,
+            reviewed_at: null,
+            reviewed_by: null,
+            position: event.position,
+          })
+          .execute();
+        return;
+      }
+      case 'KycDocumentApproved': {
+        const d = event.data;
+        await db
+          .updateTable('kyc_documents')
+          .set({ status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy })
+          .where('id', '=', d.documentId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      }
+      case 'KycDocumentRejected': {
+        const d = event.data;
+        await db
+          .updateTable('kyc_documents')
+          .set({ status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason })
+          .where('id', '=', d.documentId)
+          .where('user_id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,20 @@
+import type { KycDocumentStatus, KycDocumentType } from '@kamai/contracts';
+
+/** kyc_documents: one row per submission of a KYC document (spec section 3), with its review. */
+export interface KycDocumentsTable {
+  id: string;
+  user_id: string;
+  document_type: KycDocumentType;
+  front_image_url: string;
+  back_image_url: string;
+  /** SHA-256 of each re-encoded image, for the reviewers' "Also submitted by" signal. */
+  front_image_sha256: string;
+  back_image_sha256: string;
+  status: KycDocumentStatus;
+  rejection_reason: string | null;
+  uploaded_at: string;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  /** Position of the submission event: the queue's order. */
+  position: number;
+}
