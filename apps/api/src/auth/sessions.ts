@@ -1,7 +1,8 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { streams } from '@kamai/contracts';
-import { SESSION_LIFETIME_MS, decideEndSession, decideStartSession, sessionEvolver } from '@kamai/domain';
+import { SESSION_LIFETIME_MS } from '@kamai/contracts';
+import { decideEndSession, decideStartSession, sessionEvolver } from '@kamai/domain';
 import { findLiveSession, findUserById, type UserRow } from '@kamai/projections';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';

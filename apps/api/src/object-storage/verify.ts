@@ -1,4 +1,5 @@
 import { badRequest } from '../http/errors.ts';
+import { IMAGE_TOO_LARGE } from '@kamai/contracts';
 import { MAX_UPLOAD_BYTES, sniffImageType, SNIFF_BYTES } from './image.ts';
 import { parseObjectURL, type ObjectKey, type ObjectStorage } from './port.ts';
 
@@ -25,7 +26,7 @@ export async function verifyUploadedImage(
 
   const info = await storage.stat(parsed.key);
   if (!info) throw refuse('That image was not found. Please upload it again.');
-  if (info.size > MAX_UPLOAD_BYTES) throw refuse('File size must be less than 5MB');
+  if (info.size > MAX_UPLOAD_BYTES) throw refuse(IMAGE_TOO_LARGE);
 
   // An empty object cannot be an image; S3 would also refuse the range read of one (416).
   if (info.size === 0) throw refuse(NOT_AN_IMAGE);

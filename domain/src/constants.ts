@@ -1,8 +1,0 @@
-import { MIN_WITHDRAWAL_PAISE, rupees } from '@kamai/contracts';
-
-/** Business constants of the spec's section 9, in one place. Money in paise. */
-export const MIN_WITHDRAWAL = MIN_WITHDRAWAL_PAISE; // defined in contracts: the web form checks the same number
-export const KYC_BONUS = rupees(200);
-export const PROOF_DESCRIPTION_MAX = 500;
-export const MAX_IMAGE_BYTES = 5_242_880;
-export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
