@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './decider.ts';
 export * from './user/account.ts';
 export * from './user/state.ts';
+export * from './user/decider.ts';
 export * from './reservations.ts';
 export * from './user/wallet.ts';
 export * from './user/notifications.ts';

@@ -9,7 +9,8 @@ import { type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } fro
 
 /**
  * The state of one `user-<id>` stream: each business area keeps its own part, evolved by its own
- * function. One stream per user serialises every decision about that user's money.
+ * function. One stream per user serialises every decision about that user's money. A new area adds
+ * one part here and one case in `evolve` (and its commands in ./decider.ts).
  */
 export interface UserState {
   account: AccountState;
@@ -33,23 +34,28 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'ProfileUpdated':
       case 'RoleGranted':
       case 'RoleRevoked':
-        return { ...state, account: evolveAccount(state.account, event) };
+        state.account = evolveAccount(state.account, event);
+        return state;
       case 'WalletCredited':
       case 'WalletDebited':
-        return { ...state, wallet: evolveWallet(state.wallet, event) };
+        state.wallet = evolveWallet(state.wallet, event);
+        return state;
       case 'NotificationSent':
       case 'NotificationRead':
       case 'AllNotificationsRead':
       case 'NotificationDeleted':
-        return { ...state, notifications: evolveNotifications(state.notifications, event) };
+        state.notifications = evolveNotifications(state.notifications, event);
+        return state;
       case 'ProofSubmitted':
       case 'ProofApproved':
       case 'ProofRejected':
-        return { ...state, tasks: evolveUserTasks(state.tasks, event) };
+        state.tasks = evolveUserTasks(state.tasks, event);
+        return state;
       case 'WithdrawalRequested':
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
-        return { ...state, withdrawals: evolveWithdrawals(state.withdrawals, event) };
+        state.withdrawals = evolveWithdrawals(state.withdrawals, event);
+        return state;
       default:
         return assertNever(event);
     }
