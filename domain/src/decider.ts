@@ -1,3 +1,5 @@
+import type { Json } from './event-store.ts';
+
 /**
  * A stream's state as its events make it. `evolve` may update the state it is given in place and
  * returns the state to continue with: whoever folds owns that state (a fresh `initialState()` per
@@ -7,6 +9,19 @@
 export interface Evolver<State, Event> {
   initialState: () => State;
   evolve: (state: State, event: Event) => State;
+  /** How the state is kept as a snapshot, for streams long enough to need one on a cold start. */
+  snapshot?: SnapshotCodec<State>;
+}
+
+/**
+ * A state as JSON and back. `version` names the shape and the evolve logic it was folded with: bump
+ * it whenever either changes, and older snapshots are ignored (the stream is folded from its events).
+ */
+export interface SnapshotCodec<State> {
+  version: number;
+  save: (state: State) => Json;
+  /** Throws on anything it does not recognise; the caller then folds from the events. */
+  load: (json: Json) => State;
 }
 
 /**

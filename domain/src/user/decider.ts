@@ -4,7 +4,7 @@ import { assertNever } from '../errors.ts';
 import { type AccountCommand, decideAccount } from './account.ts';
 import { type AdjustWallet, decideAdjustWallet } from './adjustments.ts';
 import { type NotificationCommand, decideNotifications } from './notifications.ts';
-import { type UserState, userEvolver } from './state.ts';
+import { type UserState, userEvolver, userSnapshot } from './state.ts';
 import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
 
@@ -14,6 +14,7 @@ export type UserCommand = AccountCommand | AdjustWallet | NotificationCommand | 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   ...userEvolver,
+  snapshot: userSnapshot,
   decide: (command, state) => {
     switch (command.type) {
       case 'RegisterUser':

@@ -1,11 +1,12 @@
 import type { UserEvent } from '@kamai/contracts';
-import type { Evolver } from '../decider.ts';
+import type { Evolver, SnapshotCodec } from '../decider.ts';
+import type { Json } from '../event-store.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
-import { type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
+import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
-import { type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
+import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
 
 /**
  * The state of one `user-<id>` stream: each business area keeps its own part, evolved by its own
@@ -59,5 +60,41 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       default:
         return assertNever(event);
     }
+  },
+};
+
+type Entries<V> = [string, V][];
+
+/**
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 1; bump it when the state's
+ * shape or any area's evolve changes, so snapshots folded by the old logic are not trusted.
+ */
+export const userSnapshot: SnapshotCodec<UserState> = {
+  version: 1,
+  save: (state) =>
+    ({
+      account: state.account,
+      wallet: state.wallet,
+      notifications: { ids: [...state.notifications.ids], unread: [...state.notifications.unread] },
+      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
+      withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
+    }) as unknown as Json,
+  load: (json) => {
+    const saved = json as unknown as {
+      account: AccountState;
+      wallet: WalletState;
+      notifications: { ids: string[]; unread: string[] };
+      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
+      withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
+    };
+    const { account, wallet, notifications, tasks, withdrawals } = saved;
+    if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number') throw new Error('not a user snapshot');
+    return {
+      account,
+      wallet,
+      notifications: { ids: new Set(notifications.ids), unread: new Set(notifications.unread) },
+      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
+      withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
+    };
   },
 };

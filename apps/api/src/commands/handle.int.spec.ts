@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventContractError, SCHEMA_VERSION_KEY, type UserEvent, streams } from '@kamai/contracts';
-import { type Decider, DomainError, type EventStore, type UserCommand, type UserState, fold, userDecider } from '@kamai/domain';
+import { type Decider, DomainError, type EventStore, type Json, type NewEvent, type StreamSnapshot, type UserCommand, type UserState, fold, userDecider, userSnapshot } from '@kamai/domain';
 import { openSqliteEventStore, type SqliteEventStore } from '../event-store/sqlite.ts';
-import { StreamStateCache, handleCommand, loadStream, streamStateCache } from './handle.ts';
+import { SNAPSHOT_EVERY, StreamStateCache, handleCommand, loadStream, streamStateCache } from './handle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kamai-handle-'));
 let files = 0;
@@ -163,7 +163,7 @@ describe('command handler: decision state cached per stream', () => {
 
   it('the LRU keeps at most its bound of streams, dropping the least recently used', () => {
     const cache = new StreamStateCache(2);
-    const entry = () => ({ evolve: (s: unknown) => s, state: {}, revision: 0 });
+    const entry = () => ({ evolve: (s: unknown) => s, state: {}, revision: 0, snapshotRevision: -1 });
     cache.set('a', entry());
     cache.set('b', entry());
     cache.get('a');
@@ -173,4 +173,53 @@ describe('command handler: decision state cached per stream', () => {
     expect(cache.revisionOf('b')).toBeUndefined();
     expect(cache.revisionOf('c')).toBe(0);
   });
+
+  it('keeps a snapshot of a long stream, and a cold start reads only the events after it', async () => {
+    const { store, file } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    // Grow the stream past the snapshot interval, behind the handler's back (as another process would).
+    let revision = 0;
+    for (let batch = 0; batch < 3; batch++) {
+      const events: NewEvent[] = Array.from({ length: 500 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        type: i % 2 ? 'NotificationSent' : 'WalletCredited',
+        data: (i % 2
+            ? { notificationId: `n-${batch}-${i}`, key: 'wallet_credited', params: { amountPaise: 100, reason: 'r' }, kind: 'success', sentAt: now }
+            : { entryId: `e-${batch}-${i}`, amountPaise: 100, kind: 'adjustment', params: { reason: 'r' }, creditedAt: now }) as Json,
+        metadata: { schemaVersion: 2 },
+      }));
+      revision = (await store.append(stream, events, revision)).nextExpectedRevision;
+    }
+    await handleCommand(store, stream, userDecider, withdraw(10_000));
+    const kept = await store.readSnapshot(stream);
+    expect(kept?.version).toBe(userSnapshot.version);
+    expect(kept?.revision).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
+
+    // A new process on the same file: starts from the snapshot, reads only what came after it.
+    const { store: rawCold } = openStore(file);
+    const { store: cold, reads } = counting(rawCold);
+    cold.readSnapshot = rawCold.readSnapshot.bind(rawCold);
+    const { state } = await loadStream(cold, stream, userDecider);
+    expect(reads).toEqual([{ fromRevision: (kept?.revision ?? 0) + 1, returned: revision + 3 - (kept?.revision ?? 0) }]);
+    expect(state).toEqual(await freshFold(rawCold));
+    expect(state.wallet.balance).toBe(750 * 100 - 10_000);
+  });
+
+  it('ignores a snapshot of another version or one it cannot read, and folds from the events', async () => {
+    const { store, file } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(5_000));
+    for (const snapshot of <StreamSnapshot[]>[
+      { revision: 2, version: userSnapshot.version + 1, state: { anything: true } },
+      { revision: 2, version: userSnapshot.version, state: { account: 'garbage' } },
+    ]) {
+      await store.writeSnapshot(stream, snapshot);
+      const { store: cold } = openStore(file);
+      const { state, revision } = await loadStream(cold, stream, userDecider);
+      expect(revision).toBe(2);
+      expect(state.wallet.balance).toBe(5_000);
+      expect(state).toEqual(await freshFold(cold));
+    }
+  });
 });
+

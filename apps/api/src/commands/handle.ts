@@ -7,6 +7,7 @@ import {
   type EventStore,
   type Json,
   type RecordedEvent,
+  type SnapshotCodec,
   WrongExpectedRevisionError,
 } from '@kamai/domain';
 
@@ -27,10 +28,16 @@ interface CacheEntry {
   evolve: (state: unknown, event: unknown) => unknown;
   state: unknown;
   revision: number;
+  /** Revision of the newest snapshot kept of this state (-1: none). */
+  snapshotRevision: number;
 }
 
 /** How many streams' states a process keeps; each costs what its stream's decisions need (kilobytes). */
 export const COMMAND_CACHE_ENTRIES = 10_000;
+/** A snapshot is kept once this many events were folded since the last one. */
+export const SNAPSHOT_EVERY = 1_000;
+/** A long catch-up folds this many events, then lets other requests run before the next ones. */
+const FOLD_SLICE = 2_000;
 
 /**
  * Decision state per stream, least recently used first out. A Map keeps insertion order, so moving a
@@ -98,22 +105,55 @@ function decodeForFold<Event>(recorded: RecordedEvent): Event {
 }
 
 /**
- * Brings the cached state of a stream up to the store: reads only the events after the cached
- * revision and folds them in. Between the read and the fold another command of this process may
- * have folded some of them already; those are skipped by revision. A fold that throws leaves a state
- * nobody can trust, so the entry is dropped and the next command folds from scratch.
+ * The cache entry of a stream: the cached one, or a new one started from the stream's snapshot (when
+ * the store keeps one of this codec's version) or from the initial state.
  */
-async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
+async function entryFor<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
   const cache = streamStateCache(store);
   const evolve = evolver.evolve as CacheEntry['evolve'];
-  let entry = cache.get(streamId);
-  if (!entry || entry.evolve !== evolve) {
-    entry = { evolve, state: evolver.initialState(), revision: -1 };
-    cache.set(streamId, entry);
+  const cached = cache.get(streamId);
+  if (cached && cached.evolve === evolve) return cached;
+  let start: CacheEntry = { evolve, state: evolver.initialState(), revision: -1, snapshotRevision: -1 };
+  const codec = evolver.snapshot;
+  const snapshot = codec && store.readSnapshot ? await store.readSnapshot(streamId).catch(() => null) : null;
+  if (codec && snapshot && snapshot.version === codec.version) {
+    try {
+      start = { evolve, state: codec.load(snapshot.state), revision: snapshot.revision, snapshotRevision: snapshot.revision };
+    } catch {
+      // An unreadable snapshot only costs the full fold.
+    }
   }
+  // Another command may have started an entry while the snapshot was read: keep the one further on.
+  const now = cache.get(streamId);
+  if (now && now.evolve === evolve && now.revision >= start.revision) return now;
+  cache.set(streamId, start);
+  return start;
+}
+
+/** Keeps a snapshot when enough events were folded since the last one; failures only cost speed. */
+function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, codec: SnapshotCodec<unknown> | undefined) {
+  if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < SNAPSHOT_EVERY) return;
+  const snapshot = { revision: entry.revision, version: codec.version, state: codec.save(entry.state) };
+  entry.snapshotRevision = entry.revision;
+  store.writeSnapshot(streamId, snapshot).catch(() => {
+    entry.snapshotRevision = -1;
+  });
+}
+
+/**
+ * Brings the cached state of a stream up to the store: reads only the events after the cached
+ * revision and folds them in. Between the read and the fold another command of this process may
+ * have folded some of them already; those are skipped by revision. A long catch-up yields between
+ * slices so other requests are not held up. A fold that throws leaves a state nobody can trust, so
+ * the entry is dropped and the next command folds from scratch.
+ */
+async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
+  const entry = await entryFor(store, streamId, evolver);
   const recorded = await store.readStream(streamId, entry.revision >= 0 ? { fromRevision: entry.revision + 1 } : undefined);
   try {
-    for (const event of recorded) {
+    for (let i = 0; i < recorded.length; i++) {
+      if (i > 0 && i % FOLD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      const event = recorded[i] as RecordedEvent;
       if (event.revision <= entry.revision) continue;
       if (event.revision !== entry.revision + 1) {
         throw new Error(`stream ${streamId}: read revision ${event.revision} after ${entry.revision}`);
@@ -122,9 +162,10 @@ async function catchUp<State, Event>(store: EventStore, streamId: string, evolve
       entry.revision = event.revision;
     }
   } catch (err) {
-    cache.drop(streamId, entry);
+    streamStateCache(store).drop(streamId, entry);
     throw err;
   }
+  maybeSnapshot(store, streamId, entry, evolver.snapshot as SnapshotCodec<unknown> | undefined);
   return entry;
 }
 
