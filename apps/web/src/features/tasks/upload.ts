@@ -2,8 +2,6 @@ import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
-/** Spec sections 5 and 9: one image of at most 5 MB (5242880 bytes); the server checks it again. */
-export { MAX_IMAGE_BYTES };
 /** Spec section 9: upload progress updates are throttled to 500 ms. */
 export const UPLOAD_PROGRESS_INTERVAL_MS = 500;
 
