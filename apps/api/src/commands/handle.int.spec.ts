@@ -30,6 +30,8 @@ function counting(store: EventStore) {
     return events;
   };
   wrapped.append = store.append.bind(store);
+  if (store.readSnapshot) wrapped.readSnapshot = store.readSnapshot.bind(store);
+  if (store.writeSnapshot) wrapped.writeSnapshot = store.writeSnapshot.bind(store);
   return { store: wrapped, reads };
 }
 
@@ -69,7 +71,7 @@ describe('command handler: decision state cached per stream', () => {
     await handleCommand(store, stream, userDecider, credit(50_000));
     await handleCommand(store, stream, userDecider, withdraw(10_000));
     // The first command read the (empty) stream from the start; later ones only after what they had.
-    expect(reads[0]).toEqual({ fromRevision: undefined, returned: 0 });
+    expect(reads[0]).toEqual({ fromRevision: 0, returned: 0 });
     expect(reads.slice(1)).toEqual([
       { fromRevision: 1, returned: 0 },
       { fromRevision: 3, returned: 0 },
@@ -190,7 +192,13 @@ describe('command handler: decision state cached per stream', () => {
       }));
       revision = (await store.append(stream, events, revision)).nextExpectedRevision;
     }
-    await handleCommand(store, stream, userDecider, withdraw(10_000));
+    // The catch-up over 1,501 events (a cache of its own: a new store object) reads them in pages.
+    const paged = counting(store);
+    await handleCommand(paged.store, stream, userDecider, withdraw(10_000));
+    expect(paged.reads).toEqual([
+      { fromRevision: 0, returned: 1_000 },
+      { fromRevision: 1_000, returned: 501 },
+    ]);
     const kept = await store.readSnapshot(stream);
     expect(kept?.version).toBe(userSnapshot.version);
     expect(kept?.revision).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
@@ -198,7 +206,6 @@ describe('command handler: decision state cached per stream', () => {
     // A new process on the same file: starts from the snapshot, reads only what came after it.
     const { store: rawCold } = openStore(file);
     const { store: cold, reads } = counting(rawCold);
-    cold.readSnapshot = rawCold.readSnapshot.bind(rawCold);
     const { state } = await loadStream(cold, stream, userDecider);
     expect(reads).toEqual([{ fromRevision: (kept?.revision ?? 0) + 1, returned: revision + 3 - (kept?.revision ?? 0) }]);
     expect(state).toEqual(await freshFold(rawCold));

@@ -36,8 +36,8 @@ interface CacheEntry {
 export const COMMAND_CACHE_ENTRIES = 10_000;
 /** A snapshot is kept once this many events were folded since the last one. */
 export const SNAPSHOT_EVERY = 1_000;
-/** A long catch-up folds this many events, then lets other requests run before the next ones. */
-const FOLD_SLICE = 2_000;
+/** A catch-up reads and folds at most this many events at a time, letting other requests run between. */
+const FOLD_PAGE = 1_000;
 
 /**
  * Decision state per stream, least recently used first out. A Map keeps insertion order, so moving a
@@ -143,23 +143,26 @@ function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, c
 /**
  * Brings the cached state of a stream up to the store: reads only the events after the cached
  * revision and folds them in. Between the read and the fold another command of this process may
- * have folded some of them already; those are skipped by revision. A long catch-up yields between
- * slices so other requests are not held up. A fold that throws leaves a state nobody can trust, so
+ * have folded some of them already; those are skipped by revision. A long catch-up reads in pages
+ * and yields between them, so other requests are not held up. A fold that throws leaves a state nobody can trust, so
  * the entry is dropped and the next command folds from scratch.
  */
 async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
   const entry = await entryFor(store, streamId, evolver);
-  const recorded = await store.readStream(streamId, entry.revision >= 0 ? { fromRevision: entry.revision + 1 } : undefined);
   try {
-    for (let i = 0; i < recorded.length; i++) {
-      if (i > 0 && i % FOLD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-      const event = recorded[i] as RecordedEvent;
-      if (event.revision <= entry.revision) continue;
-      if (event.revision !== entry.revision + 1) {
-        throw new Error(`stream ${streamId}: read revision ${event.revision} after ${entry.revision}`);
+    for (let page = 0; ; page++) {
+      // Other requests run between pages: a stream with no snapshot yet never holds them up for long.
+      if (page > 0) await new Promise((resolve) => setImmediate(resolve));
+      const recorded = await store.readStream(streamId, { fromRevision: entry.revision + 1, maxCount: FOLD_PAGE });
+      for (const event of recorded) {
+        if (event.revision <= entry.revision) continue;
+        if (event.revision !== entry.revision + 1) {
+          throw new Error(`stream ${streamId}: read revision ${event.revision} after ${entry.revision}`);
+        }
+        entry.state = entry.evolve(entry.state, decodeForFold<Event>(event));
+        entry.revision = event.revision;
       }
-      entry.state = entry.evolve(entry.state, decodeForFold<Event>(event));
-      entry.revision = event.revision;
+      if (recorded.length < FOLD_PAGE) break;
     }
   } catch (err) {
     streamStateCache(store).drop(streamId, entry);

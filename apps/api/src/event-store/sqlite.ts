@@ -128,7 +128,7 @@ export class SqliteEventStore implements EventStore {
     lastRevision: Database.Statement<[string], number>;
     findId: Database.Statement<[string], IdRow>;
     insert: Database.Statement<[string, string, number, string, string, string, string]>;
-    readStream: Database.Statement<[string, number], EventRow>;
+    readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
     readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
@@ -166,8 +166,8 @@ export class SqliteEventStore implements EventStore {
         `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      readStream: db.prepare<[string, number], EventRow>(
-        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision',
+      readStream: db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
@@ -208,11 +208,13 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     this.#assertOpen();
     const from = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
-    return this.#sql.readStream.all(streamId, from).map(toRecordedEvent);
+    const max = options.maxCount ?? -1; // SQLite reads a negative LIMIT as none
+    if (!Number.isSafeInteger(max) || max === 0 || max < -1) throw new TypeError(`maxCount ${max} must be a positive integer`);
+    return this.#sql.readStream.all(streamId, from, max).map(toRecordedEvent);
   }
 
   async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
