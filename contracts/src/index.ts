@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './money.ts';
+export * from './rules.ts';
 export * from './messages.ts';
 export * from './auth.ts';
 export * from './wallet.ts';

@@ -1,12 +1,7 @@
 import * as v from 'valibot';
 import { KYC_DOCUMENT_TYPES, type KycDocumentType } from './events/kyc.ts';
-import { rupees } from './money.ts';
 import { TASK_MESSAGES } from './tasks.ts';
 
-
-
-/** Spec section 9: the bonus for completing KYC, in paise. The one place web and server read it. */
-export const KYC_BONUS_PAISE = rupees(200);
 
 /** The documents' names as the spec writes them (the web shows its own translated labels). */
 export const KYC_DOCUMENT_NAMES: Record<KycDocumentType, string> = { pan: 'PAN Card', voter_id: 'Voter ID' };

@@ -2,6 +2,10 @@ import * as v from 'valibot';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 
+/** The longest proof description and rejection reason (spec section 9): one number for form, API and domain. */
+export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
+export const REJECT_REASON_MAX_LENGTH = 500;
+
 /** Messages of the task, proof and review rules (spec sections 5 and 8), shared by forms and API. */
 export const TASK_MESSAGES = {
   title: 'Title is required',
@@ -15,7 +19,7 @@ export const TASK_MESSAGES = {
   boolean: 'Must be true or false',
   body: 'Send a JSON object',
   proofMissing: 'Please upload proof image and provide description',
-  proofTooLong: 'Description must be at most 500 characters',
+  proofTooLong: `Description must be at most ${PROOF_DESCRIPTION_MAX_LENGTH} characters`,
   reason: 'Please give a reason for the rejection',
 } as const;
 
@@ -29,10 +33,14 @@ export const TASK_DEFAULTS = {
   requiresProof: true,
 } as const;
 
-/** Equals the domain's PROOF_DESCRIPTION_MAX (a domain spec checks they agree). */
-export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
 
 const tooLong = (what: string, max: number) => `${what} must be at most ${max} characters`;
+
+/** Messages of the review rules. */
+export const REVIEW_MESSAGES = {
+  ownSubmission: 'You cannot review your own submission',
+  reasonTooLong: tooLong('Reason', REJECT_REASON_MAX_LENGTH),
+} as const;
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
 const RequiredText = (message: string, max: number, what: string) =>
@@ -203,6 +211,6 @@ export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
 
 /** `POST /api/admin/submissions/:id/reject`. */
 export const RejectRequest = v.object({
-  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(500, tooLong('Reason', 500))),
+  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong)),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;

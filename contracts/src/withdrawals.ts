@@ -14,7 +14,7 @@ export const MIN_WITHDRAWAL_PAISE: Paise = rupees(100);
  */
 export const WITHDRAWAL_MESSAGES = {
   amountFormat: 'Enter an amount in rupees with at most two decimals',
-  minimum: 'Minimum withdrawal amount is ₹100',
+  minimum: `Minimum withdrawal amount is ₹${MIN_WITHDRAWAL_PAISE / 100}`,
   insufficient: "You don't have enough rupees for this withdrawal",
   accountNumber: 'Account number must be 9 to 18 digits',
   ifsc: 'Enter a valid IFSC code, e.g. HDFC0001234',

@@ -69,10 +69,28 @@ export interface AllSubscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/** A stream's state folded up to `revision`, saved so a cold start need not read every event. */
+export interface StreamSnapshot {
+  revision: number;
+  /** The SnapshotCodec version that wrote it. */
+  version: number;
+  state: Json;
+}
+
 export interface EventStore {
+  /**
+   * Optional: the latest snapshot kept for a stream, and keeping one. An adapter without them (the
+   * KurrentDB one) simply folds streams from their first event.
+   */
+  readSnapshot?(streamId: string): Promise<StreamSnapshot | null>;
+  /** Keeps the snapshot unless a newer one (higher revision) is already kept. */
+  writeSnapshot?(streamId: string, snapshot: StreamSnapshot): Promise<void>;
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of one stream, oldest first; an empty array when the stream does not exist. */
-  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /**
+   * The events of one stream from `fromRevision` (default 0), oldest first, at most `maxCount` of them
+   * (default all); an empty array when the stream does not exist.
+   */
+  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** Up to `limit` events with a position greater than `after`, in commit order. */
   readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]>;
   /** Position of the newest event in the store, or 0 when it is empty. */

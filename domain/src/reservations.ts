@@ -1,6 +1,6 @@
 import type { MobileEvent, SessionEvent } from '@kamai/contracts';
-import type { Evolver } from './decider.ts';
-import { DomainError } from './errors.ts';
+import type { Decider, Evolver } from './decider.ts';
+import { DomainError, assertNever } from './errors.ts';
 
 /** `mobile-<digits>`: who holds this mobile number, if anyone. */
 export interface MobileState {
@@ -58,3 +58,28 @@ export function decideEndSession(command: { sessionId: string; now: string }, st
   if (state.userId === null || state.ended) return [];
   return [{ type: 'SessionEnded', data: { sessionId: command.sessionId, endedAt: command.now } }];
 }
+
+/** The decider of `mobile-<digits>`. */
+export const mobileDecider: Decider<MobileState, { type: 'ReserveMobile'; mobile: string; userId: string; now: string }, MobileEvent> = {
+  ...mobileEvolver,
+  decide: (command, state) => decideReserveMobile(command, state),
+};
+
+export type SessionCommand =
+  | { type: 'StartSession'; sessionId: string; userId: string; now: string; expiresAt: string }
+  | { type: 'EndSession'; sessionId: string; now: string };
+
+/** The decider of `session-<id>`. */
+export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
+  ...sessionEvolver,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'StartSession':
+        return decideStartSession(command, state);
+      case 'EndSession':
+        return decideEndSession(command, state);
+      default:
+        return assertNever(command);
+    }
+  },
+};

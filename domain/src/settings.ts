@@ -1,5 +1,5 @@
 import { DEFAULT_SETTINGS, type SettingsEvent } from '@kamai/contracts';
-import type { Evolver } from './decider.ts';
+import type { Decider, Evolver } from './decider.ts';
 import { assertNever } from './errors.ts';
 
 /** The `settings` stream: the support e-mail and homepage; null until an admin sets one. */
@@ -42,3 +42,19 @@ export function decideUpdateSettings(command: UpdateSettings, state: SettingsSta
   if (changes.supportEmail === undefined && changes.homepageUrl === undefined) return [];
   return [{ type: 'SettingsUpdated', data: changes }];
 }
+
+/** The stream's commands; one today, a union as settings grow. */
+export type SettingsCommand = UpdateSettings;
+
+/** The decider of `settings`. */
+export const settingsDecider: Decider<SettingsState, SettingsCommand, SettingsEvent> = {
+  ...settingsEvolver,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'UpdateSettings':
+        return decideUpdateSettings(command, state);
+      default:
+        return assertNever(command.type);
+    }
+  },
+};

@@ -1,5 +1,4 @@
-import * as v from 'valibot';
-import { allEvents, type KamaiEvent } from '@kamai/contracts';
+import { type KamaiEvent, eventCodec } from '@kamai/contracts';
 import type { EventMetadata, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
 import type { ReadDb } from './schema.ts';
@@ -21,21 +20,20 @@ export interface Projection {
 }
 
 /**
- * Checks a stored event against its payload schema. Unknown types (written by a newer version) are
- * skipped by returning null; a known type with a payload that breaks its contract is a bug and throws.
+ * A stored event as its current shape: lifted by the upcasters from the schema version it was written
+ * at, then checked against its contract (eventCodec). Unknown types (written by a newer version) are
+ * skipped by returning null; a payload that breaks its contract is a bug and throws.
  */
 export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null {
-  if (!Object.hasOwn(allEvents, recorded.type)) return null;
-  const schema = allEvents[recorded.type as keyof typeof allEvents];
-  const data = v.parse(schema, recorded.data);
+  const event = eventCodec.decode(recorded);
+  if (!event) return null;
   return {
-    type: recorded.type,
-    data,
+    ...event,
     id: recorded.id,
     streamId: recorded.streamId,
     revision: recorded.revision,
     position: recorded.position,
     metadata: recorded.metadata,
     recordedAt: recorded.recordedAt,
-  } as ProjectedEvent;
+  };
 }

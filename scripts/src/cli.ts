@@ -2,7 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { ROLES, type Role, formatPaise, ledgerText, streams, userEvents } from '@kamai/contracts';
+import { ROLES, type Role, eventCodec, formatPaise, ledgerText, streams, userEvents } from '@kamai/contracts';
 import { type EventStore, fold, userEvolver } from '@kamai/domain';
 import { allProjections, findWallet, openReadDb, rebuildReadModels } from '@kamai/projections';
 import { ConfigError, grantRole, loadConfig, openEventStore, revokeRole, userIdForMobile } from '@kamai/api';
@@ -76,7 +76,8 @@ async function rebuild(store: EventStore, readDbFile: string) {
 async function replayWallet(store: EventStore, readDbFile: string, [mobile]: string[]) {
   const userId = await userIdOrFail(store, mobile);
   const recorded = await store.readStream(streams.user(userId));
-  const events = recorded.filter((e) => Object.hasOwn(userEvents, e.type)).map((e) => ({ ...e, event: { type: e.type, data: e.data } as UserEvent }));
+  // Through the upcasters, as the deciders read them: older shapes come out current.
+  const events = recorded.filter((e) => Object.hasOwn(userEvents, e.type)).map((e) => ({ ...e, event: eventCodec.decode(e) as UserEvent }));
   let state = userEvolver.initialState();
   console.log(`wallet of ${mobile} (user ${userId})`);
   console.log('position  time                      change        balance  what');

@@ -1,10 +1,3 @@
-import type { EventsOf } from './define.ts';
-import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
-import { kycEvents } from './kyc.ts';
-import { ledgerEvents, notificationEvents } from './ledger.ts';
-import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
-import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
-
 export * from './define.ts';
 export * from './account.ts';
 export * from './ledger.ts';
@@ -12,28 +5,7 @@ export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
 
-/**
- * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
- * decider and the projections switch over this union.
- */
-export const userEvents = {
-  ...accountEvents,
-  ...ledgerEvents,
-  ...notificationEvents,
-  ...userTaskEvents,
-  ...withdrawalEvents,
-  ...kycEvents,
-};
-export type UserEvent = EventsOf<typeof userEvents>;
-export type MobileEvent = EventsOf<typeof mobileEvents>;
-export type SessionEvent = EventsOf<typeof sessionEvents>;
-export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
-export type SettingsEvent = EventsOf<typeof settingsEvents>;
-
-/** Every event type the system writes, by type: used to validate events read back from the store. */
-export const allEvents = { ...userEvents, ...mobileEvents, ...sessionEvents, ...taskCatalogueEvents, ...settingsEvents };
-export type KamaiEvent = EventsOf<typeof allEvents>;
-export type KamaiEventType = KamaiEvent['type'];
+export * from './all.ts';
 
 /** Stream names, one place. */
 export const streams = {
@@ -43,3 +15,4 @@ export const streams = {
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
 };
+export * from './codec.ts';

@@ -1,5 +1,5 @@
 import type { Paise, TaskCatalogueEvent, TaskType } from '@kamai/contracts';
-import type { Evolver } from '../decider.ts';
+import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
 /** What the admin sets on a task (the reward in paise). */
@@ -91,3 +91,6 @@ function sameFields(a: TaskFields, b: TaskFields): boolean {
   const y = fieldsOf(b);
   return (Object.keys(x) as (keyof TaskFields)[]).every((key) => x[key] === y[key]);
 }
+
+/** The decider of `task-<id>`. */
+export const taskDecider: Decider<TaskState, TaskCommand, TaskCatalogueEvent> = { ...taskEvolver, decide: decideTask };

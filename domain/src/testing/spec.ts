@@ -14,7 +14,16 @@ export function deciderSpec<State, Event, Command>(
   return {
     given: (events: Event[]) => ({
       when: (command: Command) => {
-        const run = () => decide(command, fold(evolver, events));
+        const run = () => {
+          const state = fold(evolver, events);
+          // Deciding never changes the state: the command handler decides on its cached state.
+          const before = structuredClone(state);
+          try {
+            return decide(command, state);
+          } finally {
+            expect(state, 'decide changed the state it was given').toEqual(before);
+          }
+        };
         return {
           then: (expected: Event[]) => expect(run()).toEqual(expected),
           thenFails: (kind: DomainErrorKind, message?: RegExp) => {

@@ -1,8 +1,8 @@
 import { type Paise, type UserEvent, rupeeText } from '@kamai/contracts';
 import { DomainError } from '../errors.ts';
 import { notify } from './notifications.ts';
-import type { UserState } from './state.ts';
-import { credit, debit } from './wallet.ts';
+import type { AccountState } from './account.ts';
+import { type WalletState, credit, debit } from './wallet.ts';
 
 /** A manual ledger entry by finance staff, naming why and who: every real ledger needs them. */
 export interface AdjustWallet {
@@ -19,7 +19,7 @@ export interface AdjustWallet {
   now: string;
 }
 
-export function decideAdjustWallet(command: AdjustWallet, state: UserState): UserEvent[] {
+export function decideAdjustWallet(command: AdjustWallet, state: { account: AccountState; wallet: WalletState }): UserEvent[] {
   if (!state.account.registered) throw new DomainError('not_found', 'No such user');
   const d = command.data;
   // Four eyes on money: staff cannot move rupees into or out of their own wallet.

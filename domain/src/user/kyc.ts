@@ -5,12 +5,12 @@ import {
   type NotificationKey,
   type UserEvent,
   type kycEvents,
+  KYC_BONUS_PAISE,
   KYC_DOCUMENT_TYPES,
   KYC_MESSAGES,
 } from '@kamai/contracts';
-import { KYC_BONUS } from '../constants.ts';
 import { DomainError, assertNever } from '../errors.ts';
-import type { UserState } from './state.ts';
+import type { AccountState } from './account.ts';
 import { notify } from './notifications.ts';
 import { credit } from './wallet.ts';
 
@@ -27,44 +27,43 @@ export interface KycSubmissionRecord {
 export interface KycState {
   /** Document type -> id of its latest submission; absent when never submitted (Not uploaded). */
   latest: Readonly<Partial<Record<KycDocumentType, string>>>;
-  /** Keyed by document id. */
-  submissions: Readonly<Record<string, KycSubmissionRecord>>;
+  /** Keyed by document id. Records are replaced, never changed (evolve is O(1), see ./state.ts). */
+  submissions: Map<string, KycSubmissionRecord>;
   bonusClaimed: boolean;
 }
 
-export const initialKycState = (): KycState => ({ latest: {}, submissions: {}, bonusClaimed: false });
+export const initialKycState = (): KycState => ({ latest: {}, submissions: new Map(), bonusClaimed: false });
 
 export function evolveKyc(state: KycState, event: KycEvent): KycState {
   switch (event.type) {
     case 'KycDocumentSubmitted': {
       const { documentId, documentType } = event.data;
-      return {
-        ...state,
-        latest: { ...state.latest, [documentType]: documentId },
-        submissions: { ...state.submissions, [documentId]: { documentType, status: 'pending' } },
-      };
+      state.submissions.set(documentId, { documentType, status: 'pending' });
+      // Two document types at most: a copy of this small record is cheap.
+      return { ...state, latest: { ...state.latest, [documentType]: documentId } };
     }
     case 'KycDocumentApproved':
       return reviewed(state, event.data.documentId, 'approved');
     case 'KycDocumentRejected':
       return reviewed(state, event.data.documentId, 'rejected');
     case 'KycBonusClaimed':
-      return { ...state, bonusClaimed: true };
+      state.bonusClaimed = true;
+      return state;
     default:
       return assertNever(event);
   }
 }
 
 function reviewed(state: KycState, documentId: string, status: KycDocumentStatus): KycState {
-  const record = state.submissions[documentId];
-  if (!record) return state;
-  return { ...state, submissions: { ...state.submissions, [documentId]: { ...record, status } } };
+  const record = state.submissions.get(documentId);
+  if (record) state.submissions.set(documentId, { ...record, status });
+  return state;
 }
 
 /** Where a document stands: its latest submission's status, or null when never submitted. */
 export function kycDocumentStatus(state: KycState, documentType: KycDocumentType): KycDocumentStatus | null {
   const id = state.latest[documentType];
-  return id ? (state.submissions[id]?.status ?? null) : null;
+  return id ? (state.submissions.get(id)?.status ?? null) : null;
 }
 
 /** users.kycStatus: pending until every document is approved, then verified, then bonus_claimed. */
@@ -107,7 +106,7 @@ const REJECTED_KEYS: Record<KycDocumentType, NotificationKey> = { pan: 'kyc_pan_
  * notification are appended together with KycBonusClaimed, so however many claims race, the stream
  * revision lets one through and every retry sees the bonus already claimed.
  */
-export function decideKyc(command: KycCommand, state: UserState): UserEvent[] {
+export function decideKyc(command: KycCommand, state: { account: AccountState; kyc: KycState }): UserEvent[] {
   const kyc = state.kyc;
   switch (command.type) {
     case 'SubmitKycDocument': {
@@ -120,7 +119,7 @@ export function decideKyc(command: KycCommand, state: UserState): UserEvent[] {
       if (!back.url.trim()) fields.backImageUrl = KYC_MESSAGES.imageMissing;
       if (Object.keys(fields).length > 0) throw new DomainError('invalid', KYC_MESSAGES.imageMissing, fields);
       assertKycDocumentOpen(kyc, documentType);
-      if (Object.hasOwn(kyc.submissions, documentId)) throw new DomainError('conflict', 'This document submission already exists');
+      if (kyc.submissions.has(documentId)) throw new DomainError('conflict', 'This document submission already exists');
       return [
         {
           type: 'KycDocumentSubmitted',
@@ -172,9 +171,9 @@ export function decideKyc(command: KycCommand, state: UserState): UserEvent[] {
       if (kyc.bonusClaimed) throw new DomainError('conflict', KYC_MESSAGES.alreadyClaimed, undefined, 'kyc_bonus_already_claimed');
       if (kycStatusOf(kyc) !== 'verified') throw new DomainError('conflict', KYC_MESSAGES.incomplete, undefined, 'kyc_incomplete');
       return [
-        { type: 'KycBonusClaimed', data: { entryId, amountPaise: KYC_BONUS, claimedAt: command.now } },
-        credit({ entryId, amountPaise: KYC_BONUS, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }),
-        notify({ notificationId, key: 'kyc_bonus', params: { amountPaise: KYC_BONUS }, kind: 'success', now: command.now }),
+        { type: 'KycBonusClaimed', data: { entryId, amountPaise: KYC_BONUS_PAISE, claimedAt: command.now } },
+        credit({ entryId, amountPaise: KYC_BONUS_PAISE, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }),
+        notify({ notificationId, key: 'kyc_bonus', params: { amountPaise: KYC_BONUS_PAISE }, kind: 'success', now: command.now }),
       ];
     }
     default:
@@ -182,8 +181,8 @@ export function decideKyc(command: KycCommand, state: UserState): UserEvent[] {
   }
 }
 
-function underReview(state: UserState, documentId: string, reviewerId: string): KycSubmissionRecord {
-  const record = Object.hasOwn(state.kyc.submissions, documentId) ? state.kyc.submissions[documentId] : undefined;
+function underReview(state: { account: AccountState; kyc: KycState }, documentId: string, reviewerId: string): KycSubmissionRecord {
+  const record = state.kyc.submissions.get(documentId);
   if (!record) throw new DomainError('not_found', KYC_MESSAGES.notFound);
   // Four eyes on identity: a reviewer never decides on their own documents.
   if (reviewerId === state.account.userId) throw new DomainError('forbidden', KYC_MESSAGES.ownDocument);

@@ -4,10 +4,13 @@ import {
   type SubmissionStatus,
   type UserEvent,
   type userTaskEvents,
+  PROOF_DESCRIPTION_MAX_LENGTH,
+  REJECT_REASON_MAX_LENGTH,
+  REVIEW_MESSAGES,
   TASK_MESSAGES,
   formatPaise,
 } from '@kamai/contracts';
-import { PROOF_DESCRIPTION_MAX } from '../constants.ts';
+import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
 import { credit } from './wallet.ts';
@@ -29,24 +32,26 @@ export interface UserTaskRecord {
   submissionId: string;
 }
 
-/** The user's tasks on their own stream: proof submissions and their review. */
+/**
+ * The user's tasks on their own stream: proof submissions and their review. Maps updated in place,
+ * so an event costs O(1); records are replaced, never changed, so one read earlier stays as it was.
+ */
 export interface UserTasksState {
   /** Keyed by task id. */
-  byTask: Readonly<Record<string, UserTaskRecord>>;
+  byTask: Map<string, UserTaskRecord>;
   /** Keyed by submission id. */
-  submissions: Readonly<Record<string, SubmissionRecord>>;
+  submissions: Map<string, SubmissionRecord>;
 }
 
-export const initialUserTasksState = (): UserTasksState => ({ byTask: {}, submissions: {} });
+export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map() });
 
 export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): UserTasksState {
   switch (event.type) {
     case 'ProofSubmitted': {
       const { submissionId, taskId, taskTitle, rewardPaise } = event.data;
-      return {
-        byTask: { ...state.byTask, [taskId]: { status: 'submitted', submissionId } },
-        submissions: { ...state.submissions, [submissionId]: { taskId, status: 'submitted', taskTitle, rewardPaise } },
-      };
+      state.byTask.set(taskId, { status: 'submitted', submissionId });
+      state.submissions.set(submissionId, { taskId, status: 'submitted', taskTitle, rewardPaise });
+      return state;
     }
     case 'ProofApproved':
       return reviewed(state, event.data.submissionId, event.data.taskId, 'approved');
@@ -58,12 +63,11 @@ export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): Us
 }
 
 function reviewed(state: UserTasksState, submissionId: string, taskId: string, status: 'approved' | 'rejected'): UserTasksState {
-  const submission = state.submissions[submissionId];
+  const submission = state.submissions.get(submissionId);
   if (!submission) return state;
-  return {
-    byTask: { ...state.byTask, [taskId]: { status, submissionId } },
-    submissions: { ...state.submissions, [submissionId]: { ...submission, status } },
-  };
+  state.byTask.set(taskId, { status, submissionId });
+  state.submissions.set(submissionId, { ...submission, status });
+  return state;
 }
 
 /**
@@ -95,7 +99,12 @@ export const SUBMISSION_NOT_FOUND = 'Submission not found';
  * and its notification are one append: two reviewers racing on one submission cannot both credit it,
  * the loser's retry sees the approval and is refused with a conflict.
  */
-export function decideUserTasks(command: UserTaskCommand, state: UserTasksState): UserEvent[] {
+export function decideUserTasks(command: UserTaskCommand, user: { account: AccountState; tasks: UserTasksState }): UserEvent[] {
+  const state = user.tasks;
+  // Four eyes: staff never review their own proof (the owner of this stream).
+  if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
+    throw new DomainError('forbidden', REVIEW_MESSAGES.ownSubmission);
+  }
   switch (command.type) {
     case 'SubmitProof':
       return submitProof(command.data, state, command.now);
@@ -131,8 +140,8 @@ export function decideUserTasks(command: UserTaskCommand, state: UserTasksState)
       const { submissionId, reviewerId, notificationId } = command.data;
       const submission = underReview(state, submissionId);
       const reason = command.data.reason.trim();
-      if (reason.length === 0 || reason.length > 500) {
-        const message = reason.length === 0 ? TASK_MESSAGES.reason : 'Reason must be at most 500 characters';
+      if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
+        const message = reason.length === 0 ? TASK_MESSAGES.reason : REVIEW_MESSAGES.reasonTooLong;
         throw new DomainError('invalid', message, { reason: message });
       }
       return [
@@ -152,7 +161,7 @@ export function decideUserTasks(command: UserTaskCommand, state: UserTasksState)
 }
 
 function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {
-  const submission = Object.hasOwn(state.submissions, submissionId) ? state.submissions[submissionId] : undefined;
+  const submission = state.submissions.get(submissionId);
   if (!submission) throw new DomainError('not_found', SUBMISSION_NOT_FOUND);
   if (submission.status !== 'submitted') throw new DomainError('conflict', ALREADY_REVIEWED);
   return submission;
@@ -172,15 +181,15 @@ function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['da
     if (!proofDescription) fields.proofDescription = TASK_MESSAGES.proofMissing;
     throw new DomainError('invalid', TASK_MESSAGES.proofMissing, fields);
   }
-  if (proofDescription.length > PROOF_DESCRIPTION_MAX) {
+  if (proofDescription.length > PROOF_DESCRIPTION_MAX_LENGTH) {
     throw new DomainError('invalid', TASK_MESSAGES.proofTooLong, { proofDescription: TASK_MESSAGES.proofTooLong });
   }
 
   // Allowed from no record (pending) and after a rejection; refused while under review or once done.
-  const current = Object.hasOwn(state.byTask, task.taskId) ? state.byTask[task.taskId] : undefined;
+  const current = state.byTask.get(task.taskId);
   if (current?.status === 'submitted') throw new DomainError('conflict', 'Your proof for this task is already under review');
   if (current?.status === 'approved') throw new DomainError('conflict', 'You have already completed this task');
-  if (Object.hasOwn(state.submissions, submissionId)) throw new DomainError('conflict', 'This submission already exists');
+  if (state.submissions.has(submissionId)) throw new DomainError('conflict', 'This submission already exists');
 
   return [
     {

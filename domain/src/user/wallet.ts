@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type MessageParams, type ledgerEvents, type Paise } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -67,9 +67,7 @@ export function debit(
   assertAmount(entry.amountPaise);
   if (entry.amountPaise > wallet.balance) {
     // A conflict with the wallet's state, not a malformed input: the same request may pass later.
-    throw new DomainError('conflict', "You don't have enough rupees for this withdrawal", {
-      amount: "You don't have enough rupees for this withdrawal",
-    }, 'insufficient_balance');
+    throw new DomainError('conflict', WITHDRAWAL_MESSAGES.insufficient, { amount: WITHDRAWAL_MESSAGES.insufficient }, 'insufficient_balance');
   }
   const { now, ...rest } = entry;
   return { type: 'WalletDebited', data: { ...rest, debitedAt: now } };

@@ -2,18 +2,25 @@ import {
   type EventsOf,
   type Paise,
   type UserEvent,
+  MIN_WITHDRAWAL_PAISE,
   WITHDRAWAL_MESSAGES,
   type WithdrawalDestination,
   type WithdrawalStatus,
   type withdrawalEvents,
 } from '@kamai/contracts';
-import { MIN_WITHDRAWAL } from '../constants.ts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
-import type { UserState } from './state.ts';
-import { credit, debit } from './wallet.ts';
+import type { AccountState } from './account.ts';
+import { type WalletState, credit, debit } from './wallet.ts';
 
 export type WithdrawalEvent = EventsOf<typeof withdrawalEvents>;
+
+/** The parts of the user's state a withdrawal is decided on (the user decider passes its whole state). */
+export interface WithdrawalDecisionState {
+  account: AccountState;
+  wallet: WalletState;
+  withdrawals: WithdrawalsState;
+}
 
 export interface WithdrawalRecord {
   amountPaise: Paise;
@@ -26,14 +33,17 @@ export interface WithdrawalRecord {
   reason: string | null;
 }
 
-/** The user's withdrawal requests, and where the last one went (offered again by the dialog). */
+/**
+ * The user's withdrawal requests, and where the last one went (offered again by the dialog). The map
+ * is updated in place (O(1) per event); records are replaced, never changed.
+ */
 export interface WithdrawalsState {
   /** Keyed by withdrawal id. */
-  byId: Readonly<Record<string, WithdrawalRecord>>;
+  byId: Map<string, WithdrawalRecord>;
   lastDestination: WithdrawalDestination | null;
 }
 
-export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: {}, lastDestination: null });
+export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: new Map(), lastDestination: null });
 
 export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEvent): WithdrawalsState {
   switch (event.type) {
@@ -48,7 +58,9 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         reference: null,
         reason: null,
       };
-      return { byId: { ...state.byId, [d.withdrawalId]: record }, lastDestination: d.destination };
+      state.byId.set(d.withdrawalId, record);
+      state.lastDestination = d.destination;
+      return state;
     }
     case 'WithdrawalPaid':
       return settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
@@ -60,9 +72,10 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
 }
 
 function settle(state: WithdrawalsState, id: string, change: Partial<WithdrawalRecord>): WithdrawalsState {
-  const record = state.byId[id];
+  const record = state.byId.get(id);
   if (!record) return state;
-  return { ...state, byId: { ...state.byId, [id]: { ...record, ...change } } };
+  state.byId.set(id, { ...record, ...change });
+  return state;
 }
 
 export type WithdrawalCommand =
@@ -96,15 +109,15 @@ export type WithdrawalCommand =
  * expects the revision the decision was made on. Two concurrent requests therefore cannot both spend
  * the same rupees: the second append conflicts and is decided again on the new balance.
  */
-export function decideWithdrawals(command: WithdrawalCommand, state: UserState): UserEvent[] {
+export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalDecisionState): UserEvent[] {
   if (!state.account.registered) throw new DomainError('not_found', 'No such user');
   switch (command.type) {
     case 'RequestWithdrawal': {
       const d = command.data;
-      if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL) {
+      if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL_PAISE) {
         throw new DomainError('invalid', WITHDRAWAL_MESSAGES.minimum, { amount: WITHDRAWAL_MESSAGES.minimum });
       }
-      if (state.withdrawals.byId[d.withdrawalId]) throw new DomainError('conflict', 'This withdrawal request already exists');
+      if (state.withdrawals.byId.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
       const destination = d.destination ?? state.withdrawals.lastDestination;
       const label = destination ? maskDestination(destination) : '';
       // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
@@ -180,8 +193,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: UserState):
 }
 
 /** A request still waiting for finance: settled once, never by the user it pays. */
-function pendingWithdrawal(state: UserState, withdrawalId: string, by: string): WithdrawalRecord {
-  const record = state.withdrawals.byId[withdrawalId];
+function pendingWithdrawal(state: WithdrawalDecisionState, withdrawalId: string, by: string): WithdrawalRecord {
+  const record = state.withdrawals.byId.get(withdrawalId);
   if (!record) throw new DomainError('not_found', 'Withdrawal request not found');
   if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
   if (record.status !== 'pending') throw new DomainError('conflict', `This withdrawal request has already been ${record.status}`);

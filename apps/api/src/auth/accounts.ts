@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type RegisterRequest, type Role, streams } from '@kamai/contracts';
-import { DomainError, type EventStore, decideAccount, decideReserveMobile, mobileEvolver, userEvolver } from '@kamai/domain';
+import { DomainError, type EventStore, mobileDecider, userDecider } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { ApiError } from '../http/errors.ts';
 import { hashPassword } from './passwords.ts';
@@ -25,16 +25,12 @@ export async function registerUser(
     const { position } = await handleCommand(
       store,
       streams.user(userId),
-      userEvolver,
-      (state) =>
-        decideAccount(
-          {
-            type: 'RegisterUser',
-            data: { userId, mobile: request.mobile, passwordHash, firstName: request.firstName, lastName: request.lastName },
-            now: now.toISOString(),
-          },
-          state.account,
-        ),
+      userDecider,
+      {
+        type: 'RegisterUser',
+        data: { userId, mobile: request.mobile, passwordHash, firstName: request.firstName, lastName: request.lastName },
+        now: now.toISOString(),
+      },
       { actor: userId },
     );
     return { userId, position };
@@ -55,30 +51,30 @@ async function reserveMobile(store: EventStore, mobile: string, now: Date): Prom
     await handleCommand(
       store,
       streams.mobile(mobile),
-      mobileEvolver,
-      (state) => decideReserveMobile({ mobile, userId, now: now.toISOString() }, state),
+      mobileDecider,
+      { type: 'ReserveMobile', mobile, userId, now: now.toISOString() },
       { actor: userId },
     );
     return userId;
   } catch (err) {
     if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
   }
-  const holder = (await loadStream(store, streams.mobile(mobile), mobileEvolver)).state.userId;
+  const holder = (await loadStream(store, streams.mobile(mobile), mobileDecider)).state.userId;
   if (holder && (await store.readStream(streams.user(holder))).length === 0) return holder;
   throw mobileTaken();
 }
 
 /** The user id registered with this mobile number, read from the event store itself. */
 export async function userIdForMobile(store: EventStore, mobile: string): Promise<string | null> {
-  return (await loadStream(store, streams.mobile(mobile), mobileEvolver)).state.userId;
+  return (await loadStream(store, streams.mobile(mobile), mobileDecider)).state.userId;
 }
 
 export async function grantRole(store: EventStore, userId: string, role: Role, by: string, now: Date) {
   return handleCommand(
     store,
     streams.user(userId),
-    userEvolver,
-    (state) => decideAccount({ type: 'GrantRole', data: { role, by }, now: now.toISOString() }, state.account),
+    userDecider,
+    { type: 'GrantRole', data: { role, by }, now: now.toISOString() },
     { actor: by },
   );
 }
@@ -87,8 +83,8 @@ export async function revokeRole(store: EventStore, userId: string, role: Role, 
   return handleCommand(
     store,
     streams.user(userId),
-    userEvolver,
-    (state) => decideAccount({ type: 'RevokeRole', data: { role, by }, now: now.toISOString() }, state.account),
+    userDecider,
+    { type: 'RevokeRole', data: { role, by }, now: now.toISOString() },
     { actor: by },
   );
 }

@@ -1,7 +1,8 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { streams } from '@kamai/contracts';
-import { SESSION_LIFETIME_MS, decideEndSession, decideStartSession, sessionEvolver } from '@kamai/domain';
+import { SESSION_LIFETIME_MS } from '@kamai/contracts';
+import { sessionDecider } from '@kamai/domain';
 import { findLiveSession, findUserById, type UserRow } from '@kamai/projections';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -36,8 +37,8 @@ export async function startSession(c: Context<AppEnv>, userId: string): Promise<
   const { position } = await handleCommand(
     store,
     streams.session(sessionId),
-    sessionEvolver,
-    (state) => decideStartSession({ sessionId, userId, now: started.toISOString(), expiresAt: expiresAt.toISOString() }, state),
+    sessionDecider,
+    { type: 'StartSession', sessionId, userId, now: started.toISOString(), expiresAt: expiresAt.toISOString() },
     { actor: userId },
   );
   setCookie(c, SESSION_COOKIE, token, {
@@ -57,8 +58,8 @@ export async function endSession(c: Context<AppEnv>): Promise<number> {
   const { position } = await handleCommand(
     c.var.deps.store,
     streams.session(sessionId),
-    sessionEvolver,
-    (state) => decideEndSession({ sessionId, now: c.var.deps.now().toISOString() }, state),
+    sessionDecider,
+    { type: 'EndSession', sessionId, now: c.var.deps.now().toISOString() },
     { actor: c.var.user?.id ?? 'anonymous' },
   );
   return position;

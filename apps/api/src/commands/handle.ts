@@ -1,61 +1,239 @@
 import { randomUUID } from 'node:crypto';
+import { SCHEMA_VERSION_KEY, eventCodec } from '@kamai/contracts';
 import {
+  type Decider,
   type Evolver,
   type EventMetadata,
   type EventStore,
   type Json,
+  type RecordedEvent,
+  type SnapshotCodec,
   WrongExpectedRevisionError,
-  fold,
 } from '@kamai/domain';
 
 export interface Decided<State, Event> {
-  /** State of the stream after the new events. */
+  /**
+   * State of the stream after the new events. It is the handler's cached state, which later commands
+   * on this stream update in place: read what you need from it before your next `await`.
+   */
   state: State;
   events: Event[];
   /** Global position of the last appended event, or of nothing (0) when the decision added none. */
   position: number;
 }
 
-/** A stream folded into its state, with the revision to expect when appending after it. */
+/** One stream's folded state and the revision of the last event folded into it (-1: no events). */
+interface CacheEntry {
+  /** The evolve function the state was folded with; another one folds from scratch. */
+  evolve: (state: unknown, event: unknown) => unknown;
+  state: unknown;
+  revision: number;
+  /** Revision of the newest snapshot kept of this state (-1: none). */
+  snapshotRevision: number;
+}
+
+/** How many streams' states a process keeps; each costs what its stream's decisions need (kilobytes). */
+export const COMMAND_CACHE_ENTRIES = 10_000;
+/** A snapshot is kept once this many events were folded since the last one. */
+export const SNAPSHOT_EVERY = 1_000;
+/** A catch-up reads and folds at most this many events at a time, letting other requests run between. */
+const FOLD_PAGE = 1_000;
+
+/**
+ * Decision state per stream, least recently used first out. A Map keeps insertion order, so moving a
+ * key to the end on use and dropping the first key when full is an LRU in a dozen lines: no library.
+ */
+export class StreamStateCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  constructor(readonly maxEntries = COMMAND_CACHE_ENTRIES) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The revision the cached state of a stream is at, or undefined when it is not cached. */
+  revisionOf(streamId: string): number | undefined {
+    return this.#entries.get(streamId)?.revision;
+  }
+
+  get(streamId: string): CacheEntry | undefined {
+    const entry = this.#entries.get(streamId);
+    if (entry) {
+      this.#entries.delete(streamId);
+      this.#entries.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  set(streamId: string, entry: CacheEntry): void {
+    this.#entries.delete(streamId);
+    this.#entries.set(streamId, entry);
+    if (this.#entries.size > this.maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+  }
+
+  /** Forgets the stream, if this very entry is still the one cached (a newer one stays). */
+  drop(streamId: string, entry: CacheEntry): void {
+    if (this.#entries.get(streamId) === entry) this.#entries.delete(streamId);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+// One cache per store: tests (and the CLI) open several stores in one process, with the same stream names.
+const caches = new WeakMap<EventStore, StreamStateCache>();
+
+/** The decision-state cache of this store in this process. */
+export function streamStateCache(store: EventStore): StreamStateCache {
+  let cache = caches.get(store);
+  if (!cache) {
+    cache = new StreamStateCache();
+    caches.set(store, cache);
+  }
+  return cache;
+}
+
+/** A stored event through the upcasters and its contract; a type this code cannot fold stops the decision. */
+function decodeForFold<Event>(recorded: RecordedEvent): Event {
+  const event = eventCodec.decode(recorded);
+  if (!event) throw new Error(`stream ${recorded.streamId} holds an event of unknown type ${recorded.type}; refusing to decide on it`);
+  return event as unknown as Event;
+}
+
+/**
+ * The cache entry of a stream: the cached one, or a new one started from the stream's snapshot (when
+ * the store keeps one of this codec's version) or from the initial state.
+ */
+async function entryFor<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
+  const cache = streamStateCache(store);
+  const evolve = evolver.evolve as CacheEntry['evolve'];
+  const cached = cache.get(streamId);
+  if (cached && cached.evolve === evolve) return cached;
+  let start: CacheEntry = { evolve, state: evolver.initialState(), revision: -1, snapshotRevision: -1 };
+  const codec = evolver.snapshot;
+  const snapshot = codec && store.readSnapshot ? await store.readSnapshot(streamId).catch(() => null) : null;
+  if (codec && snapshot && snapshot.version === codec.version) {
+    try {
+      start = { evolve, state: codec.load(snapshot.state), revision: snapshot.revision, snapshotRevision: snapshot.revision };
+    } catch {
+      // An unreadable snapshot only costs the full fold.
+    }
+  }
+  // Another command may have started an entry while the snapshot was read: keep the one further on.
+  const now = cache.get(streamId);
+  if (now && now.evolve === evolve && now.revision >= start.revision) return now;
+  cache.set(streamId, start);
+  return start;
+}
+
+/** Keeps a snapshot when enough events were folded since the last one; failures only cost speed. */
+function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, codec: SnapshotCodec<unknown> | undefined) {
+  if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < SNAPSHOT_EVERY) return;
+  const snapshot = { revision: entry.revision, version: codec.version, state: codec.save(entry.state) };
+  entry.snapshotRevision = entry.revision;
+  store.writeSnapshot(streamId, snapshot).catch(() => {
+    entry.snapshotRevision = -1;
+  });
+}
+
+/**
+ * Brings the cached state of a stream up to the store: reads only the events after the cached
+ * revision and folds them in. Between the read and the fold another command of this process may
+ * have folded some of them already; those are skipped by revision. A long catch-up reads in pages
+ * and yields between them, so other requests are not held up. A fold that throws leaves a state nobody can trust, so
+ * the entry is dropped and the next command folds from scratch.
+ */
+async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
+  const entry = await entryFor(store, streamId, evolver);
+  try {
+    for (let page = 0; ; page++) {
+      // Other requests run between pages: a stream with no snapshot yet never holds them up for long.
+      if (page > 0) await new Promise((resolve) => setImmediate(resolve));
+      const recorded = await store.readStream(streamId, { fromRevision: entry.revision + 1, maxCount: FOLD_PAGE });
+      for (const event of recorded) {
+        if (event.revision <= entry.revision) continue;
+        if (event.revision !== entry.revision + 1) {
+          throw new Error(`stream ${streamId}: read revision ${event.revision} after ${entry.revision}`);
+        }
+        entry.state = entry.evolve(entry.state, decodeForFold<Event>(event));
+        entry.revision = event.revision;
+      }
+      if (recorded.length < FOLD_PAGE) break;
+    }
+  } catch (err) {
+    streamStateCache(store).drop(streamId, entry);
+    throw err;
+  }
+  maybeSnapshot(store, streamId, entry, evolver.snapshot as SnapshotCodec<unknown> | undefined);
+  return entry;
+}
+
+/**
+ * A stream folded into its state, with the revision to expect when appending after it. The state is
+ * the cached one: read it before the next `await`, never change it.
+ */
 export async function loadStream<State, Event>(
   store: EventStore,
   streamId: string,
   evolver: Evolver<State, Event>,
 ): Promise<{ state: State; revision: number | 'no_stream' }> {
-  const recorded = await store.readStream(streamId);
-  // Stored events were written by deciders from these same contracts; projections validate them.
-  const state = fold(evolver, recorded.map((e) => ({ type: e.type, data: e.data }) as unknown as Event));
-  const last = recorded.at(-1);
-  return { state, revision: last ? last.revision : 'no_stream' };
+  const entry = await catchUp(store, streamId, evolver);
+  return { state: entry.state as State, revision: entry.revision < 0 ? 'no_stream' : entry.revision };
 }
 
 /**
- * The one way a command changes the system: load the stream, fold it into state, let the pure
- * `decide` turn the command into events (or throw a DomainError), and append them expecting the
- * revision that was read. When another writer got there first the whole cycle runs again on the
- * new state, so every decision is made on the latest facts of its stream.
+ * The one way a command changes the system: bring the stream's state up to date (from the cache,
+ * reading only newer events), let the decider's pure `decide` turn the command into events (or throw
+ * a DomainError), check each event against its contract, and append them expecting the revision the
+ * decision was made on. When another writer got there first the cycle runs again on the new state,
+ * so every decision is made on the latest facts of its stream.
+ *
+ * Why the shared cached state is safe: `decide` is synchronous and never changes the state, and the
+ * state is only changed in synchronous stretches (folding events read from the store, or our own
+ * events after a successful append while the cache is still at the revision we decided on). A
+ * refused decision, a failed append or an event that breaks its contract leaves the cache as it was.
  */
-export async function handleCommand<State, Event extends { type: string; data: unknown }>(
+export async function handleCommand<State, Command, Event extends { type: string; data: unknown }>(
   store: EventStore,
   streamId: string,
-  evolver: Evolver<State, Event>,
-  decide: (state: State) => Event[],
+  decider: Decider<State, Command, Event>,
+  command: Command,
   metadata: EventMetadata = {},
   maxAttempts = 20,
 ): Promise<Decided<State, Event>> {
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadStream(store, streamId, evolver);
-    const events = decide(state);
-    if (events.length === 0) return { state, events, position: 0 };
+    const entry = await catchUp(store, streamId, decider);
+    const expected = entry.revision;
+    const events = decider.decide(command, entry.state as State);
+    if (events.length === 0) return { state: entry.state as State, events, position: 0 };
+    // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.
+    const encoded = events.map((event) => eventCodec.encode(event));
     try {
       const result = await store.append(
         streamId,
-        events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data as Json, metadata })),
-        revision,
+        encoded.map(({ type, data, schemaVersion }) => ({
+          id: randomUUID(),
+          type,
+          data: data as Json,
+          metadata: { ...metadata, [SCHEMA_VERSION_KEY]: schemaVersion },
+        })),
+        expected < 0 ? 'no_stream' : expected,
       );
-      let next = state;
-      for (const event of events) next = evolver.evolve(next, event);
-      return { state: next, events, position: result.position };
+      // Fold our own events unless a concurrent catch-up of this process already read them back.
+      if (entry.revision === expected) {
+        try {
+          for (const event of events) entry.state = entry.evolve(entry.state, event);
+          entry.revision = result.nextExpectedRevision;
+        } catch (err) {
+          streamStateCache(store).drop(streamId, entry);
+          throw err;
+        }
+      }
+      return { state: entry.state as State, events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       // Back off a little, with jitter, so writers racing on one stream stop colliding.

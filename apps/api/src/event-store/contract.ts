@@ -87,6 +87,9 @@ export function describeEventStoreContract(
         expect((await store.readStream(streamId, { fromRevision: 1 })).map((e) => e.id)).toEqual([events[1]!.id, events[2]!.id]);
         expect(await store.readStream(streamId, { fromRevision: 3 })).toEqual([]);
         expect(await store.readStream(stream('never-written'))).toEqual([]);
+        // Paged: at most maxCount events from fromRevision.
+        expect((await store.readStream(streamId, { fromRevision: 1, maxCount: 1 })).map((e) => e.id)).toEqual([events[1]!.id]);
+        expect((await store.readStream(streamId, { maxCount: 5 })).map((e) => e.revision)).toEqual([0, 1, 2]);
       });
 
       it('continues revisions across appends; nextExpectedRevision is the last revision', async () => {

@@ -74,12 +74,15 @@ export class KurrentDbEventStore implements EventStore {
     return { nextExpectedRevision, position };
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     const from = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
+    const { maxCount } = options;
+    if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) throw new TypeError(`maxCount ${maxCount} must be a positive integer`);
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.#client.readStream(streamId, { fromRevision: BigInt(from), direction: FORWARDS })) {
+      const read = this.#client.readStream(streamId, { fromRevision: BigInt(from), direction: FORWARDS, ...(maxCount === undefined ? {} : { maxCount }) });
+      for await (const resolved of read) {
         const recorded = toRecordedEvent(resolved);
         if (recorded) events.push(recorded);
       }

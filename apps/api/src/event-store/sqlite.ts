@@ -28,6 +28,7 @@ import {
   type Json,
   type NewEvent,
   type RecordedEvent,
+  type StreamSnapshot,
 } from '@kamai/domain';
 import { assertValidAppend, DuplicateEventIdError, satisfiesExpected } from './common.ts';
 
@@ -52,6 +53,19 @@ export const EVENTS_TABLE_SQL = `
     metadata    TEXT    NOT NULL,
     recorded_at TEXT    NOT NULL,
     UNIQUE (stream_id, revision)
+  ) STRICT;
+`;
+
+/**
+ * Snapshots of long streams' decision state (the command handler's cold starts). Not events: any
+ * row may be deleted at any time, and the stream is then folded from its events.
+ */
+const SNAPSHOTS_TABLE_SQL = `
+  CREATE TABLE IF NOT EXISTS snapshots (
+    stream_id TEXT    PRIMARY KEY,
+    revision  INTEGER NOT NULL,
+    version   INTEGER NOT NULL,
+    state     TEXT    NOT NULL
   ) STRICT;
 `;
 
@@ -114,9 +128,11 @@ export class SqliteEventStore implements EventStore {
     lastRevision: Database.Statement<[string], number>;
     findId: Database.Statement<[string], IdRow>;
     insert: Database.Statement<[string, string, number, string, string, string, string]>;
-    readStream: Database.Statement<[string, number], EventRow>;
+    readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
+    readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
+    writeSnapshot: Database.Statement<[string, number, number, string]>;
   };
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -130,7 +146,7 @@ export class SqliteEventStore implements EventStore {
       db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.transaction(() => db.exec(EVENTS_TABLE_SQL)).immediate();
+      db.transaction(() => db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL)).immediate();
     } catch (err) {
       db.close();
       throw err;
@@ -150,12 +166,30 @@ export class SqliteEventStore implements EventStore {
         `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      readStream: db.prepare<[string, number], EventRow>(
-        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision',
+      readStream: db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+      readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
+      writeSnapshot: db.prepare(
+        `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
+         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
+         WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`,
+      ),
     };
+  }
+
+  async readSnapshot(streamId: string): Promise<StreamSnapshot | null> {
+    this.#assertOpen();
+    const row = this.#sql.readSnapshot.get(streamId);
+    return row ? { revision: row.revision, version: row.version, state: JSON.parse(row.state) as Json } : null;
+  }
+
+  async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
+    this.#assertOpen();
+    // Outside any append transaction (those run synchronously): an autocommit upsert of one row.
+    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, JSON.stringify(snapshot.state));
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -174,11 +208,13 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     this.#assertOpen();
     const from = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
-    return this.#sql.readStream.all(streamId, from).map(toRecordedEvent);
+    const max = options.maxCount ?? -1; // SQLite reads a negative LIMIT as none
+    if (!Number.isSafeInteger(max) || max === 0 || max < -1) throw new TypeError(`maxCount ${max} must be a positive integer`);
+    return this.#sql.readStream.all(streamId, from, max).map(toRecordedEvent);
   }
 
   async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {

@@ -9,7 +9,7 @@ import {
   ledgerText,
   streams,
 } from '@kamai/contracts';
-import { type WithdrawalCommand, decideAdjustWallet, decideWithdrawals, userEvolver } from '@kamai/domain';
+import { type WithdrawalCommand, userDecider } from '@kamai/domain';
 import { findWithdrawal, findWithdrawalForFinance, listWithdrawalsForFinance } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
@@ -68,14 +68,12 @@ export const financeRoutes = new Hono<AppEnv>()
     const { state, position } = await handleCommand(
       deps.store,
       streams.user(userId),
-      userEvolver,
-      (current) =>
-        decideAdjustWallet(
-          { type: 'AdjustWallet', data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id }, now },
-          current,
-        ),
+      userDecider,
+      { type: 'AdjustWallet', data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id }, now },
       { actor: staff.id },
     );
+    // Read before the next await: the state is the handler's cache, which later commands move on.
+    const balance = state.wallet.balance;
     await deps.runner.waitFor(position);
     const body: AdjustmentBody = {
       userId,
@@ -91,7 +89,7 @@ export const financeRoutes = new Hono<AppEnv>()
         taskId: null,
         createdAt: now,
       },
-      balance: formatPaise(state.wallet.balance),
+      balance: formatPaise(balance),
     };
     return c.json(body, 201);
   });
@@ -105,8 +103,8 @@ async function settle(c: Context<AppEnv>, id: string, command: (id: string, now:
   const { position } = await handleCommand(
     deps.store,
     streams.user(request.user_id),
-    userEvolver,
-    (current) => decideWithdrawals(decided, current),
+    userDecider,
+    decided,
     { actor: requireUser(c).id },
   );
   await deps.runner.waitFor(position);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type KycDocumentType, streams } from '@kamai/contracts';
-import { type EventStore, type KycCommand, type KycImage, decideKyc, userEvolver } from '@kamai/domain';
+import { type EventStore, type KycCommand, type KycImage, userDecider } from '@kamai/domain';
 import { handleCommand } from '../commands/handle.ts';
 
 /** The KYC commands, each one trip through handleCommand on the document owner's stream. */
@@ -12,7 +12,7 @@ export function submitKycDocument(
 ) {
   // Fixed outside the decide callback, so a retry after a conflict reuses the same id.
   const command: KycCommand = { type: 'SubmitKycDocument', data: { ...data, documentId: randomUUID() }, now: now.toISOString() };
-  return handleCommand(store, streams.user(userId), userEvolver, (state) => decideKyc(command, state), { actor: userId });
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
 }
 
 /** Approves or rejects a document on its owner's stream; the reviewer is the actor. */
@@ -28,11 +28,11 @@ export function reviewKycDocument(
     review.decision === 'approve'
       ? { type: 'ApproveKycDocument', data: { documentId: review.documentId, reviewerId: review.reviewerId, notificationId }, now: at }
       : { type: 'RejectKycDocument', data: { documentId: review.documentId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
-  return handleCommand(store, streams.user(ownerId), userEvolver, (state) => decideKyc(command, state), { actor: review.reviewerId });
+  return handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
 }
 
 /** ClaimKycBonus: the claim, the ₹200 credit and a notification, one append; exactly once per user. */
 export function claimKycBonus(store: EventStore, userId: string, now: Date) {
   const command: KycCommand = { type: 'ClaimKycBonus', data: { entryId: randomUUID(), notificationId: randomUUID() }, now: now.toISOString() };
-  return handleCommand(store, streams.user(userId), userEvolver, (state) => decideKyc(command, state), { actor: userId });
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
 }

@@ -1,5 +1,5 @@
 import { streams } from '@kamai/contracts';
-import { type NotificationCommand, decideNotifications, userEvolver } from '@kamai/domain';
+import { type NotificationCommand, userDecider } from '@kamai/domain';
 import { listNotifications } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -33,8 +33,8 @@ async function run(c: Context<AppEnv>, command: (now: string) => NotificationCom
   const { position } = await handleCommand(
     deps.store,
     streams.user(user.id),
-    userEvolver,
-    (state) => decideNotifications(decided, state.notifications),
+    userDecider,
+    decided,
     { actor: user.id },
   );
   if (position > 0) await deps.runner.waitFor(position);

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from '@kamai/contracts';
 import { ApiError } from '../http/errors.ts';
 
-/** Spec section 9: one proof or KYC image is at most 5 MB. */
-export const MAX_UPLOAD_BYTES = 5_242_880;
+/** Spec section 9: one proof or KYC image is at most 5 MB (contracts' MAX_IMAGE_BYTES). */
+export const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES;
 /** Enough leading bytes to recognise every accepted format (WebP needs 12). */
 export const SNIFF_BYTES = 12;
 
@@ -22,7 +23,7 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
   return null;
 }
 
-export const tooLarge = (message = 'File size must be less than 5MB') =>
+export const tooLarge = (message = IMAGE_TOO_LARGE) =>
   new ApiError(413, 'payload_too_large', message);
 export const notAnImage = (message = 'Only PNG, JPEG, WebP or GIF images are allowed') =>
   new ApiError(415, 'unsupported_media_type', message);

@@ -75,7 +75,7 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
     // Disk uploads were checked on arrival; S3 ones were not, so never serve what we would refuse.
     if (object.size > MAX_UPLOAD_BYTES) {
       await object.body.cancel().catch(() => undefined);
-      throw tooLarge('This file is larger than 5MB');
+      throw tooLarge(`This file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024}MB`);
     }
     const { type, body } = await sniffStream(object.body);
     if (!type) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { KYC_MESSAGES, type UploadPurpose } from '@kamai/contracts';
 import { badRequest } from '../http/errors.ts';
+import { IMAGE_TOO_LARGE } from '@kamai/contracts';
 import { MAX_UPLOAD_BYTES, reencodeImage, sniffImageType, SNIFF_BYTES } from './image.ts';
 import { newFinalKey, objectURLFor, parseObjectURL, type ObjectKey, type ObjectStorage } from './port.ts';
 
@@ -29,7 +30,7 @@ export async function verifyUploadedImage(
 
   const info = await storage.stat(parsed.key);
   if (!info) throw refuse(NOT_FOUND);
-  if (info.size > MAX_UPLOAD_BYTES) throw refuse('File size must be less than 5MB');
+  if (info.size > MAX_UPLOAD_BYTES) throw refuse(IMAGE_TOO_LARGE);
 
   // An empty object cannot be an image; S3 would also refuse the range read of one (416).
   if (info.size === 0) throw refuse(NOT_AN_IMAGE);

@@ -1,5 +1,5 @@
 import { ProfileUpdateRequest, streams } from '@kamai/contracts';
-import { decideAccount, userEvolver } from '@kamai/domain';
+import { userDecider } from '@kamai/domain';
 import { findUserById, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -20,8 +20,8 @@ export const profileRoutes = new Hono<AppEnv>().put('/api/profile', signedIn, va
   const { position } = await handleCommand(
     deps.store,
     streams.user(user.id),
-    userEvolver,
-    (state) => decideAccount({ type: 'UpdateProfile', data, now }, state.account),
+    userDecider,
+    { type: 'UpdateProfile', data, now },
     { actor: user.id },
   );
   if (position > 0) await deps.runner.waitFor(position);

@@ -4,7 +4,7 @@ import { findSubmission, listSubmissions } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
-import { forbidden, notFound, notYetVisible } from '../http/errors.ts';
+import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { reviewProof } from '../tasks/commands.ts';
@@ -27,7 +27,6 @@ async function review(c: Context<AppEnv>, decision: Review) {
   // The read model only says whose stream to go to; the decision is made on that stream.
   const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
   if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
-  if (submission.userId === reviewer.id) throw forbidden('You cannot review your own submission');
 
   const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
   await deps.runner.waitFor(position);

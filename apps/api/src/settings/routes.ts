@@ -1,5 +1,5 @@
 import { SettingsUpdateRequest, streams } from '@kamai/contracts';
-import { decideUpdateSettings, settingsEvolver } from '@kamai/domain';
+import { settingsDecider } from '@kamai/domain';
 import { getSettings } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -19,8 +19,8 @@ export const settingsRoutes = new Hono<AppEnv>()
     const { position } = await handleCommand(
       deps.store,
       streams.settings(),
-      settingsEvolver,
-      (state) => decideUpdateSettings({ type: 'UpdateSettings', data: { supportEmail, homepageUrl, by: admin.id }, now }, state),
+      settingsDecider,
+      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, by: admin.id }, now },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);

@@ -5,10 +5,8 @@ import {
   type TaskFields,
   type TaskSnapshot,
   type UserTaskCommand,
-  decideTask,
-  decideUserTasks,
-  taskEvolver,
-  userEvolver,
+  taskDecider,
+  userDecider,
 } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 
@@ -17,18 +15,15 @@ import { handleCommand, loadStream } from '../commands/handle.ts';
  * so demo data goes through the same rules as the API.
  */
 export function createTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
-    decideTask({ type: 'CreateTask', data: { taskId, fields, by }, now: now.toISOString() }, state), { actor: by });
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'CreateTask', data: { taskId, fields, by }, now: now.toISOString() }, { actor: by });
 }
 
 export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
-    decideTask({ type: 'UpdateTask', data: { taskId, fields, by }, now: now.toISOString() }, state), { actor: by });
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'UpdateTask', data: { taskId, fields, by }, now: now.toISOString() }, { actor: by });
 }
 
 export function deleteTask(store: EventStore, taskId: string, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskEvolver, (state) =>
-    decideTask({ type: 'DeleteTask', data: { taskId, by }, now: now.toISOString() }, state), { actor: by });
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'DeleteTask', data: { taskId, by }, now: now.toISOString() }, { actor: by });
 }
 
 /**
@@ -36,7 +31,7 @@ export function deleteTask(store: EventStore, taskId: string, by: string, now: D
  * than the read model, so a task deactivated a moment ago on another node is already refused.
  */
 export async function loadTaskSnapshot(store: EventStore, taskId: string): Promise<TaskSnapshot | null> {
-  const { state } = await loadStream(store, streams.task(taskId), taskEvolver);
+  const { state } = await loadStream(store, streams.task(taskId), taskDecider);
   if (state.status !== 'listed') return null;
   const { title, rewardPaise, isActive, requiresProof } = state.fields;
   return { taskId, title, rewardPaise, isActive, requiresProof };
@@ -48,13 +43,13 @@ export function submitProof(
   data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string },
   now: Date,
 ) {
-  // Fixed outside the decide callback, so a retry after a conflict reuses the same id.
+  // Fixed in the command, so a retry after a conflict reuses the same id.
   const submissionId = randomUUID();
   return handleCommand(
     store,
     streams.user(userId),
-    userEvolver,
-    (state) => decideUserTasks({ type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() }, state.tasks),
+    userDecider,
+    { type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() },
     { actor: userId },
   );
 }
@@ -74,7 +69,5 @@ export function reviewProof(
     review.decision === 'approve'
       ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: randomUUID(), notificationId }, now: at }
       : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
-  return handleCommand(store, streams.user(ownerId), userEvolver, (state) => decideUserTasks(command, state.tasks), {
-    actor: review.reviewerId,
-  });
+  return handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
 }

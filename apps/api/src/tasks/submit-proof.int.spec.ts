@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskBody, UserTaskBody } from '@kamai/contracts';
-import { MAX_IMAGE_BYTES } from '@kamai/domain';
+import { MAX_IMAGE_BYTES } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithdrawalRequest, type WithdrawalBody, destinationOf, formatPaise, streams } from '@kamai/contracts';
-import { type WithdrawalRecord, decideWithdrawals, maskDestination, userEvolver } from '@kamai/domain';
+import { type WithdrawalRecord, maskDestination, userDecider } from '@kamai/domain';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -39,12 +39,13 @@ export const walletRoutes = new Hono<AppEnv>()
     const { state, position } = await handleCommand(
       deps.store,
       streams.user(user.id),
-      userEvolver,
-      (current) => decideWithdrawals(command, current),
+      userDecider,
+      command,
       { actor: user.id },
     );
+    // Read before the next await: the state is the handler's cache, which later commands move on.
+    const record = state.withdrawals.byId.get(withdrawalId);
     await deps.runner.waitFor(position);
-    const record = state.withdrawals.byId[withdrawalId];
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
     return c.json(withdrawalBody(user.id, withdrawalId, record), 201);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rupees, streams } from '@kamai/contracts';
-import { decideAdjustWallet, decideWithdrawals, userEvolver } from '@kamai/domain';
+import { userDecider } from '@kamai/domain';
 import { handleCommand } from '../commands/handle.ts';
 import { addSeedStep } from '../seed.ts';
 
@@ -13,26 +13,26 @@ addSeedStep(async (store, accounts, now) => {
   const financeId = accounts.finance;
   if (!userId || !financeId) return;
   const at = now.toISOString();
-  await handleCommand(store, streams.user(userId), userEvolver, (state) =>
-    decideAdjustWallet(
-      {
-        type: 'AdjustWallet',
-        data: { entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(250), direction: 'credit', reason: 'Welcome bonus (demo data)', by: financeId },
-        now: at,
-      },
-      state,
-    ),
+  await handleCommand(
+    store,
+    streams.user(userId),
+    userDecider,
+    {
+      type: 'AdjustWallet',
+      data: { entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(250), direction: 'credit', reason: 'Welcome bonus (demo data)', by: financeId },
+      now: at,
+    },
     { actor: financeId },
   );
-  await handleCommand(store, streams.user(userId), userEvolver, (state) =>
-    decideWithdrawals(
-      {
-        type: 'RequestWithdrawal',
-        data: { withdrawalId: randomUUID(), entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(100), destination: { kind: 'upi', upiId: 'priya.sharma@okhdfc' } },
-        now: at,
-      },
-      state,
-    ),
+  await handleCommand(
+    store,
+    streams.user(userId),
+    userDecider,
+    {
+      type: 'RequestWithdrawal',
+      data: { withdrawalId: randomUUID(), entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(100), destination: { kind: 'upi', upiId: 'priya.sharma@okhdfc' } },
+      now: at,
+    },
     { actor: userId },
   );
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KYC_BONUS_PAISE, KYC_DOCUMENT_TYPES, type KycDocumentBody, type KycDocumentType, formatPaise } from '@kamai/contracts';
+import { KYC_BONUS_PAISE, KYC_DOCUMENT_TYPES, MAX_IMAGE_BYTES, type KycDocumentBody, type KycDocumentType, formatPaise } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { CheckCircleIcon, UploadIcon } from '../../components/icons.tsx';
@@ -10,7 +10,7 @@ import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { MAX_IMAGE_BYTES, uploadImage } from '../tasks/upload.ts';
+import { uploadImage } from '../tasks/upload.ts';
 import { KycStatusBadge } from './KycStatusBadge.tsx';
 import { kycDocumentsQuery, useClaimKycBonus, useSubmitKycDocument } from './kycQueries.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
-import { PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
+import { MAX_IMAGE_BYTES, PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
 import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -213,7 +213,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
             <>
               <UploadIcon className="size-7 text-slate-400" />
               <span className="text-sm font-semibold text-emerald-700">Choose an image</span>
-              <span className="text-xs text-slate-500">One screenshot or photo, up to 5MB</span>
+              <span className="text-xs text-slate-500">One screenshot or photo, up to {MAX_IMAGE_BYTES / 1024 / 1024}MB</span>
             </>
           ) : (
             <>

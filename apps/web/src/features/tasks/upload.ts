@@ -1,14 +1,12 @@
-import type { UploadPurpose } from '@kamai/contracts';
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, type UploadPurpose } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
-/** Spec sections 5 and 9: one image of at most 5 MB (5242880 bytes); the server checks it again. */
-export const MAX_IMAGE_BYTES = 5_242_880;
 /** Spec section 9: upload progress updates are throttled to 500 ms. */
 export const UPLOAD_PROGRESS_INTERVAL_MS = 500;
 
 export const UPLOAD_MESSAGES = {
-  tooLarge: `File size must be less than ${MAX_IMAGE_BYTES / 1024 / 1024}MB`,
+  tooLarge: IMAGE_TOO_LARGE,
   notAnImage: 'Please choose an image file',
   failed: 'Upload failed. Please try again.',
 } as const;

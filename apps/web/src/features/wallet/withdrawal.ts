@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
+import { MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
 import type { ErrorBody } from '@kamai/contracts';
 
-/** Spec sections 5 and 9: the smallest withdrawal and the dialog's default entry, in rupees. */
-export const MIN_WITHDRAWAL_RUPEES = 100;
+/** Spec sections 5 and 9: the smallest withdrawal (contracts' MIN_WITHDRAWAL_PAISE) and the dialog's default entry, in rupees. */
+export const MIN_WITHDRAWAL_RUPEES = MIN_WITHDRAWAL_PAISE / 100;
 
 /** Spec section 8: shown when a withdrawal fails for a reason the spec names no title for. */
 export const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
@@ -13,7 +13,7 @@ export type AmountCheck = { ok: true; amount: string } | { ok: false; title: str
 /** Whether `balance` (a wire amount) covers a withdrawal, i.e. the 'Withdraw Money' button is enabled. */
 export function canWithdraw(balance: string | null | undefined): boolean {
   const paise = balance == null ? null : parseRupees(balance);
-  return paise !== null && paise >= MIN_WITHDRAWAL_RUPEES * 100;
+  return paise !== null && paise >= MIN_WITHDRAWAL_PAISE;
 }
 
 /**

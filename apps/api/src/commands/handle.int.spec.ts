@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { EventContractError, SCHEMA_VERSION_KEY, type UserEvent, streams } from '@kamai/contracts';
+import { type Decider, DomainError, type EventStore, type Json, type NewEvent, type StreamSnapshot, type UserCommand, type UserState, fold, userDecider, userSnapshot } from '@kamai/domain';
+import { openSqliteEventStore, type SqliteEventStore } from '../event-store/sqlite.ts';
+import { SNAPSHOT_EVERY, StreamStateCache, handleCommand, loadStream, streamStateCache } from './handle.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'kamai-handle-'));
+let files = 0;
+const open: SqliteEventStore[] = [];
+const openStore = (file = join(dir, `events-${++files}.sqlite`)) => {
+  const store = openSqliteEventStore(file);
+  open.push(store);
+  return { store, file };
+};
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The store, counting what each readStream call asked for and got back. */
+function counting(store: EventStore) {
+  const reads: { fromRevision: number | undefined; returned: number }[] = [];
+  const wrapped: EventStore = Object.create(store) as EventStore;
+  wrapped.readStream = async (streamId, options) => {
+    const events = await store.readStream(streamId, options);
+    reads.push({ fromRevision: options?.fromRevision, returned: events.length });
+    return events;
+  };
+  wrapped.append = store.append.bind(store);
+  if (store.readSnapshot) wrapped.readSnapshot = store.readSnapshot.bind(store);
+  if (store.writeSnapshot) wrapped.writeSnapshot = store.writeSnapshot.bind(store);
+  return { store: wrapped, reads };
+}
+
+const now = '2026-11-23T10:00:00.000Z';
+const userId = 'u-1';
+const stream = streams.user(userId);
+let ids = 0;
+const id = (prefix: string) => `${prefix}-${++ids}`;
+const register: UserCommand = {
+  type: 'RegisterUser',
+  data: { userId, mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao' },
+  now,
+};
+const credit = (amountPaise: number): UserCommand => ({
+  type: 'AdjustWallet',
+  data: { entryId: id('e'), notificationId: id('n'), amountPaise, direction: 'credit', reason: 'test', by: 'fin-1' },
+  now,
+});
+const withdraw = (amountPaise: number): UserCommand => ({
+  type: 'RequestWithdrawal',
+  data: { withdrawalId: id('w'), entryId: id('e'), notificationId: id('n'), amountPaise, destination: { kind: 'upi', upiId: 'asha@okhdfc' } },
+  now,
+});
+
+/** The state a fresh fold of the whole stream gives, to compare the cache with. */
+async function freshFold(store: EventStore): Promise<UserState> {
+  const { eventCodec } = await import('@kamai/contracts');
+  const events = (await store.readStream(stream)).map((e) => eventCodec.decode(e) as UserEvent);
+  return fold(userDecider, events);
+}
+
+describe('command handler: decision state cached per stream', () => {
+  it('folds only the events after the cached revision, including another process\'s appends', async () => {
+    const { store: raw, file } = openStore();
+    const { store, reads } = counting(raw);
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(50_000));
+    await handleCommand(store, stream, userDecider, withdraw(10_000));
+    // The first command read the (empty) stream from the start; later ones only after what they had.
+    expect(reads[0]).toEqual({ fromRevision: 0, returned: 0 });
+    expect(reads.slice(1)).toEqual([
+      { fromRevision: 1, returned: 0 },
+      { fromRevision: 3, returned: 0 },
+    ]);
+    expect(streamStateCache(store).revisionOf(stream)).toBe(5);
+
+    // A second "process" on the same file appends; the next command reads just that.
+    const { store: other } = openStore(file);
+    await handleCommand(other, stream, userDecider, credit(1_000));
+    const decided = await handleCommand(store, stream, userDecider, withdraw(20_000));
+    expect(reads.at(-1)).toEqual({ fromRevision: 6, returned: 2 });
+    expect(decided.state.wallet.balance).toBe(50_000 - 10_000 + 1_000 - 20_000);
+    expect(decided.state).toEqual(await freshFold(raw));
+  });
+
+  it('records the schema version in every appended event\'s metadata', async () => {
+    const { store } = openStore();
+    await handleCommand(store, stream, userDecider, register, { actor: userId });
+    await handleCommand(store, stream, userDecider, credit(2_500), { actor: 'fin-1' });
+    const recorded = await store.readStream(stream);
+    expect(recorded.map((e) => [e.type, e.metadata[SCHEMA_VERSION_KEY], e.metadata.actor])).toEqual([
+      ['UserRegistered', 1, userId],
+      ['WalletCredited', 2, 'fin-1'],
+      ['NotificationSent', 2, 'fin-1'],
+    ]);
+  });
+
+  it('a refused decision leaves the cached state as it was', async () => {
+    const { store } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(15_000));
+    const before = streamStateCache(store).revisionOf(stream);
+    await expect(handleCommand(store, stream, userDecider, withdraw(20_000))).rejects.toMatchObject({ code: 'insufficient_balance' });
+    await expect(handleCommand(store, stream, userDecider, withdraw(50))).rejects.toBeInstanceOf(DomainError);
+    expect(streamStateCache(store).revisionOf(stream)).toBe(before);
+    const { state } = await loadStream(store, stream, userDecider);
+    expect(state).toEqual(await freshFold(store));
+    expect(state.wallet.balance).toBe(15_000);
+    expect(state.withdrawals.byId.size).toBe(0);
+    // And the next good command decides on the right balance.
+    const decided = await handleCommand(store, stream, userDecider, withdraw(15_000));
+    expect(decided.state.wallet.balance).toBe(0);
+  });
+
+  it('an event that breaks its contract fails the command, is never stored, and leaves the cache alone', async () => {
+    const { store } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(5_000));
+    const broken: Decider<UserState, UserCommand, UserEvent> = {
+      ...userDecider,
+      // A bug: a debit of a negative amount, past the decider's own checks.
+      decide: (command, state) => [
+        ...userDecider.decide(command, state),
+        { type: 'WalletDebited', data: { entryId: 'bad', amountPaise: -100, kind: 'adjustment', debitedAt: now } },
+      ],
+    };
+    await expect(handleCommand(store, stream, broken, credit(1_000))).rejects.toBeInstanceOf(EventContractError);
+    expect((await store.readStream(stream)).length).toBe(3);
+    const { state, revision } = await loadStream(store, stream, userDecider);
+    expect(revision).toBe(2);
+    expect(state.wallet.balance).toBe(5_000);
+  });
+
+  it('concurrent commands of one process on one stream: exactly what the balance covers, and the cache matches a fresh fold', async () => {
+    const { store } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(50_000));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => handleCommand(store, stream, userDecider, withdraw(10_000))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'insufficient_balance' });
+    const { state } = await loadStream(store, stream, userDecider);
+    expect(state.wallet.balance).toBe(0);
+    expect(state).toEqual(await freshFold(store));
+  });
+
+  it('two stores on one file racing (two processes): money moves exactly once', async () => {
+    const { store: a, file } = openStore();
+    const { store: b } = openStore(file);
+    await handleCommand(a, stream, userDecider, register);
+    await handleCommand(b, stream, userDecider, credit(30_000));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => handleCommand(i % 2 ? a : b, stream, userDecider, withdraw(10_000))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    for (const store of [a, b]) {
+      const { state } = await loadStream(store, stream, userDecider);
+      expect(state.wallet.balance).toBe(0);
+      expect(state).toEqual(await freshFold(store));
+    }
+  });
+
+  it('the LRU keeps at most its bound of streams, dropping the least recently used', () => {
+    const cache = new StreamStateCache(2);
+    const entry = () => ({ evolve: (s: unknown) => s, state: {}, revision: 0, snapshotRevision: -1 });
+    cache.set('a', entry());
+    cache.set('b', entry());
+    cache.get('a');
+    cache.set('c', entry());
+    expect(cache.size).toBe(2);
+    expect(cache.revisionOf('a')).toBe(0);
+    expect(cache.revisionOf('b')).toBeUndefined();
+    expect(cache.revisionOf('c')).toBe(0);
+  });
+
+  it('keeps a snapshot of a long stream, and a cold start reads only the events after it', async () => {
+    const { store, file } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    // Grow the stream past the snapshot interval, behind the handler's back (as another process would).
+    let revision = 0;
+    for (let batch = 0; batch < 3; batch++) {
+      const events: NewEvent[] = Array.from({ length: 500 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        type: i % 2 ? 'NotificationSent' : 'WalletCredited',
+        data: (i % 2
+            ? { notificationId: `n-${batch}-${i}`, key: 'wallet_credited', params: { amountPaise: 100, reason: 'r' }, kind: 'success', sentAt: now }
+            : { entryId: `e-${batch}-${i}`, amountPaise: 100, kind: 'adjustment', params: { reason: 'r' }, creditedAt: now }) as Json,
+        metadata: { schemaVersion: 2 },
+      }));
+      revision = (await store.append(stream, events, revision)).nextExpectedRevision;
+    }
+    // The catch-up over 1,501 events (a cache of its own: a new store object) reads them in pages.
+    const paged = counting(store);
+    await handleCommand(paged.store, stream, userDecider, withdraw(10_000));
+    expect(paged.reads).toEqual([
+      { fromRevision: 0, returned: 1_000 },
+      { fromRevision: 1_000, returned: 501 },
+    ]);
+    const kept = await store.readSnapshot(stream);
+    expect(kept?.version).toBe(userSnapshot.version);
+    expect(kept?.revision).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
+
+    // A new process on the same file: starts from the snapshot, reads only what came after it.
+    const { store: rawCold } = openStore(file);
+    const { store: cold, reads } = counting(rawCold);
+    const { state } = await loadStream(cold, stream, userDecider);
+    expect(reads).toEqual([{ fromRevision: (kept?.revision ?? 0) + 1, returned: revision + 3 - (kept?.revision ?? 0) }]);
+    expect(state).toEqual(await freshFold(rawCold));
+    expect(state.wallet.balance).toBe(750 * 100 - 10_000);
+  });
+
+  it('ignores a snapshot of another version or one it cannot read, and folds from the events', async () => {
+    const { store, file } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(5_000));
+    for (const snapshot of <StreamSnapshot[]>[
+      { revision: 2, version: userSnapshot.version + 1, state: { anything: true } },
+      { revision: 2, version: userSnapshot.version, state: { account: 'garbage' } },
+    ]) {
+      await store.writeSnapshot(stream, snapshot);
+      const { store: cold } = openStore(file);
+      const { state, revision } = await loadStream(cold, stream, userDecider);
+      expect(revision).toBe(2);
+      expect(state.wallet.balance).toBe(5_000);
+      expect(state).toEqual(await freshFold(cold));
+    }
+  });
+});
+

@@ -1,0 +1,49 @@
+import type { UserEvent } from '@kamai/contracts';
+import type { Decider } from '../decider.ts';
+import { assertNever } from '../errors.ts';
+import { type AccountCommand, decideAccount } from './account.ts';
+import { type AdjustWallet, decideAdjustWallet } from './adjustments.ts';
+import { type KycCommand, decideKyc } from './kyc.ts';
+import { type NotificationCommand, decideNotifications } from './notifications.ts';
+import { type UserState, userEvolver, userSnapshot } from './state.ts';
+import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
+import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
+
+/** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
+export type UserCommand = AccountCommand | AdjustWallet | KycCommand | NotificationCommand | UserTaskCommand | WithdrawalCommand;
+
+/** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
+export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
+  ...userEvolver,
+  snapshot: userSnapshot,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'RegisterUser':
+      case 'UpdateProfile':
+      case 'GrantRole':
+      case 'RevokeRole':
+        return decideAccount(command, state.account);
+      case 'AdjustWallet':
+        return decideAdjustWallet(command, state);
+      case 'MarkNotificationRead':
+      case 'MarkAllNotificationsRead':
+      case 'DeleteNotification':
+        return decideNotifications(command, state.notifications);
+      case 'SubmitProof':
+      case 'ApproveProof':
+      case 'RejectProof':
+        return decideUserTasks(command, state);
+      case 'RequestWithdrawal':
+      case 'MarkWithdrawalPaid':
+      case 'RejectWithdrawal':
+        return decideWithdrawals(command, state);
+      case 'SubmitKycDocument':
+      case 'ApproveKycDocument':
+      case 'RejectKycDocument':
+      case 'ClaimKycBonus':
+        return decideKyc(command, state);
+      default:
+        return assertNever(command);
+    }
+  },
+};
