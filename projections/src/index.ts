@@ -7,6 +7,7 @@ import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
+import { journalProjection } from './journal/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -31,6 +32,10 @@ export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
 export * from './user-tasks/projection.ts';
 export * from './user-tasks/queries.ts';
+export * from './journal/schema.ts';
+export * from './journal/accounts.ts';
+export * from './journal/projection.ts';
+export * from './journal/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -42,4 +47,5 @@ export const allProjections: readonly Projection[] = [
   settingsProjection,
   tasksProjection,
   userTasksProjection,
+  journalProjection,
 ];

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { JournalBalancesTable, JournalPostingsTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -18,6 +19,9 @@ export interface ReadDb {
   tasks: TasksTable;
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
+  journal_postings: JournalPostingsTable;
+  journal_balances: JournalBalancesTable;
+  journal_withdrawals: JournalWithdrawalsTable;
 }
 
 export interface CheckpointsTable {
