@@ -45,7 +45,7 @@ describe('the double-entry journal', () => {
     register('u1', '9876543210', 'Asha');
     register('fin', '9876500000', 'Farah');
     on('u1', credit({ entryId: 'r1', amountPaise: 50_000, kind: 'task_reward', params: { taskTitle: 'Rate PhonePe' }, taskId: 'task-1', reference: 'sub-1', by: 'fin', now: t(1) }));
-    on('u1', credit({ entryId: 'k1', amountPaise: 5_000, kind: 'kyc_bonus', now: t(2) }));
+    on('u1', credit({ entryId: 'k1', amountPaise: 5_000, kind: 'kyc_bonus', params: {}, now: t(2) }));
     const request = (id: string, minute: number, amountPaise: number): WithdrawalCommand => ({
       type: 'RequestWithdrawal',
       data: { withdrawalId: id, entryId: `hold-${id}`, notificationId: `n-${id}`, amountPaise, destination: bank },

@@ -110,3 +110,28 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
   const row = await selectForFinance(db).where('withdrawal_requests.id', '=', id).executeTakeFirst();
   return row && toFinanceBody(row);
 }
+
+/**
+ * One page of the finance list (issue 11): filtered by status and by time (the request's time for
+ * pending and all, the settlement's for paid and rejected), `after` the cursor of the previous page.
+ * Returns the next cursor when more rows follow, so no caller is cut off silently.
+ */
+export async function listWithdrawalsPage(
+  db: ReadDbHandle,
+  options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
+): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
+  const ascending = options.status === 'pending';
+  const timeColumn = options.status === 'paid' || options.status === 'rejected' ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
+  let query = selectForFinance(db);
+  if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
+  if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
+  if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
+  if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);
+  const rows = await query
+    .orderBy('withdrawal_requests.position', ascending ? 'asc' : 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  const page = rows.slice(0, options.limit);
+  const more = rows.length > options.limit;
+  return { rows: page.map(toFinanceBody), nextCursor: more ? (page.at(-1)?.position ?? null) : null };
+}

@@ -4,13 +4,12 @@ import {
   type AdjustmentBody,
   MarkWithdrawalPaidRequest,
   RejectWithdrawalRequest,
-  WithdrawalQueueQuery,
   formatPaise,
   ledgerText,
   streams,
 } from '@kamai/contracts';
 import { type WithdrawalCommand, decideAdjustWallet, decideWithdrawals, userEvolver } from '@kamai/domain';
-import { findWithdrawal, findWithdrawalForFinance, listWithdrawalsForFinance } from '@kamai/projections';
+import { findWithdrawal, findWithdrawalForFinance } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
@@ -26,13 +25,11 @@ const financeStaff = withRole('finance', 'admin');
 const withdrawalId = idParam('id', UUID_PATTERN, NOT_FOUND);
 
 /**
- * Finance: the withdrawal queue, paying or rejecting a request (each decided on the requester's
+ * Finance: a withdrawal, paying or rejecting a request (each decided on the requester's
  * stream, so a request is settled once however many staff click at once), and manual adjustments.
  */
 export const financeRoutes = new Hono<AppEnv>()
-  .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalQueueQuery), async (c) =>
-    c.json(await listWithdrawalsForFinance(c.var.deps.db, c.req.valid('query').status)),
-  )
+  // GET /api/admin/withdrawals (the queue and the history, paged) is in ledger-routes.ts.
   .get('/api/admin/withdrawals/:id', financeStaff, withdrawalId, async (c) => {
     const found = await findWithdrawalForFinance(c.var.deps.db, c.req.param('id'));
     if (!found) throw notFound(NOT_FOUND);

@@ -9,6 +9,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
+import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
@@ -55,6 +56,7 @@ export function createApp(parts: AppParts) {
   app.route('/', authRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
+  app.route('/', ledgerRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);

@@ -27,6 +27,13 @@ const ROUTES: Array<[method: string, path: string]> = [
   ['PUT', '/api/admin/settings'],
   ['GET', '/api/admin/withdrawals?status=:id'],
   ['GET', '/api/admin/submissions?status=:id'],
+  ['GET', '/api/admin/withdrawals?status=all&from=:id&to=:id&cursor=:id&format=:id&limit=:id'],
+  ['GET', '/api/admin/ledger/users/:id/statement?from=:id&to=:id&format=:id'],
+  ['GET', '/api/admin/ledger/users/9876543210/statement?format=csv&from=:id'],
+  ['GET', '/api/admin/ledger/users/:id/balance?at=:id'],
+  ['GET', '/api/admin/ledger/trial-balance?at=:id'],
+  ['GET', '/api/admin/ledger/reconciliation'],
+  ['GET', '/api/admin/ledger/verify'],
   ['GET', '/objects/:id'],
   ['PUT', '/api/objects/put/:id'],
 ];
