@@ -108,3 +108,15 @@ export interface LedgerVerifyBody {
   /** Where the chain first breaks, when it does. */
   failure: { streamId: string; position: number; revision: number | null; problem: string } | null;
 }
+
+/** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions. */
+export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
+  /^\/api\/withdrawals$/,
+  /^\/api\/admin\/adjustments$/,
+  /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject)$/,
+  /^\/api\/tasks\/[^/]+\/submit-proof$/,
+  /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
+];
+
+/** An Idempotency-Key: 1 to 100 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,100}$/;

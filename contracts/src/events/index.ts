@@ -3,12 +3,14 @@ import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
 import { ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
+import { idempotencyEvents, referenceEvents } from './finance.ts';
 
 export * from './define.ts';
 export * from './account.ts';
 export * from './ledger.ts';
 export * from './tasks.ts';
 export * from './withdrawals.ts';
+export * from './finance.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -26,9 +28,19 @@ export type MobileEvent = EventsOf<typeof mobileEvents>;
 export type SessionEvent = EventsOf<typeof sessionEvents>;
 export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
+export type ReferenceEvent = EventsOf<typeof referenceEvents>;
+export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
-export const allEvents = { ...userEvents, ...mobileEvents, ...sessionEvents, ...taskCatalogueEvents, ...settingsEvents };
+export const allEvents = {
+  ...userEvents,
+  ...mobileEvents,
+  ...sessionEvents,
+  ...taskCatalogueEvents,
+  ...settingsEvents,
+  ...referenceEvents,
+  ...idempotencyEvents,
+};
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];
 
@@ -39,4 +51,7 @@ export const streams = {
   session: (sessionId: string) => `session-${sessionId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
+  /** A transfer reference, normalised (upper case, no spaces). */
+  reference: (reference: string) => `utr-${reference}`,
+  idempotency: (hash: string) => `idempotency-${hash}`,
 };

@@ -18,6 +18,7 @@ import type { AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { withReservedReference } from './references.ts';
 
 const NOT_FOUND = 'Withdrawal request not found';
 const NO_USER = 'No user with this mobile number';
@@ -38,11 +39,14 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
     const { reference } = c.req.valid('json');
     const by = requireUser(c).id;
-    return settle(c, c.req.param('id'), (id, now) => ({
-      type: 'MarkWithdrawalPaid',
-      data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
-      now,
-    }));
+    // One transfer reference pays one withdrawal (finance/references.ts).
+    return withReservedReference(c.var.deps, { reference, withdrawalId: c.req.param('id'), by }, () =>
+      settle(c, c.req.param('id'), (id, now) => ({
+        type: 'MarkWithdrawalPaid',
+        data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
+        now,
+      })),
+    );
   })
   .post('/api/admin/withdrawals/:id/reject', financeStaff, withdrawalId, validate('json', RejectWithdrawalRequest), async (c) => {
     const { reason } = c.req.valid('json');

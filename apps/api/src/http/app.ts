@@ -10,6 +10,7 @@ import { authRoutes } from '../auth/routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
+import { idempotency } from '../finance/idempotency.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
@@ -46,6 +47,7 @@ export function createApp(parts: AppParts) {
     })(c, next);
   });
   app.use(sessionMiddleware);
+  app.use('/api/*', idempotency);
 
   // 503 once the read models stop following the store, so a load balancer or operator notices.
   app.get('/api/health', (c) => {
