@@ -106,7 +106,7 @@ export interface LedgerVerifyBody {
   headHash: string | null;
   headPosition: number;
   /** Where the chain first breaks, when it does. */
-  failure: { streamId: string; position: number; revision: number | null; problem: string } | null;
+  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered'; detail: string } | null;
 }
 
 /** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions. */

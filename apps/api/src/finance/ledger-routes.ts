@@ -28,6 +28,7 @@ import { ApiError } from '../http/errors.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { toCsv } from './csv.ts';
+import { verifyLedger } from './verify.ts';
 
 const NO_USER = 'No user with this mobile number';
 const financeStaff = withRole('finance', 'admin');
@@ -173,6 +174,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
     };
     return c.json(body);
   })
+  .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store)))
   .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
     const deps = c.var.deps;
     const { status, from, to, cursor, limit, format } = c.req.valid('query');
