@@ -14,6 +14,7 @@ import {
 } from '@kamai/contracts';
 import { maskDestination } from '@kamai/domain';
 import {
+  type Statement,
   findUserByMobile,
   listWithdrawalsPage,
   reconciliation,
@@ -86,6 +87,34 @@ export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
   );
 }
 
+/** The statement as the API and the CLI answer it: rupees as decimal strings. */
+export function toStatementBody(
+  user: { id: string; first_name: string | null; last_name: string | null; mobile: string },
+  statement: Statement,
+): StatementBody {
+  return {
+    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.mobile, mobile: user.mobile },
+    from: statement.from,
+    to: statement.to,
+    opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
+    entries: statement.entries.map((e) => ({
+      position: e.position,
+      revision: e.revision,
+      time: e.effectiveAt,
+      kind: e.kind,
+      description: e.description,
+      amount: formatPaise(e.amountPaise),
+      pendingPayoutChange: formatPaise(e.pendingPayoutChangePaise),
+      balance: formatPaise(e.availablePaise),
+      pendingPayout: formatPaise(e.pendingPayoutPaise),
+      actor: e.actor,
+      reason: e.reason,
+      references: { submissionId: e.submissionId, taskId: e.taskId, withdrawalId: e.withdrawalId, utr: e.utr },
+    })),
+    closing: { available: formatPaise(statement.closing.availablePaise), pendingPayout: formatPaise(statement.closing.pendingPayoutPaise) },
+  };
+}
+
 /**
  * Finance's ledger (issue 11): statements and balances as of any moment, the trial balance, the
  * reconciliation, and the withdrawal list with history, filters, cursor pages and CSV.
@@ -97,27 +126,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
     await caughtUp(deps);
     const user = await userFor(deps, c.req.valid('param').mobile);
     const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
-    const body: StatementBody = {
-      user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.mobile, mobile: user.mobile },
-      from: statement.from,
-      to: statement.to,
-      opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
-      entries: statement.entries.map((e) => ({
-        position: e.position,
-        revision: e.revision,
-        time: e.effectiveAt,
-        kind: e.kind,
-        description: e.description,
-        amount: formatPaise(e.amountPaise),
-        pendingPayoutChange: formatPaise(e.pendingPayoutChangePaise),
-        balance: formatPaise(e.availablePaise),
-        pendingPayout: formatPaise(e.pendingPayoutPaise),
-        actor: e.actor,
-        reason: e.reason,
-        references: { submissionId: e.submissionId, taskId: e.taskId, withdrawalId: e.withdrawalId, utr: e.utr },
-      })),
-      closing: { available: formatPaise(statement.closing.availablePaise), pendingPayout: formatPaise(statement.closing.pendingPayoutPaise) },
-    };
+    const body = toStatementBody(user, statement);
     if (format === 'csv') {
       return csvResponse(c, `statement-${user.mobile}.csv`, statementCsv(body), {
         'x-opening-balance': body.opening.available,
