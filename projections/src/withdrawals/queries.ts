@@ -77,11 +77,18 @@ function selectForFinance(db: ReadDbHandle) {
   return db
     .selectFrom('withdrawal_requests')
     .innerJoin('users', 'users.id', 'withdrawal_requests.user_id')
+    .leftJoin('users as staff', 'staff.id', 'withdrawal_requests.processed_by')
     .selectAll('withdrawal_requests')
-    .select(['users.first_name', 'users.last_name', 'users.mobile']);
+    .select(['users.first_name', 'users.last_name', 'users.mobile', 'staff.first_name as staff_first_name', 'staff.last_name as staff_last_name']);
 }
 
-type FinanceRow = WithdrawalRow & { first_name: string | null; last_name: string | null; mobile: string };
+type FinanceRow = WithdrawalRow & {
+  first_name: string | null;
+  last_name: string | null;
+  mobile: string;
+  staff_first_name: string | null;
+  staff_last_name: string | null;
+};
 
 function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
   return {
@@ -89,6 +96,7 @@ function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
     user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile, mobile: row.mobile },
     payTo: destinationOf(row),
     processedBy: row.processed_by,
+    processedByName: [row.staff_first_name, row.staff_last_name].filter(Boolean).join(' ') || null,
   };
 }
 

@@ -81,7 +81,7 @@ export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
   return toCsv(
     WITHDRAWAL_HEADER,
     rows.map((w) => [
-      w.id, w.status, w.amount, w.requestedAt, w.processedAt, w.user.name, w.user.mobile, maskDestination(w.payTo), w.reference, w.processedBy, w.reason,
+      w.id, w.status, w.amount, w.requestedAt, w.processedAt, w.user.name, w.user.mobile, maskDestination(w.payTo), w.reference, w.processedByName ?? w.processedBy, w.reason,
     ]),
     new Set(['amount']),
   );
