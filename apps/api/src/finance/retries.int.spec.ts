@@ -1,4 +1,5 @@
-import { streams } from '@kamai/contracts';
+import { type TaskBody, type UserTaskBody, streams } from '@kamai/contracts';
+import { TINY_PNG } from '../object-storage/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiPair, startApiPair } from '../testing/process.ts';
 import { BANK } from './testing.ts';
@@ -94,6 +95,35 @@ describe('Idempotency-Key across two processes', () => {
     expect(await walletEvents(a.userId, 'WithdrawalPaid')).toHaveLength(1);
     // Without the key the same pay is refused by the domain, as before.
     expect((await finance.request('POST', `/api/admin/withdrawals/${fromA.body.id}/paid`, pay, json)).status).toBe(409);
+  });
+});
+
+describe('Idempotency-Key on submit-proof and reviews', () => {
+  it('answers a retried proof and a retried approval with their first responses, on the other process, crediting once', async () => {
+    const admin = await pair.signUp(pair.a.url, 'Arjun', ['admin']);
+    const task = await admin.post<TaskBody>('/api/admin/tasks', { title: 'Rate PhonePe', description: 'Rate it', rupeeReward: '25' });
+    expect(task.status).toBe(201);
+    const user = await pair.signUp(pair.b.url, 'Ravi');
+    const slot = await user.post('/api/objects/upload');
+    expect((await fetch(new URL(slot.body.uploadURL, pair.b.url), { method: 'PUT', body: TINY_PNG, headers: { 'content-type': 'image/png' } })).status).toBe(201);
+    const proof = JSON.stringify({ proofImageUrl: slot.body.objectURL, proofDescription: 'Rated 5 stars' });
+    const proofKey = { ...json, ...key('proof') };
+    const submitted = await user.request<UserTaskBody>('POST', `/api/tasks/${task.body.id}/submit-proof`, proof, proofKey);
+    expect(submitted.status).toBe(201);
+    const again = await user.clone(pair.a.url).request('POST', `/api/tasks/${task.body.id}/submit-proof`, proof, proofKey);
+    expect([again.status, again.body]).toEqual([201, submitted.body]);
+    expect((await walletEvents(user.userId, 'ProofSubmitted')).length).toBe(1);
+
+    const reviewer = await pair.signUp(pair.a.url, 'Kavya', ['reviewer']);
+    const approveKey = key('approve');
+    const approved = await reviewer.request('POST', `/api/admin/submissions/${submitted.body.submissionId}/approve`, undefined, approveKey);
+    expect(approved.status).toBe(200);
+    const reapproved = await reviewer.clone(pair.b.url).request('POST', `/api/admin/submissions/${submitted.body.submissionId}/approve`, undefined, approveKey);
+    expect([reapproved.status, reapproved.body]).toEqual([200, approved.body]);
+    expect(await walletEvents(user.userId, 'WalletCredited')).toHaveLength(1);
+    // A different decision under the same key is another request.
+    const rejectWithSameKey = await reviewer.request('POST', `/api/admin/submissions/${submitted.body.submissionId}/reject`, JSON.stringify({ reason: 'Blurry' }), { ...json, ...approveKey });
+    expect(rejectWithSameKey.status).toBe(422);
   });
 });
 
