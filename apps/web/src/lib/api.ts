@@ -81,6 +81,19 @@ export function getJson<T>(): QueryFunction<T> {
   };
 }
 
+/** Every page of a paged list, following its `X-Next-Cursor` header, so nothing is cut off. */
+export async function getAllPages<T>(url: string, signal?: AbortSignal): Promise<T[]> {
+  const rows: T[] = [];
+  const join = url.includes('?') ? '&' : '?';
+  for (let cursor: string | null = null; ; ) {
+    const response: Response = await fetch(cursor ? `${url}${join}cursor=${encodeURIComponent(cursor)}` : url, { credentials: 'include', signal });
+    await throwIfNotOk(response);
+    rows.push(...((await response.json()) as T[]));
+    cursor = response.headers.get('x-next-cursor');
+    if (!cursor) return rows;
+  }
+}
+
 const STATUS_AND_BODY = /^(\d{3}): ([\s\S]*)$/;
 
 /** The parts of an error thrown by this module, or null for anything else (e.g. a network error). */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FinanceWithdrawalBody, LedgerVerifyBody, ReconciliationBody, StatementBody } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { errorStatus } from '../../lib/api.ts';
-import { getJson } from '../../lib/api.ts';
+import { getAllPages, getJson } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
@@ -36,10 +36,8 @@ export function HistoryTab() {
   const history = useQuery({
     queryKey: ['/api/admin/withdrawals', 'history', status, from, to],
     queryFn: async (context) => {
-      const pages = await Promise.all(
-        statuses.map((s) => getJson<FinanceWithdrawalBody[]>()({ ...context, queryKey: [`/api/admin/withdrawals${query({ status: s, ...params, limit: '1000' })}`] })),
-      );
-      return pages.flat().sort((a, b) => (b.processedAt ?? '').localeCompare(a.processedAt ?? ''));
+      const lists = await Promise.all(statuses.map((s) => getAllPages<FinanceWithdrawalBody>(`/api/admin/withdrawals${query({ status: s, ...params, limit: '1000' })}`, context.signal)));
+      return lists.flat().sort((a, b) => (b.processedAt ?? '').localeCompare(a.processedAt ?? ''));
     },
   });
   const csvStatus = status === 'settled' ? 'all' : status;
