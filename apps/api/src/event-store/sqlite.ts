@@ -82,6 +82,9 @@ function addChain(db: Database.Database): void {
   if (unsealed.length === 0) return;
   const head = db.prepare<[string], { hash: string | null }>('SELECT hash FROM events WHERE stream_id = ? AND hash IS NOT NULL ORDER BY revision DESC LIMIT 1');
   const seal = db.prepare<[string, string | null, number]>('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?');
+  const moveHead = db.prepare(
+    'INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position',
+  );
   const heads = new Map<string, string | null>();
   for (const row of unsealed) {
     if (!heads.has(row.stream_id)) heads.set(row.stream_id, head.get(row.stream_id)?.hash ?? null);
@@ -89,8 +92,7 @@ function addChain(db: Database.Database): void {
     const hash = chainHash(prev, { streamId: row.stream_id, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
     seal.run(hash, prev, row.position);
     heads.set(row.stream_id, hash);
-    db.prepare('INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position')
-      .run(row.stream_id, row.revision, hash, row.position);
+    moveHead.run(row.stream_id, row.revision, hash, row.position);
   }
 }
 
