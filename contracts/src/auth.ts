@@ -46,6 +46,8 @@ export const UserBody = v.object({
   profileImageUrl: v.nullable(v.string()),
   /** The wallet balance: decimal string with two places, e.g. "125.00". */
   totalRupees: v.string(),
+  /** Withdrawals requested and not yet paid (no longer available, not yet in the bank), same format. */
+  pendingPayout: v.string(),
   /** Everything earned so far (task rewards, KYC bonus), same format. */
   totalEarned: v.string(),
   notificationsEnabled: v.boolean(),

@@ -35,4 +35,8 @@ export type ErrorCode =
   | 'kyc_bonus_already_claimed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  /** An Idempotency-Key used again with a different request body: 422. */
+  | 'idempotency_key_reused'
+  /** A bank transfer reference (UTR) that already paid another withdrawal: 409. */
+  | 'duplicate_reference'
   | 'internal';

@@ -12,3 +12,4 @@ export * from './tasks.ts';
 export * from './kyc.ts';
 export * from './uploads.ts';
 export * from './events/index.ts';
+export * from './ledger.ts';

@@ -54,6 +54,8 @@ export const LEDGER_TEXTS = {
   withdrawal: 'Withdrawal to {destination}',
   withdrawal_refund: 'Refund of rejected withdrawal: {reason}',
   adjustment: 'Adjustment: {reason}',
+  /** Not a wallet entry: the journal's line for a paid withdrawal (payout pending -> bank). */
+  withdrawal_paid: 'Withdrawal paid, transfer reference {reference}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

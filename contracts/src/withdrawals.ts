@@ -131,6 +131,8 @@ export const FinanceWithdrawalBody = v.object({
   payTo: WithdrawalDestination,
   /** The staff member who paid or rejected it. */
   processedBy: v.nullable(v.string()),
+  /** Their name, for the history and its CSV. */
+  processedByName: v.nullable(v.string()),
 });
 export type FinanceWithdrawalBody = v.InferOutput<typeof FinanceWithdrawalBody>;
 

@@ -13,3 +13,4 @@ export * from './user/withdrawals.ts';
 export * from './user/adjustments.ts';
 export * from './user/kyc.ts';
 export * from './settings.ts';
+export * from './finance/references.ts';

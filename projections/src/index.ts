@@ -8,6 +8,7 @@ import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
+import { journalProjection } from './journal/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -35,6 +36,10 @@ export * from './user-tasks/queries.ts';
 export * from './kyc/schema.ts';
 export * from './kyc/projection.ts';
 export * from './kyc/queries.ts';
+export * from './journal/schema.ts';
+export * from './journal/accounts.ts';
+export * from './journal/projection.ts';
+export * from './journal/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -47,4 +52,5 @@ export const allProjections: readonly Projection[] = [
   tasksProjection,
   userTasksProjection,
   kycProjection,
+  journalProjection,
 ];

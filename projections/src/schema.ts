@@ -1,6 +1,7 @@
 import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
 import type { KycDocumentsTable } from './kyc/schema.ts';
+import type { JournalBalancesTable, JournalPostingsTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -21,6 +22,9 @@ export interface ReadDb {
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
   kyc_documents: KycDocumentsTable;
+  journal_postings: JournalPostingsTable;
+  journal_balances: JournalBalancesTable;
+  journal_withdrawals: JournalWithdrawalsTable;
 }
 
 export interface CheckpointsTable {

@@ -100,7 +100,58 @@ describe('npm run cli', () => {
     const { mobile } = await signUp();
     const { stdout } = await cli(dataDir, 'replay-wallet', mobile);
     expect(stdout).toContain(`wallet of ${mobile}`);
-    expect(stdout).toContain('OK: the read model agrees with the events');
+    expect(stdout).toContain('OK: the read models agree with the events');
+  });
+
+  it('replays a wallet with pays and staff names, as of a moment and as CSV; reconciles, exports and verifies the ledger; a tampered log fails verification even after a rebuild', async () => {
+    const staff = await signUp();
+    await cli(dataDir, 'grant-role', staff.mobile, 'finance');
+    await expect.poll(async () => (await staff.client.get('/api/auth/user')).body.roles, { timeout: 2000, interval: 25 }).toEqual(['finance']);
+    const { client, mobile } = await signUp();
+    expect((await staff.client.post('/api/admin/adjustments', { mobile, amount: 500, direction: 'credit', reason: 'Missed reward' })).status).toBe(201);
+    const beforeWithdrawal = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const withdrawal = await client.post('/api/withdrawals', { amount: 200, upiId: 'sita.verma@okhdfc' });
+    expect(withdrawal.status).toBe(201);
+    expect((await staff.client.post(`/api/admin/withdrawals/${withdrawal.body.id}/paid`, { reference: 'UTR31337001' })).status).toBe(200);
+
+    const replay = (await cli(dataDir, 'replay-wallet', mobile)).stdout;
+    expect(replay).toMatch(/withdrawal_paid: .*UTR31337001 \(by Sita Verma \(\d{10}\)\)/);
+    expect(replay).toContain('events say:      available 300.00, pending payout 0.00');
+    expect(replay).toContain('OK: the read models agree with the events, and the log verifies');
+    expect((await cli(dataDir, 'replay-wallet', mobile, '--as-of', beforeWithdrawal)).stdout).toContain('events say:      available 500.00, pending payout 0.00');
+
+    const csv = (await cli(dataDir, 'replay-wallet', mobile, '--csv')).stdout.trim().split('\r\n');
+    expect(csv[0]).toMatch(/^position,time,kind,description,amount,/);
+    // Split on commas outside quotes (descriptions may hold commas).
+    const amounts = csv.slice(1).map((line) => Number(line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)[4]));
+    expect(amounts.reduce((a, b) => a + b, 0)).toBeCloseTo(300, 2);
+
+    const reconcile = (await cli(dataDir, 'reconcile')).stdout;
+    expect(reconcile).toMatch(/difference\s+0\.00/);
+    expect(reconcile).toContain('verification OK');
+    const exported = (await cli(dataDir, 'export-ledger', '--from', beforeWithdrawal)).stdout.trim().split('\r\n');
+    expect(exported[0]).toBe('position,transaction_id,time,account,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision');
+    expect(exported.some((line) => line.includes('platform:bank') && line.includes('UTR31337001'))).toBe(true);
+    expect(exported.some((line) => line.includes('Missed reward'))).toBe(false);
+    expect((await cli(dataDir, 'verify-ledger')).stdout).toMatch(/^OK: \d+ events verified; head [0-9a-f]{64} at position \d+/);
+
+    // Someone with the file raises the credit: verification names the place, before and after a rebuild.
+    const db = new Database(join(dataDir, 'events.sqlite'));
+    const row = db.prepare("SELECT position, stream_id FROM events WHERE type = 'WalletCredited' AND data LIKE '%Missed reward%' ORDER BY position DESC LIMIT 1").get() as { position: number; stream_id: string };
+    db.prepare("UPDATE events SET data = replace(data, '\"amountPaise\":50000', '\"amountPaise\":5000000') WHERE position = ?").run(row.position);
+    db.close();
+    const failed = await cli(dataDir, 'verify-ledger').catch((err: { code: number; stdout: string }) => err);
+    expect(failed).toMatchObject({ code: 4 });
+    expect((failed as { stdout: string }).stdout).toContain(`TAMPERED: changed event in stream ${row.stream_id} at position ${row.position}`);
+    await cli(dataDir, 'rebuild-read-models');
+    expect(await cli(dataDir, 'verify-ledger').catch((err: { code: number }) => err)).toMatchObject({ code: 4 });
+    const afterRebuild = await cli(dataDir, 'replay-wallet', mobile).catch((err: { code: number; stdout: string }) => err);
+    expect(afterRebuild).toMatchObject({ code: 4 });
+    expect((afterRebuild as { stdout: string }).stdout).toContain('TAMPERED');
+    expect((afterRebuild as { stdout: string }).stdout).not.toContain('rebuild the read models');
+    const viaApi = await staff.client.get('/api/admin/ledger/verify');
+    expect(viaApi.body).toMatchObject({ ok: false, failure: { streamId: row.stream_id, position: row.position, problem: 'changed' } });
   });
 
   it('replay-wallet shows the KYC bonus line', async () => {

@@ -2,19 +2,49 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { ROLES, type Role, eventCodec, formatPaise, ledgerText, streams, userEvents } from '@kamai/contracts';
-import { type EventStore, fold, userEvolver } from '@kamai/domain';
-import { allProjections, findWallet, openReadDb, rebuildReadModels } from '@kamai/projections';
-import { ConfigError, grantRole, loadConfig, openEventStore, revokeRole, userIdForMobile } from '@kamai/api';
-import type { UserEvent } from '@kamai/contracts';
+import { ROLES, type Role, formatPaise, streams } from '@kamai/contracts';
+import type { EventStore } from '@kamai/domain';
+import {
+  type KnownWithdrawal,
+  ProjectionRunner,
+  type ReadDbHandle,
+  accounts,
+  allProjections,
+  findUserById,
+  findWallet,
+  journalTransactionOf,
+  listPostings,
+  openReadDb,
+  rebuildReadModels,
+  reconciliation,
+  toProjectedEvent,
+  userBalanceAt,
+  userStatement,
+} from '@kamai/projections';
+import {
+  ConfigError,
+  grantRole,
+  loadConfig,
+  openEventStore,
+  revokeRole,
+  statementCsv,
+  toCsv,
+  toStatementBody,
+  userIdForMobile,
+  verifyLedger,
+} from '@kamai/api';
 
 const USAGE = `usage: npm run cli -- <command>
 
   grant-role <mobile> <admin|reviewer|finance>    give a user a staff role
   revoke-role <mobile> <admin|reviewer|finance>   take it away
   rebuild-read-models                             empty the read models and replay every event
-  replay-wallet <mobile>                          replay a wallet's ledger from its events and check
-                                                  the read model agrees`;
+  replay-wallet <mobile> [--as-of ISO] [--csv]   replay a wallet's ledger from its events (up to a
+                                                  moment) and check the read models agree; --csv
+                                                  prints the statement as CSV instead
+  reconcile                                       all wallets + pending payouts against funded − paid
+  export-ledger [--from ISO] [--to ISO]           every journal posting as CSV (> journal.csv)
+  verify-ledger                                   check the event log's hash chain end to end`;
 
 class UsageError extends Error {}
 
@@ -31,6 +61,12 @@ async function main(args: string[]): Promise<void> {
         return await rebuild(store, config.readDbFile);
       case 'replay-wallet':
         return await replayWallet(store, config.readDbFile, rest);
+      case 'reconcile':
+        return await reconcile(store, config.readDbFile);
+      case 'export-ledger':
+        return await exportLedger(store, config.readDbFile, rest);
+      case 'verify-ledger':
+        return await verify(store);
       default:
         throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
     }
@@ -69,42 +105,155 @@ async function rebuild(store: EventStore, readDbFile: string) {
   }
 }
 
-/**
- * Finance's audit: every ledger event of the wallet in order with the running balance, then the
- * balance folded from the events beside the one the read model serves.
- */
-async function replayWallet(store: EventStore, readDbFile: string, [mobile]: string[]) {
-  const userId = await userIdOrFail(store, mobile);
-  const recorded = await store.readStream(streams.user(userId));
-  // Through the upcasters, as the deciders read them: older shapes come out current.
-  const events = recorded.filter((e) => Object.hasOwn(userEvents, e.type)).map((e) => ({ ...e, event: eventCodec.decode(e) as UserEvent }));
-  let state = userEvolver.initialState();
-  console.log(`wallet of ${mobile} (user ${userId})`);
-  console.log('position  time                      change        balance  what');
-  for (const { position, event } of events) {
-    const before = state.wallet.balance;
-    state = userEvolver.evolve(state, event);
-    if (event.type !== 'WalletCredited' && event.type !== 'WalletDebited') continue;
-    const change = state.wallet.balance - before;
-    const at = event.type === 'WalletCredited' ? event.data.creditedAt : event.data.debitedAt;
-    const sign = change >= 0 ? '+' : '-';
-    console.log(
-      `${String(position).padStart(8)}  ${at}  ${(sign + formatPaise(Math.abs(change))).padStart(10)}  ${formatPaise(state.wallet.balance).padStart(10)}  ${event.data.kind}: ${ledgerText(event.data)}${event.data.by ? ` (by ${event.data.by})` : ''}`,
-    );
+/** `--name value` options after the positional arguments; a moment must parse as a date. */
+function options(args: string[], names: readonly string[], flags: readonly string[] = []) {
+  const positional: string[] = [];
+  const values: Record<string, string> = {};
+  const set = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (flags.includes(arg)) set.add(arg);
+    else if (names.includes(arg)) {
+      const value = args[++i];
+      if (value === undefined || Number.isNaN(Date.parse(value))) throw new UsageError(`${arg} needs an ISO date or time`);
+      values[arg] = new Date(value).toISOString();
+    } else if (arg.startsWith('--')) throw new UsageError(`unknown option: ${arg}`);
+    else positional.push(arg);
   }
-  const folded = fold(userEvolver, events.map((e) => e.event)).wallet;
+  return { positional, values, flags: set };
+}
+
+/** The read models brought up to the store's head (safe beside a running app: same checkpoint rules). */
+async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<ReadDbHandle> {
   const db = await openReadDb(readDbFile);
+  await new ProjectionRunner(db, store, allProjections).catchUp();
+  return db;
+}
+
+async function verify(store: EventStore) {
+  const verdict = await verifyLedger(store);
+  if (verdict.ok) {
+    console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
+    return;
+  }
+  const f = verdict.failure;
+  console.log(`TAMPERED: ${f?.problem} event in stream ${f?.streamId} at position ${f?.position}${f?.revision === null ? '' : ` (revision ${f?.revision})`}: ${f?.detail}`);
+  console.log(`${verdict.events} events verified before it. Restore the event store from a backup; rebuilding the read models cannot fix the log.`);
+  process.exitCode = 4;
+}
+
+/**
+ * Finance's audit: every money event of the wallet in order (credits, holds, refunds, pays) with the
+ * running available balance and pending payout, folded from the events themselves, then compared
+ * with the read models. A log that fails verification is reported as such, never "rebuild".
+ */
+async function replayWallet(store: EventStore, readDbFile: string, args: string[]) {
+  const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
+  const asOf = values['--as-of'];
+  const userId = await userIdOrFail(store, positional[0]);
+  const mobile = positional[0] ?? '';
+  const db = await caughtUpReadDb(store, readDbFile);
   try {
-    const row = await findWallet(db, userId);
-    console.log(`events say:     balance ${formatPaise(folded.balance)}, earned ${formatPaise(folded.totalEarned)}, withdrawn ${formatPaise(folded.totalWithdrawn)}`);
-    console.log(
-      row
-        ? `read model says: balance ${formatPaise(row.balance_paise)}, earned ${formatPaise(row.total_earned_paise)}, withdrawn ${formatPaise(row.total_withdrawn_paise)}`
-        : 'read model says: no wallet row (not caught up yet?)',
-    );
-    const agrees = row && row.balance_paise === folded.balance && row.total_earned_paise === folded.totalEarned && row.total_withdrawn_paise === folded.totalWithdrawn;
-    console.log(agrees ? 'OK: the read model agrees with the events' : 'MISMATCH: rebuild the read models (npm run cli -- rebuild-read-models)');
+    if (flags.has('--csv')) {
+      const user = await findUserById(db, userId);
+      if (!user) throw new UsageError(`the read models have no user ${mobile} yet`);
+      process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
+      return;
+    }
+    const names = new Map<string, string>();
+    const nameOf = async (id: string | null) => {
+      if (!id) return '';
+      if (!names.has(id)) {
+        const row = await findUserById(db, id);
+        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile} (${row.mobile})` : id);
+      }
+      return names.get(id) ?? id;
+    };
+    const withdrawals = new Map<string, KnownWithdrawal>();
+    let available = 0;
+    let pending = 0;
+    let last = 0;
+    console.log(`wallet of ${mobile} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
+    console.log('position  time                      available    pending      balance  what');
+    for (const recorded of await store.readStream(streams.user(userId))) {
+      const event = toProjectedEvent(recorded);
+      if (!event) continue;
+      if (event.type === 'WithdrawalRequested') withdrawals.set(event.data.withdrawalId, { userId, amountPaise: event.data.amountPaise });
+      const t = journalTransactionOf(event, userId, (id) => withdrawals.get(id));
+      if (!t || (asOf !== undefined && t.effectiveAt > asOf)) continue;
+      const change = (account: string) => (t.to === account ? t.amountPaise : 0) - (t.from === account ? t.amountPaise : 0);
+      const availableChange = change(accounts.available(userId));
+      const pendingChange = change(accounts.payoutPending(userId));
+      available += availableChange;
+      pending += pendingChange;
+      last = event.position;
+      const signed = (paise: number) => (paise === 0 ? '' : `${paise > 0 ? '+' : '-'}${formatPaise(Math.abs(paise))}`);
+      const by = await nameOf(t.actor === userId ? null : t.actor);
+      const refs = [t.submissionId && `submission ${t.submissionId}`, t.withdrawalId && `withdrawal ${t.withdrawalId}`, t.utr && `UTR ${t.utr}`].filter(Boolean).join(', ');
+      console.log(
+        `${String(event.position).padStart(8)}  ${t.effectiveAt}  ${signed(availableChange).padStart(10)} ${signed(pendingChange).padStart(10)}  ${formatPaise(available).padStart(10)}  ${t.kind}: ${t.description}${by ? ` (by ${by})` : ''}${refs ? ` [${refs}]` : ''}`,
+      );
+    }
+    console.log(`events say:      available ${formatPaise(available)}, pending payout ${formatPaise(pending)} (up to position ${last})`);
+    const journal = await userBalanceAt(db, userId, asOf);
+    console.log(`journal says:    available ${formatPaise(journal.availablePaise)}, pending payout ${formatPaise(journal.pendingPayoutPaise)}`);
+    let agrees = journal.availablePaise === available && journal.pendingPayoutPaise === pending;
+    if (asOf === undefined) {
+      const row = await findWallet(db, userId);
+      console.log(row ? `wallet says:     available ${formatPaise(row.balance_paise)}` : 'wallet says:     no wallet row');
+      agrees &&= row?.balance_paise === available;
+    }
+    const verdict = await verifyLedger(store);
+    if (!verdict.ok) {
+      const f = verdict.failure;
+      console.log(`TAMPERED: the event log fails verification (${f?.problem} in ${f?.streamId} at position ${f?.position}); these figures cannot be trusted and a rebuild would not help. Run verify-ledger.`);
+      process.exitCode = 4;
+      return;
+    }
+    console.log(agrees ? 'OK: the read models agree with the events, and the log verifies' : 'MISMATCH: rebuild the read models (npm run cli -- rebuild-read-models)');
     if (!agrees) process.exitCode = 3;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function reconcile(store: EventStore, readDbFile: string) {
+  const db = await caughtUpReadDb(store, readDbFile);
+  try {
+    const r = await reconciliation(db);
+    const verdict = await verifyLedger(store);
+    console.log(`available (all wallets)   ${formatPaise(r.availablePaise).padStart(14)}`);
+    console.log(`pending payouts           ${formatPaise(r.pendingPayoutPaise).padStart(14)}`);
+    console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);
+    console.log(`paid to banks             ${formatPaise(r.paidPaise).padStart(14)}`);
+    console.log(`difference                ${formatPaise(r.differencePaise).padStart(14)}`);
+    console.log(`log: head position ${await store.headPosition()}; verification ${verdict.ok ? `OK (head ${verdict.headHash})` : `FAILED: ${verdict.failure?.problem} in ${verdict.failure?.streamId} at position ${verdict.failure?.position}`}`);
+    if (!verdict.ok) process.exitCode = 4;
+    else if (r.differencePaise !== 0) process.exitCode = 3;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function exportLedger(store: EventStore, readDbFile: string, args: string[]) {
+  const { positional, values } = options(args, ['--from', '--to']);
+  if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
+  const db = await caughtUpReadDb(store, readDbFile);
+  try {
+    const range = { ...(values['--from'] && { from: values['--from'] }), ...(values['--to'] && { to: values['--to'] }) };
+    const rows = await listPostings(db, range);
+    const header = ['position', 'transaction_id', 'time', 'account', 'debit', 'credit', 'kind', 'description', 'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision'];
+    process.stdout.write(
+      toCsv(
+        header,
+        rows.map((p) => [
+          p.position, p.transaction_id, p.effective_at, p.account,
+          p.amount_paise < 0 ? formatPaise(-p.amount_paise) : '', p.amount_paise > 0 ? formatPaise(p.amount_paise) : '',
+          p.kind, p.description, p.actor, p.reason, p.submission_id, p.withdrawal_id, p.utr, p.stream_id, p.revision,
+        ]),
+        new Set(['position', 'debit', 'credit', 'revision']),
+      ),
+    );
   } finally {
     await db.destroy();
   }

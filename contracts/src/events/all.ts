@@ -1,6 +1,7 @@
 import type { EventsOf } from './define.ts';
 import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
 import { kycEvents } from './kyc.ts';
+import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
@@ -22,8 +23,18 @@ export type MobileEvent = EventsOf<typeof mobileEvents>;
 export type SessionEvent = EventsOf<typeof sessionEvents>;
 export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
+export type ReferenceEvent = EventsOf<typeof referenceEvents>;
+export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
-export const allEvents = { ...userEvents, ...mobileEvents, ...sessionEvents, ...taskCatalogueEvents, ...settingsEvents };
+export const allEvents = {
+  ...userEvents,
+  ...mobileEvents,
+  ...sessionEvents,
+  ...taskCatalogueEvents,
+  ...settingsEvents,
+  ...referenceEvents,
+  ...idempotencyEvents,
+};
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -119,6 +119,11 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   TaskUpdated: 1,
   TaskDeleted: 1,
   SettingsUpdated: 1,
+  ReferenceReserved: 1,
+  ReferenceReleased: 1,
+  IdempotencyKeyReserved: 1,
+  IdempotentResponseRecorded: 1,
+  IdempotencyKeyReleased: 1,
 };
 
 /**

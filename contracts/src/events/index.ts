@@ -4,7 +4,7 @@ export * from './ledger.ts';
 export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
-
+export * from './finance.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -14,5 +14,8 @@ export const streams = {
   session: (sessionId: string) => `session-${sessionId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
+  /** A transfer reference, normalised (upper case, no spaces). */
+  reference: (reference: string) => `utr-${reference}`,
+  idempotency: (hash: string) => `idempotency-${hash}`,
 };
 export * from './codec.ts';

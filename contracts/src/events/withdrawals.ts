@@ -16,7 +16,7 @@ export type WithdrawalDestination = v.InferOutput<typeof WithdrawalDestination>;
 /**
  * Withdrawal events of a `user-<id>` stream. A request is appended together with the ledger debit
  * that holds its amount (kind `withdrawal`, reference = withdrawal id) and a notification, in one
- * append. Paying settles the hold (no further ledger entry); rejecting is appended with the refund
+ * append. Paying settles the hold (no further wallet entry; it records the amount paid); rejecting is appended with the refund
  * credit (kind `withdrawal_refund`).
  */
 export const withdrawalEvents = {
@@ -33,6 +33,8 @@ export const withdrawalEvents = {
     /** The staff member who paid it. */
     paidBy: v.string(),
     paidAt: IsoTime,
+    /** The amount paid, in paise. Absent on events recorded before it was kept: the request's amount. */
+    amountPaise: v.optional(PositivePaise),
   }),
   WithdrawalRejected: v.object({
     withdrawalId: v.string(),

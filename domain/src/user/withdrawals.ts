@@ -153,7 +153,10 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const d = command.data;
       const record = pendingWithdrawal(state, d.withdrawalId, d.by);
       return [
-        { type: 'WithdrawalPaid', data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now } },
+        {
+          type: 'WithdrawalPaid',
+          data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now, amountPaise: record.amountPaise },
+        },
         // The amount left the balance when it was requested; paying only settles that hold.
         notify({
           notificationId: d.notificationId,

@@ -129,7 +129,7 @@ describe('settling a withdrawal', () => {
       .given(pending)
       .when(pay())
       .then([
-        { type: 'WithdrawalPaid', data: { withdrawalId: 'w1', reference: 'UTR123456789', paidBy: 'finance-1', paidAt: later } },
+        { type: 'WithdrawalPaid', data: { withdrawalId: 'w1', reference: 'UTR123456789', paidBy: 'finance-1', paidAt: later, amountPaise: 10_000 } },
         {
           type: 'NotificationSent',
           data: {

@@ -5,6 +5,7 @@ import * as tasks from './0003_tasks.ts';
 import * as withdrawals from './0004_withdrawals.ts';
 import * as messageKeys from './0005_message_keys.ts';
 import * as kyc from './0006_kyc.ts';
+import * as journal from './0008_journal.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0004_withdrawals': withdrawals,
   '0005_message_keys': messageKeys,
   '0006_kyc': kyc,
+  '0008_journal': journal,
 };

@@ -1,10 +1,10 @@
 import { formatPaise, type Role, type UserBody } from '@kamai/contracts';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { UsersTable } from '../schema.ts';
 
 /** A user with the wallet figures the user body shows. */
-export type UserRow = Selectable<UsersTable> & { balance_paise: number; total_earned_paise: number };
+export type UserRow = Selectable<UsersTable> & { balance_paise: number; total_earned_paise: number; pending_payout_paise: number };
 
 function selectUsers(db: ReadDbHandle) {
   return db
@@ -14,6 +14,16 @@ function selectUsers(db: ReadDbHandle) {
     .select((eb) => [
       eb.fn.coalesce('wallets.balance_paise', eb.lit(0)).as('balance_paise'),
       eb.fn.coalesce('wallets.total_earned_paise', eb.lit(0)).as('total_earned_paise'),
+      // The journal's payout_pending account (issue 11): requested, not yet paid.
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('journal_balances')
+            .select(sql<number>`credit_paise - debit_paise`.as('pending'))
+            .where('journal_balances.account', '=', sql<string>`'user:' || users.id || ':payout_pending'`),
+          eb.lit(0),
+        )
+        .as('pending_payout_paise'),
     ]);
 }
 
@@ -41,6 +51,7 @@ export function toUserBody(row: UserRow): UserBody {
     email: row.email,
     profileImageUrl: row.profile_image_url,
     totalRupees: formatPaise(row.balance_paise),
+    pendingPayout: formatPaise(row.pending_payout_paise),
     totalEarned: formatPaise(row.total_earned_paise),
     notificationsEnabled: row.notifications_enabled === 1,
     isAdmin: row.is_admin === 1,

@@ -77,11 +77,18 @@ function selectForFinance(db: ReadDbHandle) {
   return db
     .selectFrom('withdrawal_requests')
     .innerJoin('users', 'users.id', 'withdrawal_requests.user_id')
+    .leftJoin('users as staff', 'staff.id', 'withdrawal_requests.processed_by')
     .selectAll('withdrawal_requests')
-    .select(['users.first_name', 'users.last_name', 'users.mobile']);
+    .select(['users.first_name', 'users.last_name', 'users.mobile', 'staff.first_name as staff_first_name', 'staff.last_name as staff_last_name']);
 }
 
-type FinanceRow = WithdrawalRow & { first_name: string | null; last_name: string | null; mobile: string };
+type FinanceRow = WithdrawalRow & {
+  first_name: string | null;
+  last_name: string | null;
+  mobile: string;
+  staff_first_name: string | null;
+  staff_last_name: string | null;
+};
 
 function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
   return {
@@ -89,6 +96,7 @@ function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
     user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile, mobile: row.mobile },
     payTo: destinationOf(row),
     processedBy: row.processed_by,
+    processedByName: [row.staff_first_name, row.staff_last_name].filter(Boolean).join(' ') || null,
   };
 }
 
@@ -109,4 +117,29 @@ export async function listWithdrawalsForFinance(db: ReadDbHandle, status: Withdr
 export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Promise<FinanceWithdrawalBody | undefined> {
   const row = await selectForFinance(db).where('withdrawal_requests.id', '=', id).executeTakeFirst();
   return row && toFinanceBody(row);
+}
+
+/**
+ * One page of the finance list (issue 11): filtered by status and by time (the request's time for
+ * pending and all, the settlement's for paid and rejected), `after` the cursor of the previous page.
+ * Returns the next cursor when more rows follow, so no caller is cut off silently.
+ */
+export async function listWithdrawalsPage(
+  db: ReadDbHandle,
+  options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
+): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
+  const ascending = options.status === 'pending';
+  const timeColumn = options.status === 'paid' || options.status === 'rejected' ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
+  let query = selectForFinance(db);
+  if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
+  if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
+  if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
+  if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);
+  const rows = await query
+    .orderBy('withdrawal_requests.position', ascending ? 'asc' : 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  const page = rows.slice(0, options.limit);
+  const more = rows.length > options.limit;
+  return { rows: page.map(toFinanceBody), nextCursor: more ? (page.at(-1)?.position ?? null) : null };
 }

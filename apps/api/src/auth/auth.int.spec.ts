@@ -24,6 +24,7 @@ describe('POST /api/auth/register', () => {
       username: 'Asha Rao',
       email: null,
       totalRupees: '0.00',
+      pendingPayout: '0.00',
       totalEarned: '0.00',
       notificationsEnabled: true,
       isAdmin: false,

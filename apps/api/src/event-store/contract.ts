@@ -8,6 +8,7 @@
  * runs against a shared KurrentDB that already holds events.
  */
 import { randomUUID } from 'node:crypto';
+import { chainHash, isChainSource, verifyChain } from './chain.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   WrongExpectedRevisionError,
@@ -399,6 +400,29 @@ export function describeEventStoreContract(
         const consumer = consume(subscription, () => true);
         await withTimeout(consumer.done, 2_000, 'the for-await loop did not end after close()');
         expect(consumer.events).toEqual([]);
+      });
+    });
+
+    describe('tamper evidence (chain.ts)', () => {
+      it('chains every appended event to its stream’s previous one and keeps each stream’s head', async () => {
+        if (!isChainSource(store)) throw new Error('the store does not expose its hash chain');
+        const a = stream('chain-a');
+        const b = stream('chain-b');
+        await store.append(a, [event('Opened', { n: 1 }), event('Credited', { paise: 500 })], 'no_stream');
+        await store.append(b, [event('Opened', { n: 2 })], 'no_stream');
+        await store.append(a, [event('Debited', { paise: 200 }, { actor: 'finance-1' })], 1);
+        const chained = (await store.readChain(0, 100_000)).filter((e) => e.streamId === a);
+        expect(chained.map((e) => e.revision)).toEqual([0, 1, 2]);
+        expect(chained[0]?.prevHash).toBeNull();
+        for (const [i, e] of chained.entries()) {
+          expect(e.hash).toBe(chainHash(i === 0 ? null : (chained[i - 1]?.hash ?? null), e));
+          if (i > 0) expect(e.prevHash).toBe(chained[i - 1]?.hash);
+        }
+        expect((await store.chainHeads()).find((h) => h.streamId === a)).toEqual({ streamId: a, revision: 2, hash: chained[2]?.hash });
+        expect(await store.positionOf(a, 1)).toBe(chained[1]?.position);
+        const verdict = await verifyChain(store);
+        expect(verdict.failure).toBeNull();
+        expect(verdict.ok).toBe(true);
       });
     });
   });

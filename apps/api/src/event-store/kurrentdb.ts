@@ -43,8 +43,12 @@ import {
   type RecordedEvent,
 } from '@kamai/domain';
 import { assertValidAppend } from './common.ts';
+import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
 
-export class KurrentDbEventStore implements EventStore {
+/** The metadata key that carries an event's chain link (chain.ts); stripped before callers see metadata. */
+const CHAIN_KEY = '$kamaiChain';
+
+export class KurrentDbEventStore implements EventStore, ChainSource {
   readonly #client: KurrentDBClient;
   readonly #subscriptions = new Set<KurrentDbAllSubscription>();
 
@@ -56,13 +60,28 @@ export class KurrentDbEventStore implements EventStore {
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     assertValidAppend(streamId, events, expected);
     let appended: KurrentAppendResult;
-    try {
-      appended = await this.#client.appendToStream(streamId, events.map(toEventData), { streamState: toStreamState(expected) });
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
-        throw new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
+    // The chain links each event to the stream's last one, so the append must land right after the
+    // event it was hashed against: 'any' and 'stream_exists' become that exact revision, retried
+    // while other writers get there first.
+    for (let attempt = 1; ; attempt++) {
+      const last = await this.#lastLink(streamId);
+      const pinned = expected === 'any' || expected === 'stream_exists';
+      if (expected === 'stream_exists' && !last) throw new WrongExpectedRevisionError(streamId, expected, -1);
+      const streamState = pinned ? (last ? BigInt(last.revision) : NO_STREAM) : toStreamState(expected);
+      try {
+        appended = await this.#client.appendToStream(streamId, chainEvents(streamId, events, last), { streamState });
+        break;
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) {
+          if (pinned && (await this.#alreadyAppended(streamId, events))) {
+            const found = await this.#lastLink(streamId);
+            return { nextExpectedRevision: found?.revision ?? -1, position: await this.#positionOfRevision(streamId, found?.revision ?? 0) };
+          }
+          if (pinned && attempt < 20) continue;
+          throw new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
+        }
+        throw error;
       }
-      throw error;
     }
     const nextExpectedRevision = Number(appended.nextExpectedRevision);
     const commit = appended.position?.commit;
@@ -129,6 +148,80 @@ export class KurrentDbEventStore implements EventStore {
   async close(): Promise<void> {
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
     await this.#client.dispose();
+  }
+
+  /** The stream's last revision and chain hash, or null when it does not exist. */
+  async #lastLink(streamId: string): Promise<{ revision: number; hash: string | null } | null> {
+    try {
+      for await (const resolved of this.#client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+        if (!resolved.event) continue;
+        return { revision: Number(resolved.event.revision), hash: chainOf(resolved.event.metadata)?.hash ?? null };
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    return null;
+  }
+
+  /** Whether a retried append's events are already in the stream (KurrentDB's idempotence by id). */
+  async #alreadyAppended(streamId: string, events: NewEvent[]): Promise<boolean> {
+    const ids = new Set(events.map((e) => e.id));
+    try {
+      for await (const resolved of this.#client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: events.length + 50 })) {
+        if (resolved.event && ids.has(resolved.event.id)) return true;
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return false;
+      throw error;
+    }
+    return false;
+  }
+
+  async readChain(after: number, limit: number): Promise<ChainedEvent[]> {
+    assertPosition(after);
+    const out: ChainedEvent[] = [];
+    const read = this.#client.readAll({ fromPosition: toReadPosition(after), direction: FORWARDS, filter: excludeSystemEvents() });
+    for await (const resolved of read) {
+      const recorded = toRecordedEvent(resolved);
+      if (!recorded || recorded.position <= after) continue;
+      const link = chainOf(resolved.event?.metadata);
+      out.push({
+        position: recorded.position,
+        streamId: recorded.streamId,
+        revision: recorded.revision,
+        type: recorded.type,
+        data: JSON.stringify(recorded.data),
+        metadata: JSON.stringify(recorded.metadata),
+        hash: link?.hash ?? null,
+        prevHash: link?.prev ?? null,
+      });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /**
+   * KurrentDB keeps every stream's head itself and offers no way to drop an event but truncating or
+   * deleting the stream, which its own metadata records; the heads are the streams' last events.
+   */
+  async chainHeads(): Promise<ChainHead[]> {
+    const heads = new Map<string, ChainHead>();
+    for (let after = 0; ; ) {
+      const batch = await this.readChain(after, 2000);
+      if (batch.length === 0) break;
+      for (const e of batch) if (e.hash) heads.set(e.streamId, { streamId: e.streamId, revision: e.revision, hash: e.hash });
+      after = batch.at(-1)?.position ?? after;
+    }
+    return [...heads.values()];
+  }
+
+  async positionOf(streamId: string, revision: number): Promise<number | null> {
+    try {
+      return await this.#positionOfRevision(streamId, revision);
+    } catch {
+      return null;
+    }
   }
 
   async #positionOfRevision(streamId: string, revision: number): Promise<number> {
@@ -209,6 +302,28 @@ class KurrentDbAllSubscription implements AllSubscription {
   }
 }
 
+function chainOf(metadata: unknown): { hash: string; prev: string | null } | undefined {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata) || metadata instanceof Uint8Array) return undefined;
+  const link = (metadata as Record<string, unknown>)[CHAIN_KEY];
+  if (!link || typeof link !== 'object') return undefined;
+  const { hash, prev } = link as { hash?: unknown; prev?: unknown };
+  return typeof hash === 'string' ? { hash, prev: typeof prev === 'string' ? prev : null } : undefined;
+}
+
+/** The events as written: each with its chain link in the metadata, hashed as readChain reads it back. */
+function chainEvents(streamId: string, events: NewEvent[], last: { revision: number; hash: string | null } | null): EventData[] {
+  let prev = last?.hash ?? null;
+  return events.map((event, i) => {
+    const revision = (last?.revision ?? -1) + 1 + i;
+    const metadata = event.metadata ?? {};
+    const hash = chainHash(prev, { streamId, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(metadata) });
+    const data = toEventData(event);
+    const link = { hash, prev };
+    prev = hash;
+    return { ...data, metadata: { ...metadata, [CHAIN_KEY]: link } };
+  });
+}
+
 function toEventData(event: NewEvent): EventData {
   return {
     id: event.id,
@@ -265,8 +380,15 @@ function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): Reco
     data: event.data as Json,
     metadata:
       metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !(metadata instanceof Uint8Array)
-        ? (metadata as EventMetadata)
+        ? withoutChain(metadata as EventMetadata)
         : {},
     recordedAt: event.created.toISOString(),
   };
+}
+
+/** Callers see the metadata they appended; the chain link is the store's own. */
+function withoutChain(metadata: EventMetadata): EventMetadata {
+  if (!Object.hasOwn(metadata, CHAIN_KEY)) return metadata;
+  const { [CHAIN_KEY]: _link, ...rest } = metadata;
+  return rest;
 }

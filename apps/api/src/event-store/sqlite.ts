@@ -31,6 +31,7 @@ import {
   type StreamSnapshot,
 } from '@kamai/domain';
 import { assertValidAppend, DuplicateEventIdError, satisfiesExpected } from './common.ts';
+import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
 
 export interface SqliteEventStoreOptions {
   /** Batch appends made in the same tick into one transaction, one SAVEPOINT each. Default true. */
@@ -68,6 +69,46 @@ const SNAPSHOTS_TABLE_SQL = `
     state     TEXT    NOT NULL
   ) STRICT;
 `;
+
+/**
+ * Tamper evidence (chain.ts): each row's hash chained to its stream's previous row, and each
+ * stream's head, written in the append's transaction. Added beside EVENTS_TABLE_SQL so older files
+ * gain it at open; rows written before it are sealed then, in log order.
+ */
+const CHAIN_SQL = `
+  CREATE TABLE IF NOT EXISTS stream_heads (
+    stream_id TEXT    PRIMARY KEY,
+    revision  INTEGER NOT NULL,
+    hash      TEXT    NOT NULL,
+    position  INTEGER NOT NULL
+  ) STRICT;
+`;
+
+function addChain(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).map((c) => c.name));
+  db.exec(CHAIN_SQL);
+  if (columns.has('hash')) return;
+  // Once, when the file gains the columns: seal the rows written before. Never later, or a row
+  // slipped in without a hash would be sealed as if the store had written it.
+  db.exec('ALTER TABLE events ADD COLUMN hash TEXT');
+  db.exec('ALTER TABLE events ADD COLUMN prev_hash TEXT');
+  const unsealed = db.prepare<[], EventRow>('SELECT * FROM events WHERE hash IS NULL ORDER BY position').all();
+  if (unsealed.length === 0) return;
+  const head = db.prepare<[string], { hash: string | null }>('SELECT hash FROM events WHERE stream_id = ? AND hash IS NOT NULL ORDER BY revision DESC LIMIT 1');
+  const seal = db.prepare<[string, string | null, number]>('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?');
+  const moveHead = db.prepare(
+    'INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position',
+  );
+  const heads = new Map<string, string | null>();
+  for (const row of unsealed) {
+    if (!heads.has(row.stream_id)) heads.set(row.stream_id, head.get(row.stream_id)?.hash ?? null);
+    const prev = heads.get(row.stream_id) ?? null;
+    const hash = chainHash(prev, { streamId: row.stream_id, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
+    seal.run(hash, prev, row.position);
+    heads.set(row.stream_id, hash);
+    moveHead.run(row.stream_id, row.revision, hash, row.position);
+  }
+}
 
 /** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
 const MAX_GROUP = 512;
@@ -108,7 +149,7 @@ interface PendingAppend {
 
 type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, ChainSource {
   readonly file: string;
   readonly #db: Database.Database;
   readonly #groupCommit: boolean;
@@ -127,7 +168,12 @@ export class SqliteEventStore implements EventStore {
     rollbackToSavepoint: Database.Statement<[]>;
     lastRevision: Database.Statement<[string], number>;
     findId: Database.Statement<[string], IdRow>;
-    insert: Database.Statement<[string, string, number, string, string, string, string]>;
+    insert: Database.Statement<[string, string, number, string, string, string, string, string, string | null]>;
+    lastHash: Database.Statement<[string], string | null>;
+    moveHead: Database.Statement<[string, number, string, number]>;
+    readChain: Database.Statement<[number, number], EventRow & { hash: string | null; prev_hash: string | null }>;
+    heads: Database.Statement<[], { stream_id: string; revision: number; hash: string }>;
+    positionOf: Database.Statement<[string, number], number>;
     readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
@@ -146,7 +192,10 @@ export class SqliteEventStore implements EventStore {
       db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.transaction(() => db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL)).immediate();
+      db.transaction(() => {
+        db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL);
+        addChain(db);
+      }).immediate();
     } catch (err) {
       db.close();
       throw err;
@@ -163,9 +212,17 @@ export class SqliteEventStore implements EventStore {
         .pluck(),
       findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
       insert: db.prepare(
-        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      lastHash: db.prepare<[string], string | null>('SELECT hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck(),
+      moveHead: db.prepare(
+        `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
+         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
+      ),
+      readChain: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      heads: db.prepare('SELECT stream_id, revision, hash FROM stream_heads ORDER BY stream_id'),
+      positionOf: db.prepare<[string, number], number>('SELECT position FROM events WHERE stream_id = ? AND revision = ?').pluck(),
       readStream: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
@@ -225,6 +282,31 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.#assertOpen();
     return this.#sql.head.get() ?? 0;
+  }
+
+  /** The log with its chain fields, for verify-ledger (chain.ts). */
+  async readChain(after: number, limit: number): Promise<ChainedEvent[]> {
+    this.#assertOpen();
+    return this.#sql.readChain.all(after, limit).map((row) => ({
+      position: row.position,
+      streamId: row.stream_id,
+      revision: row.revision,
+      type: row.type,
+      data: row.data,
+      metadata: row.metadata,
+      hash: row.hash,
+      prevHash: row.prev_hash,
+    }));
+  }
+
+  async chainHeads(): Promise<ChainHead[]> {
+    this.#assertOpen();
+    return this.#sql.heads.all().map((row) => ({ streamId: row.stream_id, revision: row.revision, hash: row.hash }));
+  }
+
+  async positionOf(streamId: string, revision: number): Promise<number | null> {
+    this.#assertOpen();
+    return this.#sql.positionOf.get(streamId, revision) ?? null;
   }
 
   subscribeToAll(options: { after: number }): AllSubscription {
@@ -341,10 +423,15 @@ export class SqliteEventStore implements EventStore {
     if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
     const recordedAt = new Date().toISOString();
     let position = 0;
+    let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
     events.forEach((event, i) => {
       try {
-        const info = this.#sql.insert.run(event.id, streamId, actual + 1 + i, event.type, event.data, event.metadata, recordedAt);
+        const revision = actual + 1 + i;
+        const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
+        const info = this.#sql.insert.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash);
         position = Number(info.lastInsertRowid);
+        this.#sql.moveHead.run(streamId, revision, hash, position);
+        prevHash = hash;
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
         // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.

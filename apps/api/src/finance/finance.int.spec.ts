@@ -71,6 +71,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
       user: { id: first.user.userId, name: 'Asha Rao', mobile: first.user.mobile },
       payTo: { kind: 'bank', accountNumber: '001234567894321', ifsc: 'HDFC0001234', holderName: 'Ravi Kumar' },
       processedBy: null,
+      processedByName: null,
     });
     expect((await finance.get('/api/admin/withdrawals')).body.map((w: { id: string }) => w.id)).toEqual(ids); // pending by default
     const bad = await finance.get('/api/admin/withdrawals?status=lost');

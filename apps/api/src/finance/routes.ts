@@ -4,13 +4,12 @@ import {
   type AdjustmentBody,
   MarkWithdrawalPaidRequest,
   RejectWithdrawalRequest,
-  WithdrawalQueueQuery,
   formatPaise,
   ledgerText,
   streams,
 } from '@kamai/contracts';
 import { type WithdrawalCommand, userDecider } from '@kamai/domain';
-import { findWithdrawal, findWithdrawalForFinance, listWithdrawalsForFinance } from '@kamai/projections';
+import { findWithdrawal, findWithdrawalForFinance } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
@@ -19,6 +18,7 @@ import type { AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { withReservedReference } from './references.ts';
 
 const NOT_FOUND = 'Withdrawal request not found';
 const NO_USER = 'No user with this mobile number';
@@ -26,13 +26,11 @@ const financeStaff = withRole('finance', 'admin');
 const withdrawalId = idParam('id', UUID_PATTERN, NOT_FOUND);
 
 /**
- * Finance: the withdrawal queue, paying or rejecting a request (each decided on the requester's
+ * Finance: a withdrawal, paying or rejecting a request (each decided on the requester's
  * stream, so a request is settled once however many staff click at once), and manual adjustments.
  */
 export const financeRoutes = new Hono<AppEnv>()
-  .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalQueueQuery), async (c) =>
-    c.json(await listWithdrawalsForFinance(c.var.deps.db, c.req.valid('query').status)),
-  )
+  // GET /api/admin/withdrawals (the queue and the history, paged) is in ledger-routes.ts.
   .get('/api/admin/withdrawals/:id', financeStaff, withdrawalId, async (c) => {
     const found = await findWithdrawalForFinance(c.var.deps.db, c.req.param('id'));
     if (!found) throw notFound(NOT_FOUND);
@@ -41,11 +39,14 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
     const { reference } = c.req.valid('json');
     const by = requireUser(c).id;
-    return settle(c, c.req.param('id'), (id, now) => ({
-      type: 'MarkWithdrawalPaid',
-      data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
-      now,
-    }));
+    // One transfer reference pays one withdrawal (finance/references.ts).
+    return withReservedReference(c.var.deps, { reference, withdrawalId: c.req.param('id'), by }, () =>
+      settle(c, c.req.param('id'), (id, now) => ({
+        type: 'MarkWithdrawalPaid',
+        data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
+        now,
+      })),
+    );
   })
   .post('/api/admin/withdrawals/:id/reject', financeStaff, withdrawalId, validate('json', RejectWithdrawalRequest), async (c) => {
     const { reason } = c.req.valid('json');

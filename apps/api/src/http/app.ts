@@ -9,6 +9,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
+import { ledgerRoutes } from '../finance/ledger-routes.ts';
+import { idempotency } from '../finance/idempotency.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
@@ -47,6 +49,7 @@ export function createApp(parts: AppParts) {
     })(c, next);
   });
   app.use(sessionMiddleware);
+  app.use('/api/*', idempotency);
 
   // 503 once the read models stop following the store, so a load balancer or operator notices.
   app.get('/api/health', (c) => {
@@ -57,6 +60,7 @@ export function createApp(parts: AppParts) {
   app.route('/', authRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
+  app.route('/', ledgerRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);

@@ -21,6 +21,7 @@ describe('PUT /api/profile over real HTTP', () => {
       email: 'asha@example.com',
       notificationsEnabled: false,
       totalRupees: '0.00',
+      pendingPayout: '0.00',
     });
     expect((await user.get('/api/auth/user')).body).toEqual(res.body);
     // Clearing the e-mail with an empty string (or null).

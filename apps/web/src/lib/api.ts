@@ -1,6 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import * as v from 'valibot';
-import { ErrorBody } from '@kamai/contracts';
+import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
 
 /**
  * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
@@ -16,16 +16,35 @@ async function throwIfNotOk(response: Response): Promise<void> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer. */
+/** Network failures a command is sent again after, with the same Idempotency-Key. */
+const COMMAND_RETRIES = 2;
+
+/**
+ * For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer.
+ * Money and review commands carry one Idempotency-Key per call (one user action) and are sent again
+ * with the same key when the network fails, so a retry is answered, never done twice.
+ */
 export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
-  const response = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'include',
-  });
-  await throwIfNotOk(response);
-  return response;
+  const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((route) => route.test(url.split('?')[0] ?? ''));
+  if (idempotent) headers['Idempotency-Key'] = crypto.randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'include',
+      });
+    } catch (err) {
+      if (!idempotent || attempt >= COMMAND_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
+      continue;
+    }
+    await throwIfNotOk(response);
+    return response;
+  }
 }
 
 /** Reads a JSON answer; a 204 or an empty body reads as null. */
@@ -60,6 +79,19 @@ export function getJson<T>(): QueryFunction<T> {
     if (data === null) throw new Error(`Empty answer from ${context.queryKey.map(String).join('/')}`);
     return data;
   };
+}
+
+/** Every page of a paged list, following its `X-Next-Cursor` header, so nothing is cut off. */
+export async function getAllPages<T>(url: string, signal?: AbortSignal): Promise<T[]> {
+  const rows: T[] = [];
+  const join = url.includes('?') ? '&' : '?';
+  for (let cursor: string | null = null; ; ) {
+    const response: Response = await fetch(cursor ? `${url}${join}cursor=${encodeURIComponent(cursor)}` : url, { credentials: 'include', signal });
+    await throwIfNotOk(response);
+    rows.push(...((await response.json()) as T[]));
+    cursor = response.headers.get('x-next-cursor');
+    if (!cursor) return rows;
+  }
 }
 
 const STATUS_AND_BODY = /^(\d{3}): ([\s\S]*)$/;

@@ -13,7 +13,7 @@ import type {
   WithdrawalBody,
   WithdrawalStatus,
 } from '@kamai/contracts';
-import { getJson, getQueryFn } from './api.ts';
+import { getAllPages, getJson, getQueryFn } from './api.ts';
 
 /**
  * Every server read of the app, one `queryOptions` factory each. A route's `beforeLoad`/`loader`
@@ -106,7 +106,7 @@ export const financeWithdrawalsQuery = (status: WithdrawalStatus | 'all' = 'pend
   queryOptions({
     queryKey: [...FINANCE_WITHDRAWALS_KEY, { status }],
     queryFn: async (context): Promise<FinanceWithdrawalBody[]> => {
-      const url = `/api/admin/withdrawals?status=${encodeURIComponent(status)}`;
-      return getJson<FinanceWithdrawalBody[]>()({ ...context, queryKey: [url] });
+      // Every page: the queue is never cut off at the API's page size.
+      return getAllPages<FinanceWithdrawalBody>(`/api/admin/withdrawals?status=${encodeURIComponent(status)}`, context.signal);
     },
   });

@@ -15,6 +15,7 @@ import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { FinanceTabs } from './FinanceTabs.tsx';
 import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation } from './financeMutations.ts';
 
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
@@ -24,20 +25,27 @@ export function FinanceScreen() {
   if (!hasRole(user, 'finance', 'admin')) return <NotAllowedScreen what="the finance screen" />;
 
   return (
-    <div className="grid gap-8">
+    // Finance works at a desk: wider than the phone column on large screens, the same on a phone.
+    <div className="grid gap-8 lg:relative lg:left-1/2 lg:w-[min(72rem,calc(100vw-3rem))] lg:-translate-x-1/2">
       <header className="grid gap-1">
         <h1 className="text-2xl font-bold tracking-tight">Finance</h1>
         <p className="text-sm text-slate-600">Pay or reject withdrawal requests, oldest first, and adjust wallets.</p>
       </header>
-      <PendingWithdrawals />
-      {/* The API takes manual adjustments from the finance role alone, not from admins. */}
-      {hasRole(user, 'finance') ? (
-        <AdjustmentForm />
-      ) : (
-        <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-600">
-          Wallet adjustments need the finance role.
-        </p>
-      )}
+      <FinanceTabs
+        queue={
+          <>
+            <PendingWithdrawals />
+            {/* The API takes manual adjustments from the finance role alone, not from admins. */}
+            {hasRole(user, 'finance') ? (
+              <AdjustmentForm />
+            ) : (
+              <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-600">
+                Wallet adjustments need the finance role.
+              </p>
+            )}
+          </>
+        }
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TransactionBody } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
@@ -14,6 +15,8 @@ export function WalletScreen() {
   const { data: user } = useQuery(currentUserQuery());
   const [withdrawing, setWithdrawing] = useState(false);
   const balance = user?.totalRupees;
+  const pendingPayout = user?.pendingPayout;
+  const { t } = useTranslation('wallet');
 
   return (
     <div className="grid gap-6">
@@ -29,6 +32,11 @@ export function WalletScreen() {
         <p className="mt-1 text-4xl font-bold tracking-tight" data-testid="wallet-balance">
           {balance === undefined ? '—' : formatRupees(balance)}
         </p>
+        {pendingPayout !== undefined && Number(pendingPayout) !== 0 && (
+          <p className="mt-1 text-sm text-emerald-50" data-testid="wallet-pending-payout" title={t('pendingPayoutHint')}>
+            {t('pendingPayout', { amount: formatRupees(pendingPayout) })}
+          </p>
+        )}
         <button
           type="button"
           onClick={() => setWithdrawing(true)}

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
+import { verifyChain } from './chain.ts';
+
+// Tamper evidence on the embedded store: edit the SQLite file behind the store's back, as someone
+// with the file would, and the chain names the stream and position where the log was changed.
+const dir = mkdtempSync(join(tmpdir(), 'kamai-chain-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** A small log: two users' streams interleaved. Returns the file and each event's position by name. */
+async function ledgerFile() {
+  const file = join(dir, `events-${++files}.sqlite`);
+  const store = openSqliteEventStore(file);
+  const at: Record<string, number> = {};
+  const put = async (name: string, streamId: string, type: string, data: Record<string, string | number>, expected: number | 'no_stream') => {
+    at[name] = (await store.append(streamId, [{ id: crypto.randomUUID(), type, data, metadata: { actor: 'finance-1' } }], expected)).position;
+  };
+  await put('a0', 'user-a', 'WalletCredited', { amountPaise: 50_000 }, 'no_stream');
+  await put('b0', 'user-b', 'WalletCredited', { amountPaise: 10_000 }, 'no_stream');
+  await put('a1', 'user-a', 'WalletDebited', { amountPaise: 20_000 }, 0);
+  await put('a2', 'user-a', 'WithdrawalPaid', { amountPaise: 20_000, reference: 'UTR1' }, 1);
+  await put('a3', 'user-a', 'WalletCredited', { amountPaise: 5_000 }, 2);
+  await put('b1', 'user-b', 'WalletDebited', { amountPaise: 1_000 }, 0);
+  const intact = await verifyChain(store);
+  await store.close();
+  return { file, at, intact };
+}
+
+async function verifyFile(file: string) {
+  const store = openSqliteEventStore(file);
+  try {
+    return await verifyChain(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function tamper(file: string, sql: string, ...params: unknown[]) {
+  const db = new Database(file);
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+describe('verifying the hash chain of the SQLite store', () => {
+  it('passes an untouched log with its event count and head hash', async () => {
+    const { file, intact } = await ledgerFile();
+    expect(intact).toMatchObject({ ok: true, events: 6, failure: null });
+    expect(intact.headHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await verifyFile(file)).toEqual(intact);
+  });
+
+  it('catches a changed amount at its stream and position', async () => {
+    const { file, at } = await ledgerFile();
+    tamper(file, "UPDATE events SET data = replace(data, '20000', '2000000') WHERE position = ?", at['a1']);
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a1'], revision: 1, problem: 'changed' });
+  });
+
+  it('catches an event deleted from the middle of a stream', async () => {
+    const { file, at } = await ledgerFile();
+    tamper(file, 'DELETE FROM events WHERE position = ?', at['a1']);
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a2'], revision: 1, problem: 'removed' });
+  });
+
+  it('catches the newest event of a stream deleted, even when others came after it', async () => {
+    const { file, at } = await ledgerFile();
+    tamper(file, 'DELETE FROM events WHERE position = ?', at['a3']);
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a2'], revision: 3, problem: 'removed' });
+    // And the log's very newest event.
+    const other = await ledgerFile();
+    tamper(other.file, 'DELETE FROM events WHERE position = ?', other.at['b1']);
+    expect((await verifyFile(other.file)).failure).toMatchObject({ streamId: 'user-b', revision: 1, problem: 'removed' });
+  });
+
+  it('catches two events swapped', async () => {
+    const { file, at } = await ledgerFile();
+    const db = new Database(file);
+    db.transaction(() => {
+      db.prepare('UPDATE events SET position = -1 WHERE position = ?').run(at['a1']);
+      db.prepare('UPDATE events SET position = ? WHERE position = ?').run(at['a1'], at['a2']);
+      db.prepare('UPDATE events SET position = ? WHERE position = -1').run(at['a2']);
+    })();
+    db.close();
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a1'], revision: 2, problem: 'reordered' });
+  });
+
+  it('catches an event slipped in with a forged hash, and never seals one written without a hash', async () => {
+    const { file } = await ledgerFile();
+    tamper(file, "INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash) VALUES ('x', 'user-b', 2, 'WalletCredited', '{\"amountPaise\":99900}', '{}', '2026-11-21T10:00:00.000Z', NULL, NULL)");
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', revision: 2, problem: 'inserted' });
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', revision: 2, problem: 'inserted' });
+  });
+
+  it('seals a store written before hashes existed, once, when it is first opened', async () => {
+    const file = join(dir, 'legacy.sqlite');
+    const db = new Database(file);
+    db.exec(EVENTS_TABLE_SQL);
+    const insert = db.prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    insert.run('e1', 'user-a', 0, 'WalletCredited', '{"amountPaise":100}', '{}', '2026-01-01T00:00:00.000Z');
+    insert.run('e2', 'user-a', 1, 'WalletDebited', '{"amountPaise":50}', '{}', '2026-01-01T00:00:00.000Z');
+    db.close();
+    const store = openSqliteEventStore(file);
+    await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 10 } }], 1);
+    expect(await verifyChain(store)).toMatchObject({ ok: true, events: 3 });
+    await store.close();
+  });
+});

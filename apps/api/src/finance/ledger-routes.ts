@@ -1,0 +1,210 @@
+import {
+  BalanceQuery,
+  type LedgerBalanceBody,
+  LedgerUserParam,
+  type ReconciliationBody,
+  type StatementBody,
+  StatementQuery,
+  type TrialBalanceBody,
+  TrialBalanceQuery,
+  WITHDRAWAL_PAGE_SIZE,
+  WithdrawalListQuery,
+  type FinanceWithdrawalBody,
+  formatPaise,
+} from '@kamai/contracts';
+import { maskDestination } from '@kamai/domain';
+import {
+  type Statement,
+  findUserByMobile,
+  listWithdrawalsPage,
+  reconciliation,
+  trialBalance,
+  userBalanceAt,
+  userStatement,
+} from '@kamai/projections';
+import { type Context, Hono } from 'hono';
+import { readWithCatchUp } from '../auth/sessions.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { withRole } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+import { toCsv } from './csv.ts';
+import { verifyLedger } from './verify.ts';
+
+const NO_USER = 'No user with this mobile number';
+const financeStaff = withRole('finance', 'admin');
+
+/** Lets the read models catch up with the store first: finance reads the figures as of now. */
+async function caughtUp(deps: AppDeps): Promise<void> {
+  const head = await deps.store.headPosition();
+  if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
+}
+
+async function userFor(deps: AppDeps, mobile: string) {
+  const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+  if (!user) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
+  return user;
+}
+
+function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
+  return c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}"`,
+    ...headers,
+  });
+}
+
+const STATEMENT_HEADER = [
+  'position', 'time', 'kind', 'description', 'amount', 'pending_payout_change', 'balance', 'pending_payout',
+  'actor_name', 'actor_mobile', 'reason', 'submission_id', 'task_id', 'withdrawal_id', 'utr',
+] as const;
+const STATEMENT_NUMERIC = new Set(['position', 'amount', 'pending_payout_change', 'balance', 'pending_payout']);
+
+/** The statement's CSV: one row per entry; the `amount` column sums to closing − opening. */
+export function statementCsv(statement: StatementBody): string {
+  return toCsv(
+    STATEMENT_HEADER,
+    statement.entries.map((e) => [
+      e.position, e.time, e.kind, e.description, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout,
+      e.actor?.name ?? null, e.actor?.mobile ?? null, e.reason,
+      e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr,
+    ]),
+    STATEMENT_NUMERIC,
+  );
+}
+
+const WITHDRAWAL_HEADER = [
+  'id', 'status', 'amount', 'requested_at', 'processed_at', 'user_name', 'user_mobile', 'destination', 'utr', 'processed_by', 'reason',
+] as const;
+
+export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
+  return toCsv(
+    WITHDRAWAL_HEADER,
+    rows.map((w) => [
+      w.id, w.status, w.amount, w.requestedAt, w.processedAt, w.user.name, w.user.mobile, maskDestination(w.payTo), w.reference, w.processedByName ?? w.processedBy, w.reason,
+    ]),
+    new Set(['amount']),
+  );
+}
+
+/** The statement as the API and the CLI answer it: rupees as decimal strings. */
+export function toStatementBody(
+  user: { id: string; first_name: string | null; last_name: string | null; mobile: string },
+  statement: Statement,
+): StatementBody {
+  return {
+    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.mobile, mobile: user.mobile },
+    from: statement.from,
+    to: statement.to,
+    opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
+    entries: statement.entries.map((e) => ({
+      position: e.position,
+      revision: e.revision,
+      time: e.effectiveAt,
+      kind: e.kind,
+      description: e.description,
+      amount: formatPaise(e.amountPaise),
+      pendingPayoutChange: formatPaise(e.pendingPayoutChangePaise),
+      balance: formatPaise(e.availablePaise),
+      pendingPayout: formatPaise(e.pendingPayoutPaise),
+      actor: e.actor,
+      reason: e.reason,
+      references: { submissionId: e.submissionId, taskId: e.taskId, withdrawalId: e.withdrawalId, utr: e.utr },
+    })),
+    closing: { available: formatPaise(statement.closing.availablePaise), pendingPayout: formatPaise(statement.closing.pendingPayoutPaise) },
+  };
+}
+
+/**
+ * Finance's ledger (issue 11): statements and balances as of any moment, the trial balance, the
+ * reconciliation, and the withdrawal list with history, filters, cursor pages and CSV.
+ */
+export const ledgerRoutes = new Hono<AppEnv>()
+  .get('/api/admin/ledger/users/:mobile/statement', financeStaff, validate('param', LedgerUserParam), validate('query', StatementQuery), async (c) => {
+    const deps = c.var.deps;
+    const { from, to, format } = c.req.valid('query');
+    await caughtUp(deps);
+    const user = await userFor(deps, c.req.valid('param').mobile);
+    const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
+    const body = toStatementBody(user, statement);
+    if (format === 'csv') {
+      return csvResponse(c, `statement-${user.mobile}.csv`, statementCsv(body), {
+        'x-opening-balance': body.opening.available,
+        'x-closing-balance': body.closing.available,
+      });
+    }
+    return c.json(body);
+  })
+  .get('/api/admin/ledger/users/:mobile/balance', financeStaff, validate('param', LedgerUserParam), validate('query', BalanceQuery), async (c) => {
+    const deps = c.var.deps;
+    const at = c.req.valid('query').at ?? deps.now().toISOString();
+    await caughtUp(deps);
+    const user = await userFor(deps, c.req.valid('param').mobile);
+    const balance = await userBalanceAt(deps.db, user.id, at);
+    const body: LedgerBalanceBody = {
+      available: formatPaise(balance.availablePaise),
+      pendingPayout: formatPaise(balance.pendingPayoutPaise),
+      at,
+      position: balance.position,
+    };
+    return c.json(body);
+  })
+  .get('/api/admin/ledger/trial-balance', financeStaff, validate('query', TrialBalanceQuery), async (c) => {
+    const deps = c.var.deps;
+    const at = c.req.valid('query').at;
+    await caughtUp(deps);
+    const trial = await trialBalance(deps.db, at);
+    const body: TrialBalanceBody = {
+      at: at ?? null,
+      accounts: trial.accounts.map((a) => ({
+        account: a.account,
+        debit: formatPaise(a.debitPaise),
+        credit: formatPaise(a.creditPaise),
+        balance: formatPaise(a.creditPaise - a.debitPaise),
+      })),
+      totalDebit: formatPaise(trial.debitPaise),
+      totalCredit: formatPaise(trial.creditPaise),
+      difference: formatPaise(trial.debitPaise - trial.creditPaise),
+    };
+    return c.json(body);
+  })
+  .get('/api/admin/ledger/reconciliation', financeStaff, async (c) => {
+    const deps = c.var.deps;
+    await caughtUp(deps);
+    const r = await reconciliation(deps.db);
+    const body: ReconciliationBody = {
+      available: formatPaise(r.availablePaise),
+      pendingPayout: formatPaise(r.pendingPayoutPaise),
+      funded: formatPaise(r.fundedPaise),
+      paid: formatPaise(r.paidPaise),
+      difference: formatPaise(r.differencePaise),
+      position: deps.runner.position,
+      headPosition: await deps.store.headPosition(),
+    };
+    return c.json(body);
+  })
+  .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store)))
+  .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
+    const deps = c.var.deps;
+    const { status, from, to, cursor, limit, format } = c.req.valid('query');
+    if (format === 'csv') {
+      // The whole selection, page by page: an export is never cut off.
+      const all: FinanceWithdrawalBody[] = [];
+      let after = cursor === undefined ? undefined : Number(cursor);
+      for (;;) {
+        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000 });
+        all.push(...page.rows);
+        if (page.nextCursor === null) break;
+        after = page.nextCursor;
+      }
+      return csvResponse(c, `withdrawals-${status}.csv`, withdrawalsCsv(all));
+    }
+    const page = await listWithdrawalsPage(deps.db, {
+      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE,
+    });
+    // The body stays the array the queue screen reads; the next page is named in a header.
+    if (page.nextCursor !== null) c.header('x-next-cursor', String(page.nextCursor));
+    c.header('access-control-expose-headers', 'x-next-cursor');
+    return c.json(page.rows);
+  });
+

@@ -1,0 +1,156 @@
+import type { FinanceWithdrawalBody, LedgerBalanceBody, ReconciliationBody, StatementBody, TrialBalanceBody } from '@kamai/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
+import { BANK, adjust } from './testing.ts';
+
+let server: TestServer;
+let finance: TestClient & { userId: string; mobile: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
+});
+afterAll(async () => server?.close());
+
+const toPaise = (rupees: string) => Math.round(Number(rupees) * 100);
+
+/** Parses the CSV the routes write (quoted cells, CRLF lines). */
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(cell), (cell = '');
+    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
+    else if (ch !== '\r') cell += ch;
+  }
+  const [header = [], ...body] = rows;
+  return body.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
+}
+
+describe('finance ledger over real HTTP', () => {
+  it('answers statements, balances at a time, the trial balance and the reconciliation from the journal', async () => {
+    const user = await server.signUp({ firstName: 'Asha', lastName: 'Rao' });
+    await adjust(finance, user.mobile, 500);
+    const first = await user.post('/api/withdrawals', { amount: 200, bankAccount: BANK });
+    expect(first.status).toBe(201);
+    const midway = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK });
+    expect(second.status).toBe(201);
+
+    // Available and pending payout, side by side, on the user's own body.
+    expect((await user.get('/api/auth/user')).body).toMatchObject({ totalRupees: '200.00', pendingPayout: '300.00' });
+
+    expect((await finance.post(`/api/admin/withdrawals/${first.body.id}/paid`, { reference: 'UTR55550001' })).status).toBe(200);
+    expect((await finance.post(`/api/admin/withdrawals/${second.body.id}/reject`, { reason: 'Account closed' })).status).toBe(200);
+    expect((await user.get('/api/auth/user')).body).toMatchObject({ totalRupees: '300.00', pendingPayout: '0.00' });
+
+    const statement = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.mobile}/statement`);
+    expect(statement.status).toBe(200);
+    expect(statement.body.opening).toEqual({ available: '0.00', pendingPayout: '0.00' });
+    expect(statement.body.entries.map((e) => [e.kind, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout])).toEqual([
+      ['adjustment', '500.00', '0.00', '500.00', '0.00'],
+      ['withdrawal', '-200.00', '200.00', '300.00', '200.00'],
+      ['withdrawal', '-100.00', '100.00', '200.00', '300.00'],
+      ['withdrawal_paid', '0.00', '-200.00', '200.00', '100.00'],
+      ['withdrawal_refund', '100.00', '-100.00', '300.00', '0.00'],
+    ]);
+    const paid = statement.body.entries[3];
+    expect(paid?.actor).toEqual({ id: finance.userId, name: 'Rohan Gupta', mobile: finance.mobile });
+    expect(paid?.references).toMatchObject({ withdrawalId: first.body.id, utr: 'UTR55550001' });
+    expect(statement.body.entries[4]?.reason).toBe('Account closed');
+    expect(statement.body.closing).toEqual({ available: '300.00', pendingPayout: '0.00' });
+
+    const csv = await finance.get<string>(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const rows = parseCsv(csv.body);
+    expect(rows).toHaveLength(5);
+    expect(rows.reduce((sum, r) => sum + toPaise(r['amount'] ?? ''), 0)).toBe(toPaise(csv.headers.get('x-closing-balance') ?? '') - toPaise(csv.headers.get('x-opening-balance') ?? ''));
+    expect(rows[3]).toMatchObject({ kind: 'withdrawal_paid', actor_name: 'Rohan Gupta', utr: 'UTR55550001' });
+
+    // A window: the opening balance carries everything before it.
+    const later = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.mobile}/statement?from=${encodeURIComponent(midway)}`);
+    expect(later.body.opening).toEqual({ available: '300.00', pendingPayout: '200.00' });
+    expect(later.body.entries).toHaveLength(3);
+
+    const before = await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance?at=${encodeURIComponent(midway)}`);
+    expect(before.body).toMatchObject({ available: '300.00', pendingPayout: '200.00', at: midway });
+    expect(before.body.position).toBeGreaterThan(0);
+    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance?at=2020-01-01`)).body).toMatchObject({ available: '0.00', pendingPayout: '0.00', position: 0 });
+    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance`)).body).toMatchObject({ available: '300.00', pendingPayout: '0.00' });
+
+    const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
+    expect(trial.status).toBe(200);
+    expect(trial.body.difference).toBe('0.00');
+    expect(trial.body.totalDebit).toBe(trial.body.totalCredit);
+    expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00' });
+
+    const recon = await finance.get<ReconciliationBody>('/api/admin/ledger/reconciliation');
+    expect(recon.body).toMatchObject({ available: '300.00', pendingPayout: '0.00', funded: '500.00', paid: '200.00', difference: '0.00' });
+    expect(recon.body.position).toBe(recon.body.headPosition);
+  });
+
+  it('refuses bad input with 400s and unknown users with 404, and keeps the ledger from non-finance callers', async () => {
+    const user = await server.signUp();
+    expect((await finance.get('/api/admin/ledger/users/12345/statement')).status).toBe(400);
+    expect((await finance.get('/api/admin/ledger/users/9000000000/statement')).status).toBe(404);
+    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/balance?at=yesterday`)).status).toBe(400);
+    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/statement?format=pdf`)).status).toBe(400);
+    for (const path of [
+      `/api/admin/ledger/users/${user.mobile}/statement`,
+      `/api/admin/ledger/users/${user.mobile}/balance`,
+      '/api/admin/ledger/trial-balance',
+      '/api/admin/ledger/reconciliation',
+      '/api/admin/withdrawals?status=all',
+    ]) {
+      expect((await server.client().get(path)).status, path).toBe(401);
+      expect((await user.get(path)).status, path).toBe(403);
+    }
+  });
+
+  it('pages the withdrawal list by cursor with nothing cut off, filters by time, and exports CSV', async () => {
+    const user = await server.signUp({ firstName: 'Ravi', lastName: 'Kumar' });
+    await adjust(finance, user.mobile, 1000);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK })).body.id);
+    await finance.post(`/api/admin/withdrawals/${ids[0]}/paid`, { reference: 'UTR77770001' });
+    await finance.post(`/api/admin/withdrawals/${ids[1]}/reject`, { reason: 'Wrong account' });
+
+    // The default answer keeps its shape: the array of pending requests.
+    const queue = await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals');
+    expect(Array.isArray(queue.body)).toBe(true);
+    expect(queue.body.filter((w) => ids.includes(w.id)).map((w) => w.id)).toEqual(ids.slice(2));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { body: FinanceWithdrawalBody[]; headers: Headers } = await finance.get<FinanceWithdrawalBody[]>(`/api/admin/withdrawals?status=all&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...res.body.map((w) => w.id));
+      cursor = res.headers.get('x-next-cursor');
+      pages++;
+    } while (cursor && pages < 100);
+    const all = await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals?status=all');
+    expect(seen).toEqual(all.body.map((w) => w.id));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(pages).toBeGreaterThan(2);
+
+    const history = await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals?status=paid&from=2020-01-01');
+    expect(history.body.find((w) => w.id === ids[0])).toMatchObject({ reference: 'UTR77770001', processedBy: finance.userId });
+    expect((await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals?status=paid&to=2020-01-01')).body).toEqual([]);
+
+    const csv = await finance.get<string>('/api/admin/withdrawals?status=rejected&format=csv');
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(parseCsv(csv.body).find((r) => r['id'] === ids[1])).toMatchObject({ status: 'rejected', amount: '100.00', reason: 'Wrong account', user_name: 'Ravi Kumar' });
+    expect((await finance.get('/api/admin/withdrawals?cursor=abc')).status).toBe(400);
+  });
+});

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
+
+const suite = setUpBrowserSuite();
+
+/** A call to the API as `cookie`'s user, outside the browser. */
+async function api(cookie: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${suite.server.baseUrl}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as { id: string };
+}
+
+async function openFinance(staff: TestAccount): Promise<Page> {
+  const page = await suite.signedIn(staff);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await page.goto('/admin/finance');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
+    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Rows of a CSV the server wrote (quoted cells, CRLF). */
+function parseCsv(text: string): Record<string, string>[] {
+  const [header = '', ...lines] = text.trim().split('\r\n');
+  const split = (line: string) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((c) => c.replace(/^"|"$/g, '').replaceAll('""', '"'));
+  const names = split(header);
+  return lines.map((line) => Object.fromEntries(split(line).map((cell, i) => [names[i] ?? String(i), cell])));
+}
+
+const paise = (rupees: string) => Math.round(Number(rupees.replace(/[₹,\s]/g, '')) * 100);
+
+describe('the finance screen’s four tabs', () => {
+  it('shows the queue, the history with UTR and staff, a user’s ledger whose CSV sums to the balance shown, and the reconciliation', async () => {
+    const staff = await registeredAccount(suite.server, 'Farah', 'Khan');
+    grantRole(suite.server, staff.mobile, 'finance');
+    const user = await registeredAccount(suite.server, 'Asha', 'Rao');
+    const staffCookie = await sessionCookie(suite.server, staff);
+    const userCookie = await sessionCookie(suite.server, user);
+    // The role reaches the read model within a moment.
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${suite.server.baseUrl}/api/admin/ledger/reconciliation`, { headers: { cookie: staffCookie } });
+      if (res.ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await api(staffCookie, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount: 900, direction: 'credit', reason: 'Missed reward' });
+    const paid = await api(userCookie, 'POST', '/api/withdrawals', { amount: 300, upiId: 'asha.rao@okhdfc' });
+    const rejected = await api(userCookie, 'POST', '/api/withdrawals', { amount: 150, upiId: 'asha.rao@okhdfc' });
+    await api(userCookie, 'POST', '/api/withdrawals', { amount: 100, upiId: 'asha.rao@okhdfc' });
+    await api(staffCookie, 'POST', `/api/admin/withdrawals/${paid.id}/paid`, { reference: 'UTR88880001' });
+    await api(staffCookie, 'POST', `/api/admin/withdrawals/${rejected.id}/reject`, { reason: 'UPI ID closed' });
+
+    const page = await openFinance(staff);
+    const tab = (name: string) => page.getByRole('tab', { name });
+
+    // Queue: today's pending requests, as before.
+    expect(await tab('Queue').getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('heading', { name: 'Pending withdrawals' }).waitFor();
+
+    // History: paid and rejected, with UTR, staff and reason; CSV.
+    await tab('History').click();
+    const history = page.getByRole('tabpanel');
+    await history.getByRole('cell', { name: 'UTR88880001' }).waitFor();
+    await history.getByRole('cell', { name: 'UPI ID closed' }).waitFor();
+    expect(await history.getByRole('cell', { name: 'Farah Khan' }).count()).toBeGreaterThanOrEqual(2);
+    const [historyCsv] = await Promise.all([page.waitForEvent('download'), history.getByRole('link', { name: 'Download CSV' }).click()]);
+    const historyRows = parseCsv(readFileSync((await historyCsv.path()) ?? '', 'utf8'));
+    expect(historyRows.find((r) => r['utr'] === 'UTR88880001')).toMatchObject({ status: 'paid', amount: '300.00', processed_by: 'Farah Khan' });
+
+    // User ledger: statement with running balance, chart, CSV whose rows sum to the balance shown.
+    await tab('User ledger').click();
+    await page.getByLabel("User's mobile number").fill(user.mobile);
+    await page.getByRole('button', { name: 'Show ledger' }).click();
+    await page.getByTestId('ledger-closing').waitFor();
+    expect(await page.getByTestId('ledger-closing').textContent()).toBe('₹500.00');
+    expect(await page.getByTestId('ledger-pending').textContent()).toBe('₹100.00');
+    await page.getByTestId('balance-chart').locator('svg').first().waitFor();
+    await page.getByRole('cell', { name: 'Withdrawal paid, transfer reference UTR88880001' }).waitFor();
+    const [statementCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('tabpanel').getByRole('link', { name: 'Download CSV' }).click()]);
+    const rows = parseCsv(readFileSync((await statementCsv.path()) ?? '', 'utf8'));
+    expect(rows.length).toBe(6);
+    const shownOpening = paise((await page.getByTestId('ledger-opening').textContent()) ?? '');
+    const shownClosing = paise((await page.getByTestId('ledger-closing').textContent()) ?? '');
+    expect(rows.reduce((sum, r) => sum + paise(r['amount'] ?? 'NaN'), 0)).toBe(shownClosing - shownOpening);
+    expect(rows.at(-1)?.['balance']).toBe('500.00');
+
+    // As of a day before anything happened: nothing yet.
+    await page.getByLabel('As of (date)').fill('2020-01-01');
+    await page.getByRole('button', { name: 'Show ledger' }).click();
+    await page.getByText('No ledger entries').waitFor();
+    expect(await page.getByTestId('ledger-closing').textContent()).toBe('₹0.00');
+
+    // Reconciliation: the four totals agree, and the log verifies.
+    await tab('Reconciliation').click();
+    await page.getByTestId('recon-difference').waitFor();
+    expect(await page.getByTestId('recon-difference').textContent()).toBe('₹0.00');
+    const figure = async (id: string) => paise((await page.getByTestId(id).textContent()) ?? '');
+    expect((await figure('recon-available')) + (await figure('recon-pending'))).toBe((await figure('recon-funded')) - (await figure('recon-paid')));
+    await page.getByTestId('recon-verification').getByText(/^Verified: \d+ events, head [0-9a-f]{64}$/).waitFor();
+
+    // The user's wallet shows what is available and, apart, what is waiting to be paid out.
+    const phone = await suite.signedIn(user);
+    await phone.goto('/wallet');
+    await phone.getByTestId('wallet-balance').getByText('₹500.00').waitFor();
+    expect(await phone.getByTestId('wallet-pending-payout').textContent()).toBe('Pending payout: ₹100.00');
+  });
+});

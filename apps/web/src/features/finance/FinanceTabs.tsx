@@ -1,0 +1,49 @@
+import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HistoryTab, ReconciliationTab, UserLedgerTab } from './LedgerTabs.tsx';
+
+const TABS = ['queue', 'history', 'ledger', 'reconciliation'] as const;
+type Tab = (typeof TABS)[number];
+
+/** The finance screen's sections as WAI-ARIA tabs: arrow keys move between them. */
+export function FinanceTabs({ queue }: { queue: ReactNode }) {
+  const { t } = useTranslation('finance');
+  const [active, setActive] = useState<Tab>('queue');
+  const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+  const onKey = (e: KeyboardEvent) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = TABS[(TABS.indexOf(active) + step + TABS.length) % TABS.length] ?? 'queue';
+    setActive(next);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div className="grid gap-6">
+      <div role="tablist" aria-label={t('tabs.label')} className="flex gap-1 overflow-x-auto rounded-2xl bg-slate-100 p-1" onKeyDown={onKey}>
+        {TABS.map((tab) => (
+          <button
+            key={tab}
+            ref={(el) => {
+              refs.current[tab] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`finance-tab-${tab}`}
+            aria-selected={active === tab}
+            aria-controls={`finance-panel-${tab}`}
+            tabIndex={active === tab ? 0 : -1}
+            onClick={() => setActive(tab)}
+            className={`h-10 shrink-0 rounded-xl px-4 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600/40 ${
+              active === tab ? 'bg-white text-emerald-800 shadow-sm' : 'text-slate-700 hover:bg-white/60'
+            }`}
+          >
+            {t(`tabs.${tab}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`finance-panel-${active}`} aria-labelledby={`finance-tab-${active}`} className="grid gap-8">
+        {active === 'queue' ? queue : active === 'history' ? <HistoryTab /> : active === 'ledger' ? <UserLedgerTab /> : <ReconciliationTab />}
+      </div>
+    </div>
+  );
+}

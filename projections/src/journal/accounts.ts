@@ -1,0 +1,132 @@
+import { ledgerText } from '@kamai/contracts';
+import type { ProjectedEvent } from '../projection.ts';
+
+/** The journal's accounts: two per user, four on the platform's side. */
+export const accounts = {
+  available: (userId: string) => `user:${userId}:available`,
+  payoutPending: (userId: string) => `user:${userId}:payout_pending`,
+  taskRewards: 'platform:task_rewards',
+  kycBonus: 'platform:kyc_bonus',
+  adjustments: 'platform:adjustments',
+  bank: 'platform:bank',
+} as const;
+
+/** Accounts whose outflow funds the users' wallets. */
+export const FUNDING_ACCOUNTS: readonly string[] = [accounts.taskRewards, accounts.kycBonus, accounts.adjustments];
+
+export type JournalKind = 'task_reward' | 'kyc_bonus' | 'adjustment' | 'withdrawal' | 'withdrawal_refund' | 'withdrawal_paid';
+
+/** One journal transaction: money moves `from` one account `to` another. */
+export interface JournalTransaction {
+  userId: string;
+  kind: JournalKind;
+  from: string;
+  to: string;
+  amountPaise: number;
+  effectiveAt: string;
+  actor: string | null;
+  reason: string | null;
+  description: string;
+  params: string | null;
+  entryId: string | null;
+  submissionId: string | null;
+  taskId: string | null;
+  withdrawalId: string | null;
+  utr: string | null;
+}
+
+/** A paid request as the journal remembers it (older WithdrawalPaid events carry no amount). */
+export interface KnownWithdrawal {
+  userId: string;
+  amountPaise: number;
+}
+
+function reasonOf(params: Record<string, string | number> | undefined): string | null {
+  const reason = params?.['reason'];
+  return typeof reason === 'string' ? reason : null;
+}
+
+/**
+ * The journal transaction a money event is, or null for events that move no money. The mapping is
+ * chosen so nothing is counted twice: a request's hold is its `WalletDebited` (kind `withdrawal`),
+ * a rejection's return is its `WalletCredited` (kind `withdrawal_refund`); `WithdrawalRequested`
+ * and `WithdrawalRejected` move nothing themselves, and `WithdrawalPaid` is the only pay-out.
+ */
+export function journalTransactionOf(
+  event: ProjectedEvent,
+  userId: string,
+  findWithdrawal: (id: string) => KnownWithdrawal | undefined,
+): JournalTransaction | null {
+  const base = { userId, params: null, entryId: null, submissionId: null, taskId: null, withdrawalId: null, utr: null };
+  switch (event.type) {
+    case 'WalletCredited': {
+      const d = event.data;
+      const common = {
+        ...base,
+        amountPaise: d.amountPaise,
+        to: accounts.available(userId),
+        effectiveAt: d.creditedAt,
+        actor: d.by ?? event.metadata.actor ?? null,
+        reason: reasonOf(d.params),
+        description: ledgerText(d),
+        params: d.params ? JSON.stringify(d.params) : null,
+        entryId: d.entryId,
+      };
+      switch (d.kind) {
+        case 'task_reward':
+          return { ...common, kind: 'task_reward', from: accounts.taskRewards, submissionId: d.reference ?? null, taskId: d.taskId ?? null };
+        case 'kyc_bonus':
+          return { ...common, kind: 'kyc_bonus', from: accounts.kycBonus };
+        case 'adjustment':
+          return { ...common, kind: 'adjustment', from: accounts.adjustments };
+        case 'withdrawal_refund':
+          return { ...common, kind: 'withdrawal_refund', from: accounts.payoutPending(userId), withdrawalId: d.reference ?? null };
+        default:
+          return null;
+      }
+    }
+    case 'WalletDebited': {
+      const d = event.data;
+      const common = {
+        ...base,
+        amountPaise: d.amountPaise,
+        from: accounts.available(userId),
+        effectiveAt: d.debitedAt,
+        actor: d.by ?? event.metadata.actor ?? null,
+        reason: reasonOf(d.params),
+        description: ledgerText(d),
+        params: d.params ? JSON.stringify(d.params) : null,
+        entryId: d.entryId,
+      };
+      switch (d.kind) {
+        case 'withdrawal':
+          return { ...common, kind: 'withdrawal', to: accounts.payoutPending(userId), withdrawalId: d.reference ?? null };
+        case 'adjustment':
+          return { ...common, kind: 'adjustment', to: accounts.adjustments };
+        default:
+          return null;
+      }
+    }
+    case 'WithdrawalPaid': {
+      const d = event.data;
+      const amountPaise = d.amountPaise ?? findWithdrawal(d.withdrawalId)?.amountPaise;
+      if (amountPaise === undefined) return null;
+      return {
+        ...base,
+        kind: 'withdrawal_paid',
+        amountPaise,
+        from: accounts.payoutPending(userId),
+        to: accounts.bank,
+        effectiveAt: d.paidAt,
+        actor: d.paidBy,
+        reason: null,
+        description: ledgerText({ kind: 'withdrawal_paid', params: { reference: d.reference } }),
+        params: JSON.stringify({ reference: d.reference }),
+        withdrawalId: d.withdrawalId,
+        utr: d.reference,
+      };
+    }
+    default:
+      return null;
+  }
+}
