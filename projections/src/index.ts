@@ -10,6 +10,7 @@ import { userTasksProjection } from './user-tasks/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
+export * from './hot-reads.ts';
 export * from './projection.ts';
 export * from './runner.ts';
 export * from './rebuild.ts';

@@ -18,6 +18,7 @@ import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
+import { compressResponses } from './compress.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 
 export interface AppParts extends AppDeps {
@@ -30,13 +31,15 @@ export function createApp(parts: AppParts) {
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
   app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  app.use(compressResponses);
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();
   });
   // JSON bodies are small; the upload PUT streams its own, bounded by the object storage.
   app.use('/api/*', async (c, next) => {
-    if (c.req.path.startsWith('/api/objects/put/')) return next();
+    // GET and HEAD carry no body; skipping them also spares building a full Request per read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/objects/put/')) return next();
     return bodyLimit({
       maxSize: 64 * 1024,
       onError: () => {
