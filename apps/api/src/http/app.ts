@@ -18,6 +18,7 @@ import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
+import { meteredStore, metricsRoutes, observeRequests, registerRunnerLag } from '../observability/index.ts';
 import { compressResponses } from './compress.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 
@@ -27,9 +28,12 @@ export interface AppParts extends AppDeps {
 
 /** The whole HTTP surface: JSON API under /api, private objects under /objects, and the web app. */
 export function createApp(parts: AppParts) {
-  const { objects, ...deps } = parts;
+  const { objects, ...given } = parts;
+  const deps: AppDeps = { ...given, store: meteredStore(given.store) };
+  registerRunnerLag(deps.runner, deps.store);
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
+  app.use(observeRequests);
   app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   app.use(compressResponses);
   app.use(async (c, next) => {
@@ -55,6 +59,7 @@ export function createApp(parts: AppParts) {
     if (failed) return c.json({ status: 'degraded', position: deps.runner.position, reason: 'read models are not being updated' }, 503);
     return c.json({ status: 'ok', position: deps.runner.position });
   });
+  app.route('/', metricsRoutes);
   app.route('/', authRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
