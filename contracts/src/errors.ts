@@ -29,4 +29,8 @@ export type ErrorCode =
   | 'mobile_taken'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  /** `If-Match` names a revision the resource has moved past: 412. */
+  | 'precondition_failed'
+  /** A change that must name the revision it was made on (`If-Match`) did not: 428. */
+  | 'precondition_required'
   | 'internal';
