@@ -17,10 +17,10 @@ async function throwIfNotOk(response: Response): Promise<void> {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer. */
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
   });
