@@ -75,6 +75,9 @@ function buildWeb({ always = false } = {}) {
   writeFileSync(stamp, current);
 }
 const typecheck = () => pnpm('-r', '--workspace-concurrency=1', 'typecheck');
+// No import cycles, and the layers point one way (.dependency-cruiser.cjs); a violation fails the run.
+const checkDependencies = () =>
+  run(bin('depcruise'), ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'contracts', 'domain', 'projections', 'apps', 'scripts']);
 
 ensureDependencies();
 switch (command) {
@@ -85,6 +88,7 @@ switch (command) {
   case 'test':
     ensureChromium();
     typecheck();
+    checkDependencies();
     buildWeb();
     run(bin('vitest'), ['run', ...rest]);
     break;

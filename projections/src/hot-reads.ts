@@ -1,5 +1,9 @@
 import Database from 'better-sqlite3';
-import type { ReadDbHandle } from './db.ts';
+import type { Kysely } from 'kysely';
+import type { ReadDb } from './schema.ts';
+
+// Kysely<ReadDb> is db.ts's ReadDbHandle; named here directly, as db.ts imports this module.
+type ReadDbHandle = Kysely<ReadDb>;
 
 /**
  * Prepared statements for the reads every request makes (session, user, wallet, unread count).
