@@ -52,7 +52,7 @@ function replace(c: Context, res: Response): void {
 export const compressResponses = createMiddleware(async (c, next) => {
   await next();
   const res = c.res;
-  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304 || !res.body) return;
+  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
   if (res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(res.headers.get('Content-Type') ?? '')) return;
   const length = res.headers.get('Content-Length');
   if (length !== null && Number(length) < THRESHOLD) return;
@@ -60,12 +60,11 @@ export const compressResponses = createMiddleware(async (c, next) => {
   if (/no-transform/i.test(cacheControl)) return;
   const encoding = pickEncoding(c.req.header('Accept-Encoding'));
   const vary = res.headers.get('Vary');
+  if (!vary || !/accept-encoding|\*/i.test(vary)) res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  // Left as it is: wrapping the body in a new Response would turn node-server's fast path for a
+  // ready body into a stream.
+  if (!encoding) return;
   const headers = new Headers(res.headers);
-  if (!vary || !/accept-encoding|\*/i.test(vary)) headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
-  if (!encoding) {
-    replace(c, new Response(res.body, { status: res.status, headers }));
-    return;
-  }
   const immutable = /immutable/i.test(cacheControl);
   const key = `${encoding} ${c.req.path}`;
   let encoded = immutable ? immutableCache.get(key) : undefined;
@@ -78,7 +77,7 @@ export const compressResponses = createMiddleware(async (c, next) => {
     encoded = encode(body, encoding, immutable);
     if (immutable && immutableCache.size < IMMUTABLE_CACHE_LIMIT) immutableCache.set(key, encoded);
   } else {
-    await res.body.cancel();
+    await res.body?.cancel();
   }
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(encoded.length));
