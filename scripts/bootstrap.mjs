@@ -4,7 +4,8 @@
 // dependencies, Debian's Chromium for the browser tests) and then runs the command. Plain Node and no
 // dependencies, because it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,8 +45,39 @@ function ensureChromium() {
   run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-const buildWeb = () => pnpm('--filter', '@kamai/web', 'build');
+/**
+ * A hash of everything the web build reads: its sources and config, the contracts it imports and
+ * the lockfile. Stored next to the build, so `npm start` skips an unchanged web app.
+ */
+function webSourceHash() {
+  const hash = createHash('sha256');
+  const skip = new Set(['node_modules', 'dist', 'e2e', 'test-results']);
+  const walk = (path) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!skip.has(name)) walk(join(path, name));
+      return;
+    }
+    hash.update(path.slice(root.length)).update('\0').update(readFileSync(path)).update('\0');
+  };
+  for (const part of ['apps/web', 'contracts/src', 'contracts/package.json', 'pnpm-lock.yaml', 'tsconfig.json']) walk(join(root, part));
+  return hash.digest('hex');
+}
+
+function buildWeb({ always = false } = {}) {
+  const stamp = join(root, 'apps', 'web', 'dist', '.source-hash');
+  const current = webSourceHash();
+  if (!always && existsSync(stamp) && existsSync(join(root, 'apps', 'web', 'dist', 'index.html')) && readFileSync(stamp, 'utf8') === current) {
+    console.log('[bootstrap] web app unchanged since its last build; skipping the build');
+    return;
+  }
+  pnpm('--filter', '@kamai/web', 'build');
+  writeFileSync(stamp, current);
+}
 const typecheck = () => pnpm('-r', '--workspace-concurrency=1', 'typecheck');
+// No import cycles, and the layers point one way (.dependency-cruiser.cjs); a violation fails the run.
+const checkDependencies = () =>
+  run(bin('depcruise'), ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'contracts', 'domain', 'projections', 'apps', 'scripts']);
 
 ensureDependencies();
 switch (command) {
@@ -56,6 +88,7 @@ switch (command) {
   case 'test':
     ensureChromium();
     typecheck();
+    checkDependencies();
     buildWeb();
     run(bin('vitest'), ['run', ...rest]);
     break;

@@ -39,4 +39,8 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   /** A bank transfer reference (UTR) that already paid another withdrawal: 409. */
   | 'duplicate_reference'
+  /** `If-Match` names a revision the resource has moved past: 412. */
+  | 'precondition_failed'
+  /** A change that must name the revision it was made on (`If-Match`) did not: 428. */
+  | 'precondition_required'
   | 'internal';

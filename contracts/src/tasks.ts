@@ -21,6 +21,10 @@ export const TASK_MESSAGES = {
   proofMissing: 'Please upload proof image and provide description',
   proofTooLong: `Description must be at most ${PROOF_DESCRIPTION_MAX_LENGTH} characters`,
   reason: 'Please give a reason for the rejection',
+  /** 412 on an admin edit or delete made on an older revision of the task. */
+  changedBySomeoneElse: 'This task was changed by someone else',
+  /** 428: an admin edit or delete without If-Match. */
+  ifMatchRequired: 'Send the If-Match header with the ETag of the task you edited',
 } as const;
 
 /** The admin form's defaults (spec sections 5 and 9). */

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Transaction, sql } from 'kysely';
+import { registerHotReads } from './hot-reads.ts';
 import { migrations } from './migrations/index.ts';
 import type { ReadDb } from './schema.ts';
 
@@ -17,6 +18,7 @@ export async function openReadDb(file: string): Promise<ReadDbHandle> {
   sqlite.pragma('busy_timeout = 30000');
   const db = new Kysely<ReadDb>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrate(db);
+  registerHotReads(db, file);
   return db;
 }
 

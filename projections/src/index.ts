@@ -12,6 +12,7 @@ import { journalProjection } from './journal/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
+export * from './hot-reads.ts';
 export * from './projection.ts';
 export * from './runner.ts';
 export * from './rebuild.ts';

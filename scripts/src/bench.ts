@@ -1,15 +1,155 @@
 /**
- * `npm run bench`: the embedded store's figures on this machine. Prints, does not assert: speed is
- * measured here, not in tests.
- *   1. durable appends per second (single-event commands to many streams) beside the ceiling of
- *      plain better-sqlite3 inserts, one transaction each, and the ratio;
- *   2. read-model rebuild speed in events per second over 200,000 events.
+ * `npm run bench`: ONE table of Kamai's figures, each beside its peer or limit measured in the same
+ * run on this machine. Prints, never asserts: speed is measured here, not in tests.
+ *
+ *   npm run bench                         # everything, about 3-5 minutes on 2 cores
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web)
+ *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
+ *   npm run bench -- --seconds 5          # length of each load run (default 5)
+ *
+ * The command-time (scripts/src/bench/commands.ts) and rebuild (scripts/src/bench/rebuild.ts) parts
+ * are loaded if present; a missing or failing part prints its reason in its rows and the rest of the
+ * table still prints.
  */
+import { cpus, totalmem } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { benchAppends } from './bench/appends.ts';
-import { benchRebuild } from './bench/rebuild.ts';
+import { benchHttp, initialJsGzipBytes } from './bench/http.ts';
 
-console.log(`Kamai benchmarks on Node ${process.version}, ${new Date().toISOString()}\n`);
-console.log('== durable appends (SQLite, WAL, synchronous=FULL) ==');
-await benchAppends();
-console.log('\n== read-model rebuild ==');
-await benchRebuild({ events: 200_000 });
+/** One line of the table. `peer` is the figure it is compared with, measured in this run. */
+export interface BenchRow {
+  what: string;
+  figure: string;
+  peer?: string;
+  ratio?: string;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i < 0 ? undefined : (args[i + 1] ?? '');
+};
+const full = args.includes('--full') || process.env.BENCH_FULL === '1';
+const skip = new Set((flag('skip') ?? '').split(',').filter(Boolean));
+const seconds = Number(flag('seconds') ?? 5);
+
+const rows: BenchRow[] = [];
+const section = (title: string) => rows.push({ what: `**${title}**`, figure: '' });
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const x = (value: number, peer: number) => `${(value / peer).toFixed(2)}×`;
+const log = (line: string) => console.error(line);
+
+/** Runs a part; a failure becomes a row saying why, so the table still prints. */
+async function part(name: string, run: () => Promise<void>) {
+  if (skip.has(name)) {
+    rows.push({ what: `${name}: skipped (--skip)`, figure: '–' });
+    return;
+  }
+  log(`[bench] ${name}...`);
+  const started = performance.now();
+  try {
+    await run();
+  } catch (err) {
+    rows.push({ what: `${name}: did not run`, figure: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
+  }
+  log(`[bench] ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A bench module another part of the team owns; undefined when the file or its export is missing. */
+async function optionalBench<T>(file: string, exported: string): Promise<T | undefined> {
+  try {
+    const module = (await import(pathToFileURL(new URL(file, import.meta.url).pathname).href)) as Record<string, unknown>;
+    return module[exported] as T | undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+/** Rows from a part's result: its own `rows` when it gives them, else the fields it is known to have. */
+function rowsOf(result: unknown, known: Array<[field: string, what: string, format: (v: number) => string]>): BenchRow[] {
+  if (result && typeof result === 'object' && Array.isArray((result as { rows?: unknown }).rows)) return (result as { rows: BenchRow[] }).rows;
+  const record = (result ?? {}) as Record<string, unknown>;
+  return known.filter(([field]) => typeof record[field] === 'number').map(([field, what, format]) => ({ what, figure: format(record[field] as number) }));
+}
+
+await part('appends', async () => {
+  const r = await benchAppends({ seconds: 3, log: () => {} });
+  section('Event store: durable appends (WAL, synchronous=FULL, single-event commands)');
+  rows.push({ what: 'ceiling: plain better-sqlite3 INSERT, one transaction each', figure: `${n(r.ceiling.perSecond)}/s` });
+  const ceiling = `${n(r.ceiling.perSecond)}/s`;
+  rows.push({ what: 'store, one append at a time', figure: `${n(r.sequential.groupCommit.perSecond)}/s`, peer: ceiling, ratio: x(r.sequential.groupCommit.perSecond, r.ceiling.perSecond) });
+  rows.push({ what: `store, ${r.settings.concurrency} appends in flight (group commit)`, figure: `${n(r.concurrent.groupCommit.perSecond)}/s`, peer: ceiling, ratio: x(r.concurrent.groupCommit.perSecond, r.ceiling.perSecond) });
+});
+
+await part('http', async () => {
+  const r = await benchHttp({ seconds, log });
+  section(`HTTP, autocannon, 64 connections, ${seconds} s each, server in its own process`);
+  const bare = `${n(r.bare.perSecond)}/s (bare Hono + 1 better-sqlite3 lookup)`;
+  rows.push({ what: 'bare Hono + one better-sqlite3 lookup', figure: `${n(r.bare.perSecond)}/s, p99 ${r.bare.p99} ms` });
+  rows.push({ what: 'GET /api/auth/user (signed in)', figure: `${n(r.authUser.perSecond)}/s, p99 ${r.authUser.p99} ms`, peer: bare, ratio: x(r.authUser.perSecond, r.bare.perSecond) });
+  const fails = (f: { failures: number }) => (f.failures ? `, ${f.failures} non-2xx` : '');
+  rows.push({ what: 'POST /api/withdrawals, read-your-writes, 1 process', figure: `${n(r.withdrawalsOne.perSecond)}/s, p99 ${r.withdrawalsOne.p99} ms${fails(r.withdrawalsOne)}` });
+  rows.push({
+    what: 'POST /api/withdrawals, read-your-writes, 2 processes, 1 data dir',
+    figure: `${n(r.withdrawalsTwo.perSecond)}/s, p99 ${r.withdrawalsTwo.p99} ms${fails(r.withdrawalsTwo)}`,
+    peer: `${n(r.withdrawalsOne.perSecond)}/s (1 process)`,
+    ratio: x(r.withdrawalsTwo.perSecond, r.withdrawalsOne.perSecond),
+  });
+});
+
+// ---- Command time as streams grow: scripts/src/bench/commands.ts, export benchCommands(options) ----
+await part('commands', async () => {
+  section('Commands as the user stream grows (scripts/src/bench/commands.ts)');
+  const benchCommands = await optionalBench<(o: { full: boolean; log: typeof log }) => Promise<unknown>>('./bench/commands.ts', 'benchCommands');
+  if (!benchCommands) {
+    rows.push({ what: 'command time at 10 / 1k / 10k / 50k events; longest stall', figure: 'not measured: no benchCommands() on this branch' });
+    return;
+  }
+  rows.push(
+    ...rowsOf(await benchCommands({ full, log }), [
+      ['events10', 'command, 10-event stream (median ms)', (v) => `${v} ms`],
+      ['events1k', 'command, 1,000-event stream (median ms)', (v) => `${v} ms`],
+      ['events10k', 'command, 10,000-event stream (median ms)', (v) => `${v} ms`],
+      ['events50k', 'command, 50,000-event stream (median ms)', (v) => `${v} ms`],
+      ['longestStallMs', 'longest stall of a concurrent read during the 50k-event command', (v) => `${v} ms`],
+    ]),
+  );
+});
+
+// ---- Rebuild: scripts/src/bench/rebuild.ts, export benchRebuild({ events }) ----
+await part('rebuild', async () => {
+  const events = Number(flag('rebuild-events') ?? (full ? 1_000_000 : 200_000));
+  section(`Read-model rebuild, ${n(events)} events (scripts/src/bench/rebuild.ts${full ? '' : '; --full for 1,000,000'})`);
+  const benchRebuild = await optionalBench<(o: { events: number; full: boolean; log: typeof log }) => Promise<unknown>>('./bench/rebuild.ts', 'benchRebuild');
+  if (!benchRebuild) {
+    rows.push({ what: 'rebuild events/s, peak RSS, stall', figure: 'not measured: no benchRebuild() on this branch' });
+    return;
+  }
+  rows.push(
+    ...rowsOf(await benchRebuild({ events, full, log }), [
+      ['eventsPerSecond', 'rebuild of every read model', (v) => `${n(v)} events/s`],
+      ['peakRssMb', 'peak RSS during the rebuild', (v) => `${n(v)} MB`],
+      ['longestStallMs', 'longest stall of the serving app during the rebuild', (v) => `${v} ms`],
+    ]),
+  );
+});
+
+await part('web', async () => {
+  section('Web app (apps/web/dist)');
+  const js = initialJsGzipBytes();
+  rows.push(
+    js
+      ? { what: `initial JS: entry + ${js.files - 1} preloaded modules, gzip`, figure: `${n(js.gzip / 1024)} KB (${n(js.gzip)} bytes; ${n(js.raw / 1024)} KB raw)`, peer: 'target 100 KB' }
+      : { what: 'initial JS', figure: 'not measured: build the web app first (npm start or pnpm --filter @kamai/web build)' },
+  );
+});
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+console.log(`\nKamai benchmarks: Node ${process.version}, ${cpus().length} × ${cpu}, ${n(totalmem() / 2 ** 30)} GB RAM, ${new Date().toISOString()}\n`);
+const header: BenchRow = { what: 'what', figure: 'figure', peer: 'peer or limit, same run', ratio: 'ratio' };
+const widths = (['what', 'figure', 'peer', 'ratio'] as const).map((key) => Math.max(...[header, ...rows].map((row) => (row[key] ?? '').length)));
+const line = (row: BenchRow) => `| ${(['what', 'figure', 'peer', 'ratio'] as const).map((key, i) => (row[key] ?? '').padEnd(widths[i]!)).join(' | ')} |`;
+console.log(line(header));
+console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+for (const row of rows) console.log(line(row));

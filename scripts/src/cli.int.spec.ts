@@ -103,6 +103,35 @@ describe('npm run cli', () => {
     expect(stdout).toContain('OK: the read models agree with the events');
   });
 
+  it('replay-wallet shows the KYC bonus line', async () => {
+    const { client, mobile } = await signUp();
+    const reviewer = await signUp();
+    await cli(dataDir, 'grant-role', reviewer.mobile, 'reviewer');
+    // A real 1x1 PNG: the server re-encodes uploads, so the bytes must decode.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    const uploadKyc = async () => {
+      const slot = await client.post('/api/objects/upload', { purpose: 'kyc' });
+      expect((await fetch(new URL(slot.body.uploadURL, api.url), { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } })).status).toBe(201);
+      return slot.body.objectURL as string;
+    };
+    for (const documentType of ['pan', 'voter_id']) {
+      const doc = await client.post('/api/kyc/documents', { documentType, frontImageUrl: await uploadKyc(), backImageUrl: await uploadKyc() });
+      expect(doc.status).toBe(201);
+      // The role reaches the running app within a poll.
+      for (let i = 0; i < 40; i++) {
+        const res = await reviewer.client.post(`/api/admin/kyc/${doc.body.id}/approve`);
+        if (res.status === 200) break;
+        expect(res.status).toBe(403);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    expect((await client.post('/api/kyc/complete')).status).toBe(200);
+    const { stdout } = await cli(dataDir, 'replay-wallet', mobile);
+    expect(stdout).toMatch(/\+200\.00\s+200\.00\s+kyc_bonus: KYC verification bonus/);
+    expect(stdout).toContain('OK: the read models agree with the events');
+  });
+
+  // Last: it tampers with the shared event store, which every later replay would then refuse.
   it('replays a wallet with pays and staff names, as of a moment and as CSV; reconciles, exports and verifies the ledger; a tampered log fails verification even after a rebuild', async () => {
     const staff = await signUp();
     await cli(dataDir, 'grant-role', staff.mobile, 'finance');
@@ -154,31 +183,4 @@ describe('npm run cli', () => {
     expect(viaApi.body).toMatchObject({ ok: false, failure: { streamId: row.stream_id, position: row.position, problem: 'changed' } });
   });
 
-  it('replay-wallet shows the KYC bonus line', async () => {
-    const { client, mobile } = await signUp();
-    const reviewer = await signUp();
-    await cli(dataDir, 'grant-role', reviewer.mobile, 'reviewer');
-    // A real 1x1 PNG: the server re-encodes uploads, so the bytes must decode.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-    const uploadKyc = async () => {
-      const slot = await client.post('/api/objects/upload', { purpose: 'kyc' });
-      expect((await fetch(new URL(slot.body.uploadURL, api.url), { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } })).status).toBe(201);
-      return slot.body.objectURL as string;
-    };
-    for (const documentType of ['pan', 'voter_id']) {
-      const doc = await client.post('/api/kyc/documents', { documentType, frontImageUrl: await uploadKyc(), backImageUrl: await uploadKyc() });
-      expect(doc.status).toBe(201);
-      // The role reaches the running app within a poll.
-      for (let i = 0; i < 40; i++) {
-        const res = await reviewer.client.post(`/api/admin/kyc/${doc.body.id}/approve`);
-        if (res.status === 200) break;
-        expect(res.status).toBe(403);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    expect((await client.post('/api/kyc/complete')).status).toBe(200);
-    const { stdout } = await cli(dataDir, 'replay-wallet', mobile);
-    expect(stdout).toMatch(/\+200\.00\s+200\.00\s+kyc_bonus: KYC verification bonus/);
-    expect(stdout).toContain('OK: the read model agrees with the events');
-  });
 });

@@ -475,7 +475,8 @@ describe('task screens and staff guards', () => {
     const { id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = old;
     const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/json', cookie },
+      // A task just added is at revision 0: its ETag is "0".
+      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': '"0"' },
       body: JSON.stringify({ ...fields, isActive: false }),
     });
     expect(put.status).toBe(200);
@@ -492,5 +493,44 @@ describe('task screens and staff guards', () => {
     await expectToast(page, 'Task deleted successfully');
     await page.getByRole('article', { name: title }).waitFor({ state: 'detached' });
     await expect(page.getByTestId('total-tasks').textContent()).resolves.toBe(String(total - 1));
+  });
+
+  it('an edit on a task another admin changed meanwhile is refused, said so, and the task reloaded', async () => {
+    const title = `Play the quiz ${uniqueMobile()}`;
+    await addTaskByApi({ title, description: 'Play one round.', rupeeReward: '8', taskType: 'game' });
+    const page = await phone();
+    await signIn(page, admin);
+    await page.goto('/admin');
+    await page.getByRole('article', { name: title }).getByRole('button', { name: `Edit ${title}` }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit Task' });
+    await expect(editDialog.getByLabel('Rupee reward').inputValue()).resolves.toBe('8.00');
+
+    // Meanwhile another admin (here: the API, with the task's ETag) changes the reward.
+    const cookie = await apiSession(admin);
+    const catalogue = (await (await fetch(`${suite.server.baseUrl}/api/admin/tasks`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
+    const listed = catalogue.find((task) => task.title === title);
+    if (!listed) throw new Error('the task is missing');
+    const { id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = listed;
+    const one = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, { headers: { cookie } });
+    const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': one.headers.get('etag') ?? '' },
+      body: JSON.stringify({ ...fields, rupeeReward: '12' }),
+    });
+    expect(put.status).toBe(200);
+
+    await editDialog.getByLabel('Rupee reward').fill('9.00');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await editDialog.getByRole('alert').getByText('This task was changed by someone else').waitFor();
+    // Reloaded: the other admin's reward, not the overwritten one.
+    await expect.poll(() => editDialog.getByLabel('Rupee reward').inputValue()).toBe('12.00');
+    const after = (await (await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, { headers: { cookie } })).json()) as { rupeeReward: string };
+    expect(after.rupeeReward).toBe('12.00');
+
+    // Saving again, on the reloaded revision, goes through.
+    await editDialog.getByLabel('Rupee reward').fill('10.00');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Task updated successfully');
+    await page.getByRole('article', { name: title }).getByText('₹10.00').waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import type { NotificationBody } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
+import { hotReads } from '../hot-reads.ts';
 
 /** The user's notifications, newest first (GET /api/notifications). */
 export async function listNotifications(db: ReadDbHandle, userId: string, limit = 200): Promise<NotificationBody[]> {
@@ -22,6 +23,8 @@ export async function listNotifications(db: ReadDbHandle, userId: string, limit 
 }
 
 export async function countUnreadNotifications(db: ReadDbHandle, userId: string): Promise<number> {
+  const hot = hotReads(db);
+  if (hot) return hot.unreadCount.get(userId) ?? 0;
   const row = await db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('n'))

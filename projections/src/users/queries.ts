@@ -1,6 +1,7 @@
 import { formatPaise, type Role, type UserBody } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
+import { hotReads } from '../hot-reads.ts';
 import type { UsersTable } from '../schema.ts';
 
 /** A user with the wallet figures the user body shows. */
@@ -28,6 +29,9 @@ function selectUsers(db: ReadDbHandle) {
 }
 
 export function findUserById(db: ReadDbHandle, id: string): Promise<UserRow | undefined> {
+  // Every signed-in request reads this: a cached prepared statement when the database has one.
+  const hot = hotReads(db);
+  if (hot) return Promise.resolve(hot.userById.get(id) as UserRow | undefined);
   return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
 }
 

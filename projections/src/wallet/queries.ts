@@ -1,7 +1,12 @@
 import { type TransactionBody, formatPaise } from '@kamai/contracts';
+import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
+import { hotReads } from '../hot-reads.ts';
+import type { WalletsTable } from '../schema.ts';
 
-export function findWallet(db: ReadDbHandle, userId: string) {
+export function findWallet(db: ReadDbHandle, userId: string): Promise<Selectable<WalletsTable> | undefined> {
+  const hot = hotReads(db);
+  if (hot) return Promise.resolve(hot.wallet.get(userId) as Selectable<WalletsTable> | undefined);
   return db.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 

@@ -355,6 +355,52 @@ export function describeEventStoreContract(
         expect(consumer.events.map((e) => e.type)).toEqual(['C', 'D']);
       });
 
+      it('a multi-event append is seen whole, in order, by catch-up, by a live subscription and by readAll', async () => {
+        const streamId = stream('sub-whole');
+        const before = await store.headPosition();
+        const first = [event('A'), event('B'), event('C'), event('D'), event('E')];
+        const firstResult = await store.append(streamId, first, 'no_stream');
+
+        // Catch-up: the append is already stored when the subscription starts.
+        const catchUp = consume(subscribe(before), new Set([streamId]));
+        await catchUp.waitFor(5, deliveryTimeoutMs);
+        // Live: a second multi-event append arrives while both subscriptions wait.
+        const live = consume(subscribe(await store.headPosition()), new Set([streamId]));
+        await sleep(100);
+        const second = [event('F'), event('G'), event('H')];
+        const secondResult = await store.append(streamId, second, firstResult.nextExpectedRevision);
+        await catchUp.waitFor(8, deliveryTimeoutMs);
+        await live.waitFor(3, deliveryTimeoutMs);
+        await sleep(150); // room for a duplicate to show up
+        const ids = [...first, ...second].map((e) => e.id);
+        expect(catchUp.events.map((e) => e.id)).toEqual(ids);
+        expect(live.events.map((e) => e.id)).toEqual(second.map((e) => e.id));
+        // Every event has its own position, increasing; each append's answer is its last event's.
+        const positions = catchUp.events.map((e) => e.position);
+        expect(positions).toEqual(sortedUnique(positions));
+        expect(firstResult.position).toBe(positions[4]);
+        expect(secondResult.position).toBe(positions[7]);
+        // Resuming after any event of an append, mid-append included, yields exactly the rest.
+        for (let k = 0; k < 8; k++) {
+          const rest = (await readAllOf(store, positions[k]!, new Set([streamId]))).map((e) => e.id);
+          expect(rest, `after event ${k}`).toEqual(ids.slice(k + 1));
+          const resumed = consume(subscribe(positions[k]!), new Set([streamId]));
+          if (k < 7) await resumed.waitFor(7 - k, deliveryTimeoutMs);
+          await sleep(50);
+          expect(resumed.events.map((e) => e.id), `subscription after event ${k}`).toEqual(ids.slice(k + 1));
+        }
+        // readAll in batches that end inside an append loses nothing either.
+        const paged: string[] = [];
+        let after = before;
+        for (;;) {
+          const batch = await store.readAll({ after, limit: 2 });
+          if (batch.length === 0) break;
+          paged.push(...batch.filter((e) => e.streamId === streamId).map((e) => e.id));
+          after = batch.at(-1)!.position;
+        }
+        expect(paged).toEqual(ids);
+      });
+
       it('misses nothing appended while it catches up', async () => {
         const streams = [stream('sub-busy-a'), stream('sub-busy-b'), stream('sub-busy-c')];
         const before = await store.headPosition();

@@ -1,9 +1,15 @@
 /**
  * The event-store port on KurrentDB, through @kurrent/kurrentdb-client.
  *
- * - Positions are KurrentDB commit positions as numbers. Current servers commit every event of an
- *   append on its own log record, so each event has its own commit position and they grow in
- *   commit order. Numbers are exact up to 2^53 bytes of log, far beyond any store of ours.
+ * - KurrentDB places an event in `$all` by a (commit, prepare) pair. Servers that write every event of
+ *   an append as its own log record give each event commit = prepare; others (older EventStoreDB,
+ *   explicit transactions) give every event of an append the append's one commit position and a
+ *   prepare position of its own, below that commit and above the previous one. The port's number
+ *   for an event is therefore its prepare position: unique per event, and increasing in `$all`
+ *   order for appends (which never interleave). Resuming "after p" reads from (p, p): that takes in
+ *   the rest of a commit whose prepares lie beyond p, and an event is kept only when its pair comes
+ *   after the last pair this read or subscription delivered, so nothing is skipped mid-append and
+ *   nothing is delivered twice. Never the commit number alone. Numbers are exact up to 2^53 bytes.
  * - Reads of `$all` are inclusive of their start position and subscriptions are exclusive; both
  *   drop anything at or before `after` so the port's "after" holds either way.
  * - System events ($-prefixed types, $-streams, link events) never reach callers: the server-side
@@ -84,11 +90,13 @@ export class KurrentDbEventStore implements EventStore, ChainSource {
       }
     }
     const nextExpectedRevision = Number(appended.nextExpectedRevision);
-    const commit = appended.position?.commit;
-    // A retried (idempotent) append is answered without a position; find where the original landed.
+    const at = appended.position;
+    // The answer's position is the write's; it names the last event only when that event is its own
+    // log record (commit = prepare, and a single event). Otherwise, and for a retried (idempotent)
+    // append answered without a position, read back where the last event landed.
     const position =
-      commit !== undefined && commit <= BigInt(Number.MAX_SAFE_INTEGER)
-        ? Number(commit)
+      at !== undefined && at.commit === at.prepare && events.length === 1 && at.prepare <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(at.prepare)
         : await this.#positionOfRevision(streamId, nextExpectedRevision);
     return { nextExpectedRevision, position };
   }
@@ -119,9 +127,10 @@ export class KurrentDbEventStore implements EventStore, ChainSource {
     const events: RecordedEvent[] = [];
     // No maxCount: the client-side filter may drop some, so read on until `limit` are kept.
     const read = this.#client.readAll({ fromPosition: toReadPosition(after), direction: FORWARDS, filter: excludeSystemEvents() });
+    const order = new AllOrder(after);
     for await (const resolved of read) {
       const recorded = toRecordedEvent(resolved);
-      if (!recorded || recorded.position <= after) continue;
+      if (!recorded || !order.admits(resolved)) continue;
       events.push(recorded);
       if (events.length >= limit) break;
     }
@@ -247,7 +256,7 @@ const CLOSED = Symbol('closed');
  */
 class KurrentDbAllSubscription implements AllSubscription {
   readonly #source: AllStreamSubscription;
-  readonly #after: number;
+  readonly #order: AllOrder;
   readonly #forget: () => void;
   #started = false;
   #closed = false;
@@ -259,7 +268,7 @@ class KurrentDbAllSubscription implements AllSubscription {
 
   constructor(source: AllStreamSubscription, after: number, forget: () => void) {
     this.#source = source;
-    this.#after = after;
+    this.#order = new AllOrder(after);
     this.#forget = forget;
     // Errors reach the loop through the iterator's next(); this listener only keeps an error that
     // comes before iteration starts, or from the cancellation in close(), from crashing the process.
@@ -281,7 +290,7 @@ class KurrentDbAllSubscription implements AllSubscription {
         const next = await Promise.race([pending, this.#closedSignal]);
         if (next === CLOSED || next.done) return;
         const recorded = toRecordedEvent(next.value);
-        if (recorded && recorded.position > this.#after && !this.#closed) yield recorded;
+        if (recorded && this.#order.admits(next.value) && !this.#closed) yield recorded;
       }
     } finally {
       await this.close();
@@ -353,6 +362,37 @@ function fromCurrentState(state: CurrentStreamState | undefined): number {
   return typeof state === 'bigint' ? Number(state) : -1;
 }
 
+/** An event's place in `$all` as the server gives it. */
+function fullPosition(resolved: ResolvedEvent | AllStreamResolvedEvent): { commit: bigint; prepare: bigint } {
+  const position = resolved.event?.position;
+  if (position) return { commit: position.commit, prepare: position.prepare };
+  const commit = resolved.commitPosition;
+  if (commit === undefined) throw new Error(`KurrentDB sent event ${resolved.event?.id} without its position; the adapter needs KurrentDB 22.6 or later`);
+  return { commit, prepare: commit };
+}
+
+/**
+ * What a read or subscription from "after p" keeps: events whose prepare is beyond p (the port's
+ * numbers), each strictly after the last one kept in (commit, prepare) order, so a server that
+ * re-sends an event (a reconnect, an inclusive start) never delivers it twice.
+ */
+class AllOrder {
+  #last: { commit: bigint; prepare: bigint } | null = null;
+  readonly #after: bigint;
+  constructor(after: number) {
+    this.#after = BigInt(after);
+  }
+
+  admits(resolved: ResolvedEvent | AllStreamResolvedEvent): boolean {
+    const position = fullPosition(resolved);
+    if (position.prepare <= this.#after) return false;
+    const last = this.#last;
+    if (last && (position.commit < last.commit || (position.commit === last.commit && position.prepare <= last.prepare))) return false;
+    this.#last = position;
+    return true;
+  }
+}
+
 function toReadPosition(after: number): ReadPosition {
   return after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
 }
@@ -365,17 +405,14 @@ function assertPosition(after: number): void {
 function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
   const event = resolved.event;
   if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
-  const commit = event.position?.commit ?? resolved.commitPosition;
-  if (commit === undefined) {
-    throw new Error(`KurrentDB sent event ${event.id} without its position; the adapter needs KurrentDB 22.6 or later`);
-  }
+  const { prepare } = fullPosition(resolved);
   if (!event.isJson) throw new TypeError(`event ${event.id} in ${event.streamId} is not JSON`);
   const metadata = event.metadata;
   return {
     id: event.id,
     streamId: event.streamId,
     revision: Number(event.revision),
-    position: Number(commit),
+    position: Number(prepare),
     type: event.type,
     data: event.data as Json,
     metadata:

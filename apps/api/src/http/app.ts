@@ -22,6 +22,8 @@ import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
+import { meteredStore, metricsRoutes, observeRequests, registerRunnerLag } from '../observability/index.ts';
+import { compressResponses } from './compress.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 
 export interface AppParts extends AppDeps {
@@ -30,17 +32,22 @@ export interface AppParts extends AppDeps {
 
 /** The whole HTTP surface: JSON API under /api, private objects under /objects, and the web app. */
 export function createApp(parts: AppParts) {
-  const { objects, ...deps } = parts;
+  const { objects, ...given } = parts;
+  const deps: AppDeps = { ...given, store: meteredStore(given.store) };
+  registerRunnerLag(deps.runner, deps.store);
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
+  app.use(observeRequests);
   app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  app.use(compressResponses);
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();
   });
   // JSON bodies are small; the upload PUT streams its own, bounded by the object storage.
   app.use('/api/*', async (c, next) => {
-    if (c.req.path.startsWith('/api/objects/put/')) return next();
+    // GET and HEAD carry no body; skipping them also spares building a full Request per read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/objects/put/')) return next();
     return bodyLimit({
       maxSize: 64 * 1024,
       onError: () => {
@@ -57,6 +64,7 @@ export function createApp(parts: AppParts) {
     if (failed) return c.json({ status: 'degraded', position: deps.runner.position, reason: 'read models are not being updated' }, 503);
     return c.json({ status: 'ok', position: deps.runner.position });
   });
+  app.route('/', metricsRoutes);
   app.route('/', authRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);

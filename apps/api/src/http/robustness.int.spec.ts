@@ -18,6 +18,7 @@ const ROUTES: Array<[method: string, path: string]> = [
   ['POST', '/api/admin/tasks'],
   ['PUT', '/api/admin/tasks/:id'],
   ['DELETE', '/api/admin/tasks/:id'],
+  ['GET', '/api/admin/tasks/:id'],
   ['POST', '/api/admin/submissions/:id/approve'],
   ['POST', '/api/admin/submissions/:id/reject'],
   ['POST', '/api/admin/withdrawals/:id/paid'],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SubmissionBody, TaskBody, UserBody, UserTaskBody } from '@kamai/contracts';
 import { listNotifications, listTransactions } from '@kamai/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskAs, submitProof, taskInput, uploadedImage } from '../tasks/testing.ts';
+import { createTaskAs, deleteTaskAs, submitProof, taskInput, updateTaskAs, uploadedImage } from '../tasks/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
 
 describe('proof review over HTTP', () => {
@@ -189,7 +189,7 @@ describe('proof review over HTTP', () => {
   it('credits the reward the task had when the proof was submitted', async () => {
     const changing = await createTaskAs(admin, { rupeeReward: '20' });
     const { user, submissionId } = await userWithSubmission(changing);
-    expect((await admin.put(`/api/admin/tasks/${changing.id}`, taskInput({ rupeeReward: '50' }))).status).toBe(200);
+    expect((await updateTaskAs(admin, changing.id, taskInput({ rupeeReward: '50' }))).status).toBe(200);
     expect((await approve(reviewer, submissionId)).body.rupeeReward).toBe('20.00');
     expect(await balance(user)).toBe('20.00');
   });
@@ -200,7 +200,7 @@ describe('proof review over HTTP', () => {
     expect((await approve(reviewer, done.submissionId)).status).toBe(200);
     const waiting = await userWithSubmission(doomed);
 
-    expect((await admin.delete(`/api/admin/tasks/${doomed.id}`)).status).toBe(200);
+    expect((await deleteTaskAs(admin, doomed.id)).status).toBe(200);
 
     expect((await done.user.get<UserTaskBody[]>('/api/user-tasks')).body).toEqual([
       expect.objectContaining({ taskId: doomed.id, taskTitle: 'Short-lived task', status: 'approved', rupeesEarned: '15.00' }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type DeletedTaskBody, TaskInput } from '@kamai/contracts';
-import { TASK_NOT_FOUND } from '@kamai/domain';
+import { type DeletedTaskBody, TaskInput, streams } from '@kamai/contracts';
+import { DomainError, TASK_NOT_FOUND } from '@kamai/domain';
 import { findTask, listCatalogueTasks, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
@@ -9,6 +9,7 @@ import { notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
+import { etagOf, ifMatchRevision, pinnedTo, taskRevision } from './concurrency.ts';
 
 /** Before the body is looked at: 401 when signed out, 403 without the admin role. */
 const adminOnly = withRole('admin');
@@ -26,6 +27,21 @@ async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
 /** The admin's task catalogue (spec sections 2 "Admin panel", 5 and 7). Only the `admin` role. */
 export const adminTaskRoutes = new Hono<AppEnv>()
   .get('/api/admin/tasks', adminOnly, async (c) => c.json(await listCatalogueTasks(c.var.deps.db)))
+  /** One task with its ETag (the stream's revision), for an edit or delete that sends it back in If-Match. */
+  .get('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {
+    const deps = c.var.deps;
+    const taskId = c.req.param('id').toLowerCase();
+    const current = await taskRevision(deps.store, taskId);
+    if (!current) throw new DomainError('not_found', TASK_NOT_FOUND);
+    // The body is read once the read model has the revision the ETag names, so the two agree;
+    // a task missing from it then is a deleted one.
+    if (!(await deps.runner.waitFor(current.position))) throw notYetVisible();
+    const row = await findTask(deps.db, taskId);
+    if (!row) throw new DomainError('not_found', TASK_NOT_FOUND);
+    c.header('ETag', etagOf(current.revision));
+    c.header('Cache-Control', 'no-store');
+    return c.json(toTaskBody(row));
+  })
   .post('/api/admin/tasks', adminOnly, validate('json', TaskInput), async (c) => {
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
@@ -37,14 +53,18 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = c.req.param('id').toLowerCase();
-    const { position } = await updateTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
+    const expected = ifMatchRevision(c);
+    const store = pinnedTo(deps.store, streams.task(taskId), expected);
+    const { position, events } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now());
+    c.header('ETag', etagOf(expected + events.length));
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
   .delete('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = c.req.param('id').toLowerCase();
-    const { position } = await deleteTask(deps.store, taskId, admin.id, deps.now());
+    const store = pinnedTo(deps.store, streams.task(taskId), ifMatchRevision(c));
+    const { position } = await deleteTask(store, taskId, admin.id, deps.now());
     await deps.runner.waitFor(position);
     return c.json({ id: taskId, deleted: true } satisfies DeletedTaskBody, 200);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TaskBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
-import { createTaskAs, taskInput } from './testing.ts';
+import { createTaskAs, deleteTaskAs, etagAs, taskInput, updateTaskAs } from './testing.ts';
 
 describe('admin task catalogue over HTTP', () => {
   let server: TestServer;
@@ -119,35 +119,97 @@ describe('admin task catalogue over HTTP', () => {
 
   it('updates a task with the same body, and a read right after sees it', async () => {
     const task = await createTaskAs(admin);
-    const res = await admin.put<TaskBody>(`/api/admin/tasks/${task.id}`, taskInput({ title: 'Rate PhonePe again', rupeeReward: '30', isActive: false }));
+    const res = await updateTaskAs(admin, task.id, taskInput({ title: 'Rate PhonePe again', rupeeReward: '30', isActive: false }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: task.id, title: 'Rate PhonePe again', rupeeReward: '30.00', isActive: false, createdAt: task.createdAt });
-    const unchanged = await admin.put<TaskBody>(`/api/admin/tasks/${task.id}`, taskInput({ title: 'Rate PhonePe again', rupeeReward: '30.00', isActive: false }));
+    expect(res.headers.get('etag')).toBe('"1"');
+    const unchanged = await updateTaskAs(admin, task.id, taskInput({ title: 'Rate PhonePe again', rupeeReward: '30.00', isActive: false }));
     expect(unchanged.status).toBe(200);
     expect(unchanged.body).toEqual(res.body);
+    // Nothing changed, so nothing was appended: the revision stays.
+    expect(unchanged.headers.get('etag')).toBe('"1"');
     const listed = (await admin.get<TaskBody[]>('/api/admin/tasks')).body.find((t) => t.id === task.id);
     expect(listed).toEqual(res.body);
-    const bad = await admin.put(`/api/admin/tasks/${task.id}`, taskInput({ rupeeReward: '0.001' }));
+    const one = await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`);
+    expect(one.body).toEqual(res.body);
+    expect(one.headers.get('etag')).toBe('"1"');
+    const bad = await updateTaskAs(admin, task.id, taskInput({ rupeeReward: '0.001' }));
     expect(bad.status).toBe(400);
   });
 
   it('answers 404 for an unknown, malformed or deleted task id', async () => {
     for (const id of [randomUUID(), 'not-a-uuid', '1', '%27%20OR%201%3D1']) {
-      expect((await admin.put(`/api/admin/tasks/${id}`, taskInput())).status).toBe(404);
-      expect((await admin.delete(`/api/admin/tasks/${id}`)).status).toBe(404);
+      const ifMatch = { 'if-match': '"0"' };
+      expect((await admin.request('PUT', `/api/admin/tasks/${id}`, taskInput(), ifMatch)).status).toBe(404);
+      expect((await admin.request('DELETE', `/api/admin/tasks/${id}`, undefined, ifMatch)).status).toBe(404);
+      expect((await admin.get(`/api/admin/tasks/${id}`)).status).toBe(404);
     }
   });
 
   it('deletes a task: gone from both lists, a second delete or an update is 404', async () => {
     const task = await createTaskAs(admin);
-    const res = await admin.delete(`/api/admin/tasks/${task.id}`);
+    const etag = await etagAs(admin, task.id);
+    const res = await admin.request<any>('DELETE', `/api/admin/tasks/${task.id}`, undefined, { 'if-match': etag });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: task.id, deleted: true });
     expect((await admin.get<TaskBody[]>('/api/admin/tasks')).body.map((t) => t.id)).not.toContain(task.id);
     expect((await user.get<TaskBody[]>('/api/tasks')).body.map((t) => t.id)).not.toContain(task.id);
-    expect((await admin.delete(`/api/admin/tasks/${task.id}`)).status).toBe(404);
-    const update = await admin.put(`/api/admin/tasks/${task.id}`, taskInput());
+    expect((await admin.get(`/api/admin/tasks/${task.id}`)).status).toBe(404);
+    expect((await admin.request('DELETE', `/api/admin/tasks/${task.id}`, undefined, { 'if-match': '"1"' })).status).toBe(404);
+    const update = await admin.request<any>('PUT', `/api/admin/tasks/${task.id}`, taskInput(), { 'if-match': '"1"' });
     expect(update.status).toBe(404);
     expect(update.body.error.message).toBe('Task not found');
+  });
+
+  it('two admins edit one task: the second, working on the older copy, gets 412 and overwrites nothing', async () => {
+    const second = await server.signUp({ roles: ['admin'] });
+    const task = await createTaskAs(admin, { title: 'Original title' });
+    // Both open the edit form on the same revision.
+    const first = await etagAs(admin, task.id);
+    const stale = await etagAs(second, task.id);
+    expect(stale).toBe(first);
+
+    const saved = await admin.request<TaskBody>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title: 'First admin wins' }), { 'if-match': first });
+    expect(saved.status).toBe(200);
+    const lost = await second.request<any>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title: 'Second admin overwrites' }), { 'if-match': stale });
+    expect(lost.status).toBe(412);
+    expect(lost.body.error).toEqual({ code: 'precondition_failed', message: 'This task was changed by someone else' });
+    const gone = await second.request<any>('DELETE', `/api/admin/tasks/${task.id}`, undefined, { 'if-match': stale });
+    expect(gone.status).toBe(412);
+
+    const now = await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`);
+    expect(now.body.title).toBe('First admin wins');
+    expect(now.headers.get('etag')).toBe(saved.headers.get('etag'));
+    expect((await user.get<TaskBody[]>('/api/tasks')).body.find((t) => t.id === task.id)?.title).toBe('First admin wins');
+    // Reloaded, the second admin's edit goes through.
+    const retried = await updateTaskAs(second, task.id, taskInput({ title: 'Second admin, after reloading' }));
+    expect(retried.status).toBe(200);
+    expect(retried.body.title).toBe('Second admin, after reloading');
+  });
+
+  it('two edits racing on one revision: exactly one is saved', async () => {
+    const task = await createTaskAs(admin);
+    const etag = await etagAs(admin, task.id);
+    const titles = ['Racer one', 'Racer two', 'Racer three', 'Racer four'];
+    const answers = await Promise.all(
+      titles.map((title) => admin.request<TaskBody>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title }), { 'if-match': etag })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 412, 412, 412]);
+    const winner = answers.find((a) => a.status === 200)!.body.title;
+    expect((await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`)).body.title).toBe(winner);
+  });
+
+  it('refuses an edit or delete without If-Match (428) or with an ETag that is not one of ours (412)', async () => {
+    const task = await createTaskAs(admin, { title: 'Kept as it is' });
+    const missing = await admin.put(`/api/admin/tasks/${task.id}`, taskInput({ title: 'No If-Match' }));
+    expect(missing.status).toBe(428);
+    expect(missing.body.error.code).toBe('precondition_required');
+    expect((await admin.delete(`/api/admin/tasks/${task.id}`)).status).toBe(428);
+    for (const etag of ['*', 'W/"0"', '0', '"abc"', '"-1"', '"99"']) {
+      const res = await admin.request<any>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title: 'Wrong ETag' }), { 'if-match': etag });
+      expect(res.status, etag).toBe(412);
+    }
+    expect((await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`)).body.title).toBe('Kept as it is');
   });
 });

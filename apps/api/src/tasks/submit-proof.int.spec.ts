@@ -6,6 +6,7 @@ import { type TestClient, type TestServer, startTestServer } from '../testing/in
 import {
   TINY_PNG,
   createTaskAs,
+  deleteTaskAs,
   objectBehindTheServersBack,
   pngOfSize,
   submitProof,
@@ -160,7 +161,7 @@ describe('tasks and proof submission over HTTP', () => {
       expect(res.status, id).toBe(404);
     }
     const doomed = await createTaskAs(admin);
-    expect((await admin.delete(`/api/admin/tasks/${doomed.id}`)).status).toBe(200);
+    expect((await deleteTaskAs(admin, doomed.id)).status).toBe(200);
     const res = await submitProof(user, doomed.id, image);
     expect(res.status).toBe(404);
     expect(res.body.error.message).toBe('Task not found');

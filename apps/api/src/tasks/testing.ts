@@ -31,6 +31,25 @@ export async function createTaskAs(admin: TestClient, overrides: Partial<TaskInp
   return res.body;
 }
 
+/** The task's ETag as the admin read answers it (`"<stream revision>"`). */
+export async function etagAs(admin: TestClient, taskId: string): Promise<string> {
+  const res = await admin.get<TaskBody>(`/api/admin/tasks/${taskId}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const etag = res.headers.get('etag');
+  expect(etag).toMatch(/^"\d+"$/);
+  return etag!;
+}
+
+/** An admin edit as the admin form makes it: read the task's ETag, then PUT with If-Match. */
+export async function updateTaskAs(admin: TestClient, taskId: string, body: unknown) {
+  return admin.request<any>('PUT', `/api/admin/tasks/${taskId}`, body, { 'if-match': await etagAs(admin, taskId) });
+}
+
+/** An admin delete as the admin screen makes it: read the task's ETag, then DELETE with If-Match. */
+export async function deleteTaskAs(admin: TestClient, taskId: string) {
+  return admin.request<any>('DELETE', `/api/admin/tasks/${taskId}`, undefined, { 'if-match': await etagAs(admin, taskId) });
+}
+
 /** The client's two upload steps: ask for a signed URL, PUT the bytes. Returns the answer and the PUT's status. */
 export async function upload(server: TestServer, client: TestClient, bytes: Uint8Array = TINY_PNG, contentType = 'image/png') {
   const res = await client.post<UploadAnswer>('/api/objects/upload');

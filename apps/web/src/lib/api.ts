@@ -24,8 +24,8 @@ const COMMAND_RETRIES = 2;
  * Money and review commands carry one Idempotency-Key per call (one user action) and are sent again
  * with the same key when the network fails, so a retry is answered, never done twice.
  */
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = body === undefined ? { ...extraHeaders } : { 'Content-Type': 'application/json', ...extraHeaders };
   const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((route) => route.test(url.split('?')[0] ?? ''));
   if (idempotent) headers['Idempotency-Key'] = crypto.randomUUID();
   for (let attempt = 0; ; attempt++) {

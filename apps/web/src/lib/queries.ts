@@ -57,6 +57,23 @@ export const adminTasksQuery = () =>
     queryFn: getJson<TaskBody[]>(),
   });
 
+/**
+ * One catalogue task with its ETag (the task's revision), which an edit or delete sends back in
+ * If-Match so that a change made meanwhile by another admin is refused, not overwritten.
+ */
+export const adminTaskQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['/api/admin/tasks', id],
+    queryFn: async ({ signal }): Promise<{ task: TaskBody; etag: string }> => {
+      const response = await fetch(`/api/admin/tasks/${encodeURIComponent(id)}`, { credentials: 'include', signal });
+      if (!response.ok) throw new Error(`${response.status}: ${(await response.text()) || response.statusText}`);
+      return { task: (await response.json()) as TaskBody, etag: response.headers.get('ETag') ?? '' };
+    },
+    // Always the newest revision when a dialog opens.
+    staleTime: 0,
+    gcTime: 0,
+  });
+
 /** The key prefix of every status of the proof review queue: invalidating it refreshes them all. */
 export const SUBMISSIONS_KEY = ['/api/admin/submissions'] as const;
 

@@ -1,7 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
+import { Suspense, lazy } from 'react';
 import { NotFoundScreen } from '../components/NotFoundScreen.tsx';
-import { Toaster } from '../components/Toaster.tsx';
+
+// The toast region (Radix Toast and its layers) loads after the first screen: a toast raised before
+// it arrives waits in the toast store and shows once it mounts. Keeps the initial JavaScript small.
+const Toaster = lazy(() => import('../components/Toaster.tsx').then((m) => ({ default: m.Toaster })));
 
 /** What every route's beforeLoad and loader receive: the one query client of the app. */
 export interface RouterContext {
@@ -17,7 +21,9 @@ function RootLayout() {
   return (
     <>
       <Outlet />
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
+import { TASK_MESSAGES, type TaskBody, type TaskInputRequest } from '@kamai/contracts';
 import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
-import { serverErrorMessage } from '../../lib/api.ts';
-import { adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
+import { errorStatus, serverErrorMessage } from '../../lib/api.ts';
+import { adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -149,57 +149,114 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
   );
 }
 
+/**
+ * Edits are made on the revision the dialog loaded (its ETag). When another admin changed the task
+ * meanwhile, the server answers 412: the dialog says so and reloads the task, so the admin sees the
+ * newer version before saving again.
+ */
 function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const update = useUpdateTaskMutation();
+  const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
+  const [changed, setChanged] = useState(false);
+
+  const close = () => {
+    setChanged(false);
+    onClose();
+  };
 
   const onSave = async (body: TaskInputRequest) => {
-    if (!task) return;
+    if (!task || !current.data) return;
     try {
-      await update.mutateAsync({ id: task.id, task: body });
+      await update.mutateAsync({ id: task.id, task: body, etag: current.data.etag });
     } catch (error) {
+      if (errorStatus(error) === 412) {
+        setChanged(true);
+        toast({ variant: 'destructive', title: 'Failed to update task', description: TASK_MESSAGES.changedBySomeoneElse });
+        await current.refetch();
+        return;
+      }
       toast({ variant: 'destructive', title: 'Failed to update task', description: serverErrorMessage(error, 'Please try again.') });
       throw error;
     }
     toast({ title: 'Task updated successfully' });
-    onClose();
+    close();
   };
 
   return (
-    <Dialog open={task !== null} onOpenChange={(open) => !open && onClose()} title="Edit Task">
-      {task && (
-        <TaskForm key={task.id} task={task} submitLabel="Save Changes" pendingLabel="Saving..." pending={update.isPending} onSave={onSave} onCancel={onClose} />
+    <Dialog open={task !== null} onOpenChange={(open) => !open && close()} title="Edit Task">
+      {changed && <ChangedNotice />}
+      {task && current.isError && (
+        <LoadFailed message={serverErrorMessage(current.error, 'We could not load this task.')} onRetry={() => void current.refetch()} />
+      )}
+      {task && !current.data && !current.isError && (
+        <div role="status" aria-label="Loading the task" className="h-40 animate-pulse rounded-2xl bg-slate-100" />
+      )}
+      {task && current.data && (
+        <TaskForm
+          // A reloaded revision starts a fresh form with its values.
+          key={`${task.id} ${current.data.etag}`}
+          task={current.data.task}
+          submitLabel="Save Changes"
+          pendingLabel="Saving..."
+          pending={update.isPending}
+          onSave={onSave}
+          onCancel={close}
+        />
       )}
     </Dialog>
   );
 }
 
+function ChangedNotice() {
+  return (
+    <p role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      {TASK_MESSAGES.changedBySomeoneElse}. The latest version is shown below.
+    </p>
+  );
+}
+
 function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const remove = useDeleteTaskMutation();
+  const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
+  const [changed, setChanged] = useState(false);
+
+  const close = () => {
+    setChanged(false);
+    onClose();
+  };
 
   const onDelete = async () => {
-    if (!task) return;
+    if (!task || !current.data) return;
     try {
-      await remove.mutateAsync(task.id);
+      await remove.mutateAsync({ id: task.id, etag: current.data.etag });
     } catch (error) {
+      if (errorStatus(error) === 412) {
+        setChanged(true);
+        toast({ variant: 'destructive', title: 'Failed to delete task', description: TASK_MESSAGES.changedBySomeoneElse });
+        await current.refetch();
+        return;
+      }
       toast({ variant: 'destructive', title: 'Failed to delete task', description: serverErrorMessage(error, 'Please try again.') });
       return;
     }
     toast({ title: 'Task deleted successfully' });
-    onClose();
+    close();
   };
 
+  const shown = current.data?.task ?? task;
   return (
     <Dialog
       open={task !== null}
-      onOpenChange={(open) => !open && onClose()}
+      onOpenChange={(open) => !open && close()}
       title="Delete task?"
-      description={task ? `"${task.title}" will leave the catalogue. Rewards already earned for it stay in users' wallets.` : undefined}
+      description={shown ? `"${shown.title}" will leave the catalogue. Rewards already earned for it stay in users' wallets.` : undefined}
     >
+      {changed && <ChangedNotice />}
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
+        <Button variant="secondary" onClick={close} disabled={remove.isPending}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending}>
+        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending || !current.data}>
           {remove.isPending ? 'Deleting...' : 'Delete'}
         </Button>
       </div>

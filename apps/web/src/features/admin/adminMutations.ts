@@ -27,8 +27,8 @@ export function useCreateTaskMutation() {
 export function useUpdateTaskMutation() {
   const refresh = useRefreshCatalogue();
   return useMutation({
-    mutationFn: async ({ id, task }: { id: string; task: TaskInputRequest }) =>
-      readJson<TaskBody>(await apiRequest('PUT', `/api/admin/tasks/${encodeURIComponent(id)}`, task)),
+    mutationFn: async ({ id, task, etag }: { id: string; task: TaskInputRequest; etag: string }) =>
+      readJson<TaskBody>(await apiRequest('PUT', `/api/admin/tasks/${encodeURIComponent(id)}`, task, { 'If-Match': etag })),
     onSuccess: refresh,
   });
 }
@@ -36,7 +36,8 @@ export function useUpdateTaskMutation() {
 export function useDeleteTaskMutation() {
   const refresh = useRefreshCatalogue();
   return useMutation({
-    mutationFn: async (id: string) => readJson<DeletedTaskBody>(await apiRequest('DELETE', `/api/admin/tasks/${encodeURIComponent(id)}`)),
+    mutationFn: async ({ id, etag }: { id: string; etag: string }) =>
+      readJson<DeletedTaskBody>(await apiRequest('DELETE', `/api/admin/tasks/${encodeURIComponent(id)}`, undefined, { 'If-Match': etag })),
     onSuccess: refresh,
   });
 }

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@kamai/domain';
+import type { ProjectionRunner } from '@kamai/projections';
+import { Hono } from 'hono';
+import { routePath } from 'hono/route';
+import { createMiddleware } from 'hono/factory';
+import { logger } from './logger.ts';
+import { appendBatchSize, appendFailures, commandDuration, httpDuration, httpRequests, metricsText, registerProjectionLag } from './metrics.ts';
+
+export { logger } from './logger.ts';
+export { registerProjectionLag, type ProjectionLag } from './metrics.ts';
+
+/** A client's request id is kept when it is a plain token; anything else is replaced. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Per request: a request id (the client's `X-Request-Id` or a new UUID, echoed in the answer), one
+ * JSON log line (id, method, route, path without query, status, ms; never headers, cookies or
+ * bodies), and the HTTP metrics. A mutating API request is a command: its latency is recorded by
+ * the route it came in on (`POST /api/withdrawals`).
+ */
+export const observeRequests = createMiddleware(async (c, next) => {
+  const started = performance.now();
+  const given = c.req.header('x-request-id');
+  const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  let failed: unknown;
+  try {
+    await next();
+  } catch (err) {
+    failed = err;
+    throw err;
+  } finally {
+    const seconds = (performance.now() - started) / 1000;
+    const status = failed ? 500 : c.res.status;
+    const method = c.req.method;
+    // The matched route's template, so ids in paths do not explode the label set.
+    const route = c.req.path.startsWith('/api/') || c.req.path === '/metrics' ? routePath(c) : 'web';
+    if (!failed) c.res.headers.set('X-Request-Id', requestId);
+    httpRequests.inc({ method, route, status: String(status) });
+    httpDuration.observe({ method, route }, seconds);
+    if (route.startsWith('/api/') && method !== 'GET' && method !== 'HEAD' && status < 500) {
+      commandDuration.observe({ command: `${method} ${route}` }, seconds);
+    }
+    const entry = { reqId: requestId, method, route, path: c.req.path, status, ms: Math.round(seconds * 10_000) / 10 };
+    if (status >= 500) logger.error(entry, 'request failed');
+    else logger.info(entry, 'request');
+  }
+});
+
+/** `GET /metrics`: Prometheus text format. */
+export const metricsRoutes = new Hono().get('/metrics', async (c) => {
+  const { body, contentType } = await metricsText();
+  return c.body(body, 200, { 'Content-Type': contentType });
+});
+
+/**
+ * The event store as the routes see it, with every append counted: events per append and failures.
+ * A proxy, so methods the port gains later pass through untouched.
+ */
+export function meteredStore(store: EventStore): EventStore {
+  return new Proxy(store, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      // Methods run on the store itself: it keeps private fields a proxy receiver cannot reach.
+      if (key !== 'append') return typeof value === 'function' ? value.bind(target) : value;
+      const append: EventStore['append'] = async (streamId, events, expected) => {
+        try {
+          const result = await target.append(streamId, events, expected);
+          appendBatchSize.observe(events.length);
+          return result;
+        } catch (err) {
+          appendFailures.inc();
+          throw err;
+        }
+      };
+      return append;
+    },
+  });
+}
+
+/**
+ * Projection lag from what this branch's runner knows: one position for every read model, against
+ * the store's head, and the age of the oldest event past it. A runner with a checkpoint per
+ * projection should register its own source with `registerProjectionLag` instead.
+ */
+let runnerLag: (() => void) | null = null;
+export function registerRunnerLag(runner: ProjectionRunner, store: EventStore, name = 'read-models'): () => void {
+  // One app serves a process; the newest app's runner replaces an older one's (tests make many).
+  runnerLag?.();
+  runnerLag = registerProjectionLag(async () => {
+    const position = runner.position;
+    const head = await store.headPosition();
+    if (head <= position) return [{ projection: name, events: 0, ms: 0 }];
+    const [oldest] = await store.readAll({ after: position, limit: 1 });
+    const ms = oldest ? Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) : 0;
+    return [{ projection: name, events: head - position, ms }];
+  });
+  return runnerLag;
+}

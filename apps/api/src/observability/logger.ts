@@ -1,0 +1,28 @@
+import pino from 'pino';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type Level = (typeof LEVELS)[number];
+
+/** LOG_LEVEL (default info; silent under vitest, where servers come and go by the hundred). */
+function level(env = process.env): Level {
+  const wanted = env.LOG_LEVEL?.toLowerCase();
+  if (wanted && (LEVELS as readonly string[]).includes(wanted)) return wanted as Level;
+  return env.VITEST ? 'silent' : 'info';
+}
+
+/**
+ * The process's structured log: one JSON object per line on stdout (pino's format: level, time in
+ * ms, pid, hostname, msg, and the fields of the call). Cookies, passwords, tokens and image bytes
+ * never reach it: the request log writes only the fields named in `requestLog`, and the redaction
+ * list catches them should someone log a whole header set or body later.
+ */
+export const logger = pino({
+  level: level(),
+  base: { pid: process.pid, service: 'kamai-api' },
+  redact: {
+    paths: ['headers.cookie', 'headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.passwordHash', 'password', 'token'],
+    censor: '[redacted]',
+  },
+});
+
+export type Logger = typeof logger;

@@ -1,0 +1,109 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics, served by `GET /metrics`. One registry per process: every app
+ * created in it (tests create many) feeds the same series.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'kamai_' });
+
+export const httpRequests = new Counter({
+  name: 'kamai_http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status code',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'kamai_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by method and route template',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const commandDuration = new Histogram({
+  name: 'kamai_command_duration_seconds',
+  help: 'Time a command takes from request to answer (decision, append, read-your-writes wait), by command',
+  labelNames: ['command'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const appendBatchSize = new Histogram({
+  name: 'kamai_append_batch_events',
+  help: 'Events written by one append to the event store',
+  buckets: [1, 2, 3, 4, 5, 8, 16, 32, 64, 128],
+  registers: [registry],
+});
+
+export const appendFailures = new Counter({
+  name: 'kamai_append_failures_total',
+  help: 'Appends the event store refused or failed (revision conflicts included)',
+  registers: [registry],
+});
+
+/** How far one projection is behind the store's head. */
+export interface ProjectionLag {
+  projection: string;
+  /** Events in the store the projection has not applied yet. */
+  events: number;
+  /** Age of the oldest event it has not applied, in ms; 0 when caught up. */
+  ms: number;
+}
+
+type LagSource = () => Promise<ProjectionLag[]>;
+const lagSources = new Set<LagSource>();
+
+const lagEvents = new Gauge({
+  name: 'kamai_projection_lag_events',
+  help: 'Events appended to the store that a projection has not applied yet',
+  labelNames: ['projection'] as const,
+  registers: [registry],
+  async collect() {
+    await collectLag();
+  },
+});
+const lagMs = new Gauge({
+  name: 'kamai_projection_lag_ms',
+  help: 'Age in ms of the oldest event a projection has not applied yet (0 when caught up)',
+  labelNames: ['projection'] as const,
+  registers: [registry],
+  async collect() {
+    await collectLag();
+  },
+});
+
+let collecting: Promise<void> | null = null;
+/** Both gauges come from one read of every source, once per scrape. */
+function collectLag(): Promise<void> {
+  collecting ??= (async () => {
+    try {
+      lagEvents.reset();
+      lagMs.reset();
+      for (const source of lagSources) {
+        for (const lag of await source().catch(() => [])) {
+          lagEvents.set({ projection: lag.projection }, lag.events);
+          lagMs.set({ projection: lag.projection }, lag.ms);
+        }
+      }
+    } finally {
+      collecting = null;
+    }
+  })();
+  return collecting;
+}
+
+/**
+ * Feeds the projection-lag gauges: the runner (or a worker process) registers a function that
+ * tells, per projection, how far behind the head it is. Returns the unregister function.
+ */
+export function registerProjectionLag(source: LagSource): () => void {
+  lagSources.add(source);
+  return () => lagSources.delete(source);
+}
+
+/** The text `GET /metrics` answers, and its content type. */
+export async function metricsText(): Promise<{ body: string; contentType: string }> {
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}

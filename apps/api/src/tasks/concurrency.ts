@@ -1,0 +1,54 @@
+import { TASK_MESSAGES, streams } from '@kamai/contracts';
+import { type EventStore, WrongExpectedRevisionError } from '@kamai/domain';
+import type { Context } from 'hono';
+import { ApiError } from '../http/errors.ts';
+
+/**
+ * Optimistic concurrency for admin edits: a task's ETag is its stream's revision, and PUT and
+ * DELETE must send it back in If-Match. The append then expects exactly that revision, so an edit
+ * made on an older copy is refused (412) instead of silently overwriting the newer one.
+ */
+
+export const etagOf = (revision: number) => `"${revision}"`;
+
+/** The task stream's revision and the position of its last event, or null when it has none. */
+export async function taskRevision(store: EventStore, taskId: string): Promise<{ revision: number; position: number } | null> {
+  const last = (await store.readStream(streams.task(taskId))).at(-1);
+  return last ? { revision: last.revision, position: last.position } : null;
+}
+
+export const preconditionFailed = () => new ApiError(412, 'precondition_failed', TASK_MESSAGES.changedBySomeoneElse);
+
+/** The revision If-Match names: 428 when the header is missing, 412 when it names no revision. */
+export function ifMatchRevision(c: Context): number {
+  const header = c.req.header('if-match')?.trim();
+  if (!header) throw new ApiError(428, 'precondition_required', TASK_MESSAGES.ifMatchRequired);
+  // A strong ETag as we send it; a weak one cannot satisfy If-Match (RFC 9110, 13.1.1).
+  const match = /^"(\d{1,15})"$/.exec(header);
+  if (!match) throw preconditionFailed();
+  return Number(match[1]);
+}
+
+/**
+ * The store as a command on `streamId` sees it, with every append to that stream expecting
+ * `revision` whatever the command read. A conflict becomes the 412 (never retried: a retry would
+ * decide on the newer task and overwrite it, which is what If-Match forbids).
+ */
+export function pinnedTo(store: EventStore, streamId: string, revision: number): EventStore {
+  return new Proxy(store, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (key !== 'append') return typeof value === 'function' ? value.bind(target) : value;
+      const append: EventStore['append'] = async (id, events, expected) => {
+        if (id !== streamId) return target.append(id, events, expected);
+        try {
+          return await target.append(id, events, revision);
+        } catch (err) {
+          if (err instanceof WrongExpectedRevisionError) throw preconditionFailed();
+          throw err;
+        }
+      };
+      return append;
+    },
+  });
+}

@@ -1,0 +1,30 @@
+// The part of autocannon's API the benchmarks use (the package ships no types).
+declare module 'autocannon' {
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+  }
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    requests?: Request[];
+  }
+  export interface Histogram { average: number; mean: number; p50: number; p99: number; max: number; total: number }
+  export interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}

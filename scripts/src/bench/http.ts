@@ -1,0 +1,204 @@
+/**
+ * HTTP figures for `npm run bench`, every peer measured in the same run, with autocannon in this
+ * process and each server in a process of its own:
+ *   - bare Hono + one better-sqlite3 lookup vs `GET /api/auth/user` (signed in, 64 connections);
+ *   - `POST /api/withdrawals` (each answer waits for its own read model: read-your-writes) at 64
+ *     connections, 64 users, on one API process and on two API processes sharing one data directory;
+ *   - the initial JavaScript of the built web app, gzipped.
+ *
+ *   node_modules/.bin/tsx scripts/src/bench/http.ts [--seconds 5]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import autocannon, { type Request as LoadRequest, type Result as LoadResult } from 'autocannon';
+
+const root = join(import.meta.dirname, '../../..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+export interface LoadFigure {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** Answers that were not 2xx, plus socket errors and timeouts. */
+  failures: number;
+}
+
+export interface BenchHttpResult {
+  bare: LoadFigure;
+  authUser: LoadFigure;
+  withdrawalsOne: LoadFigure;
+  withdrawalsTwo: LoadFigure;
+}
+
+interface Child {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a process and waits for the line `ready` matches on its stdout; group 1 is the URL or port. */
+function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child & { match: string }> {
+  const child: ChildProcess = spawn(tsx, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = ready.exec(output);
+      if (m) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve({
+          url: '',
+          match: m[1]!,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function startApi(dataDir: string, seed: boolean): Promise<Child> {
+  const child = await startChild(
+    ['apps/api/src/main.ts'],
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn' },
+    /Kamai is running at (\S+)/,
+  );
+  return { url: child.match, stop: child.stop };
+}
+
+async function startBare(readDb: string, userId: string): Promise<Child> {
+  const child = await startChild(['scripts/src/bench/bare-server.ts', readDb, userId], {}, /listening (\d+)/);
+  return { url: `http://127.0.0.1:${child.match}`, stop: child.stop };
+}
+
+async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+  const res = await fetch(url + path, {
+    method: init.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return { body: JSON.parse(text) as Record<string, unknown>, cookie };
+}
+
+function figure(result: LoadResult): LoadFigure {
+  return {
+    perSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** One cookie per connection, round robin: each connection is one signed-in user. */
+function perConnection(cookies: string[], request: LoadRequest): LoadRequest {
+  let next = 0;
+  return {
+    ...request,
+    setupRequest: (req, context) => {
+      context.cookie ??= cookies[next++ % cookies.length];
+      return { ...req, headers: { ...req.headers, cookie: context.cookie as string } };
+    },
+  };
+}
+
+export async function benchHttp(options: { seconds?: number; log?: (line: string) => void } = {}): Promise<BenchHttpResult> {
+  const seconds = options.seconds ?? 5;
+  const log = options.log ?? console.log;
+  const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-http-'));
+  const children: Child[] = [];
+  try {
+    const api = await startApi(dir, true);
+    children.push(api);
+    const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
+    // 64 users, each with money to withdraw and a session of their own.
+    const cookies: string[] = [];
+    let userId = '';
+    for (let i = 0; i < 64; i++) {
+      const mobile = String(7_100_000_000 + i);
+      const registered = await call(api.url, '/api/auth/register', {
+        method: 'POST',
+        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}` },
+      });
+      userId ||= String(registered.body.id);
+      cookies.push(registered.cookie);
+      await call(api.url, '/api/admin/adjustments', {
+        method: 'POST',
+        cookie: finance.cookie,
+        body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' },
+      });
+    }
+    log(`  64 users registered and funded; ${seconds} s per run, 64 connections`);
+
+    const bare = await startBare(join(dir, 'read.sqlite'), userId);
+    children.push(bare);
+    const bareFigure = figure(await autocannon({ url: `${bare.url}/user`, connections: 64, duration: seconds }));
+    await bare.stop();
+    const authUser = figure(
+      await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [perConnection(cookies, { method: 'GET', path: '/api/auth/user' })] }),
+    );
+
+    const withdraw = perConnection(cookies, {
+      method: 'POST',
+      path: '/api/withdrawals',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
+    });
+    const withdrawalsOne = figure(await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw] }));
+
+    // A second process on the same data directory; the 64 connections are split between the two.
+    const second = await startApi(dir, false);
+    children.push(second);
+    const [a, b] = await Promise.all(
+      [api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw] })),
+    );
+    const withdrawalsTwo: LoadFigure = {
+      perSecond: Math.round(a!.requests.average + b!.requests.average),
+      p50: Math.max(a!.latency.p50, b!.latency.p50),
+      p99: Math.max(a!.latency.p99, b!.latency.p99),
+      failures: figure(a!).failures + figure(b!).failures,
+    };
+    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo };
+  } finally {
+    for (const child of children) await child.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The JavaScript a first visit loads before it can render: the entry script of index.html and
+ * every module it preloads, each gzipped (level 6, as the server compresses). Null when unbuilt.
+ */
+export function initialJsGzipBytes(dist = join(root, 'apps/web/dist')): { files: number; raw: number; gzip: number } | null {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return null;
+  const html = readFileSync(index, 'utf8');
+  const srcs = [...html.matchAll(/<script[^>]*\bsrc="([^"]+\.js)"|<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map((m) => m[1] ?? m[2]!);
+  let raw = 0;
+  let gzip = 0;
+  for (const src of new Set(srcs)) {
+    const bytes = readFileSync(join(dist, src.replace(/^\//, '')));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 6 }).length;
+  }
+  return { files: new Set(srcs).size, raw, gzip };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const i = process.argv.indexOf('--seconds');
+  console.log(await benchHttp({ seconds: i > 0 ? Number(process.argv[i + 1]) : undefined }));
+  console.log(initialJsGzipBytes());
+}
