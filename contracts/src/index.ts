@@ -9,3 +9,4 @@ export * from './profile.ts';
 export * from './settings.ts';
 export * from './tasks.ts';
 export * from './events/index.ts';
+export * from './audit.ts';

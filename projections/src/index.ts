@@ -7,6 +7,7 @@ import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
+import { auditProjection } from './audit/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -31,6 +32,9 @@ export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
 export * from './user-tasks/projection.ts';
 export * from './user-tasks/queries.ts';
+export * from './audit/schema.ts';
+export * from './audit/projection.ts';
+export * from './audit/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -42,4 +46,6 @@ export const allProjections: readonly Projection[] = [
   settingsProjection,
   tasksProjection,
   userTasksProjection,
+  // Last: it reads the withdrawal rows the projections above have written for the same event.
+  auditProjection,
 ];

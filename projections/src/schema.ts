@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AdjustmentsTable, AuditLogTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -18,6 +19,8 @@ export interface ReadDb {
   tasks: TasksTable;
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
+  audit_log: AuditLogTable;
+  adjustments: AdjustmentsTable;
 }
 
 export interface CheckpointsTable {

@@ -1,6 +1,6 @@
 import type { EventsOf } from './define.ts';
 import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
-import { ledgerEvents, notificationEvents } from './ledger.ts';
+import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 
@@ -20,6 +20,7 @@ export const userEvents = {
   ...notificationEvents,
   ...userTaskEvents,
   ...withdrawalEvents,
+  ...adjustmentEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

@@ -2,6 +2,7 @@ import type { UserEvent } from '@kamai/contracts';
 import type { Evolver } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
+import { type AdjustmentsState, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
 import { type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
@@ -17,6 +18,7 @@ export interface UserState {
   notifications: NotificationsState;
   tasks: UserTasksState;
   withdrawals: WithdrawalsState;
+  adjustments: AdjustmentsState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -26,6 +28,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     notifications: initialNotificationsState(),
     tasks: initialUserTasksState(),
     withdrawals: initialWithdrawalsState(),
+    adjustments: initialAdjustmentsState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -50,6 +53,10 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
         return { ...state, withdrawals: evolveWithdrawals(state.withdrawals, event) };
+      case 'AdjustmentRequested':
+      case 'AdjustmentApproved':
+      case 'AdjustmentRejected':
+        return { ...state, adjustments: evolveAdjustments(state.adjustments, event) };
       default:
         return assertNever(event);
     }

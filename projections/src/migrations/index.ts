@@ -4,6 +4,8 @@ import * as ledger from './0002_ledger.ts';
 import * as tasks from './0003_tasks.ts';
 import * as withdrawals from './0004_withdrawals.ts';
 import * as messageKeys from './0005_message_keys.ts';
+import * as audit from './0007_audit.ts';
+import * as settingsLimits from './0008_settings_limits.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0003_tasks': tasks,
   '0004_withdrawals': withdrawals,
   '0005_message_keys': messageKeys,
+  '0007_audit': audit,
+  '0008_settings_limits': settingsLimits,
 };

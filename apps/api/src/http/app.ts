@@ -6,6 +6,7 @@ import { rolesOf } from '@kamai/projections';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
@@ -72,6 +73,7 @@ export function createApp(parts: AppParts) {
   app.route('/', taskRoutes({ objects }));
   app.route('/', adminTaskRoutes);
   app.route('/', reviewRoutes);
+  app.route('/', auditRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist);

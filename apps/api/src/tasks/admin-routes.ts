@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { loadLimits } from '../settings/limits.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
 
 /** Before the body is looked at: 401 when signed out, 403 without the admin role. */
@@ -30,14 +31,16 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = randomUUID();
-    const { position } = await createTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
+    const { maxTaskRewardPaise } = await loadLimits(deps.store);
+    const { position } = await createTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
     return c.json(await taskBodyAfter(deps, taskId, position), 201);
   })
   .put('/api/admin/tasks/:id', adminOnly, taskIdParam, validate('json', TaskInput), async (c) => {
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = c.req.param('id').toLowerCase();
-    const { position } = await updateTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
+    const { maxTaskRewardPaise } = await loadLimits(deps.store);
+    const { position } = await updateTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
   .delete('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {

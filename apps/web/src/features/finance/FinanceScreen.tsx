@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, formatPaise } from '@kamai/contracts';
@@ -11,7 +12,7 @@ import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/ap
 import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
+import { canHandleMoney } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -21,7 +22,7 @@ import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation
 export function FinanceScreen() {
   usePageTitle('Finance');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'finance', 'admin')) return <NotAllowedScreen what="the finance screen" />;
+  if (!canHandleMoney(user)) return <NotAllowedScreen what="the finance screen" />;
 
   return (
     <div className="grid gap-8">
@@ -30,14 +31,7 @@ export function FinanceScreen() {
         <p className="text-sm text-slate-600">Pay or reject withdrawal requests, oldest first, and adjust wallets.</p>
       </header>
       <PendingWithdrawals />
-      {/* The API takes manual adjustments from the finance role alone, not from admins. */}
-      {hasRole(user, 'finance') ? (
-        <AdjustmentForm />
-      ) : (
-        <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-600">
-          Wallet adjustments need the finance role.
-        </p>
-      )}
+      <AdjustmentForm />
     </div>
   );
 }
@@ -248,6 +242,7 @@ function AdjustmentForm() {
 }
 
 function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
+  const { t } = useTranslation('security');
   const adjust = useAdjustmentMutation();
   const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
   const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason }) => {
@@ -257,6 +252,12 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({ variant: 'destructive', title: 'Adjustment Failed', description: serverErrorMessage(error, 'Failed to adjust the wallet') });
+      return;
+    }
+    if (answer && 'adjustment' in answer) {
+      // Above the approval threshold: recorded, waiting for a second finance member.
+      toast({ title: t('adjustment.pendingTitle'), description: t('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
+      onApplied();
       return;
     }
     const verb = direction === 'credit' ? 'Credited' : 'Debited';

@@ -16,7 +16,7 @@ import {
 import { NotificationsDialog, UnreadBadge } from '../notifications/NotificationsDialog.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
+import { canHandleMoney, canReview, hasRole } from '../../lib/roles.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
@@ -40,8 +40,8 @@ export function ProfileScreen() {
   });
 
   const isAdmin = hasRole(user, 'admin');
-  const isReviewer = hasRole(user, 'reviewer', 'admin');
-  const isFinance = hasRole(user, 'finance', 'admin');
+  const isReviewer = canReview(user);
+  const isFinance = canHandleMoney(user);
 
   return (
     <section className="grid gap-6">
