@@ -44,7 +44,7 @@ describe('finance over real HTTP: permissions', () => {
     }
     // Paying and adjusting are finance's alone: an admin (who sets rewards) may do neither.
     const admin = await server.signUp({ roles: ['admin'] });
-    for (const [method, path, body] of routes) expect((await colleague.request(method, path, body)).status, path).toBe(403);
+    for (const [method, path, body] of routes) expect((await admin.request(method, path, body)).status, path).toBe(403);
     // Nothing moved.
     expect(await balanceOf(user)).toBe('0.00');
   });
