@@ -28,5 +28,7 @@ export type ErrorCode =
   | 'too_many_attempts'
   | 'mobile_taken'
   | 'payload_too_large'
+  /** A state-changing request from another origin (or with no sign of its origin): 403, nothing changed. */
+  | 'cross_site_request'
   | 'unsupported_media_type'
   | 'internal';

@@ -35,6 +35,17 @@ const Env = v.object({
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
   TRUST_PROXY: Flag('false'),
+  /**
+   * Origins besides the app's own that may send state-changing requests (comma-separated, e.g. a web
+   * app served from another host in a split deployment).
+   */
+  ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+      v.check((list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)), 'must be comma-separated origins like https://app.example.in'),
+    ),
+  ),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -76,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appSecret: e.APP_SECRET,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY,
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

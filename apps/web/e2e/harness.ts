@@ -163,7 +163,7 @@ export interface TestAccount {
 export async function registerAccount(baseUrl: string, account: TestAccount): Promise<void> {
   const response = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Origin: baseUrl },
     body: JSON.stringify(account),
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);

@@ -58,7 +58,7 @@ interface NewTask {
 async function addTaskByApi(task: NewTask): Promise<void> {
   const response = await fetch(`${suite.server.baseUrl}/api/admin/tasks`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin) },
+    headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin), Origin: suite.server.baseUrl },
     body: JSON.stringify({ estimatedTime: '3 min', requiresProof: true, isActive: true, iconColor: '#3B82F6', ...task }),
   });
   if (response.status !== 201) throw new Error(`create task answered ${response.status}: ${await response.text()}`);
@@ -475,7 +475,7 @@ describe('task screens and staff guards', () => {
     const { id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = old;
     const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/json', cookie },
+      headers: { 'Content-Type': 'application/json', cookie, Origin: suite.server.baseUrl },
       body: JSON.stringify({ ...fields, isActive: false }),
     });
     expect(put.status).toBe(200);

@@ -20,6 +20,7 @@ import { reviewRoutes } from '../review/routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
+import { sameOriginOnly } from './origin.ts';
 
 export interface AppParts extends AppDeps {
   objects: ObjectStorage;
@@ -45,6 +46,7 @@ export function createApp(parts: AppParts) {
       },
     })(c, next);
   });
+  app.use('/api/*', sameOriginOnly);
   app.use(sessionMiddleware);
 
   // 503 once the read models stop following the store, so a load balancer or operator notices.

@@ -39,6 +39,9 @@ export class TestClient {
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const init: RequestInit = { method, headers: { ...headers }, redirect: 'manual' };
     const h = init.headers as Record<string, string>;
+    // As the app's own pages do: a state-changing request names its origin (pass origin '' for none).
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) && !('origin' in h)) h.origin = this.baseUrl;
+    if (h.origin === '') delete h.origin;
     if (this.cookies.size > 0) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) {
       h['content-type'] ??= 'application/json';
