@@ -24,6 +24,8 @@ export interface RunningServer {
   store: EventStore;
   db: ReadDbHandle;
   runner: ProjectionRunner;
+  /** Every route the app answers (method and Hono path), for the authorization matrix test. */
+  routes: Array<{ method: string; path: string }>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
     store,
     db,
     runner,
+    // Middleware is registered as method ALL; only real routes are listed.
+    routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop();
