@@ -54,3 +54,52 @@ export const UserBody = v.object({
   updatedAt: v.string(),
 });
 export type UserBody = v.InferOutput<typeof UserBody>;
+
+/** PUT /api/auth/password: signs out every other session of the user. */
+export const ChangePasswordRequest = v.object({
+  currentPassword: v.pipe(v.string('Enter your current password'), v.minLength(1, 'Enter your current password'), v.maxLength(256)),
+  newPassword: Password,
+});
+export type ChangePasswordRequest = v.InferOutput<typeof ChangePasswordRequest>;
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** GET /api/auth/sessions: where the user is signed in. */
+export const SessionBody = v.object({
+  id: v.string(),
+  /** A short description of the browser and system, e.g. "Chrome on Android". */
+  device: v.string(),
+  startedAt: v.string(),
+  lastSeenAt: v.string(),
+  /** The session this request came with. */
+  current: v.boolean(),
+});
+export type SessionBody = v.InferOutput<typeof SessionBody>;
+
+/** "Chrome on Android" from a User-Agent; "Unknown device" when it says nothing useful. */
+export function deviceLabel(userAgent: string | null | undefined): string {
+  const ua = userAgent ?? '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /SamsungBrowser\//.test(ua)
+      ? 'Samsung Internet'
+      : /(Chrome|Chromium|CriOS)\//.test(ua)
+        ? 'Chrome'
+        : /(Firefox|FxiOS)\//.test(ua)
+          ? 'Firefox'
+          : /Safari\//.test(ua)
+            ? 'Safari'
+            : null;
+  const system = /Android/.test(ua)
+    ? 'Android'
+    : /(iPhone|iPad|iPod)/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : null;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? 'Unknown device';
+}

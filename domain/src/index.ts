@@ -12,3 +12,4 @@ export * from './tasks/task.ts';
 export * from './user/withdrawals.ts';
 export * from './user/adjustments.ts';
 export * from './settings.ts';
+export * from './user/password.ts';

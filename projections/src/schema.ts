@@ -53,6 +53,10 @@ export interface SessionsTable {
   user_id: string;
   expires_at: string;
   started_at: string;
+  /** The browser's User-Agent as the session started; null for older sessions. */
+  device: string | null;
+  /** When it was last used (recorded every few minutes at most); null for older sessions. */
+  last_seen_at: string | null;
 }
 
 export interface WalletsTable {

@@ -1,5 +1,6 @@
 import type { EventStore } from '@kamai/domain';
 import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   now: () => Date;
   /** Counts failed sign-ins; this process's own. */
   loginGuard: LoginGuard;
+  /** Live sessions looked up by this process, kept current by the store's session events. */
+  sessions: SessionCache;
 }
 
 export interface AppEnv {

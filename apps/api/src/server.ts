@@ -8,6 +8,7 @@ import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from 
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
 import { LoginGuard } from './auth/throttle.ts';
+import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
@@ -73,7 +74,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
       ? { kind: 's3', ...config.s3 }
       : { kind: 'disk', root: join(config.dataDir, 'objects'), secret: loadSecret(config) },
   );
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard: new LoginGuard() });
+  const sessions = new SessionCache(store);
+  await sessions.start();
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard: new LoginGuard(), sessions });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
@@ -91,6 +94,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sessions.stop();
       await runner.stop();
       await db.destroy();
       await store.close();

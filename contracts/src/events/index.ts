@@ -1,5 +1,5 @@
 import type { EventsOf } from './define.ts';
-import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
+import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './account.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
@@ -16,6 +16,7 @@ export * from './withdrawals.ts';
  */
 export const userEvents = {
   ...accountEvents,
+  ...credentialEvents,
   ...ledgerEvents,
   ...notificationEvents,
   ...userTaskEvents,

@@ -53,6 +53,9 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
         return { ...state, withdrawals: evolveWithdrawals(state.withdrawals, event) };
+      case 'PasswordChanged':
+        // The hash lives in the read model for sign-in; no decision here depends on it.
+        return state;
       case 'AdjustmentRequested':
       case 'AdjustmentApproved':
       case 'AdjustmentRejected':

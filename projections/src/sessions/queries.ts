@@ -4,8 +4,20 @@ import type { ReadDbHandle } from '../db.ts';
 export function findLiveSession(db: ReadDbHandle, sid: string, now: string) {
   return db
     .selectFrom('sessions')
-    .select(['sid', 'user_id', 'expires_at'])
+    .select(['sid', 'user_id', 'expires_at', 'started_at', 'last_seen_at'])
     .where('sid', '=', sid)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/** The user's sessions that have not ended or expired, most recently used first. */
+export function listUserSessions(db: ReadDbHandle, userId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['sid', 'device', 'started_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('started_at', 'desc')
+    .execute();
 }

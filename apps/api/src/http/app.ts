@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
+import { sessionRoutes } from '../auth/session-routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
@@ -56,6 +57,7 @@ export function createApp(parts: AppParts) {
     return c.json({ status: 'ok', position: deps.runner.position });
   });
   app.route('/', authRoutes);
+  app.route('/', sessionRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
   app.route('/', notificationRoutes);

@@ -34,6 +34,10 @@ const MATRIX: Row[] = [
   ['POST', '/api/auth/login', 'public', 400],
   ['POST', '/api/auth/logout', 'public', 204, { fresh: true }],
   ['GET', '/api/auth/user', 'signedIn', 200],
+  ['GET', '/api/auth/sessions', 'signedIn', 200],
+  ['DELETE', '/api/auth/sessions/:id', 'owner', 204, { id: 'otherSession', fresh: true }],
+  ['POST', '/api/auth/logout-all', 'signedIn', 204, { fresh: true }],
+  ['PUT', '/api/auth/password', 'signedIn', 400],
   ['GET', '/api/settings', 'public', 200],
   ['PUT', '/api/profile', 'signedIn', 200],
   ['GET', '/api/transactions', 'signedIn', 200],
@@ -93,7 +97,9 @@ function expectedStatus(caller: Caller, [, , access, ok, options]: Row): number 
 
 interface Fixtures {
   /** A notification of `user`'s (from a credit). */
-  notification: () => Promise<string>;
+  notification: (who: Record<Caller, TestClient>) => Promise<string>;
+  /** A session of `user`'s on another device. */
+  otherSession: (who: Record<Caller, TestClient>) => Promise<string>;
 }
 
 let server: TestServer;
@@ -110,12 +116,19 @@ async function signedInCallers(): Promise<Record<Caller, TestClient>> {
 beforeAll(async () => {
   server = await startTestServer();
   callers = await signedInCallers();
-  const user = callers.user as TestClient & { mobile: string };
   fixtures = {
-    async notification() {
-      await adjust(callers.finance, user.mobile, 1);
-      const list = await callers.user.get<Array<{ id: string }>>('/api/notifications');
+    async notification(who) {
+      const user = who.user as TestClient & { mobile: string };
+      await adjust(who.finance, user.mobile, 1);
+      const list = await who.user.get<Array<{ id: string }>>('/api/notifications');
       return list.body[0]!.id;
+    },
+    async otherSession(who) {
+      const { mobile, password } = who.user as TestClient & { mobile: string; password: string };
+      const device = server.client();
+      expect((await device.post('/api/auth/login', { mobile, password })).status).toBe(200);
+      const list = await who.user.get<Array<{ id: string; current: boolean }>>('/api/auth/sessions');
+      return list.body.find((s) => !s.current)!.id;
     },
   };
 });
@@ -133,7 +146,7 @@ describe('authorization matrix', () => {
     const [method, template, access, , options] = row;
     it(`${method} ${template} (${access})`, async () => {
       const who = options?.fresh ? await signedInCallers() : callers;
-      const id = options?.id ? await fixtures[options.id]() : UNKNOWN;
+      const id = options?.id ? await fixtures[options.id](who) : UNKNOWN;
       const path = template.replace(':id', id).replace('*', `uploads/${UNKNOWN}/${UNKNOWN}`);
       const got: Record<string, number> = {};
       const want: Record<string, number> = {};
