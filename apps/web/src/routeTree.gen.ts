@@ -22,6 +22,8 @@ import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
+import { Route as AuthedSecurityDevicesRouteImport } from './routes/_authed/security/devices';
+import { Route as AuthedSecurityPasswordRouteImport } from './routes/_authed/security/password';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
 import { Route as AuthedTasksCategoriesRouteImport } from './routes/_authed/tasks/categories';
 import { Route as AuthedTasksGamesRouteImport } from './routes/_authed/tasks/games';
@@ -91,6 +93,16 @@ const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
   path: '/admin/review',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedSecurityDevicesRoute = AuthedSecurityDevicesRouteImport.update({
+  id: '/security/devices',
+  path: '/security/devices',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedSecurityPasswordRoute = AuthedSecurityPasswordRouteImport.update({
+  id: '/security/password',
+  path: '/security/password',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedTasksIndexRoute = AuthedTasksIndexRouteImport.update({
   id: '/tasks/',
   path: '/tasks/',
@@ -128,6 +140,8 @@ export interface FileRoutesByFullPath {
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -146,6 +160,8 @@ export interface FileRoutesByTo {
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -167,6 +183,8 @@ export interface FileRoutesById {
   '/_guest/register': typeof GuestRegisterRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
+  '/_authed/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/_authed/security/password': typeof AuthedSecurityPasswordRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/_authed/tasks/games': typeof AuthedTasksGamesRoute;
   '/_authed/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -187,6 +205,8 @@ export interface FileRouteTypes {
     | '/register'
     | '/admin/finance'
     | '/admin/review'
+    | '/security/devices'
+    | '/security/password'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
@@ -205,6 +225,8 @@ export interface FileRouteTypes {
     | '/register'
     | '/admin/finance'
     | '/admin/review'
+    | '/security/devices'
+    | '/security/password'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
@@ -225,6 +247,8 @@ export interface FileRouteTypes {
     | '/_guest/register'
     | '/_authed/admin/finance'
     | '/_authed/admin/review'
+    | '/_authed/security/devices'
+    | '/_authed/security/password'
     | '/_authed/tasks/categories'
     | '/_authed/tasks/games'
     | '/_authed/tasks/rating'
@@ -334,6 +358,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminReviewRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/security/devices': {
+      id: '/_authed/security/devices';
+      path: '/security/devices';
+      fullPath: '/security/devices';
+      preLoaderRoute: typeof AuthedSecurityDevicesRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
+    '/_authed/security/password': {
+      id: '/_authed/security/password';
+      path: '/security/password';
+      fullPath: '/security/password';
+      preLoaderRoute: typeof AuthedSecurityPasswordRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/tasks/': {
       id: '/_authed/tasks/';
       path: '/tasks';
@@ -378,6 +416,8 @@ interface AuthedRouteChildren {
   AuthedWalletRoute: typeof AuthedWalletRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
+  AuthedSecurityDevicesRoute: typeof AuthedSecurityDevicesRoute;
+  AuthedSecurityPasswordRoute: typeof AuthedSecurityPasswordRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
   AuthedTasksGamesRoute: typeof AuthedTasksGamesRoute;
   AuthedTasksRatingRoute: typeof AuthedTasksRatingRoute;
@@ -392,6 +432,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedWalletRoute: AuthedWalletRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
+  AuthedSecurityDevicesRoute: AuthedSecurityDevicesRoute,
+  AuthedSecurityPasswordRoute: AuthedSecurityPasswordRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,
   AuthedTasksGamesRoute: AuthedTasksGamesRoute,
   AuthedTasksRatingRoute: AuthedTasksRatingRoute,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import {
   BellIcon,
@@ -29,6 +30,7 @@ type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 /** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
   usePageTitle('Profile');
+  const { t: tSecurity } = useTranslation('security');
   const { data: user } = useQuery(currentUserQuery());
   const supportEmail = useSupportEmail();
   const unread = useUnreadCount();
@@ -87,6 +89,16 @@ export function ProfileScreen() {
               <RowContent Icon={MailIcon} label="Help & Support" />
             </span>
           )}
+        </li>
+        <li>
+          <Link to="/security/devices" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={tSecurity('rows.devices')} />
+          </Link>
+        </li>
+        <li>
+          <Link to="/security/password" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={tSecurity('rows.password')} />
+          </Link>
         </li>
         <li>
           <Link to="/privacy-policy" className={rowClasses}>
