@@ -46,6 +46,14 @@ const Env = v.object({
       v.check((list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)), 'must be comma-separated origins like https://app.example.in'),
     ),
   ),
+  /**
+   * How many proxies in front append to X-Forwarded-For: the client address is the entry that many
+   * hops from the right (entries further left are written by the client and never trusted). 0: the
+   * socket's address. TRUST_PROXY=true alone counts as one.
+   */
+  TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number of proxy hops'), v.transform(Number))),
+  /** Registrations allowed per client address per hour. */
+  REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -86,7 +94,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     appSecret: e.APP_SECRET,
     seedDemo: e.SEED_DEMO,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
+    trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),
+    registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
+    throttleFile: resolve(dataDir, 'throttle.sqlite'),
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };

@@ -7,7 +7,8 @@ import type { EventStore } from '@kamai/domain';
 import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
-import { LoginGuard } from './auth/throttle.ts';
+import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
+import { AttemptStore } from './auth/attempts.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
@@ -76,7 +77,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
   );
   const sessions = new SessionCache(store);
   await sessions.start();
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard: new LoginGuard(), sessions });
+  const attempts = new AttemptStore(config.throttleFile);
+  const loginGuard = new LoginGuard(attempts, loadSecret(config), { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
@@ -95,6 +98,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.stop();
+      attempts.close();
       await runner.stop();
       await db.destroy();
       await store.close();

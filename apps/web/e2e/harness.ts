@@ -78,7 +78,7 @@ export async function startServer(): Promise<RunningServer> {
 
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', REGISTRATIONS_PER_HOUR: '1000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,

@@ -71,4 +71,15 @@ describe('two API processes sharing one DATA_DIR', () => {
     expect((await onA.post('/api/auth/logout-all')).status).toBe(204);
     expect((await onB.get('/api/auth/user')).status).toBe(401);
   });
+
+  it('two processes share the failed sign-in count, and it survives a restart', async () => {
+    const { a, b } = pair;
+    const mobile = freshMobile();
+    const guess = (url: string) => new TestClient(url).post('/api/auth/login', { mobile, password: 'wrong-guess' });
+    for (let i = 0; i < 10; i++) expect((await guess(i % 2 ? pair.a.url : b.url)).status).toBe(401);
+    expect((await guess(a.url)).status).toBe(429);
+    expect((await guess(b.url)).status).toBe(429);
+    await pair.restartA();
+    expect((await guess(pair.a.url)).status).toBe(429);
+  });
 });

@@ -82,20 +82,26 @@ export async function endSession(c: Context<AppEnv>, reason: EndReason = 'logout
   return endSessions(c.var.deps, [sessionId], reason, c.var.user?.id ?? 'anonymous');
 }
 
-/** The caller's address: the proxy's X-Forwarded-For when the proxy is trusted, else the socket's. */
+/**
+ * The caller's address. Behind TRUSTED_PROXIES proxies, each appends the address it saw to
+ * X-Forwarded-For, so the client is that many entries from the right (counting the socket's peer
+ * as the last proxy); anything further left was written by the client and is ignored.
+ */
 export function clientAddress(c: Context<AppEnv>): string {
-  if (c.var.deps.config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+  let socket = 'unknown';
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socket = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
-    return 'unknown';
+    // not a node socket (tests calling app.fetch)
   }
+  const hops = c.var.deps.config.trustedProxies;
+  if (hops === 0) return socket;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = [...forwarded, socket];
+  return chain[Math.max(0, chain.length - 1 - hops)] ?? socket;
 }
 
-function isHttps(c: Context<AppEnv>): boolean {
+export function isHttps(c: Context<AppEnv>): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
   return c.var.deps.config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
 }

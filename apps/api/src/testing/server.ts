@@ -88,7 +88,8 @@ export function freshMobile(): string {
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', ...env });
+  // Every test registers its users from 127.0.0.1: the per-address registration limit is lifted unless a test sets it.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env });
   const server = await startServer(config, () => {});
   const url = `http://127.0.0.1:${server.port}`;
 
