@@ -22,6 +22,7 @@ import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 import { sameOriginOnly } from './origin.ts';
+import { browserPolicies, pageWithNonce } from './csp.ts';
 
 export interface AppParts extends AppDeps {
   objects: ObjectStorage;
@@ -32,7 +33,8 @@ export function createApp(parts: AppParts) {
   const { objects, ...deps } = parts;
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
-  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  // HSTS is sent by browserPolicies, only over TLS.
+  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin', strictTransportSecurity: false }));
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();
@@ -47,6 +49,7 @@ export function createApp(parts: AppParts) {
       },
     })(c, next);
   });
+  app.use(browserPolicies(deps.config));
   app.use('/api/*', sameOriginOnly);
   app.use(sessionMiddleware);
 
@@ -80,12 +83,12 @@ export function createApp(parts: AppParts) {
   app.route('/', auditRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
-  if (deps.config.webDist) mountWebApp(app, deps.config.webDist);
+  if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);
   return app;
 }
 
 /** Serves the built SPA: its files as they are, and index.html for every other path (client routing). */
-function mountWebApp(app: Hono<AppEnv>, dist: string) {
+function mountWebApp(app: Hono<AppEnv>, dist: string, config: AppDeps['config']) {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     console.warn(`[api] no web app at ${dist}; build it with: npx -y pnpm@10 --filter @kamai/web build`);
@@ -93,6 +96,12 @@ function mountWebApp(app: Hono<AppEnv>, dist: string) {
   }
   const html = readFileSync(index, 'utf8');
   app.use('/assets/*', serveStatic({ root: dist, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.use('*', serveStatic({ root: dist }));
-  app.get('*', (c) => c.html(html));
+  // index.html is never served as a file: each answer carries its own CSP nonce.
+  app.use('*', async (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : serveStatic({ root: dist })(c, next)));
+  app.get('*', (c) => {
+    const page = pageWithNonce(html, config);
+    c.header('Content-Security-Policy', page.policy);
+    c.header('Cache-Control', 'no-store');
+    return c.html(page.html);
+  });
 }
