@@ -30,5 +30,7 @@ export type ErrorCode =
   | 'payload_too_large'
   /** A state-changing request from another origin (or with no sign of its origin): 403, nothing changed. */
   | 'cross_site_request'
+  /** The user's uploads today reached the daily count or size limit: 429. */
+  | 'upload_quota'
   | 'unsupported_media_type'
   | 'internal';

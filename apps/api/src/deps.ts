@@ -1,5 +1,6 @@
 import type { EventStore } from '@kamai/domain';
 import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { AttemptStore } from './auth/attempts.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   loginGuard: LoginGuard;
   /** Live sessions looked up by this process, kept current by the store's session events. */
   sessions: SessionCache;
+  /** Counters shared by every process on DATA_DIR (sign-ins, registrations, uploads). */
+  attempts: AttemptStore;
 }
 
 export interface AppEnv {

@@ -79,7 +79,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   await sessions.start();
   const attempts = new AttemptStore(config.throttleFile);
   const loginGuard = new LoginGuard(attempts, loadSecret(config), { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions });
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
  */
 export class AttemptStore {
   private readonly db: Database.Database;
-  private readonly hit: Database.Statement<[{ key: string; now: number; windowMs: number }]>;
+  private readonly hit: Database.Statement<[{ key: string; now: number; windowMs: number; amount: number }]>;
   private readonly read: Database.Statement<[{ key: string; now: number }]>;
   private readonly clear: Database.Statement<[{ key: string }]>;
   private readonly forgive: Database.Statement<[{ key: string; now: number }]>;
@@ -21,9 +21,9 @@ export class AttemptStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL)');
     // A new window when the old one has ended, else one more in the current window.
     this.hit = this.db.prepare(
-      `INSERT INTO attempts (key, count, reset_at) VALUES (@key, 1, @now + @windowMs)
+      `INSERT INTO attempts (key, count, reset_at) VALUES (@key, @amount, @now + @windowMs)
        ON CONFLICT(key) DO UPDATE SET
-         count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
+         count = CASE WHEN reset_at <= @now THEN @amount ELSE count + @amount END,
          reset_at = CASE WHEN reset_at <= @now THEN @now + @windowMs ELSE reset_at END
        RETURNING count`,
     );
@@ -35,7 +35,12 @@ export class AttemptStore {
 
   /** Counts one attempt for `key` in a window of `windowMs`; returns the count so far. */
   count(key: string, windowMs: number, now = Date.now()): number {
-    const row = this.hit.get({ key, now, windowMs }) as { count: number };
+    return this.add(key, 1, windowMs, now);
+  }
+
+  /** Adds `amount` (bytes, say) to `key` in a window of `windowMs`; returns the total so far. */
+  add(key: string, amount: number, windowMs: number, now = Date.now()): number {
+    const row = this.hit.get({ key, now, windowMs, amount }) as { count: number };
     if (++this.writes % 1000 === 0) this.sweep.run({ now });
     return row.count;
   }

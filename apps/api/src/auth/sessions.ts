@@ -128,7 +128,7 @@ async function catchUpReadModel(deps: AppDeps): Promise<void> {
 
 /** The settings' limits, re-read at most every 30 s: the idle timeout needs them on every request. */
 const limitsCache = new WeakMap<AppDeps, { limits: Limits; readAt: number }>();
-async function currentLimits(deps: AppDeps): Promise<Limits> {
+export async function currentLimits(deps: AppDeps): Promise<Limits> {
   const cached = limitsCache.get(deps);
   if (cached && Date.now() - cached.readAt < 30_000) return cached.limits;
   const limits = await getLimits(deps.db);

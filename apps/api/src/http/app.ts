@@ -23,6 +23,7 @@ import { taskRoutes } from '../tasks/routes.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
 import { sameOriginOnly } from './origin.ts';
 import { browserPolicies, pageWithNonce } from './csp.ts';
+import { uploadQuota } from './upload-quota.ts';
 
 export interface AppParts extends AppDeps {
   objects: ObjectStorage;
@@ -66,6 +67,7 @@ export function createApp(parts: AppParts) {
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
+  app.route('/', uploadQuota);
   app.route(
     '/',
     objectRoutes({
