@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { noControlCharacters } from './text.ts';
 
 /** Spec section 5 and 9: the rules and messages shared by the forms and the API. */
 export const MESSAGES = {
@@ -11,8 +12,8 @@ export const MESSAGES = {
 
 export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.trim(), v.regex(/^\d{10}$/, MESSAGES.mobile));
 export const Password = v.pipe(v.string(MESSAGES.password), v.minLength(6, MESSAGES.password), v.maxLength(256, 'Password must be at most 256 characters'));
-export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'));
-export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'));
+export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'), noControlCharacters());
+export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'), noControlCharacters());
 
 export const LoginRequest = v.object({ mobile: Mobile, password: Password });
 export type LoginRequest = v.InferOutput<typeof LoginRequest>;

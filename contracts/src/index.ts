@@ -10,3 +10,4 @@ export * from './settings.ts';
 export * from './tasks.ts';
 export * from './events/index.ts';
 export * from './audit.ts';
+export * from './text.ts';

@@ -60,6 +60,9 @@ const Env = v.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Secrets published in .env.example or older compose files: a server must never run with one. */
+export const EXAMPLE_APP_SECRETS: readonly string[] = ['replace-with-at-least-32-random-characters', 'change-me-to-32-or-more-random-characters!!'];
+
 export class ConfigError extends Error {}
 
 /** Parses the environment once; a bad value stops start-up with a message naming the variable. */
@@ -74,6 +77,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
   if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
+  }
+  if (e.APP_SECRET && EXAMPLE_APP_SECRETS.includes(e.APP_SECRET)) {
+    throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
   }
   const dataDir = resolve(e.DATA_DIR);
   return {
