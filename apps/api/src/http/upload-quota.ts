@@ -25,7 +25,12 @@ export const uploadQuota = new Hono<AppEnv>()
     const limits = await loadLimits(c.var.deps.store);
     if ((attempts.get(bytesKey(user.id))?.count ?? 0) >= limits.uploadBytesPerDay) throw quotaExceeded();
     if (attempts.count(uploadsKey(user.id), DAY_MS) > limits.uploadsPerDay) throw quotaExceeded();
-    return next();
+    await next();
+    // Remembered, so the sweep deletes it if no command uses it within a day.
+    if (c.res.status === 200) {
+      const objectURL = ((await c.res.clone().json()) as { objectURL?: string }).objectURL;
+      if (objectURL?.startsWith('/objects/')) c.var.deps.uploads.record(objectURL.slice('/objects/'.length));
+    }
   })
   .put(`${DISK_PUT_PATH}*`, async (c, next) => {
     // uploads/<owner id>/<object id>: the signature is checked by the store; the quota by owner here.
