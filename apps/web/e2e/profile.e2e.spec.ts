@@ -19,7 +19,7 @@ async function apiAs(account: TestAccount) {
   return (method: string, path: string, body?: unknown) =>
     fetch(`${suite.server.baseUrl}${path}`, {
       method,
-      headers: { cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { cookie, Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 }
