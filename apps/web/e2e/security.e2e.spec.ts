@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
 import { path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
@@ -55,5 +57,51 @@ describe('Profile > Change password', () => {
     await fresh.goto('/login');
     await submitLogin(fresh, { mobile: account.mobile, password: 'brandnew1' });
     await fresh.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
+  });
+});
+
+/** Signs in a finance member and opens the finance screen once the role has reached the read model. */
+async function openFinance(staff: TestAccount): Promise<Page> {
+  const page = await signedIn(staff);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await page.goto('/admin/finance');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
+    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
+    await page.waitForTimeout(250);
+  }
+}
+
+describe('Finance: an adjustment above the limit needs a second finance member', () => {
+  it('is pending for its requester and approved by a colleague', async () => {
+    const first = await registeredAccount(suite.server, 'Farah', 'Khan');
+    const second = await registeredAccount(suite.server, 'Dev', 'Malik');
+    const user = await registeredAccount(suite.server, 'Asha', 'Rao');
+    grantRole(suite.server, first.mobile, 'finance');
+    grantRole(suite.server, second.mobile, 'finance');
+
+    const requester = await openFinance(first);
+    await requester.getByLabel("User's mobile number").fill(user.mobile);
+    await requester.getByLabel('Amount (₹)').fill('1500');
+    await requester.getByRole('radio', { name: 'Credit (add)' }).check();
+    await requester.getByLabel('Reason').fill('Refund of a double charge');
+    await requester.getByRole('button', { name: 'Apply Adjustment' }).click();
+    await requester.getByText('Adjustment Awaiting Approval', { exact: true }).waitFor();
+    const mine = requester.getByRole('region', { name: 'Adjustments awaiting approval' });
+    await mine.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
+    await mine.getByText('You requested this: another finance member must approve it.').waitFor();
+    await expect(mine.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+
+    const colleague = await openFinance(second);
+    const theirs = colleague.getByRole('region', { name: 'Adjustments awaiting approval' });
+    await theirs.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
+    await theirs.getByRole('button', { name: 'Approve' }).click();
+    await colleague.getByText('Adjustment approved', { exact: true }).waitFor();
+    await expect.poll(() => theirs.count()).toBe(0);
+
+    const home = await signedIn(user);
+    await home.goto('/wallet');
+    await home.getByText('₹1,500.00').first().waitFor();
   });
 });

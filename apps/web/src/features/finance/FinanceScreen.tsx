@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { PendingAdjustments, pendingAdjustmentsQuery } from './PendingAdjustments.tsx';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, formatPaise } from '@kamai/contracts';
 import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contracts';
@@ -31,6 +32,7 @@ export function FinanceScreen() {
         <p className="text-sm text-slate-600">Pay or reject withdrawal requests, oldest first, and adjust wallets.</p>
       </header>
       <PendingWithdrawals />
+      {user && <PendingAdjustments user={user} />}
       <AdjustmentForm />
     </div>
   );
@@ -243,6 +245,7 @@ function AdjustmentForm() {
 
 function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   const { t } = useTranslation('security');
+  const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
   const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
   const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason }) => {
@@ -257,6 +260,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
     if (answer && 'adjustment' in answer) {
       // Above the approval threshold: recorded, waiting for a second finance member.
       toast({ title: t('adjustment.pendingTitle'), description: t('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
+      void queryClient.invalidateQueries({ queryKey: pendingAdjustmentsQuery().queryKey });
       onApplied();
       return;
     }
