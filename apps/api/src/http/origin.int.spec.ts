@@ -65,6 +65,20 @@ describe('cross-site requests are refused and change nothing', () => {
     expect((await user.request('GET', '/api/auth/user', undefined, { origin: 'https://evil.example' })).status).toBe(200);
   });
 
+  it('behind a trusted proxy that rewrites Host, the forwarded host and scheme are the app\'s origin', async () => {
+    const proxied = await startTestServer({ TRUSTED_PROXIES: '1' });
+    try {
+      const headers = { 'x-forwarded-host': 'kamai.in', 'x-forwarded-proto': 'https' };
+      const body = { mobile: '9812345671', password: 'wrongpass1' };
+      expect((await proxied.client().request('POST', '/api/auth/login', body, { ...headers, origin: 'https://kamai.in' })).status).toBe(401);
+      expect((await proxied.client().request('POST', '/api/auth/login', body, { ...headers, origin: 'http://kamai.in' })).status).toBe(403);
+      // Without trusted proxies the header is the client's own and counts for nothing.
+      expect((await server.client().request('POST', '/api/auth/login', body, { ...headers, origin: 'https://kamai.in' })).status).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('accepts the origins a split deployment configures, and only those', async () => {
     const anon = split.client();
     const body = { mobile: '9812345670', password: 'wrongpass1' };

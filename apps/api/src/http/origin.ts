@@ -9,9 +9,11 @@ const SIGNED_UPLOAD_PREFIX = '/api/objects/put/';
 
 export const crossSiteRequest = () => new ApiError(403, 'cross_site_request', 'This request did not come from the Kamai app');
 
-/** The origin the browser sees this server at: the Host header, with the proxy's scheme when trusted. */
+/** The origin the browser sees this server at: the Host (or a trusted proxy's X-Forwarded-Host) and scheme. */
 export function ownOrigin(c: Context<AppEnv>): string | null {
-  const host = c.req.header('host');
+  // A trusted proxy that rewrites Host says the browser's in X-Forwarded-Host.
+  const forwardedHost = c.var.deps.config.trustProxy ? c.req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const host = forwardedHost || c.req.header('host');
   if (!host) return null;
   const forwardedProto = c.var.deps.config.trustProxy ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
   const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : new URL(c.req.url).protocol.replace(':', '');
