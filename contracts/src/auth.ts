@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { noControlCharacters } from './text.ts';
 
 /** Spec section 5 and 9: the rules and messages shared by the forms and the API. */
 export const MESSAGES = {
@@ -11,8 +12,8 @@ export const MESSAGES = {
 
 export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.trim(), v.regex(/^\d{10}$/, MESSAGES.mobile));
 export const Password = v.pipe(v.string(MESSAGES.password), v.minLength(6, MESSAGES.password), v.maxLength(256, 'Password must be at most 256 characters'));
-export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'));
-export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'));
+export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'), noControlCharacters());
+export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'), noControlCharacters());
 
 export const LoginRequest = v.object({ mobile: Mobile, password: Password });
 export type LoginRequest = v.InferOutput<typeof LoginRequest>;
@@ -58,3 +59,52 @@ export const UserBody = v.object({
   updatedAt: v.string(),
 });
 export type UserBody = v.InferOutput<typeof UserBody>;
+
+/** PUT /api/auth/password: signs out every other session of the user. */
+export const ChangePasswordRequest = v.object({
+  currentPassword: v.pipe(v.string('Enter your current password'), v.minLength(1, 'Enter your current password'), v.maxLength(256)),
+  newPassword: Password,
+});
+export type ChangePasswordRequest = v.InferOutput<typeof ChangePasswordRequest>;
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** GET /api/auth/sessions: where the user is signed in. */
+export const SessionBody = v.object({
+  id: v.string(),
+  /** A short description of the browser and system, e.g. "Chrome on Android". */
+  device: v.string(),
+  startedAt: v.string(),
+  lastSeenAt: v.string(),
+  /** The session this request came with. */
+  current: v.boolean(),
+});
+export type SessionBody = v.InferOutput<typeof SessionBody>;
+
+/** "Chrome on Android" from a User-Agent; "Unknown device" when it says nothing useful. */
+export function deviceLabel(userAgent: string | null | undefined): string {
+  const ua = userAgent ?? '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /SamsungBrowser\//.test(ua)
+      ? 'Samsung Internet'
+      : /(Chrome|Chromium|CriOS)\//.test(ua)
+        ? 'Chrome'
+        : /(Firefox|FxiOS)\//.test(ua)
+          ? 'Firefox'
+          : /Safari\//.test(ua)
+            ? 'Safari'
+            : null;
+  const system = /Android/.test(ua)
+    ? 'Android'
+    : /(iPhone|iPad|iPod)/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : null;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? 'Unknown device';
+}

@@ -34,6 +34,10 @@ export type ErrorCode =
   /** KYC: the bonus was already claimed: 409. */
   | 'kyc_bonus_already_claimed'
   | 'payload_too_large'
+  /** A state-changing request from another origin (or with no sign of its origin): 403, nothing changed. */
+  | 'cross_site_request'
+  /** The user's uploads today reached the daily count or size limit: 429. */
+  | 'upload_quota'
   | 'unsupported_media_type'
   /** An Idempotency-Key used again with a different request body: 422. */
   | 'idempotency_key_reused'

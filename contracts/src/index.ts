@@ -13,3 +13,5 @@ export * from './kyc.ts';
 export * from './uploads.ts';
 export * from './events/index.ts';
 export * from './ledger.ts';
+export * from './audit.ts';
+export * from './text.ts';

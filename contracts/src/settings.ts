@@ -1,8 +1,42 @@
 import * as v from 'valibot';
 import { MESSAGES } from './auth.ts';
+import { rupeeText } from './messages.ts';
+import { type Paise, RupeeAmount, formatPaise, rupees } from './money.ts';
 
 /** Spec section 3: a default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
+
+/**
+ * Limits an admin may tune, with their defaults: the largest task reward, the adjustment above
+ * which a second finance member must approve, how long an unused session lives, and the daily
+ * upload quota per user.
+ */
+export const DEFAULT_LIMITS = {
+  maxTaskRewardPaise: rupees(500),
+  adjustmentApprovalThresholdPaise: rupees(1000),
+  sessionIdleDays: 7,
+  uploadsPerDay: 30,
+  uploadBytesPerDay: 60 * 1024 * 1024,
+} as const;
+export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
+export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
+
+/** What the server answers when a limit refuses something. */
+export const LIMIT_TEXTS = {
+  rewardAbove: (max: Paise) => `Reward can be at most ${rupeeText(max)}`,
+  uploadQuota: 'You have uploaded too much today. Please try again tomorrow.',
+} as const;
+
+/** The limits as the wire carries them: rupee amounts as decimal strings, counts as numbers. */
+export function limitsBody(limits: Limits) {
+  return {
+    maxTaskReward: formatPaise(limits.maxTaskRewardPaise),
+    adjustmentApprovalThreshold: formatPaise(limits.adjustmentApprovalThresholdPaise),
+    sessionIdleDays: limits.sessionIdleDays,
+    uploadsPerDay: limits.uploadsPerDay,
+    uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
+  };
+}
 
 /** GET /api/settings (public: the static pages read it signed out), and PUT /api/admin/settings's answer. */
 export const SettingsBody = v.object({
@@ -10,10 +44,20 @@ export const SettingsBody = v.object({
   homepageUrl: v.string(),
   /** When an admin last changed them; null while the defaults apply. */
   updatedAt: v.nullable(v.string()),
+  maxTaskReward: v.string(),
+  adjustmentApprovalThreshold: v.string(),
+  sessionIdleDays: v.number(),
+  uploadsPerDay: v.number(),
+  uploadMegabytesPerDay: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
 const HOMEPAGE_MESSAGE = 'Homepage must be an http or https URL';
+const LIMIT_MESSAGES = {
+  amount: 'Enter an amount in rupees with at most two decimals',
+  days: 'Enter a whole number of days from 1 to 30',
+  count: 'Enter a whole number',
+} as const;
 
 /** PUT /api/admin/settings: either or both. */
 export const SettingsUpdateRequest = v.object({
@@ -26,6 +70,13 @@ export const SettingsUpdateRequest = v.object({
       v.url(HOMEPAGE_MESSAGE),
       v.check((s) => /^https?:\/\//i.test(s), HOMEPAGE_MESSAGE),
     ),
+  ),
+  maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
+  adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
+  sessionIdleDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
+  uploadsPerDay: v.optional(v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(1000, LIMIT_MESSAGES.count))),
+  uploadMegabytesPerDay: v.optional(
+    v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
   ),
 });
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

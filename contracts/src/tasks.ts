@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, noControlCharacters } from './text.ts';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 
@@ -48,7 +49,7 @@ export const REVIEW_MESSAGES = {
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
 const RequiredText = (message: string, max: number, what: string) =>
-  v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)));
+  v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)), noControlCharacters());
 
 /** An optional text: trimmed, and empty or absent means null. */
 const OptionalText = (message: string, max: number, what: string) =>
@@ -56,6 +57,7 @@ const OptionalText = (message: string, max: number, what: string) =>
     v.optional(v.nullable(v.string(message)), null),
     v.transform((text) => (text === null ? null : text.trim() || null)),
     v.check((text) => text === null || text.length <= max, tooLong(what, max)),
+    v.check((text) => text === null || !hasControlCharacters(text), CONTROL_CHARACTERS_MESSAGE),
   );
 
 /** A task's reward as the form sends it ("25", "25.50" or 25.5), in paise; zero is refused. */
@@ -178,6 +180,7 @@ export const SubmitProofRequest = v.object({
     v.trim(),
     v.minLength(1, TASK_MESSAGES.proofMissing),
     v.maxLength(PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES.proofTooLong),
+    noControlCharacters(),
   ),
 }, TASK_MESSAGES.body);
 export type SubmitProofRequest = v.InferOutput<typeof SubmitProofRequest>;
@@ -215,6 +218,6 @@ export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
 
 /** `POST /api/admin/submissions/:id/reject`. */
 export const RejectRequest = v.object({
-  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong)),
+  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { noControlCharacters } from './text.ts';
 import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
@@ -47,6 +48,7 @@ export const BankAccount = v.object({
     v.trim(),
     v.minLength(2, WITHDRAWAL_MESSAGES.holderName),
     v.maxLength(100, 'Account holder name must be at most 100 characters'),
+    noControlCharacters(),
   ),
 });
 export type BankAccount = v.InferOutput<typeof BankAccount>;
@@ -150,6 +152,7 @@ const Reason = v.pipe(
   v.trim(),
   v.minLength(3, 'Give a reason of at least 3 characters'),
   v.maxLength(300, 'Keep the reason under 300 characters'),
+  noControlCharacters(),
 );
 
 export const RejectWithdrawalRequest = v.object({ reason: Reason });

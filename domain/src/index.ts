@@ -14,3 +14,4 @@ export * from './user/adjustments.ts';
 export * from './user/kyc.ts';
 export * from './settings.ts';
 export * from './finance/references.ts';
+export * from './user/password.ts';

@@ -1,4 +1,4 @@
-import type { MobileEvent, SessionEvent } from '@kamai/contracts';
+import type { MobileEvent, SESSION_END_REASONS, SessionEvent } from '@kamai/contracts';
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
 
@@ -24,15 +24,18 @@ export function decideReserveMobile(
 export interface SessionState {
   userId: string | null;
   expiresAt: string | null;
+  lastSeenAt: string | null;
   ended: boolean;
 }
 
 export const sessionEvolver: Evolver<SessionState, SessionEvent> = {
-  initialState: () => ({ userId: null, expiresAt: null, ended: false }),
+  initialState: () => ({ userId: null, expiresAt: null, lastSeenAt: null, ended: false }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'SessionStarted':
-        return { userId: event.data.userId, expiresAt: event.data.expiresAt, ended: false };
+        return { userId: event.data.userId, expiresAt: event.data.expiresAt, lastSeenAt: event.data.startedAt, ended: false };
+      case 'SessionSeen':
+        return { ...state, lastSeenAt: event.data.seenAt };
       case 'SessionEnded':
         return { ...state, ended: true };
       default:
@@ -42,21 +45,31 @@ export const sessionEvolver: Evolver<SessionState, SessionEvent> = {
 };
 
 export function decideStartSession(
-  command: { sessionId: string; userId: string; now: string; expiresAt: string },
+  command: { sessionId: string; userId: string; now: string; expiresAt: string; device?: string },
   state: SessionState,
 ): SessionEvent[] {
   if (state.userId !== null) throw new DomainError('conflict', 'Session already exists');
-  return [
-    {
-      type: 'SessionStarted',
-      data: { sessionId: command.sessionId, userId: command.userId, startedAt: command.now, expiresAt: command.expiresAt },
-    },
-  ];
+  const { sessionId, userId, now, expiresAt, device } = command;
+  return [{ type: 'SessionStarted', data: { sessionId, userId, startedAt: now, expiresAt, ...(device !== undefined && { device }) } }];
 }
 
-export function decideEndSession(command: { sessionId: string; now: string }, state: SessionState): SessionEvent[] {
+export function decideEndSession(
+  command: { sessionId: string; now: string; reason?: (typeof SESSION_END_REASONS)[number] },
+  state: SessionState,
+): SessionEvent[] {
   if (state.userId === null || state.ended) return [];
-  return [{ type: 'SessionEnded', data: { sessionId: command.sessionId, endedAt: command.now } }];
+  const { sessionId, now, reason } = command;
+  return [{ type: 'SessionEnded', data: { sessionId, endedAt: now, ...(reason !== undefined && { reason }) } }];
+}
+
+/** How often "last seen" is recorded at most: a request does not append an event each time. */
+export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
+
+/** Records that a live session was used, unless that was recorded less than SESSION_SEEN_EVERY_MS ago. */
+export function decideSeeSession(command: { sessionId: string; now: string }, state: SessionState): SessionEvent[] {
+  if (state.userId === null || state.ended) return [];
+  if (state.lastSeenAt && Date.parse(command.now) - Date.parse(state.lastSeenAt) < SESSION_SEEN_EVERY_MS) return [];
+  return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, seenAt: command.now } }];
 }
 
 /** The decider of `mobile-<digits>`. */
@@ -66,8 +79,9 @@ export const mobileDecider: Decider<MobileState, { type: 'ReserveMobile'; mobile
 };
 
 export type SessionCommand =
-  | { type: 'StartSession'; sessionId: string; userId: string; now: string; expiresAt: string }
-  | { type: 'EndSession'; sessionId: string; now: string };
+  | { type: 'StartSession'; sessionId: string; userId: string; now: string; expiresAt: string; device?: string }
+  | { type: 'EndSession'; sessionId: string; now: string; reason?: (typeof SESSION_END_REASONS)[number] }
+  | { type: 'SeeSession'; sessionId: string; now: string };
 
 /** The decider of `session-<id>`. */
 export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
@@ -78,6 +92,8 @@ export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent>
         return decideStartSession(command, state);
       case 'EndSession':
         return decideEndSession(command, state);
+      case 'SeeSession':
+        return decideSeeSession(command, state);
       default:
         return assertNever(command);
     }

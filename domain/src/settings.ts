@@ -1,22 +1,33 @@
-import { DEFAULT_SETTINGS, type SettingsEvent } from '@kamai/contracts';
+import { DEFAULT_LIMITS, DEFAULT_SETTINGS, LIMIT_KEYS, type Limits, type SettingsEvent } from '@kamai/contracts';
 import type { Decider, Evolver } from './decider.ts';
 import { assertNever } from './errors.ts';
 
-/** The `settings` stream: the support e-mail and homepage; null until an admin sets one. */
+/**
+ * The `settings` stream: the support e-mail and homepage (null until an admin sets one) and the
+ * limits in force (the defaults until an admin changes one).
+ */
 export interface SettingsState {
   supportEmail: string | null;
   homepageUrl: string | null;
+  limits: Limits;
 }
 
 export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
-  initialState: () => ({ supportEmail: null, homepageUrl: null }),
+  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS } }),
   evolve: (state, event) => {
     switch (event.type) {
-      case 'SettingsUpdated':
+      case 'SettingsUpdated': {
+        const limits = { ...state.limits };
+        for (const key of LIMIT_KEYS) {
+          const value = event.data[key];
+          if (value !== undefined) limits[key] = value;
+        }
         return {
           supportEmail: event.data.supportEmail ?? state.supportEmail,
           homepageUrl: event.data.homepageUrl ?? state.homepageUrl,
+          limits,
         };
+      }
       default:
         return assertNever(event.type);
     }
@@ -25,7 +36,7 @@ export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
 
 export interface UpdateSettings {
   type: 'UpdateSettings';
-  data: { supportEmail?: string; homepageUrl?: string; by: string };
+  data: { supportEmail?: string; homepageUrl?: string; by: string } & Partial<Limits>;
   now: string;
 }
 
@@ -33,14 +44,23 @@ export interface UpdateSettings {
 export function decideUpdateSettings(command: UpdateSettings, state: SettingsState): SettingsEvent[] {
   const { supportEmail, homepageUrl, by } = command.data;
   const changes: Extract<SettingsEvent, { type: 'SettingsUpdated' }>['data'] = { updatedBy: by, updatedAt: command.now };
+  let changed = false;
   if (supportEmail !== undefined && supportEmail !== (state.supportEmail ?? DEFAULT_SETTINGS.supportEmail)) {
     changes.supportEmail = supportEmail;
+    changed = true;
   }
   if (homepageUrl !== undefined && homepageUrl !== (state.homepageUrl ?? DEFAULT_SETTINGS.homepageUrl)) {
     changes.homepageUrl = homepageUrl;
+    changed = true;
   }
-  if (changes.supportEmail === undefined && changes.homepageUrl === undefined) return [];
-  return [{ type: 'SettingsUpdated', data: changes }];
+  for (const key of LIMIT_KEYS) {
+    const value = command.data[key];
+    if (value !== undefined && value !== state.limits[key]) {
+      changes[key] = value;
+      changed = true;
+    }
+  }
+  return changed ? [{ type: 'SettingsUpdated', data: changes }] : [];
 }
 
 /** The stream's commands; one today, a union as settings grow. */

@@ -61,7 +61,7 @@ export function hotReads(db: ReadDbHandle): HotReads | undefined {
          COALESCE((SELECT credit_paise - debit_paise FROM journal_balances WHERE account = 'user:' || users.id || ':payout_pending'), 0) AS pending_payout_paise
        FROM users LEFT JOIN wallets ON wallets.user_id = users.id WHERE users.id = ?`,
     ),
-    liveSession: reader.prepare(`SELECT sid, user_id, expires_at FROM sessions WHERE sid = ? AND expires_at > ?`),
+    liveSession: reader.prepare(`SELECT sid, user_id, expires_at, started_at, last_seen_at FROM sessions WHERE sid = ? AND expires_at > ?`),
     wallet: reader.prepare(`SELECT * FROM wallets WHERE user_id = ?`),
     unreadCount: reader.prepare<[string], number>(`SELECT COUNT(*) FROM notifications WHERE user_id = ? AND is_read = 0`).pluck(),
   };

@@ -9,6 +9,7 @@ import { tasksProjection } from './tasks/projection.ts';
 import { userTasksProjection } from './user-tasks/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
 import { journalProjection } from './journal/projection.ts';
+import { auditProjection } from './audit/projection.ts';
 
 export * from './schema.ts';
 export * from './db.ts';
@@ -41,6 +42,9 @@ export * from './journal/schema.ts';
 export * from './journal/accounts.ts';
 export * from './journal/projection.ts';
 export * from './journal/queries.ts';
+export * from './audit/schema.ts';
+export * from './audit/projection.ts';
+export * from './audit/queries.ts';
 
 /** Every read model, in the order they apply each event. */
 export const allProjections: readonly Projection[] = [
@@ -54,4 +58,6 @@ export const allProjections: readonly Projection[] = [
   userTasksProjection,
   kycProjection,
   journalProjection,
+  // Last: it reads the withdrawal rows the projections above have written for the same event.
+  auditProjection,
 ];

@@ -2,6 +2,7 @@ import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalPostingsTable, JournalWithdrawalsTable } from './journal/schema.ts';
+import type { AdjustmentsTable, AuditLogTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -25,6 +26,8 @@ export interface ReadDb {
   journal_postings: JournalPostingsTable;
   journal_balances: JournalBalancesTable;
   journal_withdrawals: JournalWithdrawalsTable;
+  audit_log: AuditLogTable;
+  adjustments: AdjustmentsTable;
 }
 
 export interface CheckpointsTable {
@@ -57,6 +60,10 @@ export interface SessionsTable {
   user_id: string;
   expires_at: string;
   started_at: string;
+  /** The browser's User-Agent as the session started; null for older sessions. */
+  device: string | null;
+  /** When it was last used (recorded every few minutes at most); null for older sessions. */
+  last_seen_at: string | null;
 }
 
 export interface WalletsTable {

@@ -35,11 +35,33 @@ const Env = v.object({
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
   TRUST_PROXY: Flag('false'),
+  /**
+   * Origins besides the app's own that may send state-changing requests (comma-separated, e.g. a web
+   * app served from another host in a split deployment).
+   */
+  ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+      v.check((list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)), 'must be comma-separated origins like https://app.example.in'),
+    ),
+  ),
+  /**
+   * How many proxies in front append to X-Forwarded-For: the client address is the entry that many
+   * hops from the right (entries further left are written by the client and never trusted). 0: the
+   * socket's address. TRUST_PROXY=true alone counts as one.
+   */
+  TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number of proxy hops'), v.transform(Number))),
+  /** Registrations allowed per client address per hour. */
+  REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** Secrets published in .env.example or older compose files: a server must never run with one. */
+export const EXAMPLE_APP_SECRETS: readonly string[] = ['replace-with-at-least-32-random-characters', 'change-me-to-32-or-more-random-characters!!'];
 
 export class ConfigError extends Error {}
 
@@ -55,6 +77,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
   if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
+  }
+  if (e.APP_SECRET && EXAMPLE_APP_SECRETS.includes(e.APP_SECRET)) {
+    throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
   }
   const dataDir = resolve(e.DATA_DIR);
   return {
@@ -75,7 +100,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     appSecret: e.APP_SECRET,
     seedDemo: e.SEED_DEMO,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
+    trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),
+    registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
+    throttleFile: resolve(dataDir, 'throttle.sqlite'),
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

@@ -1,5 +1,8 @@
 import type { EventStore } from '@kamai/domain';
 import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { AttemptStore } from './auth/attempts.ts';
+import type { UploadLedger } from './uploads/sweep.ts';
+import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 
@@ -13,6 +16,12 @@ export interface AppDeps {
   now: () => Date;
   /** Counts failed sign-ins; this process's own. */
   loginGuard: LoginGuard;
+  /** Live sessions looked up by this process, kept current by the store's session events. */
+  sessions: SessionCache;
+  /** Counters shared by every process on DATA_DIR (sign-ins, registrations, uploads). */
+  attempts: AttemptStore;
+  /** Uploads handed out, until a command uses them or the sweep deletes them. */
+  uploads: UploadLedger;
 }
 
 export interface AppEnv {

@@ -7,7 +7,10 @@ import type { EventStore } from '@kamai/domain';
 import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
-import { LoginGuard } from './auth/throttle.ts';
+import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
+import { AttemptStore } from './auth/attempts.ts';
+import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
+import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
@@ -24,6 +27,10 @@ export interface RunningServer {
   store: EventStore;
   db: ReadDbHandle;
   runner: ProjectionRunner;
+  /** Every route the app answers (method and Hono path), for the authorization matrix test. */
+  routes: Array<{ method: string; path: string }>;
+  /** Runs the unreferenced-upload sweep now (as if at `now`); returns the keys it deleted. */
+  sweepUploads(now?: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -71,7 +78,17 @@ export async function startServer(config: Config, log: (line: string) => void = 
       ? { kind: 's3', ...config.s3 }
       : { kind: 'disk', root: join(config.dataDir, 'objects'), secret: loadSecret(config) },
   );
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard: new LoginGuard() });
+  const sessions = new SessionCache(store);
+  await sessions.start();
+  const attempts = new AttemptStore(config.throttleFile);
+  const loginGuard = new LoginGuard(attempts, loadSecret(config), { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
+  const uploads = new UploadLedger(config.throttleFile);
+  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads });
+  // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
+  const sweep = setInterval(() => {
+    sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
+  }, 60 * 60_000);
+  sweep.unref();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
@@ -85,8 +102,15 @@ export async function startServer(config: Config, log: (line: string) => void = 
     store,
     db,
     runner,
+    // Middleware is registered as method ALL; only real routes are listed.
+    routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
+    sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(sweep);
+      await sessions.stop();
+      attempts.close();
+      uploads.close();
       await runner.stop();
       await db.destroy();
       await store.close();

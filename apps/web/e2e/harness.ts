@@ -78,7 +78,7 @@ export async function startServer(): Promise<RunningServer> {
 
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', REGISTRATIONS_PER_HOUR: '1000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,
@@ -163,7 +163,7 @@ export interface TestAccount {
 export async function registerAccount(baseUrl: string, account: TestAccount): Promise<void> {
   const response = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Origin: baseUrl },
     body: JSON.stringify(account),
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);

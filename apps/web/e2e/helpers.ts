@@ -91,7 +91,7 @@ export async function signIn(page: Page, account: TestAccount): Promise<void> {
 export async function sessionCookie(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
   const response = await fetch(`${server.baseUrl}/api/auth/login`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Origin: server.baseUrl },
     body: JSON.stringify({ mobile: account.mobile, password: account.password }),
   });
   if (!response.ok) throw new Error(`login answered ${response.status}`);

@@ -58,7 +58,7 @@ interface NewTask {
 async function addTaskByApi(task: NewTask): Promise<void> {
   const response = await fetch(`${suite.server.baseUrl}/api/admin/tasks`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin) },
+    headers: { 'Content-Type': 'application/json', cookie: await apiSession(admin), Origin: suite.server.baseUrl },
     body: JSON.stringify({ estimatedTime: '3 min', requiresProof: true, isActive: true, iconColor: '#3B82F6', ...task }),
   });
   if (response.status !== 201) throw new Error(`create task answered ${response.status}: ${await response.text()}`);
@@ -476,7 +476,7 @@ describe('task screens and staff guards', () => {
     const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
       method: 'PUT',
       // A task just added is at revision 0: its ETag is "0".
-      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': '"0"' },
+      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': '"0"', Origin: suite.server.baseUrl },
       body: JSON.stringify({ ...fields, isActive: false }),
     });
     expect(put.status).toBe(200);

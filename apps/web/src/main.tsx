@@ -1,3 +1,4 @@
+import './lib/cspNonce.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -23,6 +23,8 @@ import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/ind
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
+import { Route as AuthedSecurityDevicesRouteImport } from './routes/_authed/security/devices';
+import { Route as AuthedSecurityPasswordRouteImport } from './routes/_authed/security/password';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
 import { Route as AuthedTasksCategoriesRouteImport } from './routes/_authed/tasks/categories';
 import { Route as AuthedTasksGamesRouteImport } from './routes/_authed/tasks/games';
@@ -97,6 +99,16 @@ const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
   path: '/admin/review',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedSecurityDevicesRoute = AuthedSecurityDevicesRouteImport.update({
+  id: '/security/devices',
+  path: '/security/devices',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedSecurityPasswordRoute = AuthedSecurityPasswordRouteImport.update({
+  id: '/security/password',
+  path: '/security/password',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedTasksIndexRoute = AuthedTasksIndexRouteImport.update({
   id: '/tasks/',
   path: '/tasks/',
@@ -135,6 +147,8 @@ export interface FileRoutesByFullPath {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -154,6 +168,8 @@ export interface FileRoutesByTo {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/tasks/games': typeof AuthedTasksGamesRoute;
   '/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -176,6 +192,8 @@ export interface FileRoutesById {
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
+  '/_authed/security/devices': typeof AuthedSecurityDevicesRoute;
+  '/_authed/security/password': typeof AuthedSecurityPasswordRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
   '/_authed/tasks/games': typeof AuthedTasksGamesRoute;
   '/_authed/tasks/rating': typeof AuthedTasksRatingRoute;
@@ -197,6 +215,8 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/security/devices'
+    | '/security/password'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
@@ -216,6 +236,8 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/security/devices'
+    | '/security/password'
     | '/tasks/categories'
     | '/tasks/games'
     | '/tasks/rating'
@@ -237,6 +259,8 @@ export interface FileRouteTypes {
     | '/_authed/admin/finance'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
+    | '/_authed/security/devices'
+    | '/_authed/security/password'
     | '/_authed/tasks/categories'
     | '/_authed/tasks/games'
     | '/_authed/tasks/rating'
@@ -353,6 +377,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminReviewRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/security/devices': {
+      id: '/_authed/security/devices';
+      path: '/security/devices';
+      fullPath: '/security/devices';
+      preLoaderRoute: typeof AuthedSecurityDevicesRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
+    '/_authed/security/password': {
+      id: '/_authed/security/password';
+      path: '/security/password';
+      fullPath: '/security/password';
+      preLoaderRoute: typeof AuthedSecurityPasswordRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/tasks/': {
       id: '/_authed/tasks/';
       path: '/tasks';
@@ -398,6 +436,8 @@ interface AuthedRouteChildren {
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
+  AuthedSecurityDevicesRoute: typeof AuthedSecurityDevicesRoute;
+  AuthedSecurityPasswordRoute: typeof AuthedSecurityPasswordRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
   AuthedTasksGamesRoute: typeof AuthedTasksGamesRoute;
   AuthedTasksRatingRoute: typeof AuthedTasksRatingRoute;
@@ -413,6 +453,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
+  AuthedSecurityDevicesRoute: AuthedSecurityDevicesRoute,
+  AuthedSecurityPasswordRoute: AuthedSecurityPasswordRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,
   AuthedTasksGamesRoute: AuthedTasksGamesRoute,
   AuthedTasksRatingRoute: AuthedTasksRatingRoute,

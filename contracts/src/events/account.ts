@@ -25,6 +25,14 @@ export const accountEvents = {
   RoleRevoked: v.object({ role: Role, revokedBy: v.string(), revokedAt: IsoTime }),
 };
 
+/** A user's password changed (on their stream); the API ends their other sessions with it. */
+export const credentialEvents = {
+  PasswordChanged: v.object({ passwordHash: v.string(), changedAt: IsoTime }),
+};
+
+/** Why a session ended: the user signed out here, elsewhere, everywhere, or changed the password. */
+export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed'] as const;
+
 /** `mobile-<10 digits>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {
   MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
@@ -32,6 +40,19 @@ export const mobileEvents = {
 
 /** `session-<id>`: a signed-in session; the id is the SHA-256 of the cookie's token, never the token. */
 export const sessionEvents = {
-  SessionStarted: v.object({ sessionId: v.string(), userId: v.string(), startedAt: IsoTime, expiresAt: IsoTime }),
-  SessionEnded: v.object({ sessionId: v.string(), endedAt: IsoTime }),
+  SessionStarted: v.object({
+    sessionId: v.string(),
+    userId: v.string(),
+    startedAt: IsoTime,
+    expiresAt: IsoTime,
+    /** The browser's User-Agent (cut short), for the user's list of signed-in devices. */
+    device: v.optional(v.string()),
+  }),
+  /** The session was used; recorded at most every few minutes, for the idle timeout and "last seen". */
+  SessionSeen: v.object({ sessionId: v.string(), seenAt: IsoTime }),
+  SessionEnded: v.object({
+    sessionId: v.string(),
+    endedAt: IsoTime,
+    reason: v.optional(v.picklist(SESSION_END_REASONS)),
+  }),
 };

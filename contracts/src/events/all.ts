@@ -1,8 +1,8 @@
 import type { EventsOf } from './define.ts';
-import { accountEvents, mobileEvents, sessionEvents } from './account.ts';
+import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './account.ts';
 import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
-import { ledgerEvents, notificationEvents } from './ledger.ts';
+import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 
@@ -12,11 +12,13 @@ import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
  */
 export const userEvents = {
   ...accountEvents,
+  ...credentialEvents,
   ...ledgerEvents,
   ...notificationEvents,
   ...userTaskEvents,
   ...withdrawalEvents,
   ...kycEvents,
+  ...adjustmentEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

@@ -66,3 +66,21 @@ export const notificationEvents = {
   AllNotificationsRead: v.object({ readAt: IsoTime }),
   NotificationDeleted: v.object({ notificationId: v.string(), deletedAt: IsoTime }),
 };
+
+/**
+ * Adjustments above the approval threshold, on the user's stream: requested by one finance member,
+ * they move money only when a different one approves (the approval is appended with the ledger
+ * entry, whose entryId is the adjustment id), or never when rejected.
+ */
+export const adjustmentEvents = {
+  AdjustmentRequested: v.object({
+    adjustmentId: v.string(),
+    amountPaise: PositivePaise,
+    direction: v.picklist(['credit', 'debit']),
+    reason: v.string(),
+    requestedBy: v.string(),
+    requestedAt: IsoTime,
+  }),
+  AdjustmentApproved: v.object({ adjustmentId: v.string(), approvedBy: v.string(), approvedAt: IsoTime }),
+  AdjustmentRejected: v.object({ adjustmentId: v.string(), rejectedBy: v.string(), rejectedAt: IsoTime }),
+};

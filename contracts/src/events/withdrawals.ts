@@ -49,6 +49,11 @@ export const settingsEvents = {
   SettingsUpdated: v.object({
     supportEmail: v.optional(v.string()),
     homepageUrl: v.optional(v.string()),
+    maxTaskRewardPaise: v.optional(v.number()),
+    adjustmentApprovalThresholdPaise: v.optional(v.number()),
+    sessionIdleDays: v.optional(v.number()),
+    uploadsPerDay: v.optional(v.number()),
+    uploadBytesPerDay: v.optional(v.number()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

@@ -1,4 +1,4 @@
-import type { Paise, TaskCatalogueEvent, TaskType } from '@kamai/contracts';
+import { DEFAULT_LIMITS, LIMIT_TEXTS, type Paise, type TaskCatalogueEvent, type TaskType } from '@kamai/contracts';
 import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -44,8 +44,8 @@ export function evolveTask(state: TaskState, event: TaskCatalogueEvent): TaskSta
 export const taskEvolver: Evolver<TaskState, TaskCatalogueEvent> = { initialState: initialTaskState, evolve: evolveTask };
 
 export type TaskCommand =
-  | { type: 'CreateTask'; data: { taskId: string; fields: TaskFields; by: string }; now: string }
-  | { type: 'UpdateTask'; data: { taskId: string; fields: TaskFields; by: string }; now: string }
+  | { type: 'CreateTask'; data: { taskId: string; fields: TaskFields; by: string; maxRewardPaise?: Paise }; now: string }
+  | { type: 'UpdateTask'; data: { taskId: string; fields: TaskFields; by: string; maxRewardPaise?: Paise }; now: string }
   | { type: 'DeleteTask'; data: { taskId: string; by: string }; now: string };
 
 export const TASK_NOT_FOUND = 'Task not found';
@@ -59,14 +59,14 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogu
   switch (command.type) {
     case 'CreateTask': {
       if (state.status !== 'absent') throw new DomainError('conflict', 'This task already exists');
-      const { taskId, fields, by } = command.data;
-      assertReward(fields.rewardPaise);
+      const { taskId, fields, by, maxRewardPaise } = command.data;
+      assertReward(fields.rewardPaise, maxRewardPaise);
       return [{ type: 'TaskCreated', data: { taskId, ...fieldsOf(fields), createdBy: by, createdAt: command.now } }];
     }
     case 'UpdateTask': {
       if (state.status !== 'listed') throw new DomainError('not_found', TASK_NOT_FOUND);
-      const { taskId, fields, by } = command.data;
-      assertReward(fields.rewardPaise);
+      const { taskId, fields, by, maxRewardPaise } = command.data;
+      assertReward(fields.rewardPaise, maxRewardPaise);
       // Saving the form unchanged records nothing.
       if (sameFields(state.fields, fields)) return [];
       return [{ type: 'TaskUpdated', data: { taskId, ...fieldsOf(fields), updatedBy: by, updatedAt: command.now } }];
@@ -79,9 +79,17 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogu
   }
 }
 
-function assertReward(rewardPaise: Paise) {
+/**
+ * A reward is capped by the settings' limit (the default when the caller names none), so one admin
+ * cannot mint a large reward and have it paid out.
+ */
+function assertReward(rewardPaise: Paise, maxRewardPaise: Paise = DEFAULT_LIMITS.maxTaskRewardPaise) {
   if (!Number.isSafeInteger(rewardPaise) || rewardPaise <= 0) {
     const message = 'Reward must be a positive rupee amount with at most two decimals';
+    throw new DomainError('invalid', message, { rupeeReward: message });
+  }
+  if (rewardPaise > maxRewardPaise) {
+    const message = LIMIT_TEXTS.rewardAbove(maxRewardPaise);
     throw new DomainError('invalid', message, { rupeeReward: message });
   }
 }

@@ -40,6 +40,18 @@ describe('task catalogue decider', () => {
     }
   });
 
+  it('refuses a reward above the limit in force (₹500 by default)', () => {
+    const create = (rewardPaise: number, maxRewardPaise?: number) => ({
+      type: 'CreateTask' as const,
+      data: { taskId: 't1', fields: { ...fields, rewardPaise }, by: 'admin', ...(maxRewardPaise !== undefined && { maxRewardPaise }) },
+      now,
+    });
+    spec.given([]).when(create(50_001)).thenFails('invalid', /at most ₹500.00/);
+    spec.given([]).when(create(9_999_999_999)).thenFails('invalid', /at most ₹500.00/);
+    spec.given([]).when(create(20_001, 20_000)).thenFails('invalid', /at most ₹200.00/);
+    spec.given([created]).when({ type: 'UpdateTask', data: { taskId: 't1', fields: { ...fields, rewardPaise: 60_000 }, by: 'admin' }, now }).thenFails('invalid');
+  });
+
   it('updates a task with the whole new set of fields', () => {
     const changed = { ...fields, rewardPaise: 2000, isActive: false };
     spec

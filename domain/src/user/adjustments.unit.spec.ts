@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { UserEvent } from '@kamai/contracts';
+import { MAX_MONEY_PAISE, type UserEvent } from '@kamai/contracts';
 import { fold } from '../decider.ts';
 import { deciderSpec } from '../testing/spec.ts';
-import { type AdjustWallet, decideAdjustWallet } from './adjustments.ts';
+import { type AdjustWallet, type AdjustmentDecision, decideAdjustWallet, decideAdjustmentDecision } from './adjustments.ts';
 import { userEvolver } from './state.ts';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -11,11 +11,26 @@ const registered: UserEvent = {
   type: 'UserRegistered',
   data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: now },
 };
-const adjust = (direction: 'credit' | 'debit', amountPaise: number, by = 'fin-1'): AdjustWallet => ({
+const adjust = (direction: 'credit' | 'debit', amountPaise: number, by = 'fin-1', approvalThresholdPaise?: number): AdjustWallet => ({
   type: 'AdjustWallet',
-  data: { entryId: 'adj-1', notificationId: 'n-adj', amountPaise, direction, reason: 'Goodwill for a failed task', by },
+  data: {
+    entryId: 'adj-1',
+    notificationId: 'n-adj',
+    amountPaise,
+    direction,
+    reason: 'Goodwill for a failed task',
+    by,
+    ...(approvalThresholdPaise !== undefined && { approvalThresholdPaise }),
+  },
   now,
 });
+const decisionSpec = deciderSpec<ReturnType<typeof userEvolver.initialState>, UserEvent, AdjustmentDecision>(userEvolver, decideAdjustmentDecision);
+const later = '2026-11-21T11:00:00.000Z';
+const requested: UserEvent = {
+  type: 'AdjustmentRequested',
+  data: { adjustmentId: 'adj-1', amountPaise: 150_000, direction: 'credit', reason: 'Goodwill for a failed task', requestedBy: 'fin-1', requestedAt: now },
+};
+const approve = (by: string): AdjustmentDecision => ({ type: 'ApproveAdjustment', data: { adjustmentId: 'adj-1', by, notificationId: 'n-adj' }, now: later });
 
 describe('manual adjustments', () => {
   it('credits with the reason as description and the staff member as author', () => {
@@ -45,5 +60,52 @@ describe('manual adjustments', () => {
   it('refuses unknown users and staff adjusting their own wallet', () => {
     spec.given([]).when(adjust('credit', 100)).thenFails('not_found');
     spec.given([registered]).when(adjust('credit', 100, 'u1')).thenFails('forbidden');
+  });
+
+  it('records an adjustment above the threshold (₹1,000 by default) as pending, moving no money', () => {
+    spec
+      .given([registered])
+      .when(adjust('credit', 150_000))
+      .then([requested]);
+    expect(decideAdjustWallet(adjust('credit', 100_000), fold(userEvolver, [registered]))[0]?.type).toBe('WalletCredited');
+    expect(decideAdjustWallet(adjust('credit', 20_001, 'fin-1', 20_000), fold(userEvolver, [registered]))[0]?.type).toBe('AdjustmentRequested');
+  });
+
+  it('moves the money when a different finance member approves, never when the requester does', () => {
+    decisionSpec.given([registered, requested]).when(approve('fin-1')).thenFails('forbidden', /Another finance member/);
+    decisionSpec.given([registered, requested]).when(approve('u1')).thenFails('forbidden');
+    decisionSpec
+      .given([registered, requested])
+      .when(approve('fin-2'))
+      .then([
+        { type: 'AdjustmentApproved', data: { adjustmentId: 'adj-1', approvedBy: 'fin-2', approvedAt: later } },
+        {
+          type: 'WalletCredited',
+          data: { entryId: 'adj-1', amountPaise: 150_000, kind: 'adjustment', params: { reason: 'Goodwill for a failed task' }, by: 'fin-1', reference: 'adj-1', creditedAt: later },
+        },
+        {
+          type: 'NotificationSent',
+          data: { notificationId: 'n-adj', key: 'wallet_credited', params: { amountPaise: 150_000, reason: 'Goodwill for a failed task' }, kind: 'success', sentAt: later },
+        },
+      ]);
+  });
+
+  it('decides a pending adjustment once; a rejected one moves nothing', () => {
+    const approved: UserEvent = { type: 'AdjustmentApproved', data: { adjustmentId: 'adj-1', approvedBy: 'fin-2', approvedAt: later } };
+    decisionSpec.given([registered, requested, approved]).when(approve('fin-3')).thenFails('conflict', /already approved/);
+    decisionSpec
+      .given([registered, requested])
+      .when({ type: 'RejectAdjustment', data: { adjustmentId: 'adj-1', by: 'fin-1' }, now: later })
+      .then([{ type: 'AdjustmentRejected', data: { adjustmentId: 'adj-1', rejectedBy: 'fin-1', rejectedAt: later } }]);
+    decisionSpec.given([registered]).when(approve('fin-2')).thenFails('not_found');
+  });
+
+  it('refuses a credit that would take the balance past what a money column holds', () => {
+    const big: UserEvent = {
+      type: 'WalletCredited',
+      data: { entryId: 'e0', amountPaise: MAX_MONEY_PAISE - 50, kind: 'adjustment', params: { reason: 'x' }, by: 'fin-1', creditedAt: now },
+    };
+    spec.given([registered, big]).when(adjust('credit', 100)).thenFails('conflict', /most a wallet can hold/);
+    expect(decideAdjustWallet(adjust('credit', 50), fold(userEvolver, [registered, big]))[0]?.type).toBe('WalletCredited');
   });
 });

@@ -2,15 +2,24 @@ import type { UserEvent } from '@kamai/contracts';
 import type { Decider } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountCommand, decideAccount } from './account.ts';
-import { type AdjustWallet, decideAdjustWallet } from './adjustments.ts';
+import { type AdjustWallet, type AdjustmentDecision, decideAdjustWallet, decideAdjustmentDecision } from './adjustments.ts';
 import { type KycCommand, decideKyc } from './kyc.ts';
 import { type NotificationCommand, decideNotifications } from './notifications.ts';
+import { type ChangePassword, decideChangePassword } from './password.ts';
 import { type UserState, userEvolver, userSnapshot } from './state.ts';
 import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
 
 /** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
-export type UserCommand = AccountCommand | AdjustWallet | KycCommand | NotificationCommand | UserTaskCommand | WithdrawalCommand;
+export type UserCommand =
+  | AccountCommand
+  | ChangePassword
+  | AdjustWallet
+  | AdjustmentDecision
+  | KycCommand
+  | NotificationCommand
+  | UserTaskCommand
+  | WithdrawalCommand;
 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -25,6 +34,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return decideAccount(command, state.account);
       case 'AdjustWallet':
         return decideAdjustWallet(command, state);
+      case 'ChangePassword':
+        return decideChangePassword(command, state.account);
+      case 'ApproveAdjustment':
+      case 'RejectAdjustment':
+        return decideAdjustmentDecision(command, state);
       case 'MarkNotificationRead':
       case 'MarkAllNotificationsRead':
       case 'DeleteNotification':

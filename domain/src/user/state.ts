@@ -4,6 +4,7 @@ import type { Json } from '../event-store.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } from './kyc.ts';
+import { type AdjustmentsState, type PendingAdjustment, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
@@ -21,6 +22,7 @@ export interface UserState {
   tasks: UserTasksState;
   withdrawals: WithdrawalsState;
   kyc: KycState;
+  adjustments: AdjustmentsState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -31,6 +33,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     tasks: initialUserTasksState(),
     withdrawals: initialWithdrawalsState(),
     kyc: initialKycState(),
+    adjustments: initialAdjustmentsState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -66,6 +69,14 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'KycBonusClaimed':
         state.kyc = evolveKyc(state.kyc, event);
         return state;
+      case 'PasswordChanged':
+        // The hash lives in the read model for sign-in; no decision here depends on it.
+        return state;
+      case 'AdjustmentRequested':
+      case 'AdjustmentApproved':
+      case 'AdjustmentRejected':
+        state.adjustments = evolveAdjustments(state.adjustments, event);
+        return state;
       default:
         return assertNever(event);
     }
@@ -75,11 +86,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 2 (KYC added); bump it when the state's
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 3 (KYC, adjustments added); bump it when the state's
  * shape or any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 2,
+  version: 3,
   save: (state) =>
     ({
       account: state.account,
@@ -88,6 +99,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
+      adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
     }) as unknown as Json,
   load: (json) => {
     const saved = json as unknown as {
@@ -97,8 +109,9 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
+      adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
     };
-    const { account, wallet, notifications, tasks, withdrawals, kyc } = saved;
+    const { account, wallet, notifications, tasks, withdrawals, kyc, adjustments } = saved;
     if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number') throw new Error('not a user snapshot');
     return {
       account,
@@ -107,6 +120,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
+      adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
     };
   },
 };

@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES, rupeeText } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -47,11 +47,19 @@ export interface LedgerEntry {
   now: string;
 }
 
-/** A credit of a positive whole number of paise. Deciders call this; it is the only way money comes in. */
+/**
+ * A credit of a positive whole number of paise. Deciders call this; it is the only way money comes in.
+ * Given the wallet, it refuses a credit that would take the balance past what a money column holds.
+ */
 export function credit(
   entry: LedgerEntry & { kind: (typeof CREDIT_KINDS)[number]; taskId?: string },
+  wallet?: WalletState,
 ): Extract<LedgerEvent, { type: 'WalletCredited' }> {
   assertAmount(entry.amountPaise);
+  if (wallet && wallet.balance + entry.amountPaise > MAX_MONEY_PAISE) {
+    const message = `This credit would take the balance past the most a wallet can hold (${rupeeText(MAX_MONEY_PAISE)})`;
+    throw new DomainError('conflict', message, { amount: message });
+  }
   const { now, ...rest } = entry;
   return { type: 'WalletCredited', data: { ...rest, creditedAt: now } };
 }

@@ -1,6 +1,6 @@
 import type { Projection } from '../projection.ts';
 
-/** sessions: the signed-in sessions that have not been ended. */
+/** sessions: the signed-in sessions that have not been ended, with device and last use. */
 export const sessionsProjection: Projection = {
   name: 'sessions',
   async apply(db, event) {
@@ -13,8 +13,13 @@ export const sessionsProjection: Projection = {
             user_id: event.data.userId,
             expires_at: event.data.expiresAt,
             started_at: event.data.startedAt,
+            device: event.data.device ?? null,
+            last_seen_at: event.data.startedAt,
           })
           .execute();
+        return;
+      case 'SessionSeen':
+        await db.updateTable('sessions').set({ last_seen_at: event.data.seenAt }).where('sid', '=', event.data.sessionId).execute();
         return;
       case 'SessionEnded':
         await db.deleteFrom('sessions').where('sid', '=', event.data.sessionId).execute();

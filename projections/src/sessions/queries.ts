@@ -2,7 +2,7 @@ import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
 import type { SessionsTable } from '../schema.ts';
 
-export type LiveSession = Pick<SessionsTable, 'sid' | 'user_id' | 'expires_at'>;
+export type LiveSession = Pick<SessionsTable, 'sid' | 'user_id' | 'expires_at' | 'started_at' | 'last_seen_at'>;
 
 /** The session with this id if it exists and has not expired at `now`. */
 export function findLiveSession(db: ReadDbHandle, sid: string, now: string): Promise<LiveSession | undefined> {
@@ -11,8 +11,20 @@ export function findLiveSession(db: ReadDbHandle, sid: string, now: string): Pro
   if (hot) return Promise.resolve(hot.liveSession.get(sid, now) as LiveSession | undefined);
   return db
     .selectFrom('sessions')
-    .select(['sid', 'user_id', 'expires_at'])
+    .select(['sid', 'user_id', 'expires_at', 'started_at', 'last_seen_at'])
     .where('sid', '=', sid)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/** The user's sessions that have not ended or expired, most recently used first. */
+export function listUserSessions(db: ReadDbHandle, userId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['sid', 'device', 'started_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('started_at', 'desc')
+    .execute();
 }

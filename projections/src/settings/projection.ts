@@ -1,3 +1,4 @@
+import { LIMIT_KEYS, type Limits } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 
 export const SETTINGS_ROW_ID = 'app';
@@ -8,15 +9,24 @@ export const settingsProjection: Projection = {
   async apply(db, event) {
     if (event.type !== 'SettingsUpdated') return;
     const d = event.data;
+    const changedLimits: Partial<Limits> = {};
+    for (const key of LIMIT_KEYS) if (d[key] !== undefined) changedLimits[key] = d[key];
+    let limits: string | undefined;
+    if (Object.keys(changedLimits).length > 0) {
+      const row = await db.selectFrom('app_settings').select('limits').where('id', '=', SETTINGS_ROW_ID).executeTakeFirst();
+      const before = row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {};
+      limits = JSON.stringify({ ...before, ...changedLimits });
+    }
     const changed = {
       ...(d.supportEmail !== undefined && { support_email: d.supportEmail }),
       ...(d.homepageUrl !== undefined && { homepage_url: d.homepageUrl }),
+      ...(limits !== undefined && { limits }),
       updated_by: d.updatedBy,
       updated_at: d.updatedAt,
     };
     await db
       .insertInto('app_settings')
-      .values({ id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, ...changed })
+      .values({ id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, ...changed })
       .onConflict((oc) => oc.column('id').doUpdateSet(changed))
       .execute();
   },

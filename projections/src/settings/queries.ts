@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS, type SettingsBody } from '@kamai/contracts';
+import { DEFAULT_LIMITS, DEFAULT_SETTINGS, type Limits, type SettingsBody, limitsBody } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
 import { SETTINGS_ROW_ID } from './projection.ts';
 
@@ -9,5 +9,12 @@ export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
     supportEmail: row?.support_email ?? DEFAULT_SETTINGS.supportEmail,
     homepageUrl: row?.homepage_url ?? DEFAULT_SETTINGS.homepageUrl,
     updatedAt: row?.updated_at ?? null,
+    ...limitsBody(await getLimits(db)),
   };
+}
+
+/** The limits in force as the read model has them (the event store is the authority for decisions). */
+export async function getLimits(db: ReadDbHandle): Promise<Limits> {
+  const row = await db.selectFrom('app_settings').select('limits').where('id', '=', SETTINGS_ROW_ID).executeTakeFirst();
+  return { ...DEFAULT_LIMITS, ...(row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {}) };
 }

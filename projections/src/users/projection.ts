@@ -22,6 +22,13 @@ export const usersProjection: Projection = {
           .execute();
         return;
       }
+      case 'PasswordChanged':
+        await db
+          .updateTable('users')
+          .set({ password_hash: event.data.passwordHash, updated_at: event.data.changedAt })
+          .where('id', '=', userIdOf(event.streamId))
+          .execute();
+        return;
       case 'ProfileUpdated': {
         const d = event.data;
         await db

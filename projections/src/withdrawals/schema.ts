@@ -24,6 +24,8 @@ export interface AppSettingsTable {
   id: string;
   support_email: string | null;
   homepage_url: string | null;
+  /** JSON of the limits an admin has changed; null while every default applies. */
+  limits: string | null;
   updated_by: string;
   updated_at: string;
 }

@@ -185,7 +185,11 @@ describe('sessions', () => {
   it('marks the cookie Secure behind a TLS proxy when the proxy is trusted', async () => {
     const trusting = await startTestServer({ TRUST_PROXY: 'true' });
     try {
-      const res = await trusting.client().request('POST', '/api/auth/register', account(), { 'x-forwarded-proto': 'https' });
+      const res = await trusting.client().request('POST', '/api/auth/register', account(), {
+        'x-forwarded-proto': 'https',
+        // Behind the TLS proxy the browser's origin is the https one.
+        origin: trusting.url.replace('http:', 'https:'),
+      });
       expect(res.status).toBe(201);
       expect(res.headers.getSetCookie()[0]).toMatch(/Secure/);
     } finally {

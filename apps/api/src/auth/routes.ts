@@ -1,18 +1,29 @@
 import { LoginRequest, RegisterRequest } from '@kamai/contracts';
 import { findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, notYetVisible } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { registerUser } from './accounts.ts';
 import { verifyPassword } from './passwords.ts';
-import { clientAddress, endSession, readWithCatchUp, requireUser, startSession } from './sessions.ts';
+import { clientAddress, endSession, isHttps, readWithCatchUp, requireUser, startSession } from './sessions.ts';
 
 const BAD_CREDENTIALS = 'Invalid mobile number or password';
+/** OWASP's device cookie: proof this browser signed in to the number before (see LoginGuard). */
+export const DEVICE_COOKIE = 'kamai_device';
+
+function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
+  const minutes = Math.ceil(wait / 60_000);
+  c.header('Retry-After', String(Math.ceil(wait / 1000)));
+  throw new ApiError(429, 'too_many_attempts', message(`${minutes} minute${minutes === 1 ? '' : 's'}`));
+}
 
 export const authRoutes = new Hono<AppEnv>()
   .post('/api/auth/register', validate('json', RegisterRequest), async (c) => {
     const deps = c.var.deps;
+    const wait = deps.loginGuard.register(clientAddress(c));
+    if (wait > 0) tooMany(c, wait, (minutes) => `Too many new accounts from your network. Please try again in ${minutes}.`);
     const { userId } = await registerUser(deps.store, c.req.valid('json'), deps.now());
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
@@ -24,19 +35,22 @@ export const authRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const { mobile, password } = c.req.valid('json');
     const client = clientAddress(c);
-    const wait = deps.loginGuard.retryAfter(mobile, client);
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60_000);
-      c.header('Retry-After', String(Math.ceil(wait / 1000)));
-      throw new ApiError(429, 'too_many_attempts', `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-    }
+    const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
     // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
-    deps.loginGuard.fail(mobile, client);
+    const wait = deps.loginGuard.attempt(mobile, client, device);
+    if (wait > 0) tooMany(c, wait, (minutes) => `Too many failed sign-ins. Please try again in ${minutes}.`);
     const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
     // Same answer, and about the same time, whether or not the mobile exists.
     const ok = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !ok) throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
-    deps.loginGuard.succeed(mobile, client);
+    deps.loginGuard.succeed(mobile, client, device);
+    setCookie(c, DEVICE_COOKIE, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile), {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: isHttps(c),
+      path: '/api/auth',
+      maxAge: 365 * 24 * 60 * 60,
+    });
     const position = await startSession(c, user.id);
     await deps.runner.waitFor(position);
     return c.json(toUserBody(user), 200);

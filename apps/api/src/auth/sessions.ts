@@ -1,9 +1,8 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { streams } from '@kamai/contracts';
-import { SESSION_LIFETIME_MS } from '@kamai/contracts';
-import { sessionDecider } from '@kamai/domain';
-import { findLiveSession, findUserById, type UserRow } from '@kamai/projections';
+import { createHash, randomBytes } from 'node:crypto';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel, streams } from '@kamai/contracts';
+import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
+import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -12,19 +11,22 @@ import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import type { Role } from '@kamai/contracts';
+import type { CachedSession } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'kamai_session';
+type EndReason = (typeof SESSION_END_REASONS)[number];
 
 /**
  * Sessions follow the token/id split: the cookie carries 160 random bits, the event store and read
  * model only their SHA-256, so a leaked database cannot be replayed as cookies.
  */
 export function newSessionToken(): string {
-  return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
+  return encodeBase32LowerCaseNoPadding(randomBytes(20));
 }
 
+/** node:crypto's native SHA-256: it runs on every signed-in request. */
 export function sessionIdOf(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /** Starts a session for the user (an event on `session-<id>`), sets the cookie, returns the position. */
@@ -34,11 +36,12 @@ export async function startSession(c: Context<AppEnv>, userId: string): Promise<
   const sessionId = sessionIdOf(token);
   const started = now();
   const expiresAt = new Date(started.getTime() + SESSION_LIFETIME_MS);
+  const device = deviceLabel(c.req.header('user-agent'));
   const { position } = await handleCommand(
     store,
     streams.session(sessionId),
     sessionDecider,
-    { type: 'StartSession', sessionId, userId, now: started.toISOString(), expiresAt: expiresAt.toISOString() },
+    { type: 'StartSession', sessionId, userId, now: started.toISOString(), expiresAt: expiresAt.toISOString(), device },
     { actor: userId },
   );
   setCookie(c, SESSION_COOKIE, token, {
@@ -51,34 +54,54 @@ export async function startSession(c: Context<AppEnv>, userId: string): Promise<
   return position;
 }
 
-export async function endSession(c: Context<AppEnv>): Promise<number> {
-  const sessionId = c.var.sessionId;
+/** Ends sessions by id (each on its own stream) and returns the last position written, or 0. */
+export async function endSessions(deps: AppDeps, sessionIds: readonly string[], reason: EndReason, actor: string): Promise<number> {
+  let last = 0;
+  for (const sessionId of sessionIds) {
+    const { position } = await handleCommand(
+      deps.store,
+      streams.session(sessionId),
+      sessionDecider,
+      { type: 'EndSession', sessionId, now: deps.now().toISOString(), reason },
+      { actor },
+    );
+    deps.sessions.delete(sessionId);
+    last = Math.max(last, position);
+  }
+  return last;
+}
+
+export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
+}
+
+export async function endSession(c: Context<AppEnv>, reason: EndReason = 'logout'): Promise<number> {
+  const sessionId = c.var.sessionId;
+  clearSessionCookie(c);
   if (!sessionId) return 0;
-  const { position } = await handleCommand(
-    c.var.deps.store,
-    streams.session(sessionId),
-    sessionDecider,
-    { type: 'EndSession', sessionId, now: c.var.deps.now().toISOString() },
-    { actor: c.var.user?.id ?? 'anonymous' },
-  );
-  return position;
+  return endSessions(c.var.deps, [sessionId], reason, c.var.user?.id ?? 'anonymous');
 }
 
-/** The caller's address: the proxy's X-Forwarded-For when the proxy is trusted, else the socket's. */
+/**
+ * The caller's address. Behind TRUSTED_PROXIES proxies, each appends the address it saw to
+ * X-Forwarded-For, so the client is that many entries from the right (counting the socket's peer
+ * as the last proxy); anything further left was written by the client and is ignored.
+ */
 export function clientAddress(c: Context<AppEnv>): string {
-  if (c.var.deps.config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+  let socket = 'unknown';
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socket = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
-    return 'unknown';
+    // not a node socket (tests calling app.fetch)
   }
+  const hops = c.var.deps.config.trustedProxies;
+  if (hops === 0) return socket;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = [...forwarded, socket];
+  return chain[Math.max(0, chain.length - 1 - hops)] ?? socket;
 }
 
-function isHttps(c: Context<AppEnv>): boolean {
+export function isHttps(c: Context<AppEnv>): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
   return c.var.deps.config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
 }
@@ -97,6 +120,36 @@ export async function readWithCatchUp<T>(deps: AppDeps, read: () => Promise<T | 
   return read();
 }
 
+/** The read model caught up with the store's head (as far as it gets in two seconds). */
+async function catchUpReadModel(deps: AppDeps): Promise<void> {
+  const head = await deps.store.headPosition();
+  if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
+}
+
+/** The settings' limits, re-read at most every 30 s: the idle timeout needs them on every request. */
+const limitsCache = new WeakMap<AppDeps, { limits: Limits; readAt: number }>();
+export async function currentLimits(deps: AppDeps): Promise<Limits> {
+  const cached = limitsCache.get(deps);
+  if (cached && Date.now() - cached.readAt < 30_000) return cached.limits;
+  const limits = await getLimits(deps.db);
+  limitsCache.set(deps, { limits, readAt: Date.now() });
+  return limits;
+}
+
+/** The live session for this id: from the cache when it has seen every event, else the read model. */
+async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession | undefined> {
+  const cacheCurrent = await deps.sessions.catchUp();
+  const cached = cacheCurrent ? deps.sessions.get(sid) : undefined;
+  if (cached) return cached;
+  // Not cached: the read model, once it has every event (an ended session must not be found).
+  await catchUpReadModel(deps);
+  const row = await findLiveSession(deps.db, sid, deps.now().toISOString());
+  if (!row) return undefined;
+  const session = { userId: row.user_id, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at ?? row.started_at };
+  if (cacheCurrent) deps.sessions.set(sid, session);
+  return session;
+}
+
 /** Sets `user` and `sessionId` from the session cookie, for every route. */
 export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', null);
@@ -105,17 +158,31 @@ export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   if (token && /^[a-z2-7]{32}$/.test(token)) {
     const deps = c.var.deps;
     const sid = sessionIdOf(token);
-    const session = await readWithCatchUp(deps, () => findLiveSession(deps.db, sid, deps.now().toISOString()));
-    if (session) {
-      const user = await readWithCatchUp(deps, () => findUserById(deps.db, session.user_id));
-      if (user) {
-        c.set('user', user);
-        c.set('sessionId', sid);
+    const session = await lookUpSession(deps, sid);
+    const now = deps.now();
+    if (session && Date.parse(session.expiresAt) > now.getTime()) {
+      const idleMs = (await currentLimits(deps)).sessionIdleDays * 24 * 60 * 60_000;
+      if (Date.parse(session.lastSeenAt) + idleMs > now.getTime()) {
+        const user = await readWithCatchUp(deps, () => findUserById(deps.db, session.userId));
+        if (user) {
+          c.set('user', user);
+          c.set('sessionId', sid);
+          await recordSeen(deps, sid, session, now);
+        }
       }
     }
   }
   await next();
 });
+
+/** "Last seen", at most every SESSION_SEEN_EVERY_MS: one event per few minutes, never one per request. */
+async function recordSeen(deps: AppDeps, sid: string, session: CachedSession, now: Date): Promise<void> {
+  if (now.getTime() - Date.parse(session.lastSeenAt) < SESSION_SEEN_EVERY_MS) return;
+  session.lastSeenAt = now.toISOString();
+  await handleCommand(deps.store, streams.session(sid), sessionDecider, { type: 'SeeSession', sessionId: sid, now: now.toISOString() }, {
+    actor: session.userId,
+  });
+}
 
 export function requireUser(c: Context<AppEnv>): UserRow {
   const user = c.var.user;

@@ -1,90 +1,89 @@
-/**
- * Failed sign-ins counted per key (a mobile number, a client address) in a fixed window, so
- * passwords cannot be guessed at speed. Kept in memory: each API process counts its own, which
- * still bounds a guesser to a few tries per window per process.
- */
-export interface ThrottleOptions {
-  /** Failures allowed in one window before the key is refused. */
-  limit: number;
-  windowMs: number;
-  now?: () => number;
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AttemptStore } from './attempts.ts';
+
+const WINDOW_MS = 15 * 60_000;
+const HOUR_MS = 60 * 60_000;
+
+export interface LoginGuardOptions {
+  /** Failures per mobile number from clients it does not recognise, per window. */
+  perMobile: number;
+  /** Failures per client address (many people share a carrier address), per window. */
+  perClient: number;
+  /** Failures per recognised device (its device cookie), per window. */
+  perDevice: number;
+  /** Registrations per client address per hour. */
+  registrationsPerHour: number;
 }
 
-export class FailureThrottle {
-  private readonly windows = new Map<string, { failures: number; resetAt: number }>();
-  private readonly now: () => number;
-
-  constructor(private readonly options: ThrottleOptions) {
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Milliseconds until `key` may try again, or 0 when it may try now. */
-  retryAfter(key: string): number {
-    const window = this.windows.get(key);
-    if (!window) return 0;
-    const now = this.now();
-    if (now >= window.resetAt) {
-      this.windows.delete(key);
-      return 0;
-    }
-    return window.failures >= this.options.limit ? window.resetAt - now : 0;
-  }
-
-  fail(key: string): void {
-    const now = this.now();
-    const window = this.windows.get(key);
-    if (!window || now >= window.resetAt) this.windows.set(key, { failures: 1, resetAt: now + this.options.windowMs });
-    else window.failures += 1;
-    if (this.windows.size > 100_000) this.sweep(now);
-  }
-
-  succeed(key: string): void {
-    this.windows.delete(key);
-  }
-
-  /** Takes back one failure counted ahead of an attempt that then succeeded. */
-  forgive(key: string): void {
-    const window = this.windows.get(key);
-    if (window && window.failures > 0) window.failures -= 1;
-  }
-
-  /** Drops finished windows, so a flood of distinct keys cannot grow the map without bound. */
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (now >= window.resetAt) this.windows.delete(key);
-  }
-}
+export const DEFAULT_LOGIN_GUARD: LoginGuardOptions = { perMobile: 10, perClient: 100, perDevice: 10, registrationsPerHour: 20 };
 
 /**
- * The sign-in guard: ten failures per mobile number, or a hundred per client address (many people
- * share one carrier address), in fifteen minutes.
+ * The sign-in guard, after OWASP's device cookies: a client that once signed in to this mobile number
+ * successfully holds a signed device cookie and has its own allowance, so someone guessing the
+ * number's password from elsewhere (refused after ten failures per window) cannot lock its owner
+ * out. Unknown clients are limited per mobile number and per address. Counts live in the shared
+ * AttemptStore: every process on the data directory sees the same counts, across restarts.
  */
 export class LoginGuard {
-  private readonly byMobile: FailureThrottle;
-  private readonly byClient: FailureThrottle;
-
-  constructor(now?: () => number) {
-    const windowMs = 15 * 60_000;
-    this.byMobile = new FailureThrottle({ limit: 10, windowMs, ...(now && { now }) });
-    this.byClient = new FailureThrottle({ limit: 100, windowMs, ...(now && { now }) });
-  }
-
-  /** Milliseconds to wait before this mobile may try from this address, or 0. */
-  retryAfter(mobile: string, client: string): number {
-    return Math.max(this.byMobile.retryAfter(mobile), this.byClient.retryAfter(client));
-  }
+  constructor(
+    private readonly store: AttemptStore,
+    private readonly secret: Uint8Array,
+    private readonly options: LoginGuardOptions = DEFAULT_LOGIN_GUARD,
+  ) {}
 
   /**
-   * Counts an attempt as failed before its password is checked: the check is slow, and a count made
-   * only after it would let a burst of guesses sent at once all pass `retryAfter`.
+   * Counts this attempt before the password is checked (a burst sent at once then sees itself) and
+   * answers how long to wait when it is over a limit, else 0. `device` is the device cookie's id when
+   * the client holds a valid one for this mobile.
    */
-  fail(mobile: string, client: string): void {
-    this.byMobile.fail(mobile);
-    this.byClient.fail(client);
+  attempt(mobile: string, client: string, device: string | null, now = Date.now()): number {
+    const checks: Array<[string, number]> = device
+      ? [[`device:${device}`, this.options.perDevice]]
+      : [
+          [`mobile:${mobile}`, this.options.perMobile],
+          [`client:${client}`, this.options.perClient],
+        ];
+    let wait = 0;
+    for (const [key, limit] of checks) {
+      const count = this.store.count(key, WINDOW_MS, now);
+      if (count > limit) wait = Math.max(wait, (this.store.get(key, now)?.resetAt ?? now + WINDOW_MS) - now);
+    }
+    return wait;
   }
 
-  /** The attempt was right after all: clear the mobile number's count and take back the address's. */
-  succeed(mobile: string, client: string): void {
-    this.byMobile.succeed(mobile);
-    this.byClient.forgive(client);
+  /** The password was right: clear what this client counted against the number, take back its address's count. */
+  succeed(mobile: string, client: string, device: string | null): void {
+    if (device) {
+      this.store.reset(`device:${device}`);
+      return;
+    }
+    this.store.reset(`mobile:${mobile}`);
+    this.store.takeBack(`client:${client}`);
+  }
+
+  /** Counts a registration from this address; answers how long to wait when over the hourly limit. */
+  register(client: string, now = Date.now()): number {
+    const key = `register:${client}`;
+    if (this.store.count(key, HOUR_MS, now) <= this.options.registrationsPerHour) return 0;
+    return (this.store.get(key, now)?.resetAt ?? now + HOUR_MS) - now;
+  }
+
+  /** A device cookie for this mobile number: a random id and its HMAC, bound to the number. */
+  issueDevice(mobile: string): string {
+    const id = randomBytes(16).toString('base64url');
+    return `${id}.${this.sign(mobile, id)}`;
+  }
+
+  /** The device id when `cookie` is a device cookie this server issued for `mobile`, else null. */
+  recognise(mobile: string, cookie: string | undefined): string | null {
+    const [id, signature, ...rest] = (cookie ?? '').split('.');
+    if (!id || !signature || rest.length > 0 || !/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
+    const expected = Buffer.from(this.sign(mobile, id));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
+  }
+
+  private sign(mobile: string, id: string): string {
+    return createHmac('sha256', this.secret).update(`device:${mobile}:${id}`).digest('base64url');
   }
 }

@@ -4,12 +4,13 @@ import { BANK, UPI, adjust, balanceOf } from './testing.ts';
 
 let server: TestServer;
 let finance: TestClient & { userId: string; mobile: string };
-let admin: TestClient & { userId: string; mobile: string };
+/** A second finance member. */
+let colleague: TestClient & { userId: string; mobile: string };
 
 beforeAll(async () => {
   server = await startTestServer();
   finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
-  admin = await server.signUp({ roles: ['admin'], firstName: 'Arjun', lastName: 'Mehta' });
+  colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
 });
 afterAll(async () => server?.close());
 
@@ -41,9 +42,9 @@ describe('finance over real HTTP: permissions', () => {
       expect((await user.request(method, path, body)).status, path).toBe(403);
       expect((await reviewer.request(method, path, body)).status, path).toBe(403);
     }
-    // Adjustments are finance's alone; an admin may process withdrawals but not write ledger entries.
-    expect((await admin.post('/api/admin/adjustments', { mobile: user.mobile, amount: 100, direction: 'credit', reason: 'Gift' })).status).toBe(403);
-    expect((await admin.get('/api/admin/withdrawals')).status).toBe(200);
+    // Paying and adjusting are finance's alone: an admin (who sets rewards) may do neither.
+    const admin = await server.signUp({ roles: ['admin'] });
+    for (const [method, path, body] of routes) expect((await admin.request(method, path, body)).status, path).toBe(403);
     // Nothing moved.
     expect(await balanceOf(user)).toBe('0.00');
   });
@@ -96,7 +97,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     const twice = await finance.post(`/api/admin/withdrawals/${id}/paid`, { reference: 'UTR99999999' });
     expect(twice.status).toBe(409);
     expect(twice.body.error).toEqual({ code: 'conflict', message: 'This withdrawal request has already been paid' });
-    expect((await admin.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Changed my mind' })).status).toBe(409);
+    expect((await colleague.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Changed my mind' })).status).toBe(409);
     expect(await balanceOf(user)).toBe('300.00');
     expect((await finance.get('/api/admin/withdrawals?status=pending')).body.map((w: { id: string }) => w.id)).not.toContain(id);
     expect((await finance.get('/api/admin/withdrawals?status=paid')).body.map((w: { id: string }) => w.id)).toContain(id);
@@ -104,7 +105,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
 
   it('rejects once: the held rupees come back as a ledger entry, the user is told why', async () => {
     const { user, id } = await pendingWithdrawal(500, 200);
-    const rejected = await admin.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Account holder name does not match' });
+    const rejected = await colleague.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Account holder name does not match' });
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ id, status: 'rejected', reason: 'Account holder name does not match', reference: null });
     expect(await balanceOf(user)).toBe('500.00');
@@ -125,7 +126,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     const { user, id } = await pendingWithdrawal(500, 300);
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        i % 2 ? finance.post(`/api/admin/withdrawals/${id}/paid`, { reference: `UTR0000${i}` }) : admin.post(`/api/admin/withdrawals/${id}/reject`, { reason: `Race ${i}` }),
+        i % 2 ? finance.post(`/api/admin/withdrawals/${id}/paid`, { reference: `UTR0000${i}` }) : colleague.post(`/api/admin/withdrawals/${id}/reject`, { reason: `Race ${i}` }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -154,9 +155,9 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     expect(noReason.body.error.fields).toEqual({ reason: 'Give a reason of at least 3 characters' });
 
     // A finance user's own request is someone else's to settle.
-    await adjust(finance, admin.mobile, 200);
-    const own = await admin.post('/api/withdrawals', { amount: 100, upiId: UPI });
-    expect((await admin.post(`/api/admin/withdrawals/${own.body.id}/paid`, { reference: 'UTR12345678' })).status).toBe(403);
+    await adjust(finance, colleague.mobile, 200);
+    const own = await colleague.post('/api/withdrawals', { amount: 100, upiId: UPI });
+    expect((await colleague.post(`/api/admin/withdrawals/${own.body.id}/paid`, { reference: 'UTR12345678' })).status).toBe(403);
     expect((await finance.post(`/api/admin/withdrawals/${own.body.id}/paid`, { reference: 'UTR12345678' })).status).toBe(200);
     // Still pending after all the refusals.
     expect((await finance.get(`/api/admin/withdrawals/${id}`)).body.status).toBe('pending');

@@ -32,7 +32,8 @@ import { toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
 
 const NO_USER = 'No user with this mobile number';
-const financeStaff = withRole('finance', 'admin');
+// Roles separate duties: ledgers and payouts are finance's alone, not an admin's (issue 9).
+const financeStaff = withRole('finance');
 
 /** Lets the read models catch up with the store first: finance reads the figures as of now. */
 async function caughtUp(deps: AppDeps): Promise<void> {

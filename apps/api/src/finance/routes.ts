@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import {
   AdjustmentRequest,
   type AdjustmentBody,
+  type AdjustmentPendingBody,
+  AdjustmentsQuery,
   MarkWithdrawalPaidRequest,
   RejectWithdrawalRequest,
   formatPaise,
   ledgerText,
   streams,
 } from '@kamai/contracts';
-import { type WithdrawalCommand, userDecider } from '@kamai/domain';
-import { findWithdrawal, findWithdrawalForFinance } from '@kamai/projections';
+import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, type WithdrawalCommand, userDecider } from '@kamai/domain';
+import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
@@ -19,11 +21,14 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
+import { loadLimits } from '../settings/limits.ts';
 
 const NOT_FOUND = 'Withdrawal request not found';
 const NO_USER = 'No user with this mobile number';
-const financeStaff = withRole('finance', 'admin');
+/** Paying and adjusting need `finance`; admin alone is not enough (separation of duties). */
+const financeStaff = withRole('finance');
 const withdrawalId = idParam('id', UUID_PATTERN, NOT_FOUND);
+const adjustmentId = idParam('id', UUID_PATTERN, ADJUSTMENT_NOT_FOUND);
 
 /**
  * Finance: a withdrawal, paying or rejecting a request (each decided on the requester's
@@ -57,7 +62,7 @@ export const financeRoutes = new Hono<AppEnv>()
       now,
     }));
   })
-  .post('/api/admin/adjustments', withRole('finance'), validate('json', AdjustmentRequest), async (c) => {
+  .post('/api/admin/adjustments', financeStaff, validate('json', AdjustmentRequest), async (c) => {
     const deps = c.var.deps;
     const staff = requireUser(c);
     const { mobile, amount, direction, reason } = c.req.valid('json');
@@ -66,16 +71,28 @@ export const financeRoutes = new Hono<AppEnv>()
     if (!userId) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
     const entryId = randomUUID();
     const now = deps.now().toISOString();
+    const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
     const { state, position } = await handleCommand(
       deps.store,
       streams.user(userId),
       userDecider,
-      { type: 'AdjustWallet', data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id }, now },
+      {
+        type: 'AdjustWallet',
+        data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
+        now,
+      },
       { actor: staff.id },
     );
     // Read before the next await: the state is the handler's cache, which later commands move on.
     const balance = state.wallet.balance;
     await deps.runner.waitFor(position);
+    if (state.adjustments.pending.has(entryId)) {
+      // Above the threshold: recorded, no money moved until a second finance member approves.
+      const row = await findAdjustment(deps.db, entryId);
+      if (!row) throw notFound(ADJUSTMENT_NOT_FOUND);
+      const pending: AdjustmentPendingBody = { userId, mobile, adjustment: toAdjustmentBody({ ...row, mobile }), balance: formatPaise(state.wallet.balance) };
+      return c.json(pending, 202);
+    }
     const body: AdjustmentBody = {
       userId,
       mobile,
@@ -93,7 +110,41 @@ export const financeRoutes = new Hono<AppEnv>()
       balance: formatPaise(balance),
     };
     return c.json(body, 201);
+  })
+  .get('/api/admin/adjustments', financeStaff, validate('query', AdjustmentsQuery), async (c) =>
+    c.json(await listAdjustments(c.var.deps.db, c.req.valid('query').status)),
+  )
+  .post('/api/admin/adjustments/:id/approve', financeStaff, adjustmentId, (c) =>
+    decideAdjustment(c, (id, by, now) => ({ type: 'ApproveAdjustment', data: { adjustmentId: id, by, notificationId: randomUUID() }, now })),
+  )
+  .post('/api/admin/adjustments/:id/reject', financeStaff, adjustmentId, (c) =>
+    decideAdjustment(c, (id, by, now) => ({ type: 'RejectAdjustment', data: { adjustmentId: id, by }, now })),
+  );
+
+/** A second finance member approves or rejects a pending adjustment, on its user's stream. */
+async function decideAdjustment(c: Context<AppEnv>, decision: (id: string, by: string, now: string) => AdjustmentDecision) {
+  const deps = c.var.deps;
+  const staff = requireUser(c);
+  const id = c.req.param('id')?.toLowerCase() ?? '';
+  const row = await readWithCatchUp(deps, () => findAdjustment(deps.db, id));
+  if (!row) throw notFound(ADJUSTMENT_NOT_FOUND);
+  const command = decision(id, staff.id, deps.now().toISOString());
+  const { position } = await handleCommand(deps.store, streams.user(row.user_id), userDecider, command, {
+    actor: staff.id,
   });
+  await deps.runner.waitFor(position);
+  const [decided] = (await listAdjustmentsById(c, id)) ?? [];
+  if (!decided) throw notFound(ADJUSTMENT_NOT_FOUND);
+  return c.json(decided);
+}
+
+async function listAdjustmentsById(c: Context<AppEnv>, id: string) {
+  const deps = c.var.deps;
+  const row = await findAdjustment(deps.db, id);
+  if (!row) return null;
+  const mobile = (await deps.db.selectFrom('users').select('mobile').where('id', '=', row.user_id).executeTakeFirst())?.mobile ?? '';
+  return [toAdjustmentBody({ ...row, mobile })];
+}
 
 /** Finds whose request it is, decides on that user's stream, and answers the settled request. */
 async function settle(c: Context<AppEnv>, id: string, command: (id: string, now: string) => WithdrawalCommand) {

@@ -6,7 +6,9 @@ import { rolesOf } from '@kamai/projections';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
+import { sessionRoutes } from '../auth/session-routes.ts';
 import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
@@ -25,6 +27,9 @@ import { taskRoutes } from '../tasks/routes.ts';
 import { meteredStore, metricsRoutes, observeRequests, registerRunnerLag } from '../observability/index.ts';
 import { compressResponses } from './compress.ts';
 import { ApiError, errorBody, respondWithError } from './errors.ts';
+import { sameOriginOnly } from './origin.ts';
+import { browserPolicies, pageWithNonce } from './csp.ts';
+import { uploadQuota } from './upload-quota.ts';
 
 export interface AppParts extends AppDeps {
   objects: ObjectStorage;
@@ -38,7 +43,8 @@ export function createApp(parts: AppParts) {
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
   app.use(observeRequests);
-  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  // HSTS is sent by browserPolicies, only over TLS.
+  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin', strictTransportSecurity: false }));
   app.use(compressResponses);
   app.use(async (c, next) => {
     c.set('deps', deps);
@@ -55,6 +61,8 @@ export function createApp(parts: AppParts) {
       },
     })(c, next);
   });
+  app.use(browserPolicies(deps.config));
+  app.use('/api/*', sameOriginOnly);
   app.use(sessionMiddleware);
   app.use('/api/*', idempotency);
 
@@ -66,12 +74,14 @@ export function createApp(parts: AppParts) {
   });
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);
+  app.route('/', sessionRoutes);
   app.route('/', walletRoutes);
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
+  app.route('/', uploadQuota);
   app.route(
     '/',
     objectRoutes({
@@ -88,14 +98,15 @@ export function createApp(parts: AppParts) {
   app.route('/', reviewRoutes);
   app.route('/', kycRoutes({ objects }));
   app.route('/', kycReviewerRoutes);
+  app.route('/', auditRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
-  if (deps.config.webDist) mountWebApp(app, deps.config.webDist);
+  if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);
   return app;
 }
 
 /** Serves the built SPA: its files as they are, and index.html for every other path (client routing). */
-function mountWebApp(app: Hono<AppEnv>, dist: string) {
+function mountWebApp(app: Hono<AppEnv>, dist: string, config: AppDeps['config']) {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     console.warn(`[api] no web app at ${dist}; build it with: npx -y pnpm@10 --filter @kamai/web build`);
@@ -103,6 +114,12 @@ function mountWebApp(app: Hono<AppEnv>, dist: string) {
   }
   const html = readFileSync(index, 'utf8');
   app.use('/assets/*', serveStatic({ root: dist, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.use('*', serveStatic({ root: dist }));
-  app.get('*', (c) => c.html(html));
+  // index.html is never served as a file: each answer carries its own CSP nonce.
+  app.use('*', async (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : serveStatic({ root: dist })(c, next)));
+  app.get('*', (c) => {
+    const page = pageWithNonce(html, config);
+    c.header('Content-Security-Policy', page.policy);
+    c.header('Cache-Control', 'no-store');
+    return c.html(page.html);
+  });
 }

@@ -115,7 +115,7 @@ describe('structured logs', () => {
     const password = 'a-secret-password-1';
     const res = await fetch(`${api.url}/api/auth/register`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-1' },
+      headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-1', origin: api.url },
       body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test' }),
     });
     expect(res.status).toBe(201);

@@ -9,8 +9,11 @@ import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { reviewProof } from '../tasks/commands.ts';
 
-/** Before the body is looked at: 401 when signed out, 403 without the reviewer or admin role. */
-const reviewerOnly = withRole('reviewer', 'admin');
+/**
+ * Before the body is looked at: 401 when signed out, 403 without the reviewer role. Admin alone is
+ * not enough: whoever sets rewards must not also approve them (separation of duties).
+ */
+const reviewerOnly = withRole('reviewer');
 /** A submission id that is not a UUID names nothing: 404. */
 const submissionIdParam = idParam('id', UUID_PATTERN, SUBMISSION_NOT_FOUND);
 
@@ -22,7 +25,7 @@ type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
  */
 async function review(c: Context<AppEnv>, decision: Review) {
   const deps = c.var.deps;
-  const reviewer = requireRole(c, 'reviewer', 'admin');
+  const reviewer = requireRole(c, 'reviewer');
   const submissionId = (c.req.param('id') ?? '').toLowerCase();
   // The read model only says whose stream to go to; the decision is made on that stream.
   const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
@@ -35,7 +38,7 @@ async function review(c: Context<AppEnv>, decision: Review) {
   return c.json(reviewed, 200);
 }
 
-/** The proof review queue and its decisions: `reviewer` or `admin` role. */
+/** The proof review queue and its decisions: the `reviewer` role. */
 export const reviewRoutes = new Hono<AppEnv>()
   .get('/api/admin/submissions', reviewerOnly, validate('query', SubmissionsQuery), async (c) => {
     const { status } = c.req.valid('query');

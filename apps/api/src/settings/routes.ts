@@ -14,13 +14,21 @@ export const settingsRoutes = new Hono<AppEnv>()
   .put('/api/admin/settings', withRole('admin'), validate('json', SettingsUpdateRequest), async (c) => {
     const deps = c.var.deps;
     const admin = requireUser(c);
-    const { supportEmail, homepageUrl } = c.req.valid('json');
+    const { supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay } =
+      c.req.valid('json');
+    const limits = {
+      ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
+      ...(adjustmentApprovalThreshold !== undefined && { adjustmentApprovalThresholdPaise: adjustmentApprovalThreshold }),
+      ...(sessionIdleDays !== undefined && { sessionIdleDays }),
+      ...(uploadsPerDay !== undefined && { uploadsPerDay }),
+      ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),
+    };
     const now = deps.now().toISOString();
     const { position } = await handleCommand(
       deps.store,
       streams.settings(),
       settingsDecider,
-      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, by: admin.id }, now },
+      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, ...limits, by: admin.id }, now },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);

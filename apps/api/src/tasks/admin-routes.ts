@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { loadLimits } from '../settings/limits.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
 import { etagOf, ifMatchRevision, pinnedTo, taskRevision } from './concurrency.ts';
 
@@ -46,7 +47,8 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = randomUUID();
-    const { position } = await createTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now());
+    const { maxTaskRewardPaise } = await loadLimits(deps.store);
+    const { position } = await createTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
     return c.json(await taskBodyAfter(deps, taskId, position), 201);
   })
   .put('/api/admin/tasks/:id', adminOnly, taskIdParam, validate('json', TaskInput), async (c) => {
@@ -54,8 +56,9 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const admin = requireRole(c, 'admin');
     const taskId = c.req.param('id').toLowerCase();
     const expected = ifMatchRevision(c);
+    const { maxTaskRewardPaise } = await loadLimits(deps.store);
     const store = pinnedTo(deps.store, streams.task(taskId), expected);
-    const { position, events } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now());
+    const { position, events } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
     c.header('ETag', etagOf(expected + events.length));
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })

@@ -14,12 +14,15 @@ import { handleCommand, loadStream } from '../commands/handle.ts';
  * The task commands, each one trip through handleCommand. Routes and the demo seed both call these,
  * so demo data goes through the same rules as the API.
  */
-export function createTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'CreateTask', data: { taskId, fields, by }, now: now.toISOString() }, { actor: by });
+/** `maxRewardPaise`: the settings' reward limit (the domain applies its default when absent). */
+export function createTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date, maxRewardPaise?: number) {
+  const data = { taskId, fields, by, ...(maxRewardPaise !== undefined && { maxRewardPaise }) };
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'CreateTask', data, now: now.toISOString() }, { actor: by });
 }
 
-export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'UpdateTask', data: { taskId, fields, by }, now: now.toISOString() }, { actor: by });
+export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date, maxRewardPaise?: number) {
+  const data = { taskId, fields, by, ...(maxRewardPaise !== undefined && { maxRewardPaise }) };
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'UpdateTask', data, now: now.toISOString() }, { actor: by });
 }
 
 export function deleteTask(store: EventStore, taskId: string, by: string, now: Date) {

@@ -39,6 +39,9 @@ export class TestClient {
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const init: RequestInit = { method, headers: { ...headers }, redirect: 'manual' };
     const h = init.headers as Record<string, string>;
+    // As the app's own pages do: a state-changing request names its origin (pass origin '' for none).
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) && !('origin' in h)) h.origin = this.baseUrl;
+    if (h.origin === '') delete h.origin;
     if (this.cookies.size > 0) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) {
       h['content-type'] ??= 'application/json';
@@ -85,7 +88,8 @@ export function freshMobile(): string {
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', ...env });
+  // Every test registers its users from 127.0.0.1: the per-address registration limit is lifted unless a test sets it.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env });
   const server = await startServer(config, () => {});
   const url = `http://127.0.0.1:${server.port}`;
 

@@ -1,4 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PendingAdjustments, pendingAdjustmentsQuery } from './PendingAdjustments.tsx';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, formatPaise } from '@kamai/contracts';
 import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contracts';
@@ -11,7 +13,7 @@ import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/ap
 import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
+import { canHandleMoney } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -22,7 +24,7 @@ import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation
 export function FinanceScreen() {
   usePageTitle('Finance');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'finance', 'admin')) return <NotAllowedScreen what="the finance screen" />;
+  if (!canHandleMoney(user)) return <NotAllowedScreen what="the finance screen" />;
 
   return (
     // Finance works at a desk: wider than the phone column on large screens, the same on a phone.
@@ -35,14 +37,8 @@ export function FinanceScreen() {
         queue={
           <>
             <PendingWithdrawals />
-            {/* The API takes manual adjustments from the finance role alone, not from admins. */}
-            {hasRole(user, 'finance') ? (
-              <AdjustmentForm />
-            ) : (
-              <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-600">
-                Wallet adjustments need the finance role.
-              </p>
-            )}
+            {user && <PendingAdjustments user={user} />}
+            <AdjustmentForm />
           </>
         }
       />
@@ -256,6 +252,8 @@ function AdjustmentForm() {
 }
 
 function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
+  const { t } = useTranslation('security');
+  const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
   const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
   const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason }) => {
@@ -265,6 +263,13 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({ variant: 'destructive', title: 'Adjustment Failed', description: serverErrorMessage(error, 'Failed to adjust the wallet') });
+      return;
+    }
+    if (answer && 'adjustment' in answer) {
+      // Above the approval threshold: recorded, waiting for a second finance member.
+      toast({ title: t('adjustment.pendingTitle'), description: t('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
+      void queryClient.invalidateQueries({ queryKey: pendingAdjustmentsQuery().queryKey });
+      onApplied();
       return;
     }
     const verb = direction === 'credit' ? 'Credited' : 'Debited';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdjustmentBody, FinanceWithdrawalBody } from '@kamai/contracts';
+import type { AdjustmentBody, AdjustmentPendingBody, FinanceWithdrawalBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
 
@@ -39,6 +39,6 @@ export interface AdjustmentInput {
 /** A manual credit or debit of another user's wallet: nothing this app has read changes with it. */
 export function useAdjustmentMutation() {
   return useMutation({
-    mutationFn: async (input: AdjustmentInput) => readJson<AdjustmentBody>(await apiRequest('POST', '/api/admin/adjustments', input)),
+    mutationFn: async (input: AdjustmentInput) => readJson<AdjustmentBody | AdjustmentPendingBody>(await apiRequest('POST', '/api/admin/adjustments', input)),
   });
 }

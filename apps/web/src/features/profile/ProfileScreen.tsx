@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import {
   BellIcon,
@@ -16,8 +17,7 @@ import {
 import { NotificationsDialog, UnreadBadge } from '../notifications/NotificationsDialog.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
-import { useTranslation } from 'react-i18next';
+import { canHandleMoney, canReview, hasRole } from '../../lib/roles.ts';
 import { KycStatusText } from '../kyc/KycLinks.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
@@ -31,6 +31,7 @@ type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 /** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
   usePageTitle('Profile');
+  const { t: tSecurity } = useTranslation('security');
   const { data: user } = useQuery(currentUserQuery());
   const supportEmail = useSupportEmail();
   const unread = useUnreadCount();
@@ -42,8 +43,8 @@ export function ProfileScreen() {
   });
 
   const isAdmin = hasRole(user, 'admin');
-  const isReviewer = hasRole(user, 'reviewer', 'admin');
-  const isFinance = hasRole(user, 'finance', 'admin');
+  const isReviewer = canReview(user);
+  const isFinance = canHandleMoney(user);
   // KYC review is the reviewer role's alone (the server refuses admins who do not hold it).
   const isKycReviewer = hasRole(user, 'reviewer');
   const { t: tKyc } = useTranslation('kyc');
@@ -97,6 +98,16 @@ export function ProfileScreen() {
               <RowContent Icon={MailIcon} label="Help & Support" />
             </span>
           )}
+        </li>
+        <li>
+          <Link to="/security/devices" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={tSecurity('rows.devices')} />
+          </Link>
+        </li>
+        <li>
+          <Link to="/security/password" className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={tSecurity('rows.password')} />
+          </Link>
         </li>
         <li>
           <Link to="/privacy-policy" className={rowClasses}>

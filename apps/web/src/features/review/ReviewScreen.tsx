@@ -11,7 +11,7 @@ import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, submissionsQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
+import { canReview } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useRejectMutation } from './reviewMutations.ts';
@@ -24,7 +24,7 @@ import { KycReviewLink } from '../kyc/KycLinks.tsx';
  */
 export function ReviewScreen() {
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'reviewer', 'admin')) return <NotAllowedScreen what="the review queue" />;
+  if (!canReview(user)) return <NotAllowedScreen what="the review queue" />;
   return <ReviewQueue />;
 }
 

@@ -1,13 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FinanceScreen } from '../../../features/finance/FinanceScreen.tsx';
 import { financeWithdrawalsQuery } from '../../../lib/queries.ts';
-import { hasRole } from '../../../lib/roles.ts';
+import { canHandleMoney } from '../../../lib/roles.ts';
 
 /** Withdrawal processing and wallet adjustments: finance or admin role; anyone else sees 'Not allowed'. */
 export const Route = createFileRoute('/_authed/admin/finance')({
   // Start the queue read early for staff only; the screen shows its skeleton meanwhile.
   loader: ({ context }) => {
-    if (hasRole(context.user, 'finance', 'admin')) void context.queryClient.prefetchQuery(financeWithdrawalsQuery('pending'));
+    if (canHandleMoney(context.user)) void context.queryClient.prefetchQuery(financeWithdrawalsQuery('pending'));
   },
   component: FinanceScreen,
 });

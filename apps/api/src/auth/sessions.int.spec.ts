@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { streams } from '@kamai/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
+import { newSessionToken, sessionIdOf } from './sessions.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+async function signInOn(userAgent: string, account: { mobile: string; password: string }): Promise<TestClient> {
+  const device = server.client();
+  const res = await device.request('POST', '/api/auth/login', account, { 'user-agent': userAgent });
+  expect(res.status).toBe(200);
+  return device;
+}
+
+describe('signed-in devices', () => {
+  it('lists where the user is signed in; a new sign-in leaves the others signed in', async () => {
+    const phone = await server.signUp();
+    const tablet = await signInOn(ANDROID, phone);
+    const iphone = await signInOn(IPHONE, phone);
+    for (const device of [phone, tablet, iphone]) expect((await device.get('/api/auth/user')).status).toBe(200);
+    const list = await tablet.get('/api/auth/sessions');
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(3);
+    expect(list.body.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(list.body.find((s: { current: boolean }) => s.current).device).toBe('Chrome on Android');
+    expect(list.body.map((s: { device: string }) => s.device)).toContain('Safari on iOS');
+    for (const s of list.body) expect(s).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), device: expect.any(String), startedAt: expect.any(String), lastSeenAt: expect.any(String), current: expect.any(Boolean) });
+  });
+
+  it('signs out one other device, but nobody else\'s', async () => {
+    const owner = await server.signUp();
+    const lost = await signInOn(IPHONE, owner);
+    const stranger = await server.signUp();
+    const id = (await owner.get('/api/auth/sessions')).body.find((s: { device: string }) => s.device === 'Safari on iOS').id;
+    expect((await stranger.delete(`/api/auth/sessions/${id}`)).status).toBe(404);
+    expect((await lost.get('/api/auth/user')).status).toBe(200);
+    expect((await owner.delete(`/api/auth/sessions/${id}`)).status).toBe(204);
+    expect((await lost.get('/api/auth/user')).status).toBe(401);
+    expect((await owner.get('/api/auth/user')).status).toBe(200);
+    expect((await owner.delete('/api/auth/sessions/not-a-session')).status).toBe(404);
+  });
+
+  it('signs out everywhere at once', async () => {
+    const owner = await server.signUp();
+    const other = await signInOn(ANDROID, owner);
+    expect((await owner.post('/api/auth/logout-all')).status).toBe(204);
+    expect((await owner.get('/api/auth/user')).status).toBe(401);
+    expect((await other.get('/api/auth/user')).status).toBe(401);
+  });
+});
+
+describe('password change', () => {
+  it('needs the current password, signs out every other session and keeps this one', async () => {
+    const owner = await server.signUp({ password: 'oldpass1' });
+    const other = await signInOn(ANDROID, owner);
+    const wrong = await owner.put('/api/auth/password', { currentPassword: 'nope1234', newPassword: 'newpass1' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.fields).toEqual({ currentPassword: 'Current password is incorrect' });
+    expect((await owner.put('/api/auth/password', { currentPassword: 'oldpass1', newPassword: '123' })).status).toBe(400);
+    expect((await other.get('/api/auth/user')).status).toBe(200);
+
+    expect((await owner.put('/api/auth/password', { currentPassword: 'oldpass1', newPassword: 'newpass1' })).status).toBe(204);
+    expect((await owner.get('/api/auth/user')).status).toBe(200);
+    expect((await other.get('/api/auth/user')).status).toBe(401);
+    expect((await server.client().post('/api/auth/login', { mobile: owner.mobile, password: 'oldpass1' })).status).toBe(401);
+    expect((await server.client().post('/api/auth/login', { mobile: owner.mobile, password: 'newpass1' })).status).toBe(200);
+  });
+});
+
+describe('idle timeout and last seen', () => {
+  /** A session started `daysAgo` days ago and not used since, written straight to the store. */
+  async function sessionStarted(userId: string, daysAgo: number): Promise<{ client: TestClient; sid: string }> {
+    const token = newSessionToken();
+    const sid = sessionIdOf(token);
+    const startedAt = new Date(Date.now() - daysAgo * 86_400_000);
+    const expiresAt = new Date(startedAt.getTime() + 30 * 86_400_000);
+    const { position } = await server.store.append(
+      streams.session(sid),
+      [{ id: randomUUID(), type: 'SessionStarted', data: { sessionId: sid, userId, startedAt: startedAt.toISOString(), expiresAt: expiresAt.toISOString() } }],
+      'no_stream',
+    );
+    await server.runner.waitFor(position);
+    const client = server.client();
+    (client as unknown as { cookies: Map<string, string> }).cookies.set('kamai_session', token);
+    return { client, sid };
+  }
+
+  it('ends a session unused for longer than the idle timeout (7 days by default)', async () => {
+    const user = await server.signUp();
+    const idle = await sessionStarted(user.userId, 8);
+    expect((await idle.client.get('/api/auth/user')).status).toBe(401);
+    const recent = await sessionStarted(user.userId, 6);
+    expect((await recent.client.get('/api/auth/user')).status).toBe(200);
+    // Using it recorded "last seen", so it now lives another seven days.
+    const seen = (await server.store.readStream(streams.session(recent.sid))).filter((e) => e.type === 'SessionSeen');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('records "last seen" at most every few minutes, not once per request', async () => {
+    const user = await server.signUp();
+    for (let i = 0; i < 25; i++) expect((await user.get('/api/auth/user')).status).toBe(200);
+    const sid = (await user.get('/api/auth/sessions')).body[0].id;
+    const events = await server.store.readStream(streams.session(sid));
+    expect(events.map((e) => e.type)).toEqual(['SessionStarted']);
+  });
+});

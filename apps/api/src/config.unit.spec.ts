@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('production defaults', () => {
+  it('refuses to start with the published example APP_SECRET', () => {
+    expect(() => loadConfig({ APP_SECRET: 'replace-with-at-least-32-random-characters' })).toThrow(ConfigError);
+    expect(() => loadConfig({ APP_SECRET: 'change-me-to-32-or-more-random-characters!!' })).toThrow(/published example/);
+    expect(loadConfig({ APP_SECRET: 'f'.repeat(64) }).appSecret).toBe('f'.repeat(64));
+  });
+
+  it('reads trusted proxy hops, allowed origins and the registration limit', () => {
+    const config = loadConfig({ TRUSTED_PROXIES: '2', ALLOWED_ORIGINS: 'https://App.kamai.in, https://admin.kamai.in', REGISTRATIONS_PER_HOUR: '5' });
+    expect(config).toMatchObject({ trustedProxies: 2, trustProxy: true, allowedOrigins: ['https://app.kamai.in', 'https://admin.kamai.in'], registrationsPerHour: 5 });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxies).toBe(1);
+    expect(loadConfig({}).trustedProxies).toBe(0);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'app.kamai.in' })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { startTestServer } from '../testing/server.ts';
+import { contentSecurityPolicy } from './csp.ts';
+
+describe('browser policies', () => {
+  it('allows images and upload PUTs from the S3 public endpoint only when uploads go to S3', () => {
+    const disk = contentSecurityPolicy(loadConfig({}));
+    expect(disk).toContain("img-src 'self' data: blob:;");
+    const s3 = contentSecurityPolicy(
+      loadConfig({ OBJECT_STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'https://files.kamai.in/bucket', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }),
+    );
+    expect(s3).toContain("img-src 'self' data: blob: https://files.kamai.in;");
+    expect(s3).toContain("connect-src 'self' https://files.kamai.in;");
+    expect(s3).toContain("frame-ancestors 'none'");
+  });
+
+  it('sends HSTS only behind TLS (via a trusted proxy), and CSP on every answer', async () => {
+    const server = await startTestServer({ TRUSTED_PROXIES: '1' });
+    try {
+      const plain = await server.client().get('/api/health');
+      expect(plain.headers.get('strict-transport-security')).toBeNull();
+      expect(plain.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const tls = await server.client().request('GET', '/api/health', undefined, { 'x-forwarded-proto': 'https' });
+      expect(tls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await server.close();
+    }
+  });
+});

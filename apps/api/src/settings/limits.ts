@@ -1,0 +1,11 @@
+import { type Limits, streams } from '@kamai/contracts';
+import { type EventStore, settingsEvolver } from '@kamai/domain';
+import { loadStream } from '../commands/handle.ts';
+
+/**
+ * The limits in force, read from the `settings` stream itself rather than the read model, so a limit
+ * an admin lowered a moment ago on another process already applies.
+ */
+export async function loadLimits(store: EventStore): Promise<Limits> {
+  return (await loadStream(store, streams.settings(), settingsEvolver)).state.limits;
+}

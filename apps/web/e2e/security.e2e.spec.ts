@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+
+const suite = setUpBrowserSuite();
+const { signedIn, phone } = suite;
+
+async function openFromProfile(page: Page, row: string, heading: string): Promise<void> {
+  await page.goto('/profile');
+  await page.getByRole('link', { name: row }).click();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+describe('Profile > Signed-in devices', () => {
+  it('lists this device and the others (registration signed one in too), and signs the others out', async () => {
+    const account = await registeredAccount(suite.server, 'Nisha');
+    const laptop = await signedIn(account);
+    const mine = await signedIn(account);
+    await openFromProfile(mine, 'Signed-in devices', 'Signed-in devices');
+    const list = mine.getByRole('list', { name: 'Signed-in devices' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(3);
+    await list.getByText('This device').waitFor();
+    for (const left of [2, 1]) {
+      await list.getByRole('button', { name: 'Sign out' }).first().click();
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(left);
+    }
+    await mine.getByText('Device signed out', { exact: true }).first().waitFor();
+    await expect(list.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(0);
+    // The other device is signed out: its next visit lands on the sign-in screen.
+    await laptop.goto('/wallet');
+    await laptop.waitForURL((url) => url.pathname === '/login');
+    expect(path(mine)).toBe('/security/devices');
+  });
+});
+
+describe('Profile > Change password', () => {
+  it('needs the right current password, then signs the other devices out', async () => {
+    const account = await registeredAccount(suite.server, 'Imran');
+    const other = await signedIn(account);
+    const page = await signedIn(account);
+    await openFromProfile(page, 'Change password', 'Change password');
+    await page.getByLabel('Current password').fill('wrong-one');
+    await page.getByLabel('New password', { exact: true }).fill('brandnew1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Current password is incorrect').first().waitFor();
+
+    await page.getByLabel('Current password').fill(account.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed', { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/profile');
+
+    await other.goto('/wallet');
+    await other.waitForURL((url) => url.pathname === '/login');
+    const fresh = await phone();
+    await fresh.goto('/login');
+    await submitLogin(fresh, { mobile: account.mobile, password: 'brandnew1' });
+    await fresh.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
+  });
+});
+
+/** Signs in a finance member and opens the finance screen once the role has reached the read model. */
+async function openFinance(staff: TestAccount): Promise<Page> {
+  const page = await signedIn(staff);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await page.goto('/admin/finance');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
+    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
+    await page.waitForTimeout(250);
+  }
+}
+
+describe('Finance: an adjustment above the limit needs a second finance member', () => {
+  it('is pending for its requester and approved by a colleague', async () => {
+    const first = await registeredAccount(suite.server, 'Farah', 'Khan');
+    const second = await registeredAccount(suite.server, 'Dev', 'Malik');
+    const user = await registeredAccount(suite.server, 'Asha', 'Rao');
+    grantRole(suite.server, first.mobile, 'finance');
+    grantRole(suite.server, second.mobile, 'finance');
+
+    const requester = await openFinance(first);
+    await requester.getByLabel("User's mobile number").fill(user.mobile);
+    await requester.getByLabel('Amount (₹)').fill('1500');
+    await requester.getByRole('radio', { name: 'Credit (add)' }).check();
+    await requester.getByLabel('Reason').fill('Refund of a double charge');
+    await requester.getByRole('button', { name: 'Apply Adjustment' }).click();
+    await requester.getByText('Adjustment Awaiting Approval', { exact: true }).waitFor();
+    const mine = requester.getByRole('region', { name: 'Adjustments awaiting approval' });
+    await mine.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
+    await mine.getByText('You requested this: another finance member must approve it.').waitFor();
+    await expect(mine.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+
+    const colleague = await openFinance(second);
+    const theirs = colleague.getByRole('region', { name: 'Adjustments awaiting approval' });
+    await theirs.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
+    await theirs.getByRole('button', { name: 'Approve' }).click();
+    await colleague.getByText('Adjustment approved', { exact: true }).waitFor();
+    await expect.poll(() => theirs.count()).toBe(0);
+
+    const home = await signedIn(user);
+    await home.goto('/wallet');
+    await home.getByText('₹1,500.00').first().waitFor();
+  });
+});

@@ -1,0 +1,14 @@
+import * as v from 'valibot';
+
+export const CONTROL_CHARACTERS_MESSAGE = 'Remove control characters from this text';
+
+/**
+ * C0 controls except tab, line feed and carriage return, DEL, C1 controls, and the bidirectional
+ * overrides that make a text read differently from what it stores.
+ */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+/** Refuses control characters in a text people read (names, reasons, descriptions): one rule for all. */
+export const noControlCharacters = (message: string = CONTROL_CHARACTERS_MESSAGE) => v.check((text: string) => !CONTROL.test(text), message);
+
+export const hasControlCharacters = (text: string) => CONTROL.test(text);

@@ -1,0 +1,97 @@
+import type { ProjectedEvent, Projection } from '../projection.ts';
+import type { ReadTx } from '../db.ts';
+import type { AuditAction, AuditLogTable } from './schema.ts';
+
+const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.slice('user-'.length) : null);
+
+/**
+ * audit_log and adjustments: every staff action on money (reviews that credit rewards, payouts,
+ * adjustments and their approvals) and on roles, with who, what, when and on whom.
+ */
+export const auditProjection: Projection = {
+  name: 'audit',
+  async apply(db, event) {
+    const subject = userOf(event.streamId);
+    const row = (action: AuditAction, actor: string, at: string, amount: number | null, reference: string | null, on = subject) =>
+      record(db, event, { action, actor_id: actor, at, amount_paise: amount, reference, subject_user_id: on });
+    switch (event.type) {
+      case 'WalletCredited':
+      case 'WalletDebited': {
+        // Approved adjustments carry their id as reference and are audited by the approval itself.
+        const d = event.data;
+        if (d.kind !== 'adjustment' || d.reference !== undefined || !d.by) return;
+        const at = event.type === 'WalletCredited' ? event.data.creditedAt : event.data.debitedAt;
+        return row(event.type === 'WalletCredited' ? 'adjustment_credited' : 'adjustment_debited', d.by, at, d.amountPaise, d.entryId);
+      }
+      case 'AdjustmentRequested': {
+        const d = event.data;
+        if (!subject) return;
+        await db
+          .insertInto('adjustments')
+          .values({
+            id: d.adjustmentId,
+            user_id: subject,
+            amount_paise: d.amountPaise,
+            direction: d.direction,
+            reason: d.reason,
+            status: 'pending',
+            requested_by: d.requestedBy,
+            requested_at: d.requestedAt,
+            decided_by: null,
+            decided_at: null,
+            position: event.position,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return row('adjustment_requested', d.requestedBy, d.requestedAt, d.amountPaise, d.adjustmentId);
+      }
+      case 'AdjustmentApproved':
+      case 'AdjustmentRejected': {
+        const approved = event.type === 'AdjustmentApproved';
+        const by = approved ? event.data.approvedBy : event.data.rejectedBy;
+        const at = approved ? event.data.approvedAt : event.data.rejectedAt;
+        await db
+          .updateTable('adjustments')
+          .set({ status: approved ? 'approved' : 'rejected', decided_by: by, decided_at: at })
+          .where('id', '=', event.data.adjustmentId)
+          .execute();
+        const found = await db.selectFrom('adjustments').select('amount_paise').where('id', '=', event.data.adjustmentId).executeTakeFirst();
+        return row(approved ? 'adjustment_approved' : 'adjustment_rejected', by, at, found?.amount_paise ?? null, event.data.adjustmentId);
+      }
+      case 'ProofApproved':
+        return row('proof_approved', event.data.reviewedBy, event.data.approvedAt, event.data.rewardPaise, event.data.submissionId);
+      case 'ProofRejected':
+        return row('proof_rejected', event.data.reviewedBy, event.data.rejectedAt, null, event.data.submissionId);
+      case 'WithdrawalPaid':
+      case 'WithdrawalRejected': {
+        const paid = event.type === 'WithdrawalPaid';
+        const found = await db.selectFrom('withdrawal_requests').select('amount_paise').where('id', '=', event.data.withdrawalId).executeTakeFirst();
+        return row(
+          paid ? 'withdrawal_paid' : 'withdrawal_rejected',
+          paid ? event.data.paidBy : event.data.rejectedBy,
+          paid ? event.data.paidAt : event.data.rejectedAt,
+          found?.amount_paise ?? null,
+          event.data.withdrawalId,
+        );
+      }
+      case 'RoleGranted':
+        return row('role_granted', event.data.grantedBy, event.data.grantedAt, null, event.data.role);
+      case 'RoleRevoked':
+        return row('role_revoked', event.data.revokedBy, event.data.revokedAt, null, event.data.role);
+      case 'TaskCreated':
+        return row('task_reward_set', event.data.createdBy, event.data.createdAt, event.data.rewardPaise, event.data.taskId, null);
+      case 'TaskUpdated':
+        return row('task_reward_set', event.data.updatedBy, event.data.updatedAt, event.data.rewardPaise, event.data.taskId, null);
+      default:
+        return;
+    }
+  },
+};
+
+async function record(db: ReadTx, event: ProjectedEvent, values: Omit<AuditLogTable, 'id' | 'position'>): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({ id: event.id, position: event.position, ...values })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}

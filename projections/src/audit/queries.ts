@@ -1,0 +1,83 @@
+import { type AuditEntryBody, type PendingAdjustmentBody, formatPaise } from '@kamai/contracts';
+import type { ReadDbHandle } from '../db.ts';
+
+const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+
+/** GET /api/admin/audit: staff actions, newest first. */
+export async function listAudit(db: ReadDbHandle, limit = 200): Promise<AuditEntryBody[]> {
+  const rows = await db
+    .selectFrom('audit_log as a')
+    .leftJoin('users as actor', 'actor.id', 'a.actor_id')
+    .leftJoin('users as subject', 'subject.id', 'a.subject_user_id')
+    .select([
+      'a.id',
+      'a.at',
+      'a.action',
+      'a.actor_id',
+      'a.subject_user_id',
+      'a.amount_paise',
+      'a.reference',
+      'actor.first_name as actor_first',
+      'actor.last_name as actor_last',
+      'actor.mobile as actor_mobile',
+      'subject.first_name as subject_first',
+      'subject.last_name as subject_last',
+      'subject.mobile as subject_mobile',
+    ])
+    .orderBy('a.position', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at,
+    action: r.action,
+    actor: { id: r.actor_id, name: nameOf(r.actor_first, r.actor_last), mobile: r.actor_mobile ?? null },
+    subject: r.subject_user_id ? { id: r.subject_user_id, name: nameOf(r.subject_first, r.subject_last), mobile: r.subject_mobile ?? null } : null,
+    amount: r.amount_paise === null ? null : formatPaise(r.amount_paise),
+    reference: r.reference,
+  }));
+}
+
+export async function findAdjustment(db: ReadDbHandle, id: string) {
+  return db.selectFrom('adjustments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** GET /api/admin/adjustments: pending ones first in request order, for a second finance member. */
+export async function listAdjustments(db: ReadDbHandle, status: 'pending' | 'approved' | 'rejected'): Promise<PendingAdjustmentBody[]> {
+  const rows = await db
+    .selectFrom('adjustments as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.id', 'a.user_id', 'u.mobile', 'a.amount_paise', 'a.direction', 'a.reason', 'a.status', 'a.requested_by', 'a.requested_at', 'a.decided_by', 'a.decided_at'])
+    .where('a.status', '=', status)
+    .orderBy('a.position', 'asc')
+    .execute();
+  return rows.map(toAdjustmentBody);
+}
+
+export function toAdjustmentBody(r: {
+  id: string;
+  user_id: string;
+  mobile: string;
+  amount_paise: number;
+  direction: 'credit' | 'debit';
+  reason: string;
+  status: 'pending' | 'approved' | 'rejected';
+  requested_by: string;
+  requested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+}): PendingAdjustmentBody {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    mobile: r.mobile,
+    amount: formatPaise(r.amount_paise),
+    direction: r.direction,
+    reason: r.reason,
+    status: r.status,
+    requestedBy: r.requested_by,
+    requestedAt: r.requested_at,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at,
+  };
+}

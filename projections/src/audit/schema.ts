@@ -1,0 +1,44 @@
+/** audit_log: one row per staff action on money or on who may touch it, for admins to read. */
+export interface AuditLogTable {
+  /** The event id. */
+  id: string;
+  position: number;
+  at: string;
+  /** The staff member who acted. */
+  actor_id: string;
+  action: AuditAction;
+  /** The user whose money or roles it concerned; null for catalogue actions. */
+  subject_user_id: string | null;
+  amount_paise: number | null;
+  /** What it names: a submission, withdrawal, adjustment or task id, or a role. */
+  reference: string | null;
+}
+
+export type AuditAction =
+  | 'adjustment_credited'
+  | 'adjustment_debited'
+  | 'adjustment_requested'
+  | 'adjustment_approved'
+  | 'adjustment_rejected'
+  | 'proof_approved'
+  | 'proof_rejected'
+  | 'withdrawal_paid'
+  | 'withdrawal_rejected'
+  | 'role_granted'
+  | 'role_revoked'
+  | 'task_reward_set';
+
+/** adjustments: those above the approval threshold, pending until a second finance member decides. */
+export interface AdjustmentsTable {
+  id: string;
+  user_id: string;
+  amount_paise: number;
+  direction: 'credit' | 'debit';
+  reason: string;
+  status: 'pending' | 'approved' | 'rejected';
+  requested_by: string;
+  requested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  position: number;
+}
