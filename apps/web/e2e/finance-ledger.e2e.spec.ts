@@ -11,7 +11,7 @@ const suite = setUpBrowserSuite();
 async function api(cookie: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${suite.server.baseUrl}${path}`, {
     method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { cookie, origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

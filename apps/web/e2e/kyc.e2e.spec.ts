@@ -195,7 +195,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
 
     // A second claim is refused, and the balance stays.
     const cookie = await sessionCookie(suite.server, user);
-    const second = await fetch(`${suite.server.baseUrl}/api/kyc/complete`, { method: 'POST', headers: { cookie } });
+    const second = await fetch(`${suite.server.baseUrl}/api/kyc/complete`, { method: 'POST', headers: { cookie, origin: suite.server.baseUrl } });
     expect(second.status).toBe(409);
     expect(((await second.json()) as { error: { code: string } }).error.code).toBe('kyc_bonus_already_claimed');
     const me = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { totalRupees: string; kycStatus: string };
