@@ -514,7 +514,7 @@ describe('task screens and staff guards', () => {
     const one = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, { headers: { cookie } });
     const put = await fetch(`${suite.server.baseUrl}/api/admin/tasks/${String(id)}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': one.headers.get('etag') ?? '' },
+      headers: { 'Content-Type': 'application/json', cookie, 'If-Match': one.headers.get('etag') ?? '', Origin: suite.server.baseUrl },
       body: JSON.stringify({ ...fields, rupeeReward: '12' }),
     });
     expect(put.status).toBe(200);
