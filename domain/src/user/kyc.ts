@@ -12,7 +12,7 @@ import {
 import { DomainError, assertNever } from '../errors.ts';
 import type { AccountState } from './account.ts';
 import { notify } from './notifications.ts';
-import { credit } from './wallet.ts';
+import { type WalletState, credit } from './wallet.ts';
 
 export type KycEvent = EventsOf<typeof kycEvents>;
 export type KycDocumentStatus = 'pending' | 'approved' | 'rejected';
@@ -106,7 +106,7 @@ const REJECTED_KEYS: Record<KycDocumentType, NotificationKey> = { pan: 'kyc_pan_
  * notification are appended together with KycBonusClaimed, so however many claims race, the stream
  * revision lets one through and every retry sees the bonus already claimed.
  */
-export function decideKyc(command: KycCommand, state: { account: AccountState; kyc: KycState }): UserEvent[] {
+export function decideKyc(command: KycCommand, state: { account: AccountState; wallet: WalletState; kyc: KycState }): UserEvent[] {
   const kyc = state.kyc;
   switch (command.type) {
     case 'SubmitKycDocument': {
@@ -172,7 +172,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; k
       if (kycStatusOf(kyc) !== 'verified') throw new DomainError('conflict', KYC_MESSAGES.incomplete, undefined, 'kyc_incomplete');
       return [
         { type: 'KycBonusClaimed', data: { entryId, amountPaise: KYC_BONUS_PAISE, claimedAt: command.now } },
-        credit({ entryId, amountPaise: KYC_BONUS_PAISE, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }),
+        credit({ entryId, amountPaise: KYC_BONUS_PAISE, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }, state.wallet),
         notify({ notificationId, key: 'kyc_bonus', params: { amountPaise: KYC_BONUS_PAISE }, kind: 'success', now: command.now }),
       ];
     }

@@ -13,7 +13,7 @@ import {
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
-import { credit } from './wallet.ts';
+import { type WalletState, credit } from './wallet.ts';
 
 export type UserTaskEvent = EventsOf<typeof userTaskEvents>;
 
@@ -99,7 +99,7 @@ export const SUBMISSION_NOT_FOUND = 'Submission not found';
  * and its notification are one append: two reviewers racing on one submission cannot both credit it,
  * the loser's retry sees the approval and is refused with a conflict.
  */
-export function decideUserTasks(command: UserTaskCommand, user: { account: AccountState; tasks: UserTasksState }): UserEvent[] {
+export function decideUserTasks(command: UserTaskCommand, user: { account: AccountState; wallet: WalletState; tasks: UserTasksState }): UserEvent[] {
   const state = user.tasks;
   // Four eyes: staff never review their own proof (the owner of this stream).
   if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
@@ -126,7 +126,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
           reference: submissionId,
           by: reviewerId,
           now: command.now,
-        }),
+        }, user.wallet),
         notify({
           notificationId,
           key: 'task_approved',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserEvent } from '@kamai/contracts';
+import { MAX_MONEY_PAISE, type UserEvent } from '@kamai/contracts';
 import { fold } from '../decider.ts';
 import { deciderSpec } from '../testing/spec.ts';
 import { userEvolver, type UserState } from './state.ts';
@@ -157,6 +157,14 @@ describe('proof review', () => {
     spec.given(history).when(approve('s1')).thenFails('conflict');
     const events = decideUserTasks(approve('s2'), fold(userEvolver, history));
     expect(events[0]).toEqual(approved('s2'));
+  });
+
+  it('refuses a reward that would take the balance past what a money column holds', () => {
+    const nearlyFull: UserEvent = {
+      type: 'WalletCredited',
+      data: { entryId: 'e0', amountPaise: MAX_MONEY_PAISE - 2000, kind: 'adjustment', params: { reason: 'x' }, by: 'fin-1', creditedAt: t0 },
+    };
+    spec.given([registered, nearlyFull, submitted()]).when(approve()).thenFails('conflict', /most a wallet can hold/);
   });
 
   it('refuses an unknown submission (404)', () => {

@@ -180,7 +180,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
           reference: d.withdrawalId,
           by: d.by,
           now: command.now,
-        }),
+        }, state.wallet),
         notify({
           notificationId: d.notificationId,
           key: 'withdrawal_rejected',
