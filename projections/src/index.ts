@@ -1,17 +1,10 @@
-import type { Projection } from './projection.ts';
-import { sessionsProjection } from './sessions/projection.ts';
-import { usersProjection } from './users/projection.ts';
-import { walletProjection } from './wallet/projection.ts';
-import { notificationsProjection } from './notifications/projection.ts';
-import { withdrawalsProjection } from './withdrawals/projection.ts';
-import { settingsProjection } from './settings/projection.ts';
-import { tasksProjection } from './tasks/projection.ts';
-import { userTasksProjection } from './user-tasks/projection.ts';
-
 export * from './schema.ts';
 export * from './db.ts';
+export * from './tables.ts';
 export * from './projection.ts';
+export * from './registry.ts';
 export * from './runner.ts';
+export * from './watcher.ts';
 export * from './rebuild.ts';
 export * from './users/projection.ts';
 export * from './users/queries.ts';
@@ -31,15 +24,3 @@ export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
 export * from './user-tasks/projection.ts';
 export * from './user-tasks/queries.ts';
-
-/** Every read model, in the order they apply each event. */
-export const allProjections: readonly Projection[] = [
-  usersProjection,
-  sessionsProjection,
-  walletProjection,
-  notificationsProjection,
-  withdrawalsProjection,
-  settingsProjection,
-  tasksProjection,
-  userTasksProjection,
-];
