@@ -4,7 +4,7 @@
  */
 import { ROLES, type Role, formatPaise, streams, userEvents } from '@kamai/contracts';
 import { type EventStore, fold, userEvolver } from '@kamai/domain';
-import { allProjections, findWallet, openReadDb, rebuildReadModels } from '@kamai/projections';
+import { allProjections, findWallet, openReadDb, projectionsNamed, readCheckpoints, rebuildReadModels } from '@kamai/projections';
 import { ConfigError, grantRole, loadConfig, openEventStore, revokeRole, userIdForMobile } from '@kamai/api';
 import type { UserEvent } from '@kamai/contracts';
 
@@ -12,7 +12,10 @@ const USAGE = `usage: npm run cli -- <command>
 
   grant-role <mobile> <admin|reviewer|finance>    give a user a staff role
   revoke-role <mobile> <admin|reviewer|finance>   take it away
-  rebuild-read-models                             empty the read models and replay every event
+  rebuild-read-models [name]                      rebuild every read model (or the one named) from
+                                                  every event, aside, and swap it in; a running app
+                                                  keeps serving the old rows meanwhile
+  read-models                                     list the read models: name, version, position
   replay-wallet <mobile>                          replay a wallet's ledger from its events and check
                                                   the read model agrees`;
 
@@ -28,7 +31,9 @@ async function main(args: string[]): Promise<void> {
       case 'revoke-role':
         return await changeRole(store, command, rest);
       case 'rebuild-read-models':
-        return await rebuild(store, config.readDbFile);
+        return await rebuild(store, config.readDbFile, rest);
+      case 'read-models':
+        return await listReadModels(store, config.readDbFile);
       case 'replay-wallet':
         return await replayWallet(store, config.readDbFile, rest);
       default:
@@ -57,13 +62,39 @@ async function changeRole(store: EventStore, command: 'grant-role' | 'revoke-rol
   console.log(events.length > 0 ? `${role} ${verb} ${mobile}` : `nothing to do: ${mobile} ${command === 'grant-role' ? 'already has' : 'does not have'} ${role}`);
 }
 
-async function rebuild(store: EventStore, readDbFile: string) {
+async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
+  let projections;
+  try {
+    projections = names.length > 0 ? projectionsNamed(names) : allProjections;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const db = await openReadDb(readDbFile);
   try {
-    const started = performance.now();
-    const { events, position } = await rebuildReadModels(db, store, allProjections);
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`rebuilt the read models from ${events} events (up to position ${position}) in ${seconds.toFixed(2)} s`);
+    const { events, position, seconds } = await rebuildReadModels(db, store, projections, { log: (line) => console.log(line) });
+    const which = names.length > 0 ? projections.map((p) => p.name).join(', ') : 'the read models';
+    console.log(
+      `rebuilt ${which} from ${events} events (up to position ${position}) in ${seconds.toFixed(2)} s: ${Math.round(events / Math.max(seconds, 1e-6))} events/s`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Every read model this code defines, with the version and position the database holds for it. */
+async function listReadModels(store: EventStore, readDbFile: string) {
+  const db = await openReadDb(readDbFile);
+  try {
+    const [checkpoints, head] = await Promise.all([readCheckpoints(db), store.headPosition()]);
+    console.log(`store head: ${head}`);
+    console.log('name            version  stored  position  behind');
+    for (const p of allProjections) {
+      const stored = checkpoints.get(p.name);
+      const note = !stored ? '  (not built yet)' : stored.version !== p.version ? `  (rows are version ${stored.version}: a rebuild is due)` : '';
+      console.log(
+        `${p.name.padEnd(14)}  ${String(p.version).padStart(7)}  ${String(stored?.version ?? '-').padStart(6)}  ${String(stored?.position ?? 0).padStart(8)}  ${String(head - (stored?.position ?? 0)).padStart(6)}${note}`,
+      );
+    }
   } finally {
     await db.destroy();
   }
