@@ -36,7 +36,11 @@ export interface Projection {
   tables: Readonly<Record<string, TableSpec>>;
   /** The event types `apply` does something with; others are never passed to it. */
   handles: readonly ProjectedEvent['type'][];
-  /** Turns one event into row changes. Must be deterministic: a rebuild replays it. */
+  /**
+   * Turns one event into row changes. Must be deterministic: a rebuild replays it. Name tables
+   * through Kysely (the query builder, or sql.table in raw SQL), never inside SQL text: a rebuild
+   * points those names at its shadow tables.
+   */
   apply(db: Kysely<ReadDb>, event: ProjectedEvent): Promise<void>;
 }
 

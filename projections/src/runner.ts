@@ -4,7 +4,7 @@ import { type ReadDbHandle, writeTransaction } from './db.ts';
 import type { Projection } from './projection.ts';
 import { BUILD_STALE_MS, BuildInProgressError, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
-import { readCheckpoints, writeCheckpoint } from './tables.ts';
+import { ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
 
 /** Where one read model stands, for health checks and `npm run cli -- read-models`. */
 export interface ReadModelStatus {
@@ -145,6 +145,7 @@ export class ProjectionRunner implements ReadModels {
    * aside (awaited unless `awaitBuilds` is false).
    */
   async start(): Promise<void> {
+    await writeTransaction(this.db, (trx) => ensureTables(trx, this.projections));
     const checkpoints = await readCheckpoints(this.db);
     const head = await this.store.headPosition();
     const stale: Projection[] = [];
