@@ -69,7 +69,7 @@ export async function buildAside(
 ): Promise<BuildResult> {
   const started = performance.now();
   const batchSize = options.batchSize ?? 5000;
-  const chunkMs = options.chunkMs ?? 200;
+  const chunkMs = options.chunkMs ?? 50;
   const pauseMs = options.pauseMs ?? 5;
   const log = options.log ?? (() => {});
   const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -109,16 +109,22 @@ export async function buildAside(
         const target = trx.withPlugin(shadow);
         const chunkStarted = performance.now();
         let drained = false;
-        do {
+        // The budget is checked every event: a chunk holds the write lock, and in this process the
+        // event loop, for about budgetMs and no longer.
+        outer: for (;;) {
           const batch = await store.readAll({ after: position, limit: batchSize });
           if (batch.length === 0) {
             drained = true;
             break;
           }
-          for (const recorded of batch) await applyTo(target, projections, recorded);
-          position = batch.at(-1)!.position;
-          events += batch.length;
-        } while (performance.now() - chunkStarted < budgetMs);
+          for (const recorded of batch) {
+            await applyTo(target, projections, recorded);
+            position = recorded.position;
+            events += 1;
+            if ((events & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break outer;
+          }
+          if (performance.now() - chunkStarted >= budgetMs) break;
+        }
         await trx
           .updateTable('projection_builds')
           .set({ heartbeat_at: Date.now() })
