@@ -69,7 +69,9 @@ switch (command) {
     run(bin('tsx'), ['scripts/src/cli.ts', ...rest]);
     break;
   case 'worker':
-    run(bin('tsx'), ['apps/api/src/worker.ts', ...rest]);
+    // Node with tsx as a loader, not the tsx CLI: the CLI relays SIGTERM to its child and kills it
+    // outright when the child does not acknowledge within 30 ms, which a busy worker may not.
+    run(process.execPath, ['--import', 'tsx', 'apps/api/src/worker.ts', ...rest]);
     break;
   default:
     console.error('usage: bootstrap.mjs start|test|typecheck|bench|cli|worker [args]');

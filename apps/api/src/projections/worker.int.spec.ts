@@ -11,7 +11,8 @@ const repoRoot = join(import.meta.dirname, '../../../..');
 /** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
 async function startWorker(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
   let log = '';
-  const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), [join(repoRoot, 'apps/api/src/worker.ts')], {
+  // As `npm run worker` runs it: Node with tsx as a loader (the tsx CLI may SIGKILL a busy child on SIGTERM).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
