@@ -38,7 +38,7 @@ function listStore(events: RecordedEvent[]): EventStore {
   return {
     ...listAsEventSource(events),
     headPosition: async () => events.length,
-    subscribeToAll: ({ after }) => {
+    subscribeToAll: ({ after }: { after: number }) => {
       let closed = false;
       return {
         close: async () => {
