@@ -11,6 +11,7 @@ import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/sc
  */
 export interface ReadDb {
   checkpoints: CheckpointsTable;
+  projection_builds: ProjectionBuildsTable;
   users: UsersTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
@@ -27,11 +28,23 @@ export interface ReadDb {
   journal_withdrawals: JournalWithdrawalsTable;
 }
 
+/** One row per projection: how far its rows go, and which version of it built them. */
 export interface CheckpointsTable {
   name: string;
+  version: number;
   /** Global position of the last event applied. */
   position: number;
   updated_at: string;
+}
+
+/** A build in progress (one per projection at a time, across processes), kept alive by its heartbeat. */
+export interface ProjectionBuildsTable {
+  name: string;
+  version: number;
+  /** Suffix of the build's shadow tables. */
+  generation: string;
+  /** Milliseconds since the epoch of the build's last sign of life. */
+  heartbeat_at: number;
 }
 
 export interface UsersTable {

@@ -35,6 +35,8 @@ const Env = v.object({
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
   TRUST_PROXY: Flag('false'),
+  /** inline: this process runs the projections too; off: a worker process (npm run worker) does. */
+  PROJECTIONS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -76,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appSecret: e.APP_SECRET,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY,
+    projections: e.PROJECTIONS,
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

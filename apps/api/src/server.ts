@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
-import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
+import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
 import { LoginGuard } from './auth/throttle.ts';
@@ -23,8 +23,9 @@ export interface RunningServer {
   /** The stores this server works on, for operators' scripts and tests. */
   store: EventStore;
   db: ReadDbHandle;
-  runner: ProjectionRunner;
-  close(): Promise<void>;
+  runner: ReadModels;
+  /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function openEventStore(config: Config): Promise<EventStore> {
@@ -63,7 +64,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
     seeded = await seedDemoData(store, new Date());
   }
 
-  const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
+  const runner: ReadModels =
+    config.projections === 'inline'
+      ? new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) })
+      : new CheckpointWatcher(db, allProjections);
   await runner.start();
 
   const objects = createObjectStorage(
@@ -85,8 +89,12 @@ export async function startServer(config: Config, log: (line: string) => void = 
     store,
     db,
     runner,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    async close(graceMs = 10_000) {
+      // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const force = setTimeout(() => (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.(), graceMs);
+      await closed;
+      clearTimeout(force);
       await runner.stop();
       await db.destroy();
       await store.close();
