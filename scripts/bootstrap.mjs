@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The entry behind the root `npm start`, `npm test`, `npm run bench`, `npm run cli` and
-// `npm run typecheck`. It installs whatever a fresh machine lacks (pnpm through npx, the workspace's
+// The entry behind the root `npm start`, `npm test`, `npm run bench`, `npm run cli`, `npm run worker`
+// and `npm run typecheck`. It installs whatever a fresh machine lacks (pnpm through npx, the workspace's
 // dependencies, Debian's Chromium for the browser tests) and then runs the command. Plain Node and no
 // dependencies, because it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
@@ -101,7 +101,12 @@ switch (command) {
   case 'cli':
     run(bin('tsx'), ['scripts/src/cli.ts', ...rest]);
     break;
+  case 'worker':
+    // Node with tsx as a loader, not the tsx CLI: the CLI relays SIGTERM to its child and kills it
+    // outright when the child does not acknowledge within 30 ms, which a busy worker may not.
+    run(process.execPath, ['--import', 'tsx', 'apps/api/src/worker.ts', ...rest]);
+    break;
   default:
-    console.error('usage: bootstrap.mjs start|test|typecheck|bench|cli [args]');
+    console.error('usage: bootstrap.mjs start|test|typecheck|bench|cli|worker [args]');
     process.exit(2);
 }

@@ -1,57 +1,159 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Transaction, sql } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type Transaction, sql } from 'kysely';
 import { registerHotReads } from './hot-reads.ts';
-import { migrations } from './migrations/index.ts';
+import type { Projection } from './projection.ts';
 import type { ReadDb } from './schema.ts';
+import { allProjections } from './registry.ts';
+import { ensureTables } from './tables.ts';
 
 export type ReadDbHandle = Kysely<ReadDb>;
 export type ReadTx = Transaction<ReadDb> | Kysely<ReadDb>;
 
 /**
- * Opens (and migrates) the read-model database. WAL lets readers go on while the projection runner
- * writes; `synchronous=NORMAL` is enough because a lost tail is replayed from the checkpoint.
+ * How long a statement may wait, synchronously, for another process's lock. Kept tiny: better-sqlite3
+ * waits on the event loop, so a long timeout freezes the whole app behind a rebuild. Writes wait for
+ * the lock asynchronously instead (see writeTransaction).
  */
-export async function openReadDb(file: string): Promise<ReadDbHandle> {
+const BUSY_TIMEOUT_MS = 20;
+/** How long a write keeps retrying another process's write lock before it gives up. */
+const WRITE_LOCK_PATIENCE_MS = 5 * 60_000;
+
+const fileOf = new WeakMap<object, string>();
+
+/**
+ * better-sqlite3 behind Kysely, with every statement prepared once and reused: Kysely's own dialect
+ * prepares each query anew, which costs more than running it for the small hot queries here. This
+ * serves every Kysely query (projections' writes, builds aside, all queries). The hot reads
+ * (hot-reads.ts) are another thing: a few per-request reads on a read-only connection of their own,
+ * so they skip Kysely's compiling too and never queue behind a projection batch holding this one.
+ */
+function cachingDatabase(sqlite: Database.Database, size = 1000): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      let statement = cache.get(text);
+      if (statement) return statement;
+      statement = sqlite.prepare(text);
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      cache.set(text, statement);
+      return statement;
+    },
+  };
+}
+
+/** One connection to the read database file, without touching its schema. */
+export function connectReadDb(file: string, options: { cacheSizeKb?: number } = {}): ReadDbHandle {
   const sqlite = new Database(file);
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('journal_mode = WAL');
+  // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 30000');
-  const db = new Kysely<ReadDb>({ dialect: new SqliteDialect({ database: sqlite }) });
-  await migrate(db);
-  registerHotReads(db, file);
+  if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${options.cacheSizeKb}`);
+  const db = new Kysely<ReadDb>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
+  fileOf.set(db, file);
   return db;
 }
 
 /**
- * Brings the schema up to date inside one `BEGIN IMMEDIATE` transaction. Kysely's migration lock
- * is a no-op on SQLite, and two processes starting on a fresh DATA_DIR would otherwise both run the
- * first migration; with the write lock taken first, the second waits and then finds it applied.
+ * Opens the read-model database: the checkpoints, and an empty table for every projection whose
+ * table does not exist yet (so queries never meet a missing table). Rows come only from the runner.
  */
-async function migrate(db: Kysely<ReadDb>): Promise<void> {
-  await writeTransaction(db, async (conn) => {
-    const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, disableTransactions: true });
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) {
-      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-      throw new Error(`read-model migration ${failed} failed: ${String(error)}`);
-    }
-  });
+export async function openReadDb(file: string, projections?: readonly Projection[]): Promise<ReadDbHandle> {
+  const db = connectReadDb(file);
+  try {
+    await writeTransaction(db, async (trx) => {
+      await prepareBookkeeping(trx);
+      await ensureTables(trx, projections ?? allProjections);
+    });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // The API's per-request reads (session, user, wallet, unread count) on a read-only connection.
+  registerHotReads(db, file);
+  return db;
+}
+
+/** The file a handle was opened on. */
+export function readDbFileOf(db: ReadDbHandle): string {
+  const file = fileOf.get(db);
+  if (!file) throw new Error('not a handle from openReadDb/connectReadDb');
+  return file;
+}
+
+/**
+ * The tables every projection shares: a checkpoint per projection (with the version its rows were
+ * built by) and the claims of builds in progress. A data directory from before per-projection
+ * checkpoints (one 'read-models' checkpoint, kysely migrations) loses those; its tables keep serving
+ * until each projection has been built aside and swapped in.
+ */
+async function prepareBookkeeping(trx: Kysely<ReadDb>): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)`.execute(trx);
+  const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('checkpoints')`.execute(trx);
+  if (!columns.rows.some((c) => c.name === 'version')) {
+    await sql`ALTER TABLE checkpoints ADD COLUMN version INTEGER NOT NULL DEFAULT 0`.execute(trx);
+  }
+  await sql`DELETE FROM checkpoints WHERE name = 'read-models'`.execute(trx);
+  await sql`DROP TABLE IF EXISTS kysely_migration`.execute(trx);
+  await sql`DROP TABLE IF EXISTS kysely_migration_lock`.execute(trx);
+  await sql`CREATE TABLE IF NOT EXISTS projection_builds (name TEXT PRIMARY KEY, version INTEGER NOT NULL, generation TEXT NOT NULL, heartbeat_at INTEGER NOT NULL)`.execute(trx);
+}
+
+/** A FIFO lock per read database file, shared by every connection of this process to that file. */
+const locks = new Map<string, Promise<void>>();
+async function lockFile(file: string): Promise<() => void> {
+  const previous = locks.get(file) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => mine);
+  locks.set(file, tail);
+  await previous;
+  return () => {
+    release();
+    if (locks.get(file) === tail) locks.delete(file);
+  };
+}
+
+export function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
 }
 
 /**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two processes
- * sharing the file never deadlock upgrading a read lock to a write lock.
+ * sharing the file never deadlock upgrading a read lock. Connections of this process take turns
+ * through an in-process lock; another process's lock is waited for asynchronously (short retries),
+ * never by blocking the event loop.
  */
 export async function writeTransaction<T>(db: ReadDbHandle, fn: (trx: Kysely<ReadDb>) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`BEGIN IMMEDIATE`.execute(conn);
+  const release = await lockFile(fileOf.get(db) ?? '');
+  try {
+    return await db.connection().execute(async (conn) => {
+      await beginImmediate(conn);
+      try {
+        const result = await fn(conn);
+        await sql`COMMIT`.execute(conn);
+        return result;
+      } catch (err) {
+        await sql`ROLLBACK`.execute(conn).catch(() => {});
+        throw err;
+      }
+    });
+  } finally {
+    release();
+  }
+}
+
+async function beginImmediate(conn: Kysely<ReadDb>): Promise<void> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
     try {
-      const result = await fn(conn);
-      await sql`COMMIT`.execute(conn);
-      return result;
+      await sql`BEGIN IMMEDIATE`.execute(conn);
+      return;
     } catch (err) {
-      await sql`ROLLBACK`.execute(conn);
-      throw err;
+      if (!isBusy(err) || Date.now() - started > WRITE_LOCK_PATIENCE_MS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25, 1 + attempt)));
     }
-  });
+  }
 }

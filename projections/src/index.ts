@@ -1,21 +1,11 @@
-import type { Projection } from './projection.ts';
-import { sessionsProjection } from './sessions/projection.ts';
-import { usersProjection } from './users/projection.ts';
-import { walletProjection } from './wallet/projection.ts';
-import { notificationsProjection } from './notifications/projection.ts';
-import { withdrawalsProjection } from './withdrawals/projection.ts';
-import { settingsProjection } from './settings/projection.ts';
-import { tasksProjection } from './tasks/projection.ts';
-import { userTasksProjection } from './user-tasks/projection.ts';
-import { kycProjection } from './kyc/projection.ts';
-import { journalProjection } from './journal/projection.ts';
-import { auditProjection } from './audit/projection.ts';
-
 export * from './schema.ts';
 export * from './db.ts';
+export * from './tables.ts';
 export * from './hot-reads.ts';
 export * from './projection.ts';
+export * from './registry.ts';
 export * from './runner.ts';
+export * from './watcher.ts';
 export * from './rebuild.ts';
 export * from './users/projection.ts';
 export * from './users/queries.ts';
@@ -45,19 +35,3 @@ export * from './journal/queries.ts';
 export * from './audit/schema.ts';
 export * from './audit/projection.ts';
 export * from './audit/queries.ts';
-
-/** Every read model, in the order they apply each event. */
-export const allProjections: readonly Projection[] = [
-  usersProjection,
-  sessionsProjection,
-  walletProjection,
-  notificationsProjection,
-  withdrawalsProjection,
-  settingsProjection,
-  tasksProjection,
-  userTasksProjection,
-  kycProjection,
-  journalProjection,
-  // Last: it reads the withdrawal rows the projections above have written for the same event.
-  auditProjection,
-];

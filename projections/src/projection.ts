@@ -13,10 +13,39 @@ export type ProjectedEvent = KamaiEvent & {
   recordedAt: string;
 };
 
-/** Turns one event into row changes. Must be deterministic: a rebuild replays it. */
+/** The shape of one read-model table: its columns and constraints, and its indexes. */
+export interface TableSpec {
+  /** The body of CREATE TABLE: columns and table constraints, as SQL. */
+  columns: string;
+  /** Index name (unique within the table) -> its column list, e.g. `{ listed: 'deleted_at, is_active, position' }`. */
+  indexes?: Record<string, string>;
+}
+
+/**
+ * A read model: the tables it owns, the events it reads, and how an event turns into row changes.
+ * Each projection keeps its own checkpoint. Bump `version` whenever the tables or what `apply` writes
+ * for past events change: the runner then builds the new version aside from position zero and swaps
+ * it in, while the old rows keep serving.
+ */
 export interface Projection {
+  /** Unique and stable: the checkpoint's key and what `rebuild-read-models <name>` takes. */
   name: string;
+  version: number;
+  /** Table name -> shape. Only this projection writes these tables; queries may read any. */
+  tables: Readonly<Record<string, TableSpec>>;
+  /** The event types `apply` does something with; others are never passed to it. */
+  handles: readonly ProjectedEvent['type'][];
+  /**
+   * Turns one event into row changes. Must be deterministic: a rebuild replays it. Name tables
+   * through Kysely (the query builder, or sql.table in raw SQL), never inside SQL text: a rebuild
+   * points those names at its shadow tables.
+   */
   apply(db: Kysely<ReadDb>, event: ProjectedEvent): Promise<void>;
+}
+
+/** Gives a projection definition its types checked, nothing more. */
+export function defineProjection(projection: Projection): Projection {
+  return projection;
 }
 
 /**

@@ -1,37 +1,200 @@
-import type { EventStore } from '@kamai/domain';
-import { sql } from 'kysely';
-import { type ReadDbHandle, writeTransaction } from './db.ts';
-import type { Projection } from './projection.ts';
-import { CHECKPOINT, applyEvents } from './runner.ts';
+import { randomBytes } from 'node:crypto';
+import type { EventStore, RecordedEvent } from '@kamai/domain';
+import { type Kysely, sql } from 'kysely';
+import { type ReadDbHandle, connectReadDb, readDbFileOf, writeTransaction } from './db.ts';
+import { type Projection, toProjectedEvent } from './projection.ts';
+import type { ReadDb } from './schema.ts';
+import { RenameTablesPlugin, createTables, dropTablesStartingWith, writeCheckpoint } from './tables.ts';
 
-/** Tables that hold projected rows (everything but the checkpoints and kysely's own). */
-async function projectedTables(db: ReadDbHandle): Promise<string[]> {
-  const tables = await db.introspection.getTables();
-  return tables.map((t) => t.name).filter((name) => name !== 'checkpoints' && !name.startsWith('kysely_'));
+/** A build whose heartbeat is older than this is taken to have died; another may take over. */
+export const BUILD_STALE_MS = 30_000;
+
+export interface BuildOptions {
+  /** Events read from the store per call. */
+  batchSize?: number;
+  /** How long one write transaction on the shadow tables may run before it lets other writers in. */
+  chunkMs?: number;
+  /** Pause between chunks, so other processes' writers get the lock. */
+  pauseMs?: number;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  /** Events read from the store. */
+  events: number;
+  /** The position the swapped-in tables are at. */
+  position: number;
+  seconds: number;
+}
+
+/** Another process is building one of these read models right now. */
+export class BuildInProgressError extends Error {}
+
+const handledSets = new WeakMap<Projection, ReadonlySet<string>>();
+/** The event types a projection handles, as a set (made once per projection). */
+export function handledBy(projection: Projection): ReadonlySet<string> {
+  let set = handledSets.get(projection);
+  if (!set) handledSets.set(projection, (set = new Set(projection.handles)));
+  return set;
 }
 
 /**
- * Empties every read model and replays the whole store into it. Runs in one transaction, so readers
- * (and other processes) see the old rows until the new ones are complete, never a half-built model.
+ * Applies `recorded` to those of `targets` that handle its type; validates the event only when one does.
+ */
+export async function applyTo(db: Kysely<ReadDb>, targets: readonly Projection[], recorded: RecordedEvent): Promise<void> {
+  let event: ReturnType<typeof toProjectedEvent> | undefined;
+  for (const projection of targets) {
+    if (!handledBy(projection).has(recorded.type)) continue;
+    if (event === undefined) event = toProjectedEvent(recorded);
+    if (event === null) return;
+    await projection.apply(db, event);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds these projections from position zero into shadow tables beside the live ones, then swaps
+ * them in with one short transaction that first applies whatever the store gained meanwhile. Readers
+ * see the old rows until the swap and the new ones after it, never an empty or half-built table. The
+ * writes go in transactions of `chunkMs` on a connection of their own, so the live runner (and other
+ * processes) keep writing between them. One pass over the store serves every projection given.
+ */
+export async function buildAside(
+  db: ReadDbHandle,
+  store: Pick<EventStore, 'readAll'>,
+  projections: readonly Projection[],
+  options: BuildOptions = {},
+): Promise<BuildResult> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? 5000;
+  const chunkMs = options.chunkMs ?? 50;
+  const pauseMs = options.pauseMs ?? 5;
+  const log = options.log ?? (() => {});
+  const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const tables = projections.flatMap((p) => Object.keys(p.tables));
+  const shadowOf = (table: string) => `${table}__r${generation}`;
+  const shadow = new RenameTablesPlugin(new Map(tables.map((t) => [t, shadowOf(t)])));
+  const conn = connectReadDb(readDbFileOf(db), { cacheSizeKb: 64 * 1024 });
+  let claimed = false;
+  try {
+    await writeTransaction(conn, async (trx) => {
+      const now = Date.now();
+      const claims = await trx.selectFrom('projection_builds').selectAll().where('name', 'in', projections.map((p) => p.name)).execute();
+      const alive = claims.filter((c) => now - c.heartbeat_at < BUILD_STALE_MS);
+      if (alive.length > 0) throw new BuildInProgressError(`a rebuild of ${alive.map((c) => c.name).join(', ')} is already running`);
+      // What a dead build left: its shadows, and tables it swapped out but did not get to drop.
+      for (const claim of claims) {
+        const dead = projections.find((p) => p.name === claim.name)!;
+        for (const table of Object.keys(dead.tables)) await dropTablesStartingWith(trx, `${table}__r${claim.generation}`);
+      }
+      for (const table of tables) await dropTablesStartingWith(trx, `${table}__old`);
+      for (const projection of projections) {
+        await trx
+          .insertInto('projection_builds')
+          .values({ name: projection.name, version: projection.version, generation, heartbeat_at: now })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ version: projection.version, generation, heartbeat_at: now }))
+          .execute();
+        await createTables(trx, projection, shadowOf);
+      }
+    });
+    claimed = true;
+
+    let position = 0;
+    let events = 0;
+    /** Applies events after `position` for up to `budgetMs`; true once the store has no more. */
+    const chunk = (budgetMs: number) =>
+      writeTransaction(conn, async (trx) => {
+        const target = trx.withPlugin(shadow);
+        const chunkStarted = performance.now();
+        let drained = false;
+        // The budget is checked every event: a chunk holds the write lock, and in this process the
+        // event loop, for about budgetMs and no longer.
+        outer: for (;;) {
+          const batch = await store.readAll({ after: position, limit: batchSize });
+          if (batch.length === 0) {
+            drained = true;
+            break;
+          }
+          for (const recorded of batch) {
+            await applyTo(target, projections, recorded);
+            position = recorded.position;
+            events += 1;
+            if ((events & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break outer;
+          }
+          if (performance.now() - chunkStarted >= budgetMs) break;
+        }
+        await trx
+          .updateTable('projection_builds')
+          .set({ heartbeat_at: Date.now() })
+          .where('name', 'in', projections.map((p) => p.name))
+          .where('generation', '=', generation)
+          .execute();
+        return drained;
+      });
+
+    let lastLog = performance.now();
+    while (!(await chunk(chunkMs))) {
+      options.signal?.throwIfAborted();
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        log(`building ${projections.map((p) => p.name).join(', ')}: ${events} events so far`);
+      }
+      await sleep(pauseMs);
+    }
+    options.signal?.throwIfAborted();
+
+    // The swap: the last events, then every table renamed, the checkpoints moved, the claims dropped.
+    await writeTransaction(conn, async (trx) => {
+      const mine = await trx.selectFrom('projection_builds').select('name').where('generation', '=', generation).execute();
+      if (mine.length !== projections.length) throw new BuildInProgressError('another process took this rebuild over');
+      const target = trx.withPlugin(shadow);
+      for (;;) {
+        const batch = await store.readAll({ after: position, limit: batchSize });
+        if (batch.length === 0) break;
+        for (const recorded of batch) await applyTo(target, projections, recorded);
+        position = batch.at(-1)!.position;
+        events += batch.length;
+      }
+      for (const table of tables) {
+        await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}__old${generation}`)}`.execute(trx).catch((err: unknown) => {
+          if (!/no such table/.test(String(err))) throw err;
+        });
+        await sql`ALTER TABLE ${sql.table(shadowOf(table))} RENAME TO ${sql.table(table)}`.execute(trx);
+      }
+      for (const projection of projections) await writeCheckpoint(trx, projection.name, projection.version, position);
+      await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
+    });
+    claimed = false;
+    // Dropping big tables takes a moment: in its own transaction, after readers have the new ones.
+    await writeTransaction(conn, async (trx) => {
+      for (const table of tables) await dropTablesStartingWith(trx, `${table}__old${generation}`);
+    });
+    return { events, position, seconds: (performance.now() - started) / 1000 };
+  } catch (err) {
+    if (claimed) {
+      await writeTransaction(conn, async (trx) => {
+        for (const table of tables) await dropTablesStartingWith(trx, shadowOf(table));
+        await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
+      }).catch(() => {});
+    }
+    throw err;
+  } finally {
+    await conn.destroy();
+  }
+}
+
+/**
+ * Rebuilds these read models (every one by default) from the whole store, aside, and swaps them in;
+ * the app on the same data keeps answering from the old rows meanwhile. `npm run cli --
+ * rebuild-read-models [name]`.
  */
 export async function rebuildReadModels(
   db: ReadDbHandle,
   store: Pick<EventStore, 'readAll'>,
   projections: readonly Projection[],
-  options: { batchSize?: number } = {},
-): Promise<{ events: number; position: number }> {
-  const tables = await projectedTables(db);
-  const batchSize = options.batchSize ?? 2000;
-  return writeTransaction(db, async (trx) => {
-    for (const table of tables) await sql`DELETE FROM ${sql.table(table)}`.execute(trx);
-    await trx.deleteFrom('checkpoints').where('name', '=', CHECKPOINT).execute();
-    let events = 0;
-    let position = 0;
-    for (;;) {
-      const batch = await store.readAll({ after: position, limit: batchSize });
-      if (batch.length === 0) return { events, position };
-      position = await applyEvents(trx, projections, batch);
-      events += batch.length;
-    }
-  });
+  options: BuildOptions = {},
+): Promise<BuildResult> {
+  return buildAside(db, store, projections, options);
 }

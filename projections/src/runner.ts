@@ -1,33 +1,121 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
 import { type ReadDbHandle, writeTransaction } from './db.ts';
-import { type Projection, toProjectedEvent } from './projection.ts';
+import type { Projection } from './projection.ts';
+import { BUILD_STALE_MS, BuildInProgressError, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
+import { ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
 
-export const CHECKPOINT = 'read-models';
+/** Where one read model stands, for health checks and `npm run cli -- read-models`. */
+export interface ReadModelStatus {
+  name: string;
+  /** The version this process's code defines. */
+  version: number;
+  /** The version the rows in the database were built by (null: none yet). */
+  storedVersion: number | null;
+  position: number;
+  /**
+   * live: kept up to date; building: being built aside from zero (the old rows serve meanwhile);
+   * stale: older rows, waiting for a build; newer: built by a newer version of the code, left alone;
+   * failed: stopped at an event it could not apply.
+   */
+  state: 'live' | 'building' | 'stale' | 'newer' | 'failed';
+}
+
+/**
+ * The read side as the API sees it, whether this process runs the projections (inline) or only
+ * watches the checkpoints a worker process writes (off).
+ */
+export interface ReadModels {
+  /** Position every live read model has reached, as far as this process knows. */
+  readonly position: number;
+  /** Why the read models stopped following the store, or null. */
+  readonly failed: Error | null;
+  /** Resolves true once the read models include `position`, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs?: number): Promise<boolean>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  status(): Promise<ReadModelStatus[]>;
+}
 
 export interface RunnerOptions {
   /** Events applied per transaction. */
   batchSize?: number;
   log?: (message: string) => void;
+  /** Wait in start() until projections that need a build from zero have been built (default true). */
+  awaitBuilds?: boolean;
+}
+
+interface Waiter {
+  position: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Shared by both ReadModels: waiters released when the position passes theirs. */
+export class Waiters {
+  private readonly set = new Set<Waiter>();
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  add(position: number, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          this.set.delete(waiter);
+          resolve(true);
+        },
+        reject: (err: unknown) => {
+          clearTimeout(timer);
+          this.set.delete(waiter);
+          reject(err);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.set.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.set.add(waiter);
+    });
+  }
+
+  advance(position: number): void {
+    for (const waiter of this.set) if (waiter.position <= position) waiter.resolve();
+  }
+
+  failAll(err: unknown): void {
+    for (const waiter of this.set) waiter.reject(err);
+  }
 }
 
 /**
- * Feeds events from the store into the projections: catch-up in batches from the checkpoint, then
- * live from a subscription. Rows and checkpoint change in one transaction, and the checkpoint is
- * re-read inside it, so an event is applied once even when several processes (or a rebuild) share
- * the read database.
+ * Feeds events from the store into the projections. Each projection has its own checkpoint (with
+ * its version). Those whose rows are current are caught up in batches and then followed live from a
+ * subscription, rows and checkpoints in one transaction per batch; the checkpoints are re-read inside
+ * it, so an event is applied once even when several processes share the read database. A projection
+ * that is new or whose version changed is built aside from zero (see buildAside) while the others
+ * keep serving, and joins the live ones once swapped in.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements ReadModels {
   private applied = 0;
   private readonly batchSize: number;
   private readonly log: (message: string) => void;
-  private readonly waiters = new Set<{ position: number; resolve: () => void; reject: (err: unknown) => void }>();
+  private readonly awaitBuilds: boolean;
+  private readonly waiters = new Waiters();
+  private readonly live: Projection[] = [];
+  private readonly building = new Set<string>();
   private subscription: AllSubscription | null = null;
-  private live: Promise<void> | null = null;
+  private following: Promise<void> | null = null;
+  private builds: Promise<void> | null = null;
+  private readonly abort = new AbortController();
   private buffer: RecordedEvent[] = [];
   private draining: Promise<void> | null = null;
   private failure: unknown = null;
+  private stopped = false;
 
   constructor(
     private readonly db: ReadDbHandle,
@@ -37,25 +125,42 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.log = options.log ?? (() => {});
+    this.awaitBuilds = options.awaitBuilds ?? true;
+    const names = new Set(projections.map((p) => p.name));
+    if (names.size !== projections.length) throw new Error('two projections share a name');
   }
 
-  /** Position of the last event this runner knows to be in the read models. */
+  /** Nothing is current while no projection is live (all being built): 0 then. */
   get position(): number {
-    return this.applied;
+    return this.live.length > 0 ? this.applied : 0;
   }
 
-  /** Why the runner stopped applying events, or null while it runs. */
   get failed(): Error | null {
     if (this.failure === null) return null;
     return this.failure instanceof Error ? this.failure : new Error(String(this.failure));
   }
 
-  /** Catches up to the store's head, then follows it live until stop(). */
+  /**
+   * Catches the current projections up to the store's head and follows it live; builds the others
+   * aside (awaited unless `awaitBuilds` is false).
+   */
   async start(): Promise<void> {
+    await writeTransaction(this.db, (trx) => ensureTables(trx, this.projections));
+    const checkpoints = await readCheckpoints(this.db);
+    const head = await this.store.headPosition();
+    const stale: Projection[] = [];
+    for (const projection of this.projections) {
+      const stored = checkpoints.get(projection.name);
+      // A projection that has seen nothing of a non-empty store (new, or its tables just created) is
+      // built aside like a new version, rather than holding the others back while it catches up.
+      if (stored?.version === projection.version && (stored.position > 0 || head === 0)) this.live.push(projection);
+      else if (!stored || stored.version <= projection.version) stale.push(projection);
+      else this.log(`${projection.name}: the database holds version ${stored.version}, newer than this code's ${projection.version}; left alone`);
+    }
     await this.catchUp();
     const subscription = this.store.subscribeToAll({ after: this.applied });
     this.subscription = subscription;
-    this.live = (async () => {
+    this.following = (async () => {
       try {
         for await (const event of subscription) {
           if (this.failure) break;
@@ -67,11 +172,26 @@ export class ProjectionRunner {
         this.fail(err);
       }
     })();
+    if (stale.length > 0) {
+      this.builds = this.buildAndJoin(stale).catch((err: unknown) => {
+        if (!this.stopped) this.fail(err);
+      });
+      if (this.awaitBuilds) await this.builds;
+      if (this.failure) throw this.failure;
+    }
   }
 
-  /** Applies everything in the store after the checkpoint, batch by batch, and returns the position reached. */
+  /** Applies everything in the store after the live projections' checkpoints, batch by batch. */
   async catchUp(): Promise<number> {
-    this.applied = Math.max(this.applied, await readCheckpoint(this.db));
+    const checkpoints = await readCheckpoints(this.db);
+    const positions = this.live.map((p) => checkpoints.get(p.name)?.position ?? 0);
+    // With nothing live yet (a fresh or pre-checkpoint database), there is nothing to catch up: the
+    // builds start from zero and join at the head.
+    if (positions.length === 0) {
+      this.applied = Math.max(this.applied, await this.store.headPosition());
+      return this.applied;
+    }
+    this.applied = Math.max(this.applied, Math.min(...positions));
     for (;;) {
       const batch = await this.store.readAll({ after: this.applied, limit: this.batchSize });
       if (batch.length === 0) return this.applied;
@@ -79,41 +199,88 @@ export class ProjectionRunner {
     }
   }
 
-  /**
-   * Resolves true once the read models include `position`, false after `timeoutMs`. Command routes
-   * await this so the client's next read sees its own write.
-   */
   waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.applied >= position) return Promise.resolve(true);
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        position,
-        resolve: () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve(true);
-        },
-        reject: (err: unknown) => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          reject(err);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(false);
-      }, timeoutMs);
-      this.waiters.add(waiter);
+    if (this.position >= position) return Promise.resolve(true);
+    return this.waiters.add(position, timeoutMs);
+  }
+
+  async status(): Promise<ReadModelStatus[]> {
+    const checkpoints = await readCheckpoints(this.db);
+    return this.projections.map((p) => {
+      const stored = checkpoints.get(p.name);
+      const isLive = this.live.includes(p);
+      const state: ReadModelStatus['state'] =
+        isLive && this.failure ? 'failed' : isLive ? 'live' : this.building.has(p.name) ? 'building' : stored && stored.version > p.version ? 'newer' : 'stale';
+      return { name: p.name, version: p.version, storedVersion: stored?.version ?? null, position: stored?.position ?? 0, state };
     });
   }
 
+  /** Stops at a checkpoint: the batch being applied commits, nothing after it starts; a build in progress is abandoned. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
     await this.subscription?.close();
-    await this.live;
+    await this.following;
     await this.draining;
+    await this.builds;
     this.subscription = null;
-    this.live = null;
+    this.following = null;
+  }
+
+  /**
+   * Builds `stale` aside (or waits while another process does), then lets each join the live ones.
+   */
+  private async buildAndJoin(stale: Projection[]): Promise<void> {
+    for (const p of stale) this.building.add(p.name);
+    try {
+      for (;;) {
+        try {
+          const result = await buildAside(this.db, this.store, stale, { signal: this.abort.signal, log: this.log });
+          this.log(`built ${stale.map((p) => p.name).join(', ')} from ${result.events} events in ${result.seconds.toFixed(1)} s`);
+          break;
+        } catch (err) {
+          if (!(err instanceof BuildInProgressError)) throw err;
+        }
+        // Another process builds them: wait until its swap shows in the checkpoints, or its claim dies.
+        const deadline = Date.now() + BUILD_STALE_MS + 5000;
+        while (Date.now() < deadline && !this.stopped) {
+          const checkpoints = await readCheckpoints(this.db);
+          if (stale.every((p) => checkpoints.get(p.name)?.version === p.version)) break;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        if (this.stopped) return;
+        const checkpoints = await readCheckpoints(this.db);
+        if (stale.every((p) => checkpoints.get(p.name)?.version === p.version)) break;
+      }
+      for (const p of stale) await this.join(p);
+    } finally {
+      for (const p of stale) this.building.delete(p.name);
+    }
+  }
+
+  /**
+   * Adds a projection whose rows are current (up to its checkpoint) to the live ones: first applies
+   * to it alone the events up to what the live ones have reached, then joins inside the same
+   * transaction, so no batch of the live ones can slip between.
+   */
+  private async join(projection: Projection): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const joined = await writeTransaction(this.db, async (trx) => {
+        const from = (await readCheckpoints(trx)).get(projection.name)?.position ?? 0;
+        if (from >= this.applied) {
+          this.live.push(projection);
+          this.waiters.advance(this.applied);
+          return true;
+        }
+        const batch = await this.store.readAll({ after: from, limit: Math.min(this.batchSize, this.applied - from) });
+        if (batch.length === 0) throw new Error(`${projection.name}: the store has no events after ${from}, yet the runner is at ${this.applied}`);
+        await applyEvents(trx, [projection], batch.filter((e) => e.position <= this.applied));
+        return false;
+      });
+      if (joined) return;
+    }
   }
 
   private enqueue(event: RecordedEvent): void {
@@ -139,54 +306,48 @@ export class ProjectionRunner {
   }
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
-    const reached = await writeTransaction(this.db, (trx) => applyEvents(trx, this.projections, batch));
+    // The live set is read inside the transaction: a projection that joins meanwhile gets this batch too.
+    const reached = await writeTransaction(this.db, async (trx) => {
+      await applyEvents(trx, this.live, batch);
+      return batch.at(-1)!.position;
+    });
     this.advance(reached);
   }
 
   private advance(position: number): void {
     if (position <= this.applied) return;
     this.applied = position;
-    for (const waiter of this.waiters) if (waiter.position <= position) waiter.resolve();
+    if (this.live.length > 0) this.waiters.advance(position);
   }
 
   private fail(err: unknown): void {
     this.failure = err;
-    for (const waiter of this.waiters) waiter.reject(err);
+    this.waiters.failAll(err);
     this.log(`projection runner stopped: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   }
 }
 
 /**
- * Applies the events after the checkpoint to every projection and moves the checkpoint, inside the
- * caller's transaction. Returns the position reached.
+ * Applies the events each projection has not seen yet (after its own checkpoint) and moves the
+ * checkpoints, inside the caller's transaction. A projection whose stored version is another
+ * version's is left alone: another process owns those rows. Returns the lowest position reached.
  */
-export async function applyEvents(
-  trx: Kysely<ReadDb>,
-  projections: readonly Projection[],
-  batch: readonly RecordedEvent[],
-): Promise<number> {
-  const from = await readCheckpoint(trx);
-  let last = from;
+export async function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projection[], batch: readonly RecordedEvent[]): Promise<number> {
+  const checkpoints = await readCheckpoints(trx);
+  const targets = projections.filter((p) => (checkpoints.get(p.name)?.version ?? p.version) === p.version);
+  const from = targets.map((p) => checkpoints.get(p.name)?.position ?? 0);
+  const lowest = from.length > 0 ? Math.min(...from) : 0;
+  const last = batch.at(-1)?.position ?? 0;
   for (const recorded of batch) {
-    if (recorded.position <= last) continue;
-    const event = toProjectedEvent(recorded);
-    if (event) for (const projection of projections) await projection.apply(trx, event);
-    last = recorded.position;
+    if (recorded.position <= lowest) continue;
+    const behind = targets.filter((_, i) => recorded.position > from[i]!);
+    await applyTo(trx, behind, recorded);
   }
-  if (last > from) await writeCheckpoint(trx, last);
-  return last;
-}
-
-export async function readCheckpoint(db: Kysely<ReadDb>): Promise<number> {
-  const row = await db.selectFrom('checkpoints').select('position').where('name', '=', CHECKPOINT).executeTakeFirst();
-  return row?.position ?? 0;
-}
-
-async function writeCheckpoint(db: Kysely<ReadDb>, position: number): Promise<void> {
-  const updated_at = new Date().toISOString();
-  await db
-    .insertInto('checkpoints')
-    .values({ name: CHECKPOINT, position, updated_at })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ position, updated_at }))
-    .execute();
+  let reached = Number.POSITIVE_INFINITY;
+  for (const [i, p] of targets.entries()) {
+    const position = Math.max(from[i]!, last);
+    if (position > from[i]!) await writeCheckpoint(trx, p.name, p.version, position);
+    reached = Math.min(reached, position);
+  }
+  return Number.isFinite(reached) ? reached : last;
 }

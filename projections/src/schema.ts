@@ -2,7 +2,7 @@ import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalPostingsTable, JournalWithdrawalsTable } from './journal/schema.ts';
-import type { AdjustmentsTable, AuditLogTable } from './audit/schema.ts';
+import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 
@@ -12,6 +12,7 @@ import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/sc
  */
 export interface ReadDb {
   checkpoints: CheckpointsTable;
+  projection_builds: ProjectionBuildsTable;
   users: UsersTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
@@ -28,13 +29,26 @@ export interface ReadDb {
   journal_withdrawals: JournalWithdrawalsTable;
   audit_log: AuditLogTable;
   adjustments: AdjustmentsTable;
+  audit_withdrawals: AuditWithdrawalsTable;
 }
 
+/** One row per projection: how far its rows go, and which version of it built them. */
 export interface CheckpointsTable {
   name: string;
+  version: number;
   /** Global position of the last event applied. */
   position: number;
   updated_at: string;
+}
+
+/** A build in progress (one per projection at a time, across processes), kept alive by its heartbeat. */
+export interface ProjectionBuildsTable {
+  name: string;
+  version: number;
+  /** Suffix of the build's shadow tables. */
+  generation: string;
+  /** Milliseconds since the epoch of the build's last sign of life. */
+  heartbeat_at: number;
 }
 
 export interface UsersTable {

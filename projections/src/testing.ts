@@ -1,5 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { KamaiEvent } from '@kamai/contracts';
 import type { EventStore, RecordedEvent } from '@kamai/domain';
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
+import type { Projection } from './projection.ts';
+import { buildAside } from './rebuild.ts';
+import { applyEvents } from './runner.ts';
 
 /**
  * Recorded events made from plain `{ type, data }` pairs with their streams, numbered as a store
@@ -29,6 +38,65 @@ export function listAsEventSource(events: readonly RecordedEvent[]): Pick<EventS
     async readAll({ after, limit }) {
       // Positions are 1-based and dense here, so the index is the position.
       return events.slice(after, after + limit);
+    },
+  };
+}
+
+/** Every row of a table, oldest first (rowid order), as plain objects. */
+export async function rowsOf(db: ReadDbHandle, table: string): Promise<Record<string, unknown>[]> {
+  return (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY rowid`.execute(db)).rows;
+}
+
+type Given = ReadonlyArray<{ stream: string; event: KamaiEvent }>;
+type Rows = Record<string, ReadonlyArray<Record<string, unknown>>>;
+
+/**
+ * Projection specs read as the rows a history leaves, in the given/then style of the decider specs:
+ *
+ *   await projectionSpec(tasksProjection)
+ *     .given([{ stream: 'task-t1', event: { type: 'TaskCreated', data } }])
+ *     .then({ tasks: [{ id: 't1', title: 'Rate the app', is_active: 1 }] });
+ *
+ *   await projectionSpec(walletProjection).given(history).thenQuery((db) => listTransactions(db, 'u1'), [...]);
+ *
+ * The events are applied one transaction each, as the live runner does, and separately built aside
+ * from zero, as a rebuild does; both must leave the same rows. `then` lists, per table, every row in
+ * insertion order with the columns worth checking (unlisted columns are not compared).
+ */
+export function projectionSpec(...projections: Projection[]) {
+  return {
+    given: (history: Given) => {
+      const events = recordEvents(history);
+      const run = async <T>(check: (db: ReadDbHandle) => Promise<T>): Promise<T> => {
+        const dir = mkdtempSync(join(tmpdir(), 'kamai-projection-spec-'));
+        const live = await openReadDb(join(dir, 'live.sqlite'), projections);
+        const rebuilt = await openReadDb(join(dir, 'rebuilt.sqlite'), projections);
+        try {
+          for (const event of events) await writeTransaction(live, (trx) => applyEvents(trx, projections, [event]));
+          await buildAside(rebuilt, listAsEventSource(events), projections, { batchSize: 3 });
+          for (const table of projections.flatMap((p) => Object.keys(p.tables))) {
+            expect(await rowsOf(rebuilt, table), `${table}: a rebuild from zero gives other rows than live application`).toEqual(await rowsOf(live, table));
+          }
+          return await check(live);
+        } finally {
+          await Promise.all([live.destroy(), rebuilt.destroy()]);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      };
+      return {
+        /** Exactly these rows (listed columns only) in each table named, and no others. */
+        then: (expected: Rows) =>
+          run(async (db) => {
+            for (const [table, rows] of Object.entries(expected)) {
+              expect(await rowsOf(db, table), table).toEqual(rows.map((row) => expect.objectContaining(row)));
+            }
+          }),
+        /** What a query function answers over the rows. */
+        thenQuery: <T>(query: (db: ReadDbHandle) => Promise<T>, expected: T) =>
+          run(async (db) => {
+            expect(await query(db)).toEqual(expected);
+          }),
+      };
     },
   };
 }

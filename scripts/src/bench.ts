@@ -7,14 +7,14 @@
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *
- * The command-time (scripts/src/bench/commands.ts) and rebuild (scripts/src/bench/rebuild.ts) parts
- * are loaded if present; a missing or failing part prints its reason in its rows and the rest of the
- * table still prints.
+ * The command-time part (scripts/src/bench/commands.ts) is loaded if present; a missing or failing
+ * part prints its reason in its rows and the rest of the table still prints.
  */
 import { cpus, totalmem } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes } from './bench/http.ts';
+import { benchRebuild } from './bench/rebuild.ts';
 
 /** One line of the table. `peer` is the figure it is compared with, measured in this run. */
 export interface BenchRow {
@@ -117,22 +117,27 @@ await part('commands', async () => {
   );
 });
 
-// ---- Rebuild: scripts/src/bench/rebuild.ts, export benchRebuild({ events }) ----
+// ---- Rebuild: scripts/src/bench/rebuild.ts ----
 await part('rebuild', async () => {
   const events = Number(flag('rebuild-events') ?? (full ? 1_000_000 : 200_000));
-  section(`Read-model rebuild, ${n(events)} events (scripts/src/bench/rebuild.ts${full ? '' : '; --full for 1,000,000'})`);
-  const benchRebuild = await optionalBench<(o: { events: number; full: boolean; log: typeof log }) => Promise<unknown>>('./bench/rebuild.ts', 'benchRebuild');
-  if (!benchRebuild) {
-    rows.push({ what: 'rebuild events/s, peak RSS, stall', figure: 'not measured: no benchRebuild() on this branch' });
-    return;
-  }
-  rows.push(
-    ...rowsOf(await benchRebuild({ events, full, log }), [
-      ['eventsPerSecond', 'rebuild of every read model', (v) => `${n(v)} events/s`],
-      ['peakRssMb', 'peak RSS during the rebuild', (v) => `${n(v)} MB`],
-      ['longestStallMs', 'longest stall of the serving app during the rebuild', (v) => `${v} ms`],
-    ]),
-  );
+  section(`Read-model rebuild, ${n(events)} events, every read model (scripts/src/bench/rebuild.ts${full ? '' : '; --full for 1,000,000'})`);
+  const r = await benchRebuild({ events, log });
+  const cold = `${n(r.coldEventsPerSecond)} events/s (from zero, alone)`;
+  rows.push({ what: 'rebuild from zero, nobody else on the data', figure: `${n(r.coldEventsPerSecond)} events/s (${n(r.events)} events, ${r.coldSeconds.toFixed(1)} s)` });
+  const serving = r.serving;
+  if (!serving) return;
+  rows.push({
+    what: 'rebuild aside + swap while an API process serves the data',
+    figure: `${n(serving.eventsPerSecond)} events/s (${serving.rebuildSeconds.toFixed(1)} s)`,
+    peer: cold,
+    ratio: x(serving.eventsPerSecond, r.coldEventsPerSecond),
+  });
+  rows.push({ what: 'peak RSS of the rebuilding process', figure: `${n(serving.peakRssMb)} MB` });
+  rows.push({
+    what: 'requests to the serving API during that rebuild',
+    figure: `${n(serving.requests)}, ${n(serving.failedRequests)} failed, slowest ${n(serving.longestRequestMs)} ms`,
+    peer: serving.healthyAfter ? '/api/health 200 after' : '/api/health NOT 200 after',
+  });
 });
 
 await part('web', async () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
+import { allProjections } from '@kamai/projections';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -26,7 +27,7 @@ function dumpReadModels(file: string) {
       tables.map(({ name }) => [
         name,
         name === 'checkpoints'
-          ? db.prepare('SELECT name, position FROM checkpoints').all()
+          ? db.prepare('SELECT name, version, position FROM checkpoints ORDER BY name').all()
           : db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
       ]),
     );
@@ -94,6 +95,26 @@ describe('npm run cli', () => {
     // The app keeps serving sessions and users from the rebuilt model.
     const { client } = await signUp();
     expect((await client.get('/api/auth/user')).status).toBe(200);
+  });
+
+  it('read-models lists each read model with its version and position; rebuild-read-models <name> rebuilds that one only', async () => {
+    const { client } = await signUp();
+    await client.put('/api/profile', { email: 'rebuild@example.in' });
+    const listed = (await cli(dataDir, 'read-models')).stdout;
+    // Each read model's version in this code, and the same version stored (built by this code).
+    for (const { name, version } of allProjections) expect(listed).toMatch(new RegExp(`^${name}\\s+${version}\\s+${version}\\s+\\d+`, 'm'));
+    const before = dumpReadModels(join(dataDir, 'read.sqlite'));
+    const checkpointOf = (dump: typeof before, name: string) => (dump.checkpoints as Array<{ name: string; position: number }>).find((c) => c.name === name);
+    const { stdout } = await cli(dataDir, 'rebuild-read-models', 'tasks');
+    expect(stdout).toMatch(/rebuilt tasks from \d+ events/);
+    const after = dumpReadModels(join(dataDir, 'read.sqlite'));
+    expect(after.tasks).toEqual(before.tasks);
+    expect(after.users).toEqual(before.users);
+    expect(checkpointOf(after, 'users')).toEqual(checkpointOf(before, 'users'));
+    await expect(cli(dataDir, 'rebuild-read-models', 'nonsense')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('no read model named nonsense') });
+    // The app goes on serving and projecting.
+    expect((await client.put('/api/profile', { email: 'after@example.in' })).status).toBe(200);
+    expect((await client.get('/api/auth/user')).body.email).toBe('after@example.in');
   });
 
   it('replay-wallet prints the ledger and checks the read model against the events', async () => {

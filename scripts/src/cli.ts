@@ -15,6 +15,8 @@ import {
   journalTransactionOf,
   listPostings,
   openReadDb,
+  projectionsNamed,
+  readCheckpoints,
   rebuildReadModels,
   reconciliation,
   toProjectedEvent,
@@ -38,7 +40,10 @@ const USAGE = `usage: npm run cli -- <command>
 
   grant-role <mobile> <admin|reviewer|finance>    give a user a staff role
   revoke-role <mobile> <admin|reviewer|finance>   take it away
-  rebuild-read-models                             empty the read models and replay every event
+  rebuild-read-models [name]                      rebuild every read model (or the one named) from
+                                                  every event, aside, and swap it in; a running app
+                                                  keeps serving the old rows meanwhile
+  read-models                                     list the read models: name, version, position
   replay-wallet <mobile> [--as-of ISO] [--csv]   replay a wallet's ledger from its events (up to a
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
@@ -58,7 +63,9 @@ async function main(args: string[]): Promise<void> {
       case 'revoke-role':
         return await changeRole(store, command, rest);
       case 'rebuild-read-models':
-        return await rebuild(store, config.readDbFile);
+        return await rebuild(store, config.readDbFile, rest);
+      case 'read-models':
+        return await listReadModels(store, config.readDbFile);
       case 'replay-wallet':
         return await replayWallet(store, config.readDbFile, rest);
       case 'reconcile':
@@ -93,13 +100,39 @@ async function changeRole(store: EventStore, command: 'grant-role' | 'revoke-rol
   console.log(events.length > 0 ? `${role} ${verb} ${mobile}` : `nothing to do: ${mobile} ${command === 'grant-role' ? 'already has' : 'does not have'} ${role}`);
 }
 
-async function rebuild(store: EventStore, readDbFile: string) {
+async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
+  let projections;
+  try {
+    projections = names.length > 0 ? projectionsNamed(names) : allProjections;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const db = await openReadDb(readDbFile);
   try {
-    const started = performance.now();
-    const { events, position } = await rebuildReadModels(db, store, allProjections);
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`rebuilt the read models from ${events} events (up to position ${position}) in ${seconds.toFixed(2)} s`);
+    const { events, position, seconds } = await rebuildReadModels(db, store, projections, { log: (line) => console.log(line) });
+    const which = names.length > 0 ? projections.map((p) => p.name).join(', ') : 'the read models';
+    console.log(
+      `rebuilt ${which} from ${events} events (up to position ${position}) in ${seconds.toFixed(2)} s: ${Math.round(events / Math.max(seconds, 1e-6))} events/s`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Every read model this code defines, with the version and position the database holds for it. */
+async function listReadModels(store: EventStore, readDbFile: string) {
+  const db = await openReadDb(readDbFile);
+  try {
+    const [checkpoints, head] = await Promise.all([readCheckpoints(db), store.headPosition()]);
+    console.log(`store head: ${head}`);
+    console.log('name            version  stored  position  behind');
+    for (const p of allProjections) {
+      const stored = checkpoints.get(p.name);
+      const note = !stored ? '  (not built yet)' : stored.version !== p.version ? `  (rows are version ${stored.version}: a rebuild is due)` : '';
+      console.log(
+        `${p.name.padEnd(14)}  ${String(p.version).padStart(7)}  ${String(stored?.version ?? '-').padStart(6)}  ${String(stored?.position ?? 0).padStart(8)}  ${String(head - (stored?.position ?? 0)).padStart(6)}${note}`,
+      );
+    }
   } finally {
     await db.destroy();
   }
@@ -123,10 +156,22 @@ function options(args: string[], names: readonly string[], flags: readonly strin
   return { positional, values, flags: set };
 }
 
-/** The read models brought up to the store's head (safe beside a running app: same checkpoint rules). */
+/**
+ * The read models brought up to the store's head (safe beside a running app: same checkpoint rules).
+ * A read model that is new or of another version is built first (or waited for, when another
+ * process is building it); then the runner stops at a checkpoint.
+ */
 async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<ReadDbHandle> {
   const db = await openReadDb(readDbFile);
-  await new ProjectionRunner(db, store, allProjections).catchUp();
+  const runner = new ProjectionRunner(db, store, allProjections);
+  try {
+    await runner.start();
+    await runner.stop();
+  } catch (err) {
+    await runner.stop().catch(() => {});
+    await db.destroy();
+    throw err;
+  }
   return db;
 }
 

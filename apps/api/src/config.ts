@@ -54,6 +54,8 @@ const Env = v.object({
   TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number of proxy hops'), v.transform(Number))),
   /** Registrations allowed per client address per hour. */
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
+  /** inline: this process runs the projections too; off: a worker process (npm run worker) does. */
+  PROJECTIONS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -105,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     throttleFile: resolve(dataDir, 'throttle.sqlite'),
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
+    projections: e.PROJECTIONS,
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

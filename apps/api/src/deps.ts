@@ -1,5 +1,5 @@
 import type { EventStore } from '@kamai/domain';
-import type { ProjectionRunner, ReadDbHandle, UserRow } from '@kamai/projections';
+import type { ReadDbHandle, ReadModels, UserRow } from '@kamai/projections';
 import type { AttemptStore } from './auth/attempts.ts';
 import type { UploadLedger } from './uploads/sweep.ts';
 import type { SessionCache } from './auth/session-cache.ts';
@@ -11,7 +11,11 @@ export interface AppDeps {
   config: Config;
   store: EventStore;
   db: ReadDbHandle;
-  runner: ProjectionRunner;
+  /**
+   * The read models' progress: the in-process projection runner (PROJECTIONS=inline) or a watcher of
+   * the checkpoints a worker writes (off). Command routes await `runner.waitFor(position)`.
+   */
+  runner: ReadModels;
   /** The clock; commands carry its time so the domain never reads one. */
   now: () => Date;
   /** Counts failed sign-ins; this process's own. */

@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
-/** `npm start`: one process serving the API and the web app, with an in-process projection runner. */
+/**
+ * `npm start`: one process serving the API and the web app, with an in-process projection runner
+ * (PROJECTIONS=inline, the default) or beside a worker process (PROJECTIONS=off, `npm run worker`).
+ */
 async function main() {
   const config = loadConfig();
   const server = await startServer(config);
@@ -17,7 +20,10 @@ async function main() {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Graceful: in-flight requests and their commands finish, the projections stop at a checkpoint.
+    console.log('[api] stopping: finishing requests in flight');
     await server.close();
+    console.log('[api] stopped');
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
-import { ProjectionRunner, type ReadDbHandle, allProjections, openReadDb } from '@kamai/projections';
+import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
@@ -26,12 +26,13 @@ export interface RunningServer {
   /** The stores this server works on, for operators' scripts and tests. */
   store: EventStore;
   db: ReadDbHandle;
-  runner: ProjectionRunner;
+  runner: ReadModels;
   /** Every route the app answers (method and Hono path), for the authorization matrix test. */
   routes: Array<{ method: string; path: string }>;
   /** Runs the unreferenced-upload sweep now (as if at `now`); returns the keys it deleted. */
   sweepUploads(now?: number): Promise<string[]>;
-  close(): Promise<void>;
+  /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function openEventStore(config: Config): Promise<EventStore> {
@@ -70,7 +71,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
     seeded = await seedDemoData(store, new Date());
   }
 
-  const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
+  const runner: ReadModels =
+    config.projections === 'inline'
+      ? new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) })
+      : new CheckpointWatcher(db, allProjections);
   await runner.start();
 
   const objects = createObjectStorage(
@@ -105,8 +109,12 @@ export async function startServer(config: Config, log: (line: string) => void = 
     // Middleware is registered as method ALL; only real routes are listed.
     routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    async close(graceMs = 10_000) {
+      // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const force = setTimeout(() => (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.(), graceMs);
+      await closed;
+      clearTimeout(force);
       clearInterval(sweep);
       await sessions.stop();
       attempts.close();

@@ -1,5 +1,4 @@
 import type { ProjectedEvent, Projection } from '../projection.ts';
-import type { ReadTx } from '../db.ts';
 import type { AuditAction, AuditLogTable } from './schema.ts';
 
 const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.slice('user-'.length) : null);
@@ -10,6 +9,37 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
  */
 export const auditProjection: Projection = {
   name: 'audit',
+  version: 1,
+  tables: {
+    audit_log: {
+      columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
+        subject_user_id TEXT, amount_paise INTEGER, reference TEXT`,
+      indexes: { position: 'position' },
+    },
+    adjustments: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, direction TEXT NOT NULL, reason TEXT NOT NULL,
+        status TEXT NOT NULL, requested_by TEXT NOT NULL, requested_at TEXT NOT NULL, decided_by TEXT, decided_at TEXT,
+        position INTEGER NOT NULL`,
+      indexes: { status: 'status, position' },
+    },
+    audit_withdrawals: { columns: 'id TEXT PRIMARY KEY, amount_paise INTEGER NOT NULL' },
+  },
+  handles: [
+    'WalletCredited',
+    'WalletDebited',
+    'AdjustmentRequested',
+    'AdjustmentApproved',
+    'AdjustmentRejected',
+    'ProofApproved',
+    'ProofRejected',
+    'WithdrawalRequested',
+    'WithdrawalPaid',
+    'WithdrawalRejected',
+    'RoleGranted',
+    'RoleRevoked',
+    'TaskCreated',
+    'TaskUpdated',
+  ],
   async apply(db, event) {
     const subject = userOf(event.streamId);
     const row = (action: AuditAction, actor: string, at: string, amount: number | null, reference: string | null, on = subject) =>
@@ -62,10 +92,17 @@ export const auditProjection: Projection = {
         return row('proof_approved', event.data.reviewedBy, event.data.approvedAt, event.data.rewardPaise, event.data.submissionId);
       case 'ProofRejected':
         return row('proof_rejected', event.data.reviewedBy, event.data.rejectedAt, null, event.data.submissionId);
+      case 'WithdrawalRequested':
+        await db
+          .insertInto('audit_withdrawals')
+          .values({ id: event.data.withdrawalId, amount_paise: event.data.amountPaise })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return;
       case 'WithdrawalPaid':
       case 'WithdrawalRejected': {
         const paid = event.type === 'WithdrawalPaid';
-        const found = await db.selectFrom('withdrawal_requests').select('amount_paise').where('id', '=', event.data.withdrawalId).executeTakeFirst();
+        const found = await db.selectFrom('audit_withdrawals').select('amount_paise').where('id', '=', event.data.withdrawalId).executeTakeFirst();
         return row(
           paid ? 'withdrawal_paid' : 'withdrawal_rejected',
           paid ? event.data.paidBy : event.data.rejectedBy,
@@ -88,7 +125,7 @@ export const auditProjection: Projection = {
   },
 };
 
-async function record(db: ReadTx, event: ProjectedEvent, values: Omit<AuditLogTable, 'id' | 'position'>): Promise<void> {
+async function record(db: Parameters<Projection['apply']>[0], event: ProjectedEvent, values: Omit<AuditLogTable, 'id' | 'position'>): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({ id: event.id, position: event.position, ...values })

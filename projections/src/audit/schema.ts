@@ -42,3 +42,9 @@ export interface AdjustmentsTable {
   decided_at: string | null;
   position: number;
 }
+
+/** The amount of each withdrawal, kept by the audit read model itself so it reads no other model's rows. */
+export interface AuditWithdrawalsTable {
+  id: string;
+  amount_paise: number;
+}

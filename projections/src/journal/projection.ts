@@ -11,6 +11,24 @@ import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } f
  */
 export const journalProjection: Projection = {
   name: 'journal',
+  version: 1,
+  tables: {
+    journal_postings: {
+      columns: `id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL, account TEXT NOT NULL, user_id TEXT,
+        amount_paise INTEGER NOT NULL, kind TEXT NOT NULL, event_type TEXT NOT NULL, position INTEGER NOT NULL,
+        stream_id TEXT NOT NULL, revision INTEGER NOT NULL, effective_at TEXT NOT NULL, actor TEXT, reason TEXT,
+        description TEXT NOT NULL, params TEXT, entry_id TEXT, submission_id TEXT, task_id TEXT, withdrawal_id TEXT, utr TEXT`,
+      indexes: { account: 'account, position', account_time: 'account, effective_at', position: 'position' },
+    },
+    journal_balances: {
+      columns: `account TEXT PRIMARY KEY, debit_paise INTEGER NOT NULL, credit_paise INTEGER NOT NULL`,
+    },
+    // The amounts of withdrawal requests, so a WithdrawalPaid without one can still be posted.
+    journal_withdrawals: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, status TEXT NOT NULL`,
+    },
+  },
+  handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid'],
   async apply(db, event) {
     if (!event.streamId.startsWith('user-')) return;
     const userId = userIdOf(event.streamId);

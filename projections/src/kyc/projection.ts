@@ -4,6 +4,23 @@ import { userIdOf } from '../users/projection.ts';
 /** kyc_documents: every KYC document submission on a user's stream and its review. */
 export const kycProjection: Projection = {
   name: 'kyc',
+  version: 1,
+  tables: {
+    // With the images' hashes, for finding one picture sent by two accounts.
+    kyc_documents: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, document_type TEXT NOT NULL, front_image_url TEXT NOT NULL,
+        back_image_url TEXT NOT NULL, front_image_sha256 TEXT NOT NULL, back_image_sha256 TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending', rejection_reason TEXT, uploaded_at TEXT NOT NULL, reviewed_at TEXT,
+        reviewed_by TEXT, position INTEGER NOT NULL`,
+      indexes: {
+        user: 'user_id, document_type, position',
+        status: 'status, position',
+        front_sha: 'front_image_sha256',
+        back_sha: 'back_image_sha256',
+      },
+    },
+  },
+  handles: ['KycDocumentSubmitted', 'KycDocumentApproved', 'KycDocumentRejected'],
   async apply(db, event) {
     switch (event.type) {
       case 'KycDocumentSubmitted': {

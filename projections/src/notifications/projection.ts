@@ -5,6 +5,15 @@ import { userIdOf } from '../users/projection.ts';
 /** notifications: the user's in-app notifications that have not been deleted. */
 export const notificationsProjection: Projection = {
   name: 'notifications',
+  version: 1,
+  tables: {
+    notifications: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL, message_key TEXT,
+        params TEXT, type TEXT NOT NULL, is_read INTEGER NOT NULL, created_at TEXT NOT NULL, position INTEGER NOT NULL`,
+      indexes: { user: 'user_id, position' },
+    },
+  },
+  handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted'],
   async apply(db, event) {
     switch (event.type) {
       case 'NotificationSent':

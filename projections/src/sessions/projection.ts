@@ -3,6 +3,15 @@ import type { Projection } from '../projection.ts';
 /** sessions: the signed-in sessions that have not been ended, with device and last use. */
 export const sessionsProjection: Projection = {
   name: 'sessions',
+  // 2: device and last use (signed-in devices screen).
+  version: 2,
+  tables: {
+    sessions: {
+      columns: 'sid TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at TEXT NOT NULL, started_at TEXT NOT NULL, device TEXT, last_seen_at TEXT',
+      indexes: { expires_at: 'expires_at', user_id: 'user_id' },
+    },
+  },
+  handles: ['SessionStarted', 'SessionSeen', 'SessionEnded'],
   async apply(db, event) {
     switch (event.type) {
       case 'SessionStarted':

@@ -6,6 +6,14 @@ export const SETTINGS_ROW_ID = 'app';
 /** app_settings: the one row of values an admin has set (the defaults apply to what is null). */
 export const settingsProjection: Projection = {
   name: 'settings',
+  // 2: the limits an admin changed (JSON), the defaults apply to the rest.
+  version: 2,
+  tables: {
+    app_settings: {
+      columns: 'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+    },
+  },
+  handles: ['SettingsUpdated'],
   async apply(db, event) {
     if (event.type !== 'SettingsUpdated') return;
     const d = event.data;

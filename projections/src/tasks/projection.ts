@@ -3,6 +3,17 @@ import type { ProjectedEvent, Projection } from '../projection.ts';
 /** tasks: the catalogue. A deleted task is marked, not removed, so submissions and credits can still name it. */
 export const tasksProjection: Projection = {
   name: 'tasks',
+  version: 1,
+  tables: {
+    tasks: {
+      columns: `id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT NOT NULL, reward_paise INTEGER NOT NULL,
+        estimated_time TEXT NOT NULL, task_type TEXT NOT NULL, task_url TEXT, is_active INTEGER NOT NULL,
+        icon_color TEXT NOT NULL, requires_proof INTEGER NOT NULL, proof_instructions TEXT, created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL, deleted_at TEXT, position INTEGER NOT NULL`,
+      indexes: { listed: 'deleted_at, is_active, position' },
+    },
+  },
+  handles: ['TaskCreated', 'TaskUpdated', 'TaskDeleted'],
   async apply(db, event) {
     switch (event.type) {
       case 'TaskCreated': {

@@ -8,6 +8,22 @@ import { userIdOf } from '../users/projection.ts';
  */
 export const userTasksProjection: Projection = {
   name: 'user-tasks',
+  version: 1,
+  tables: {
+    user_tasks: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, status TEXT NOT NULL,
+        submission_id TEXT NOT NULL, task_title TEXT NOT NULL, reward_paise INTEGER NOT NULL, proof_image_url TEXT NOT NULL,
+        proof_description TEXT NOT NULL, submitted_at TEXT NOT NULL, completed_at TEXT, rupees_earned_paise INTEGER,
+        rejection_reason TEXT, reviewed_at TEXT, position INTEGER NOT NULL, UNIQUE (user_id, task_id)`,
+    },
+    proof_submissions: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, task_title TEXT NOT NULL,
+        reward_paise INTEGER NOT NULL, proof_image_url TEXT NOT NULL, proof_description TEXT NOT NULL, status TEXT NOT NULL,
+        submitted_at TEXT NOT NULL, reviewed_at TEXT, reviewed_by TEXT, rejection_reason TEXT, position INTEGER NOT NULL`,
+      indexes: { queue: 'status, position' },
+    },
+  },
+  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected'],
   async apply(db, event) {
     switch (event.type) {
       case 'ProofSubmitted': {

@@ -4,6 +4,17 @@ import type { Projection } from '../projection.ts';
 /** users: one row per registered user, with profile, roles and the total earned. */
 export const usersProjection: Projection = {
   name: 'users',
+  // 2: kyc_status follows KycDocumentApproved / KycBonusClaimed. 3: a changed password's hash.
+  version: 3,
+  tables: {
+    users: {
+      columns: `id TEXT PRIMARY KEY, mobile TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, first_name TEXT,
+        last_name TEXT, email TEXT, profile_image_url TEXT, notifications_enabled INTEGER NOT NULL DEFAULT 1,
+        roles TEXT NOT NULL DEFAULT '[]', is_admin INTEGER NOT NULL DEFAULT 0, kyc_status TEXT NOT NULL DEFAULT 'pending',
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
+    },
+  },
+  handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed'],
   async apply(db, event) {
     switch (event.type) {
       case 'UserRegistered': {

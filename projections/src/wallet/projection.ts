@@ -6,6 +6,20 @@ import { userIdOf } from '../users/projection.ts';
 /** wallets (one row per user: balance and totals) and transactions (one row per ledger event). */
 export const walletProjection: Projection = {
   name: 'wallet',
+  version: 1,
+  tables: {
+    wallets: {
+      columns: `user_id TEXT PRIMARY KEY, balance_paise INTEGER NOT NULL, total_earned_paise INTEGER NOT NULL,
+        total_withdrawn_paise INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
+    },
+    transactions: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
+        amount_paise INTEGER NOT NULL, description TEXT NOT NULL, params TEXT, task_id TEXT, reference TEXT,
+        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL`,
+      indexes: { user: 'user_id, position' },
+    },
+  },
+  handles: ['UserRegistered', 'WalletCredited', 'WalletDebited'],
   async apply(db, event) {
     switch (event.type) {
       case 'UserRegistered':

@@ -4,6 +4,16 @@ import { userIdOf } from '../users/projection.ts';
 /** withdrawal_requests: every request on a user's stream and how it was settled. */
 export const withdrawalsProjection: Projection = {
   name: 'withdrawals',
+  version: 1,
+  tables: {
+    withdrawal_requests: {
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, status TEXT NOT NULL,
+        destination_kind TEXT NOT NULL, destination TEXT NOT NULL, requested_at TEXT NOT NULL, processed_at TEXT,
+        processed_by TEXT, reference TEXT, reason TEXT, position INTEGER NOT NULL`,
+      indexes: { user: 'user_id, position', status: 'status, position' },
+    },
+  },
+  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected'],
   async apply(db, event) {
     switch (event.type) {
       case 'WithdrawalRequested': {

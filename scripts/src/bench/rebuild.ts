@@ -1,9 +1,15 @@
 /**
- * How fast the read models rebuild from the event store: a fresh SQLite event store is filled with
- * a realistic mix (registrations, sessions, rewards, withdrawals, notifications and their reads),
- * then every read model is rebuilt from position zero into a fresh read database.
+ * How fast the read models rebuild, and what a rebuild does to an app serving the same data.
  *
- *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 200000]
+ * A fresh SQLite event store is filled with a realistic mix (registrations, rewards, fees,
+ * notifications and their reads, profile edits), then:
+ *   1. every read model is built from position zero (nobody else on the data): events/s;
+ *   2. the API starts as its own OS process on that data directory (PROJECTIONS=inline), and every
+ *      read model is rebuilt again, aside and swapped in, while clients read and write through the
+ *      API: events/s, peak RSS of the rebuilding process, the slowest request (the app's longest
+ *      stall as a client sees it) and the requests that failed.
+ *
+ *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openSqliteEventStore } from '@kamai/api';
+import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
 import type { KamaiEvent } from '@kamai/contracts';
 import type { NewEvent } from '@kamai/domain';
 import { allProjections, openReadDb, rebuildReadModels } from '@kamai/projections';
@@ -18,8 +25,23 @@ import { allProjections, openReadDb, rebuildReadModels } from '@kamai/projection
 export interface BenchRebuildResult {
   events: number;
   fillSeconds: number;
-  rebuildSeconds: number;
-  eventsPerSecond: number;
+  /** Step 1: every read model from zero, nobody else on the data. */
+  coldSeconds: number;
+  coldEventsPerSecond: number;
+  /** Step 2: the same while an API process serves the data (null with serve: false). */
+  serving: {
+    rebuildSeconds: number;
+    eventsPerSecond: number;
+    /** Peak resident memory of the rebuilding process during the rebuild, in MB. */
+    peakRssMb: number;
+    requests: number;
+    /** Requests answered with a 5xx, or not at all. */
+    failedRequests: number;
+    /** The slowest request during the rebuild, in ms. */
+    longestRequestMs: number;
+    /** The API process's read models still follow the store afterwards (/api/health 200). */
+    healthyAfter: boolean;
+  } | null;
 }
 
 const EVENTS_PER_USER = 100;
@@ -38,7 +60,7 @@ function userHistory(userId: string, index: number, now: string): KamaiEvent[] {
     const id = `${userId}-${n}`;
     switch (n % 5) {
       case 0:
-        events.push({ type: 'WalletCredited', data: { entryId: id, amountPaise: 2500, kind: 'task_reward', description: 'Task reward', taskId: 't1', creditedAt: now } });
+        events.push({ type: 'WalletCredited', data: { entryId: id, amountPaise: 2500, kind: 'task_reward', params: { taskTitle: 'Rate the app' }, taskId: 't1', creditedAt: now } });
         break;
       case 1:
         events.push({ type: 'NotificationSent', data: { notificationId: id, title: 'Task Approved', message: '₹25.00 added', kind: 'success', sentAt: now } });
@@ -56,32 +78,111 @@ function userHistory(userId: string, index: number, now: string): KamaiEvent[] {
   return events;
 }
 
-export async function benchRebuild(options: { events?: number; log?: (line: string) => void } = {}): Promise<BenchRebuildResult> {
-  const target = options.events ?? 200_000;
+/** Samples this process's resident memory while `work` runs; returns its result and the peak in MB. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, peakRssMb: Math.round(peak / 1024 / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Clients reading (and one writing) through the API until `until` resolves. */
+async function loadDuring(api: ApiProcess, until: Promise<unknown>) {
+  const client = new TestClient(api.url);
+  const signUp = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bench', lastName: 'Reader' });
+  if (signUp.status !== 201) throw new Error(`sign-up failed: ${signUp.status}`);
+  let done = false;
+  void until.finally(() => (done = true));
+  let requests = 0;
+  let failed = 0;
+  let longest = 0;
+  const timed = async (request: () => Promise<{ status: number }>) => {
+    const started = performance.now();
+    try {
+      const res = await request();
+      if (res.status >= 500) failed += 1;
+    } catch {
+      failed += 1;
+    }
+    requests += 1;
+    longest = Math.max(longest, performance.now() - started);
+  };
+  const reader = async () => {
+    while (!done) {
+      await timed(() => client.get('/api/auth/user'));
+      await timed(() => client.get('/api/transactions'));
+      await timed(() => client.get('/api/tasks'));
+    }
+  };
+  const writer = async () => {
+    for (let i = 0; !done; i++) {
+      await timed(() => client.put('/api/profile', { firstName: `Bench${i}` }));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await Promise.all([reader(), reader(), writer()]);
+  return { requests, failed, longestMs: Math.round(longest) };
+}
+
+export async function benchRebuild(options: { events?: number; serve?: boolean; log?: (line: string) => void } = {}): Promise<BenchRebuildResult> {
+  const target = options.events ?? 1_000_000;
   const log = options.log ?? console.log;
   const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-rebuild-'));
   const store = openSqliteEventStore(join(dir, 'events.sqlite'));
   const db = await openReadDb(join(dir, 'read.sqlite'));
+  let api: ApiProcess | null = null;
   try {
     const now = new Date().toISOString();
     const users = Math.ceil(target / EVENTS_PER_USER);
     const fillStarted = performance.now();
-    for (let i = 0; i < users; i++) {
-      const history = userHistory(randomUUID(), i, now);
-      const events: NewEvent[] = history.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as NewEvent['data'] }));
-      await store.append(`user-${(history[0]!.data as { userId: string }).userId}`, events, 'no_stream');
+    // 64 appends in flight: the store's group commit writes them in shared transactions.
+    for (let i = 0; i < users; i += 64) {
+      await Promise.all(
+        Array.from({ length: Math.min(64, users - i) }, (_, j) => {
+          const userId = randomUUID();
+          const events: NewEvent[] = userHistory(userId, i + j, now).map((e) => ({ id: randomUUID(), type: e.type, data: e.data as NewEvent['data'] }));
+          return store.append(`user-${userId}`, events, 'no_stream');
+        }),
+      );
     }
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const total = await store.headPosition();
     log(`filled the store with ${total} events for ${users} users in ${fillSeconds.toFixed(1)} s`);
 
-    const started = performance.now();
-    const { events } = await rebuildReadModels(db, store, allProjections);
-    const rebuildSeconds = (performance.now() - started) / 1000;
-    const eventsPerSecond = Math.round(events / rebuildSeconds);
-    log(`rebuilt every read model from ${events} events in ${rebuildSeconds.toFixed(2)} s: ${eventsPerSecond} events/s`);
-    return { events, fillSeconds, rebuildSeconds, eventsPerSecond };
+    const cold = await rebuildReadModels(db, store, allProjections);
+    const coldEventsPerSecond = Math.round(cold.events / cold.seconds);
+    log(`built every read model from zero, ${cold.events} events in ${cold.seconds.toFixed(2)} s: ${coldEventsPerSecond} events/s`);
+
+    let serving: BenchRebuildResult['serving'] = null;
+    if (options.serve ?? true) {
+      api = await startApiProcess(dir, { PROJECTIONS: 'inline' });
+      const rebuild = withPeakRss(() => rebuildReadModels(db, store, allProjections));
+      const load = await loadDuring(api, rebuild);
+      const { result, peakRssMb } = await rebuild;
+      const healthyAfter = (await fetch(`${api.url}/api/health`)).status === 200;
+      serving = {
+        rebuildSeconds: result.seconds,
+        eventsPerSecond: Math.round(result.events / result.seconds),
+        peakRssMb,
+        requests: load.requests,
+        failedRequests: load.failed,
+        longestRequestMs: load.longestMs,
+        healthyAfter,
+      };
+      log(
+        `rebuilt every read model aside while an API process served the data: ${result.events} events in ${result.seconds.toFixed(2)} s: ` +
+          `${serving.eventsPerSecond} events/s, peak RSS ${peakRssMb} MB; the API answered ${load.requests} requests, ${load.failed} failed, ` +
+          `slowest ${load.longestMs} ms; health afterwards ${healthyAfter ? 'ok' : 'DEGRADED'}`,
+      );
+    }
+    return { events: cold.events, fillSeconds, coldSeconds: cold.seconds, coldEventsPerSecond, serving };
   } finally {
+    await api?.stop();
     await db.destroy();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -90,5 +191,5 @@ export async function benchRebuild(options: { events?: number; log?: (line: stri
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--events');
-  await benchRebuild({ events: i > 0 ? Number(process.argv[i + 1]) : undefined });
+  await benchRebuild({ events: i > 0 ? Number(process.argv[i + 1]) : undefined, serve: !process.argv.includes('--no-serve') });
 }

@@ -66,11 +66,20 @@ export function createApp(parts: AppParts) {
   app.use(sessionMiddleware);
   app.use('/api/*', idempotency);
 
-  // 503 once the read models stop following the store, so a load balancer or operator notices.
-  app.get('/api/health', (c) => {
-    const failed = deps.runner.failed;
-    if (failed) return c.json({ status: 'degraded', position: deps.runner.position, reason: 'read models are not being updated' }, 503);
-    return c.json({ status: 'ok', position: deps.runner.position });
+  // Each read model's version, position and state (live, building, stale, newer, failed) and how
+  // far it lags the store; 503 once the read models stop following the store, so a load balancer or
+  // operator notices.
+  app.get('/api/health', async (c) => {
+    const [readModels, head] = await Promise.all([deps.runner.status(), deps.store.headPosition()]);
+    const body = {
+      status: deps.runner.failed ? 'degraded' : 'ok',
+      projections: deps.config.projections,
+      position: deps.runner.position,
+      head,
+      readModels: readModels.map((m) => ({ ...m, lag: Math.max(0, head - m.position) })),
+    };
+    if (deps.runner.failed) return c.json({ ...body, reason: 'read models are not being updated' }, 503);
+    return c.json(body);
   });
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);

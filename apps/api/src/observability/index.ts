@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@kamai/domain';
-import type { ProjectionRunner } from '@kamai/projections';
+import type { ReadModels } from '@kamai/projections';
 import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { createMiddleware } from 'hono/factory';
@@ -79,21 +79,29 @@ export function meteredStore(store: EventStore): EventStore {
 }
 
 /**
- * Projection lag from what this branch's runner knows: one position for every read model, against
- * the store's head, and the age of the oldest event past it. A runner with a checkpoint per
- * projection should register its own source with `registerProjectionLag` instead.
+ * Projection lag per read model, from the runner's status (its checkpoint per projection) against
+ * the store's head, and the age of the oldest event past each checkpoint. Works alike for the
+ * in-process runner and the checkpoint watcher (PROJECTIONS=off).
  */
 let runnerLag: (() => void) | null = null;
-export function registerRunnerLag(runner: ProjectionRunner, store: EventStore, name = 'read-models'): () => void {
+export function registerRunnerLag(runner: ReadModels, store: EventStore): () => void {
   // One app serves a process; the newest app's runner replaces an older one's (tests make many).
   runnerLag?.();
   runnerLag = registerProjectionLag(async () => {
-    const position = runner.position;
-    const head = await store.headPosition();
-    if (head <= position) return [{ projection: name, events: 0, ms: 0 }];
-    const [oldest] = await store.readAll({ after: position, limit: 1 });
-    const ms = oldest ? Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) : 0;
-    return [{ projection: name, events: head - position, ms }];
+    const [models, head] = await Promise.all([runner.status(), store.headPosition()]);
+    // Read models usually share a position: one read of the store per distinct checkpoint.
+    const ages = new Map<number, Promise<number>>();
+    const ageAfter = (position: number) => {
+      let age = ages.get(position);
+      if (!age) {
+        age = store.readAll({ after: position, limit: 1 }).then(([oldest]) => (oldest ? Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) : 0));
+        ages.set(position, age);
+      }
+      return age;
+    };
+    return Promise.all(
+      models.map(async (m) => (head <= m.position ? { projection: m.name, events: 0, ms: 0 } : { projection: m.name, events: head - m.position, ms: await ageAfter(m.position) })),
+    );
   });
   return runnerLag;
 }

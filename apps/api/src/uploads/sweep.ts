@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { ProjectionRunner, ReadDbHandle } from '@kamai/projections';
+import type { ReadDbHandle, ReadModels } from '@kamai/projections';
 import type { EventStore } from '@kamai/domain';
 import { type ObjectKey, type ObjectStorage, objectURLFor } from '../object-storage/index.ts';
 
@@ -58,7 +58,7 @@ export async function sweepUnreferencedUploads(parts: {
   storage: ObjectStorage;
   db: ReadDbHandle;
   store: EventStore;
-  runner: ProjectionRunner;
+  runner: ReadModels;
   now?: number;
 }): Promise<string[]> {
   const { ledger, storage, db, store, runner } = parts;

@@ -1,0 +1,103 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { TestClient, freshMobile } from '../testing/server.ts';
+
+const repoRoot = join(import.meta.dirname, '../../../..');
+
+/** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
+async function startWorker(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
+  let log = '';
+  // As `npm run worker` runs it: Node with tsx as a loader (the tsx CLI may SIGKILL a busy child on SIGTERM).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/worker is running/.test(log)) {
+    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start within 60 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    output: () => log,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+describe('a projection worker and two API processes with PROJECTIONS=off on one DATA_DIR', () => {
+  let dataDir: string;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let a: ApiProcess;
+  let b: ApiProcess;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'kamai-worker-'));
+    worker = await startWorker(dataDir);
+    [a, b] = await Promise.all([startApiProcess(dataDir, { PROJECTIONS: 'off' }), startApiProcess(dataDir, { PROJECTIONS: 'off' })]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop(), worker?.child.exitCode === null ? worker.stop() : undefined]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('each API reads its own writes, which only the worker projects', async () => {
+    const viaA = new TestClient(a.url);
+    const mobile = freshMobile();
+    // Register answers with the user read back from the read model: the worker must have projected it.
+    const registered = await viaA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Meera', lastName: 'Iyer' });
+    expect(registered.status).toBe(201);
+    expect((await viaA.get('/api/auth/user')).body).toMatchObject({ mobile, firstName: 'Meera' });
+
+    // The same session through B: B's write shows in B's next read, and in A's.
+    const viaB = viaA.clone(b.url);
+    for (let i = 0; i < 5; i++) {
+      const put = await viaB.put('/api/profile', { firstName: `Meera${i}` });
+      expect(put.status).toBe(200);
+      expect((await viaB.get('/api/auth/user')).body.firstName).toBe(`Meera${i}`);
+      const put2 = await viaA.put('/api/profile', { lastName: `Iyer${i}` });
+      expect(put2.status).toBe(200);
+      expect((await viaA.get('/api/auth/user')).body.lastName).toBe(`Iyer${i}`);
+    }
+  });
+
+  it('health says the read models are run elsewhere and where each stands', async () => {
+    for (const api of [a, b]) {
+      const health = (await (await fetch(`${api.url}/api/health`)).json()) as {
+        status: string;
+        projections: string;
+        head: number;
+        readModels: Array<{ name: string; state: string; position: number }>;
+      };
+      expect(health).toMatchObject({ status: 'ok', projections: 'off' });
+      expect(health.readModels.map((m) => m.name)).toContain('tasks');
+      expect(health.readModels.every((m) => m.state === 'live')).toBe(true);
+      expect(Math.max(...health.readModels.map((m) => m.position))).toBeGreaterThan(0);
+    }
+    // No API process wrote a checkpoint or a row: only the worker says it applied anything.
+    expect(a.output()).not.toMatch(/\[projections\]/);
+  });
+
+  it('SIGTERM stops the worker at a checkpoint; commands then answer 503 busy instead of a stale read', async () => {
+    const code = await worker.stop();
+    expect(code).toBe(0);
+    expect(worker.output()).toMatch(/stopped at position \d+/);
+    const client = new TestClient(a.url);
+    const res = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Late', lastName: 'Comer' });
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('busy');
+  });
+});

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KamaiEvent } from '@kamai/contracts';
+import type { EventStore, RecordedEvent } from '@kamai/domain';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ReadDbHandle, openReadDb } from './db.ts';
+import type { Projection } from './projection.ts';
+import { allProjections } from './registry.ts';
+import { ProjectionRunner } from './runner.ts';
+import { tasksProjection } from './tasks/projection.ts';
+import { listActiveTasks } from './tasks/queries.ts';
+import { readCheckpoints } from './tables.ts';
+import { listAsEventSource, recordEvents, rowsOf } from './testing.ts';
+
+const at = (i: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString();
+
+function task(i: number): { stream: string; event: KamaiEvent } {
+  return {
+    stream: `task-t${i}`,
+    event: {
+      type: 'TaskCreated',
+      data: {
+        taskId: `t${i}`, title: `Task ${i}`, description: 'd', rewardPaise: 100 * i, estimatedTime: '2 min', taskType: 'rating',
+        taskUrl: null, isActive: true, iconColor: 'blue', requiresProof: false, proofInstructions: null, createdBy: 'admin', createdAt: at(i),
+      },
+    },
+  };
+}
+const settings = (i: number): { stream: string; event: KamaiEvent } => ({
+  stream: 'settings',
+  event: { type: 'SettingsUpdated', data: { supportEmail: `s${i}@kamai.in`, updatedBy: 'admin', updatedAt: at(i) } },
+});
+
+/** A store over a growing list: read in batches, followed live by polling, as the SQLite store does. */
+function listStore(events: RecordedEvent[]): EventStore {
+  return {
+    ...listAsEventSource(events),
+    headPosition: async () => events.length,
+    subscribeToAll: ({ after }: { after: number }) => {
+      let closed = false;
+      return {
+        close: async () => {
+          closed = true;
+        },
+        async *[Symbol.asyncIterator]() {
+          let position = after;
+          while (!closed) {
+            const next = events.slice(position, position + 100);
+            if (next.length === 0) await new Promise((r) => setTimeout(r, 5));
+            for (const e of next) yield e;
+            position += next.length;
+          }
+        },
+      };
+    },
+  } as unknown as EventStore;
+}
+
+/** A read model added later: each task's title, upper-cased. */
+const titlesProjection: Projection = {
+  name: 'task-titles',
+  version: 1,
+  tables: { task_titles: { columns: 'id TEXT PRIMARY KEY, title TEXT NOT NULL' } },
+  handles: ['TaskCreated'],
+  async apply(db, event) {
+    if (event.type !== 'TaskCreated') return;
+    // Table names through sql.table (or the query builder), never in the SQL text: a rebuild points them at its shadow.
+    await sql`INSERT INTO ${sql.table('task_titles')} (id, title) VALUES (${event.data.taskId}, ${event.data.title.toUpperCase()})`.execute(db);
+  },
+};
+
+let dir: string;
+let db: ReadDbHandle;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kamai-runner-'));
+  db = await openReadDb(join(dir, 'read.sqlite'));
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a checkpoint per projection', () => {
+  it('a new projection catches up from zero on its own; the others keep their checkpoints and rows', async () => {
+    const events = recordEvents([...Array.from({ length: 30 }, (_, i) => task(i + 1)), ...Array.from({ length: 2000 }, (_, i) => settings(i))]);
+    const store = listStore(events);
+    const first = new ProjectionRunner(db, store, allProjections);
+    await first.start();
+    expect(await first.waitFor(events.length, 10_000)).toBe(true);
+    await first.stop();
+    const before = await readCheckpoints(db);
+    const tasksBefore = await rowsOf(db, 'tasks');
+
+    const runner = new ProjectionRunner(db, store, [...allProjections, titlesProjection]);
+    await runner.start();
+    const after = await readCheckpoints(db);
+    // The others' checkpoints were not touched (same position, same write time).
+    for (const p of allProjections) expect(after.get(p.name)).toEqual(before.get(p.name));
+    expect(after.get('task-titles')).toMatchObject({ version: 1, position: events.length });
+    expect(await rowsOf(db, 'task_titles')).toHaveLength(30);
+    expect((await rowsOf(db, 'task_titles'))[0]).toEqual({ id: 't1', title: 'TASK 1' });
+    expect(await rowsOf(db, 'tasks')).toEqual(tasksBefore);
+
+    // Then it follows live with the others.
+    events.push(...recordEvents([...Array.from({ length: 2030 }, () => settings(0)), task(31)]).slice(2030));
+    expect(await runner.waitFor(events.length, 10_000)).toBe(true);
+    expect(await rowsOf(db, 'task_titles')).toHaveLength(31);
+    expect((await listActiveTasks(db)).length).toBe(31);
+    expect((await runner.status()).every((m) => m.state === 'live')).toBe(true);
+    await runner.stop();
+  });
+
+  it('a version bump rebuilds that read model aside with its new tables, and leaves the others alone', async () => {
+    const events = recordEvents(Array.from({ length: 20 }, (_, i) => task(i + 1)));
+    const store = listStore(events);
+    const first = new ProjectionRunner(db, store, allProjections);
+    await first.start();
+    await first.stop();
+    const before = await readCheckpoints(db);
+
+    // Version 2 of the catalogue keeps a new column.
+    const tasksV2: Projection = {
+      ...tasksProjection,
+      version: 2,
+      tables: { tasks: { ...tasksProjection.tables.tasks!, columns: `${tasksProjection.tables.tasks!.columns}, reward_rupees INTEGER` } },
+      async apply(trx, event) {
+        await tasksProjection.apply(trx, event);
+        if (event.type === 'TaskCreated') {
+          await trx.updateTable('tasks').set({ reward_rupees: event.data.rewardPaise / 100 } as never).where('id', '=', event.data.taskId).execute();
+        }
+      },
+    };
+    const projections = allProjections.map((p) => (p.name === 'tasks' ? tasksV2 : p));
+    const runner = new ProjectionRunner(db, store, projections);
+    await runner.start();
+    const after = await readCheckpoints(db);
+    expect(after.get('tasks')).toMatchObject({ version: 2, position: 20 });
+    for (const p of allProjections.filter((p) => p.name !== 'tasks')) expect(after.get(p.name)).toEqual(before.get(p.name));
+    const rows = await rowsOf(db, 'tasks');
+    expect(rows).toHaveLength(20);
+    expect(rows[2]).toMatchObject({ id: 't3', reward_paise: 300, reward_rupees: 3 });
+    // Nothing of the build is left behind: no shadow or swapped-out table, no claim.
+    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tasks%'`.execute(db)).rows;
+    expect(tables.map((t) => t.name)).toEqual(['tasks']);
+    expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
+    await runner.stop();
+
+    // Code that still has version 1 leaves version 2's rows alone.
+    const old = new ProjectionRunner(db, store, allProjections);
+    await old.start();
+    expect((await old.status()).find((m) => m.name === 'tasks')).toMatchObject({ state: 'newer', storedVersion: 2, version: 1 });
+    await old.stop();
+  });
+
+  it('a data directory from before per-projection checkpoints keeps its rows serving and rebuilds itself', async () => {
+    const events = recordEvents(Array.from({ length: 5 }, (_, i) => task(i + 1)));
+    // The old layout: one 'read-models' checkpoint and kysely's migration tables.
+    await sql`DELETE FROM checkpoints`.execute(db);
+    await sql`CREATE TABLE kysely_migration (name TEXT PRIMARY KEY, timestamp TEXT)`.execute(db);
+    await sql`INSERT INTO checkpoints (name, position, updated_at) VALUES ('read-models', 3, 'then')`.execute(db);
+    await db.destroy();
+    db = await openReadDb(join(dir, 'read.sqlite'));
+    expect((await readCheckpoints(db)).size).toBe(0);
+    const runner = new ProjectionRunner(db, listStore(events), allProjections);
+    await runner.start();
+    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: 1, position: 5 });
+    expect(await listActiveTasks(db)).toHaveLength(5);
+    await runner.stop();
+  });
+});

@@ -1,0 +1,116 @@
+import {
+  IdentifierNode,
+  type Kysely,
+  type KyselyPlugin,
+  OperationNodeTransformer,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SchemableIdentifierNode,
+  type UnknownRow,
+  sql,
+} from 'kysely';
+import type { Projection } from './projection.ts';
+import type { ReadDb } from './schema.ts';
+
+type Db = Kysely<ReadDb>;
+
+async function tableExists(db: Db, name: string): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
+  return (rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Creates the projection's tables under the names `nameOf` gives them. Index names carry the
+ * physical table name, so a shadow's indexes never collide with the live table's.
+ */
+export async function createTables(db: Db, projection: Projection, nameOf: (table: string) => string): Promise<void> {
+  for (const [table, spec] of Object.entries(projection.tables)) {
+    const physical = nameOf(table);
+    await sql`CREATE TABLE ${sql.table(physical)} (${sql.raw(spec.columns)})`.execute(db);
+    for (const [index, columns] of Object.entries(spec.indexes ?? {})) {
+      await sql`CREATE INDEX ${sql.id(`${physical}__${index}`)} ON ${sql.table(physical)} (${sql.raw(columns)})`.execute(db);
+    }
+  }
+}
+
+/**
+ * Creates, empty, each table of these projections that does not exist yet. A projection whose tables
+ * are all new gets a checkpoint at zero with its version: empty tables are that version's rows of an
+ * empty history (the runner builds it aside if the store is not empty).
+ */
+export async function ensureTables(db: Db, projections: readonly Projection[]): Promise<void> {
+  for (const projection of projections) {
+    let created = 0;
+    for (const table of Object.keys(projection.tables)) {
+      if (await tableExists(db, table)) continue;
+      await createTables(db, { ...projection, tables: { [table]: projection.tables[table]! } }, (t) => t);
+      created += 1;
+    }
+    const hasCheckpoint = await db.selectFrom('checkpoints').select('name').where('name', '=', projection.name).executeTakeFirst();
+    if (created === Object.keys(projection.tables).length && !hasCheckpoint) await writeCheckpoint(db, projection.name, projection.version, 0);
+  }
+}
+
+/** Drops every table whose name starts with `prefix` (a build's shadows, or tables swapped out). */
+export async function dropTablesStartingWith(db: Db, prefix: string): Promise<void> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ${prefix.length}) = ${prefix}`.execute(db);
+  for (const { name } of rows) await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db);
+}
+
+class RenameTables extends OperationNodeTransformer {
+  constructor(private readonly names: ReadonlyMap<string, string>) {
+    super();
+  }
+  protected override transformSchemableIdentifier(node: SchemableIdentifierNode): SchemableIdentifierNode {
+    const to = this.names.get(node.identifier.name);
+    return to === undefined ? node : { ...node, identifier: IdentifierNode.create(to) };
+  }
+}
+
+/**
+ * Points a projection's queries at other tables (its shadow during a rebuild) without the projection
+ * knowing: `insertInto('tasks')` runs against `tasks__r…`.
+ */
+export class RenameTablesPlugin implements KyselyPlugin {
+  readonly #transformer: RenameTables;
+  constructor(names: ReadonlyMap<string, string>) {
+    this.#transformer = new RenameTables(names);
+  }
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node, args.queryId);
+  }
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+export interface Checkpoint {
+  name: string;
+  /** The projection version whose rows the tables hold. */
+  version: number;
+  /** Global position of the last event applied. */
+  position: number;
+  updatedAt: string;
+}
+
+export async function readCheckpoints(db: Db): Promise<Map<string, Checkpoint>> {
+  const rows = await db.selectFrom('checkpoints').select(['name', 'version', 'position', 'updated_at']).execute();
+  return new Map(rows.map((r) => [r.name, { name: r.name, version: r.version, position: r.position, updatedAt: r.updated_at }]));
+}
+
+/** A projection's checkpoint position (0 when it has none). */
+export async function readCheckpoint(db: Db, name: string): Promise<number> {
+  const row = await db.selectFrom('checkpoints').select('position').where('name', '=', name).executeTakeFirst();
+  return row?.position ?? 0;
+}
+
+export async function writeCheckpoint(db: Db, name: string, version: number, position: number): Promise<void> {
+  const updated_at = new Date().toISOString();
+  await db
+    .insertInto('checkpoints')
+    .values({ name, version, position, updated_at })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ version, position, updated_at }))
+    .execute();
+}

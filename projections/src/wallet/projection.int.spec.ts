@@ -1,0 +1,51 @@
+import type { KamaiEvent } from '@kamai/contracts';
+import { describe, it } from 'vitest';
+import { projectionSpec } from '../testing.ts';
+import { walletProjection } from './projection.ts';
+import { listTransactions } from './queries.ts';
+
+const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
+const on = (event: KamaiEvent) => ({ stream: 'user-u1', event });
+const registered = on({ type: 'UserRegistered', data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: at(0) } });
+
+const spec = projectionSpec(walletProjection);
+
+describe('wallet read model', () => {
+  it('given a registration, then an empty wallet and no transactions', () =>
+    spec.given([registered]).then({
+      wallets: [{ user_id: 'u1', balance_paise: 0, total_earned_paise: 0, total_withdrawn_paise: 0, created_at: at(0) }],
+      transactions: [],
+    }));
+
+  it('given a reward, a withdrawal and its refund, then the balance, the totals and one row per ledger event', () =>
+    spec
+      .given([
+        registered,
+        on({ type: 'WalletCredited', data: { entryId: 'e1', amountPaise: 2500, kind: 'task_reward', params: { taskTitle: 'Rate Swiggy' }, taskId: 't1', creditedAt: at(1) } }),
+        on({ type: 'WalletDebited', data: { entryId: 'e2', amountPaise: 2000, kind: 'withdrawal', reference: 'w1', debitedAt: at(2) } }),
+        on({ type: 'WalletCredited', data: { entryId: 'e3', amountPaise: 2000, kind: 'withdrawal_refund', reference: 'w1', creditedAt: at(3) } }),
+      ])
+      .then({
+        wallets: [{ user_id: 'u1', balance_paise: 2500, total_earned_paise: 2500, total_withdrawn_paise: 0, updated_at: at(3) }],
+        transactions: [
+          { id: 'e1', type: 'earned', direction: 'credit', kind: 'task_reward', amount_paise: 2500, task_id: 't1', params: '{"taskTitle":"Rate Swiggy"}', position: 2 },
+          { id: 'e2', type: 'withdrawn', direction: 'debit', kind: 'withdrawal', amount_paise: 2000, reference: 'w1', position: 3 },
+          { id: 'e3', type: 'other', direction: 'credit', kind: 'withdrawal_refund', amount_paise: 2000, reference: 'w1', position: 4 },
+        ],
+      }));
+
+  it('given a staff adjustment, then the history names who made it and lists newest first', () =>
+    spec
+      .given([
+        registered,
+        on({ type: 'WalletCredited', data: { entryId: 'e1', amountPaise: 20000, kind: 'adjustment', description: 'Goodwill credit', by: 'fin1', creditedAt: at(1) } }),
+        on({ type: 'WalletDebited', data: { entryId: 'e2', amountPaise: 500, kind: 'adjustment', description: 'Correction', by: 'fin1', debitedAt: at(2) } }),
+      ])
+      .thenQuery(
+        async (db) => (await listTransactions(db, 'u1')).map((t) => [t.id, t.type, t.amount, t.description]),
+        [
+          ['e2', 'other', '5.00', 'Correction'],
+          ['e1', 'other', '200.00', 'Goodwill credit'],
+        ],
+      ));
+});
