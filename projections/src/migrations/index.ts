@@ -4,6 +4,7 @@ import * as ledger from './0002_ledger.ts';
 import * as tasks from './0003_tasks.ts';
 import * as withdrawals from './0004_withdrawals.ts';
 import * as messageKeys from './0005_message_keys.ts';
+import * as language from './0009_language.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0003_tasks': tasks,
   '0004_withdrawals': withdrawals,
   '0005_message_keys': messageKeys,
+  '0009_language': language,
 };

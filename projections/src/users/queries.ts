@@ -43,6 +43,7 @@ export function toUserBody(row: UserRow): UserBody {
     totalRupees: formatPaise(row.balance_paise),
     totalEarned: formatPaise(row.total_earned_paise),
     notificationsEnabled: row.notifications_enabled === 1,
+    ...((row.language === 'en' || row.language === 'hi') && { language: row.language }),
     isAdmin: row.is_admin === 1,
     roles: rolesOf(row),
     kycStatus: row.kyc_status,
