@@ -8,9 +8,11 @@ import { Spinner } from './components/Spinner.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
 import './i18n/index.ts';
+import { followSignedInUser } from './lib/session.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
+followSignedInUser(queryClient);
 
 const router = createRouter({
   routeTree,

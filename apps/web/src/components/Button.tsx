@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ButtonHTMLAttributes } from 'react';
 
 type ButtonVariant = 'primary' | 'secondary' | 'danger';
@@ -42,13 +43,14 @@ export function FormActions({
   variant?: ButtonVariant;
   className?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <div className={`grid gap-2 ${className}`}>
       <Button type="submit" variant={variant} disabled={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>
       <Button variant="secondary" onClick={onCancel}>
-        Cancel
+        {t('cancel')}
       </Button>
     </div>
   );

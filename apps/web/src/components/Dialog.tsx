@@ -1,5 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { XIcon } from './icons.tsx';
 
 interface DialogProps {
@@ -20,6 +21,7 @@ interface DialogProps {
  * when it closes, so a form inside starts empty each time it opens.
  */
 export function Dialog({ open, onOpenChange, title, titleAside, description, children }: DialogProps) {
+  const { t } = useTranslation();
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -37,7 +39,7 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
           </div>
           {children}
           <DialogPrimitive.Close
-            aria-label="Close"
+            aria-label={t('close')}
             className="absolute top-4 right-4 grid size-9 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
           >
             <XIcon className="size-5" />

@@ -1,5 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useToastStore } from '../lib/toast.ts';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../i18n/messages.ts';
 import { XIcon } from './icons.tsx';
 
 /** Spec section 9: 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
@@ -15,6 +17,7 @@ const variantClasses = {
 export function Toaster() {
   const current = useToastStore((state) => state.current);
   const dismiss = useToastStore((state) => state.dismiss);
+  const { t } = useTranslation();
 
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD_PX}>
@@ -29,13 +32,13 @@ export function Toaster() {
           className={`toast pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-10 shadow-lg ${variantClasses[current.variant]}`}
         >
           <div className="grid gap-1">
-            <ToastPrimitive.Title className="text-sm font-semibold">{current.title}</ToastPrimitive.Title>
+            <ToastPrimitive.Title className="text-sm font-semibold">{translateMessage(current.title)}</ToastPrimitive.Title>
             {current.description && (
-              <ToastPrimitive.Description className="text-sm opacity-90">{current.description}</ToastPrimitive.Description>
+              <ToastPrimitive.Description className="text-sm opacity-90">{translateMessage(current.description)}</ToastPrimitive.Description>
             )}
           </div>
           <ToastPrimitive.Close
-            aria-label="Close"
+            aria-label={t('close')}
             className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100 focus:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-current"
           >
             <XIcon className="size-4" />

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../i18n/messages.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
 /**
@@ -45,7 +47,7 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-sm font-medium text-red-600">
-          {error}
+          {translateMessage(error)}
         </p>
       )}
     </div>
@@ -113,17 +115,19 @@ export function TextField({
 
 /** An Indian mobile number: ten digits after a fixed '+91', with the phone keypad. */
 export function MobileField(props: Omit<InputFieldProps, 'inputMode'>) {
-  return <TextField type="tel" inputMode="numeric" prefix="+91" placeholder="10-digit mobile number" {...props} />;
+  const { t } = useTranslation();
+  return <TextField type="tel" inputMode="numeric" prefix="+91" placeholder={t('fields.mobilePlaceholder')} {...props} />;
 }
 
 type NameBinding = Omit<FieldBinding, 'label' | 'hint'>;
 
 /** First and last name, as sign-up and the profile ask for them. */
 export function NameFields({ firstName, lastName }: { firstName: NameBinding; lastName: NameBinding }) {
+  const { t } = useTranslation();
   return (
     <>
-      <TextField label="First name" autoComplete="given-name" autoCapitalize="words" {...firstName} />
-      <TextField label="Last name" autoComplete="family-name" autoCapitalize="words" {...lastName} />
+      <TextField label={t('fields.firstName')} autoComplete="given-name" autoCapitalize="words" {...firstName} />
+      <TextField label={t('fields.lastName')} autoComplete="family-name" autoCapitalize="words" {...lastName} />
     </>
   );
 }
@@ -132,6 +136,7 @@ export function NameFields({ firstName, lastName }: { firstName: NameBinding; la
 export function PasswordField({ label, value, onValueChange, error, hint, ...inputProps }: InputFieldProps) {
   const inputId = useId();
   const [visible, setVisible] = useState(false);
+  const { t } = useTranslation();
   return (
     <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
       <div className={boxClasses(error)}>
@@ -145,7 +150,7 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
         <button
           type="button"
           onClick={() => setVisible((shown) => !shown)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
+          aria-label={visible ? t('fields.hidePassword') : t('fields.showPassword')}
           aria-controls={inputId}
           className="mr-1 grid size-10 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
         >

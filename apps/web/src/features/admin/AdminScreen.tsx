@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -22,13 +23,15 @@ import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
  * refuses the calls of anyone else, and the screen tells them so instead of failing.
  */
 export function AdminScreen() {
+  const { t } = useTranslation('admin');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what="the admin panel" />;
+  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
   return <AdminPanel />;
 }
 
 function AdminPanel() {
-  usePageTitle('Admin Panel');
+  const { t } = useTranslation('admin');
+  usePageTitle(t('title'));
   const tasks = useQuery(adminTasksQuery());
   const create = useCreateTaskMutation();
   const [addFormKey, setAddFormKey] = useState(0);
@@ -42,10 +45,10 @@ function AdminPanel() {
     try {
       await create.mutateAsync(body);
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Failed to create task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('createFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
-    toast({ title: 'Task created successfully' });
+    toast({ title: t('created') });
     // A fresh form, back to the defaults.
     setAddFormKey((key) => key + 1);
   };
@@ -53,22 +56,22 @@ function AdminPanel() {
   return (
     <section className="grid gap-6">
       <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">Admin Panel</h1>
-        <p className="text-sm text-slate-600">Manage the task catalogue.</p>
+        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
+        <p className="text-sm text-slate-600">{t('intro')}</p>
         <Link to="/admin/review" className="mt-1 w-fit text-sm font-medium text-emerald-700 hover:underline">
-          Open the proof review queue
+          {t('openReview')}
         </Link>
       </header>
 
       <dl className="grid grid-cols-2 gap-3">
         <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-          <dt className="text-sm text-slate-600">Total Tasks</dt>
+          <dt className="text-sm text-slate-600">{t('total')}</dt>
           <dd data-testid="total-tasks" className="mt-1 text-2xl font-bold">
             {total ?? '–'}
           </dd>
         </div>
         <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-          <dt className="text-sm text-slate-600">Active Tasks</dt>
+          <dt className="text-sm text-slate-600">{t('active')}</dt>
           <dd data-testid="active-tasks" className="mt-1 text-2xl font-bold text-emerald-700">
             {active ?? '–'}
           </dd>
@@ -77,29 +80,29 @@ function AdminPanel() {
 
       <section aria-labelledby="add-task-heading" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="add-task-heading" className="text-lg font-semibold">
-          Add Task
+          {t('add')}
         </h2>
-        <TaskForm key={addFormKey} submitLabel="Add Task" pendingLabel="Adding..." pending={create.isPending} onSave={onCreate} />
+        <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={create.isPending} onSave={onCreate} />
       </section>
 
       <section aria-labelledby="catalogue-heading" className="grid gap-3">
         <h2 id="catalogue-heading" className="text-lg font-semibold">
-          All Tasks
+          {t('all')}
         </h2>
         {tasks.isPending ? (
-          <div role="status" aria-label="Loading tasks" className="grid gap-3">
+          <div role="status" aria-label={t('loading')} className="grid gap-3">
             {[0, 1].map((index) => (
               <div key={index} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
             ))}
           </div>
         ) : tasks.isError ? (
-          <LoadFailed message={serverErrorMessage(tasks.error, 'We could not load the tasks.')} onRetry={() => void tasks.refetch()} />
+          <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} onRetry={() => void tasks.refetch()} />
         ) : tasks.data.length === 0 ? (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
-            No tasks yet. Add the first one above.
+            {t('empty')}
           </p>
         ) : (
-          <ul className="grid gap-3">
+          <ul className="grid gap-3 lg:grid-cols-2">
             {tasks.data.map((task) => (
               <li key={task.id}>
                 <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
@@ -117,6 +120,7 @@ function AdminPanel() {
 
 function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () => void; onDelete: () => void }) {
   const titleId = `admin-task-${task.id}`;
+  const { t } = useTranslation('admin');
   return (
     <article
       aria-labelledby={titleId}
@@ -129,16 +133,16 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
             {task.title}
           </h3>
           <div className="flex flex-wrap items-center gap-2 text-xs">
-            <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{TASK_TYPE_LABELS[task.taskType]}</span>
-            {!task.isActive && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">Inactive</span>}
-            {task.requiresProof && <span className="rounded-full bg-sky-50 px-2 py-0.5 font-medium text-sky-700">Proof</span>}
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{t(TASK_TYPE_LABELS[task.taskType])}</span>
+            {!task.isActive && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">{t('inactive')}</span>}
+            {task.requiresProof && <span className="rounded-full bg-sky-50 px-2 py-0.5 font-medium text-sky-700">{t('proof')}</span>}
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <IconButton label={`Edit ${task.title}`} onClick={onEdit} className="size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
+          <IconButton label={t('edit', { title: task.title })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
             <PencilIcon className="size-5" />
           </IconButton>
-          <IconButton label={`Delete ${task.title}`} onClick={onDelete} className="size-10 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
+          <IconButton label={t('delete', { title: task.title })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
             <TrashIcon className="size-5" />
           </IconButton>
         </div>
@@ -151,23 +155,24 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
 
 function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const update = useUpdateTaskMutation();
+  const { t } = useTranslation('admin');
 
   const onSave = async (body: TaskInputRequest) => {
     if (!task) return;
     try {
       await update.mutateAsync({ id: task.id, task: body });
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Failed to update task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('updateFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
-    toast({ title: 'Task updated successfully' });
+    toast({ title: t('updated') });
     onClose();
   };
 
   return (
-    <Dialog open={task !== null} onOpenChange={(open) => !open && onClose()} title="Edit Task">
+    <Dialog open={task !== null} onOpenChange={(open) => !open && onClose()} title={t('editTitle')}>
       {task && (
-        <TaskForm key={task.id} task={task} submitLabel="Save Changes" pendingLabel="Saving..." pending={update.isPending} onSave={onSave} onCancel={onClose} />
+        <TaskForm key={task.id} task={task} submitLabel={t('save')} pendingLabel={t('saving')} pending={update.isPending} onSave={onSave} onCancel={onClose} />
       )}
     </Dialog>
   );
@@ -175,16 +180,17 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
 
 function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const remove = useDeleteTaskMutation();
+  const { t } = useTranslation('admin');
 
   const onDelete = async () => {
     if (!task) return;
     try {
       await remove.mutateAsync(task.id);
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Failed to delete task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('deleteFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       return;
     }
-    toast({ title: 'Task deleted successfully' });
+    toast({ title: t('deleted') });
     onClose();
   };
 
@@ -192,15 +198,15 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
     <Dialog
       open={task !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Delete task?"
-      description={task ? `"${task.title}" will leave the catalogue. Rewards already earned for it stay in users' wallets.` : undefined}
+      title={t('deleteTitle')}
+      description={task ? t('deleteQuestion', { title: task.title }) : undefined}
     >
       <div className="flex gap-2">
         <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
-          Cancel
+          {t('common:cancel')}
         </Button>
         <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending}>
-          {remove.isPending ? 'Deleting...' : 'Delete'}
+          {remove.isPending ? t('deleting') : t('deleteShort')}
         </Button>
       </div>
     </Dialog>

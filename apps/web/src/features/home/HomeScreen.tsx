@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { BellIcon } from '../../components/icons.tsx';
 import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, tasksQuery } from '../../lib/queries.ts';
@@ -14,7 +15,8 @@ import { countActiveByType } from '../tasks/filters.ts';
  * and the three category cards with live counts of active tasks. Renders nothing without a user.
  */
 export function HomeScreen() {
-  usePageTitle('Home');
+  const { t } = useTranslation('home');
+  usePageTitle(t('pageTitle'));
   const { data: user } = useQuery(currentUserQuery());
   const tasks = useQuery({ ...tasksQuery(), enabled: Boolean(user) });
   if (!user) return null;
@@ -25,8 +27,8 @@ export function HomeScreen() {
     <div className="grid gap-6">
       <header className="flex items-start justify-between gap-3">
         <div className="grid gap-1">
-          <p className="text-sm text-slate-500">Welcome to Kamai</p>
-          <h1 className="text-2xl font-bold tracking-tight">Hello, {name}</h1>
+          <p className="text-sm text-slate-500">{t('welcome')}</p>
+          <h1 className="text-2xl font-bold tracking-tight">{t('hello', { name })}</h1>
         </div>
         <NotificationBell />
       </header>
@@ -36,29 +38,29 @@ export function HomeScreen() {
         className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
       >
         <p id="total-rupees-label" className="text-sm text-emerald-50">
-          Total rupees
+          {t('totalRupees')}
         </p>
         <p className="mt-1 text-3xl font-bold tracking-tight" data-testid="total-rupees">
           {formatRupees(user.totalRupees)}
         </p>
         <p className="mt-2 text-xs text-emerald-50" data-testid="total-earned">
-          {formatRupees(user.totalEarned)} earned in all
+          {t('earnedInAll', { amount: formatRupees(user.totalEarned) })}
         </p>
       </section>
 
       <section aria-labelledby="tasks-heading" className="grid gap-3">
         <div className="flex items-baseline justify-between gap-3">
           <h2 id="tasks-heading" className="text-lg font-semibold">
-            Earn with tasks
+            {t('earnWithTasks')}
           </h2>
           <Link to="/tasks/categories" className="text-sm font-medium text-emerald-700 hover:underline">
-            See all
+            {t('seeAll')}
           </Link>
         </div>
         <CategoryCards countOf={(type) => (counts ? taskCount(counts[type]) : tasks.isError ? '–' : undefined)} />
         {tasks.data?.length === 0 && (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-4 text-center text-sm text-slate-600">
-            No tasks available right now
+            {t('noTasks')}
           </p>
         )}
       </section>
@@ -68,11 +70,12 @@ export function HomeScreen() {
 
 /** The bell: a link to /profile (where the notifications live) with the number of unread ones. */
 function NotificationBell() {
+  const { t } = useTranslation('home');
   const unread = useUnreadCount();
   return (
     <Link
       to="/profile"
-      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      aria-label={unread > 0 ? t('bellUnread', { count: unread }) : t('bell')}
       className="relative grid size-11 shrink-0 place-items-center rounded-full border border-slate-200 bg-white text-slate-700 shadow-sm transition hover:text-emerald-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-100"
     >
       <BellIcon className="size-5" />

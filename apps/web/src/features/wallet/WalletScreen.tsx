@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TransactionBody } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
+import { useTranslation } from 'react-i18next';
+import { ledgerInLanguage } from '../../i18n/messages.ts';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { formatRelativeTime, formatRupees, formatRupeesShort } from '../../lib/format.ts';
 import { currentUserQuery, transactionsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
@@ -10,21 +13,22 @@ import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
 
 /** Spec section 2 (Wallet): the balance, 'Withdraw Money', and the recent activity. */
 export function WalletScreen() {
-  usePageTitle('Wallet');
+  const { t } = useTranslation('wallet');
+  usePageTitle(t('pageTitle'));
   const { data: user } = useQuery(currentUserQuery());
   const [withdrawing, setWithdrawing] = useState(false);
   const balance = user?.totalRupees;
 
   return (
     <div className="grid gap-6">
-      <h1 className="text-2xl font-bold tracking-tight">Wallet</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{t('pageTitle')}</h1>
 
       <section
         aria-labelledby="balance-label"
         className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
       >
         <p id="balance-label" className="text-sm text-emerald-50">
-          Current balance
+          {t('currentBalance')}
         </p>
         <p className="mt-1 text-4xl font-bold tracking-tight" data-testid="wallet-balance">
           {balance === undefined ? '—' : formatRupees(balance)}
@@ -35,14 +39,14 @@ export function WalletScreen() {
           disabled={!canWithdraw(balance)}
           className="mt-5 inline-flex h-12 w-full items-center justify-center rounded-xl bg-white px-4 text-base font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus:outline-none focus-visible:ring-4 focus-visible:ring-white/50 disabled:cursor-not-allowed disabled:bg-white/60 disabled:text-emerald-800/70"
         >
-          Withdraw Money
+          {t('withdrawMoney')}
         </button>
-        <p className="mt-2 text-center text-xs text-emerald-50">Minimum: ₹{MIN_WITHDRAWAL_RUPEES}</p>
+        <p className="mt-2 text-center text-xs text-emerald-50">{t('minimum', { amount: formatRupeesShort(MIN_WITHDRAWAL_RUPEES) })}</p>
       </section>
 
       <section aria-labelledby="activity-heading" className="grid gap-3">
         <h2 id="activity-heading" className="text-lg font-semibold">
-          Recent activity
+          {t('recentActivity')}
         </h2>
         <ActivityList />
       </section>
@@ -53,22 +57,23 @@ export function WalletScreen() {
 }
 
 function ActivityList() {
+  const { t } = useTranslation('wallet');
   const transactions = useQuery(transactionsQuery());
 
   if (transactions.isPending) return <ActivitySkeleton />;
   if (transactions.isError) {
-    return <LoadFailed message="We couldn't load your activity. Please check your connection." onRetry={() => void transactions.refetch()} />;
+    return <LoadFailed message={serverErrorMessage(transactions.error, t('activityFailed'))} onRetry={() => void transactions.refetch()} />;
   }
   if (transactions.data.length === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-        No transactions yet
+        {t('noTransactions')}
       </p>
     );
   }
   const now = new Date();
   return (
-    <ul aria-label="Recent activity" className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <ul aria-label={t('recentActivity')} className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
       {transactions.data.map((transaction) => (
         <ActivityRow key={transaction.id} transaction={transaction} now={now} />
       ))}
@@ -89,7 +94,7 @@ function ActivityRow({ transaction, now }: { transaction: TransactionBody; now: 
         {credit ? '↓' : '↑'}
       </span>
       <div className="min-w-0 flex-1">
-        <p className="line-clamp-2 text-sm font-medium text-slate-900">{transaction.description}</p>
+        <p className="line-clamp-2 text-sm font-medium text-slate-900">{ledgerInLanguage(transaction)}</p>
         <p className="mt-0.5 text-xs text-slate-500">
           <time dateTime={transaction.createdAt}>{formatRelativeTime(transaction.createdAt, now)}</time>
         </p>
@@ -103,10 +108,11 @@ function ActivityRow({ transaction, now }: { transaction: TransactionBody; now: 
 }
 
 function ActivitySkeleton() {
+  const { t } = useTranslation('wallet');
   return (
     <div
       role="status"
-      aria-label="Loading activity"
+      aria-label={t('loadingActivity')}
       className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm"
     >
       {[0, 1, 2, 3].map((row) => (

@@ -9,7 +9,8 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
 import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts';
-import { formatRupees } from '../../lib/format.ts';
+import { useTranslation } from 'react-i18next';
+import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSessionExpired } from '../../lib/session.ts';
@@ -27,14 +28,15 @@ interface WithdrawDialogProps {
 
 /** Spec section 2 (Wallet): the 'Withdraw to Bank' dialog. */
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
+  const { t } = useTranslation('wallet');
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Withdraw to Bank"
+      title={t('withdraw.title')}
       description={
         <>
-          Available balance: <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
+          {t('withdraw.available')} <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
         </>
       }
     >
@@ -50,6 +52,7 @@ const UpiForm = v.object({ upiId: UpiId });
 
 function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void }) {
   const withdraw = useWithdrawMutation();
+  const { t } = useTranslation('wallet');
   const sessionExpired = useSessionExpired();
   const { data: savedBody } = useQuery(savedDestinationQuery());
   const saved = savedBody?.destination ?? null;
@@ -83,7 +86,7 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       toast({ variant: 'destructive', title, description: message });
       return;
     }
-    toast({ title: 'Withdrawal Requested', description: 'Your withdrawal request has been submitted for review' });
+    toast({ title: t('withdraw.requested'), description: t('withdraw.requestedBody') });
     onDone();
   };
 
@@ -107,7 +110,7 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-5">
       <TextField
-        label="Amount (₹)"
+        label={t('withdraw.amount')}
         type="number"
         inputMode="decimal"
         min={MIN_WITHDRAWAL_RUPEES}
@@ -115,64 +118,64 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
         step="0.01"
         value={amount}
         onValueChange={setAmount}
-        hint={`Minimum: ₹${MIN_WITHDRAWAL_RUPEES} · Maximum: ${formatRupees(balance)}`}
+        hint={t('withdraw.amountHint', { min: formatRupeesShort(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
       />
 
       <fieldset className="grid gap-2">
-        <legend className="mb-1.5 text-sm font-medium text-slate-700">Send the money to</legend>
+        <legend className="mb-1.5 text-sm font-medium text-slate-700">{t('withdraw.sendTo')}</legend>
         {saved && (
-          <Choice name="destination" checked={destination === 'saved'} onSelect={() => setChoice('saved')} label="Saved account">
+          <Choice name="destination" checked={destination === 'saved'} onSelect={() => setChoice('saved')} label={t('withdraw.savedAccount')}>
             <SavedDestinationLine saved={saved} />
           </Choice>
         )}
         <div className="grid grid-cols-2 gap-2">
-          <Choice name="destination" checked={destination === 'bank'} onSelect={() => setChoice('bank')} label={saved ? 'New bank account' : 'Bank account'} />
-          <Choice name="destination" checked={destination === 'upi'} onSelect={() => setChoice('upi')} label={saved ? 'New UPI ID' : 'UPI ID'} />
+          <Choice name="destination" checked={destination === 'bank'} onSelect={() => setChoice('bank')} label={saved ? t('withdraw.newBank') : t('withdraw.bank')} />
+          <Choice name="destination" checked={destination === 'upi'} onSelect={() => setChoice('upi')} label={saved ? t('withdraw.newUpi') : t('withdraw.upi')} />
         </div>
       </fieldset>
 
       {destination === 'bank' && (
         <div className="grid gap-4">
           <TextField
-            label="Account number"
+            label={t('withdraw.accountNumber')}
             inputMode="numeric"
             autoComplete="off"
-            placeholder="9 to 18 digits"
+            placeholder={t('withdraw.accountNumberPlaceholder')}
             {...bankForm.field('accountNumber')}
           />
           <TextField
-            label="IFSC code"
+            label={t('withdraw.ifsc')}
             autoCapitalize="characters"
             autoComplete="off"
-            placeholder="e.g. HDFC0001234"
+            placeholder={t('withdraw.ifscPlaceholder')}
             {...bankForm.field('ifsc')}
             onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
           />
           <TextField
-            label="Account holder name"
+            label={t('withdraw.holderName')}
             autoCapitalize="words"
             autoComplete="name"
-            placeholder="As shown in your bank"
+            placeholder={t('withdraw.holderNamePlaceholder')}
             {...bankForm.field('holderName')}
           />
         </div>
       )}
       {destination === 'upi' && (
         <TextField
-          label="UPI ID"
+          label={t('withdraw.upi')}
           autoCapitalize="none"
           autoComplete="off"
-          placeholder="e.g. name@okhdfc"
+          placeholder={t('withdraw.upiPlaceholder')}
           {...upiForm.field('upiId')}
         />
       )}
 
       <p className="flex items-start gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
         <HistoryIcon className="mt-0.5 size-4 shrink-0" />
-        Withdrawal requests are processed within 24-48 hours.
+        {t('withdraw.processing')}
       </p>
 
-      <FormActions submitLabel="Submit Request" pendingLabel="Submitting..." pending={withdraw.isPending} onCancel={onDone} />
+      <FormActions submitLabel={t('withdraw.submit')} pendingLabel={t('withdraw.submitting')} pending={withdraw.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { PlaceholderScreen } from '../../components/PlaceholderScreen.tsx';
 
 export const Route = createFileRoute('/_authed/kyc')({
@@ -6,5 +7,6 @@ export const Route = createFileRoute('/_authed/kyc')({
 });
 
 function KycVerificationScreen() {
-  return <PlaceholderScreen title="KYC Verification" note="Verify your identity with your PAN Card and Voter ID here soon." />;
+  const { t } = useTranslation();
+  return <PlaceholderScreen title={t('kycPlaceholder.title')} note={t('kycPlaceholder.note')} />;
 }
