@@ -16,7 +16,7 @@ const SRC = fileURLToPath(new URL('..', import.meta.url));
 const EXCLUDED_DIRS = [join(SRC, 'features', 'finance')];
 
 /** Literal texts that are the same in every language. */
-const ALLOWED = new Set(['Kamai', 'UPI', 'IFSC', 'UTR', '₹', '•', '·', '–', '—', '/', '%', '+', '×', '99+', 'support@kamai.app', 'you@example.com']);
+const ALLOWED = new Set(['Kamai', 'UPI', 'IFSC', 'UTR', '₹', '•', '·', '–', '—', '/', '%', '+', '×', '99+', 'support@kamai.app', 'you@example.com', 'https://']);
 
 /** Attributes whose value a person reads or hears. */
 const TEXT_ATTRIBUTES = new Set([
