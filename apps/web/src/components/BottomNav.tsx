@@ -33,7 +33,7 @@ export function BottomNav() {
             <Link
               to={to}
               activeOptions={{ exact: to === '/' }}
-              className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-500 transition hover:text-slate-800 data-[status=active]:text-emerald-600"
+              className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-600 transition hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600 data-[status=active]:text-emerald-700"
             >
               <Icon className="size-6" />
               {t(label)}

@@ -4,7 +4,7 @@ import type { ButtonHTMLAttributes } from 'react';
 type ButtonVariant = 'primary' | 'secondary' | 'danger';
 
 const variantClasses: Record<ButtonVariant, string> = {
-  primary: 'bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300',
+  primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200',
   danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-200',
 };

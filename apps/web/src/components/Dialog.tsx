@@ -27,7 +27,7 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <DialogPrimitive.Content
-          className="fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
+          className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh-11rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 sm:top-1/2 sm:max-h-[calc(100dvh-2rem)] sm:-translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="grid gap-1 pr-10">
@@ -40,7 +40,7 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
           {children}
           <DialogPrimitive.Close
             aria-label={t('close')}
-            className="absolute top-4 right-4 grid size-9 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+            className="absolute top-3 right-3 grid size-11 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
           >
             <XIcon className="size-5" />
           </DialogPrimitive.Close>

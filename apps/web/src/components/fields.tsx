@@ -75,7 +75,7 @@ const boxClasses = (error: string | undefined) =>
     error ? 'border-red-500 focus-within:ring-red-200' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-100'
   }`;
 
-const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-400';
+const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-500';
 
 /** A labelled text (or number, phone, e-mail) input with its hint and inline error. */
 export function TextField({
@@ -179,7 +179,7 @@ export function TextAreaField({
         {...controlProps(inputId, { onValueChange, error, hint })}
         rows={rows}
         value={value}
-        className={`w-full resize-y rounded-xl border bg-white px-3 py-2 text-base shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-2 ${controlBorder(error)}`}
+        className={`w-full resize-y rounded-xl border bg-white px-3 py-2 text-base shadow-sm outline-none transition placeholder:text-slate-500 focus:ring-2 ${controlBorder(error)}`}
       />
     </FieldFrame>
   );

@@ -2,6 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BottomNav } from './BottomNav.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { ArrowLeftIcon } from './icons.tsx';
 
 /**
@@ -21,7 +22,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
 export function BrandMark() {
   return (
     <div className="flex items-center gap-2">
-      <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-600 text-xl font-bold text-white">
+      <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-700 text-xl font-bold text-white">
         ₹
       </span>
       <span className="text-2xl font-bold tracking-tight text-slate-900">Kamai</span>
@@ -35,7 +36,10 @@ export function GuestLayout({ children }: { children: ReactNode }) {
   return (
     <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center px-5 py-10">
       <div className="mb-8 grid gap-2">
-        <BrandMark />
+        <div className="flex items-center justify-between gap-3">
+          <BrandMark />
+          <LanguageSwitch />
+        </div>
         <p className="text-sm text-slate-600">{t('tagline')}</p>
       </div>
       {children}
@@ -48,7 +52,7 @@ export function StaticPageLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <main className="mx-auto w-full max-w-2xl px-5 py-6">
-      <Link to="/" className="mb-6 inline-flex items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
+      <Link to="/" className="mb-6 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
         <ArrowLeftIcon className="size-4" />
         {t('backToHome')}
       </Link>

@@ -275,7 +275,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           aria-describedby={counterId}
           rows={4}
           placeholder={t('proof.descriptionPlaceholder')}
-          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-400 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
+          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-500 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
         />
         <p id={counterId} data-testid="description-counter" className="text-right text-xs text-slate-500">
           {description.length}/{PROOF_DESCRIPTION_MAX_LENGTH}

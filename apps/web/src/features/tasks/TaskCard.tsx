@@ -90,7 +90,7 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
             </a>
           )}
           {showSubmit && (
-            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300`}>
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300`}>
               {t('card.submitProof')}
             </button>
           )}

@@ -7,7 +7,7 @@ export function TaskScreenHeader({ title, subtitle }: { title: string; subtitle:
   const { t } = useTranslation();
   return (
     <header className="grid gap-3">
-      <Link to="/" aria-label={t('backToHome')} className="inline-flex w-fit items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
+      <Link to="/" aria-label={t('backToHome')} className="inline-flex min-h-11 w-fit items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
         <ArrowLeftIcon className="size-4" />
         {t('back')}
       </Link>

@@ -1,12 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TransactionBody } from '@kamai/contracts';
+import type { TransactionBody, WithdrawalBody } from '@kamai/contracts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { WithdrawalItem, WithdrawalStatusBadge } from '../profile/WithdrawalHistoryDialog.tsx';
+import { withdrawalFor } from './moneyStatus.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { useTranslation } from 'react-i18next';
 import { ledgerInLanguage } from '../../i18n/messages.ts';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatRelativeTime, formatRupees, formatRupeesShort } from '../../lib/format.ts';
-import { currentUserQuery, transactionsQuery } from '../../lib/queries.ts';
+import { currentUserQuery, transactionsQuery, withdrawalsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
@@ -25,7 +28,7 @@ export function WalletScreen() {
 
       <section
         aria-labelledby="balance-label"
-        className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
+        className="rounded-2xl bg-gradient-to-br from-emerald-700 to-teal-700 p-5 text-white shadow-md"
       >
         <p id="balance-label" className="text-sm text-emerald-50">
           {t('currentBalance')}
@@ -59,6 +62,9 @@ export function WalletScreen() {
 function ActivityList() {
   const { t } = useTranslation('wallet');
   const transactions = useQuery(transactionsQuery());
+  // The requests behind withdrawal rows, for their status chip and detail sheet.
+  const withdrawals = useQuery(withdrawalsQuery());
+  const [detail, setDetail] = useState<WithdrawalBody | null>(null);
 
   if (transactions.isPending) return <ActivitySkeleton />;
   if (transactions.isError) {
@@ -73,36 +79,84 @@ function ActivityList() {
   }
   const now = new Date();
   return (
-    <ul aria-label={t('recentActivity')} className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
-      {transactions.data.map((transaction) => (
-        <ActivityRow key={transaction.id} transaction={transaction} now={now} />
-      ))}
-    </ul>
+    <>
+      <ul aria-label={t('recentActivity')} className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
+        {transactions.data.map((transaction) => {
+          const withdrawal = withdrawalFor(transaction, withdrawals.data);
+          return (
+            <ActivityRow
+              key={transaction.id}
+              transaction={transaction}
+              withdrawal={withdrawal}
+              onOpen={withdrawal ? () => setDetail(withdrawal) : undefined}
+              now={now}
+            />
+          );
+        })}
+      </ul>
+      <Dialog open={detail !== null} onOpenChange={(open) => !open && setDetail(null)} title={t('detail.title')}>
+        {detail && <WithdrawalItem withdrawal={detail} as="div" />}
+      </Dialog>
+    </>
   );
 }
 
-function ActivityRow({ transaction, now }: { transaction: TransactionBody; now: Date }) {
+function ActivityRow({
+  transaction,
+  withdrawal,
+  onOpen,
+  now,
+}: {
+  transaction: TransactionBody;
+  withdrawal: WithdrawalBody | null;
+  onOpen: (() => void) | undefined;
+  now: Date;
+}) {
+  const { t } = useTranslation('wallet');
   const credit = transaction.direction === 'credit';
-  return (
-    <li className="flex items-center gap-3 px-4 py-3.5">
+  const content = (
+    <>
       <span
         aria-hidden="true"
         className={`grid size-10 shrink-0 place-items-center rounded-full text-lg font-bold ${
-          credit ? 'bg-emerald-50 text-emerald-600' : 'bg-red-50 text-red-600'
+          credit ? 'bg-emerald-50 text-emerald-700' : 'bg-red-50 text-red-700'
         }`}
       >
         {credit ? '↓' : '↑'}
       </span>
-      <div className="min-w-0 flex-1">
-        <p className="line-clamp-2 text-sm font-medium text-slate-900">{ledgerInLanguage(transaction)}</p>
-        <p className="mt-0.5 text-xs text-slate-500">
+      <span className="min-w-0 flex-1">
+        <span className="line-clamp-2 block text-sm font-medium text-slate-900">{ledgerInLanguage(transaction)}</span>
+        <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
           <time dateTime={transaction.createdAt}>{formatRelativeTime(transaction.createdAt, now)}</time>
-        </p>
-      </div>
-      <p className={`shrink-0 text-sm font-semibold tabular-nums ${credit ? 'text-emerald-600' : 'text-red-600'}`} data-testid="amount">
+          {withdrawal && <WithdrawalStatusBadge status={withdrawal.status} />}
+        </span>
+        {withdrawal?.status === 'paid' && withdrawal.reference && (
+          <span className="mt-0.5 block text-xs break-all text-slate-600">{t('detail.utr', { reference: withdrawal.reference })}</span>
+        )}
+        {withdrawal?.status === 'rejected' && withdrawal.reason && (
+          <span className="mt-0.5 block text-xs text-red-700">{t('detail.rejectedReason', { reason: withdrawal.reason })}</span>
+        )}
+      </span>
+      <span className={`shrink-0 text-sm font-semibold tabular-nums ${credit ? 'text-emerald-700' : 'text-red-700'}`} data-testid="amount">
         {credit ? '+' : '-'}
         {formatRupees(transaction.amount)}
-      </p>
+      </span>
+    </>
+  );
+  return (
+    <li data-testid="activity-row">
+      {onOpen ? (
+        <button
+          type="button"
+          onClick={onOpen}
+          aria-haspopup="dialog"
+          className="flex w-full items-center gap-3 px-4 py-3.5 text-left hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600"
+        >
+          {content}
+        </button>
+      ) : (
+        <div className="flex items-center gap-3 px-4 py-3.5">{content}</div>
+      )}
     </li>
   );
 }
