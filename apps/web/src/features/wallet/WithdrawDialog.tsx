@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import * as v from 'valibot';
 import { BankAccount, UpiId } from '@kamai/contracts';
 import type { SavedDestination } from '@kamai/contracts';
-import { FormActions } from '../../components/Button.tsx';
+import { Button, FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
@@ -15,6 +15,7 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSessionExpired } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { type IfscData, loadIfscData, lookupIfsc } from './ifsc.ts';
 import { useWithdrawMutation } from './walletMutations.ts';
 import type { WithdrawalInput } from './walletMutations.ts';
 import { MIN_WITHDRAWAL_RUPEES, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
@@ -63,6 +64,17 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
   const destination: DestinationChoice = choice ?? (saved ? 'saved' : 'bank');
   const bankForm = useSchemaForm(BankAccount, { accountNumber: '', ifsc: '', holderName: '' });
   const upiForm = useSchemaForm(UpiForm, { upiId: '' });
+  // Safer bank details: the account number typed twice (no pasting the second), the IFSC checked
+  // offline against the bank list, and a last look at where the money goes before it is sent.
+  const [confirmAccount, setConfirmAccount] = useState('');
+  const [confirmError, setConfirmError] = useState<string | undefined>();
+  const [ifscData, setIfscData] = useState<IfscData | null>(null);
+  const [review, setReview] = useState<{ input: WithdrawalInput; amount: string; to: string } | null>(null);
+  useEffect(() => {
+    if (destination === 'bank' && !ifscData) void loadIfscData().then(setIfscData);
+  }, [destination, ifscData]);
+  const ifscTyped = bankForm.values.ifsc.trim();
+  const ifscLookup = ifscData && ifscTyped.length === 11 ? lookupIfsc(ifscTyped, ifscData) : null;
 
   const send = async (input: WithdrawalInput) => {
     try {
@@ -90,6 +102,8 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
     onDone();
   };
 
+  const confirm = (input: WithdrawalInput, to: string) => setReview({ input, amount: input.amount, to });
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (withdraw.isPending) return;
@@ -99,13 +113,39 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       return;
     }
     if (destination === 'saved') {
-      void send({ amount: checked.amount });
+      if (saved) confirm({ amount: checked.amount }, saved.kind === 'bank' ? `${saved.label} (${saved.holderName})` : saved.label);
     } else if (destination === 'bank') {
-      bankForm.handleSubmit((bankAccount) => send({ amount: checked.amount, bankAccount }))(event);
+      const matches = confirmAccount.trim() === bankForm.values.accountNumber.trim();
+      setConfirmError(matches ? undefined : t('withdraw.accountMismatch'));
+      bankForm.handleSubmit(async (bankAccount) => {
+        const data = ifscData ?? (await loadIfscData());
+        const found = lookupIfsc(bankAccount.ifsc, data);
+        if (!found.valid) {
+          bankForm.setServerErrors({ ifsc: t('withdraw.ifscUnknown') });
+          return;
+        }
+        if (!matches) return;
+        confirm(
+          { amount: checked.amount, bankAccount },
+          t('withdraw.toBank', { bank: found.bankName, last4: bankAccount.accountNumber.slice(-4), holder: bankAccount.holderName }),
+        );
+      })(event);
     } else {
-      upiForm.handleSubmit(({ upiId }) => send({ amount: checked.amount, upiId }))(event);
+      upiForm.handleSubmit(({ upiId }) => confirm({ amount: checked.amount, upiId }, t('withdraw.toUpi', { upiId })))(event);
     }
   };
+
+  if (review) {
+    return (
+      <ConfirmWithdrawal
+        amount={review.amount}
+        to={review.to}
+        pending={withdraw.isPending}
+        onConfirm={() => void send(review.input).then(() => setReview(null))}
+        onBack={() => setReview(null)}
+      />
+    );
+  }
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-5">
@@ -144,12 +184,34 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
             {...bankForm.field('accountNumber')}
           />
           <TextField
+            label={t('withdraw.accountNumberAgain')}
+            inputMode="numeric"
+            autoComplete="off"
+            value={confirmAccount}
+            onValueChange={(value) => {
+              setConfirmAccount(value);
+              if (confirmError) setConfirmError(value.trim() === bankForm.values.accountNumber.trim() ? undefined : t('withdraw.accountMismatch'));
+            }}
+            // Typed, not pasted: a copied typo would match itself.
+            onPaste={(event) => event.preventDefault()}
+            onDrop={(event) => event.preventDefault()}
+            error={confirmError}
+            hint={t('withdraw.accountNumberAgainHint')}
+          />
+          <TextField
             label={t('withdraw.ifsc')}
             autoCapitalize="characters"
             autoComplete="off"
             placeholder={t('withdraw.ifscPlaceholder')}
             {...bankForm.field('ifsc')}
             onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
+            hint={
+              ifscLookup?.valid
+                ? t('withdraw.ifscBank', { bank: ifscLookup.bankName })
+                : ifscLookup
+                  ? t('withdraw.ifscUnknown')
+                  : undefined
+            }
           />
           <TextField
             label={t('withdraw.holderName')}
@@ -177,6 +239,31 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
 
       <FormActions submitLabel={t('withdraw.submit')} pendingLabel={t('withdraw.submitting')} pending={withdraw.isPending} onCancel={onDone} />
     </form>
+  );
+}
+
+/** The last look before money leaves: how much, to which bank and account (last four digits) or UPI ID. */
+function ConfirmWithdrawal({ amount, to, pending, onConfirm, onBack }: { amount: string; to: string; pending: boolean; onConfirm: () => void; onBack: () => void }) {
+  const { t } = useTranslation('wallet');
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="grid gap-4" data-testid="withdraw-confirm">
+      <h3 id={headingId} className="text-base font-semibold text-slate-900">
+        {t('withdraw.confirmTitle')}
+      </h3>
+      <p className="rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-base text-slate-900">
+        <strong className="text-xl font-bold tabular-nums">{formatRupees(amount)}</strong> {t('withdraw.to')} <span className="font-semibold">{to}</span>
+      </p>
+      <p className="text-sm text-slate-600">{t('withdraw.confirmHint')}</p>
+      <div className="grid gap-2">
+        <Button onClick={onConfirm} disabled={pending}>
+          {pending ? t('withdraw.submitting') : t('withdraw.confirm')}
+        </Button>
+        <Button variant="secondary" onClick={onBack} disabled={pending}>
+          {t('withdraw.edit')}
+        </Button>
+      </div>
+    </section>
   );
 }
 
