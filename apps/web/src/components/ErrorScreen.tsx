@@ -5,12 +5,13 @@ import { useEffect } from 'react';
 import { Button } from './Button.tsx';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../lib/usePageTitle.ts';
-import { failureMessage } from '../lib/api.ts';
+import { failureMessage, isNetworkFailure } from '../lib/api.ts';
 
 /** Shown when a route cannot load (e.g. the API is unreachable); offers to try again. */
 export function ErrorScreen({ error }: ErrorComponentProps) {
   const { t } = useTranslation();
-  usePageTitle(t('error.title'));
+  const offline = isNetworkFailure(error);
+  usePageTitle(offline ? t('offline.title') : t('error.title'));
   const router = useRouter();
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
 
@@ -22,7 +23,7 @@ export function ErrorScreen({ error }: ErrorComponentProps) {
   return (
     <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center gap-4 px-5">
       <div role="alert" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm">
-        <h1 className="text-xl font-bold text-slate-900">{t('error.title')}</h1>
+        <h1 className="text-xl font-bold text-slate-900">{offline ? t('offline.title') : t('error.title')}</h1>
         <p className="mt-2 text-sm break-words text-slate-600">
           {failureMessage(error, t('error.body'))}
         </p>

@@ -114,9 +114,21 @@ export function TextField({
 }
 
 /** An Indian mobile number: ten digits after a fixed '+91', with the phone keypad. */
-export function MobileField(props: Omit<InputFieldProps, 'inputMode'>) {
+export function MobileField({ onValueChange, ...props }: Omit<InputFieldProps, 'inputMode'>) {
   const { t } = useTranslation();
-  return <TextField type="tel" inputMode="numeric" prefix="+91" placeholder={t('fields.mobilePlaceholder')} {...props} />;
+  // Digits, and what people and autofill put around them (+91, spaces, dashes, brackets); no letters.
+  // The contracts' normalizeMobile makes it the 10 digits, here and on the server.
+  return (
+    <TextField
+      type="tel"
+      inputMode="numeric"
+      autoComplete="tel-national"
+      prefix="+91"
+      placeholder={t('fields.mobilePlaceholder')}
+      {...props}
+      onValueChange={(value) => onValueChange(value.replace(/[^\d+\-\s().]/g, ''))}
+    />
+  );
 }
 
 type NameBinding = Omit<FieldBinding, 'label' | 'hint'>;
