@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
 
@@ -107,4 +108,20 @@ export const path = (page: Page) => new URL(page.url()).pathname;
 export async function expectTitle(page: Page, title: string): Promise<void> {
   await page.waitForFunction((expected) => document.title === expected, title);
   expect(await page.title()).toBe(title);
+}
+
+/**
+ * WCAG 2.2 A/AA checks with axe-core on what the page shows now (an open dialog included): fails on
+ * any serious or critical violation, naming the rule and the elements. Call it on every screen a
+ * test visits, in each language it runs in.
+ */
+export async function expectAccessible(page: Page, what = path(page)): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const report = serious.map(
+    (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.map((node) => node.target.join(' ')).join('\n  ')}`,
+  );
+  expect(report, `axe on ${what}`).toEqual([]);
 }

@@ -1,4 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { XIcon } from './icons.tsx';
@@ -22,6 +23,15 @@ interface DialogProps {
  */
 export function Dialog({ open, onOpenChange, title, titleAside, description, children }: DialogProps) {
   const { t } = useTranslation();
+  // Radix returns focus to a Dialog.Trigger; these dialogs open from ordinary buttons (state), so the
+  // element that had focus when it opened gets it back on close.
+  // Read while rendering the opening, before Radix moves focus into the dialog.
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current && typeof document !== 'undefined' && document.activeElement instanceof HTMLElement) {
+    opener.current = document.activeElement === document.body ? null : document.activeElement;
+  }
+  wasOpen.current = open;
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -29,6 +39,12 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
         <DialogPrimitive.Content
           className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh-11rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 sm:top-1/2 sm:max-h-[calc(100dvh-2rem)] sm:-translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
         >
           <div className="grid gap-1 pr-10">
             <div className="flex flex-wrap items-center gap-2">
