@@ -116,6 +116,15 @@ export async function expectTitle(page: Page, title: string): Promise<void> {
  * test visits, in each language it runs in.
  */
 export async function expectAccessible(page: Page, what = path(page)): Promise<void> {
+  // Colours are judged once entering animations (toasts, dialogs) have ended; endless ones (skeletons) are left alone.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();

@@ -36,11 +36,11 @@ export function PrivacyPolicyPage() {
   const { t } = useTranslation('static-pages');
   usePageTitle(t('privacy.pageTitle'));
   const supportEmail = useSupportEmail();
-  // Markup inside the texts: <b> bold lead-in, <mail/> the support address, <link> the deletion page.
+  // Markup inside the texts: <b> bold lead-in, <mail/> the support address, <deletion> the deletion page (not <link>: a void element in HTML).
   const components = {
     b: <strong />,
     mail: <MailLink email={supportEmail} />,
-    link: <Link to="/delete-account" className="font-medium text-emerald-700 hover:underline" />,
+    deletion: <Link to="/delete-account" className="font-medium text-emerald-700 hover:underline" />,
   };
   const text = (key: string) => <Trans t={t} i18nKey={key} components={components} />;
 
