@@ -97,6 +97,8 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await page.getByLabel(t('common:fields.password'), { exact: true }).fill(account.password);
       await page.getByRole('button', { name: t('auth:register.submit') }).click();
       await page.getByRole('heading', { name: t('home:hello', { name: account.firstName }) }).waitFor();
+      // The device's choice is stored on the new account.
+      await expect(page.request.get('/api/auth/user').then((r) => r.json())).resolves.toMatchObject({ language });
       await expectAccessible(page, `home (${language})`);
 
       // A task worth ₹150, done with a proof.

@@ -3,7 +3,8 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { RegisterRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
-import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { i18n } from '../../i18n/index.ts';
+import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -21,7 +22,9 @@ export function RegisterScreen() {
   // refreshes, and the success toast and navigation must still happen.
   const onSubmit = form.handleSubmit(async (account) => {
     try {
+      // The language chosen on this device becomes the account's, so it follows the person to other devices.
       await register.mutateAsync(account);
+      await apiRequest('PUT', '/api/profile', { language: i18n.language === 'hi' ? 'hi' : 'en' }).catch(() => undefined);
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({
