@@ -90,11 +90,15 @@ export async function signIn(page: Page, account: TestAccount): Promise<void> {
 
 /** A session outside the browser: the cookie header of a login through the API. */
 export async function sessionCookie(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
-  });
+  const login = () =>
+    fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ mobile: account.mobile, password: account.password }),
+    });
+  // A blocking grantRole (a CLI run of several seconds on a busy machine) can outlast the server's
+  // keep-alive, so the pooled socket is closed under us: one retry on a fresh connection.
+  const response = await login().catch(login);
   if (!response.ok) throw new Error(`login answered ${response.status}`);
   return response.headers
     .getSetCookie()
