@@ -6,6 +6,7 @@ import * as withdrawals from './0004_withdrawals.ts';
 import * as messageKeys from './0005_message_keys.ts';
 import * as kyc from './0006_kyc.ts';
 import * as journal from './0008_journal.ts';
+import * as language from './0009_language.ts';
 
 /**
  * Read-model migrations, applied in name order at start-up. A migration only shapes tables; the rows
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0005_message_keys': messageKeys,
   '0006_kyc': kyc,
   '0008_journal': journal,
+  '0009_language': language,
 };

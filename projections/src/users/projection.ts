@@ -31,6 +31,7 @@ export const usersProjection: Projection = {
             ...(d.lastName !== undefined && { last_name: d.lastName }),
             ...(d.email !== undefined && { email: d.email }),
             ...(d.notificationsEnabled !== undefined && { notifications_enabled: d.notificationsEnabled ? 1 : 0 }),
+            ...(d.language !== undefined && { language: d.language }),
             updated_at: d.updatedAt,
           })
           .where('id', '=', userIdOf(event.streamId))

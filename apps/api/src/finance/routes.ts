@@ -87,6 +87,7 @@ export const financeRoutes = new Hono<AppEnv>()
         kind: 'adjustment',
         amount: formatPaise(amount),
         description: ledgerText({ kind: 'adjustment', params: { reason } }),
+        params: { reason },
         taskId: null,
         createdAt: now,
       },
