@@ -1,4 +1,14 @@
-import { LEDGER_TEXTS, NOTIFICATION_TEXTS, PROFILE_MESSAGES, TASK_MESSAGES, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, MESSAGES } from '@kamai/contracts';
+import {
+  KYC_MESSAGES,
+  LEDGER_TEXTS,
+  NOTIFICATION_TEXTS,
+  PROFILE_MESSAGES,
+  REVIEW_MESSAGES,
+  TASK_MESSAGES,
+  WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_TITLES,
+  MESSAGES,
+} from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { i18n } from './index.ts';
 import { ledgerInLanguage, notificationInLanguage, translateMessage } from './messages.ts';
@@ -36,7 +46,7 @@ describe('texts the server records, in the reader’s language', () => {
   });
 
   it('has a Hindi text for every validation message and title of contracts', async () => {
-    const all = texts([MESSAGES, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, TASK_MESSAGES, PROFILE_MESSAGES]);
+    const all = texts([MESSAGES, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, TASK_MESSAGES, PROFILE_MESSAGES, REVIEW_MESSAGES, KYC_MESSAGES]);
     await i18n.changeLanguage('hi');
     const untranslated = all.filter((message) => translateMessage(message) === message);
     expect(untranslated).toEqual([]);
