@@ -186,6 +186,12 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await expectAccessible(page, `notifications (${language})`);
       await page.keyboard.press('Escape');
 
+      // KYC, where nothing is uploaded yet.
+      await page.goto('/kyc');
+      await page.getByRole('heading', { name: t('kyc:title'), level: 1 }).waitFor();
+      await page.getByRole('article', { name: t('kyc:documents.pan') }).waitFor();
+      await expectAccessible(page, `KYC (${language})`);
+
       // The static pages.
       await page.goto('/privacy-policy');
       await page.getByRole('heading', { name: t('static-pages:privacy.pageTitle'), level: 1 }).waitFor();
@@ -231,6 +237,11 @@ describe('staff screens at a desk and on a phone', () => {
       await expectAccessible(page, `review (${language})`);
       await page.setViewportSize({ width: 360, height: 640 });
       await expectAccessible(page, `review on a phone (${language})`);
+      // Finance (admins may open it): the queue tab, in the chosen language.
+      await page.goto('/admin/finance');
+      await page.getByRole('heading', { name: t('finance:title'), level: 1 }).waitFor();
+      await page.getByRole('heading', { name: t('finance:queue.heading'), level: 2 }).waitFor();
+      await expectAccessible(page, `finance queue on a phone (${language})`);
     });
   }
 });
