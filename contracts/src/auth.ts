@@ -10,7 +10,23 @@ export const MESSAGES = {
   email: 'Invalid email address',
 } as const;
 
-export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.trim(), v.regex(/^\d{10}$/, MESSAGES.mobile));
+/**
+ * A mobile number as people type or autofill it, made the 10 digits we store: "+91 90000-00001",
+ * "09000000001" and "90000 00001" all become "9000000001". Spaces, dashes, dots and brackets are
+ * dropped, then one leading country code (+91 / 91 with 12 digits) or trunk 0 (11 digits). Anything
+ * else is returned digits-only or as typed, and the 10-digit check decides.
+ */
+export function normalizeMobile(input: string): string {
+  const compact = input.trim().replace(/[\s\-.()]/g, '');
+  if (!/^\+?\d*$/.test(compact)) return compact;
+  const digits = compact.replace(/^\+/, '');
+  if (compact.startsWith('+')) return digits.startsWith('91') ? digits.slice(2) : compact;
+  if (digits.length === 12 && digits.startsWith('91')) return digits.slice(2);
+  if (digits.length === 11 && digits.startsWith('0')) return digits.slice(1);
+  return digits;
+}
+
+export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.transform(normalizeMobile), v.regex(/^\d{10}$/, MESSAGES.mobile));
 export const Password = v.pipe(v.string(MESSAGES.password), v.minLength(6, MESSAGES.password), v.maxLength(256, 'Password must be at most 256 characters'));
 export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'), noControlCharacters());
 export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'), noControlCharacters());
@@ -52,6 +68,8 @@ export const UserBody = v.object({
   /** Everything earned so far (task rewards, KYC bonus), same format. */
   totalEarned: v.string(),
   notificationsEnabled: v.boolean(),
+  /** The language the person reads the app in, chosen on a device and stored on the account. */
+  language: v.optional(v.picklist(['en', 'hi'])),
   isAdmin: v.boolean(),
   roles: v.array(Role),
   kycStatus: KycStatus,

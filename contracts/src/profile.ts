@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { FirstName, LastName, MESSAGES } from './auth.ts';
 
+/** The languages the app speaks; the web app's locale files are per language. */
+export const LANGUAGES = ['en', 'hi'] as const;
+export const Language = v.picklist(LANGUAGES, 'language must be "en" or "hi"');
+export type Language = v.InferOutput<typeof Language>;
+
 const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
 
 /**
@@ -23,6 +28,7 @@ export const ProfileUpdateRequest = v.object({
   lastName: v.optional(LastName),
   email: v.optional(OptionalEmail),
   notificationsEnabled: v.optional(v.boolean('notificationsEnabled must be true or false')),
+  language: v.optional(Language),
 });
 export type ProfileUpdateRequest = v.InferOutput<typeof ProfileUpdateRequest>;
 

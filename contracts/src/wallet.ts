@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MessageParams } from './messages.ts';
 
 /** One ledger entry as GET /api/transactions answers it, newest first. */
 export const TransactionBody = v.object({
@@ -12,7 +13,10 @@ export const TransactionBody = v.object({
   kind: v.string(),
   /** Decimal string with two places, always positive; `direction` gives the sign. */
   amount: v.string(),
+  /** English, for older clients; `params` (with `kind`, a LEDGER_TEXTS key) renders it in the reader's language. */
   description: v.string(),
+  /** The facts the description is made of; absent for entries recorded before texts were keys. */
+  params: v.optional(MessageParams),
   taskId: v.nullable(v.string()),
   createdAt: v.string(),
 });

@@ -60,6 +60,8 @@ export interface UsersTable {
   email: string | null;
   profile_image_url: string | null;
   notifications_enabled: Generated<number>;
+  /** 'en' | 'hi' once the person chose; null until then (the device's choice applies). */
+  language: string | null;
   /** JSON array of roles. */
   roles: Generated<string>;
   is_admin: Generated<number>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
+import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -67,6 +67,8 @@ describe('the finance screen’s four tabs', () => {
     // Queue: today's pending requests, as before.
     expect(await tab('Queue').getAttribute('aria-selected')).toBe('true');
     await page.getByRole('heading', { name: 'Pending withdrawals' }).waitFor();
+    await page.getByTestId('pending-withdrawal').first().waitFor();
+    await expectAccessible(page, 'finance queue');
 
     // History: paid and rejected, with UTR, staff and reason; CSV.
     await tab('History').click();
@@ -77,6 +79,7 @@ describe('the finance screen’s four tabs', () => {
     const [historyCsv] = await Promise.all([page.waitForEvent('download'), history.getByRole('link', { name: 'Download CSV' }).click()]);
     const historyRows = parseCsv(readFileSync((await historyCsv.path()) ?? '', 'utf8'));
     expect(historyRows.find((r) => r['utr'] === 'UTR88880001')).toMatchObject({ status: 'paid', amount: '300.00', processed_by: 'Farah Khan' });
+    await expectAccessible(page, 'finance history');
 
     // User ledger: statement with running balance, chart, CSV whose rows sum to the balance shown.
     await tab('User ledger').click();
@@ -94,6 +97,7 @@ describe('the finance screen’s four tabs', () => {
     const shownClosing = paise((await page.getByTestId('ledger-closing').textContent()) ?? '');
     expect(rows.reduce((sum, r) => sum + paise(r['amount'] ?? 'NaN'), 0)).toBe(shownClosing - shownOpening);
     expect(rows.at(-1)?.['balance']).toBe('500.00');
+    await expectAccessible(page, 'finance user ledger');
 
     // As of a day before anything happened: nothing yet.
     await page.getByLabel('As of (date)').fill('2020-01-01');
@@ -108,6 +112,7 @@ describe('the finance screen’s four tabs', () => {
     const figure = async (id: string) => paise((await page.getByTestId(id).textContent()) ?? '');
     expect((await figure('recon-available')) + (await figure('recon-pending'))).toBe((await figure('recon-funded')) - (await figure('recon-paid')));
     await page.getByTestId('recon-verification').getByText(/^Verified: \d+ events, head [0-9a-f]{64}$/).waitFor();
+    await expectAccessible(page, 'finance reconciliation');
 
     // The user's wallet shows what is available and, apart, what is waiting to be paid out.
     const phone = await suite.signedIn(user);

@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
 
@@ -89,11 +90,15 @@ export async function signIn(page: Page, account: TestAccount): Promise<void> {
 
 /** A session outside the browser: the cookie header of a login through the API. */
 export async function sessionCookie(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: server.baseUrl },
-    body: JSON.stringify({ mobile: account.mobile, password: account.password }),
-  });
+  const login = () =>
+    fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: server.baseUrl },
+      body: JSON.stringify({ mobile: account.mobile, password: account.password }),
+    });
+  // A blocking grantRole (a CLI run of several seconds on a busy machine) can outlast the server's
+  // keep-alive, so the pooled socket is closed under us: one retry on a fresh connection.
+  const response = await login().catch(login);
   if (!response.ok) throw new Error(`login answered ${response.status}`);
   return response.headers
     .getSetCookie()
@@ -107,4 +112,29 @@ export const path = (page: Page) => new URL(page.url()).pathname;
 export async function expectTitle(page: Page, title: string): Promise<void> {
   await page.waitForFunction((expected) => document.title === expected, title);
   expect(await page.title()).toBe(title);
+}
+
+/**
+ * WCAG 2.2 A/AA checks with axe-core on what the page shows now (an open dialog included): fails on
+ * any serious or critical violation, naming the rule and the elements. Call it on every screen a
+ * test visits, in each language it runs in.
+ */
+export async function expectAccessible(page: Page, what = path(page)): Promise<void> {
+  // Colours are judged once entering animations (toasts, dialogs) have ended; endless ones (skeletons) are left alone.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const report = serious.map(
+    (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.map((node) => node.target.join(' ')).join('\n  ')}`,
+  );
+  expect(report, `axe on ${what}`).toEqual([]);
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole, registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
 
 /**
  * KYC end to end, on phones: a new user uploads the front and back of a PAN Card and a Voter ID, a
@@ -123,6 +123,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await userPage.getByRole('heading', { name: 'KYC Verification' }).waitFor();
     await expectBadge(card(userPage, 'PAN Card'), 'Not uploaded');
     await expectBadge(card(userPage, 'Voter ID'), 'Not uploaded');
+    await expectAccessible(userPage, 'KYC, nothing uploaded');
 
     await uploadDocument(userPage, 'PAN Card');
     await uploadDocument(userPage, 'Voter ID');
@@ -138,6 +139,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await pan.getByText('Usha Patel').waitFor();
     // Both images side by side; tap one to enlarge it.
     await expect(pan.getByRole('img').count()).resolves.toBe(2);
+    await expectAccessible(reviewerPage, 'KYC review queue');
     await pan.getByRole('button', { name: 'Enlarge PAN Card Front' }).click();
     const enlarged = reviewerPage.getByRole('dialog', { name: 'PAN Card Front' });
     await enlarged.getByRole('img', { name: 'PAN Card Front' }).waitFor();
@@ -165,6 +167,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await expectBadge(voterCard, 'Rejected');
     await voterCard.getByText('Reason: The photo is blurry').waitFor();
     await expect(userPage.getByTestId('kyc-claim').count()).resolves.toBe(0);
+    await expectAccessible(userPage, 'KYC, one approved and one rejected');
     await uploadDocument(userPage, 'Voter ID');
 
     // The reviewer approves the new submission (reached from the proof review screen's link).
@@ -182,6 +185,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await expectToast(userPage, 'KYC Completed!', '₹200.00 has been added to your wallet');
     await userPage.getByTestId('kyc-completed').getByText('KYC Completed!').waitFor();
     await expect(claim.count()).resolves.toBe(0);
+    await expectAccessible(userPage, 'KYC completed');
 
     await userPage.goto('/wallet');
     const bonusRow = userPage.getByRole('listitem').filter({ hasText: 'KYC verification bonus' });

@@ -242,8 +242,18 @@ describe('the profile, on a phone', () => {
     await page.screenshot({ path: '/tmp/profile-staff.png', fullPage: true });
   });
 
-  it('tells a signed-out visitor they are logged out, and sends them to /login after 500 ms', async () => {
+  it('sends a visitor who never signed in to /login quietly, without the red toast', async () => {
     const page = await phone();
+    await page.goto('/profile');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.waitForTimeout(700);
+    await expect(page.locator('.toast').count()).resolves.toBe(0);
+  });
+
+  it('tells someone whose session ended they are logged out, and sends them to /login after 500 ms', async () => {
+    const page = await signedIn(await newAccount('Kiran'));
+    await page.context().clearCookies();
     await page.goto('/profile');
     await expectToast(page, 'Unauthorized', 'You are logged out. Logging in again...');
     await page.waitForURL((url) => url.pathname === '/login');

@@ -241,6 +241,9 @@ describe('a task from the admin panel to the wallet', () => {
     await expectImageLoaded(submission.getByRole('img', { name: `Proof for ${title}` }));
     await reviewerPage.screenshot({ path: '/tmp/kamai-review-queue.png' });
     await submission.getByRole('button', { name: 'Approve' }).click();
+    // Approving moves money: the reviewer confirms the amount and the person first.
+    const confirm = reviewerPage.getByRole('dialog', { name: 'Approve this proof?' });
+    await confirm.getByRole('button', { name: /^Approve ₹/ }).click();
     await expectToast(reviewerPage, 'Proof Approved');
     await submission.waitFor({ state: 'detached' });
 

@@ -98,7 +98,7 @@ describe('the wallet, on a phone', () => {
     // A bank account by IFSC: the fields are checked inline first.
     await amount.fill('150');
     await dialog.getByRole('radio', { name: 'Bank account' }).check();
-    await dialog.getByLabel('Account number').fill('12345');
+    await dialog.getByLabel('Account number', { exact: true }).fill('12345');
     await dialog.getByLabel('IFSC code').fill('HDFC123');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
     await dialog.getByText('Account number must be 9 to 18 digits').waitFor();
@@ -106,16 +106,42 @@ describe('the wallet, on a phone', () => {
     await dialog.getByText("Enter the account holder's name").waitFor();
     await page.screenshot({ path: '/tmp/withdraw-dialog-errors.png' });
 
-    await dialog.getByLabel('Account number').fill('123456789012');
+    await dialog.getByLabel('Account number', { exact: true }).fill('123456789012');
+    // The number typed a second time must match, and cannot be pasted.
+    const again = dialog.getByLabel('Account number again');
+    await again.fill('123456789013');
+    await dialog.getByLabel('IFSC code').fill('hdfc1001234');
+    await dialog.getByText('We could not find this IFSC code', { exact: false }).first().waitFor();
     await dialog.getByLabel('IFSC code').fill('hdfc0001234');
     await expect(dialog.getByLabel('IFSC code').inputValue()).resolves.toBe('HDFC0001234');
+    // The bank is named offline from the IFSC.
+    await dialog.getByText('HDFC Bank. Branch names need an online lookup', { exact: false }).waitFor();
     await dialog.getByLabel('Account holder name').fill('Asha Sharma');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await dialog.getByText('The account numbers do not match').waitFor();
+    await again.fill('');
+    await again.focus();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', '123456789012');
+      document.activeElement?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await expect(again.inputValue()).resolves.toBe('');
+    await again.fill('123456789012');
+    await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    // A last look before the money leaves: amount, bank, last four digits and holder.
+    const confirmStep = dialog.getByTestId('withdraw-confirm');
+    await expect(confirmStep.getByText('₹150.00', { exact: false }).first().textContent()).resolves.toContain('₹150.00');
+    await confirmStep.getByText('HDFC Bank ••••9012 (Asha Sharma)').waitFor();
+    await page.screenshot({ path: '/tmp/withdraw-confirm.png' });
+    await confirmStep.getByRole('button', { name: 'Confirm and send' }).click();
     await expectToast(page, 'Withdrawal Requested', 'Your withdrawal request has been submitted for review');
     await dialog.waitFor({ state: 'detached' });
     await page.getByTestId('wallet-balance').getByText('₹100.00').waitFor();
     const hold = activity.getByRole('listitem').filter({ has: page.getByTestId('amount').getByText('-₹150.00') });
     await hold.waitFor();
+    // The wallet row carries the request's status.
+    await hold.getByTestId('withdrawal-status').getByText('Pending', { exact: true }).waitFor();
 
     // Finance sees it, with the full account to pay, and pays it.
     await finance.reload();
@@ -132,6 +158,16 @@ describe('the wallet, on a phone', () => {
     await pay.getByRole('button', { name: 'Confirm Paid' }).click();
     await toasts(finance).getByText('Withdrawal Paid', { exact: true }).waitFor();
     await request.waitFor({ state: 'detached' });
+
+    // The wallet row says Paid, with the transfer reference, and opens the request's details.
+    await page.reload();
+    await hold.getByTestId('withdrawal-status').getByText('Paid', { exact: true }).waitFor();
+    await hold.getByText('UTR: UTR2026112100042').waitFor();
+    await hold.getByRole('button').click();
+    const sheet = page.getByRole('dialog', { name: 'Withdrawal details' });
+    await sheet.getByText('A/c XXXXXX9012 · HDFC0001234').waitFor();
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    await sheet.waitFor({ state: 'detached' });
 
     // The user is told, and the history shows it paid.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
@@ -172,6 +208,8 @@ describe('the wallet, on a phone', () => {
     await dialog.getByLabel('Amount (₹)').fill('150');
     await dialog.getByRole('textbox', { name: 'UPI ID' }).fill('ravi.kumar@okhdfc');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await dialog.getByTestId('withdraw-confirm').getByText('UPI ravi.kumar@okhdfc').waitFor();
+    await dialog.getByRole('button', { name: 'Confirm and send' }).click();
     await expectToast(page, 'Withdrawal Requested', 'Your withdrawal request has been submitted for review');
     await page.getByTestId('wallet-balance').getByText('₹150.00').waitFor();
 
@@ -185,6 +223,8 @@ describe('the wallet, on a phone', () => {
     await page.screenshot({ path: '/tmp/withdraw-saved.png' });
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/withdrawals') && r.method() === 'POST');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await dialog.getByTestId('withdraw-confirm').getByText('UPI ra***@okhdfc').waitFor();
+    await dialog.getByRole('button', { name: 'Confirm and send' }).click();
     expect((await sent).postDataJSON()).toEqual({ amount: '100.00' });
     await expectToast(page, 'Withdrawal Requested', 'Your withdrawal request has been submitted for review');
     await page.getByTestId('wallet-balance').getByText('₹50.00').waitFor();
@@ -252,12 +292,15 @@ describe('the wallet, on a phone', () => {
     await openWallet(page);
     await page.getByRole('button', { name: 'Withdraw Money' }).click();
     const dialog = withdrawDialog(page);
-    await dialog.getByLabel('Account number').fill('987654321');
+    await dialog.getByLabel('Account number', { exact: true }).fill('987654321');
+    await dialog.getByLabel('Account number again').fill('987654321');
     await dialog.getByLabel('IFSC code').fill('SBIN0000123');
     await dialog.getByLabel('Account holder name').fill('Kiran Sharma');
+    await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await dialog.getByTestId('withdraw-confirm').getByText('State Bank of India ••••4321 (Kiran Sharma)').waitFor();
     // The session ends elsewhere (cookie gone): the API answers 401.
     await page.context().clearCookies();
-    await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await dialog.getByRole('button', { name: 'Confirm and send' }).click();
     await expectToast(page, 'Unauthorized', 'You are logged out. Logging in again...');
     // Not at once: the toast shows on the wallet first.
     expect(path(page)).toBe('/wallet');

@@ -9,9 +9,13 @@ import { Spinner } from './components/Spinner.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
 import './i18n/index.ts';
+import { followSignedInUser } from './lib/session.ts';
+import { registerServiceWorker } from './lib/serviceWorker.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
+followSignedInUser(queryClient);
+registerServiceWorker();
 
 const router = createRouter({
   routeTree,

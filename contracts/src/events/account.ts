@@ -19,6 +19,8 @@ export const accountEvents = {
     lastName: v.optional(v.string()),
     email: v.optional(v.nullable(v.string())),
     notificationsEnabled: v.optional(v.boolean()),
+    /** 'en' | 'hi'; kept a plain string so a language added later still reads. */
+    language: v.optional(v.string()),
     updatedAt: IsoTime,
   }),
   RoleGranted: v.object({ role: Role, grantedBy: v.string(), grantedAt: IsoTime }),

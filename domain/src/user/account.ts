@@ -11,6 +11,7 @@ export interface AccountState {
   lastName: string | null;
   email: string | null;
   notificationsEnabled: boolean;
+  language: string | null;
   roles: Role[];
 }
 
@@ -22,6 +23,7 @@ export const initialAccountState = (): AccountState => ({
   lastName: null,
   email: null,
   notificationsEnabled: true,
+  language: null,
   roles: [],
 });
 
@@ -37,13 +39,14 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         lastName: event.data.lastName,
       };
     case 'ProfileUpdated': {
-      const { firstName, lastName, email, notificationsEnabled } = event.data;
+      const { firstName, lastName, email, notificationsEnabled, language } = event.data;
       return {
         ...state,
         firstName: firstName ?? state.firstName,
         lastName: lastName ?? state.lastName,
         email: email === undefined ? state.email : email,
         notificationsEnabled: notificationsEnabled ?? state.notificationsEnabled,
+        language: language ?? state.language,
       };
     }
     case 'RoleGranted':
@@ -63,7 +66,7 @@ export type AccountCommand =
     }
   | {
       type: 'UpdateProfile';
-      data: { firstName?: string; lastName?: string; email?: string | null; notificationsEnabled?: boolean };
+      data: { firstName?: string; lastName?: string; email?: string | null; notificationsEnabled?: boolean; language?: string };
       now: string;
     }
   | { type: 'GrantRole'; data: { role: Role; by: string }; now: string }
@@ -87,6 +90,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (d.notificationsEnabled !== undefined && d.notificationsEnabled !== state.notificationsEnabled) {
         changes.notificationsEnabled = d.notificationsEnabled;
       }
+      if (d.language !== undefined && d.language !== state.language) changes.language = d.language;
       return Object.keys(changes).length > 1 ? [{ type: 'ProfileUpdated', data: changes }] : [];
     }
     case 'GrantRole':

@@ -43,6 +43,12 @@ describe('account decider', () => {
       .then([{ type: 'ProfileUpdated', data: { lastName: 'Iyer', email: 'a@example.in', updatedAt: now } }]);
   });
 
+  it('records a chosen language once, and nothing when it is chosen again', () => {
+    const chose: UserEvent = { type: 'ProfileUpdated', data: { language: 'hi', updatedAt: now } };
+    spec.given([registered]).when({ type: 'UpdateProfile', data: { language: 'hi' }, now }).then([chose]);
+    spec.given([registered, chose]).when({ type: 'UpdateProfile', data: { language: 'hi' }, now }).then([]);
+  });
+
   it('records nothing when nothing changed', () => {
     spec.given([registered]).when({ type: 'UpdateProfile', data: { firstName: 'Asha', notificationsEnabled: true }, now }).then([]);
   });

@@ -1,4 +1,4 @@
-import type { NotificationBody } from '@kamai/contracts';
+import type { MessageParams, NotificationBody } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
 
@@ -16,6 +16,8 @@ export async function listNotifications(db: ReadDbHandle, userId: string, limit 
     userId: row.user_id,
     title: row.title,
     message: row.message,
+    ...(row.message_key !== null && { key: row.message_key }),
+    ...(row.params !== null && { params: JSON.parse(row.params) as MessageParams }),
     type: row.type,
     isRead: row.is_read === 1,
     createdAt: row.created_at,

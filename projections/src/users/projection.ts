@@ -5,12 +5,13 @@ import type { Projection } from '../projection.ts';
 export const usersProjection: Projection = {
   name: 'users',
   // 2: kyc_status follows KycDocumentApproved / KycBonusClaimed. 3: a changed password's hash.
-  version: 3,
+  // 4: the language a person chose (null until they choose).
+  version: 4,
   tables: {
     users: {
       columns: `id TEXT PRIMARY KEY, mobile TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, first_name TEXT,
         last_name TEXT, email TEXT, profile_image_url TEXT, notifications_enabled INTEGER NOT NULL DEFAULT 1,
-        roles TEXT NOT NULL DEFAULT '[]', is_admin INTEGER NOT NULL DEFAULT 0, kyc_status TEXT NOT NULL DEFAULT 'pending',
+        roles TEXT NOT NULL DEFAULT '[]', is_admin INTEGER NOT NULL DEFAULT 0, kyc_status TEXT NOT NULL DEFAULT 'pending', language TEXT,
         created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
     },
   },
@@ -49,6 +50,7 @@ export const usersProjection: Projection = {
             ...(d.lastName !== undefined && { last_name: d.lastName }),
             ...(d.email !== undefined && { email: d.email }),
             ...(d.notificationsEnabled !== undefined && { notifications_enabled: d.notificationsEnabled ? 1 : 0 }),
+            ...(d.language !== undefined && { language: d.language }),
             updated_at: d.updatedAt,
           })
           .where('id', '=', userIdOf(event.streamId))

@@ -58,6 +58,7 @@ export function toUserBody(row: UserRow): UserBody {
     pendingPayout: formatPaise(row.pending_payout_paise),
     totalEarned: formatPaise(row.total_earned_paise),
     notificationsEnabled: row.notifications_enabled === 1,
+    ...((row.language === 'en' || row.language === 'hi') && { language: row.language }),
     isAdmin: row.is_admin === 1,
     roles: rolesOf(row),
     kycStatus: row.kyc_status,

@@ -1,4 +1,4 @@
-import { type TransactionBody, formatPaise } from '@kamai/contracts';
+import { type MessageParams, type TransactionBody, formatPaise } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
@@ -27,6 +27,7 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
     kind: row.kind,
     amount: formatPaise(row.amount_paise),
     description: row.description,
+    ...(row.params !== null && { params: JSON.parse(row.params) as MessageParams }),
     taskId: row.task_id,
     createdAt: row.created_at,
   }));

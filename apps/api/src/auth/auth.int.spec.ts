@@ -93,6 +93,12 @@ describe('sign in and out', () => {
     const login = await client.post('/api/auth/login', { mobile: user.mobile, password: user.password });
     expect(login.status).toBe(200);
     expect(login.body.mobile).toBe(user.mobile);
+    // The number as autofill or a person types it signs in to the same account.
+    const spaced = `+91 ${user.mobile.slice(0, 5)}-${user.mobile.slice(5)}`;
+    const again = await server.client().post('/api/auth/login', { mobile: spaced, password: user.password });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(login.body.id);
+    expect((await server.client().post('/api/auth/login', { mobile: `0${user.mobile}`, password: user.password })).status).toBe(200);
     const stolen = client.clone();
     expect((await client.post('/api/auth/logout')).status).toBe(204);
     expect((await client.get('/api/auth/user')).status).toBe(401);

@@ -181,6 +181,7 @@ describe('finance over real HTTP: manual adjustments', () => {
         kind: 'adjustment',
         amount: '250.75',
         description: 'Adjustment: Missed task reward',
+        params: { reason: 'Missed task reward' },
         taskId: null,
         createdAt: expect.any(String),
       },

@@ -104,6 +104,7 @@ export const financeRoutes = new Hono<AppEnv>()
         kind: 'adjustment',
         amount: formatPaise(amount),
         description: ledgerText({ kind: 'adjustment', params: { reason } }),
+        params: { reason },
         taskId: null,
         createdAt: now,
       },

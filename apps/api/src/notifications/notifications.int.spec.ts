@@ -39,6 +39,8 @@ describe('notifications over real HTTP', () => {
       userId: user.userId,
       title: 'Wallet Credited',
       message: '₹11.00 was added to your wallet: Test funding',
+      key: 'wallet_credited',
+      params: { amountPaise: 1100, reason: 'Test funding' },
       type: 'success',
       isRead: false,
       createdAt: expect.any(String),

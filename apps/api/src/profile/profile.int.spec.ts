@@ -31,6 +31,20 @@ describe('PUT /api/profile over real HTTP', () => {
     expect((await user.put('/api/profile', { email: null })).body.email).toBeNull();
   });
 
+  it('stores the language on the user, and the user body carries it', async () => {
+    const user = await server.signUp();
+    expect((await user.get('/api/auth/user')).body.language).toBeUndefined();
+    const res = await user.put('/api/profile', { language: 'hi' });
+    expect(res.status).toBe(200);
+    expect(res.body.language).toBe('hi');
+    expect((await user.get('/api/auth/user')).body.language).toBe('hi');
+    expect((await user.put('/api/profile', { language: 'en' })).body.language).toBe('en');
+    const bad = await user.put('/api/profile', { language: 'fr' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({ language: 'language must be "en" or "hi"' });
+    expect((await user.get('/api/auth/user')).body.language).toBe('en');
+  });
+
   it('answers the unchanged user when nothing changed, and writes no event', async () => {
     const user = await server.signUp({ firstName: 'Ravi', lastName: 'Kumar' });
     const before = (await user.get('/api/auth/user')).body;

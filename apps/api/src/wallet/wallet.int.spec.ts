@@ -126,6 +126,7 @@ describe('wallet and withdrawals over real HTTP', () => {
       kind: 'withdrawal',
       amount: '150.50',
       description: 'Withdrawal to A/c XXXXXX4321 · HDFC0001234',
+      params: { destination: 'A/c XXXXXX4321 · HDFC0001234' },
       taskId: null,
       createdAt: res.body.requestedAt,
     });

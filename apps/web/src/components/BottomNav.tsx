@@ -1,18 +1,19 @@
 import { Link } from '@tanstack/react-router';
 import type { ComponentType, SVGProps } from 'react';
+import { useTranslation } from 'react-i18next';
 import { HomeIcon, UserIcon, WalletIcon } from './icons.tsx';
 
 interface NavEntry {
   to: '/' | '/wallet' | '/profile';
-  label: string;
+  label: 'nav.home' | 'nav.wallet' | 'nav.profile';
   Icon: ComponentType<SVGProps<SVGSVGElement>>;
 }
 
 /** Spec section 2: exactly these three entries. */
 const NAV_ENTRIES: readonly NavEntry[] = [
-  { to: '/', label: 'Home', Icon: HomeIcon },
-  { to: '/wallet', label: 'Wallet', Icon: WalletIcon },
-  { to: '/profile', label: 'Profile', Icon: UserIcon },
+  { to: '/', label: 'nav.home', Icon: HomeIcon },
+  { to: '/wallet', label: 'nav.wallet', Icon: WalletIcon },
+  { to: '/profile', label: 'nav.profile', Icon: UserIcon },
 ];
 
 /**
@@ -20,9 +21,10 @@ const NAV_ENTRIES: readonly NavEntry[] = [
  * aria-current="page" on it); Home only matches '/' itself, not every path below it.
  */
 export function BottomNav() {
+  const { t } = useTranslation();
   return (
     <nav
-      aria-label="Main"
+      aria-label={t('nav.main')}
       className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
     >
       <ul className="mx-auto grid max-w-sm grid-cols-3">
@@ -31,10 +33,10 @@ export function BottomNav() {
             <Link
               to={to}
               activeOptions={{ exact: to === '/' }}
-              className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-500 transition hover:text-slate-800 data-[status=active]:text-emerald-600"
+              className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-600 transition hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600 data-[status=active]:text-emerald-700"
             >
               <Icon className="size-6" />
-              {label}
+              {t(label)}
             </Link>
           </li>
         ))}

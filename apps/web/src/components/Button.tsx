@@ -1,9 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import type { ButtonHTMLAttributes } from 'react';
 
 type ButtonVariant = 'primary' | 'secondary' | 'danger';
 
 const variantClasses: Record<ButtonVariant, string> = {
-  primary: 'bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300',
+  primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200',
   danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-200',
 };
@@ -42,13 +43,14 @@ export function FormActions({
   variant?: ButtonVariant;
   className?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <div className={`grid gap-2 ${className}`}>
       <Button type="submit" variant={variant} disabled={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>
       <Button variant="secondary" onClick={onCancel}>
-        Cancel
+        {t('cancel')}
       </Button>
     </div>
   );

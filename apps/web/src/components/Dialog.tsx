@@ -1,5 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { XIcon } from './icons.tsx';
 
 interface DialogProps {
@@ -20,13 +22,29 @@ interface DialogProps {
  * when it closes, so a form inside starts empty each time it opens.
  */
 export function Dialog({ open, onOpenChange, title, titleAside, description, children }: DialogProps) {
+  const { t } = useTranslation();
+  // Radix returns focus to a Dialog.Trigger; these dialogs open from ordinary buttons (state), so the
+  // element that had focus when it opened gets it back on close.
+  // Read while rendering the opening, before Radix moves focus into the dialog.
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current && typeof document !== 'undefined' && document.activeElement instanceof HTMLElement) {
+    opener.current = document.activeElement === document.body ? null : document.activeElement;
+  }
+  wasOpen.current = open;
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <DialogPrimitive.Content
-          className="fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
+          className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh-11rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 sm:top-1/2 sm:max-h-[calc(100dvh-2rem)] sm:-translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
         >
           <div className="grid gap-1 pr-10">
             <div className="flex flex-wrap items-center gap-2">
@@ -37,8 +55,8 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
           </div>
           {children}
           <DialogPrimitive.Close
-            aria-label="Close"
-            className="absolute top-4 right-4 grid size-9 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+            aria-label={t('close')}
+            className="absolute top-3 right-3 grid size-11 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
           >
             <XIcon className="size-5" />
           </DialogPrimitive.Close>

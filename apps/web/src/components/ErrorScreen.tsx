@@ -3,12 +3,15 @@ import { useRouter } from '@tanstack/react-router';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button } from './Button.tsx';
+import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../lib/usePageTitle.ts';
-import { serverErrorMessage } from '../lib/api.ts';
+import { failureMessage, isNetworkFailure } from '../lib/api.ts';
 
 /** Shown when a route cannot load (e.g. the API is unreachable); offers to try again. */
 export function ErrorScreen({ error }: ErrorComponentProps) {
-  usePageTitle('Something went wrong');
+  const { t } = useTranslation();
+  const offline = isNetworkFailure(error);
+  usePageTitle(offline ? t('offline.title') : t('error.title'));
   const router = useRouter();
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
 
@@ -20,12 +23,12 @@ export function ErrorScreen({ error }: ErrorComponentProps) {
   return (
     <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center gap-4 px-5">
       <div role="alert" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm">
-        <h1 className="text-xl font-bold text-slate-900">Something went wrong</h1>
+        <h1 className="text-xl font-bold text-slate-900">{offline ? t('offline.title') : t('error.title')}</h1>
         <p className="mt-2 text-sm break-words text-slate-600">
-          {serverErrorMessage(error, 'Please check your connection and try again.')}
+          {failureMessage(error, t('error.body'))}
         </p>
       </div>
-      <Button onClick={() => void router.invalidate()}>Try again</Button>
+      <Button onClick={() => void router.invalidate()}>{t('tryAgain')}</Button>
     </main>
   );
 }

@@ -1,13 +1,15 @@
+import { useTranslation } from 'react-i18next';
 import { Button } from './Button.tsx';
 
 /** In place of a screen's list when it could not be read: what went wrong, and 'Try again'. */
 export function LoadFailed({ title, message, onRetry }: { title?: string; message: string; onRetry: () => void }) {
+  const { t } = useTranslation();
   return (
     <div role="alert" className="grid gap-3 rounded-2xl border border-red-200 bg-white p-5 text-sm text-slate-700 shadow-sm">
       {title && <p className="font-semibold text-slate-900">{title}</p>}
       <p>{message}</p>
       <Button variant="secondary" onClick={onRetry}>
-        Try again
+        {t('tryAgain')}
       </Button>
     </div>
   );

@@ -1,17 +1,19 @@
 import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../lib/usePageTitle.ts';
 
 /** Spec section 2: the screen of any path outside the route table. */
 export function NotFoundScreen() {
-  usePageTitle('Page Not Found');
+  const { t } = useTranslation();
+  usePageTitle(t('notFound.title'));
   return (
     <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col items-center justify-center gap-4 px-5 text-center">
       <div className="w-full rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-2xl font-bold text-slate-900">404 Page Not Found</h1>
-        <p className="mt-3 text-sm text-slate-600">Did you forget to add the page to the router?</p>
+        <h1 className="text-2xl font-bold text-slate-900">{t('notFound.heading')}</h1>
+        <p className="mt-3 text-sm text-slate-600">{t('notFound.body')}</p>
       </div>
       <Link to="/" className="text-sm font-medium text-emerald-700 hover:underline">
-        Go to home
+        {t('goHome')}
       </Link>
     </main>
   );

@@ -1,5 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useToastStore } from '../lib/toast.ts';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../i18n/messages.ts';
 import { XIcon } from './icons.tsx';
 
 /** Spec section 9: 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
@@ -15,6 +17,7 @@ const variantClasses = {
 export function Toaster() {
   const current = useToastStore((state) => state.current);
   const dismiss = useToastStore((state) => state.dismiss);
+  const { t } = useTranslation();
 
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD_PX}>
@@ -26,23 +29,24 @@ export function Toaster() {
           onOpenChange={(open) => {
             if (!open) dismiss(current.id);
           }}
-          className={`toast pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-10 shadow-lg ${variantClasses[current.variant]}`}
+          className={`toast pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-12 shadow-lg ${variantClasses[current.variant]}`}
         >
           <div className="grid gap-1">
-            <ToastPrimitive.Title className="text-sm font-semibold">{current.title}</ToastPrimitive.Title>
+            <ToastPrimitive.Title className="text-sm font-semibold">{translateMessage(current.title)}</ToastPrimitive.Title>
             {current.description && (
-              <ToastPrimitive.Description className="text-sm opacity-90">{current.description}</ToastPrimitive.Description>
+              <ToastPrimitive.Description className="text-sm opacity-90">{translateMessage(current.description)}</ToastPrimitive.Description>
             )}
           </div>
           <ToastPrimitive.Close
-            aria-label="Close"
-            className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100 focus:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-current"
+            aria-label={t('close')}
+            className="absolute top-0.5 right-0.5 grid size-11 place-items-center rounded-md opacity-80 hover:opacity-100 focus:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-current"
           >
             <XIcon className="size-4" />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       )}
-      <ToastPrimitive.Viewport className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 outline-none sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+      {/* Above the bottom navigation, never over a screen's header or a dialog's title and close button. */}
+      <ToastPrimitive.Viewport className="fixed inset-x-0 bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] mx-auto flex max-h-screen w-full max-w-sm flex-col p-4 outline-none sm:right-0 sm:left-auto sm:mx-0 md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../i18n/messages.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
 /**
@@ -45,7 +47,7 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-sm font-medium text-red-600">
-          {error}
+          {translateMessage(error)}
         </p>
       )}
     </div>
@@ -73,7 +75,7 @@ const boxClasses = (error: string | undefined) =>
     error ? 'border-red-500 focus-within:ring-red-200' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-100'
   }`;
 
-const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-400';
+const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-500';
 
 /** A labelled text (or number, phone, e-mail) input with its hint and inline error. */
 export function TextField({
@@ -112,18 +114,32 @@ export function TextField({
 }
 
 /** An Indian mobile number: ten digits after a fixed '+91', with the phone keypad. */
-export function MobileField(props: Omit<InputFieldProps, 'inputMode'>) {
-  return <TextField type="tel" inputMode="numeric" prefix="+91" placeholder="10-digit mobile number" {...props} />;
+export function MobileField({ onValueChange, ...props }: Omit<InputFieldProps, 'inputMode'>) {
+  const { t } = useTranslation();
+  // Digits, and what people and autofill put around them (+91, spaces, dashes, brackets); no letters.
+  // The contracts' normalizeMobile makes it the 10 digits, here and on the server.
+  return (
+    <TextField
+      type="tel"
+      inputMode="numeric"
+      autoComplete="tel-national"
+      prefix="+91"
+      placeholder={t('fields.mobilePlaceholder')}
+      {...props}
+      onValueChange={(value) => onValueChange(value.replace(/[^\d+\-\s().]/g, ''))}
+    />
+  );
 }
 
 type NameBinding = Omit<FieldBinding, 'label' | 'hint'>;
 
 /** First and last name, as sign-up and the profile ask for them. */
 export function NameFields({ firstName, lastName }: { firstName: NameBinding; lastName: NameBinding }) {
+  const { t } = useTranslation();
   return (
     <>
-      <TextField label="First name" autoComplete="given-name" autoCapitalize="words" {...firstName} />
-      <TextField label="Last name" autoComplete="family-name" autoCapitalize="words" {...lastName} />
+      <TextField label={t('fields.firstName')} autoComplete="given-name" autoCapitalize="words" {...firstName} />
+      <TextField label={t('fields.lastName')} autoComplete="family-name" autoCapitalize="words" {...lastName} />
     </>
   );
 }
@@ -132,6 +148,7 @@ export function NameFields({ firstName, lastName }: { firstName: NameBinding; la
 export function PasswordField({ label, value, onValueChange, error, hint, ...inputProps }: InputFieldProps) {
   const inputId = useId();
   const [visible, setVisible] = useState(false);
+  const { t } = useTranslation();
   return (
     <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
       <div className={boxClasses(error)}>
@@ -145,7 +162,7 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
         <button
           type="button"
           onClick={() => setVisible((shown) => !shown)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
+          aria-label={visible ? t('fields.hidePassword') : t('fields.showPassword')}
           aria-controls={inputId}
           className="mr-1 grid size-10 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
         >
@@ -174,7 +191,7 @@ export function TextAreaField({
         {...controlProps(inputId, { onValueChange, error, hint })}
         rows={rows}
         value={value}
-        className={`w-full resize-y rounded-xl border bg-white px-3 py-2 text-base shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-2 ${controlBorder(error)}`}
+        className={`w-full resize-y rounded-xl border bg-white px-3 py-2 text-base shadow-sm outline-none transition placeholder:text-slate-500 focus:ring-2 ${controlBorder(error)}`}
       />
     </FieldFrame>
   );

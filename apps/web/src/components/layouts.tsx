@@ -1,13 +1,19 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BottomNav } from './BottomNav.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { ArrowLeftIcon } from './icons.tsx';
 
-/** The signed-in frame: a narrow centred column above the bottom navigation bar. */
+/**
+ * The signed-in frame: a narrow centred column above the bottom navigation bar. Staff screens
+ * (/admin…) work at a desk, so they take the width of a desktop and still fit a phone.
+ */
 export function SignedInLayout({ children }: { children: ReactNode }) {
+  const staff = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') });
   return (
     <div className="min-h-dvh">
-      <main className="mx-auto w-full max-w-sm px-4 pt-6 pb-28">{children}</main>
+      <main className={`mx-auto w-full px-4 pt-6 pb-28 ${staff ? 'max-w-6xl' : 'max-w-sm'}`}>{children}</main>
       <BottomNav />
     </div>
   );
@@ -16,7 +22,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
 export function BrandMark() {
   return (
     <div className="flex items-center gap-2">
-      <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-600 text-xl font-bold text-white">
+      <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-700 text-xl font-bold text-white">
         ₹
       </span>
       <span className="text-2xl font-bold tracking-tight text-slate-900">Kamai</span>
@@ -26,11 +32,15 @@ export function BrandMark() {
 
 /** The signed-out frame of the login and register screens. */
 export function GuestLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center px-5 py-10">
       <div className="mb-8 grid gap-2">
-        <BrandMark />
-        <p className="text-sm text-slate-600">Earn rupees by completing small tasks.</p>
+        <div className="flex items-center justify-between gap-3">
+          <BrandMark />
+          <LanguageSwitch />
+        </div>
+        <p className="text-sm text-slate-600">{t('tagline')}</p>
       </div>
       {children}
     </main>
@@ -39,11 +49,12 @@ export function GuestLayout({ children }: { children: ReactNode }) {
 
 /** A page reachable signed in or out (privacy policy, account deletion): a column with a way home. */
 export function StaticPageLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <main className="mx-auto w-full max-w-2xl px-5 py-6">
-      <Link to="/" className="mb-6 inline-flex items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
+      <Link to="/" className="mb-6 inline-flex min-h-11 items-center gap-2 text-sm font-medium text-emerald-700 hover:underline">
         <ArrowLeftIcon className="size-4" />
-        Back to home
+        {t('backToHome')}
       </Link>
       {children}
     </main>

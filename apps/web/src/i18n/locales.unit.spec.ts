@@ -3,12 +3,13 @@ import { LANGUAGES, resources } from './index.ts';
 
 type Texts = { [key: string]: string | Texts };
 
-/** Every leaf key of a namespace, dotted: { a: { b: 'x' } } -> ['a.b']. */
-function keysOf(texts: Texts, prefix = ''): string[] {
-  return Object.entries(texts).flatMap(([key, value]) =>
-    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+/** Every leaf of a namespace with its dotted key: { a: { b: 'x' } } -> [['a.b', 'x']]. */
+function leavesOf(texts: Texts, prefix = ''): [string, string][] {
+  return Object.entries(texts).flatMap(([key, value]): [string, string][] =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value]] : leavesOf(value, `${prefix}${key}.`),
   );
 }
+const keysOf = (texts: Texts) => leavesOf(texts).map(([key]) => key);
 
 describe('translations', () => {
   const namespaces = new Set(LANGUAGES.flatMap((language) => Object.keys(resources[language] ?? {})));
@@ -24,9 +25,12 @@ describe('translations', () => {
         const texts = resources[language]?.[namespace];
         expect(texts, `${language}/${namespace}.json is missing`).toBeDefined();
         expect(keysOf(texts ?? {}).sort(), `${language}/${namespace}.json`).toEqual(english);
-        for (const key of keysOf(texts ?? {})) {
-          const value = key.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), texts);
-          expect(typeof value === 'string' && value.trim().length > 0, `${language}/${namespace}: ${key} is empty`).toBe(true);
+        for (const [key, value] of leavesOf(texts ?? {})) {
+          expect(value.trim().length > 0, `${language}/${namespace}: ${key} is empty`).toBe(true);
+          // A placeholder of the English text must be in the translation too.
+          const placeholders = (text: string) => [...text.matchAll(/\{\{?\s*(\w+)/g)].map((m) => m[1]).sort();
+          const englishText = leavesOf(resources.en?.[namespace] ?? {}).find(([k]) => k === key)?.[1] ?? '';
+          expect(placeholders(value), `${language}/${namespace}: ${key} placeholders`).toEqual(placeholders(englishText));
         }
       }
     });

@@ -1,6 +1,8 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
+import { i18n } from '../i18n/index.ts';
+import { translateMessage } from '../i18n/messages.ts';
 
 /**
  * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
@@ -111,9 +113,24 @@ export function parseApiError(error: unknown): { status: number; body: ErrorBody
   return { status: Number(match[1]), body };
 }
 
-/** The server's own message for a failed request, or `fallback` when it gave none. */
+/**
+ * The server's own message for a failed request (in the reader's language when it has a translation),
+ * 'Check your internet connection' when the request never reached the server (fetch rejects with a
+ * TypeError; or the device says it is offline), or `fallback`.
+ */
 export function serverErrorMessage(error: unknown, fallback: string): string {
-  return parseApiError(error)?.body?.error.message ?? fallback;
+  const message = parseApiError(error)?.body?.error.message;
+  if (message) return translateMessage(message);
+  if (isNetworkFailure(error)) return i18n.t('common:offline.check');
+  return fallback;
+}
+
+/** The same, for screens that show a failure in place of their content. */
+export const failureMessage = serverErrorMessage;
+
+export function isNetworkFailure(error: unknown): boolean {
+  if (parseApiError(error)) return false;
+  return error instanceof TypeError || globalThis.navigator?.onLine === false;
 }
 
 /** The server's per-field messages (`error.fields`) of a failed request; empty when it named none. */

@@ -72,7 +72,7 @@ describe('reading a server error', () => {
 
   it('falls back when the error carries no server message', () => {
     expect(serverErrorMessage(new Error('502: <html>Bad Gateway</html>'), 'Failed to create account')).toBe('Failed to create account');
-    expect(serverErrorMessage(new TypeError('Failed to fetch'), 'Failed to create account')).toBe('Failed to create account');
+    expect(serverErrorMessage(new TypeError('Failed to fetch'), 'Failed to create account')).toBe('Check your internet connection');
     expect(serverFieldErrors(new Error('401: Unauthorized'))).toEqual({});
   });
 });

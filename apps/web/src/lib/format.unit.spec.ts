@@ -55,3 +55,27 @@ describe('formatDate and formatDateTime', () => {
     expect(formatDateTime('2025-03-05T06:00:00Z')).toMatch(/^5 Mar 2025, \d{1,2}:\d{2}\s?(am|pm)$/i);
   });
 });
+
+describe('in the reader’s language (en-IN / hi-IN)', () => {
+  it('shows whole rupees without paise in lists, and paise only when not zero', async () => {
+    const { formatRupeesShort } = await import('./format.ts');
+    expect(formatRupeesShort('100000.00')).toBe('₹1,00,000');
+    expect(formatRupeesShort('1250.50')).toBe('₹1,250.50');
+    expect(formatRupeesShort(100)).toBe('₹100');
+  });
+
+  it('formats in hi-IN and says relative times in Hindi', async () => {
+    const { i18n } = await import('../i18n/index.ts');
+    await i18n.changeLanguage('hi');
+    try {
+      expect(formatRupees('100000')).toBe('₹1,00,000.00');
+      const now = new Date('2025-06-15T12:00:00Z');
+      expect(formatRelativeTime('2025-06-15T11:30:00Z', now)).toBe('अभी-अभी');
+      expect(formatRelativeTime('2025-06-15T09:00:00Z', now)).toBe('3 घंटे पहले');
+      expect(formatRelativeTime('2025-06-13T09:00:00Z', now)).toBe('2 दिन पहले');
+      expect(formatDate('2025-03-05T06:00:00Z')).toMatch(/^5 मार्च?\.? 2025$|^5 मार्च 2025$/);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+});

@@ -1,4 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import type { UserBody } from '@kamai/contracts';
+import { i18n, isLanguage, setLanguage } from '../i18n/index.ts';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { currentUserQuery } from './queries.ts';
@@ -9,7 +11,48 @@ export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
 /** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {
-  toast({ variant: 'destructive', title: 'Unauthorized', description: 'You are logged out. Logging in again...' });
+  toast({ variant: 'destructive', title: i18n.t('auth:unauthorized.title'), description: i18n.t('auth:unauthorized.message') });
+}
+
+/**
+ * This device had a signed-in session (set when the app sees a user, cleared on Logout): a visitor
+ * who never signed in is sent to /login quietly; the red 'Unauthorized' toast is for a session that
+ * ended (expired, or signed out elsewhere).
+ */
+const SIGNED_IN_KEY = 'kamai.hadSession';
+
+export function hadSession(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SIGNED_IN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function forgetSession(): void {
+  try {
+    globalThis.localStorage?.removeItem(SIGNED_IN_KEY);
+  } catch {
+    // Storage blocked: nothing was remembered either.
+  }
+}
+
+/**
+ * Watches the current user: remembers that this device had a session, and applies the language
+ * stored on the account, which wins over the device's after sign-in.
+ */
+export function followSignedInUser(queryClient: QueryClient): void {
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.queryKey[0] !== currentUserQuery().queryKey[0]) return;
+    const user = event.query.state.data as UserBody | null | undefined;
+    if (!user) return;
+    try {
+      globalThis.localStorage?.setItem(SIGNED_IN_KEY, '1');
+    } catch {
+      // Not remembered: a later expiry is then treated as a first visit (no red toast).
+    }
+    if (isLanguage(user.language) && user.language !== i18n.language) void setLanguage(user.language);
+  });
 }
 
 export const waitForSignedOutRedirect = () =>

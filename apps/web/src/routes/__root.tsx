@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import { Suspense, lazy } from 'react';
 import { NotFoundScreen } from '../components/NotFoundScreen.tsx';
+import { OfflineBanner } from '../components/OfflineBanner.tsx';
 
 // The toast region (Radix Toast and its layers) loads after the first screen: a toast raised before
 // it arrives waits in the toast store and shows once it mounts. Keeps the initial JavaScript small.
@@ -20,6 +21,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   return (
     <>
+      <OfflineBanner />
       <Outlet />
       <Suspense fallback={null}>
         <Toaster />

@@ -1,18 +1,20 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
 import { SignedInLayout } from '../components/layouts.tsx';
 import { currentUserQuery } from '../lib/queries.ts';
-import { toastSignedOut, waitForSignedOutRedirect } from '../lib/session.ts';
+import { hadSession, toastSignedOut, waitForSignedOutRedirect } from '../lib/session.ts';
 
 /**
  * The signed-in area: every route under it needs a user, and a signed-out visitor goes to /login.
  * The user lands in the route context, so child loaders can use it without another read.
- * Spec section 2 (Profile): a signed-out visit to /profile is told so first, and sent after 500 ms.
+ * Spec section 2 (Profile): a signed-out visit to /profile is told so first, and sent after 500 ms
+ * (only when this device had a session: a visitor who never signed in is not alarmed).
  */
 export const Route = createFileRoute('/_authed')({
   beforeLoad: async ({ context, location, preload }) => {
     const user = await context.queryClient.ensureQueryData(currentUserQuery());
     if (!user) {
-      if (location.pathname === '/profile' && !preload) {
+      // A first-time visitor is sent to sign in quietly; a session that ended is told so.
+      if (location.pathname === '/profile' && !preload && hadSession()) {
         toastSignedOut();
         await waitForSignedOutRedirect();
       }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
+import { translateMessage } from '../../i18n/messages.ts';
 import { errorStatus, serverErrorMessage } from '../../lib/api.ts';
 import { adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
@@ -22,13 +24,15 @@ import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
  * refuses the calls of anyone else, and the screen tells them so instead of failing.
  */
 export function AdminScreen() {
+  const { t } = useTranslation('admin');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what="the admin panel" />;
+  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
   return <AdminPanel />;
 }
 
 function AdminPanel() {
-  usePageTitle('Admin Panel');
+  const { t } = useTranslation('admin');
+  usePageTitle(t('title'));
   const tasks = useQuery(adminTasksQuery());
   const create = useCreateTaskMutation();
   const [addFormKey, setAddFormKey] = useState(0);
@@ -42,10 +46,10 @@ function AdminPanel() {
     try {
       await create.mutateAsync(body);
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Failed to create task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('createFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
-    toast({ title: 'Task created successfully' });
+    toast({ title: t('created') });
     // A fresh form, back to the defaults.
     setAddFormKey((key) => key + 1);
   };
@@ -53,22 +57,22 @@ function AdminPanel() {
   return (
     <section className="grid gap-6">
       <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">Admin Panel</h1>
-        <p className="text-sm text-slate-600">Manage the task catalogue.</p>
+        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
+        <p className="text-sm text-slate-600">{t('intro')}</p>
         <Link to="/admin/review" className="mt-1 w-fit text-sm font-medium text-emerald-700 hover:underline">
-          Open the proof review queue
+          {t('openReview')}
         </Link>
       </header>
 
       <dl className="grid grid-cols-2 gap-3">
         <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-          <dt className="text-sm text-slate-600">Total Tasks</dt>
+          <dt className="text-sm text-slate-600">{t('total')}</dt>
           <dd data-testid="total-tasks" className="mt-1 text-2xl font-bold">
             {total ?? '–'}
           </dd>
         </div>
         <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-          <dt className="text-sm text-slate-600">Active Tasks</dt>
+          <dt className="text-sm text-slate-600">{t('active')}</dt>
           <dd data-testid="active-tasks" className="mt-1 text-2xl font-bold text-emerald-700">
             {active ?? '–'}
           </dd>
@@ -77,29 +81,29 @@ function AdminPanel() {
 
       <section aria-labelledby="add-task-heading" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="add-task-heading" className="text-lg font-semibold">
-          Add Task
+          {t('add')}
         </h2>
-        <TaskForm key={addFormKey} submitLabel="Add Task" pendingLabel="Adding..." pending={create.isPending} onSave={onCreate} />
+        <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={create.isPending} onSave={onCreate} />
       </section>
 
       <section aria-labelledby="catalogue-heading" className="grid gap-3">
         <h2 id="catalogue-heading" className="text-lg font-semibold">
-          All Tasks
+          {t('all')}
         </h2>
         {tasks.isPending ? (
-          <div role="status" aria-label="Loading tasks" className="grid gap-3">
+          <div role="status" aria-label={t('loading')} className="grid gap-3">
             {[0, 1].map((index) => (
               <div key={index} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
             ))}
           </div>
         ) : tasks.isError ? (
-          <LoadFailed message={serverErrorMessage(tasks.error, 'We could not load the tasks.')} onRetry={() => void tasks.refetch()} />
+          <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} onRetry={() => void tasks.refetch()} />
         ) : tasks.data.length === 0 ? (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
-            No tasks yet. Add the first one above.
+            {t('empty')}
           </p>
         ) : (
-          <ul className="grid gap-3">
+          <ul className="grid gap-3 lg:grid-cols-2">
             {tasks.data.map((task) => (
               <li key={task.id}>
                 <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
@@ -117,6 +121,7 @@ function AdminPanel() {
 
 function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () => void; onDelete: () => void }) {
   const titleId = `admin-task-${task.id}`;
+  const { t } = useTranslation('admin');
   return (
     <article
       aria-labelledby={titleId}
@@ -129,16 +134,16 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
             {task.title}
           </h3>
           <div className="flex flex-wrap items-center gap-2 text-xs">
-            <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{TASK_TYPE_LABELS[task.taskType]}</span>
-            {!task.isActive && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">Inactive</span>}
-            {task.requiresProof && <span className="rounded-full bg-sky-50 px-2 py-0.5 font-medium text-sky-700">Proof</span>}
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{t(TASK_TYPE_LABELS[task.taskType])}</span>
+            {!task.isActive && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">{t('inactive')}</span>}
+            {task.requiresProof && <span className="rounded-full bg-sky-50 px-2 py-0.5 font-medium text-sky-700">{t('proof')}</span>}
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <IconButton label={`Edit ${task.title}`} onClick={onEdit} className="size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
+          <IconButton label={t('edit', { title: task.title })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
             <PencilIcon className="size-5" />
           </IconButton>
-          <IconButton label={`Delete ${task.title}`} onClick={onDelete} className="size-10 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
+          <IconButton label={t('delete', { title: task.title })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
             <TrashIcon className="size-5" />
           </IconButton>
         </div>
@@ -156,6 +161,7 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
  */
 function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const update = useUpdateTaskMutation();
+  const { t } = useTranslation('admin');
   const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
   const [changed, setChanged] = useState(false);
 
@@ -171,33 +177,33 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
     } catch (error) {
       if (errorStatus(error) === 412) {
         setChanged(true);
-        toast({ variant: 'destructive', title: 'Failed to update task', description: TASK_MESSAGES.changedBySomeoneElse });
+        toast({ variant: 'destructive', title: t('updateFailed'), description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
         await current.refetch();
         return;
       }
-      toast({ variant: 'destructive', title: 'Failed to update task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('updateFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
-    toast({ title: 'Task updated successfully' });
+    toast({ title: t('updated') });
     close();
   };
 
   return (
-    <Dialog open={task !== null} onOpenChange={(open) => !open && close()} title="Edit Task">
+    <Dialog open={task !== null} onOpenChange={(open) => !open && close()} title={t('editTitle')}>
       {changed && <ChangedNotice />}
       {task && current.isError && (
-        <LoadFailed message={serverErrorMessage(current.error, 'We could not load this task.')} onRetry={() => void current.refetch()} />
+        <LoadFailed message={serverErrorMessage(current.error, t('loadTaskFailed'))} onRetry={() => void current.refetch()} />
       )}
       {task && !current.data && !current.isError && (
-        <div role="status" aria-label="Loading the task" className="h-40 animate-pulse rounded-2xl bg-slate-100" />
+        <div role="status" aria-label={t('loadingTask')} className="h-40 animate-pulse rounded-2xl bg-slate-100" />
       )}
       {task && current.data && (
         <TaskForm
           // A reloaded revision starts a fresh form with its values.
           key={`${task.id} ${current.data.etag}`}
           task={current.data.task}
-          submitLabel="Save Changes"
-          pendingLabel="Saving..."
+          submitLabel={t('save')}
+          pendingLabel={t('saving')}
           pending={update.isPending}
           onSave={onSave}
           onCancel={close}
@@ -208,15 +214,17 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
 }
 
 function ChangedNotice() {
+  const { t } = useTranslation('admin');
   return (
     <p role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-      {TASK_MESSAGES.changedBySomeoneElse}. The latest version is shown below.
+      {t('changedNotice', { message: translateMessage(TASK_MESSAGES.changedBySomeoneElse) })}
     </p>
   );
 }
 
 function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const remove = useDeleteTaskMutation();
+  const { t } = useTranslation('admin');
   const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
   const [changed, setChanged] = useState(false);
 
@@ -232,14 +240,14 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
     } catch (error) {
       if (errorStatus(error) === 412) {
         setChanged(true);
-        toast({ variant: 'destructive', title: 'Failed to delete task', description: TASK_MESSAGES.changedBySomeoneElse });
+        toast({ variant: 'destructive', title: t('deleteFailed'), description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
         await current.refetch();
         return;
       }
-      toast({ variant: 'destructive', title: 'Failed to delete task', description: serverErrorMessage(error, 'Please try again.') });
+      toast({ variant: 'destructive', title: t('deleteFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       return;
     }
-    toast({ title: 'Task deleted successfully' });
+    toast({ title: t('deleted') });
     close();
   };
 
@@ -248,16 +256,16 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
     <Dialog
       open={task !== null}
       onOpenChange={(open) => !open && close()}
-      title="Delete task?"
-      description={shown ? `"${shown.title}" will leave the catalogue. Rewards already earned for it stay in users' wallets.` : undefined}
+      title={t('deleteTitle')}
+      description={shown ? t('deleteQuestion', { title: shown.title }) : undefined}
     >
       {changed && <ChangedNotice />}
       <div className="flex gap-2">
         <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-          Cancel
+          {t('common:cancel')}
         </Button>
         <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending || !current.data}>
-          {remove.isPending ? 'Deleting...' : 'Delete'}
+          {remove.isPending ? t('deleting') : t('deleteShort')}
         </Button>
       </div>
     </Dialog>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
 import { TASK_DEFAULTS, TASK_TYPES, TaskInput } from '@kamai/contracts';
@@ -25,11 +26,12 @@ const TaskFormSchema = v.object({
 
 type TextValues = Record<keyof v.InferInput<typeof TaskFormSchema>, string>;
 
-export const TASK_TYPE_LABELS: Record<TaskType, string> = {
-  rating: 'Rating',
-  website: 'Website',
-  game: 'Game',
-};
+/** Locale keys (admin namespace) of the task types: Rating, Website, Game. */
+export const TASK_TYPE_LABELS = {
+  rating: 'types.rating',
+  website: 'types.website',
+  game: 'types.game',
+} as const satisfies Record<TaskType, string>;
 
 const NEW_TASK: TextValues = {
   title: '',
@@ -65,6 +67,7 @@ interface TaskFormProps {
 }
 
 export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onCancel }: TaskFormProps) {
+  const { t } = useTranslation('admin');
   const form = useSchemaForm(TaskFormSchema, task ? valuesOf(task) : NEW_TASK);
   const [requiresProof, setRequiresProof] = useState(task?.requiresProof ?? TASK_DEFAULTS.requiresProof);
   const proofId = useId();
@@ -91,28 +94,28 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <TextField label="Title" {...form.field('title')} />
-      <TextAreaField label="Description" {...form.field('description')} />
+      <TextField label={t('form.title')} {...form.field('title')} />
+      <TextAreaField label={t('form.description')} {...form.field('description')} />
       <div className="grid grid-cols-2 gap-3">
         <TextField
-          label="Rupee reward"
+          label={t('form.reward')}
           // A small intrinsic width, so the two fields share the row on a phone.
           size={6}
           inputMode="decimal"
           prefix="₹"
           {...form.field('rupeeReward')}
         />
-        <TextField label="Estimated time" size={6} {...form.field('estimatedTime')} />
+        <TextField label={t('form.time')} size={6} {...form.field('estimatedTime')} />
       </div>
-      <SelectField label="Task type" {...form.field('taskType')}>
+      <SelectField label={t('form.type')} {...form.field('taskType')}>
         {TASK_TYPES.map((type) => (
           <option key={type} value={type}>
-            {TASK_TYPE_LABELS[type]}
+            {t(TASK_TYPE_LABELS[type])}
           </option>
         ))}
       </SelectField>
       <TextField
-        label="Task URL"
+        label={t('form.url')}
         inputMode="url"
         autoCapitalize="none"
         autoCorrect="off"
@@ -127,17 +130,17 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
           onChange={(event) => setRequiresProof(event.target.checked)}
           className="size-5 rounded accent-emerald-600"
         />
-        Requires proof
+        {t('form.requiresProof')}
       </label>
       <TextAreaField
-        label="Proof instructions"
-        placeholder="e.g. Upload a screenshot of your review"
+        label={t('form.proofInstructions')}
+        placeholder={t('form.proofPlaceholder')}
         {...form.field('proofInstructions')}
       />
       <div className="flex gap-2">
         {onCancel && (
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
+            {t('common:cancel')}
           </Button>
         )}
         <Button type="submit" disabled={pending}>

@@ -6,11 +6,13 @@ import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { useTranslation } from 'react-i18next';
 import { useLoginMutation } from './authMutations.ts';
 
 /** Sign in with mobile number and password (spec section 2, Login). Shown at /login and at / signed out. */
 export function LoginScreen() {
-  usePageTitle('Login');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('login.pageTitle'));
   const navigate = useNavigate();
   const login = useLoginMutation();
   const form = useSchemaForm(LoginRequest, { mobile: '', password: '' });
@@ -24,30 +26,30 @@ export function LoginScreen() {
       form.setServerErrors(serverFieldErrors(error));
       toast({
         variant: 'destructive',
-        title: 'Login Failed',
-        description: serverErrorMessage(error, 'Invalid mobile number or password'),
+        title: t('login.failed'),
+        description: serverErrorMessage(error, t('login.invalid')),
       });
       return;
     }
-    toast({ title: 'Welcome back!', description: 'You have successfully logged in' });
+    toast({ title: t('login.welcomeBack'), description: t('login.loggedIn') });
     void navigate({ to: '/' });
   });
 
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="text-2xl font-bold tracking-tight">Sign in</h1>
-      <p className="mt-1 text-sm text-slate-600">Welcome back! Sign in to keep earning.</p>
+      <h1 className="text-2xl font-bold tracking-tight">{t('login.heading')}</h1>
+      <p className="mt-1 text-sm text-slate-600">{t('login.intro')}</p>
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
-        <MobileField label="Mobile number" autoComplete="tel-national" {...form.field('mobile')} />
-        <PasswordField label="Password" autoComplete="current-password" placeholder="Your password" {...form.field('password')} />
+        <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
+        <PasswordField label={t('common:fields.password')} autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} {...form.field('password')} />
         <Button type="submit" disabled={login.isPending} className="mt-2">
-          {login.isPending ? 'Signing in...' : 'Sign in'}
+          {login.isPending ? t('login.submitting') : t('login.submit')}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        New to Kamai?{' '}
+        {t('login.newHere')}{' '}
         <Link to="/register" className="font-semibold text-emerald-700 hover:underline">
-          Create an account
+          {t('login.createAccount')}
         </Link>
       </p>
     </section>

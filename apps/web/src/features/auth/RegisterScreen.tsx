@@ -1,8 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { RegisterRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
-import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { i18n } from '../../i18n/index.ts';
+import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -10,7 +12,8 @@ import { useRegisterMutation } from './authMutations.ts';
 
 /** Create an account (spec section 2, Register). */
 export function RegisterScreen() {
-  usePageTitle('Register');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('register.pageTitle'));
   const navigate = useNavigate();
   const register = useRegisterMutation();
   const form = useSchemaForm(RegisterRequest, { firstName: '', lastName: '', mobile: '', password: '' });
@@ -19,36 +22,38 @@ export function RegisterScreen() {
   // refreshes, and the success toast and navigation must still happen.
   const onSubmit = form.handleSubmit(async (account) => {
     try {
+      // The language chosen on this device becomes the account's, so it follows the person to other devices.
       await register.mutateAsync(account);
+      await apiRequest('PUT', '/api/profile', { language: i18n.language === 'hi' ? 'hi' : 'en' }).catch(() => undefined);
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({
         variant: 'destructive',
-        title: 'Registration Failed',
-        description: serverErrorMessage(error, 'Failed to create account'),
+        title: t('register.failed'),
+        description: serverErrorMessage(error, t('register.failedBody')),
       });
       return;
     }
-    toast({ title: 'Welcome to Kamai!', description: 'Your account has been created successfully' });
+    toast({ title: t('register.welcome'), description: t('register.created') });
     void navigate({ to: '/' });
   });
 
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="text-2xl font-bold tracking-tight">Create your account</h1>
-      <p className="mt-1 text-sm text-slate-600">Start earning rupees in minutes.</p>
+      <h1 className="text-2xl font-bold tracking-tight">{t('register.heading')}</h1>
+      <p className="mt-1 text-sm text-slate-600">{t('register.intro')}</p>
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
         <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
-        <MobileField label="Mobile number" autoComplete="tel-national" {...form.field('mobile')} />
-        <PasswordField label="Password" autoComplete="new-password" hint="Minimum 6 characters" {...form.field('password')} />
+        <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
+        <PasswordField label={t('common:fields.password')} autoComplete="new-password" hint={t('register.passwordHint')} {...form.field('password')} />
         <Button type="submit" disabled={register.isPending} className="mt-2">
-          {register.isPending ? 'Creating account...' : 'Create account'}
+          {register.isPending ? t('register.submitting') : t('register.submit')}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Already have an account?{' '}
+        {t('register.haveAccount')}{' '}
         <Link to="/login" className="font-semibold text-emerald-700 hover:underline">
-          Sign in
+          {t('register.signIn')}
         </Link>
       </p>
     </section>

@@ -22,16 +22,17 @@ import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation
 
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
 export function FinanceScreen() {
-  usePageTitle('Finance');
+  const { t } = useTranslation('finance');
+  usePageTitle(t('title'));
   const { data: user } = useQuery(currentUserQuery());
-  if (!canHandleMoney(user)) return <NotAllowedScreen what="the finance screen" />;
+  if (!canHandleMoney(user)) return <NotAllowedScreen what={t('what')} />;
 
   return (
     // Finance works at a desk: wider than the phone column on large screens, the same on a phone.
     <div className="grid gap-8 lg:relative lg:left-1/2 lg:w-[min(72rem,calc(100vw-3rem))] lg:-translate-x-1/2">
       <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">Finance</h1>
-        <p className="text-sm text-slate-600">Pay or reject withdrawal requests, oldest first, and adjust wallets.</p>
+        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
+        <p className="text-sm text-slate-600">{t('intro')}</p>
       </header>
       <FinanceTabs
         queue={
@@ -49,6 +50,7 @@ export function FinanceScreen() {
 type Action = { kind: 'pay' | 'reject'; withdrawal: FinanceWithdrawalBody } | null;
 
 function PendingWithdrawals() {
+  const { t } = useTranslation('finance');
   const queue = useQuery(financeWithdrawalsQuery('pending'));
   const [action, setAction] = useState<Action>(null);
   const close = (open: boolean) => {
@@ -61,13 +63,13 @@ function PendingWithdrawals() {
     <section aria-labelledby="pending-heading" className="grid gap-3">
       <div className="flex items-baseline justify-between gap-3">
         <h2 id="pending-heading" className="text-lg font-semibold">
-          Pending withdrawals
+          {t('queue.heading')}
         </h2>
-        {queue.isSuccess && <span className="text-sm text-slate-500">{pending.length} waiting</span>}
+        {queue.isSuccess && <span className="text-sm text-slate-500">{t('queue.waiting', { number: pending.length })}</span>}
       </div>
 
       {queue.isPending ? (
-        <div role="status" aria-label="Loading withdrawals" className="grid gap-3">
+        <div role="status" aria-label={t('queue.loading')} className="grid gap-3">
           {[0, 1].map((row) => (
             <div key={row} className="h-40 animate-pulse rounded-2xl bg-slate-200/70" />
           ))}
@@ -76,18 +78,18 @@ function PendingWithdrawals() {
         <LoadFailed
           message={
             errorStatus(queue.error) === 403
-              ? 'Your account may not process withdrawals.'
-              : serverErrorMessage(queue.error, "We couldn't load the withdrawal queue.")
+              ? t('queue.forbidden')
+              : serverErrorMessage(queue.error, t('queue.loadFailed'))
           }
           onRetry={() => void queue.refetch()}
         />
       ) : pending.length === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center">
-          <p className="font-semibold text-slate-800">No pending withdrawals</p>
-          <p className="mt-1 text-sm text-slate-500">New requests show here, the oldest first.</p>
+          <p className="font-semibold text-slate-800">{t('queue.empty')}</p>
+          <p className="mt-1 text-sm text-slate-500">{t('queue.emptyHint')}</p>
         </div>
       ) : (
-        <ul aria-label="Pending withdrawals" className="grid gap-3">
+        <ul aria-label={t('queue.heading')} className="grid gap-3">
           {pending.map((withdrawal) => (
             <WithdrawalCard
               key={withdrawal.id}
@@ -99,10 +101,10 @@ function PendingWithdrawals() {
         </ul>
       )}
 
-      <Dialog open={action?.kind === 'pay'} onOpenChange={close} title="Mark as Paid" description="Send the money first, then record its transfer reference.">
+      <Dialog open={action?.kind === 'pay'} onOpenChange={close} title={t('pay.title')} description={t('pay.description')}>
         {action?.kind === 'pay' && <PayForm withdrawal={action.withdrawal} onDone={() => setAction(null)} />}
       </Dialog>
-      <Dialog open={action?.kind === 'reject'} onOpenChange={close} title="Reject Withdrawal" description="The amount goes back to the user's wallet.">
+      <Dialog open={action?.kind === 'reject'} onOpenChange={close} title={t('reject.title')} description={t('reject.description')}>
         {action?.kind === 'reject' && <RejectForm withdrawal={action.withdrawal} onDone={() => setAction(null)} />}
       </Dialog>
     </section>
@@ -110,6 +112,7 @@ function PendingWithdrawals() {
 }
 
 function WithdrawalCard({ withdrawal, onPay, onReject }: { withdrawal: FinanceWithdrawalBody; onPay: () => void; onReject: () => void }) {
+  const { t } = useTranslation('finance');
   return (
     <li className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="pending-withdrawal">
       <div className="flex items-start justify-between gap-3">
@@ -121,15 +124,15 @@ function WithdrawalCard({ withdrawal, onPay, onReject }: { withdrawal: FinanceWi
       </div>
       <PayTo payTo={withdrawal.payTo} />
       <p className="text-xs text-slate-500">
-        Requested <time dateTime={withdrawal.requestedAt}>{formatDateTime(withdrawal.requestedAt)}</time> ·{' '}
+        {t('queue.requested')} <time dateTime={withdrawal.requestedAt}>{formatDateTime(withdrawal.requestedAt)}</time> ·{' '}
         {formatRelativeTime(withdrawal.requestedAt)}
       </p>
       <div className="grid grid-cols-2 gap-2">
         <Button variant="danger" onClick={onReject} className="h-11 text-sm">
-          Reject
+          {t('queue.reject')}
         </Button>
         <Button onClick={onPay} className="h-11 text-sm">
-          Mark Paid
+          {t('queue.markPaid')}
         </Button>
       </div>
     </li>
@@ -138,14 +141,15 @@ function WithdrawalCard({ withdrawal, onPay, onReject }: { withdrawal: FinanceWi
 
 /** The full destination: staff need every digit to make the transfer. */
 function PayTo({ payTo }: { payTo: WithdrawalDestination }) {
+  const { t } = useTranslation('finance');
   const rows: [string, string][] =
     payTo.kind === 'bank'
       ? [
-          ['Account holder', payTo.holderName],
-          ['Account number', payTo.accountNumber],
-          ['IFSC', payTo.ifsc],
+          [t('payTo.holder'), payTo.holderName],
+          [t('payTo.accountNumber'), payTo.accountNumber],
+          [t('payTo.ifsc'), payTo.ifsc],
         ]
-      : [['UPI ID', payTo.upiId]];
+      : [[t('payTo.upi'), payTo.upiId]];
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-xl bg-slate-50 p-3 text-sm">
       {rows.map(([label, value]) => (
@@ -159,10 +163,11 @@ function PayTo({ payTo }: { payTo: WithdrawalDestination }) {
 }
 
 function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
+  const { t } = useTranslation('finance');
   return (
     <div className="grid gap-2">
       <p className="text-sm text-slate-700">
-        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> to {withdrawal.user.name}{' '}
+        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> {t('queue.toName', { name: withdrawal.user.name })}{' '}
         <span className="whitespace-nowrap">(+91 {withdrawal.user.mobile})</span>
       </p>
       <PayTo payTo={withdrawal.payTo} />
@@ -176,8 +181,10 @@ function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
  */
 async function settle(
   send: () => Promise<unknown>,
-  { form, failure, success, onDone }: {
+  { form, failed, failure, success, onDone }: {
     form: { setServerErrors: (fields: Record<string, string>) => void };
+    /** The toast title of a refusal ('Action Failed'). */
+    failed: string;
     failure: string;
     success: ToastInput;
     onDone: () => void;
@@ -187,7 +194,7 @@ async function settle(
     await send();
   } catch (error) {
     form.setServerErrors(serverFieldErrors(error));
-    toast({ variant: 'destructive', title: 'Action Failed', description: serverErrorMessage(error, failure) });
+    toast({ variant: 'destructive', title: failed, description: serverErrorMessage(error, failure) });
     return;
   }
   toast(success);
@@ -195,13 +202,15 @@ async function settle(
 }
 
 function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
+  const { t } = useTranslation('finance');
   const markPaid = useMarkPaidMutation();
   const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '' });
   const onSubmit = form.handleSubmit(({ reference }) =>
     settle(() => markPaid.mutateAsync({ id: withdrawal.id, reference }), {
       form,
-      failure: 'Failed to mark the withdrawal as paid',
-      success: { title: 'Withdrawal Paid', description: `${formatRupees(withdrawal.amount)} to ${withdrawal.user.name} is marked as paid` },
+      failed: t('actionFailed'),
+      failure: t('pay.failed'),
+      success: { title: t('pay.done'), description: t('pay.doneDescription', { amount: formatRupees(withdrawal.amount), name: withdrawal.user.name }) },
       onDone,
     }),
   );
@@ -209,25 +218,27 @@ function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; on
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <Summary withdrawal={withdrawal} />
       <TextField
-        label="Transfer reference"
+        label={t('pay.reference')}
         autoComplete="off"
         autoCapitalize="characters"
-        placeholder="UTR or UPI reference"
+        placeholder={t('pay.referencePlaceholder')}
         {...form.field('reference')}
       />
-      <FormActions submitLabel="Confirm Paid" pendingLabel="Saving..." pending={markPaid.isPending} onCancel={onDone} />
+      <FormActions submitLabel={t('pay.confirm')} pendingLabel={t('pay.saving')} pending={markPaid.isPending} onCancel={onDone} />
     </form>
   );
 }
 
 function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
+  const { t } = useTranslation('finance');
   const reject = useRejectWithdrawalMutation();
   const form = useSchemaForm(RejectWithdrawalRequest, { reason: '' });
   const onSubmit = form.handleSubmit(({ reason }) =>
     settle(() => reject.mutateAsync({ id: withdrawal.id, reason }), {
       form,
-      failure: 'Failed to reject the withdrawal',
-      success: { title: 'Withdrawal Rejected', description: `${formatRupees(withdrawal.amount)} is back in ${withdrawal.user.name}'s wallet` },
+      failed: t('actionFailed'),
+      failure: t('reject.failed'),
+      success: { title: t('reject.done'), description: t('reject.doneDescription', { amount: formatRupees(withdrawal.amount), name: withdrawal.user.name }) },
       onDone,
     }),
   );
@@ -235,12 +246,12 @@ function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody;
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <Summary withdrawal={withdrawal} />
       <TextAreaField
-        label="Reason"
-        placeholder="e.g. Account details do not match the name"
-        hint="The user sees this reason."
+        label={t('reject.reason')}
+        placeholder={t('reject.reasonPlaceholder')}
+        hint={t('reject.reasonHint')}
         {...form.field('reason')}
       />
-      <FormActions variant="danger" submitLabel="Reject Request" pendingLabel="Rejecting..." pending={reject.isPending} onCancel={onDone} />
+      <FormActions variant="danger" submitLabel={t('reject.confirm')} pendingLabel={t('reject.rejecting')} pending={reject.isPending} onCancel={onDone} />
     </form>
   );
 }
@@ -252,7 +263,8 @@ function AdjustmentForm() {
 }
 
 function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('finance');
+  const { t: tSecurity } = useTranslation('security');
   const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
   const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
@@ -262,19 +274,19 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
       answer = await adjust.mutateAsync({ mobile, amount: formatPaise(amount), direction, reason });
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: 'Adjustment Failed', description: serverErrorMessage(error, 'Failed to adjust the wallet') });
+      toast({ variant: 'destructive', title: t('adjust.failedTitle'), description: serverErrorMessage(error, t('adjust.failed')) });
       return;
     }
     if (answer && 'adjustment' in answer) {
       // Above the approval threshold: recorded, waiting for a second finance member.
-      toast({ title: t('adjustment.pendingTitle'), description: t('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
+      toast({ title: tSecurity('adjustment.pendingTitle'), description: tSecurity('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
       void queryClient.invalidateQueries({ queryKey: pendingAdjustmentsQuery().queryKey });
       onApplied();
       return;
     }
-    const verb = direction === 'credit' ? 'Credited' : 'Debited';
-    const balance = answer?.balance ? ` New balance ${formatRupees(answer.balance)}.` : '';
-    toast({ title: 'Adjustment Applied', description: `${verb} ${formatRupees(formatPaise(amount))} for +91 ${mobile}.${balance}` });
+    const done = t(direction === 'credit' ? 'adjust.credited' : 'adjust.debited', { amount: formatRupees(formatPaise(amount)), mobile });
+    const balance = answer?.balance ? t('adjust.newBalance', { balance: formatRupees(answer.balance) }) : '';
+    toast({ title: t('adjust.applied'), description: balance ? `${done} ${balance}` : done });
     onApplied();
   });
 
@@ -282,15 +294,15 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
     <section aria-labelledby="adjust-heading" className="grid gap-3">
       <div className="grid gap-1">
         <h2 id="adjust-heading" className="text-lg font-semibold">
-          Adjust a wallet
+          {t('adjust.heading')}
         </h2>
-        <p className="text-sm text-slate-600">A manual credit or debit, recorded in the user's ledger with your reason.</p>
+        <p className="text-sm text-slate-600">{t('adjust.intro')}</p>
       </div>
       <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-        <MobileField label="User's mobile number" {...form.field('mobile')} />
-        <TextField label="Amount (₹)" type="number" inputMode="decimal" min={0.01} step="0.01" {...form.field('amount')} />
+        <MobileField label={t('adjust.mobile')} {...form.field('mobile')} />
+        <TextField label={t('adjust.amount')} type="number" inputMode="decimal" min={0.01} step="0.01" {...form.field('amount')} />
         <fieldset className="grid gap-1.5">
-          <legend className="mb-1.5 text-sm font-medium text-slate-700">Direction</legend>
+          <legend className="mb-1.5 text-sm font-medium text-slate-700">{t('adjust.direction')}</legend>
           <div className="grid grid-cols-2 gap-2">
             {(['credit', 'debit'] as const).map((direction) => (
               <label
@@ -311,19 +323,19 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
                   onChange={() => form.setValue('direction', direction)}
                   className="size-4 accent-emerald-600"
                 />
-                {direction === 'credit' ? 'Credit (add)' : 'Debit (take)'}
+                {direction === 'credit' ? t('adjust.credit') : t('adjust.debit')}
               </label>
             ))}
           </div>
         </fieldset>
         <TextField
-          label="Reason"
+          label={t('adjust.reason')}
           autoComplete="off"
-          placeholder="e.g. Bonus for referral campaign"
+          placeholder={t('adjust.reasonPlaceholder')}
           {...form.field('reason')}
         />
         <Button type="submit" disabled={adjust.isPending}>
-          {adjust.isPending ? 'Applying...' : 'Apply Adjustment'}
+          {adjust.isPending ? t('adjust.applying') : t('adjust.apply')}
         </Button>
       </form>
     </section>

@@ -75,7 +75,13 @@ export function HistoryTab() {
       ) : history.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('history.empty')}</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
+        // A table wider than a phone scrolls sideways: the region takes focus so keyboards can scroll it too.
+        <div
+          role="region"
+          aria-label={t('history.heading')}
+          tabIndex={0}
+          className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
+        >
           <table className="w-full min-w-[44rem] text-sm">
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
@@ -185,7 +191,12 @@ function Statement({ body, csvHref }: { body: StatementBody; csvHref: string }) 
       {body.entries.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('ledger.empty')}</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
+        <div
+          role="region"
+          aria-label={t('ledger.heading')}
+          tabIndex={0}
+          className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
+        >
           <table className="w-full min-w-[48rem] text-sm" aria-label={t('ledger.heading')}>
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>

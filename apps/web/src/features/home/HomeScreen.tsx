@@ -1,8 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
 import { BellIcon } from '../../components/icons.tsx';
-import { formatRupees } from '../../lib/format.ts';
-import { currentUserQuery, tasksQuery } from '../../lib/queries.ts';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { moneyInFlight } from '../wallet/moneyStatus.ts';
+import { currentUserQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { taskCount } from '../tasks/categories.ts';
 import { CategoryCards } from '../tasks/CategoryCards.tsx';
@@ -15,36 +19,41 @@ import { KycBanner } from '../kyc/KycLinks.tsx';
  * and the three category cards with live counts of active tasks. Renders nothing without a user.
  */
 export function HomeScreen() {
-  usePageTitle('Home');
+  const { t } = useTranslation('home');
+  usePageTitle(t('pageTitle'));
   const { data: user } = useQuery(currentUserQuery());
   const tasks = useQuery({ ...tasksQuery(), enabled: Boolean(user) });
+  const userTasks = useQuery({ ...userTasksQuery(), enabled: Boolean(user) });
+  const withdrawals = useQuery({ ...withdrawalsQuery(), enabled: Boolean(user) });
   if (!user) return null;
 
   const name = user.firstName || user.username;
   const counts = tasks.data ? countActiveByType(tasks.data) : null;
+  const inFlight = moneyInFlight(userTasks.data, withdrawals.data);
   return (
     <div className="grid gap-6">
       <header className="flex items-start justify-between gap-3">
         <div className="grid gap-1">
-          <p className="text-sm text-slate-500">Welcome to Kamai</p>
-          <h1 className="text-2xl font-bold tracking-tight">Hello, {name}</h1>
+          <p className="text-sm text-slate-500">{t('welcome')}</p>
+          <h1 className="text-2xl font-bold tracking-tight">{t('hello', { name })}</h1>
         </div>
         <NotificationBell />
       </header>
 
       <section
         aria-labelledby="total-rupees-label"
-        className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
+        className="rounded-2xl bg-gradient-to-br from-emerald-700 to-teal-700 p-5 text-white shadow-md"
       >
         <p id="total-rupees-label" className="text-sm text-emerald-50">
-          Total rupees
+          {t('totalRupees')}
         </p>
         <p className="mt-1 text-3xl font-bold tracking-tight" data-testid="total-rupees">
           {formatRupees(user.totalRupees)}
         </p>
         <p className="mt-2 text-xs text-emerald-50" data-testid="total-earned">
-          {formatRupees(user.totalEarned)} earned in all
+          {t('earnedInAll', { amount: formatRupees(user.totalEarned) })}
         </p>
+        <MoneyInFlight underReviewPaise={inFlight.underReviewPaise} onItsWayPaise={inFlight.onItsWayPaise} />
       </section>
 
       <KycBanner user={user} />
@@ -52,16 +61,20 @@ export function HomeScreen() {
       <section aria-labelledby="tasks-heading" className="grid gap-3">
         <div className="flex items-baseline justify-between gap-3">
           <h2 id="tasks-heading" className="text-lg font-semibold">
-            Earn with tasks
+            {t('earnWithTasks')}
           </h2>
-          <Link to="/tasks/categories" className="text-sm font-medium text-emerald-700 hover:underline">
-            See all
+          <Link to="/tasks/categories" className="inline-flex min-h-11 min-w-11 items-center text-sm font-medium text-emerald-700 hover:underline">
+            {t('seeAll')}
           </Link>
         </div>
-        <CategoryCards countOf={(type) => (counts ? taskCount(counts[type]) : tasks.isError ? '–' : undefined)} />
+        {tasks.isError ? (
+          <LoadFailed title={t('tasksFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} onRetry={() => void tasks.refetch()} />
+        ) : (
+          <CategoryCards countOf={(type) => (counts ? taskCount(counts[type]) : undefined)} />
+        )}
         {tasks.data?.length === 0 && (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-4 text-center text-sm text-slate-600">
-            No tasks available right now
+            {t('noTasks')}
           </p>
         )}
       </section>
@@ -69,13 +82,37 @@ export function HomeScreen() {
   );
 }
 
+/**
+ * "₹X under review · ₹Y on its way": rewards of proofs waiting for review and withdrawals requested
+ * but not paid yet, so nobody wonders where their money is. Links to the wallet, where each
+ * withdrawal shows its status. Hidden when there is none of either.
+ */
+function MoneyInFlight({ underReviewPaise, onItsWayPaise }: { underReviewPaise: number; onItsWayPaise: number }) {
+  const { t } = useTranslation('home');
+  if (underReviewPaise === 0 && onItsWayPaise === 0) return null;
+  const parts = [
+    underReviewPaise > 0 ? t('underReview', { amount: formatRupeesShort(underReviewPaise / 100) }) : null,
+    onItsWayPaise > 0 ? t('onItsWay', { amount: formatRupeesShort(onItsWayPaise / 100) }) : null,
+  ].filter(Boolean);
+  return (
+    <Link
+      to="/wallet"
+      data-testid="money-in-flight"
+      className="mt-3 inline-flex min-h-11 items-center rounded-lg bg-white/15 px-3 text-sm font-medium text-white underline-offset-2 hover:underline focus:outline-none focus-visible:ring-4 focus-visible:ring-white/60"
+    >
+      {parts.join(' · ')}
+    </Link>
+  );
+}
+
 /** The bell: a link to /profile (where the notifications live) with the number of unread ones. */
 function NotificationBell() {
+  const { t } = useTranslation('home');
   const unread = useUnreadCount();
   return (
     <Link
       to="/profile"
-      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      aria-label={unread > 0 ? t('bellUnread', { count: unread }) : t('bell')}
       className="relative grid size-11 shrink-0 place-items-center rounded-full border border-slate-200 bg-white text-slate-700 shadow-sm transition hover:text-emerald-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-100"
     >
       <BellIcon className="size-5" />

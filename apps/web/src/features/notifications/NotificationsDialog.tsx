@@ -1,3 +1,6 @@
+import { useTranslation } from 'react-i18next';
+import { notificationInLanguage } from '../../i18n/messages.ts';
+import { serverErrorMessage } from '../../lib/api.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ComponentType, SVGProps } from 'react';
@@ -13,17 +16,18 @@ import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutat
 
 /** Spec section 8: notification failures show as text in the dialog, never as a toast. */
 export const NOTIFICATION_FAILURES = {
-  markRead: 'Failed to mark as read',
-  markAllRead: 'Failed to mark all as read',
-  delete: 'Failed to delete notification',
+  markRead: 'failures.markRead',
+  markAllRead: 'failures.markAllRead',
+  delete: 'failures.delete',
 } as const;
 
 export function UnreadBadge({ count, className = '' }: { count: number; className?: string }) {
+  const { t } = useTranslation('notifications');
   if (count === 0) return null;
   return (
     <span
       className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-500 px-1.5 text-xs font-bold text-white ${className}`}
-      aria-label={`${count} unread`}
+      aria-label={t('unread', { count })}
     >
       {count > 99 ? '99+' : count}
     </span>
@@ -33,8 +37,9 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
 /** Spec section 2 (Notifications dialog): unread badge, 'Mark All Read', per-item read and delete. */
 export function NotificationsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const unread = useUnreadCount();
+  const { t } = useTranslation('notifications');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Notifications" titleAside={<UnreadBadge count={unread} />}>
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('title')} titleAside={<UnreadBadge count={unread} />}>
       <NotificationList unread={unread} />
     </Dialog>
   );
@@ -46,6 +51,7 @@ function NotificationList({ unread }: { unread: number }) {
   const markAllRead = useMarkAllReadMutation();
   const remove = useDeleteNotificationMutation();
   const [failure, setFailure] = useState<string | null>(null);
+  const { t } = useTranslation('notifications');
 
   const run = async (action: () => Promise<unknown>, failureText: string, onDone?: () => void) => {
     setFailure(null);
@@ -60,31 +66,31 @@ function NotificationList({ unread }: { unread: number }) {
 
   const onMarkAllRead = () =>
     run(() => markAllRead.mutateAsync(), NOTIFICATION_FAILURES.markAllRead, () =>
-      toast({ title: 'All Marked as Read', description: 'You have read all your notifications' }),
+      toast({ title: t('allRead'), description: t('allReadBody') }),
     );
   const onMarkRead = (id: string) => run(() => markRead.mutateAsync(id), NOTIFICATION_FAILURES.markRead);
   const onDelete = (id: string) =>
     run(() => remove.mutateAsync(id), NOTIFICATION_FAILURES.delete, () =>
-      toast({ title: 'Notification Deleted', description: 'The notification has been removed' }),
+      toast({ title: t('deleted'), description: t('deletedBody') }),
     );
 
   return (
     <div className="grid gap-3">
       <div className="flex items-center justify-between gap-3">
-        <p className="text-sm text-slate-600">{unread === 0 ? 'You are all caught up' : `${unread} unread`}</p>
+        <p className="text-sm text-slate-600">{unread === 0 ? t('caughtUp') : t('unread', { count: unread })}</p>
         <button
           type="button"
           onClick={() => void onMarkAllRead()}
           disabled={unread === 0 || markAllRead.isPending}
-          className="rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent"
+          className="min-h-11 rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent"
         >
-          Mark All Read
+          {t('markAllRead')}
         </button>
       </div>
 
       {failure && (
         <p role="alert" className="rounded-xl bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-          {failure}
+          {t(failure as (typeof NOTIFICATION_FAILURES)[keyof typeof NOTIFICATION_FAILURES])}
         </p>
       )}
 
@@ -94,9 +100,9 @@ function NotificationList({ unread }: { unread: number }) {
           <NotificationSkeleton />
         ) : notifications.isError ? (
           <div role="alert" className="grid h-full place-content-center gap-3 p-6 text-center text-sm text-slate-600">
-            <p>We couldn't load your notifications.</p>
+            <p>{serverErrorMessage(notifications.error, t('loadFailed'))}</p>
             <Button variant="secondary" onClick={() => void notifications.refetch()}>
-              Try again
+              {t('common:tryAgain')}
             </Button>
           </div>
         ) : notifications.data.length === 0 ? (
@@ -104,11 +110,11 @@ function NotificationList({ unread }: { unread: number }) {
             <span className="grid size-12 place-items-center rounded-full bg-slate-100 text-slate-400">
               <BellIcon className="size-6" />
             </span>
-            <p className="font-semibold text-slate-800">No notifications yet</p>
-            <p className="text-sm text-slate-500">We'll let you know when your rewards and withdrawals move.</p>
+            <p className="font-semibold text-slate-800">{t('empty')}</p>
+            <p className="text-sm text-slate-500">{t('emptyBody')}</p>
           </div>
         ) : (
-          <ul aria-label="Notifications" className="divide-y divide-slate-100">
+          <ul aria-label={t('title')} className="divide-y divide-slate-100">
             {notifications.data.map((notification) => (
               <NotificationItem
                 key={notification.id}
@@ -146,6 +152,8 @@ function NotificationItem({
   onDelete: () => void;
 }) {
   const { Icon, className } = notificationIcon(notification.type);
+  const { t } = useTranslation('notifications');
+  const text = notificationInLanguage(notification);
   return (
     <li
       data-type={notification.type}
@@ -160,32 +168,32 @@ function NotificationItem({
           {!notification.isRead && (
             <>
               <span aria-hidden="true" className="mr-1.5 inline-block size-2 rounded-full bg-emerald-500 align-middle" />
-              <span className="sr-only">Unread: </span>
+              <span className="sr-only">{t('unreadMark')} </span>
             </>
           )}
-          {notification.title}
+          {text.title}
         </p>
-        <p className="mt-0.5 text-sm break-words text-slate-600">{notification.message}</p>
-        <p className="mt-1 text-xs text-slate-400">
+        <p className="mt-0.5 text-sm break-words text-slate-600">{text.message}</p>
+        <p className="mt-1 text-xs text-slate-600">
           <time dateTime={notification.createdAt}>{formatRelativeTime(notification.createdAt)}</time>
         </p>
       </div>
       <div className="flex shrink-0 flex-col gap-1">
         {!notification.isRead && (
           <IconButton
-            label="Mark as read"
-            title="Mark as read"
+            label={t('markRead')}
+            title={t('markRead')}
             onClick={onMarkRead}
-            className="size-9 text-emerald-700 hover:bg-emerald-100 focus-visible:ring-emerald-500"
+            className="size-11 text-emerald-700 hover:bg-emerald-100 focus-visible:ring-emerald-500"
           >
             <CheckIcon className="size-4" />
           </IconButton>
         )}
         <IconButton
-          label="Delete notification"
-          title="Delete"
+          label={t('delete')}
+          title={t('deleteShort')}
           onClick={onDelete}
-          className="size-9 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:ring-red-300"
+          className="size-11 text-slate-600 hover:bg-red-50 hover:text-red-600 focus-visible:ring-red-300"
         >
           <TrashIcon className="size-4" />
         </IconButton>
@@ -195,8 +203,9 @@ function NotificationItem({
 }
 
 function NotificationSkeleton() {
+  const { t } = useTranslation('notifications');
   return (
-    <div role="status" aria-label="Loading notifications" className="divide-y divide-slate-100">
+    <div role="status" aria-label={t('loading')} className="divide-y divide-slate-100">
       {[0, 1, 2].map((row) => (
         <div key={row} className="flex animate-pulse gap-3 px-3 py-3">
           <span className="size-9 shrink-0 rounded-full bg-slate-200" />

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import * as Switch from '@radix-ui/react-switch';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
@@ -17,8 +18,9 @@ const ProfileForm = v.object({ firstName: FirstName, lastName: LastName, email: 
 
 /** Spec section 2 (Profile): first name, last name, optional e-mail and the notifications toggle. */
 export function EditProfileDialog({ open, onOpenChange, user }: { open: boolean; onOpenChange: (open: boolean) => void; user: UserBody }) {
+  const { t } = useTranslation('profile');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Edit Profile" description="Update your name, e-mail and notification preference.">
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('edit.title')} description={t('edit.description')}>
       <EditProfileForm user={user} onDone={() => onOpenChange(false)} />
     </Dialog>
   );
@@ -26,6 +28,7 @@ export function EditProfileDialog({ open, onOpenChange, user }: { open: boolean;
 
 function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void }) {
   const update = useUpdateProfileMutation();
+  const { t } = useTranslation('profile');
   const switchId = useId();
   const form = useSchemaForm(ProfileForm, {
     firstName: user.firstName ?? '',
@@ -48,7 +51,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
       toast({ variant: 'destructive', title: PROFILE_MESSAGES.failed.title, description: PROFILE_MESSAGES.failed.message });
       return;
     }
-    toast({ title: PROFILE_MESSAGES.updated, description: 'Your changes have been saved.' });
+    toast({ title: PROFILE_MESSAGES.updated, description: t('edit.saved') });
     onDone();
   });
 
@@ -56,7 +59,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
       <TextField
-        label="E-mail (optional)"
+        label={t('edit.email')}
         type="email"
         inputMode="email"
         autoComplete="email"
@@ -65,8 +68,8 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
       />
       <div className="flex items-center justify-between gap-4 rounded-xl border border-slate-200 p-3">
         <label htmlFor={switchId} className="grid gap-0.5">
-          <span className="text-sm font-medium text-slate-800">Notifications</span>
-          <span className="text-xs text-slate-500">Hear about rewards, reviews and withdrawals</span>
+          <span className="text-sm font-medium text-slate-800">{t('edit.notifications')}</span>
+          <span className="text-xs text-slate-500">{t('edit.notificationsHint')}</span>
         </label>
         <Switch.Root
           id={switchId}
@@ -77,7 +80,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
           <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
         </Switch.Root>
       </div>
-      <FormActions submitLabel="Save Changes" pendingLabel="Saving..." pending={update.isPending} onCancel={onDone} className="mt-2" />
+      <FormActions submitLabel={t('edit.save')} pendingLabel={t('edit.saving')} pending={update.isPending} onCancel={onDone} className="mt-2" />
     </form>
   );
 }

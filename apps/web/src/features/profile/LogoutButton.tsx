@@ -1,3 +1,5 @@
+import { forgetSession } from '../../lib/session.ts';
+import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Button } from '../../components/Button.tsx';
@@ -16,8 +18,10 @@ export function LogoutButton() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const logout = useLogoutMutation();
+  const { t } = useTranslation('profile');
 
   const leave = () => {
+    forgetSession();
     queryClient.clear();
     void navigate({ to: '/login' });
   };
@@ -29,13 +33,13 @@ export function LogoutButton() {
       leave();
       return;
     }
-    toast({ title: 'Logged Out', description: 'You have been signed out. See you soon!' });
+    toast({ title: t('logout.done'), description: t('logout.doneBody') });
     setTimeout(leave, LOGOUT_REDIRECT_DELAY_MS);
   };
 
   return (
     <Button variant="danger" onClick={() => void onLogout()} disabled={logout.isPending || logout.isSuccess}>
-      {logout.isPending ? 'Logging out...' : 'Logout'}
+      {logout.isPending ? t('logout.pending') : t('logout.button')}
     </Button>
   );
 }

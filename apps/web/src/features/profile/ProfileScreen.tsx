@@ -19,6 +19,7 @@ import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { canHandleMoney, canReview, hasRole } from '../../lib/roles.ts';
 import { KycStatusText } from '../kyc/KycLinks.tsx';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
@@ -30,7 +31,8 @@ type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 
 /** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
-  usePageTitle('Profile');
+  const { t } = useTranslation('profile');
+  usePageTitle(t('pageTitle'));
   const { t: tSecurity } = useTranslation('security');
   const { data: user } = useQuery(currentUserQuery());
   const supportEmail = useSupportEmail();
@@ -51,7 +53,7 @@ export function ProfileScreen() {
 
   return (
     <section className="grid gap-6">
-      <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{t('pageTitle')}</h1>
       <div className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <span
           aria-hidden="true"
@@ -68,20 +70,20 @@ export function ProfileScreen() {
         </div>
       </div>
 
-      <ul aria-label="Settings" className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <ul aria-label={t('settings')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <li>
-          <RowButton Icon={PencilIcon} label="Edit Profile" onClick={() => setDialog('edit')} />
+          <RowButton Icon={PencilIcon} label={t('rows.edit')} onClick={() => setDialog('edit')} />
         </li>
         <li>
           <RowButton
             Icon={BellIcon}
-            label="Notifications"
+            label={t('rows.notifications')}
             aside={<UnreadBadge count={unread} />}
             onClick={() => setDialog('notifications')}
           />
         </li>
         <li>
-          <RowButton Icon={HistoryIcon} label="Withdrawal History" onClick={() => setDialog('withdrawals')} />
+          <RowButton Icon={HistoryIcon} label={t('rows.withdrawals')} onClick={() => setDialog('withdrawals')} />
         </li>
         <li>
           <Link to="/kyc" className={rowClasses}>
@@ -91,11 +93,11 @@ export function ProfileScreen() {
         <li>
           {user ? (
             <a href={supportMailto(supportEmail, user)} className={rowClasses}>
-              <RowContent Icon={MailIcon} label="Help & Support" />
+              <RowContent Icon={MailIcon} label={t('rows.help')} />
             </a>
           ) : (
             <span className={rowClasses}>
-              <RowContent Icon={MailIcon} label="Help & Support" />
+              <RowContent Icon={MailIcon} label={t('rows.help')} />
             </span>
           )}
         </li>
@@ -111,12 +113,12 @@ export function ProfileScreen() {
         </li>
         <li>
           <Link to="/privacy-policy" className={rowClasses}>
-            <RowContent Icon={ShieldIcon} label="Privacy Policy" />
+            <RowContent Icon={ShieldIcon} label={t('rows.privacy')} />
           </Link>
         </li>
         <li>
           <Link to="/delete-account" className={rowClasses}>
-            <RowContent Icon={TrashIcon} label="Delete Account" />
+            <RowContent Icon={TrashIcon} label={t('rows.delete')} />
           </Link>
         </li>
       </ul>
@@ -124,20 +126,20 @@ export function ProfileScreen() {
       {(isAdmin || isReviewer || isFinance) && (
         <section aria-labelledby="staff-heading" className="grid gap-2">
           <h2 id="staff-heading" className="px-1 text-sm font-semibold tracking-wide text-slate-500 uppercase">
-            Staff
+            {t('staff.heading')}
           </h2>
           <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
             {isAdmin && (
               <li>
                 <Link to="/admin" className={rowClasses}>
-                  <RowContent Icon={BriefcaseIcon} label="Task admin" />
+                  <RowContent Icon={BriefcaseIcon} label={t('staff.admin')} />
                 </Link>
               </li>
             )}
             {isReviewer && (
               <li>
                 <Link to="/admin/review" className={rowClasses}>
-                  <RowContent Icon={ShieldIcon} label="Review queue" />
+                  <RowContent Icon={ShieldIcon} label={t('staff.review')} />
                 </Link>
               </li>
             )}
@@ -151,13 +153,20 @@ export function ProfileScreen() {
             {isFinance && (
               <li>
                 <Link to="/admin/finance" className={rowClasses}>
-                  <RowContent Icon={WalletIcon} label="Finance" />
+                  <RowContent Icon={WalletIcon} label={t('staff.finance')} />
                 </Link>
               </li>
             )}
           </ul>
         </section>
       )}
+
+      <section aria-labelledby="language-heading" className="flex items-center justify-between gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="language-heading" className="text-sm font-medium text-slate-800">
+          {t('common:language.label')}
+        </h2>
+        <LanguageSwitch />
+      </section>
 
       <LogoutButton />
 

@@ -2,14 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import type { WithdrawalBody, WithdrawalStatus } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { useTranslation } from 'react-i18next';
+import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
 import { withdrawalsQuery } from '../../lib/queries.ts';
 
-export const WITHDRAWAL_STATUS_LABELS: Record<WithdrawalStatus, string> = {
-  pending: 'Pending',
-  paid: 'Paid',
-  rejected: 'Rejected',
-};
+/** Locale keys (wallet namespace) of the status chips: Pending, Paid, Rejected. */
+export const WITHDRAWAL_STATUS_LABELS = {
+  pending: 'status.pending',
+  paid: 'status.paid',
+  rejected: 'status.rejected',
+} as const satisfies Record<WithdrawalStatus, string>;
 
 const STATUS_CLASSES: Record<WithdrawalStatus, string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -18,17 +21,19 @@ const STATUS_CLASSES: Record<WithdrawalStatus, string> = {
 };
 
 export function WithdrawalStatusBadge({ status }: { status: WithdrawalStatus }) {
+  const { t } = useTranslation('wallet');
   return (
-    <span className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_CLASSES[status]}`}>
-      {WITHDRAWAL_STATUS_LABELS[status]}
+    <span data-testid="withdrawal-status" className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_CLASSES[status]}`}>
+      {t(WITHDRAWAL_STATUS_LABELS[status])}
     </span>
   );
 }
 
 /** The user's withdrawal requests, newest first: amount, masked destination, status and dates. */
 export function WithdrawalHistoryDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useTranslation('wallet');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Withdrawal History" description="Requests are processed within 24-48 hours.">
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('history.title')} description={t('history.description')}>
       <WithdrawalList />
     </Dialog>
   );
@@ -36,10 +41,11 @@ export function WithdrawalHistoryDialog({ open, onOpenChange }: { open: boolean;
 
 function WithdrawalList() {
   const withdrawals = useQuery(withdrawalsQuery());
+  const { t } = useTranslation('wallet');
 
   if (withdrawals.isPending) {
     return (
-      <div role="status" aria-label="Loading withdrawals" className="grid gap-3">
+      <div role="status" aria-label={t('history.loading')} className="grid gap-3">
         {[0, 1].map((row) => (
           <div key={row} className="h-24 animate-pulse rounded-xl bg-slate-100" />
         ))}
@@ -49,9 +55,9 @@ function WithdrawalList() {
   if (withdrawals.isError) {
     return (
       <div role="alert" className="grid gap-3 text-sm text-slate-600">
-        <p>We couldn't load your withdrawals.</p>
+        <p>{serverErrorMessage(withdrawals.error, t('history.failed'))}</p>
         <Button variant="secondary" onClick={() => void withdrawals.refetch()}>
-          Try again
+          {t('common:tryAgain')}
         </Button>
       </div>
     );
@@ -59,13 +65,13 @@ function WithdrawalList() {
   if (withdrawals.data.length === 0) {
     return (
       <div className="grid gap-1 py-8 text-center">
-        <p className="font-semibold text-slate-800">No withdrawals yet</p>
-        <p className="text-sm text-slate-500">Once you withdraw from your wallet, your requests show here.</p>
+        <p className="font-semibold text-slate-800">{t('history.empty')}</p>
+        <p className="text-sm text-slate-500">{t('history.emptyBody')}</p>
       </div>
     );
   }
   return (
-    <ul aria-label="Withdrawal requests" className="grid gap-3">
+    <ul aria-label={t('history.list')} className="grid gap-3">
       {withdrawals.data.map((withdrawal) => (
         <WithdrawalItem key={withdrawal.id} withdrawal={withdrawal} />
       ))}
@@ -73,22 +79,23 @@ function WithdrawalList() {
   );
 }
 
-function WithdrawalItem({ withdrawal }: { withdrawal: WithdrawalBody }) {
+export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: WithdrawalBody; as?: 'li' | 'div' }) {
+  const { t } = useTranslation('wallet');
   return (
-    <li className="grid gap-2 rounded-xl border border-slate-200 p-4">
+    <Tag className="grid gap-2 rounded-xl border border-slate-200 p-4">
       <div className="flex items-center justify-between gap-3">
         <p className="text-lg font-bold tabular-nums text-slate-900">{formatRupees(withdrawal.amount)}</p>
         <WithdrawalStatusBadge status={withdrawal.status} />
       </div>
       <p className="text-sm break-words text-slate-700">{withdrawal.destination}</p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs text-slate-500">
-        <dt>Requested on</dt>
+        <dt>{t('history.requestedOn')}</dt>
         <dd className="text-slate-700">
           <time dateTime={withdrawal.requestedAt}>{formatDateTime(withdrawal.requestedAt)}</time>
         </dd>
         {withdrawal.processedAt && (
           <>
-            <dt>{withdrawal.status === 'paid' ? 'Paid on' : withdrawal.status === 'rejected' ? 'Rejected on' : 'Processed'}</dt>
+            <dt>{withdrawal.status === 'paid' ? t('history.paidOn') : withdrawal.status === 'rejected' ? t('history.rejectedOn') : t('history.processed')}</dt>
             <dd className="text-slate-700">
               <time dateTime={withdrawal.processedAt}>{formatDate(withdrawal.processedAt)}</time>
             </dd>
@@ -96,17 +103,17 @@ function WithdrawalItem({ withdrawal }: { withdrawal: WithdrawalBody }) {
         )}
         {withdrawal.reference && (
           <>
-            <dt>Reference</dt>
+            <dt>{t('history.reference')}</dt>
             <dd className="break-all text-slate-700">{withdrawal.reference}</dd>
           </>
         )}
       </dl>
       {withdrawal.status === 'rejected' && withdrawal.reason && (
         <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-          <span className="font-semibold">Reason:</span> {withdrawal.reason}
-          <span className="mt-1 block text-xs text-red-600">The amount has been returned to your wallet.</span>
+          <span className="font-semibold">{t('history.reason')}</span> {withdrawal.reason}
+          <span className="mt-1 block text-xs text-red-600">{t('history.returned')}</span>
         </p>
       )}
-    </li>
+    </Tag>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RejectRequest } from '@kamai/contracts';
@@ -23,67 +24,61 @@ import { KycReviewLink } from '../kyc/KycLinks.tsx';
  * user sees on the task.
  */
 export function ReviewScreen() {
+  const { t } = useTranslation('review');
   const { data: user } = useQuery(currentUserQuery());
-  if (!canReview(user)) return <NotAllowedScreen what="the review queue" />;
+  if (!canReview(user)) return <NotAllowedScreen what={t('what')} />;
   return <ReviewQueue />;
 }
 
 function ReviewQueue() {
-  usePageTitle('Proof Review');
+  const { t } = useTranslation('review');
+  usePageTitle(t('title'));
   const queue = useQuery(submissionsQuery('submitted'));
   const [rejecting, setRejecting] = useState<SubmissionBody | null>(null);
+  const [approving, setApproving] = useState<SubmissionBody | null>(null);
 
   return (
     <section className="grid gap-5">
       <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">Proof Review</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
         <p className="text-sm text-slate-600">
-          {queue.data ? `${queue.data.length} waiting for review` : 'Proofs waiting for review, oldest first.'}
+          {queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}
         </p>
         <KycReviewLink />
       </header>
 
       {queue.isPending ? (
-        <div role="status" aria-label="Loading submissions" className="grid gap-3">
+        <div role="status" aria-label={t('loading')} className="grid gap-3">
           {[0, 1].map((index) => (
             <div key={index} className="h-72 animate-pulse rounded-2xl bg-white shadow-sm" />
           ))}
         </div>
       ) : queue.isError ? (
-        <LoadFailed message={serverErrorMessage(queue.error, 'We could not load the review queue.')} onRetry={() => void queue.refetch()} />
+        <LoadFailed message={serverErrorMessage(queue.error, t('loadFailed'))} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
         <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
-          <p className="font-semibold text-slate-900">All caught up</p>
-          <p className="text-sm text-slate-600">No proofs are waiting for review.</p>
+          <p className="font-semibold text-slate-900">{t('caughtUp')}</p>
+          <p className="text-sm text-slate-600">{t('empty')}</p>
         </div>
       ) : (
-        <ul className="grid gap-4">
+        <ul className="grid gap-4 lg:grid-cols-2">
           {queue.data.map((submission) => (
             <li key={submission.id}>
-              <SubmissionCard submission={submission} onReject={() => setRejecting(submission)} />
+              <SubmissionCard submission={submission} onApprove={() => setApproving(submission)} onReject={() => setRejecting(submission)} />
             </li>
           ))}
         </ul>
       )}
 
+      <ApproveDialog submission={approving} onClose={() => setApproving(null)} />
       <RejectDialog submission={rejecting} onClose={() => setRejecting(null)} />
     </section>
   );
 }
 
-function SubmissionCard({ submission, onReject }: { submission: SubmissionBody; onReject: () => void }) {
-  const approve = useApproveMutation();
+function SubmissionCard({ submission, onApprove, onReject }: { submission: SubmissionBody; onApprove: () => void; onReject: () => void }) {
+  const { t } = useTranslation('review');
   const titleId = `submission-${submission.id}`;
-
-  const onApprove = async () => {
-    try {
-      await approve.mutateAsync(submission.id);
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Approval Failed', description: serverErrorMessage(error, 'Failed to approve proof') });
-      return;
-    }
-    toast({ title: 'Proof Approved', description: `${formatRupees(submission.rupeeReward)} credited to ${submission.userName}.` });
-  };
 
   return (
     <article aria-labelledby={titleId} data-testid="submission" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -101,29 +96,66 @@ function SubmissionCard({ submission, onReject }: { submission: SubmissionBody; 
         </span>
       </header>
       <a href={submission.proofImageUrl} target="_blank" rel="noopener noreferrer" className="block overflow-hidden rounded-xl bg-slate-100">
-        <img src={submission.proofImageUrl} alt={`Proof for ${submission.taskTitle}`} className="max-h-80 w-full object-contain" />
+        <img src={submission.proofImageUrl} alt={t('proofFor', { title: submission.taskTitle })} className="max-h-80 w-full object-contain" />
       </a>
       <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{submission.proofDescription}</p>
-      <p className="text-xs text-slate-500">Submitted {formatDateTime(submission.submittedAt)}</p>
+      <p className="text-xs text-slate-500">{t('submittedAt', { when: formatDateTime(submission.submittedAt) })}</p>
       <div className="flex gap-2">
-        <Button variant="danger" onClick={onReject} disabled={approve.isPending}>
-          Reject
+        <Button variant="danger" onClick={onReject}>
+          {t('reject')}
         </Button>
-        <Button onClick={() => void onApprove()} disabled={approve.isPending}>
-          {approve.isPending ? 'Approving...' : 'Approve'}
-        </Button>
+        <Button onClick={onApprove}>{t('approve')}</Button>
       </div>
     </article>
   );
 }
 
-function RejectDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
+/** Approving moves money: the reviewer confirms the amount and the person first. */
+function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
+  const { t } = useTranslation('review');
+  const approve = useApproveMutation();
+  const onConfirm = async () => {
+    if (!submission) return;
+    try {
+      await approve.mutateAsync(submission.id);
+    } catch (error) {
+      toast({ variant: 'destructive', title: t('approveFailed'), description: serverErrorMessage(error, t('approveFailedBody')) });
+      return;
+    }
+    toast({ title: t('approved'), description: t('approvedBody', { amount: formatRupees(submission.rupeeReward), name: submission.userName }) });
+    onClose();
+  };
   return (
     <Dialog
       open={submission !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Reject proof"
-      description={submission ? `Tell ${submission.userName} why the proof for "${submission.taskTitle}" was not accepted.` : undefined}
+      title={t('approveTitle')}
+      description={
+        submission
+          ? t('approveQuestion', { amount: formatRupees(submission.rupeeReward), name: submission.userName, mobile: submission.userMobile, title: submission.taskTitle })
+          : undefined
+      }
+    >
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={approve.isPending}>
+          {t('common:cancel')}
+        </Button>
+        <Button onClick={() => void onConfirm()} disabled={approve.isPending}>
+          {approve.isPending ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+function RejectDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
+  const { t } = useTranslation('review');
+  return (
+    <Dialog
+      open={submission !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={t('rejectTitle')}
+      description={submission ? t('rejectQuestion', { name: submission.userName, title: submission.taskTitle }) : undefined}
     >
       {submission && <RejectForm key={submission.id} submission={submission} onDone={onClose} />}
     </Dialog>
@@ -132,6 +164,7 @@ function RejectDialog({ submission, onClose }: { submission: SubmissionBody | nu
 
 function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone: () => void }) {
   const reject = useRejectMutation();
+  const { t } = useTranslation('review');
   const form = useSchemaForm(RejectRequest, { reason: '' });
 
   const onSubmit = form.handleSubmit(async (body) => {
@@ -139,28 +172,28 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
       await reject.mutateAsync({ submissionId: submission.id, body });
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: 'Rejection Failed', description: serverErrorMessage(error, 'Failed to reject proof') });
+      toast({ variant: 'destructive', title: t('rejectFailed'), description: serverErrorMessage(error, t('rejectFailedBody')) });
       return;
     }
-    toast({ title: 'Proof Rejected', description: `${submission.userName} can submit it again.` });
+    toast({ title: t('rejected'), description: t('rejectedBody', { name: submission.userName }) });
     onDone();
   });
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField
-        label="Reason"
+        label={t('reason')}
         rows={4}
         maxLength={500}
-        placeholder="e.g. The screenshot does not show your review"
+        placeholder={t('reasonPlaceholder')}
         {...form.field('reason')}
       />
       <div className="flex gap-2">
         <Button variant="secondary" onClick={onDone} disabled={reject.isPending}>
-          Cancel
+          {t('common:cancel')}
         </Button>
         <Button type="submit" variant="danger" disabled={reject.isPending}>
-          {reject.isPending ? 'Rejecting...' : 'Reject'}
+          {reject.isPending ? t('rejecting') : t('reject')}
         </Button>
       </div>
     </form>

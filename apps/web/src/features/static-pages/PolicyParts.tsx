@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** The shared look of the static pages: a long, readable column of numbered sections. */
 
 export function PolicyHeader({ title, updated, children }: { title: string; updated?: string; children?: ReactNode }) {
+  const { t } = useTranslation('static-pages');
   return (
     <header className="grid gap-2 border-b border-slate-200 pb-5">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
-      {updated && <p className="text-sm text-slate-500">Last updated: {updated}</p>}
+      {updated && <p className="text-sm text-slate-500">{t('lastUpdated', { date: updated })}</p>}
       {children}
     </header>
   );

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { TaskType } from '@kamai/contracts';
 import type { ComponentType, SVGProps } from 'react';
 import { ChevronRightIcon, ClockIcon, GamepadIcon, GlobeIcon, StarIcon } from '../../components/icons.tsx';
+import { useTranslation } from 'react-i18next';
 import { TASK_CATEGORIES } from './categories.ts';
 
 const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
@@ -15,6 +16,7 @@ const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; ti
  * live counts, or the categories screen's static ones; undefined shows a placeholder while loading.
  */
 export function CategoryCards({ countOf }: { countOf: (type: TaskType) => string | undefined }) {
+  const { t } = useTranslation('tasks');
   return (
     <ul className="grid gap-3">
       {TASK_CATEGORIES.map((category) => {
@@ -32,7 +34,7 @@ export function CategoryCards({ countOf }: { countOf: (type: TaskType) => string
               </span>
               <span className="grid min-w-0 flex-1 gap-1">
                 <span className="flex items-center justify-between gap-2">
-                  <span className="font-semibold text-slate-900">{category.title}</span>
+                  <span className="font-semibold text-slate-900">{t(`categories.${category.type}.title`)}</span>
                   {count === undefined ? (
                     <span aria-hidden="true" className="h-5 w-14 animate-pulse rounded-full bg-slate-100" />
                   ) : (
@@ -41,12 +43,12 @@ export function CategoryCards({ countOf }: { countOf: (type: TaskType) => string
                     </span>
                   )}
                 </span>
-                <span className="text-sm text-slate-600">{category.blurb}</span>
+                <span className="text-sm text-slate-600">{t(`categories.${category.type}.blurb`)}</span>
                 <span className="flex items-center gap-3 text-xs font-medium text-slate-500">
                   <span className="text-emerald-700">{category.rewardRange}</span>
                   <span className="flex items-center gap-1">
                     <ClockIcon className="size-3.5" />
-                    {category.time}
+                    {t(`categories.${category.type}.time`)}
                   </span>
                 </span>
               </span>

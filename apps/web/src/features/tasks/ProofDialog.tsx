@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../i18n/messages.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
 import { MAX_IMAGE_BYTES, PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
@@ -28,13 +30,14 @@ interface ProofDialogProps {
  * Its form lives inside the dialog's content, so closing the dialog clears it.
  */
 export function ProofDialog({ task, record, status, onClose }: ProofDialogProps) {
+  const { t } = useTranslation('tasks');
   return (
     <Dialog
       open={task !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={task ? `Submit Proof - ${task.title}` : ''}
+      title={task ? t('proof.dialogTitle', { title: task.title }) : ''}
       titleAside={<StatusBadge status={status} />}
     >
       {task && <ProofDialogBody key={task.id} task={task} record={record} status={status} onSubmitted={onClose} />}
@@ -44,26 +47,27 @@ export function ProofDialog({ task, record, status, onClose }: ProofDialogProps)
 
 function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody; record: UserTaskBody | undefined; status: UserTaskStatus; onSubmitted: () => void }) {
   const reward = formatRupees(record?.rupeesEarned ?? task.rupeeReward);
+  const { t } = useTranslation('tasks');
   return (
     <div className="grid gap-4">
-      <section aria-label="Task details" className="grid gap-3">
+      <section aria-label={t('proof.taskDetails')} className="grid gap-3">
         <div>
-          <h3 className="text-sm font-semibold text-slate-900">Instructions</h3>
+          <h3 className="text-sm font-semibold text-slate-900">{t('proof.instructions')}</h3>
           <p className="mt-1 text-sm text-slate-600">{task.description}</p>
         </div>
         {task.proofInstructions && (
           <div className="rounded-xl bg-amber-50 px-3 py-2">
-            <h3 className="text-sm font-semibold text-amber-900">Proof requirements</h3>
+            <h3 className="text-sm font-semibold text-amber-900">{t('proof.requirements')}</h3>
             <p className="mt-1 text-sm text-amber-800">{task.proofInstructions}</p>
           </div>
         )}
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-xl bg-emerald-50 px-3 py-2">
-            <dt className="text-xs text-emerald-800">Reward</dt>
+            <dt className="text-xs text-emerald-800">{t('proof.reward')}</dt>
             <dd className="font-bold text-emerald-700">{formatRupees(task.rupeeReward)}</dd>
           </div>
           <div className="rounded-xl bg-slate-50 px-3 py-2">
-            <dt className="text-xs text-slate-600">Time</dt>
+            <dt className="text-xs text-slate-600">{t('proof.time')}</dt>
             <dd className="flex items-center gap-1 font-semibold text-slate-800">
               <ClockIcon className="size-4" />
               {task.estimatedTime}
@@ -78,8 +82,8 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
         <div role="status" className="flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-3">
           <HourglassIcon className="mt-0.5 size-5 shrink-0 text-amber-600" />
           <div>
-            <p className="font-semibold text-amber-900">Proof Under Review</p>
-            <p className="text-sm text-amber-800">We will notify you once it has been reviewed.</p>
+            <p className="font-semibold text-amber-900">{t('proof.underReview')}</p>
+            <p className="text-sm text-amber-800">{t('proof.underReviewBody')}</p>
           </div>
         </div>
       )}
@@ -87,8 +91,8 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
         <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-200 bg-emerald-50 p-3">
           <CheckCircleIcon className="mt-0.5 size-5 shrink-0 text-emerald-600" />
           <div>
-            <p className="font-semibold text-emerald-900">Task Completed!</p>
-            <p className="text-sm text-emerald-800">{reward} has been added to your wallet</p>
+            <p className="font-semibold text-emerald-900">{t('proof.completed')}</p>
+            <p className="text-sm text-emerald-800">{t('proof.completedBody', { amount: reward })}</p>
           </div>
         </div>
       )}
@@ -99,19 +103,20 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
 }
 
 function SubmissionDetails({ record, status }: { record: UserTaskBody; status: UserTaskStatus }) {
+  const { t } = useTranslation('tasks');
   return (
-    <section aria-label="Your submission" className="grid gap-2 rounded-xl border border-slate-200 p-3">
-      <h3 className="text-sm font-semibold text-slate-900">Your submission</h3>
+    <section aria-label={t('proof.yourSubmission')} className="grid gap-2 rounded-xl border border-slate-200 p-3">
+      <h3 className="text-sm font-semibold text-slate-900">{t('proof.yourSubmission')}</h3>
       <img
         src={record.proofImageUrl}
-        alt="Your proof"
+        alt={t('proof.yourProof')}
         className="max-h-64 w-full rounded-lg bg-slate-100 object-contain"
       />
       <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{record.proofDescription}</p>
-      <p className="text-xs text-slate-500">Submitted {formatDateTime(record.submittedAt)}</p>
+      <p className="text-xs text-slate-500">{t('proof.submittedAt', { when: formatDateTime(record.submittedAt) })}</p>
       {status === 'rejected' && record.rejectionReason && (
         <p data-testid="dialog-rejection-reason" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-          <span className="font-semibold">Rejection reason: </span>
+          <span className="font-semibold">{t('proof.rejectionReason')} </span>
           {record.rejectionReason}
         </p>
       )}
@@ -129,6 +134,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
   const descriptionId = useId();
   const counterId = useId();
   const submit = useSubmitProofMutation();
+  const { t } = useTranslation('tasks');
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
   /** The image's alert (too large, not an image, upload failed), shown under the picker. */
   const [imageAlert, setImageAlert] = useState<string | null>(null);
@@ -174,7 +180,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
       });
       if (controller.signal.aborted) return;
       setUpload({ phase: 'done', objectURL, previewUrl, fileName: file.name });
-      toast({ title: 'Image Uploaded', description: 'Your proof image is ready. Add a description and submit.' });
+      toast({ title: t('proof.imageUploaded'), description: t('proof.imageUploadedBody') });
     } catch {
       if (controller.signal.aborted) return;
       setUpload({ phase: 'idle' });
@@ -192,17 +198,17 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
     try {
       await submit.mutateAsync({ taskId: task.id, proof: { proofImageUrl: upload.objectURL, proofDescription: description.trim() } });
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Submission Failed', description: serverErrorMessage(error, 'Failed to submit proof') });
+      toast({ variant: 'destructive', title: t('proof.submitFailed'), description: serverErrorMessage(error, t('proof.submitFailedBody')) });
       return;
     }
-    toast({ title: 'Proof Submitted!', description: "Your proof has been submitted for review. You'll be notified once it's approved." });
+    toast({ title: t('proof.submitted'), description: t('proof.submittedBody') });
     onSubmitted();
   };
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4 border-t border-slate-100 pt-4" aria-label="Submit your proof">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4 border-t border-slate-100 pt-4" aria-label={t('proof.formLabel')}>
       <div className="grid gap-1.5">
-        <span className="text-sm font-medium text-slate-700">Proof image</span>
+        <span className="text-sm font-medium text-slate-700">{t('proof.image')}</span>
         <label
           htmlFor={fileInputId}
           className={`relative flex cursor-pointer flex-col items-center justify-center gap-2 overflow-hidden rounded-xl border-2 border-dashed p-4 text-center transition focus-within:ring-4 focus-within:ring-emerald-100 ${
@@ -212,15 +218,15 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           {upload.phase === 'idle' ? (
             <>
               <UploadIcon className="size-7 text-slate-400" />
-              <span className="text-sm font-semibold text-emerald-700">Choose an image</span>
-              <span className="text-xs text-slate-500">One screenshot or photo, up to {MAX_IMAGE_BYTES / 1024 / 1024}MB</span>
+              <span className="text-sm font-semibold text-emerald-700">{t('proof.chooseImage')}</span>
+              <span className="text-xs text-slate-500">{t('proof.imageHint', { mb: MAX_IMAGE_BYTES / 1024 / 1024 })}</span>
             </>
           ) : (
             <>
               <ChosenImage key={upload.previewUrl} src={upload.previewUrl} fileName={upload.fileName} />
               {upload.phase === 'done' && (
                 <span className="flex items-center gap-1 text-xs font-semibold text-emerald-700">
-                  <CheckCircleIcon className="size-4" /> Uploaded · tap to change
+                  <CheckCircleIcon className="size-4" /> {t('proof.uploaded')}
                 </span>
               )}
             </>
@@ -229,7 +235,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
             id={fileInputId}
             type="file"
             accept="image/*"
-            aria-label="Proof image"
+            aria-label={t('proof.image')}
             disabled={uploading || submit.isPending}
             onChange={(event) => void onFileChosen(event)}
             className="sr-only"
@@ -239,7 +245,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           <div className="grid gap-1">
             <div
               role="progressbar"
-              aria-label="Upload progress"
+              aria-label={t('proof.progress')}
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={upload.percent}
@@ -247,19 +253,19 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
             >
               <div className="h-full rounded-full bg-emerald-500 transition-[width] duration-300" style={{ width: `${upload.percent}%` }} />
             </div>
-            <p className="text-xs text-slate-500">Uploading... {upload.percent}%</p>
+            <p className="text-xs text-slate-500">{t('proof.uploading', { percent: upload.percent })}</p>
           </div>
         )}
         {imageAlert && (
           <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-            {imageAlert}
+            {translateMessage(imageAlert)}
           </p>
         )}
       </div>
 
       <div className="grid gap-1.5">
         <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
-          Description
+          {t('proof.description')}
         </label>
         <textarea
           id={descriptionId}
@@ -268,8 +274,8 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           onChange={(event) => setDescription(event.target.value.slice(0, PROOF_DESCRIPTION_MAX_LENGTH))}
           aria-describedby={counterId}
           rows={4}
-          placeholder="Describe what you did to complete this task"
-          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-400 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
+          placeholder={t('proof.descriptionPlaceholder')}
+          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-500 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
         />
         <p id={counterId} data-testid="description-counter" className="text-right text-xs text-slate-500">
           {description.length}/{PROOF_DESCRIPTION_MAX_LENGTH}
@@ -278,14 +284,14 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
 
       <div className="grid gap-2">
         <Button type="submit" disabled={missing || submit.isPending || uploading}>
-          {submit.isPending ? 'Submitting...' : 'Submit Proof'}
+          {submit.isPending ? t('proof.submitting') : t('card.submitProof')}
         </Button>
         {formAlert && missing ? (
           <p role="alert" className="text-center text-sm font-medium text-red-700">
-            {formAlert}
+            {translateMessage(formAlert)}
           </p>
         ) : (
-          missing && <p className="text-center text-xs text-slate-500">{TASK_MESSAGES.proofMissing}</p>
+          missing && <p className="text-center text-xs text-slate-500">{translateMessage(TASK_MESSAGES.proofMissing)}</p>
         )}
       </div>
     </form>
@@ -295,6 +301,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
 /** The local preview of the chosen file; a format this browser cannot draw shows its name instead. */
 function ChosenImage({ src, fileName }: { src: string; fileName: string }) {
   const [broken, setBroken] = useState(false);
+  const { t } = useTranslation('tasks');
   if (broken) return <span className="max-w-full truncate text-sm font-medium text-slate-700">{fileName}</span>;
-  return <img src={src} alt="Chosen proof" onError={() => setBroken(true)} className="max-h-48 rounded-lg object-contain" />;
+  return <img src={src} alt={t('proof.chosen')} onError={() => setBroken(true)} className="max-h-48 rounded-lg object-contain" />;
 }

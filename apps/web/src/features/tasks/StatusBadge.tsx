@@ -1,5 +1,6 @@
 import type { UserTaskStatus } from '@kamai/contracts';
-import { STATUS_LABELS } from './filters.ts';
+import { useTranslation } from 'react-i18next';
+import { STATUS_LABEL_KEYS } from './filters.ts';
 
 const tones: Record<UserTaskStatus, string> = {
   pending: 'bg-slate-100 text-slate-700',
@@ -10,12 +11,13 @@ const tones: Record<UserTaskStatus, string> = {
 
 /** The task status badge: Not Started, Under Review, Completed or Rejected. */
 export function StatusBadge({ status }: { status: UserTaskStatus }) {
+  const { t } = useTranslation('tasks');
   return (
     <span
       data-testid="task-status"
       className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${tones[status]}`}
     >
-      {STATUS_LABELS[status]}
+      {t(STATUS_LABEL_KEYS[status])}
     </span>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
@@ -7,11 +8,7 @@ import { ClockIcon, ExternalLinkIcon } from '../../components/icons.tsx';
 /** Which list shows the card; it names the button that opens the task's URL. */
 export type TaskCardKind = 'rating' | 'website' | 'generic';
 
-const START_LABELS: Record<TaskCardKind, string> = {
-  rating: 'Open App',
-  website: 'Visit Website',
-  generic: 'Start Now',
-};
+const START_LABELS = { rating: 'card.openApp', website: 'card.visitWebsite', generic: 'card.startNow' } as const satisfies Record<TaskCardKind, string>;
 
 interface TaskCardProps {
   task: TaskBody;
@@ -50,6 +47,7 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
   const showSubmit = canSubmitProof(task, status);
   const showView = task.requiresProof && (status === 'submitted' || status === 'approved');
   const earned = record?.rupeesEarned ?? task.rupeeReward;
+  const { t } = useTranslation('tasks');
 
   return (
     <article aria-labelledby={titleId} data-testid="task-card" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -63,19 +61,19 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
       <RewardAndTime task={task} tinted />
       {task.requiresProof && task.proofInstructions && (
         <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
-          <span className="font-semibold text-slate-700">Proof: </span>
+          <span className="font-semibold text-slate-700">{t('card.proof')} </span>
           {task.proofInstructions}
         </p>
       )}
       {status === 'rejected' && record?.rejectionReason && (
         <p data-testid="rejection-reason" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
-          <span className="font-semibold">Rejected: </span>
+          <span className="font-semibold">{t('card.rejected')} </span>
           {record.rejectionReason}
         </p>
       )}
       {status === 'approved' && (
         <p data-testid="earned" className="text-sm font-semibold text-emerald-700">
-          +{formatRupees(earned)} earned
+          {t('card.earned', { amount: formatRupees(earned) })}
         </p>
       )}
       {(showStart || showSubmit || showView) && (
@@ -87,18 +85,18 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
               rel="noopener noreferrer"
               className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}
             >
-              {START_LABELS[kind]}
+              {t(START_LABELS[kind])}
               <ExternalLinkIcon className="size-4" />
             </a>
           )}
           {showSubmit && (
-            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-600 text-white hover:bg-emerald-700 focus-visible:ring-emerald-300`}>
-              Submit Proof
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300`}>
+              {t('card.submitProof')}
             </button>
           )}
           {showView && (
             <button type="button" onClick={onOpenProof} className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}>
-              View Proof
+              {t('card.viewProof')}
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -11,42 +12,19 @@ import { TaskCard } from './TaskCard.tsx';
 import { TaskScreenHeader } from './TaskScreenHeader.tsx';
 import type { TaskCardKind } from './TaskCard.tsx';
 
-interface ListCopy {
-  title: string;
-  subtitle: string;
-  emptyTitle: string;
-  emptyText: string;
-  kind: TaskCardKind;
-}
-
-/** Spec section 2, task list screens: the words of each list. */
-const LISTS: Record<TaskList, ListCopy> = {
-  rating: {
-    title: 'Rating Tasks',
-    subtitle: 'Rate apps and services to earn rupees',
-    emptyTitle: 'No Rating Tasks Available',
-    emptyText: 'Check back later for new rating tasks!',
-    kind: 'rating',
-  },
-  website: {
-    title: 'Website Visit Tasks',
-    subtitle: 'Visit websites and complete simple actions',
-    emptyTitle: 'No Website Tasks Available',
-    emptyText: 'Check back later for new website tasks!',
-    kind: 'website',
-  },
-  games: {
-    title: 'Gaming Tasks',
-    subtitle: 'Download and play games to earn rewards',
-    emptyTitle: 'No Gaming Tasks Available',
-    emptyText: 'Check back later for new gaming tasks!',
-    kind: 'generic',
-  },
-};
+/** Spec section 2, task list screens: each list's words live in the tasks namespace under `lists.<list>`. */
+const CARD_KIND: Record<TaskList, TaskCardKind> = { rating: 'rating', website: 'website', games: 'generic' };
 
 /** One task list screen: back link, title, subtitle, then skeletons, the cards or the empty state. */
 export function TaskListScreen({ list }: { list: TaskList }) {
-  const copy = LISTS[list];
+  const { t } = useTranslation('tasks');
+  const copy = {
+    title: t(`lists.${list}.title`),
+    subtitle: t(`lists.${list}.subtitle`),
+    emptyTitle: t(`lists.${list}.emptyTitle`),
+    emptyText: t(`lists.${list}.emptyText`),
+    kind: CARD_KIND[list],
+  };
   usePageTitle(copy.title);
   const tasks = useQuery(tasksQuery());
   const userTasks = useQuery(userTasksQuery());
@@ -63,8 +41,8 @@ export function TaskListScreen({ list }: { list: TaskList }) {
 
       {failed ? (
         <LoadFailed
-          title="We could not load the tasks"
-          message={serverErrorMessage(failed, 'Please check your connection and try again.')}
+          title={t('loadFailed')}
+          message={serverErrorMessage(failed, t('common:error.body'))}
           onRetry={() => void Promise.all([tasks.refetch(), userTasks.refetch()])}
         />
       ) : tasks.isPending || userTasks.isPending ? (
@@ -101,8 +79,9 @@ export function TaskListScreen({ list }: { list: TaskList }) {
 }
 
 function TaskSkeletons() {
+  const { t } = useTranslation('tasks');
   return (
-    <div role="status" aria-label="Loading tasks" className="grid gap-3">
+    <div role="status" aria-label={t('loading')} className="grid gap-3">
       {[0, 1, 2].map((index) => (
         <div key={index} aria-hidden="true" className="grid animate-pulse gap-3 rounded-2xl border border-slate-200 bg-white p-4">
           <div className="flex justify-between gap-3">

@@ -75,13 +75,13 @@ export function statusOf(taskId: string, userTasks: readonly Pick<UserTaskBody, 
   return userTasks?.find((record) => record.taskId === taskId)?.status ?? 'pending';
 }
 
-/** The badge text of each status (spec section 4). */
-export const STATUS_LABELS: Record<UserTaskStatus, string> = {
-  pending: 'Not Started',
-  submitted: 'Under Review',
-  approved: 'Completed',
-  rejected: 'Rejected',
-};
+/** The locale key (tasks namespace) of each status's badge text (spec section 4: Not Started, Under Review, Completed, Rejected). */
+export const STATUS_LABEL_KEYS = {
+  pending: 'status.pending',
+  submitted: 'status.submitted',
+  approved: 'status.approved',
+  rejected: 'status.rejected',
+} as const satisfies Record<UserTaskStatus, string>;
 
 /** The upload form shows with no submission, or while the task is pending or rejected. */
 export const canSubmitProof = (task: Pick<TaskBody, 'requiresProof'>, status: UserTaskStatus): boolean =>

@@ -1,33 +1,38 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { TransactionBody } from '@kamai/contracts';
+import type { TransactionBody, WithdrawalBody } from '@kamai/contracts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { WithdrawalItem, WithdrawalStatusBadge } from '../profile/WithdrawalHistoryDialog.tsx';
+import { withdrawalFor } from './moneyStatus.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
-import { currentUserQuery, transactionsQuery } from '../../lib/queries.ts';
+import { useTranslation } from 'react-i18next';
+import { ledgerInLanguage } from '../../i18n/messages.ts';
+import { serverErrorMessage } from '../../lib/api.ts';
+import { formatRelativeTime, formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { currentUserQuery, transactionsQuery, withdrawalsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
 
 /** Spec section 2 (Wallet): the balance, 'Withdraw Money', and the recent activity. */
 export function WalletScreen() {
-  usePageTitle('Wallet');
+  const { t } = useTranslation('wallet');
+  usePageTitle(t('pageTitle'));
   const { data: user } = useQuery(currentUserQuery());
   const [withdrawing, setWithdrawing] = useState(false);
   const balance = user?.totalRupees;
   const pendingPayout = user?.pendingPayout;
-  const { t } = useTranslation('wallet');
 
   return (
     <div className="grid gap-6">
-      <h1 className="text-2xl font-bold tracking-tight">Wallet</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{t('pageTitle')}</h1>
 
       <section
         aria-labelledby="balance-label"
-        className="rounded-2xl bg-gradient-to-br from-emerald-600 to-teal-600 p-5 text-white shadow-md"
+        className="rounded-2xl bg-gradient-to-br from-emerald-700 to-teal-700 p-5 text-white shadow-md"
       >
         <p id="balance-label" className="text-sm text-emerald-50">
-          Current balance
+          {t('currentBalance')}
         </p>
         <p className="mt-1 text-4xl font-bold tracking-tight" data-testid="wallet-balance">
           {balance === undefined ? '—' : formatRupees(balance)}
@@ -43,14 +48,14 @@ export function WalletScreen() {
           disabled={!canWithdraw(balance)}
           className="mt-5 inline-flex h-12 w-full items-center justify-center rounded-xl bg-white px-4 text-base font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus:outline-none focus-visible:ring-4 focus-visible:ring-white/50 disabled:cursor-not-allowed disabled:bg-white/60 disabled:text-emerald-800/70"
         >
-          Withdraw Money
+          {t('withdrawMoney')}
         </button>
-        <p className="mt-2 text-center text-xs text-emerald-50">Minimum: ₹{MIN_WITHDRAWAL_RUPEES}</p>
+        <p className="mt-2 text-center text-xs text-emerald-50">{t('minimum', { amount: formatRupeesShort(MIN_WITHDRAWAL_RUPEES) })}</p>
       </section>
 
       <section aria-labelledby="activity-heading" className="grid gap-3">
         <h2 id="activity-heading" className="text-lg font-semibold">
-          Recent activity
+          {t('recentActivity')}
         </h2>
         <ActivityList />
       </section>
@@ -61,60 +66,113 @@ export function WalletScreen() {
 }
 
 function ActivityList() {
+  const { t } = useTranslation('wallet');
   const transactions = useQuery(transactionsQuery());
+  // The requests behind withdrawal rows, for their status chip and detail sheet.
+  const withdrawals = useQuery(withdrawalsQuery());
+  const [detail, setDetail] = useState<WithdrawalBody | null>(null);
 
   if (transactions.isPending) return <ActivitySkeleton />;
   if (transactions.isError) {
-    return <LoadFailed message="We couldn't load your activity. Please check your connection." onRetry={() => void transactions.refetch()} />;
+    return <LoadFailed message={serverErrorMessage(transactions.error, t('activityFailed'))} onRetry={() => void transactions.refetch()} />;
   }
   if (transactions.data.length === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-        No transactions yet
+        {t('noTransactions')}
       </p>
     );
   }
   const now = new Date();
   return (
-    <ul aria-label="Recent activity" className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
-      {transactions.data.map((transaction) => (
-        <ActivityRow key={transaction.id} transaction={transaction} now={now} />
-      ))}
-    </ul>
+    <>
+      <ul aria-label={t('recentActivity')} className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
+        {transactions.data.map((transaction) => {
+          const withdrawal = withdrawalFor(transaction, withdrawals.data);
+          return (
+            <ActivityRow
+              key={transaction.id}
+              transaction={transaction}
+              withdrawal={withdrawal}
+              onOpen={withdrawal ? () => setDetail(withdrawal) : undefined}
+              now={now}
+            />
+          );
+        })}
+      </ul>
+      <Dialog open={detail !== null} onOpenChange={(open) => !open && setDetail(null)} title={t('detail.title')}>
+        {detail && <WithdrawalItem withdrawal={detail} as="div" />}
+      </Dialog>
+    </>
   );
 }
 
-function ActivityRow({ transaction, now }: { transaction: TransactionBody; now: Date }) {
+function ActivityRow({
+  transaction,
+  withdrawal,
+  onOpen,
+  now,
+}: {
+  transaction: TransactionBody;
+  withdrawal: WithdrawalBody | null;
+  onOpen: (() => void) | undefined;
+  now: Date;
+}) {
+  const { t } = useTranslation('wallet');
   const credit = transaction.direction === 'credit';
-  return (
-    <li className="flex items-center gap-3 px-4 py-3.5">
+  const content = (
+    <>
       <span
         aria-hidden="true"
         className={`grid size-10 shrink-0 place-items-center rounded-full text-lg font-bold ${
-          credit ? 'bg-emerald-50 text-emerald-600' : 'bg-red-50 text-red-600'
+          credit ? 'bg-emerald-50 text-emerald-700' : 'bg-red-50 text-red-700'
         }`}
       >
         {credit ? '↓' : '↑'}
       </span>
-      <div className="min-w-0 flex-1">
-        <p className="line-clamp-2 text-sm font-medium text-slate-900">{transaction.description}</p>
-        <p className="mt-0.5 text-xs text-slate-500">
+      <span className="min-w-0 flex-1">
+        <span className="line-clamp-2 block text-sm font-medium text-slate-900">{ledgerInLanguage(transaction)}</span>
+        <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
           <time dateTime={transaction.createdAt}>{formatRelativeTime(transaction.createdAt, now)}</time>
-        </p>
-      </div>
-      <p className={`shrink-0 text-sm font-semibold tabular-nums ${credit ? 'text-emerald-600' : 'text-red-600'}`} data-testid="amount">
+          {withdrawal && <WithdrawalStatusBadge status={withdrawal.status} />}
+        </span>
+        {withdrawal?.status === 'paid' && withdrawal.reference && (
+          <span className="mt-0.5 block text-xs break-all text-slate-600">{t('detail.utr', { reference: withdrawal.reference })}</span>
+        )}
+        {withdrawal?.status === 'rejected' && withdrawal.reason && (
+          <span className="mt-0.5 block text-xs text-red-700">{t('detail.rejectedReason', { reason: withdrawal.reason })}</span>
+        )}
+      </span>
+      <span className={`shrink-0 text-sm font-semibold tabular-nums ${credit ? 'text-emerald-700' : 'text-red-700'}`} data-testid="amount">
         {credit ? '+' : '-'}
         {formatRupees(transaction.amount)}
-      </p>
+      </span>
+    </>
+  );
+  return (
+    <li data-testid="activity-row">
+      {onOpen ? (
+        <button
+          type="button"
+          onClick={onOpen}
+          aria-haspopup="dialog"
+          className="flex w-full items-center gap-3 px-4 py-3.5 text-left hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600"
+        >
+          {content}
+        </button>
+      ) : (
+        <div className="flex items-center gap-3 px-4 py-3.5">{content}</div>
+      )}
     </li>
   );
 }
 
 function ActivitySkeleton() {
+  const { t } = useTranslation('wallet');
   return (
     <div
       role="status"
-      aria-label="Loading activity"
+      aria-label={t('loadingActivity')}
       className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm"
     >
       {[0, 1, 2, 3].map((row) => (

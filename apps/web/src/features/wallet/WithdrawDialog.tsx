@@ -1,19 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import * as v from 'valibot';
 import { BankAccount, UpiId } from '@kamai/contracts';
 import type { SavedDestination } from '@kamai/contracts';
-import { FormActions } from '../../components/Button.tsx';
+import { Button, FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
 import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts';
-import { formatRupees } from '../../lib/format.ts';
+import { useTranslation } from 'react-i18next';
+import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSessionExpired } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { type IfscData, loadIfscData, lookupIfsc } from './ifsc.ts';
 import { useWithdrawMutation } from './walletMutations.ts';
 import type { WithdrawalInput } from './walletMutations.ts';
 import { MIN_WITHDRAWAL_RUPEES, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
@@ -27,14 +29,15 @@ interface WithdrawDialogProps {
 
 /** Spec section 2 (Wallet): the 'Withdraw to Bank' dialog. */
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
+  const { t } = useTranslation('wallet');
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Withdraw to Bank"
+      title={t('withdraw.title')}
       description={
         <>
-          Available balance: <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
+          {t('withdraw.available')} <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
         </>
       }
     >
@@ -50,6 +53,7 @@ const UpiForm = v.object({ upiId: UpiId });
 
 function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void }) {
   const withdraw = useWithdrawMutation();
+  const { t } = useTranslation('wallet');
   const sessionExpired = useSessionExpired();
   const { data: savedBody } = useQuery(savedDestinationQuery());
   const saved = savedBody?.destination ?? null;
@@ -60,6 +64,17 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
   const destination: DestinationChoice = choice ?? (saved ? 'saved' : 'bank');
   const bankForm = useSchemaForm(BankAccount, { accountNumber: '', ifsc: '', holderName: '' });
   const upiForm = useSchemaForm(UpiForm, { upiId: '' });
+  // Safer bank details: the account number typed twice (no pasting the second), the IFSC checked
+  // offline against the bank list, and a last look at where the money goes before it is sent.
+  const [confirmAccount, setConfirmAccount] = useState('');
+  const [confirmError, setConfirmError] = useState<string | undefined>();
+  const [ifscData, setIfscData] = useState<IfscData | null>(null);
+  const [review, setReview] = useState<{ input: WithdrawalInput; amount: string; to: string } | null>(null);
+  useEffect(() => {
+    if (destination === 'bank' && !ifscData) void loadIfscData().then(setIfscData);
+  }, [destination, ifscData]);
+  const ifscTyped = bankForm.values.ifsc.trim();
+  const ifscLookup = ifscData && ifscTyped.length === 11 ? lookupIfsc(ifscTyped, ifscData) : null;
 
   const send = async (input: WithdrawalInput) => {
     try {
@@ -83,9 +98,11 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       toast({ variant: 'destructive', title, description: message });
       return;
     }
-    toast({ title: 'Withdrawal Requested', description: 'Your withdrawal request has been submitted for review' });
+    toast({ title: t('withdraw.requested'), description: t('withdraw.requestedBody') });
     onDone();
   };
+
+  const confirm = (input: WithdrawalInput, to: string) => setReview({ input, amount: input.amount, to });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -96,18 +113,44 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       return;
     }
     if (destination === 'saved') {
-      void send({ amount: checked.amount });
+      if (saved) confirm({ amount: checked.amount }, saved.kind === 'bank' ? `${saved.label} (${saved.holderName})` : saved.label);
     } else if (destination === 'bank') {
-      bankForm.handleSubmit((bankAccount) => send({ amount: checked.amount, bankAccount }))(event);
+      const matches = confirmAccount.trim() === bankForm.values.accountNumber.trim();
+      setConfirmError(matches ? undefined : t('withdraw.accountMismatch'));
+      bankForm.handleSubmit(async (bankAccount) => {
+        const data = ifscData ?? (await loadIfscData());
+        const found = lookupIfsc(bankAccount.ifsc, data);
+        if (!found.valid) {
+          bankForm.setServerErrors({ ifsc: t('withdraw.ifscUnknown') });
+          return;
+        }
+        if (!matches) return;
+        confirm(
+          { amount: checked.amount, bankAccount },
+          t('withdraw.toBank', { bank: found.bankName, last4: bankAccount.accountNumber.slice(-4), holder: bankAccount.holderName }),
+        );
+      })(event);
     } else {
-      upiForm.handleSubmit(({ upiId }) => send({ amount: checked.amount, upiId }))(event);
+      upiForm.handleSubmit(({ upiId }) => confirm({ amount: checked.amount, upiId }, t('withdraw.toUpi', { upiId })))(event);
     }
   };
+
+  if (review) {
+    return (
+      <ConfirmWithdrawal
+        amount={review.amount}
+        to={review.to}
+        pending={withdraw.isPending}
+        onConfirm={() => void send(review.input).then(() => setReview(null))}
+        onBack={() => setReview(null)}
+      />
+    );
+  }
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-5">
       <TextField
-        label="Amount (₹)"
+        label={t('withdraw.amount')}
         type="number"
         inputMode="decimal"
         min={MIN_WITHDRAWAL_RUPEES}
@@ -115,65 +158,112 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
         step="0.01"
         value={amount}
         onValueChange={setAmount}
-        hint={`Minimum: ₹${MIN_WITHDRAWAL_RUPEES} · Maximum: ${formatRupees(balance)}`}
+        hint={t('withdraw.amountHint', { min: formatRupeesShort(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
       />
 
       <fieldset className="grid gap-2">
-        <legend className="mb-1.5 text-sm font-medium text-slate-700">Send the money to</legend>
+        <legend className="mb-1.5 text-sm font-medium text-slate-700">{t('withdraw.sendTo')}</legend>
         {saved && (
-          <Choice name="destination" checked={destination === 'saved'} onSelect={() => setChoice('saved')} label="Saved account">
+          <Choice name="destination" checked={destination === 'saved'} onSelect={() => setChoice('saved')} label={t('withdraw.savedAccount')}>
             <SavedDestinationLine saved={saved} />
           </Choice>
         )}
         <div className="grid grid-cols-2 gap-2">
-          <Choice name="destination" checked={destination === 'bank'} onSelect={() => setChoice('bank')} label={saved ? 'New bank account' : 'Bank account'} />
-          <Choice name="destination" checked={destination === 'upi'} onSelect={() => setChoice('upi')} label={saved ? 'New UPI ID' : 'UPI ID'} />
+          <Choice name="destination" checked={destination === 'bank'} onSelect={() => setChoice('bank')} label={saved ? t('withdraw.newBank') : t('withdraw.bank')} />
+          <Choice name="destination" checked={destination === 'upi'} onSelect={() => setChoice('upi')} label={saved ? t('withdraw.newUpi') : t('withdraw.upi')} />
         </div>
       </fieldset>
 
       {destination === 'bank' && (
         <div className="grid gap-4">
           <TextField
-            label="Account number"
+            label={t('withdraw.accountNumber')}
             inputMode="numeric"
             autoComplete="off"
-            placeholder="9 to 18 digits"
+            placeholder={t('withdraw.accountNumberPlaceholder')}
             {...bankForm.field('accountNumber')}
           />
           <TextField
-            label="IFSC code"
-            autoCapitalize="characters"
+            label={t('withdraw.accountNumberAgain')}
+            inputMode="numeric"
             autoComplete="off"
-            placeholder="e.g. HDFC0001234"
-            {...bankForm.field('ifsc')}
-            onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
+            value={confirmAccount}
+            onValueChange={(value) => {
+              setConfirmAccount(value);
+              if (confirmError) setConfirmError(value.trim() === bankForm.values.accountNumber.trim() ? undefined : t('withdraw.accountMismatch'));
+            }}
+            // Typed, not pasted: a copied typo would match itself.
+            onPaste={(event) => event.preventDefault()}
+            onDrop={(event) => event.preventDefault()}
+            error={confirmError}
+            hint={t('withdraw.accountNumberAgainHint')}
           />
           <TextField
-            label="Account holder name"
+            label={t('withdraw.ifsc')}
+            autoCapitalize="characters"
+            autoComplete="off"
+            placeholder={t('withdraw.ifscPlaceholder')}
+            {...bankForm.field('ifsc')}
+            onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
+            hint={
+              ifscLookup?.valid
+                ? t('withdraw.ifscBank', { bank: ifscLookup.bankName })
+                : ifscLookup
+                  ? t('withdraw.ifscUnknown')
+                  : undefined
+            }
+          />
+          <TextField
+            label={t('withdraw.holderName')}
             autoCapitalize="words"
             autoComplete="name"
-            placeholder="As shown in your bank"
+            placeholder={t('withdraw.holderNamePlaceholder')}
             {...bankForm.field('holderName')}
           />
         </div>
       )}
       {destination === 'upi' && (
         <TextField
-          label="UPI ID"
+          label={t('withdraw.upi')}
           autoCapitalize="none"
           autoComplete="off"
-          placeholder="e.g. name@okhdfc"
+          placeholder={t('withdraw.upiPlaceholder')}
           {...upiForm.field('upiId')}
         />
       )}
 
       <p className="flex items-start gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
         <HistoryIcon className="mt-0.5 size-4 shrink-0" />
-        Withdrawal requests are processed within 24-48 hours.
+        {t('withdraw.processing')}
       </p>
 
-      <FormActions submitLabel="Submit Request" pendingLabel="Submitting..." pending={withdraw.isPending} onCancel={onDone} />
+      <FormActions submitLabel={t('withdraw.submit')} pendingLabel={t('withdraw.submitting')} pending={withdraw.isPending} onCancel={onDone} />
     </form>
+  );
+}
+
+/** The last look before money leaves: how much, to which bank and account (last four digits) or UPI ID. */
+function ConfirmWithdrawal({ amount, to, pending, onConfirm, onBack }: { amount: string; to: string; pending: boolean; onConfirm: () => void; onBack: () => void }) {
+  const { t } = useTranslation('wallet');
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="grid gap-4" data-testid="withdraw-confirm">
+      <h3 id={headingId} className="text-base font-semibold text-slate-900">
+        {t('withdraw.confirmTitle')}
+      </h3>
+      <p className="rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-base text-slate-900">
+        <strong className="text-xl font-bold tabular-nums">{formatRupees(amount)}</strong> {t('withdraw.to')} <span className="font-semibold">{to}</span>
+      </p>
+      <p className="text-sm text-slate-600">{t('withdraw.confirmHint')}</p>
+      <div className="grid gap-2">
+        <Button onClick={onConfirm} disabled={pending}>
+          {pending ? t('withdraw.submitting') : t('withdraw.confirm')}
+        </Button>
+        <Button variant="secondary" onClick={onBack} disabled={pending}>
+          {t('withdraw.edit')}
+        </Button>
+      </div>
+    </section>
   );
 }
 

@@ -1,0 +1,247 @@
+/**
+ * For the people who use it: a new person registers, does a task, withdraws with the confirmation
+ * step and sees the withdrawal go from Pending to Paid on the wallet row, in English and in Hindi, on
+ * a small (360×640) and a common (390×844) phone; axe finds no serious or critical violation on any
+ * screen on the way; the app opens offline after one visit. Every text is read from the locale
+ * files, so the Hindi run proves the screens speak Hindi.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount } from './helpers.ts';
+
+const suite = setUpBrowserSuite();
+
+type Language = 'en' | 'hi';
+type Texts = { [key: string]: string | Texts };
+const locales = new Map<string, Texts>();
+
+/** A text of the app as the locale files have it, with its {{placeholders}} filled in. */
+function tx(language: Language, key: string, params: Record<string, string | number> = {}): string {
+  const [namespace = '', path = ''] = key.split(':');
+  const file = `${language}/${namespace}`;
+  if (!locales.has(file)) locales.set(file, JSON.parse(readFileSync(new URL(`../src/locales/${file}.json`, import.meta.url), 'utf8')) as Texts);
+  const value = path.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), locales.get(file));
+  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name]));
+}
+
+let staff: TestAccount;
+let staffCookie: string;
+
+async function api(method: string, url: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${suite.server.baseUrl}${url}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', cookie: staffCookie },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+beforeAll(async () => {
+  staff = await registeredAccount(suite.server, 'Meera', 'Staff');
+  grantRole(suite.server, staff.mobile, 'admin');
+  staffCookie = await sessionCookie(suite.server, staff);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const user = (await api('GET', '/api/auth/user')) as { roles: string[] };
+    if (user.roles.includes('admin')) break;
+    if (Date.now() > deadline) throw new Error('the admin role did not arrive');
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+});
+
+/** A tiny valid PNG (1×1), enough for a proof upload. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');
+
+const toast = (page: Page, text: string) => page.locator('.toast').getByText(text, { exact: true });
+
+const RUNS: { language: Language; width: number; height: number }[] = [
+  { language: 'en', width: 360, height: 640 },
+  { language: 'hi', width: 360, height: 640 },
+  { language: 'en', width: 390, height: 844 },
+  { language: 'hi', width: 390, height: 844 },
+];
+
+describe('a new person, from sign-up to a paid withdrawal', () => {
+  for (const { language, width, height } of RUNS) {
+    it(`registers, does a task, withdraws and sees it paid, in ${language} at ${width}×${height}; axe-clean; opens offline`, async () => {
+      const t = (key: string, params?: Record<string, string | number>) => tx(language, key, params);
+      const page = await suite.phone();
+      await page.setViewportSize({ width, height });
+
+      // Sign-in screen, then the language switch there (remembered on this device).
+      await page.goto('/login');
+      await page.getByRole('heading', { name: tx('en', 'auth:login.heading') }).waitFor();
+      if (language === 'hi') {
+        await page.getByRole('button', { name: 'हिन्दी' }).click();
+        await page.getByRole('heading', { name: t('auth:login.heading') }).waitFor();
+        await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('hi');
+      }
+      await expectAccessible(page, `login (${language})`);
+
+      // Register, typing the number the way autofill does: +91, a space and a dash.
+      const account = testAccount(language === 'hi' ? 'Sunita' : 'Arjun', 'Yadav');
+      await page.getByRole('link', { name: t('auth:login.createAccount') }).click();
+      await page.getByRole('heading', { name: t('auth:register.heading') }).waitFor();
+      await expectAccessible(page, `register (${language})`);
+      await page.getByLabel(t('common:fields.firstName')).fill(account.firstName);
+      await page.getByLabel(t('common:fields.lastName')).fill(account.lastName);
+      const mobile = page.getByLabel(t('common:fields.mobile'));
+      await mobile.pressSequentially('abc');
+      await expect(mobile.inputValue()).resolves.toBe('');
+      await mobile.fill(`+91 ${account.mobile.slice(0, 5)}-${account.mobile.slice(5)}`);
+      await page.getByLabel(t('common:fields.password'), { exact: true }).fill(account.password);
+      await page.getByRole('button', { name: t('auth:register.submit') }).click();
+      await page.getByRole('heading', { name: t('home:hello', { name: account.firstName }) }).waitFor();
+      // The device's choice is stored on the new account.
+      await expect(page.request.get('/api/auth/user').then((r) => r.json())).resolves.toMatchObject({ language });
+      await expectAccessible(page, `home (${language})`);
+
+      // A task worth ₹150, done with a proof.
+      const title = `Rate Kamai ${language} ${width}`;
+      await api('POST', '/api/admin/tasks', {
+        title,
+        description: 'Give the app a rating',
+        rupeeReward: '150',
+        estimatedTime: '2 min',
+        taskType: 'rating',
+        requiresProof: true,
+        isActive: true,
+        iconColor: '#3B82F6',
+      });
+      await page.reload();
+      await page.getByTestId('category-rating').click();
+      const card = page.getByRole('article', { name: title });
+      await card.waitFor();
+      await expectAccessible(page, `rating tasks (${language})`);
+      await card.getByRole('button', { name: t('tasks:card.submitProof') }).click();
+      const proof = page.getByRole('dialog', { name: t('tasks:proof.dialogTitle', { title }) });
+      await proof.getByLabel(t('tasks:proof.image')).setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: PNG });
+      await toast(page, t('tasks:proof.imageUploaded')).waitFor();
+      await proof.getByLabel(t('tasks:proof.description'), { exact: true }).fill('I rated it five stars.');
+      await expectAccessible(page, `proof dialog (${language})`);
+      await proof.getByRole('button', { name: t('tasks:card.submitProof') }).click();
+      await toast(page, t('tasks:proof.submitted')).waitFor();
+
+      // Home says the reward is under review.
+      await page.goto('/');
+      await page.getByTestId('money-in-flight').getByText(t('home:underReview', { amount: '₹150' })).waitFor();
+
+      // The reviewer approves it.
+      const queue = (await api('GET', '/api/admin/submissions?status=submitted')) as { id: string; taskTitle: string }[];
+      const submission = queue.find((s) => s.taskTitle === title);
+      if (!submission) throw new Error('the proof is not in the review queue');
+      await api('POST', `/api/admin/submissions/${submission.id}/approve`);
+
+      // Withdraw ₹100 to a UPI ID, with the confirmation step.
+      await page.goto('/wallet');
+      await page.getByTestId('wallet-balance').getByText('₹150.00').waitFor();
+      await expectAccessible(page, `wallet (${language})`);
+      await page.getByRole('button', { name: t('wallet:withdrawMoney') }).click();
+      const dialog = page.getByRole('dialog', { name: t('wallet:withdraw.title') });
+      await dialog.getByRole('radio', { name: t('wallet:withdraw.upi') }).check();
+      await dialog.getByRole('textbox', { name: t('wallet:withdraw.upi') }).fill('arjun.yadav@okhdfc');
+      await expectAccessible(page, `withdraw dialog (${language})`);
+      await dialog.getByRole('button', { name: t('wallet:withdraw.submit') }).click();
+      const confirm = dialog.getByTestId('withdraw-confirm');
+      await confirm.getByText(t('wallet:withdraw.toUpi', { upiId: 'arjun.yadav@okhdfc' })).waitFor();
+      await expect(confirm.textContent()).resolves.toContain('₹100.00');
+      await expectAccessible(page, `withdraw confirmation (${language})`);
+      await confirm.getByRole('button', { name: t('wallet:withdraw.confirm') }).click();
+      await toast(page, t('wallet:withdraw.requested')).waitFor();
+      await dialog.waitFor({ state: 'detached' });
+
+      // Pending on the wallet row.
+      const row = page.getByTestId('activity-row').filter({ has: page.getByTestId('amount').getByText('-₹100.00') });
+      await row.getByTestId('withdrawal-status').getByText(t('wallet:status.pending'), { exact: true }).waitFor();
+
+      // Finance pays it: Paid, with the reference, on the same row.
+      const pending = (await api('GET', '/api/admin/withdrawals?status=pending')) as { id: string; userId: string; amount: string }[];
+      const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+      const request = pending.find((w) => w.userId === me.id);
+      if (!request) throw new Error('the withdrawal is not in the finance queue');
+      await api('POST', `/api/admin/withdrawals/${request.id}/paid`, { reference: `UTR${width}${language.toUpperCase()}0001` });
+      await page.reload();
+      await row.getByTestId('withdrawal-status').getByText(t('wallet:status.paid'), { exact: true }).waitFor();
+      await row.getByText(t('wallet:detail.utr', { reference: `UTR${width}${language.toUpperCase()}0001` })).waitFor();
+      await expectAccessible(page, `wallet with a paid withdrawal (${language})`);
+      await row.getByRole('button').click();
+      await page.getByRole('dialog', { name: t('wallet:detail.title') }).waitFor();
+      await expectAccessible(page, `withdrawal details (${language})`);
+      await page.keyboard.press('Escape');
+      // Focus goes back to the row that opened the sheet.
+      await expect(row.getByRole('button').evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+
+      // Profile and the notifications, in the reader's language (rendered from message keys).
+      await page.goto('/profile');
+      await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
+      await expectAccessible(page, `profile (${language})`);
+      await page.getByRole('button', { name: new RegExp(`^${t('profile:rows.notifications')}`) }).click();
+      const notifications = page.getByRole('dialog', { name: new RegExp(t('notifications:title')) });
+      await notifications.getByRole('listitem').filter({ hasText: t('messages:notifications.withdrawal_paid.title') }).first().waitFor();
+      await expectAccessible(page, `notifications (${language})`);
+      await page.keyboard.press('Escape');
+
+      // KYC, where nothing is uploaded yet.
+      await page.goto('/kyc');
+      await page.getByRole('heading', { name: t('kyc:title'), level: 1 }).waitFor();
+      await page.getByRole('article', { name: t('kyc:documents.pan') }).waitFor();
+      await expectAccessible(page, `KYC (${language})`);
+
+      // The static pages.
+      await page.goto('/privacy-policy');
+      await page.getByRole('heading', { name: t('static-pages:privacy.pageTitle'), level: 1 }).waitFor();
+      await expectAccessible(page, `privacy policy (${language})`);
+      await page.goto('/delete-account');
+      await page.getByRole('heading', { name: t('static-pages:deleteAccount.pageTitle'), level: 1 }).waitFor();
+      await expectAccessible(page, `delete account (${language})`);
+
+      // After one visit the app opens without a network and says so.
+      await page.goto('/');
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await page.reload();
+      await page.context().setOffline(true);
+      await page.reload();
+      await page.getByTestId('offline-banner').getByText(t('common:offline.banner')).waitFor();
+      await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
+      await expectAccessible(page, `offline (${language})`);
+      await page.context().setOffline(false);
+    });
+  }
+});
+
+describe('staff screens at a desk and on a phone', () => {
+  for (const language of ['en', 'hi'] as const) {
+    it(`shows the admin and review screens axe-clean in ${language}, queue beside the detail on a desktop`, async () => {
+      const t = (key: string, params?: Record<string, string | number>) => tx(language, key, params);
+      const page = await suite.signedIn(staff);
+      if (language === 'hi') {
+        await page.goto('/profile');
+        await page.getByRole('button', { name: 'हिन्दी' }).click();
+        await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto('/admin');
+      await page.getByRole('heading', { name: t('admin:title'), level: 1 }).waitFor();
+      const width = await page.locator('main').evaluate((main) => main.getBoundingClientRect().width);
+      expect(width).toBeGreaterThan(900);
+      await expectAccessible(page, `admin (${language})`);
+      await page.goto('/admin/review');
+      await page.getByRole('heading', { name: t('review:title'), level: 1 }).waitFor();
+      await expectAccessible(page, `review (${language})`);
+      await page.setViewportSize({ width: 360, height: 640 });
+      await expectAccessible(page, `review on a phone (${language})`);
+      // Finance (admins may open it): the queue tab, in the chosen language.
+      await page.goto('/admin/finance');
+      await page.getByRole('heading', { name: t('finance:title'), level: 1 }).waitFor();
+      await page.getByRole('heading', { name: t('finance:queue.heading'), level: 2 }).waitFor();
+      await expectAccessible(page, `finance queue on a phone (${language})`);
+    });
+  }
+});

@@ -1,0 +1,56 @@
+import {
+  KYC_MESSAGES,
+  LEDGER_TEXTS,
+  NOTIFICATION_TEXTS,
+  PROFILE_MESSAGES,
+  REVIEW_MESSAGES,
+  TASK_MESSAGES,
+  WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_TITLES,
+  MESSAGES,
+} from '@kamai/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { i18n } from './index.ts';
+import { ledgerInLanguage, notificationInLanguage, translateMessage } from './messages.ts';
+
+const texts = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
+
+afterAll(() => i18n.changeLanguage('en'));
+
+describe('texts the server records, in the reader’s language', () => {
+  it('has the English of every server key exactly as contracts has it, and a Hindi text for each', () => {
+    const en = i18n.getResourceBundle('en', 'messages') as { notifications: typeof NOTIFICATION_TEXTS; ledger: typeof LEDGER_TEXTS };
+    expect(en.notifications).toEqual(NOTIFICATION_TEXTS);
+    expect(en.ledger).toEqual(LEDGER_TEXTS);
+    const hi = i18n.getResourceBundle('hi', 'messages') as Record<string, Record<string, unknown>>;
+    for (const key of Object.keys(NOTIFICATION_TEXTS)) expect(hi.notifications?.[key], key).toMatchObject({ title: expect.any(String), message: expect.any(String) });
+    for (const kind of Object.keys(LEDGER_TEXTS)) expect(hi.ledger?.[kind], kind).toEqual(expect.any(String));
+  });
+
+  it('renders a notification from its key and parameters, money in the reader’s locale', async () => {
+    const n = { title: 'Task Approved', message: 'x', key: 'task_approved', params: { amountPaise: 10000050, taskTitle: 'Rate PhonePe' } };
+    await i18n.changeLanguage('en');
+    expect(notificationInLanguage(n)).toEqual({ title: 'Task Approved', message: '₹1,00,000.50 has been added to your wallet for "Rate PhonePe"' });
+    await i18n.changeLanguage('hi');
+    expect(notificationInLanguage(n)).toEqual({ title: 'काम मंज़ूर हुआ', message: '"Rate PhonePe" के लिए ₹1,00,000.50 आपके वॉलेट में जोड़ दिए गए हैं' });
+    // An older notification without a key keeps its English words.
+    expect(notificationInLanguage({ title: 'Welcome', message: 'Hello there' })).toEqual({ title: 'Welcome', message: 'Hello there' });
+  });
+
+  it('renders ledger descriptions from kind and parameters, and older literal ones as they are', async () => {
+    await i18n.changeLanguage('hi');
+    expect(ledgerInLanguage({ kind: 'adjustment', description: 'Adjustment: Goodwill', params: { reason: 'Goodwill' } })).toBe('समायोजन: Goodwill');
+    expect(ledgerInLanguage({ kind: 'kyc_bonus', description: 'KYC verification bonus' })).toBe('KYC सत्यापन बोनस');
+    expect(ledgerInLanguage({ kind: 'withdrawal', description: 'Withdrawal to UPI ra***@okaxis' })).toBe('Withdrawal to UPI ra***@okaxis');
+  });
+
+  it('has a Hindi text for every validation message and title of contracts', async () => {
+    const all = texts([MESSAGES, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, TASK_MESSAGES, PROFILE_MESSAGES, REVIEW_MESSAGES, KYC_MESSAGES]);
+    await i18n.changeLanguage('hi');
+    const untranslated = all.filter((message) => translateMessage(message) === message);
+    expect(untranslated).toEqual([]);
+    await i18n.changeLanguage('en');
+    expect(all.filter((message) => translateMessage(message) !== message)).toEqual([]);
+  });
+});

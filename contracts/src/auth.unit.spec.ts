@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { LoginRequest, MESSAGES, normalizeMobile } from './auth.ts';
+
+describe('normalizeMobile', () => {
+  it.each([
+    ['9000000001', '9000000001'],
+    ['+91 90000 00001', '9000000001'],
+    ['+919000000001', '9000000001'],
+    ['919000000001', '9000000001'],
+    ['09000000001', '9000000001'],
+    ['90000 00001', '9000000001'],
+    ['900-000-0001', '9000000001'],
+    [' (900) 000.0001 ', '9000000001'],
+  ])('reads %j as %j', (input, expected) => {
+    expect(normalizeMobile(input)).toBe(expected);
+  });
+
+  it('leaves what is not a 10-digit Indian number for the check to refuse', () => {
+    for (const input of ['98765', '+1 555 000 0001', '98765abcde', '9000000001x', '00000000000001']) {
+      const result = v.safeParse(LoginRequest, { mobile: input, password: 'secret1' });
+      expect(result.success, input).toBe(false);
+      if (!result.success) expect(result.issues[0]?.message).toBe(MESSAGES.mobile);
+    }
+  });
+
+  it('is what the login schema stores', () => {
+    expect(v.parse(LoginRequest, { mobile: '+91 98765-43210', password: 'secret1' }).mobile).toBe('9876543210');
+  });
+});
