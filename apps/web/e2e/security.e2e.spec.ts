@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn, phone } = suite;
@@ -21,6 +21,7 @@ describe('Profile > Signed-in devices', () => {
     await openFromProfile(mine, 'Signed-in devices', 'Signed-in devices');
     const list = mine.getByRole('list', { name: 'Signed-in devices' });
     await expect.poll(() => list.getByRole('listitem').count()).toBe(3);
+    await expectAccessible(mine, 'signed-in devices (en)');
     await list.getByText('This device').waitFor();
     for (const left of [2, 1]) {
       await list.getByRole('button', { name: 'Sign out' }).first().click();
@@ -35,12 +36,28 @@ describe('Profile > Signed-in devices', () => {
   });
 });
 
+describe('security screens in Hindi', () => {
+  it('shows the signed-in devices and change password screens axe-clean', async () => {
+    const page = await signedIn(await registeredAccount(suite.server, 'Kavya'));
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await page.waitForFunction(() => document.documentElement.lang === 'hi');
+    for (const screen of ['/security/devices', '/security/password']) {
+      await page.goto(screen);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('hi');
+      await expectAccessible(page, `${screen} (hi)`);
+    }
+  });
+});
+
 describe('Profile > Change password', () => {
   it('needs the right current password, then signs the other devices out', async () => {
     const account = await registeredAccount(suite.server, 'Imran');
     const other = await signedIn(account);
     const page = await signedIn(account);
     await openFromProfile(page, 'Change password', 'Change password');
+    await expectAccessible(page, 'change password (en)');
     await page.getByLabel('Current password').fill('wrong-one');
     await page.getByLabel('New password', { exact: true }).fill('brandnew1');
     await page.getByRole('button', { name: 'Change password' }).click();
