@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
+import { expectAccessible, openFinanceScreen, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -19,17 +19,6 @@ async function api(cookie: string, method: string, path: string, body?: unknown)
   return JSON.parse(text) as { id: string };
 }
 
-async function openFinance(staff: TestAccount): Promise<Page> {
-  const page = await suite.signedIn(staff);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await page.goto('/admin/finance');
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
-    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
-    await page.waitForTimeout(250);
-  }
-}
 
 /** Rows of a CSV the server wrote (quoted cells, CRLF). */
 function parseCsv(text: string): Record<string, string>[] {
@@ -61,7 +50,7 @@ describe('the finance screen’s four tabs', () => {
     await api(staffCookie, 'POST', `/api/admin/withdrawals/${paid.id}/paid`, { reference: 'UTR88880001' });
     await api(staffCookie, 'POST', `/api/admin/withdrawals/${rejected.id}/reject`, { reason: 'UPI ID closed' });
 
-    const page = await openFinance(staff);
+    const page = await openFinanceScreen(await suite.signedIn(staff));
     const tab = (name: string) => page.getByRole('tab', { name });
 
     // Queue: today's pending requests, as before.

@@ -138,3 +138,18 @@ export async function expectAccessible(page: Page, what = path(page)): Promise<v
   );
   expect(report, `axe on ${what}`).toEqual([]);
 }
+
+/**
+ * Opens the finance screen on a signed-in staff page, once the finance role granted by the CLI has
+ * reached the read model (until then the screen says the role is missing).
+ */
+export async function openFinanceScreen(page: Page): Promise<Page> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await page.goto('/admin/finance');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
+    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
+    await page.waitForTimeout(250);
+  }
+}

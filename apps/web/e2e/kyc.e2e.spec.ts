@@ -1,9 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole, registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+import { drawPng } from './png.ts';
 
 /**
  * KYC end to end, on phones: a new user uploads the front and back of a PAN Card and a Voter ID, a
@@ -44,49 +44,9 @@ async function expectToast(page: Page, title: string, description?: string): Pro
 const card = (page: Page, name: 'PAN Card' | 'Voter ID') => page.getByRole('article', { name });
 const expectBadge = (locator: Locator, label: string) => locator.getByTestId('kyc-status').filter({ hasText: label }).waitFor();
 
-// --- Real PNGs, drawn here: a photo-sized card of one tint per image, so every upload differs. ---
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function cardPng(tint: number, width = 171, height = 108): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  const rows: number[] = [];
-  for (let y = 0; y < height; y += 1) {
-    rows.push(0);
-    for (let x = 0; x < width; x += 1) {
-      const stripe = y > 20 && y < 30;
-      rows.push(stripe ? 30 : (tint * 53 + x) % 256, stripe ? 30 : (tint * 97 + y) % 256, stripe ? 30 : 200);
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A photo-sized card of one tint per image, with a dark stripe: every upload differs. */
+const cardPng = (tint: number) =>
+  drawPng(171, 108, (x, y) => (y > 20 && y < 30 ? [30, 30, 30] : [(tint * 53 + x) % 256, (tint * 97 + y) % 256, 200]));
 
 let tint = 0;
 const nextImage = (name: string) => ({ name, mimeType: 'image/png', buffer: cardPng((tint += 1)) });

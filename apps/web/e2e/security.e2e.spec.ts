@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn, phone } = suite;
@@ -77,18 +77,6 @@ describe('Profile > Change password', () => {
   });
 });
 
-/** Signs in a finance member and opens the finance screen once the role has reached the read model. */
-async function openFinance(staff: TestAccount): Promise<Page> {
-  const page = await signedIn(staff);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await page.goto('/admin/finance');
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
-    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
-    await page.waitForTimeout(250);
-  }
-}
 
 describe('Finance: an adjustment above the limit needs a second finance member', () => {
   it('is pending for its requester and approved by a colleague', async () => {
@@ -98,7 +86,7 @@ describe('Finance: an adjustment above the limit needs a second finance member',
     grantRole(suite.server, first.mobile, 'finance');
     grantRole(suite.server, second.mobile, 'finance');
 
-    const requester = await openFinance(first);
+    const requester = await openFinanceScreen(await signedIn(first));
     await requester.getByLabel("User's mobile number").fill(user.mobile);
     await requester.getByLabel('Amount (₹)').fill('1500');
     await requester.getByRole('radio', { name: 'Credit (add)' }).check();
@@ -110,7 +98,7 @@ describe('Finance: an adjustment above the limit needs a second finance member',
     await mine.getByText('You requested this: another finance member must approve it.').waitFor();
     await expect(mine.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
 
-    const colleague = await openFinance(second);
+    const colleague = await openFinanceScreen(await signedIn(second));
     const theirs = colleague.getByRole('region', { name: 'Adjustments awaiting approval' });
     await theirs.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
     await theirs.getByRole('button', { name: 'Approve' }).click();

@@ -1,9 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole, registerAccount, uniqueMobile } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+import { drawPng } from './png.ts';
 
 /**
  * Tasks end to end, on a phone: the admin adds a task, a user submits proof with a real image, a
@@ -76,49 +76,11 @@ async function expectBadge(cardLocator: Locator, label: string): Promise<void> {
   await cardLocator.getByTestId('task-status').filter({ hasText: label }).waitFor();
 }
 
-// --- A real PNG, drawn here: a small green-to-blue gradient with a white tick-like band. ---
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function proofPng(width = 160, height = 100): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  const rows: number[] = [];
-  for (let y = 0; y < height; y += 1) {
-    rows.push(0); // filter: none
-    for (let x = 0; x < width; x += 1) {
-      const band = Math.abs(y - height / 2) < 6;
-      rows.push(band ? 255 : 16, band ? 255 : Math.round(120 + (x / width) * 100), band ? 255 : Math.round(90 + (y / height) * 140));
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A small green-to-blue gradient with a white tick-like band. */
+const proofPng = (width = 160, height = 100) =>
+  drawPng(width, height, (x, y) =>
+    Math.abs(y - height / 2) < 6 ? [255, 255, 255] : [16, Math.round(120 + (x / width) * 100), Math.round(90 + (y / height) * 140)],
+  );
 
 const PNG_FILE = { name: 'proof.png', mimeType: 'image/png', buffer: proofPng() };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
+import { openFinanceScreen, path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn } = suite;
@@ -15,18 +15,6 @@ async function newFinanceStaff(): Promise<TestAccount> {
   return staff;
 }
 
-/** Signs in a finance user and opens the finance screen, waiting until the role has reached the read model. */
-async function openFinance(staff: TestAccount): Promise<Page> {
-  const page = await signedIn(staff);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await page.goto('/admin/finance');
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    if ((await page.getByRole('heading', { name: 'Finance', level: 1 }).count()) > 0) return page;
-    if (Date.now() > deadline) throw new Error('the finance role never reached the app');
-    await page.waitForTimeout(250);
-  }
-}
 
 /** Credits a wallet through the finance screen's adjustment form. */
 async function creditThroughFinance(finance: Page, mobile: string, amount: string, reason: string): Promise<void> {
@@ -62,7 +50,7 @@ describe('the wallet, on a phone', () => {
     const staff = await newFinanceStaff();
 
     // Finance gives the user ₹250 through the adjustment form.
-    const finance = await openFinance(staff);
+    const finance = await openFinanceScreen(await signedIn(staff));
     await creditThroughFinance(finance, user.mobile, '250', 'Welcome bonus');
 
     const page = await signedIn(user);
@@ -195,7 +183,7 @@ describe('the wallet, on a phone', () => {
   it('offers the saved destination next time; a rejected request comes back to the wallet', async () => {
     const user = await newAccount('Ravi', 'Kumar');
     const staff = await newFinanceStaff();
-    const finance = await openFinance(staff);
+    const finance = await openFinanceScreen(await signedIn(staff));
     await creditThroughFinance(finance, user.mobile, '300', 'Festival bonus');
 
     const page = await signedIn(user);
@@ -285,7 +273,7 @@ describe('the wallet, on a phone', () => {
   it('tells a signed-out withdrawal it is logged out, and goes to /login after 500 ms', async () => {
     const user = await newAccount('Kiran');
     const staff = await newFinanceStaff();
-    const finance = await openFinance(staff);
+    const finance = await openFinanceScreen(await signedIn(staff));
     await creditThroughFinance(finance, user.mobile, '120', 'Referral reward');
 
     const page = await signedIn(user);
