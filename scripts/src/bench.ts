@@ -7,11 +7,10 @@
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *
- * The command-time part (scripts/src/bench/commands.ts) is loaded if present; a missing or failing
- * part prints its reason in its rows and the rest of the table still prints.
+ * A part that fails prints its reason in its rows and the rest of the table still prints.
  */
 import { cpus, totalmem } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
@@ -55,24 +54,6 @@ async function part(name: string, run: () => Promise<void>) {
   log(`[bench] ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** A bench module another part of the team owns; undefined when the file or its export is missing. */
-async function optionalBench<T>(file: string, exported: string): Promise<T | undefined> {
-  try {
-    const module = (await import(pathToFileURL(new URL(file, import.meta.url).pathname).href)) as Record<string, unknown>;
-    return module[exported] as T | undefined;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw err;
-  }
-}
-
-/** Rows from a part's result: its own `rows` when it gives them, else the fields it is known to have. */
-function rowsOf(result: unknown, known: Array<[field: string, what: string, format: (v: number) => string]>): BenchRow[] {
-  if (result && typeof result === 'object' && Array.isArray((result as { rows?: unknown }).rows)) return (result as { rows: BenchRow[] }).rows;
-  const record = (result ?? {}) as Record<string, unknown>;
-  return known.filter(([field]) => typeof record[field] === 'number').map(([field, what, format]) => ({ what, figure: format(record[field] as number) }));
-}
-
 await part('appends', async () => {
   const r = await benchAppends({ seconds: 3, log: () => {} });
   section('Event store: durable appends (WAL, synchronous=FULL, single-event commands)');
@@ -98,23 +79,23 @@ await part('http', async () => {
   });
 });
 
-// ---- Command time as streams grow: scripts/src/bench/commands.ts, export benchCommands(options) ----
+// ---- Command time as streams grow: scripts/src/bench/commands.ts ----
 await part('commands', async () => {
-  section('Commands as the user stream grows (scripts/src/bench/commands.ts)');
-  const benchCommands = await optionalBench<(o: { full: boolean; log: typeof log }) => Promise<unknown>>('./bench/commands.ts', 'benchCommands');
-  if (!benchCommands) {
-    rows.push({ what: 'command time at 10 / 1k / 10k / 50k events; longest stall', figure: 'not measured: no benchCommands() on this branch' });
-    return;
+  section('Commands as the user stream grows: POST /api/withdrawals, read-your-writes (scripts/src/bench/commands.ts)');
+  const result = await benchCommands({ log });
+  const smallest = result.rows[0];
+  for (const row of result.rows) {
+    rows.push({
+      what: `${n(row.events)}-event stream: median of ${result.settings.commands} (first ever; cold from snapshot)`,
+      figure: `${row.medianMs} ms (${row.firstMs} ms; ${row.coldMs} ms)`,
+      ...(smallest && row !== smallest && { peer: `${smallest.medianMs} ms (${n(smallest.events)} events)`, ratio: x(row.medianMs, smallest.medianMs) }),
+    });
   }
-  rows.push(
-    ...rowsOf(await benchCommands({ full, log }), [
-      ['events10', 'command, 10-event stream (median ms)', (v) => `${v} ms`],
-      ['events1k', 'command, 1,000-event stream (median ms)', (v) => `${v} ms`],
-      ['events10k', 'command, 10,000-event stream (median ms)', (v) => `${v} ms`],
-      ['events50k', 'command, 50,000-event stream (median ms)', (v) => `${v} ms`],
-      ['longestStallMs', 'longest stall of a concurrent read during the 50k-event command', (v) => `${v} ms`],
-    ]),
-  );
+  rows.push({
+    what: 'longest concurrent read during the largest stream\'s commands: first ever / cold / warm',
+    figure: `${result.longestReadStallFirstMs} / ${result.longestReadStallColdMs} / ${result.longestReadStallWarmMs} ms`,
+    peer: 'target 50 ms',
+  });
 });
 
 // ---- Rebuild: scripts/src/bench/rebuild.ts ----

@@ -68,7 +68,7 @@ try {
   const account = { mobile: `9${String(Date.now()).slice(-9)}`, password: 'lighthouse-1', firstName: 'Asha', lastName: 'Rao' };
   const registered = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Origin: baseUrl },
     body: JSON.stringify(account),
   });
   if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
@@ -105,5 +105,7 @@ try {
   }
 } finally {
   stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  // Chrome writes its profile until it has exited.
+  if (chrome.exitCode === null && chrome.signalCode === null) await new Promise((resolve) => chrome.once('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }

@@ -65,7 +65,8 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 async function signUp(url: string, mobile: string) {
   const res = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // State-changing requests must name the app's own origin (cross-site protection).
+    headers: { 'content-type': 'application/json', origin: url },
     body: JSON.stringify({ mobile, password: 'bench1234', firstName: 'Bench', lastName: 'User' }),
   });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
@@ -134,7 +135,7 @@ export async function benchCommands(options: BenchCommandsOptions = {}): Promise
         const started = performance.now();
         const res = await fetch(`${url}/api/withdrawals`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', cookie: user.cookie },
+          headers: { 'content-type': 'application/json', cookie: user.cookie, origin: url },
           body: JSON.stringify({ amount: '100.00', upiId: 'bench.user@okhdfc' }),
         });
         await res.arrayBuffer();

@@ -71,7 +71,8 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
 async function startApi(dataDir: string, seed: boolean): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn' },
+    // 64 bench users register from one address: lift the per-address registration throttle.
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000' },
     /Kamai is running at (\S+)/,
   );
   return { url: child.match, stop: child.stop };
@@ -85,7 +86,8 @@ async function startBare(readDb: string, userId: string): Promise<Child> {
 async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
   const res = await fetch(url + path, {
     method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) },
+    // State-changing requests must name the app's own origin (cross-site protection).
+    headers: { 'content-type': 'application/json', origin: url, ...(init.cookie ? { cookie: init.cookie } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
@@ -124,6 +126,10 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     const api = await startApi(dir, true);
     children.push(api);
     const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
+    // The float below is one adjustment per user, above the default four-eyes threshold: the demo
+    // admin raises the threshold for this throwaway data directory.
+    const admin = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
+    await call(api.url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
     // 64 users, each with money to withdraw and a session of their own.
     const cookies: string[] = [];
     let userId = '';
@@ -151,19 +157,21 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [perConnection(cookies, { method: 'GET', path: '/api/auth/user' })] }),
     );
 
-    const withdraw = perConnection(cookies, {
-      method: 'POST',
-      path: '/api/withdrawals',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
-    });
-    const withdrawalsOne = figure(await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw] }));
+    // Each server checks the Origin against its own address.
+    const withdraw = (origin: string) =>
+      perConnection(cookies, {
+        method: 'POST',
+        path: '/api/withdrawals',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
+      });
+    const withdrawalsOne = figure(await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw(api.url)] }));
 
     // A second process on the same data directory; the 64 connections are split between the two.
     const second = await startApi(dir, false);
     children.push(second);
     const [a, b] = await Promise.all(
-      [api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw] })),
+      [api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] })),
     );
     const withdrawalsTwo: LoadFigure = {
       perSecond: Math.round(a!.requests.average + b!.requests.average),

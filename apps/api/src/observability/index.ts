@@ -41,7 +41,7 @@ export const observeRequests = createMiddleware(async (c, next) => {
     if (route.startsWith('/api/') && method !== 'GET' && method !== 'HEAD' && status < 500) {
       commandDuration.observe({ command: `${method} ${route}` }, seconds);
     }
-    const entry = { reqId: requestId, method, route, path: c.req.path, status, ms: Math.round(seconds * 10_000) / 10 };
+    const entry = { reqId: requestId, method, route, path: loggedPath(c.req.path), status, ms: Math.round(seconds * 10_000) / 10 };
     if (status >= 500) logger.error(entry, 'request failed');
     else logger.info(entry, 'request');
   }
@@ -104,4 +104,9 @@ export function registerRunnerLag(runner: ReadModels, store: EventStore): () => 
     );
   });
   return runnerLag;
+}
+
+/** Identity documents are personal data: a KYC image's address (owner and object id) is never logged. */
+export function loggedPath(path: string): string {
+  return path.replace(/^(\/objects\/kyc(?:-uploads)?\/).+$/, '$1[redacted]');
 }

@@ -122,6 +122,9 @@ describe('structured logs', () => {
     const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
     const me = await fetch(`${api.url}/api/auth/user?probe=1`, { headers: { cookie, 'x-request-id': 'log-test-2' } });
     expect(me.status).toBe(200);
+    // A KYC image's address (owner and object id) is personal data: never in the log, even when refused.
+    const kycPath = '/objects/kyc/4f6c1a52-0000-4000-8000-000000000000/9d1e7c3b-0000-4000-8000-000000000000';
+    await fetch(`${api.url}${kycPath}`, { headers: { cookie, 'x-request-id': 'log-test-3' } });
     await new Promise((r) => setTimeout(r, 200));
     const lines = api
       .output()
@@ -137,5 +140,7 @@ describe('structured logs', () => {
     expect(all).not.toContain(password);
     expect(all).not.toContain(cookie.split('=')[1]!);
     expect(all).not.toContain('probe=1');
+    expect(lines.find((l) => l.reqId === 'log-test-3')).toMatchObject({ path: '/objects/kyc/[redacted]' });
+    expect(all).not.toContain('9d1e7c3b-0000-4000-8000-000000000000');
   });
 });
