@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { KYC_DOCUMENT_TYPES, type KycDocumentType } from './events/kyc.ts';
-import { TASK_MESSAGES } from './tasks.ts';
+import { RejectRequest } from './tasks.ts';
 
 
 /** The documents' names as the spec writes them (the web shows its own translated labels). */
@@ -77,15 +77,8 @@ export const KycQueueItem = v.object({
 });
 export type KycQueueItem = v.InferOutput<typeof KycQueueItem>;
 
-/** `POST /api/admin/kyc/:id/reject`: a reason of 1-500 characters. */
-export const KycRejectRequest = v.object({
-  reason: v.pipe(
-    v.optional(v.string(TASK_MESSAGES.reason), ''),
-    v.trim(),
-    v.minLength(1, TASK_MESSAGES.reason),
-    v.maxLength(500, 'Reason must be at most 500 characters'),
-  ),
-});
+/** `POST /api/admin/kyc/:id/reject`: the same reason rule as a proof's rejection (1-500 characters). */
+export const KycRejectRequest = RejectRequest;
 export type KycRejectRequest = v.InferOutput<typeof KycRejectRequest>;
 
 /** A mobile number as reviewers see another account's: "+91 98xxxxxx21". */

@@ -8,6 +8,9 @@ import {
   KYC_BONUS_PAISE,
   KYC_DOCUMENT_TYPES,
   KYC_MESSAGES,
+  REJECT_REASON_MAX_LENGTH,
+  REVIEW_MESSAGES,
+  TASK_MESSAGES,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import type { AccountState } from './account.ts';
@@ -154,8 +157,8 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       const { documentId, reviewerId, notificationId } = command.data;
       const record = underReview(state, documentId, reviewerId);
       const reason = command.data.reason.trim();
-      if (reason.length === 0 || reason.length > 500) {
-        const message = reason.length === 0 ? 'Please give a reason for the rejection' : 'Reason must be at most 500 characters';
+      if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
+        const message = reason.length === 0 ? TASK_MESSAGES.reason : REVIEW_MESSAGES.reasonTooLong;
         throw new DomainError('invalid', message, { reason: message });
       }
       return [
