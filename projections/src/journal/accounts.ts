@@ -58,20 +58,21 @@ export function journalTransactionOf(
   findWithdrawal: (id: string) => KnownWithdrawal | undefined,
 ): JournalTransaction | null {
   const base = { userId, params: null, entryId: null, submissionId: null, taskId: null, withdrawalId: null, utr: null };
+  /** What a credit and a debit record alike; each adds the account on its own side. */
+  const ledgerEntry = (d: Extract<ProjectedEvent, { type: 'WalletCredited' | 'WalletDebited' }>['data'], effectiveAt: string) => ({
+    ...base,
+    amountPaise: d.amountPaise,
+    effectiveAt,
+    actor: d.by ?? event.metadata.actor ?? null,
+    reason: reasonOf(d.params),
+    description: ledgerText(d),
+    params: d.params ? JSON.stringify(d.params) : null,
+    entryId: d.entryId,
+  });
   switch (event.type) {
     case 'WalletCredited': {
       const d = event.data;
-      const common = {
-        ...base,
-        amountPaise: d.amountPaise,
-        to: accounts.available(userId),
-        effectiveAt: d.creditedAt,
-        actor: d.by ?? event.metadata.actor ?? null,
-        reason: reasonOf(d.params),
-        description: ledgerText(d),
-        params: d.params ? JSON.stringify(d.params) : null,
-        entryId: d.entryId,
-      };
+      const common = { ...ledgerEntry(d, d.creditedAt), to: accounts.available(userId) };
       switch (d.kind) {
         case 'task_reward':
           return { ...common, kind: 'task_reward', from: accounts.taskRewards, submissionId: d.reference ?? null, taskId: d.taskId ?? null };
@@ -87,17 +88,7 @@ export function journalTransactionOf(
     }
     case 'WalletDebited': {
       const d = event.data;
-      const common = {
-        ...base,
-        amountPaise: d.amountPaise,
-        from: accounts.available(userId),
-        effectiveAt: d.debitedAt,
-        actor: d.by ?? event.metadata.actor ?? null,
-        reason: reasonOf(d.params),
-        description: ledgerText(d),
-        params: d.params ? JSON.stringify(d.params) : null,
-        entryId: d.entryId,
-      };
+      const common = { ...ledgerEntry(d, d.debitedAt), from: accounts.available(userId) };
       switch (d.kind) {
         case 'withdrawal':
           return { ...common, kind: 'withdrawal', to: accounts.payoutPending(userId), withdrawalId: d.reference ?? null };
