@@ -1,5 +1,6 @@
 import { type AuditEntryBody, type PendingAdjustmentBody, formatPaise } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
+import type { AdjustmentsTable } from './schema.ts';
 
 const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 
@@ -54,19 +55,7 @@ export async function listAdjustments(db: ReadDbHandle, status: 'pending' | 'app
   return rows.map(toAdjustmentBody);
 }
 
-export function toAdjustmentBody(r: {
-  id: string;
-  user_id: string;
-  mobile: string;
-  amount_paise: number;
-  direction: 'credit' | 'debit';
-  reason: string;
-  status: 'pending' | 'approved' | 'rejected';
-  requested_by: string;
-  requested_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-}): PendingAdjustmentBody {
+export function toAdjustmentBody(r: Omit<AdjustmentsTable, 'position'> & { mobile: string }): PendingAdjustmentBody {
   return {
     id: r.id,
     userId: r.user_id,
