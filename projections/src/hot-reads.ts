@@ -15,6 +15,12 @@ type ReadDbHandle = Kysely<ReadDb>;
  * connection. SQLite re-prepares a statement by itself when the schema under it changes, so a
  * read model swapped in by a rebuild is read correctly.
  */
+/**
+ * A user's pending payout: the journal's `user:<id>:payout_pending` balance (requested, not yet
+ * paid), as a column of a query on `users`. One expression for the hot lookup and the query builder.
+ */
+export const PENDING_PAYOUT_SQL = "COALESCE((SELECT credit_paise - debit_paise FROM journal_balances WHERE account = 'user:' || users.id || ':payout_pending'), 0)";
+
 export interface HotReads {
   readonly userById: Database.Statement<[string]>;
   readonly liveSession: Database.Statement<[string, string]>;
@@ -56,9 +62,9 @@ export function hotReads(db: ReadDbHandle): HotReads | undefined {
   entry.reader = reader;
   entry.reads = {
     userById: reader.prepare(
-      // The same columns as selectUsers in users/queries.ts, pending payout from the journal included.
+      // The same columns as selectUsers in users/queries.ts.
       `SELECT users.*, COALESCE(wallets.balance_paise, 0) AS balance_paise, COALESCE(wallets.total_earned_paise, 0) AS total_earned_paise,
-         COALESCE((SELECT credit_paise - debit_paise FROM journal_balances WHERE account = 'user:' || users.id || ':payout_pending'), 0) AS pending_payout_paise
+         ${PENDING_PAYOUT_SQL} AS pending_payout_paise
        FROM users LEFT JOIN wallets ON wallets.user_id = users.id WHERE users.id = ?`,
     ),
     liveSession: reader.prepare(`SELECT sid, user_id, expires_at, started_at, last_seen_at FROM sessions WHERE sid = ? AND expires_at > ?`),

@@ -1,7 +1,7 @@
 import { formatPaise, type Role, type UserBody } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import { hotReads } from '../hot-reads.ts';
+import { PENDING_PAYOUT_SQL, hotReads } from '../hot-reads.ts';
 import type { UsersTable } from '../schema.ts';
 
 /** A user with the wallet figures the user body shows. */
@@ -15,16 +15,7 @@ function selectUsers(db: ReadDbHandle) {
     .select((eb) => [
       eb.fn.coalesce('wallets.balance_paise', eb.lit(0)).as('balance_paise'),
       eb.fn.coalesce('wallets.total_earned_paise', eb.lit(0)).as('total_earned_paise'),
-      // The journal's payout_pending account (issue 11): requested, not yet paid.
-      eb.fn
-        .coalesce(
-          eb
-            .selectFrom('journal_balances')
-            .select(sql<number>`credit_paise - debit_paise`.as('pending'))
-            .where('journal_balances.account', '=', sql<string>`'user:' || users.id || ':payout_pending'`),
-          eb.lit(0),
-        )
-        .as('pending_payout_paise'),
+      sql<number>`${sql.raw(PENDING_PAYOUT_SQL)}`.as('pending_payout_paise'),
     ]);
 }
 
