@@ -159,8 +159,11 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
  * meanwhile, the server answers 412: the dialog says so and reloads the task, so the admin sees the
  * newer version before saving again.
  */
-function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
-  const update = useUpdateTaskMutation();
+/**
+ * A task dialog's revision: the task as the dialog loaded it (with its ETag), and what a write made
+ * on a revision another admin has since moved past (412) does: the notice, a toast, and a reload.
+ */
+function useTaskRevision(task: TaskBody | null, onClose: () => void, failedTitle: string) {
   const { t } = useTranslation('admin');
   const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
   const [changed, setChanged] = useState(false);
@@ -170,20 +173,40 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
     onClose();
   };
 
-  const onSave = async (body: TaskInputRequest) => {
-    if (!task || !current.data) return;
+  /** Runs `write` on the loaded revision: true when it went through, false when it was stale; other failures are toasted and thrown. */
+  const writeOnRevision = async (write: (id: string, etag: string) => Promise<unknown>): Promise<boolean> => {
+    if (!task || !current.data) return false;
     try {
-      await update.mutateAsync({ id: task.id, task: body, etag: current.data.etag });
+      await write(task.id, current.data.etag);
+      return true;
     } catch (error) {
       if (errorStatus(error) === 412) {
         setChanged(true);
-        toast({ variant: 'destructive', title: t('updateFailed'), description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
+        toast({ variant: 'destructive', title: failedTitle, description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
         await current.refetch();
-        return;
+        return false;
       }
-      toast({ variant: 'destructive', title: t('updateFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
+      toast({ variant: 'destructive', title: failedTitle, description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
+  };
+
+  return { current, changed, close, writeOnRevision };
+}
+
+/**
+ * Edits are made on the revision the dialog loaded (its ETag). When another admin changed the task
+ * meanwhile, the server answers 412: the dialog says so and reloads the task, so the admin sees the
+ * newer version before saving again.
+ */
+function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
+  const update = useUpdateTaskMutation();
+  const { t } = useTranslation('admin');
+  const { current, changed, close, writeOnRevision } = useTaskRevision(task, onClose, t('updateFailed'));
+
+  // A refusal other than a stale revision is thrown on, so the form can mark the fields it names.
+  const onSave = async (body: TaskInputRequest) => {
+    if (!(await writeOnRevision((id, etag) => update.mutateAsync({ id, task: body, etag })))) return;
     toast({ title: t('updated') });
     close();
   };
@@ -225,28 +248,12 @@ function ChangedNotice() {
 function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const remove = useDeleteTaskMutation();
   const { t } = useTranslation('admin');
-  const current = useQuery({ ...adminTaskQuery(task?.id ?? ''), enabled: task !== null });
-  const [changed, setChanged] = useState(false);
-
-  const close = () => {
-    setChanged(false);
-    onClose();
-  };
+  const { current, changed, close, writeOnRevision } = useTaskRevision(task, onClose, t('deleteFailed'));
 
   const onDelete = async () => {
-    if (!task || !current.data) return;
-    try {
-      await remove.mutateAsync({ id: task.id, etag: current.data.etag });
-    } catch (error) {
-      if (errorStatus(error) === 412) {
-        setChanged(true);
-        toast({ variant: 'destructive', title: t('deleteFailed'), description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
-        await current.refetch();
-        return;
-      }
-      toast({ variant: 'destructive', title: t('deleteFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
-      return;
-    }
+    // Any other refusal was toasted; the dialog stays open for another try.
+    const deleted = await writeOnRevision((id, etag) => remove.mutateAsync({ id, etag })).catch(() => false);
+    if (!deleted) return;
     toast({ title: t('deleted') });
     close();
   };
