@@ -153,3 +153,15 @@ export async function openFinanceScreen(page: Page): Promise<Page> {
     await page.waitForTimeout(250);
   }
 }
+
+/** The CLI writes a role to the event store; the server's read model has it a moment later. */
+export async function waitForRole(server: RunningServer, account: TestAccount, role: string): Promise<void> {
+  const cookie = await sessionCookie(server, account);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const user = (await (await fetch(`${server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
+    if (user.roles.includes(role)) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`${account.mobile} did not get the ${role} role in time`);
+}

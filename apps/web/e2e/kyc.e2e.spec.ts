@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole, registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, testAccount, waitForRole } from './helpers.ts';
 import { drawPng } from './png.ts';
 
 /**
@@ -20,20 +20,9 @@ beforeAll(async () => {
   reviewer = testAccount('Rekha', 'Verma');
   await registerAccount(suite.server.baseUrl, reviewer);
   grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(reviewer, 'reviewer');
+  await waitForRole(suite.server, reviewer, 'reviewer');
 });
 
-/** The CLI writes the role to the event store; the server's read model has it a moment later. */
-async function waitForRole(account: TestAccount, role: string): Promise<void> {
-  const cookie = await sessionCookie(suite.server, account);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const user = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
-    if (user.roles.includes(role)) return;
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  throw new Error(`${account.mobile} did not get the ${role} role in time`);
-}
 
 /** The toast on screen, by text (an open modal dialog hides the rest of the page from roles). */
 async function expectToast(page: Page, title: string, description?: string): Promise<void> {

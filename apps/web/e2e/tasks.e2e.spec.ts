@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole, registerAccount, uniqueMobile } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount } from './helpers.ts';
+import { path, sessionCookie, setUpBrowserSuite, signIn, testAccount, waitForRole } from './helpers.ts';
 import { drawPng } from './png.ts';
 
 /**
@@ -24,8 +24,8 @@ beforeAll(async () => {
   await registerAccount(suite.server.baseUrl, reviewer);
   grantRole(suite.server, admin.mobile, 'admin');
   grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(admin, 'admin');
-  await waitForRole(reviewer, 'reviewer');
+  await waitForRole(suite.server, admin, 'admin');
+  await waitForRole(suite.server, reviewer, 'reviewer');
 });
 
 const newAccount = (firstName: string) => testAccount(firstName, 'Verma');
@@ -33,17 +33,6 @@ const newAccount = (firstName: string) => testAccount(firstName, 'Verma');
 /** A signed-in API session outside the browser: its cookie header. */
 const apiSession = (account: TestAccount) => sessionCookie(suite.server, account);
 
-/** The CLI writes the role to the event store; the server's read model has it a moment later. */
-async function waitForRole(account: TestAccount, role: string): Promise<void> {
-  const cookie = await apiSession(account);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const user = (await (await fetch(`${suite.server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { roles: string[] };
-    if (user.roles.includes(role)) return;
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  throw new Error(`${account.mobile} did not get the ${role} role in time`);
-}
 
 interface NewTask {
   title: string;

@@ -10,7 +10,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount } from './helpers.ts';
+import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, waitForRole } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -46,14 +46,8 @@ beforeAll(async () => {
   // Roles separate duties; a small team grants one person all three, explicitly.
   const roles = ['admin', 'reviewer', 'finance'] as const;
   for (const role of roles) grantRole(suite.server, staff.mobile, role);
+  for (const role of roles) await waitForRole(suite.server, staff, role);
   staffCookie = await sessionCookie(suite.server, staff);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const user = (await api('GET', '/api/auth/user')) as { roles: string[] };
-    if (roles.every((role) => user.roles.includes(role))) break;
-    if (Date.now() > deadline) throw new Error('the staff roles did not arrive');
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
 });
 
 /** A tiny valid PNG (1×1), enough for a proof upload. */
