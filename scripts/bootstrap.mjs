@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The entry behind the root `npm start`, `npm test`, `npm run bench`, `npm run cli`, `npm run worker`
 // and `npm run typecheck`. It installs whatever a fresh machine lacks (pnpm through npx, the workspace's
-// dependencies, Debian's Chromium for the browser tests) and then runs the command. Plain Node and no
-// dependencies, because it runs before anything is installed.
+// dependencies, Debian's Chromium and a Devanagari font for the browser tests) and then runs the
+// command. Plain Node and no dependencies, because it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,11 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
+const aptInstall = (...packages) => {
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', ...packages], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+};
+
 function ensureChromium() {
   if (existsSync(chromiumPath())) return;
   if (process.getuid?.() !== 0) {
@@ -41,8 +46,28 @@ function ensureChromium() {
     process.exit(1);
   }
   console.log('[bootstrap] installing Chromium from Debian for the browser tests');
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  aptInstall('chromium');
+}
+
+/** Whether fontconfig knows a font for Hindi; a missing fc-list counts as no. */
+function hasDevanagariFont() {
+  const result = spawnSync('fc-list', [':lang=hi', 'family'], { encoding: 'utf8' });
+  return result.status === 0 && result.stdout.trim() !== '';
+}
+
+/**
+ * Headless Chromium draws Hindi with whatever fontconfig offers: without a Devanagari font every
+ * letter is a box in screenshots (the tests read text, so they pass either way). Noto Sans
+ * Devanagari is what Android phones show.
+ */
+function ensureDevanagariFont() {
+  if (hasDevanagariFont()) return;
+  if (process.getuid?.() !== 0) {
+    console.warn('[bootstrap] no Devanagari font: Hindi shows as boxes in browser screenshots; install Debian\'s "fonts-noto-core".');
+    return;
+  }
+  console.log('[bootstrap] installing a Devanagari font from Debian (fonts-noto-core) for the browser tests');
+  aptInstall('fonts-noto-core');
 }
 
 /**
@@ -87,6 +112,7 @@ switch (command) {
     break;
   case 'test':
     ensureChromium();
+    ensureDevanagariFont();
     typecheck();
     checkDependencies();
     buildWeb();
