@@ -19,6 +19,10 @@ import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { FinanceTabs } from './FinanceTabs.tsx';
 import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation } from './financeMutations.ts';
+import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
+import type { AdjustmentToConfirm } from './AdjustmentConfirmDialog.tsx';
+import { ledgerPersonQuery } from './ledgerPerson.ts';
+import type { LedgerPerson } from './ledgerPerson.ts';
 
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
 export function FinanceScreen() {
@@ -268,13 +272,39 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
   const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
+  // The valid form waits here, with whose wallet it is, until finance confirms it.
+  const [confirming, setConfirming] = useState<{ adjustment: AdjustmentToConfirm; person: LedgerPerson } | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  const failed = (error: unknown) => {
+    form.setServerErrors(serverFieldErrors(error));
+    toast({ variant: 'destructive', title: t('adjust.failedTitle'), description: serverErrorMessage(error, t('adjust.failed')) });
+  };
+
+  // Submitting checks the number and opens the confirmation; nothing is sent before it is confirmed.
+  // The button stays enabled meanwhile (a disabled button loses focus, which the dialog returns to).
   const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason }) => {
+    if (checking) return;
+    setChecking(true);
+    try {
+      const person = await queryClient.fetchQuery(ledgerPersonQuery(mobile));
+      setConfirming({ adjustment: { mobile, amount: formatPaise(amount), direction, reason }, person });
+    } catch (error) {
+      failed(error);
+    } finally {
+      setChecking(false);
+    }
+  });
+
+  const onConfirm = async () => {
+    if (!confirming) return;
+    const { mobile, amount, direction } = confirming.adjustment;
     let answer;
     try {
-      answer = await adjust.mutateAsync({ mobile, amount: formatPaise(amount), direction, reason });
+      answer = await adjust.mutateAsync(confirming.adjustment);
     } catch (error) {
-      form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: t('adjust.failedTitle'), description: serverErrorMessage(error, t('adjust.failed')) });
+      setConfirming(null);
+      failed(error);
       return;
     }
     if (answer && 'adjustment' in answer) {
@@ -284,11 +314,11 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
       onApplied();
       return;
     }
-    const done = t(direction === 'credit' ? 'adjust.credited' : 'adjust.debited', { amount: formatRupees(formatPaise(amount)), mobile });
+    const done = t(direction === 'credit' ? 'adjust.credited' : 'adjust.debited', { amount: formatRupees(amount), mobile });
     const balance = answer?.balance ? t('adjust.newBalance', { balance: formatRupees(answer.balance) }) : '';
     toast({ title: t('adjust.applied'), description: balance ? `${done} ${balance}` : done });
     onApplied();
-  });
+  };
 
   return (
     <section aria-labelledby="adjust-heading" className="grid gap-3">
@@ -334,10 +364,22 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
           placeholder={t('adjust.reasonPlaceholder')}
           {...form.field('reason')}
         />
-        <Button type="submit" disabled={adjust.isPending}>
-          {adjust.isPending ? t('adjust.applying') : t('adjust.apply')}
+        <Button type="submit" aria-busy={checking}>
+          {checking ? t('confirm.checking') : t('adjust.apply')}
         </Button>
       </form>
+      <AdjustmentConfirmDialog
+        adjustment={confirming?.adjustment ?? null}
+        person={confirming?.person ?? null}
+        title={t('confirm.adjustTitle')}
+        confirmLabel={
+          confirming ? t(confirming.adjustment.direction === 'credit' ? 'confirm.creditButton' : 'confirm.debitButton', { amount: formatRupees(confirming.adjustment.amount) }) : ''
+        }
+        pendingLabel={t('adjust.applying')}
+        pending={adjust.isPending}
+        onConfirm={() => void onConfirm()}
+        onClose={() => setConfirming(null)}
+      />
     </section>
   );
 }

@@ -1,22 +1,30 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PendingAdjustmentBody, UserBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { apiRequest, getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { toast } from '../../lib/toast.ts';
+import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
+import { ledgerPersonQuery } from './ledgerPerson.ts';
 
 export const pendingAdjustmentsQuery = () =>
   queryOptions({ queryKey: ['/api/admin/adjustments?status=pending'], queryFn: getJson<PendingAdjustmentBody[]>() });
 
 /**
  * Adjustments above the approval limit, waiting for a second finance member. The requester sees
- * theirs but cannot approve it (the server refuses too); anyone in finance may reject one.
+ * theirs but cannot approve it (the server refuses too); anyone in finance may reject one. Approving
+ * moves the money, so it asks first, naming the amount and the person.
  */
 export function PendingAdjustments({ user }: { user: UserBody }) {
   const { t } = useTranslation('security');
+  const { t: tFinance } = useTranslation('finance');
   const queryClient = useQueryClient();
   const { data } = useQuery(pendingAdjustmentsQuery());
+  const [approving, setApproving] = useState<PendingAdjustmentBody | null>(null);
+  // Their name and balance, read while the confirmation is open; the number stands in until then.
+  const person = useQuery({ ...ledgerPersonQuery(approving?.mobile ?? ''), enabled: approving !== null });
   const decide = useMutation({
     mutationFn: async ({ id, decision }: { id: string; decision: 'approve' | 'reject' }) => apiRequest('POST', `/api/admin/adjustments/${id}/${decision}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: pendingAdjustmentsQuery().queryKey }),
@@ -28,6 +36,7 @@ export function PendingAdjustments({ user }: { user: UserBody }) {
     } catch (error) {
       toast({ variant: 'destructive', title: t('failedTitle'), description: serverErrorMessage(error, t('failedDescription')) });
     }
+    if (decision === 'approve') setApproving(null);
   };
   if (!data || data.length === 0) return null;
   return (
@@ -47,7 +56,7 @@ export function PendingAdjustments({ user }: { user: UserBody }) {
             ) : null}
             <div className="flex gap-2">
               {adjustment.requestedBy !== user.id && (
-                <Button onClick={() => void onDecide(adjustment.id, 'approve')} disabled={decide.isPending}>
+                <Button onClick={() => setApproving(adjustment)} disabled={decide.isPending}>
                   {t('pending.approve')}
                 </Button>
               )}
@@ -58,6 +67,16 @@ export function PendingAdjustments({ user }: { user: UserBody }) {
           </li>
         ))}
       </ul>
+      <AdjustmentConfirmDialog
+        adjustment={approving}
+        person={person.data ?? null}
+        title={tFinance('confirm.approveTitle')}
+        confirmLabel={approving ? tFinance('confirm.approveButton', { amount: formatRupees(approving.amount) }) : ''}
+        pendingLabel={tFinance('confirm.approving')}
+        pending={decide.isPending}
+        onConfirm={() => approving && void onDecide(approving.id, 'approve')}
+        onClose={() => setApproving(null)}
+      />
     </section>
   );
 }

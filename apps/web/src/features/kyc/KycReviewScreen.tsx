@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KycRejectRequest, type KycQueueItem } from '@kamai/contracts';
+import { KYC_BONUS_PAISE, KycRejectRequest, formatPaise, type KycQueueItem } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -9,7 +9,7 @@ import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
@@ -36,6 +36,7 @@ function KycQueue() {
   usePageTitle(t('review.title'));
   const queue = useQuery(kycQueueQuery('pending'));
   const [rejecting, setRejecting] = useState<KycQueueItem | null>(null);
+  const [approving, setApproving] = useState<KycQueueItem | null>(null);
   const [enlarged, setEnlarged] = useState<{ src: string; alt: string } | null>(null);
 
   return (
@@ -62,12 +63,13 @@ function KycQueue() {
         <ul className="grid gap-4">
           {queue.data.map((item) => (
             <li key={item.id}>
-              <DocumentCard item={item} onReject={() => setRejecting(item)} onEnlarge={setEnlarged} />
+              <DocumentCard item={item} onApprove={() => setApproving(item)} onReject={() => setRejecting(item)} onEnlarge={setEnlarged} />
             </li>
           ))}
         </ul>
       )}
 
+      <ApproveDialog item={approving} onClose={() => setApproving(null)} />
       <RejectDialog item={rejecting} onClose={() => setRejecting(null)} />
       <Dialog open={enlarged !== null} onOpenChange={(open) => !open && setEnlarged(null)} title={enlarged?.alt ?? ''}>
         {enlarged && <img src={enlarged.src} alt={enlarged.alt} className="w-full rounded-xl object-contain" />}
@@ -78,27 +80,18 @@ function KycQueue() {
 
 function DocumentCard({
   item,
+  onApprove,
   onReject,
   onEnlarge,
 }: {
   item: KycQueueItem;
+  onApprove: () => void;
   onReject: () => void;
   onEnlarge: (image: { src: string; alt: string }) => void;
 }) {
   const { t } = useTranslation('kyc');
-  const approve = useApproveKycDocument();
   const titleId = `kyc-document-${item.id}`;
   const documentName = t(`documents.${item.documentType}`);
-
-  const onApprove = async () => {
-    try {
-      await approve.mutateAsync(item.id);
-    } catch (error) {
-      toast({ variant: 'destructive', title: t('review.approveFailed'), description: serverErrorMessage(error, t('review.approveFailedText')) });
-      return;
-    }
-    toast({ title: t('review.approved'), description: t('review.approvedText', { name: item.userName, document: documentName }) });
-  };
 
   return (
     <article aria-labelledby={titleId} data-testid="kyc-document" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -136,14 +129,51 @@ function DocumentCard({
       </div>
       <p className="text-xs text-slate-500">{t('review.submitted', { time: formatDateTime(item.uploadedAt) })}</p>
       <div className="flex gap-2">
-        <Button variant="danger" onClick={onReject} disabled={approve.isPending}>
+        <Button variant="danger" onClick={onReject}>
           {t('review.reject')}
         </Button>
-        <Button onClick={() => void onApprove()} disabled={approve.isPending}>
-          {approve.isPending ? t('review.approving') : t('review.approve')}
-        </Button>
+        <Button onClick={onApprove}>{t('review.approve')}</Button>
       </div>
     </article>
+  );
+}
+
+/**
+ * Approving a document can release money: once both are approved the user may claim the KYC bonus.
+ * So the reviewer confirms whose document it is first, as with a proof.
+ */
+function ApproveDialog({ item, onClose }: { item: KycQueueItem | null; onClose: () => void }) {
+  const { t } = useTranslation('kyc');
+  const approve = useApproveKycDocument();
+  const documentName = item ? t(`documents.${item.documentType}`) : '';
+  const onConfirm = async () => {
+    if (!item) return;
+    try {
+      await approve.mutateAsync(item.id);
+    } catch (error) {
+      toast({ variant: 'destructive', title: t('review.approveFailed'), description: serverErrorMessage(error, t('review.approveFailedText')) });
+      return;
+    }
+    toast({ title: t('review.approved'), description: t('review.approvedText', { name: item.userName, document: documentName }) });
+    onClose();
+  };
+  return (
+    <Dialog
+      open={item !== null}
+      onOpenChange={(open) => !open && !approve.isPending && onClose()}
+      title={t('review.approveTitle')}
+      description={item ? t('review.approveQuestion', { name: item.userName, mobile: item.userMobile, document: documentName }) : undefined}
+    >
+      {item && <p className="text-sm text-slate-700">{t('review.approveBonus', { name: item.userName, amount: formatRupees(formatPaise(KYC_BONUS_PAISE)) })}</p>}
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={approve.isPending}>
+          {t('review.cancel')}
+        </Button>
+        <Button onClick={() => void onConfirm()} disabled={approve.isPending}>
+          {approve.isPending ? t('review.approving') : t('review.approveDocument', { document: documentName })}
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 
