@@ -3,7 +3,7 @@
  * person of a test, test accounts, and signing in through the login screen.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
@@ -164,4 +164,41 @@ export async function waitForRole(server: RunningServer, account: TestAccount, r
     await new Promise((wait) => setTimeout(wait, 100));
   }
   throw new Error(`${account.mobile} did not get the ${role} role in time`);
+}
+
+/** The account's wallet balance as the API answers it to them ("125.00"). */
+export async function balanceOf(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
+  const cookie = await sessionCookie(server, account);
+  const user = (await (await fetch(`${server.baseUrl}/api/auth/user`, { headers: { cookie } })).json()) as { totalRupees: string };
+  return user.totalRupees;
+}
+
+export interface AdjustmentInput {
+  mobile: string;
+  /** As typed in the amount field, e.g. "250". */
+  amount: string;
+  direction?: 'credit' | 'debit';
+  reason: string;
+}
+
+/**
+ * Fills the finance screen's adjustment form and presses 'Apply Adjustment': nothing is sent yet,
+ * the confirmation that names the person opens. Returns that dialog.
+ */
+export async function openAdjustmentConfirmation(finance: Page, { mobile, amount, direction = 'credit', reason }: AdjustmentInput): Promise<Locator> {
+  await finance.getByLabel("User's mobile number").fill(mobile);
+  await finance.getByLabel('Amount (₹)').fill(amount);
+  await finance.getByRole('radio', { name: direction === 'credit' ? 'Credit (add)' : 'Debit (take)' }).check();
+  await finance.getByLabel('Reason').fill(reason);
+  await finance.getByRole('button', { name: 'Apply Adjustment' }).click();
+  const dialog = finance.getByRole('dialog', { name: 'Apply this adjustment?' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** An adjustment through the finance screen, confirmed: the dialog's confirm button names the amount. */
+export async function applyAdjustment(finance: Page, adjustment: AdjustmentInput): Promise<void> {
+  const dialog = await openAdjustmentConfirmation(finance, adjustment);
+  await dialog.getByRole('button', { name: /^(Credit|Debit) ₹/ }).click();
+  await dialog.waitFor({ state: 'detached' });
 }

@@ -97,7 +97,20 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await reviewerPage.keyboard.press('Escape');
     await enlarged.waitFor({ state: 'detached' });
 
+    // Approving can release the ₹200 bonus, so it asks first, naming the person and the document.
+    const approvePan = pan.getByRole('button', { name: 'Approve' });
+    await approvePan.click();
+    const confirm = reviewerPage.getByRole('dialog', { name: 'Approve this document?' });
+    await confirm.getByText(`Usha Patel's PAN Card (+91 ${user.mobile}) will be marked as verified.`).waitFor();
+    await confirm.getByText('Once both documents are approved, Usha Patel can claim the ₹200.00 KYC bonus.').waitFor();
+    await expectAccessible(reviewerPage, 'KYC approval confirmation');
+    // Cancel changes nothing: the document stays in the queue and focus returns to its Approve.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => approvePan.evaluate((button) => button === document.activeElement)).toBe(true);
+    await reviewerPage.reload();
     await pan.getByRole('button', { name: 'Approve' }).click();
+    await confirm.getByRole('button', { name: 'Approve PAN Card' }).click();
     await expectToast(reviewerPage, 'Document Approved');
     await pan.waitFor({ state: 'detached' });
 
@@ -124,6 +137,7 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await reviewerPage.getByRole('link', { name: 'KYC review' }).click();
     await reviewerPage.waitForURL((url) => url.pathname === '/admin/kyc');
     await queueCard(reviewerPage, 'Voter ID', user).getByRole('button', { name: 'Approve' }).click();
+    await reviewerPage.getByRole('dialog', { name: 'Approve this document?' }).getByRole('button', { name: 'Approve Voter ID' }).click();
     await expectToast(reviewerPage, 'Document Approved');
 
     // Both approved: the claim banner; claiming credits ₹200 once.

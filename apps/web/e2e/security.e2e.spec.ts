@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { applyAdjustment, balanceOf, expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn, phone } = suite;
@@ -87,23 +87,36 @@ describe('Finance: an adjustment above the limit needs a second finance member',
     grantRole(suite.server, second.mobile, 'finance');
 
     const requester = await openFinanceScreen(await signedIn(first));
-    await requester.getByLabel("User's mobile number").fill(user.mobile);
-    await requester.getByLabel('Amount (₹)').fill('1500');
-    await requester.getByRole('radio', { name: 'Credit (add)' }).check();
-    await requester.getByLabel('Reason').fill('Refund of a double charge');
-    await requester.getByRole('button', { name: 'Apply Adjustment' }).click();
+    await applyAdjustment(requester, { mobile: user.mobile, amount: '1500', reason: 'Refund of a double charge' });
     await requester.getByText('Adjustment Awaiting Approval', { exact: true }).waitFor();
     const mine = requester.getByRole('region', { name: 'Adjustments awaiting approval' });
     await mine.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
     await mine.getByText('You requested this: another finance member must approve it.').waitFor();
     await expect(mine.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
 
+    // Approving moves the money, so it asks first, naming the amount and the person.
     const colleague = await openFinanceScreen(await signedIn(second));
     const theirs = colleague.getByRole('region', { name: 'Adjustments awaiting approval' });
     await theirs.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).waitFor();
-    await theirs.getByRole('button', { name: 'Approve' }).click();
+    const approve = theirs.getByRole('button', { name: 'Approve' });
+    await approve.click();
+    const confirm = colleague.getByRole('dialog', { name: 'Approve this adjustment?' });
+    await confirm.getByText(`Credit ₹1,500.00 to Asha Rao (+91 ${user.mobile})`).waitFor();
+    await confirm.getByText('Refund of a double charge').waitFor();
+    await confirm.getByText('₹0.00', { exact: true }).waitFor();
+    await expectAccessible(colleague, 'adjustment approval confirmation (en)');
+    // Cancel changes nothing: still pending, the balance untouched, focus back on Approve.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => approve.evaluate((button) => button === document.activeElement)).toBe(true);
+    await expect(theirs.getByText(`Credit ₹1,500.00 to +91 ${user.mobile}`).count()).resolves.toBe(1);
+    expect(await balanceOf(suite.server, user)).toBe('0.00');
+
+    await approve.click();
+    await confirm.getByRole('button', { name: 'Approve ₹1,500.00' }).click();
     await colleague.getByText('Adjustment approved', { exact: true }).waitFor();
     await expect.poll(() => theirs.count()).toBe(0);
+    await expect.poll(() => balanceOf(suite.server, user)).toBe('1500.00');
 
     const home = await signedIn(user);
     await home.goto('/wallet');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { openFinanceScreen, path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
+import { applyAdjustment, openFinanceScreen, path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn } = suite;
@@ -18,11 +18,7 @@ async function newFinanceStaff(): Promise<TestAccount> {
 
 /** Credits a wallet through the finance screen's adjustment form. */
 async function creditThroughFinance(finance: Page, mobile: string, amount: string, reason: string): Promise<void> {
-  await finance.getByLabel("User's mobile number").fill(mobile);
-  await finance.getByLabel('Amount (₹)').fill(amount);
-  await finance.getByRole('radio', { name: 'Credit (add)' }).check();
-  await finance.getByLabel('Reason').fill(reason);
-  await finance.getByRole('button', { name: 'Apply Adjustment' }).click();
+  await applyAdjustment(finance, { mobile, amount, reason });
   await toasts(finance).getByText('Adjustment Applied', { exact: true }).waitFor();
   await toasts(finance).getByText(`+91 ${mobile}`, { exact: false }).waitFor();
 }
