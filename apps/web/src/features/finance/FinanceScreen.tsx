@@ -40,11 +40,14 @@ export function FinanceScreen() {
       </header>
       <FinanceTabs
         queue={
-          <>
-            <PendingWithdrawals />
-            {user && <PendingAdjustments user={user} />}
+          // At a desk the queues and the adjustment form sit side by side; on a phone they stack.
+          <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
+            <div className="grid gap-8">
+              <PendingWithdrawals />
+              {user && <PendingAdjustments user={user} />}
+            </div>
             <AdjustmentForm />
-          </>
+          </div>
         }
       />
     </div>

@@ -33,7 +33,7 @@ export function FinanceTabs({ queue }: { queue: ReactNode }) {
             aria-controls={`finance-panel-${tab}`}
             tabIndex={active === tab ? 0 : -1}
             onClick={() => setActive(tab)}
-            className={`h-10 shrink-0 rounded-xl px-4 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600/40 ${
+            className={`h-10 shrink-0 rounded-xl px-4 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 ${
               active === tab ? 'bg-white text-emerald-800 shadow-sm' : 'text-slate-700 hover:bg-white/60'
             }`}
           >

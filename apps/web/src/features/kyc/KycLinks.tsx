@@ -16,7 +16,7 @@ export function KycBanner({ user }: { user: Pick<UserBody, 'kycStatus'> }) {
     <Link
       to="/kyc"
       data-testid="kyc-banner"
-      className="flex items-center gap-3 rounded-2xl border border-amber-200 bg-amber-50 p-4 text-amber-900 shadow-sm transition hover:bg-amber-100 focus:outline-none focus-visible:ring-4 focus-visible:ring-amber-200"
+      className="flex items-center gap-3 rounded-2xl border border-amber-200 bg-amber-50 p-4 text-amber-900 shadow-sm transition hover:bg-amber-100 focus:outline-none focus-visible:ring-4 focus-visible:ring-amber-700"
     >
       <ShieldIcon className="size-6 shrink-0" />
       <span className="grid flex-1 gap-0.5">

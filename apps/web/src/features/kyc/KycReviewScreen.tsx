@@ -60,7 +60,7 @@ function KycQueue() {
           <p className="text-sm text-slate-600">{t('review.emptyText')}</p>
         </div>
       ) : (
-        <ul className="grid gap-4">
+        <ul className="grid gap-4 lg:grid-cols-2">
           {queue.data.map((item) => (
             <li key={item.id}>
               <DocumentCard item={item} onApprove={() => setApproving(item)} onReject={() => setRejecting(item)} onEnlarge={setEnlarged} />
@@ -119,7 +119,7 @@ function DocumentCard({
               type="button"
               aria-label={t('review.enlarge', { document: documentName, side: t(`side.${side}`) })}
               onClick={() => onEnlarge({ src, alt })}
-              className="grid gap-1 overflow-hidden rounded-xl bg-slate-100 p-1 text-xs font-medium text-slate-600 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-200"
+              className="grid gap-1 overflow-hidden rounded-xl bg-slate-100 p-1 text-xs font-medium text-slate-600 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-600"
             >
               <img src={src} alt={alt} className="h-36 w-full object-contain" />
               {t(`side.${side}`)}

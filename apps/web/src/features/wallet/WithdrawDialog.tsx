@@ -208,9 +208,9 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
             hint={
               ifscLookup?.valid
                 ? t('withdraw.ifscBank', { bank: ifscLookup.bankName })
-                : ifscLookup
+                : ifscLookup && !bankForm.errors.ifsc
                   ? t('withdraw.ifscUnknown')
-                  : undefined
+                  : undefined // the error under the field says it then, once is enough
             }
           />
           <TextField
