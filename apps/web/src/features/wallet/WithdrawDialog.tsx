@@ -208,9 +208,10 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
             hint={
               ifscLookup?.valid
                 ? t('withdraw.ifscBank', { bank: ifscLookup.bankName })
-                : ifscLookup && !bankForm.errors.ifsc
+                : // Said once: not again as a hint when the field's error already says it.
+                  ifscLookup && bankForm.errors.ifsc !== t('withdraw.ifscUnknown')
                   ? t('withdraw.ifscUnknown')
-                  : undefined // the error under the field says it then, once is enough
+                  : undefined
             }
           />
           <TextField
