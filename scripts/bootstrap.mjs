@@ -57,13 +57,13 @@ function hasDevanagariFont() {
 
 /**
  * Headless Chromium draws Hindi with whatever fontconfig offers: without a Devanagari font every
- * letter is a box in screenshots (the tests read text, so they pass either way). Noto Sans
- * Devanagari is what Android phones show.
+ * letter is a box in screenshots, and money-confirmations.e2e (which checks the font Chromium drew
+ * Hindi with) fails. Noto Sans Devanagari is what Android phones show.
  */
 function ensureDevanagariFont() {
   if (hasDevanagariFont()) return;
   if (process.getuid?.() !== 0) {
-    console.warn('[bootstrap] no Devanagari font: Hindi shows as boxes in browser screenshots; install Debian\'s "fonts-noto-core".');
+    console.warn('[bootstrap] no Devanagari font: Hindi shows as boxes and a browser test fails; install Debian\'s "fonts-noto-core".');
     return;
   }
   console.log('[bootstrap] installing a Devanagari font from Debian (fonts-noto-core) for the browser tests');
