@@ -8,14 +8,16 @@ import { createQueryClient } from './lib/queryClient.ts';
 import { Spinner } from './components/Spinner.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
-import './i18n/index.ts';
+import { loadAllNamespaces } from './i18n/index.ts';
 import { followSignedInUser } from './lib/session.ts';
-import { registerServiceWorker } from './lib/serviceWorker.ts';
+import { registerServiceWorker, whenIdleAfterLoad } from './lib/serviceWorker.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
 followSignedInUser(queryClient);
 registerServiceWorker();
+// The other screens' texts, once the first screen has loaded: later navigations need not wait for them.
+whenIdleAfterLoad(() => void loadAllNamespaces().catch(() => undefined));
 
 const router = createRouter({
   routeTree,

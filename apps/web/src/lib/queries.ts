@@ -13,7 +13,7 @@ import type {
   WithdrawalBody,
   WithdrawalStatus,
 } from '@kamai/contracts';
-import { getAllPages, getJson, getQueryFn } from './api.ts';
+import { getAllPages, getJson, getQueryFn } from './http.ts';
 
 /**
  * Every server read of the app, one `queryOptions` factory each. A route's `beforeLoad`/`loader`

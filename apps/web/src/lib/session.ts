@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import type { UserBody } from '@kamai/contracts';
-import { i18n, isLanguage, setLanguage } from '../i18n/index.ts';
+import { i18n, isLanguage, loadNamespaces, setLanguage } from '../i18n/index.ts';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { currentUserQuery } from './queries.ts';
@@ -11,7 +11,10 @@ export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
 /** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {
-  toast({ variant: 'destructive', title: i18n.t('auth:unauthorized.title'), description: i18n.t('auth:unauthorized.message') });
+  // A signed-in screen may not have fetched the sign-in texts yet.
+  void loadNamespaces('auth').finally(() =>
+    toast({ variant: 'destructive', title: i18n.t('auth:unauthorized.title'), description: i18n.t('auth:unauthorized.message') }),
+  );
 }
 
 /**
