@@ -10,14 +10,15 @@ import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
 import { loadAllNamespaces } from './i18n/index.ts';
 import { followSignedInUser } from './lib/session.ts';
-import { registerServiceWorker, whenIdleAfterLoad } from './lib/serviceWorker.ts';
+import { registerServiceWorker } from './lib/serviceWorker.ts';
+import { afterFirstScreen, firstScreenShown } from './lib/afterFirstScreen.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
 followSignedInUser(queryClient);
 registerServiceWorker();
 // The other screens' texts, once the first screen has loaded: later navigations need not wait for them.
-whenIdleAfterLoad(() => void loadAllNamespaces().catch(() => undefined));
+afterFirstScreen(() => void loadAllNamespaces().catch(() => undefined));
 
 const router = createRouter({
   routeTree,
@@ -33,6 +34,12 @@ const router = createRouter({
   // The query cache decides freshness; the router must always run the loaders it is asked to.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+});
+
+// The first rendered match is the first screen: what waits for it may start (afterFirstScreen.ts).
+const stopWatching = router.subscribe('onRendered', () => {
+  stopWatching();
+  firstScreenShown();
 });
 
 declare module '@tanstack/react-router' {

@@ -104,6 +104,8 @@ export const initialized = i18n
     // React escapes what it renders.
     interpolation: { escapeValue: false },
     returnNull: false,
+    // No advertisement in the reader's console.
+    showSupportNotice: false,
   });
 
 /** Fetches namespaces of the current language (a route's loader asks for its screen's, early). */

@@ -1,19 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
-import { LoginScreen } from '../features/auth/LoginScreen.tsx';
-import { HomeScreen } from '../features/home/HomeScreen.tsx';
 import { loadNamespaces } from '../i18n/index.ts';
 import { currentUserQuery } from '../lib/queries.ts';
+
+// One of the two screens shows here: each comes in its own chunk, and only the one the visitor
+// sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
+const LoginScreen = lazyRouteComponent(() => import('../features/auth/LoginScreen.tsx'), 'LoginScreen');
+const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.tsx'), 'HomeScreen');
 
 /** Spec route table: '/' is Home when signed in and the login screen when signed out. */
 export const Route = createFileRoute('/')({
   beforeLoad: async ({ context }) => {
     await context.queryClient.ensureQueryData(currentUserQuery());
   },
-  // The texts of the screen this path shows, fetched while its code loads (not after it renders).
-  loader: ({ context }) =>
-    context.queryClient.getQueryData(currentUserQuery().queryKey) ? loadNamespaces('home', 'tasks', 'kyc') : loadNamespaces('auth'),
+  // The screen's code and texts, fetched together before it renders (not one after the other).
+  loader: async ({ context }) => {
+    const signedIn = Boolean(context.queryClient.getQueryData(currentUserQuery().queryKey));
+    await Promise.all(
+      signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'tasks', 'kyc')] : [LoginScreen.preload?.(), loadNamespaces('auth')],
+    );
+  },
   component: IndexScreen,
 });
 
