@@ -10,7 +10,6 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'puppeteer-core';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -39,6 +38,29 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/**
+ * The part of puppeteer-core's API these scripts use. puppeteer-core is Lighthouse's dependency,
+ * not the scripts' own, so its types are not in reach; these match its signatures.
+ */
+export interface PuppeteerPage {
+  setViewport(viewport: { width: number; height: number; isMobile?: boolean; hasTouch?: boolean; deviceScaleFactor?: number }): Promise<void>;
+  evaluateOnNewDocument(script: string): Promise<unknown>;
+  goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle0' }): Promise<unknown>;
+  waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
+  evaluate(expression: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+export interface PuppeteerContext {
+  newPage(): Promise<PuppeteerPage>;
+  setCookie(...cookies: { name: string; value: string; domain: string; path: string }[]): Promise<void>;
+  close(): Promise<void>;
+}
+export interface PuppeteerBrowser {
+  createBrowserContext(): Promise<PuppeteerContext>;
+  defaultBrowserContext(): PuppeteerContext;
+  disconnect(): Promise<void>;
+}
+
 export interface Account {
   mobile: string;
   password: string;
@@ -51,16 +73,16 @@ export interface WebSession {
   chromePath: string;
   /** Chromium's DevTools port (Lighthouse connects to it). */
   chromePort: number;
-  browser: Browser;
+  browser: PuppeteerBrowser;
   /** Registers a fresh account and returns the cookies of its session, for `browser.setCookie`. */
   register(firstName: string): Promise<{ account: Account; cookies: { name: string; value: string }[] }>;
   stop(): Promise<void>;
 }
 
 /** Puppeteer-core as Lighthouse resolves it: no second copy in the lockfile. */
-function puppeteer(): typeof import('puppeteer-core') {
+function puppeteer(): { connect(options: { browserURL: string; defaultViewport: null }): Promise<PuppeteerBrowser> } {
   const fromLighthouse = createRequire(createRequire(import.meta.url).resolve('lighthouse'));
-  return fromLighthouse('puppeteer-core') as typeof import('puppeteer-core');
+  return fromLighthouse('puppeteer-core') as ReturnType<typeof puppeteer>;
 }
 
 export async function startWebSession(): Promise<WebSession> {

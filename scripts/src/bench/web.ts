@@ -43,25 +43,25 @@ export async function benchFirstScreenJs(): Promise<FirstScreenJs[] | null> {
         if (visit.cookies.length > 0) await context.setCookie(...visit.cookies.map((cookie) => ({ ...cookie, domain: '127.0.0.1', path: '/' })));
         // In the page: the moment the first screen's heading is in the DOM (the spinner has none), and
         // every script the page had started fetching by then (Resource Timing has each start time).
-        await page.evaluateOnNewDocument(() => {
+        // (Page code as strings: this program is typed for Node, not the DOM.)
+        await page.evaluateOnNewDocument(`
           const observer = new MutationObserver(() => {
             if (!document.querySelector('main h1')) return;
-            (globalThis as { firstScreenAt?: number }).firstScreenAt = performance.now();
+            globalThis.firstScreenAt = performance.now();
             observer.disconnect();
           });
           observer.observe(document, { childList: true, subtree: true });
-        });
+        `);
         await page.goto(`${web.baseUrl}/`, { waitUntil: 'domcontentloaded' });
-        await page.waitForFunction(() => (globalThis as { firstScreenAt?: number }).firstScreenAt !== undefined, { timeout: 30_000 });
-        const scripts = await page.evaluate(() => {
-          const at = (globalThis as { firstScreenAt?: number }).firstScreenAt ?? 0;
-          return performance
+        await page.waitForFunction('globalThis.firstScreenAt !== undefined', { timeout: 30_000 });
+        const scripts = (await page.evaluate(`
+          performance
             .getEntriesByType('resource')
-            .filter((entry) => entry.startTime <= at)
+            .filter((entry) => entry.startTime <= globalThis.firstScreenAt)
             .map((entry) => new URL(entry.name))
             .filter((url) => url.origin === location.origin && url.pathname.endsWith('.js'))
-            .map((url) => url.pathname);
-        });
+            .map((url) => url.pathname)
+        `)) as string[];
         const files = [...new Set(scripts)]
           .filter((path) => path.startsWith('/assets/'))
           .map((path) => {
