@@ -3,23 +3,27 @@ import { createFileRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
 import { loadNamespaces } from '../i18n/index.ts';
 import { currentUserQuery } from '../lib/queries.ts';
+import { mayHaveSession } from '../lib/sessionHint.ts';
 
 // One of the two screens shows here: each comes in its own chunk, and only the one the visitor
 // sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
 const LoginScreen = lazyRouteComponent(() => import('../features/auth/LoginScreen.tsx'), 'LoginScreen');
 const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.tsx'), 'HomeScreen');
 
+/** The code and texts of the screen '/' shows, for a signed-in user or a visitor. */
+const loadScreen = (signedIn: boolean) =>
+  Promise.all(signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'tasks', 'kyc')] : [LoginScreen.preload?.(), loadNamespaces('auth')]);
+
 /** Spec route table: '/' is Home when signed in and the login screen when signed out. */
 export const Route = createFileRoute('/')({
   beforeLoad: async ({ context }) => {
+    // The likely screen starts loading now, alongside the read of the user, not after it.
+    void loadScreen(mayHaveSession()).catch(() => undefined);
     await context.queryClient.ensureQueryData(currentUserQuery());
   },
-  // The screen's code and texts, fetched together before it renders (not one after the other).
+  // The screen's code and texts, both in before it renders (not one after the other).
   loader: async ({ context }) => {
-    const signedIn = Boolean(context.queryClient.getQueryData(currentUserQuery().queryKey));
-    await Promise.all(
-      signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'tasks', 'kyc')] : [LoginScreen.preload?.(), loadNamespaces('auth')],
-    );
+    await loadScreen(Boolean(context.queryClient.getQueryData(currentUserQuery().queryKey)));
   },
   component: IndexScreen,
 });
