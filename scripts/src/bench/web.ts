@@ -22,7 +22,8 @@ export interface FirstScreenJs {
   gzip: number;
 }
 
-const dist = join(repoRoot, 'apps/web/dist');
+// The API serves WEB_DIST when set (a build elsewhere, to compare), else apps/web/dist.
+const dist = process.env.WEB_DIST || join(repoRoot, 'apps/web/dist');
 
 /** Signed out at / (the sign-in screen, a first visit) and signed in at / (Home). Null when unbuilt. */
 export async function benchFirstScreenJs(): Promise<FirstScreenJs[] | null> {

@@ -16,6 +16,10 @@ const loadScreen = (signedIn: boolean) =>
 
 /** Spec route table: '/' is Home when signed in and the login screen when signed out. */
 export const Route = createFileRoute('/')({
+  // The component stays in the first download (it is small, and so are the layouts): split off, it
+  // would be fetched only after the user read, one more round trip before the screen shows. The
+  // screens themselves are the lazy chunks above.
+  codeSplitGroupings: [['pendingComponent']],
   beforeLoad: async ({ context }) => {
     // The likely screen starts loading now, alongside the read of the user, not after it.
     void loadScreen(mayHaveSession()).catch(() => undefined);
