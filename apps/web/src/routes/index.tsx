@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
 import { loadNamespaces } from '../i18n/index.ts';
-import { currentUserQuery } from '../lib/queries.ts';
+import { currentUserQuery, notificationsQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../lib/queries.ts';
 import { mayHaveSession } from '../lib/sessionHint.ts';
 
 // One of the two screens shows here: each comes in its own chunk, and only the one the visitor
@@ -26,8 +26,16 @@ export const Route = createFileRoute('/')({
     await context.queryClient.ensureQueryData(currentUserQuery());
   },
   // The screen's code and texts, both in before it renders (not one after the other).
-  loader: async ({ context }) => {
-    await loadScreen(Boolean(context.queryClient.getQueryData(currentUserQuery().queryKey)));
+  loader: async ({ context: { queryClient } }) => {
+    const signedIn = Boolean(queryClient.getQueryData(currentUserQuery().queryKey));
+    // Home's reads start with its code, not once it has rendered; not awaited (it has skeletons).
+    if (signedIn) {
+      void queryClient.prefetchQuery(tasksQuery());
+      void queryClient.prefetchQuery(userTasksQuery());
+      void queryClient.prefetchQuery(withdrawalsQuery());
+      void queryClient.prefetchQuery(notificationsQuery());
+    }
+    await loadScreen(signedIn);
   },
   component: IndexScreen,
 });
