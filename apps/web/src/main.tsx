@@ -41,6 +41,8 @@ const stopWatching = router.subscribe('onRendered', () => {
   stopWatching();
   firstScreenShown();
 });
+// Should no match ever render (a screen that keeps loading), toasts and the service worker still come.
+window.addEventListener('load', () => setTimeout(firstScreenShown, 5000), { once: true });
 
 declare module '@tanstack/react-router' {
   interface Register {
