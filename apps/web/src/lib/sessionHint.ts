@@ -29,8 +29,8 @@ export function forgetSession(): void {
  * own holding nothing secret ('1'): set whenever the app sees the signed-in user, removed on Logout
  * and when the server answers 401. A wrong hint costs one request: a forged or stale one asks and is
  * told 401; it cannot sign anyone in, and the server still checks the session on every request.
- * Cookies rather than localStorage: Lighthouse and privacy tools clear storage but keep cookies,
- * exactly as they keep the session cookie the hint stands for.
+ * A cookie rather than localStorage: it lives and goes with the session cookie it stands for when a
+ * person or a tool clears the site's cookies, and storage can be cleared without them.
  */
 const SESSION_HINT = 'kamai_signed_in';
 /** Longer than any session (the server decides expiry); a hint outliving its session costs one 401. */
