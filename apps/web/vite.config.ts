@@ -21,6 +21,17 @@ export default defineConfig({
     react(),
     tailwindcss(),
   ],
+  build: {
+    rolldownOptions: {
+      treeshake: {
+        // The contracts are schemas and constants: a module none of whose exports a chunk uses adds
+        // nothing to it, and an unused valibot schema (`v.object(...)` at the top of a module) is
+        // dropped too. Keeps the whole contract set out of the first download for one error schema.
+        moduleSideEffects: [{ test: /\/contracts\/src\//, sideEffects: false }],
+        manualPureFunctions: ['v'],
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': api,

@@ -3,7 +3,7 @@
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
  *   npm run bench                         # everything, about 3-5 minutes on 2 cores
- *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web)
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *
@@ -14,6 +14,8 @@ import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
+import { benchStartup, median } from './bench/startup.ts';
+import { benchFirstScreenJs } from './bench/web.ts';
 
 /** One line of the table. `peer` is the figure it is compared with, measured in this run. */
 export interface BenchRow {
@@ -122,13 +124,32 @@ await part('rebuild', async () => {
 });
 
 await part('web', async () => {
-  section('Web app (apps/web/dist)');
+  section('Web app (apps/web/dist; scripts/src/bench/web.ts)');
+  // What a first visit downloads before its first screen shows, in Chromium: the entry, its
+  // modulepreloads and what the app fetches itself before rendering (route code, texts).
+  const screens = await benchFirstScreenJs();
+  if (!screens) {
+    rows.push({ what: 'initial JS', figure: 'not measured: build the web app first (npm start or pnpm --filter @kamai/web build)' });
+    return;
+  }
+  for (const screen of screens) {
+    rows.push({
+      what: `JS before the first screen shows (${screen.screen}; Chromium, ${screen.files.length} files), gzip`,
+      figure: `${n(screen.gzip / 1024)} KB (${n(screen.gzip)} bytes; ${n(screen.raw / 1024)} KB raw)`,
+      peer: 'target 100 KB',
+    });
+  }
   const js = initialJsGzipBytes();
-  rows.push(
-    js
-      ? { what: `initial JS: entry + ${js.files - 1} preloaded modules, gzip`, figure: `${n(js.gzip / 1024)} KB (${n(js.gzip)} bytes; ${n(js.raw / 1024)} KB raw)`, peer: 'target 100 KB' }
-      : { what: 'initial JS', figure: 'not measured: build the web app first (npm start or pnpm --filter @kamai/web build)' },
-  );
+  if (js) {
+    rows.push({ what: `of which index.html names: entry + ${js.files - 1} modulepreloads, gzip`, figure: `${n(js.gzip / 1024)} KB (${n(js.gzip)} bytes; ${n(js.raw / 1024)} KB raw)` });
+  }
+});
+
+await part('startup', async () => {
+  const r = await benchStartup({ runs: 5, log });
+  section('Cold start: spawn to GET /api/health 200, web app built and unchanged (scripts/src/bench/startup.ts)');
+  const ms = (values: number[]) => `${n(median(values))} ms (median of ${values.length}; ${values.map((value) => n(value)).join(', ')})`;
+  rows.push({ what: '`npm start`', figure: ms(r.npmStart), peer: `server alone (tsx apps/api/src/main.ts): ${n(median(r.serverAlone))} ms`, ratio: x(median(r.npmStart), median(r.serverAlone)) });
 });
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';

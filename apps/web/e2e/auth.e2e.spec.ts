@@ -197,8 +197,53 @@ describe('routes and guards', () => {
     await expectPath(page, '/');
   });
 
+  it('knows a first visit is signed out without asking the server, and keeps a signed-in user across a reload', async () => {
+    const account = testAccount('Meera');
+    await registerAccount(suite.server.baseUrl, account);
+    const page = await suite.phone();
+    const userReads: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/auth/user') userReads.push(response.status());
+    });
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.goto('/wallet');
+    await expectPath(page, '/login');
+    expect(userReads).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+
+    await submitLogin(page, account);
+    await page.getByRole('heading', { name: 'Hello, Meera' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Hello, Meera' }).waitFor();
+    expect(userReads).toContain(200);
+
+    // The session ends elsewhere: the next visit is answered 401 once, and the one after asks nothing.
+    const cookies = await page.context().cookies();
+    const session = cookies.find((cookie) => cookie.name === 'kamai_session');
+    expect(session).toBeDefined();
+    await fetch(`${suite.server.baseUrl}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: `kamai_session=${session?.value}`, origin: suite.server.baseUrl },
+    });
+    userReads.length = 0;
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(userReads).toEqual([401]);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(userReads).toEqual([401]);
+  });
+
   it('shows a spinner while the signed-in state loads', async () => {
     const page = await suite.phone();
+    // A browser that may hold a session (sessionHint.ts) asks the server; one that never signed in does not.
+    await page.context().addCookies([{ name: 'kamai_signed_in', value: '1', url: suite.server.baseUrl }]);
     let releaseUserCall: () => void = () => {};
     const userCallHeld = new Promise<void>((release) => (releaseUserCall = release));
     await page.route('**/api/auth/user', async (route) => {

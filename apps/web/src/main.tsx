@@ -1,5 +1,5 @@
 import './lib/cspNonce.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
@@ -8,14 +8,17 @@ import { createQueryClient } from './lib/queryClient.ts';
 import { Spinner } from './components/Spinner.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
-import './i18n/index.ts';
+import { loadAllNamespaces } from './i18n/index.ts';
 import { followSignedInUser } from './lib/session.ts';
 import { registerServiceWorker } from './lib/serviceWorker.ts';
+import { afterFirstScreen, firstScreenShown } from './lib/afterFirstScreen.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
 followSignedInUser(queryClient);
 registerServiceWorker();
+// The other screens' texts, once the first screen has loaded: later navigations need not wait for them.
+afterFirstScreen(() => void loadAllNamespaces().catch(() => undefined));
 
 const router = createRouter({
   routeTree,
@@ -33,6 +36,14 @@ const router = createRouter({
   scrollRestoration: true,
 });
 
+// The first rendered match is the first screen: what waits for it may start (afterFirstScreen.ts).
+const stopWatching = router.subscribe('onRendered', () => {
+  stopWatching();
+  firstScreenShown();
+});
+// Should no match ever render (a screen that keeps loading), toasts and the service worker still come.
+window.addEventListener('load', () => setTimeout(firstScreenShown, 5000), { once: true });
+
 declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
@@ -42,10 +53,15 @@ declare module '@tanstack/react-router' {
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html lacks the #root element');
 
-createRoot(rootElement).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// A transition: React renders the first screen in slices that yield to the browser, rather than in
+// one long task that blocks input (Lighthouse's total blocking time).
+const root = createRoot(rootElement);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});

@@ -2,7 +2,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UserBody } from '@kamai/contracts';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
-import { apiRequest, readJson } from '../lib/api.ts';
 import { currentUserQuery } from '../lib/queries.ts';
 
 /**
@@ -21,6 +20,8 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
     await setLanguage(language);
     if (!user) return;
     try {
+      // The command client comes when it is needed: this switch is on the first screen.
+      const { apiRequest, readJson } = await import('../lib/api.ts');
       const updated = await readJson<UserBody>(await apiRequest('PUT', '/api/profile', { language }));
       if (updated) queryClient.setQueryData(currentUserQuery().queryKey, updated);
     } catch {

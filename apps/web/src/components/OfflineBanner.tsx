@@ -12,9 +12,13 @@ function subscribe(onChange: () => void): () => void {
 
 /** "You are offline": a clear line at the top while the device has no network. */
 export function OfflineBanner() {
-  const { t } = useTranslation();
   const online = useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
-  if (online) return null;
+  // Online, it renders nothing and asks for no texts: the app's root must not wait (suspend) for them.
+  return online ? null : <OfflineLine />;
+}
+
+function OfflineLine() {
+  const { t } = useTranslation();
   return (
     <p role="status" data-testid="offline-banner" className="sticky top-0 z-[60] bg-slate-900 px-4 py-2 text-center text-sm font-medium text-white">
       {t('offline.banner')}

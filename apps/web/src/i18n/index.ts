@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 /**
@@ -6,6 +6,11 @@ import { initReactI18next } from 'react-i18next';
  * Texts live in `src/locales/<language>/<namespace>.json`, one namespace per feature; every file there
  * is picked up by the glob below, so a feature adds its own files and edits no registry.
  * English texts are the product spec's, word for word.
+ *
+ * Each file is a chunk of its own, fetched when first needed and only in the reader's language: the
+ * first screen waits for a few small files instead of every text of both languages. A component
+ * whose namespace has not arrived yet suspends (react-i18next) until it has; route loaders ask for
+ * their screen's namespaces early (`loadNamespaces`), and the rest arrive once the first screen shows.
  */
 export const LANGUAGES = ['en', 'hi'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -13,17 +18,40 @@ export type Language = (typeof LANGUAGES)[number];
 /** The device remembers the choice; the signed-in user's profile stores it too. */
 export const LANGUAGE_STORAGE_KEY = 'kamai.language';
 
-type Texts = { [key: string]: string | Texts };
-const files = import.meta.glob<{ default: Texts }>('../locales/*/*.json', { eager: true });
+export type Texts = { [key: string]: string | Texts };
+const files = import.meta.glob<{ default: Texts }>('../locales/*/*.json');
 
-/** language -> namespace -> texts, from the locale files. */
-export const resources: Record<string, Record<string, Texts>> = {};
-for (const [path, module] of Object.entries(files)) {
+/** language -> namespace -> loader of that file. */
+const loaders: Record<string, Record<string, () => Promise<{ default: Texts }>>> = {};
+for (const [path, load] of Object.entries(files)) {
   const match = /locales\/([\w-]+)\/([\w-]+)\.json$/.exec(path);
   if (!match) continue;
   const [, language = '', namespace = ''] = match;
-  (resources[language] ??= {})[namespace] = module.default;
+  (loaders[language] ??= {})[namespace] = load;
 }
+
+/** Every namespace of the app, known from the file names without loading any file. */
+export const NAMESPACES: readonly string[] = [...new Set(Object.values(loaders).flatMap((byNamespace) => Object.keys(byNamespace)))].sort();
+
+/**
+ * What any screen may show before its own namespace: the shell's texts, and the error and server
+ * message texts that forms, toasts and lists translate outside of a `useTranslation` hook.
+ */
+const ALWAYS = ['common', 'errors', 'messages'];
+
+const localeFiles: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = loaders[language]?.[namespace];
+    if (!load) return callback(new Error(`no texts for ${language}/${namespace}`), false);
+    load().then(
+      (module) => callback(null, module.default),
+      // i18next retries a failed read a few times (a flaky network), then the key shows.
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -52,6 +80,7 @@ export async function setLanguage(language: Language): Promise<void> {
   } catch {
     // Not remembered on this device; the profile still stores it for a signed-in user.
   }
+  // Loads every namespace loaded so far in the new language, then switches.
   await i18n.changeLanguage(language);
 }
 
@@ -59,14 +88,35 @@ i18n.on('languageChanged', (language) => {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 });
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: initialLanguage(),
-  fallbackLng: 'en',
-  defaultNS: 'common',
-  // React escapes what it renders.
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** Resolves once the init has run and these namespaces of the current language are in. */
+export const initialized = i18n
+  .use(localeFiles)
+  .use(initReactI18next)
+  .init({
+    lng: initialLanguage(),
+    supportedLngs: LANGUAGES,
+    // Every key exists in both languages (locales.unit.spec.ts), so a Hindi reader never needs the
+    // English files: no fallback language to fetch alongside.
+    fallbackLng: false,
+    load: 'currentOnly',
+    ns: ALWAYS,
+    defaultNS: 'common',
+    // React escapes what it renders.
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    // No advertisement in the reader's console.
+    showSupportNotice: false,
+  });
+
+/** Fetches namespaces of the current language (a route's loader asks for its screen's, early). */
+export async function loadNamespaces(...namespaces: string[]): Promise<void> {
+  await initialized;
+  await i18n.loadNamespaces(namespaces);
+}
+
+/** Every namespace of the current language, e.g. once the first screen has shown; tests load them all. */
+export function loadAllNamespaces(): Promise<void> {
+  return loadNamespaces(...NAMESPACES);
+}
 
 export { i18n };

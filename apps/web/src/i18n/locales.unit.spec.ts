@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, resources } from './index.ts';
+import { resources } from './allTexts.ts';
+import { LANGUAGES } from './index.ts';
 
 type Texts = { [key: string]: string | Texts };
 

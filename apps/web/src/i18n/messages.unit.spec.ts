@@ -9,13 +9,18 @@ import {
   WITHDRAWAL_TITLES,
   MESSAGES,
 } from '@kamai/contracts';
-import { afterAll, describe, expect, it } from 'vitest';
-import { i18n } from './index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES, i18n, initialized } from './index.ts';
 import { ledgerInLanguage, notificationInLanguage, translateMessage } from './messages.ts';
 
 const texts = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
 
+// The app fetches texts per language as needed; these checks read both languages' files.
+beforeAll(async () => {
+  await initialized;
+  await i18n.loadLanguages([...LANGUAGES]);
+});
 afterAll(() => i18n.changeLanguage('en'));
 
 describe('texts the server records, in the reader’s language', () => {

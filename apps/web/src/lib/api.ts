@@ -1,20 +1,16 @@
-import type { QueryFunction } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
 import { i18n } from '../i18n/index.ts';
 import { translateMessage } from '../i18n/messages.ts';
+import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
+
+export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
 
 /**
  * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
  * becomes an Error whose message is `{status}: {body text}` (or the status text when the body is
  * empty), so screens can show the server's words and forms can map its `fields`.
  */
-
-async function throwIfNotOk(response: Response): Promise<void> {
-  if (response.ok) return;
-  const bodyText = await response.text();
-  throw new Error(`${response.status}: ${bodyText || response.statusText}`);
-}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,55 +45,6 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
   }
 }
 
-/** Reads a JSON answer; a 204 or an empty body reads as null. */
-export async function readJson<T>(response: Response): Promise<T | null> {
-  const text = await response.text();
-  if (!text) return null;
-  const data: unknown = JSON.parse(text);
-  return data as T;
-}
-
-/** What a GET read does with a 401: fail like any error, or read "not signed in" as null. */
-export type On401 = 'returnNull' | 'throw';
-
-/**
- * The default GET read: the URL is the query key's segments joined with '/', e.g.
- * `['/api/tasks', id]` -> `/api/tasks/{id}`.
- */
-export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const response = await fetch(queryKey.map(String).join('/'), { credentials: 'include', signal });
-    if (on401 === 'returnNull' && response.status === 401) return null;
-    await throwIfNotOk(response);
-    return readJson<T>(response);
-  };
-}
-
-/** A GET read that never answers null (401 is an error), for queries whose data must exist. */
-export function getJson<T>(): QueryFunction<T> {
-  const read = getQueryFn<T>({ on401: 'throw' });
-  return async (context) => {
-    const data = await read(context);
-    if (data === null) throw new Error(`Empty answer from ${context.queryKey.map(String).join('/')}`);
-    return data;
-  };
-}
-
-/** Every page of a paged list, following its `X-Next-Cursor` header, so nothing is cut off. */
-export async function getAllPages<T>(url: string, signal?: AbortSignal): Promise<T[]> {
-  const rows: T[] = [];
-  const join = url.includes('?') ? '&' : '?';
-  for (let cursor: string | null = null; ; ) {
-    const response: Response = await fetch(cursor ? `${url}${join}cursor=${encodeURIComponent(cursor)}` : url, { credentials: 'include', signal });
-    await throwIfNotOk(response);
-    rows.push(...((await response.json()) as T[]));
-    cursor = response.headers.get('x-next-cursor');
-    if (!cursor) return rows;
-  }
-}
-
-const STATUS_AND_BODY = /^(\d{3}): ([\s\S]*)$/;
-
 /** The parts of an error thrown by this module, or null for anything else (e.g. a network error). */
 export function parseApiError(error: unknown): { status: number; body: ErrorBody | null } | null {
   if (!(error instanceof Error)) return null;
@@ -127,11 +74,6 @@ export function serverErrorMessage(error: unknown, fallback: string): string {
 
 /** The same, for screens that show a failure in place of their content. */
 export const failureMessage = serverErrorMessage;
-
-export function isNetworkFailure(error: unknown): boolean {
-  if (parseApiError(error)) return false;
-  return error instanceof TypeError || globalThis.navigator?.onLine === false;
-}
 
 /** The server's per-field messages (`error.fields`) of a failed request; empty when it named none. */
 export function serverFieldErrors(error: unknown): Record<string, string> {

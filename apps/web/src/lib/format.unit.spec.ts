@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initialized } from '../i18n/index.ts';
 import { formatDate, formatDateTime, formatRelativeTime, formatRupees } from './format.ts';
+
+// The texts arrive from their files once i18next has initialised.
+beforeAll(() => initialized);
 
 describe('formatRupees', () => {
   it('shows wire amounts in rupees with Indian digit grouping', () => {
@@ -65,7 +69,8 @@ describe('in the reader’s language (en-IN / hi-IN)', () => {
   });
 
   it('formats in hi-IN and says relative times in Hindi', async () => {
-    const { i18n } = await import('../i18n/index.ts');
+    const { i18n, initialized } = await import('../i18n/index.ts');
+    await initialized;
     await i18n.changeLanguage('hi');
     try {
       expect(formatRupees('100000')).toBe('₹1,00,000.00');

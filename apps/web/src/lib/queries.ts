@@ -13,7 +13,8 @@ import type {
   WithdrawalBody,
   WithdrawalStatus,
 } from '@kamai/contracts';
-import { getAllPages, getJson, getQueryFn } from './api.ts';
+import { getAllPages, getJson, getQueryFn } from './http.ts';
+import { forgetSessionHint, mayHaveSession } from './sessionHint.ts';
 
 /**
  * Every server read of the app, one `queryOptions` factory each. A route's `beforeLoad`/`loader`
@@ -22,11 +23,19 @@ import { getAllPages, getJson, getQueryFn } from './api.ts';
  * A key is the request path: the default query function joins its segments with '/'.
  */
 
-/** The signed-in user; null when not signed in (the API answers 401). */
+const readUser = getQueryFn<UserBody>({ on401: 'returnNull' });
+
+/** The signed-in user; null when not signed in (the API answers 401, or this browser has no session). */
 export const currentUserQuery = () =>
   queryOptions({
     queryKey: ['/api/auth/user'],
-    queryFn: getQueryFn<UserBody>({ on401: 'returnNull' }),
+    queryFn: async (context) => {
+      // A browser without a session is known without asking (sessionHint.ts); a 401 clears the hint.
+      if (!mayHaveSession()) return null;
+      const user = await readUser(context);
+      if (user === null) forgetSessionHint();
+      return user;
+    },
   });
 
 /** The active tasks users can do, newest first. */

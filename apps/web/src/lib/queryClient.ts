@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { getQueryFn } from './api.ts';
+import { getQueryFn } from './http.ts';
 
 /**
  * Spec section 7: reads are GETs of the joined query key, 401 is an error unless a query opts into

@@ -1,9 +1,10 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import type { UserBody } from '@kamai/contracts';
-import { i18n, isLanguage, setLanguage } from '../i18n/index.ts';
+import { i18n, isLanguage, loadNamespaces, setLanguage } from '../i18n/index.ts';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { currentUserQuery } from './queries.ts';
+import { rememberSession } from './sessionHint.ts';
 import { toast } from './toast.ts';
 
 /** Spec section 9: how long the "logged out" toast shows before the user is sent to /login. */
@@ -11,31 +12,13 @@ export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
 /** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {
-  toast({ variant: 'destructive', title: i18n.t('auth:unauthorized.title'), description: i18n.t('auth:unauthorized.message') });
+  // A signed-in screen may not have fetched the sign-in texts yet.
+  void loadNamespaces('auth').finally(() =>
+    toast({ variant: 'destructive', title: i18n.t('auth:unauthorized.title'), description: i18n.t('auth:unauthorized.message') }),
+  );
 }
 
-/**
- * This device had a signed-in session (set when the app sees a user, cleared on Logout): a visitor
- * who never signed in is sent to /login quietly; the red 'Unauthorized' toast is for a session that
- * ended (expired, or signed out elsewhere).
- */
-const SIGNED_IN_KEY = 'kamai.hadSession';
-
-export function hadSession(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(SIGNED_IN_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-export function forgetSession(): void {
-  try {
-    globalThis.localStorage?.removeItem(SIGNED_IN_KEY);
-  } catch {
-    // Storage blocked: nothing was remembered either.
-  }
-}
+export { forgetSession, hadSession } from './sessionHint.ts';
 
 /**
  * Watches the current user: remembers that this device had a session, and applies the language
@@ -46,11 +29,7 @@ export function followSignedInUser(queryClient: QueryClient): void {
     if (event.type !== 'updated' || event.query.queryKey[0] !== currentUserQuery().queryKey[0]) return;
     const user = event.query.state.data as UserBody | null | undefined;
     if (!user) return;
-    try {
-      globalThis.localStorage?.setItem(SIGNED_IN_KEY, '1');
-    } catch {
-      // Not remembered: a later expiry is then treated as a first visit (no red toast).
-    }
+    rememberSession();
     if (isLanguage(user.language) && user.language !== i18n.language) void setLanguage(user.language);
   });
 }

@@ -1,11 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import { Suspense, lazy } from 'react';
+import { useAfterFirstScreen } from '../lib/afterFirstScreen.ts';
 import { NotFoundScreen } from '../components/NotFoundScreen.tsx';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
 
-// The toast region (Radix Toast and its layers) loads after the first screen: a toast raised before
-// it arrives waits in the toast store and shows once it mounts. Keeps the initial JavaScript small.
+// The toast region (Radix Toast and its layers) loads after the first screen has shown: a toast
+// raised before it arrives waits in the toast store and shows once it mounts. Keeps the JavaScript
+// fetched before the first screen small.
 const Toaster = lazy(() => import('../components/Toaster.tsx').then((m) => ({ default: m.Toaster })));
 
 /** What every route's beforeLoad and loader receive: the one query client of the app. */
@@ -19,13 +21,16 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootLayout() {
+  const toasterWanted = useAfterFirstScreen();
   return (
     <>
       <OfflineBanner />
       <Outlet />
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      {toasterWanted && (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
 import { GuestLayout } from '../components/layouts.tsx';
+import { loadNamespaces } from '../i18n/index.ts';
 import { currentUserQuery } from '../lib/queries.ts';
 
 /** The signed-out screens (/login, /register): a signed-in user is sent home instead. */
@@ -8,6 +9,8 @@ export const Route = createFileRoute('/_guest')({
     const user = await context.queryClient.ensureQueryData(currentUserQuery());
     if (user) throw redirect({ to: '/' });
   },
+  // The sign-in and registration texts, fetched while the screen's code loads.
+  loader: () => loadNamespaces('auth'),
   component: GuestArea,
 });
 

@@ -1,14 +1,41 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
-import { LoginScreen } from '../features/auth/LoginScreen.tsx';
-import { HomeScreen } from '../features/home/HomeScreen.tsx';
-import { currentUserQuery } from '../lib/queries.ts';
+import { loadNamespaces } from '../i18n/index.ts';
+import { currentUserQuery, notificationsQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../lib/queries.ts';
+import { mayHaveSession } from '../lib/sessionHint.ts';
+
+// One of the two screens shows here: each comes in its own chunk, and only the one the visitor
+// sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
+const LoginScreen = lazyRouteComponent(() => import('../features/auth/LoginScreen.tsx'), 'LoginScreen');
+const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.tsx'), 'HomeScreen');
+
+/** The code and texts of the screen '/' shows, for a signed-in user or a visitor. */
+const loadScreen = (signedIn: boolean) =>
+  Promise.all(signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'tasks', 'kyc')] : [LoginScreen.preload?.(), loadNamespaces('auth')]);
 
 /** Spec route table: '/' is Home when signed in and the login screen when signed out. */
 export const Route = createFileRoute('/')({
+  // The component stays in the first download (it is small, and so are the layouts): split off, it
+  // would be fetched only after the user read, one more round trip before the screen shows. The
+  // screens themselves are the lazy chunks above.
+  codeSplitGroupings: [['pendingComponent']],
   beforeLoad: async ({ context }) => {
+    // The likely screen starts loading now, alongside the read of the user, not after it.
+    void loadScreen(mayHaveSession()).catch(() => undefined);
     await context.queryClient.ensureQueryData(currentUserQuery());
+  },
+  // The screen's code and texts, both in before it renders (not one after the other).
+  loader: async ({ context: { queryClient } }) => {
+    const signedIn = Boolean(queryClient.getQueryData(currentUserQuery().queryKey));
+    // Home's reads start with its code, not once it has rendered; not awaited (it has skeletons).
+    if (signedIn) {
+      void queryClient.prefetchQuery(tasksQuery());
+      void queryClient.prefetchQuery(userTasksQuery());
+      void queryClient.prefetchQuery(withdrawalsQuery());
+      void queryClient.prefetchQuery(notificationsQuery());
+    }
+    await loadScreen(signedIn);
   },
   component: IndexScreen,
 });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest, RegisterRequest, UserBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
+import { rememberSession } from '../../lib/sessionHint.ts';
 
 /**
  * Sign-in and sign-up. Both end in a session, so both refetch the current user before they count as
@@ -13,7 +14,11 @@ function useSessionMutation<Body>(path: '/api/auth/login' | '/api/auth/register'
   return useMutation({
     mutationFn: async (body: Body) => readJson<UserBody>(await apiRequest('POST', path, body)),
     // 'all': the user query may have no observer on the login screen, and must still be refetched.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey, refetchType: 'all' }),
+    // The browser now holds a session: the user query must ask the server again (sessionHint.ts).
+    onSuccess: () => {
+      rememberSession();
+      return queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey, refetchType: 'all' });
+    },
   });
 }
 

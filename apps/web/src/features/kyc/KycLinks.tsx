@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import type { KycStatus, UserBody } from '@kamai/contracts';
+import { KYC_BONUS_PAISE, type KycStatus, type UserBody, formatPaise } from '@kamai/contracts';
 import { ShieldIcon } from '../../components/icons.tsx';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
-import { kycBonusText } from './KycScreen.tsx';
+import { formatRupees } from '../../lib/format.ts';
+
+/** The bonus as the spec's constant, from contracts: "₹200.00". */
+export const kycBonusText = () => formatRupees(formatPaise(KYC_BONUS_PAISE));
 
 /** Home's banner while KYC is not complete: verify (pending) or claim the bonus (verified). */
 export function KycBanner({ user }: { user: Pick<UserBody, 'kycStatus'> }) {

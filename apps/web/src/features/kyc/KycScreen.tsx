@@ -11,6 +11,8 @@ import { currentUserQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { uploadImage } from '../tasks/upload.ts';
+// With the Home banner, so Home does not download this screen for it.
+import { kycBonusText } from './KycLinks.tsx';
 import { KycStatusBadge } from './KycStatusBadge.tsx';
 import { kycDocumentsQuery, useClaimKycBonus, useSubmitKycDocument } from './kycQueries.ts';
 
@@ -21,9 +23,6 @@ type Slot =
   | { phase: 'idle' }
   | { phase: 'uploading'; percent: number; previewUrl: string }
   | { phase: 'done'; objectURL: string; previewUrl: string };
-
-/** The bonus as the spec's constant, from contracts: "₹200.00". */
-export const kycBonusText = () => formatRupees(formatPaise(KYC_BONUS_PAISE));
 
 /**
  * /kyc (spec sections 2 and 4): the PAN Card and Voter ID cards, each with a front and a back image

@@ -1,8 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { KycScreen } from '../../features/kyc/KycScreen.tsx';
-import { kycDocumentsQuery } from '../../features/kyc/kycQueries.ts';
 
 export const Route = createFileRoute('/_authed/kyc')({
-  loader: ({ context: { queryClient } }) => void queryClient.prefetchQuery(kycDocumentsQuery()),
+  // The query comes with the screen's code (imported here, it would sit in the first download).
+  loader: async ({ context: { queryClient } }) => {
+    const { kycDocumentsQuery } = await import('../../features/kyc/kycQueries.ts');
+    void queryClient.prefetchQuery(kycDocumentsQuery());
+  },
   component: KycScreen,
 });

@@ -1,11 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { KycReviewScreen } from '../../../features/kyc/KycReviewScreen.tsx';
-import { kycQueueQuery } from '../../../features/kyc/kycQueries.ts';
 import { hasRole } from '../../../lib/roles.ts';
 
 export const Route = createFileRoute('/_authed/admin/kyc')({
-  loader: ({ context: { queryClient, user } }) => {
-    if (hasRole(user, 'reviewer')) void queryClient.prefetchQuery(kycQueueQuery('pending'));
+  // The query comes with the screen's code (imported here, it would sit in the first download).
+  loader: async ({ context: { queryClient, user } }) => {
+    if (!hasRole(user, 'reviewer')) return;
+    const { kycQueueQuery } = await import('../../../features/kyc/kycQueries.ts');
+    void queryClient.prefetchQuery(kycQueueQuery('pending'));
   },
   component: KycReviewScreen,
 });
