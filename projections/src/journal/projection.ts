@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Projection } from '../projection.ts';
-import type { ReadDb } from '../schema.ts';
+import type { ProjectedEvent, Projection } from '../projection.ts';
+import type { Rows } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } from './accounts.ts';
 
@@ -29,34 +28,34 @@ export const journalProjection: Projection = {
     },
   },
   handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid'],
-  async apply(db, event) {
+  apply(rows, event) {
     if (!event.streamId.startsWith('user-')) return;
     const userId = userIdOf(event.streamId);
     if (event.type === 'WithdrawalRequested') {
-      await db
-        .insertInto('journal_withdrawals')
-        .values({ id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise, status: 'pending' })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      rows.upsert(
+        'journal_withdrawals',
+        { id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise, status: 'pending' },
+        { conflict: ['id'] },
+      );
       return;
     }
     if (event.type === 'WithdrawalRejected') {
-      await db.updateTable('journal_withdrawals').set({ status: 'rejected' }).where('id', '=', event.data.withdrawalId).execute();
+      rows.update('journal_withdrawals', { id: event.data.withdrawalId }, { set: { status: 'rejected' } });
       return;
     }
     let known: KnownWithdrawal | undefined;
     if (event.type === 'WithdrawalPaid') {
-      const row = await db.selectFrom('journal_withdrawals').selectAll().where('id', '=', event.data.withdrawalId).executeTakeFirst();
+      const row = rows.get('journal_withdrawals', { id: event.data.withdrawalId }, ['user_id', 'amount_paise']);
       known = row && { userId: row.user_id, amountPaise: row.amount_paise };
-      await db.updateTable('journal_withdrawals').set({ status: 'paid' }).where('id', '=', event.data.withdrawalId).execute();
+      rows.update('journal_withdrawals', { id: event.data.withdrawalId }, { set: { status: 'paid' } });
     }
     const transaction = journalTransactionOf(event, userId, () => known);
     if (!transaction) return;
-    await post(db, event, transaction);
+    post(rows, event, transaction);
   },
 };
 
-async function post(db: Kysely<ReadDb>, event: Parameters<Projection['apply']>[1], t: JournalTransaction): Promise<void> {
+function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
   const common = {
     transaction_id: event.id,
     user_id: t.userId,
@@ -76,26 +75,9 @@ async function post(db: Kysely<ReadDb>, event: Parameters<Projection['apply']>[1
     withdrawal_id: t.withdrawalId,
     utr: t.utr,
   };
-  await db
-    .insertInto('journal_postings')
-    .values([
-      { ...common, id: `${event.id}:0`, account: t.from, amount_paise: -t.amountPaise },
-      { ...common, id: `${event.id}:1`, account: t.to, amount_paise: t.amountPaise },
-    ])
-    .execute();
-  for (const [account, debit, credit] of [
-    [t.from, t.amountPaise, 0],
-    [t.to, 0, t.amountPaise],
-  ] as const) {
-    await db
-      .insertInto('journal_balances')
-      .values({ account, debit_paise: debit, credit_paise: credit })
-      .onConflict((oc) =>
-        oc.column('account').doUpdateSet((eb) => ({
-          debit_paise: eb('journal_balances.debit_paise', '+', debit),
-          credit_paise: eb('journal_balances.credit_paise', '+', credit),
-        })),
-      )
-      .execute();
-  }
+  rows.insert('journal_postings', { id: `${event.id}:0`, account: t.from, amount_paise: -t.amountPaise, ...common });
+  rows.insert('journal_postings', { id: `${event.id}:1`, account: t.to, amount_paise: t.amountPaise, ...common });
+  const balance = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, balance);
+  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, balance);
 }
