@@ -55,13 +55,14 @@ export function defineProjection(projection: Projection): Projection {
 export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null {
   const event = eventCodec.decode(recorded);
   if (!event) return null;
-  return {
-    ...event,
+  // Assigned onto the decoded (fresh) object rather than spread into a new one: this runs for every
+  // event of every rebuild, and a spread of it costs several times more.
+  return Object.assign(event, {
     id: recorded.id,
     streamId: recorded.streamId,
     revision: recorded.revision,
     position: recorded.position,
     metadata: recorded.metadata,
     recordedAt: recorded.recordedAt,
-  };
+  });
 }

@@ -84,114 +84,129 @@ export class RowWriter implements Rows {
     private readonly nameOf: (table: TableName) => string = (table) => table,
   ) {}
 
-  #statement(key: string, sql: () => string): Database.Statement {
-    let statement = this.#statements.get(key);
-    if (!statement) {
-      statement = this.sqlite.prepare(sql());
-      this.#statements.set(key, statement);
-    }
+  // Every call builds a key of its statement's shape and looks the statement up; the SQL text is
+  // made only the first time. No closures, spreads or intermediate arrays on the way: this runs for
+  // every row of every event of every rebuild.
+
+  #prepare(key: string, sql: string): Database.Statement {
+    const statement = this.sqlite.prepare(sql);
+    this.#statements.set(key, statement);
     return statement;
   }
 
-  /** `WHERE …` text and its values; the cache key part describes the condition's shape. */
-  #where(table: string, where: Record<string, unknown>): { key: string; text: string; values: Value[] } {
+  /** Appends the WHERE values to `values`; returns the condition's shape (part of a cache key). */
+  #whereKey(table: string, where: Record<string, unknown>, values: Value[]): string {
     let key = '';
-    const terms: string[] = [];
-    const values: Value[] = [];
     for (const column in where) {
       const condition = where[column];
       if (condition === undefined) continue;
-      if (typeof condition === 'object' && condition !== null && !Buffer.isBuffer(condition) && 'lt' in condition) {
-        key += `${column}<,`;
-        terms.push(`${id(column)} < ?`);
-        values.push(bindable(table, column, condition.lt));
-      } else if (condition === null) {
+      if (condition === null) {
         key += `${column} null,`;
-        terms.push(`${id(column)} IS NULL`);
+      } else if (typeof condition === 'object' && !Buffer.isBuffer(condition) && 'lt' in condition) {
+        key += `${column}<,`;
+        values.push(bindable(table, column, condition.lt));
       } else {
         key += `${column}=,`;
-        terms.push(`${id(column)} = ?`);
         values.push(bindable(table, column, condition));
       }
     }
-    if (terms.length === 0) throw new Error(`${table}: a change or read without a condition`);
-    return { key, text: terms.join(' AND '), values };
+    if (key === '') throw new Error(`${table}: a change or read without a condition`);
+    return key;
   }
 
-  /** The row's columns (those not undefined) and their values, in the row's key order. */
-  #columns(table: TableName, row: object): { columns: string[]; values: Value[] } {
-    const columns: string[] = [];
-    const values: Value[] = [];
-    for (const [column, value] of Object.entries(row)) {
+  /** The WHERE text of a condition's shape, as #whereKey made it. */
+  #whereSql(key: string): string {
+    return key
+      .slice(0, -1)
+      .split(',')
+      .map((term) => (term.endsWith(' null') ? `${id(term.slice(0, -5))} IS NULL` : term.endsWith('<') ? `${id(term.slice(0, -1))} < ?` : `${id(term.slice(0, -1))} = ?`))
+      .join(' AND ');
+  }
+
+  /** Appends the row's values (columns not undefined) to `values`; returns its column list. */
+  #rowKey(table: string, row: Record<string, unknown>, values: Value[]): string {
+    let key = '';
+    for (const column in row) {
+      const value = row[column];
       if (value === undefined) continue;
-      columns.push(column);
+      key += `${column},`;
       values.push(bindable(table, column, value));
     }
-    return { columns, values };
+    return key;
   }
 
-  #insertSql(table: TableName, columns: readonly string[]): string {
+  #insertSql(table: TableName, columnKey: string): string {
+    const columns = columnKey.slice(0, -1).split(',');
     return `INSERT INTO ${id(this.nameOf(table))} (${columns.map(id).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   }
 
   insert<T extends TableName>(table: T, row: NewRow<T>): void {
-    const { columns, values } = this.#columns(table, row);
-    this.#statement(`i ${table} ${columns.join(',')}`, () => this.#insertSql(table, columns)).run(values);
+    const values: Value[] = [];
+    const columns = this.#rowKey(table, row, values);
+    const key = `i ${table} ${columns}`;
+    (this.#statements.get(key) ?? this.#prepare(key, this.#insertSql(table, columns))).run(values);
   }
 
   upsert<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void {
-    const { columns, values } = this.#columns(table, row);
-    const key = `u ${table} ${columns.join(',')} ${on.conflict.join(',')} ${on.set?.join(',') ?? ''} ${on.add?.join(',') ?? ''}`;
-    const statement = this.#statement(key, () => {
+    const values: Value[] = [];
+    const columns = this.#rowKey(table, row, values);
+    const key = `u ${table} ${columns} ${on.conflict.join(',')} ${on.set?.join(',') ?? ''} ${on.add?.join(',') ?? ''}`;
+    let statement = this.#statements.get(key);
+    if (!statement) {
       const changes = [
         ...(on.set ?? []).map((c) => `${id(c)} = excluded.${id(c)}`),
         ...(on.add ?? []).map((c) => `${id(c)} = ${id(c)} + excluded.${id(c)}`),
       ];
       const action = changes.length > 0 ? `DO UPDATE SET ${changes.join(', ')}` : 'DO NOTHING';
-      return `${this.#insertSql(table, columns)} ON CONFLICT (${on.conflict.map(id).join(', ')}) ${action}`;
-    });
+      statement = this.#prepare(key, `${this.#insertSql(table, columns)} ON CONFLICT (${on.conflict.map(id).join(', ')}) ${action}`);
+    }
     statement.run(values);
   }
 
   update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number {
-    const set = (changes.set ?? {}) as Record<string, unknown>;
-    const add = (changes.add ?? {}) as Record<string, number | undefined>;
-    const setColumns = Object.keys(set).filter((c) => set[c] !== undefined);
-    const addColumns = Object.keys(add).filter((c) => add[c] !== undefined);
-    if (setColumns.length + addColumns.length === 0) return 0;
-    const condition = this.#where(table, where);
-    const key = `U ${table} ${setColumns.join(',')} +${addColumns.join(',')} ${condition.key}`;
-    const statement = this.#statement(key, () => {
-      const assignments = [...setColumns.map((c) => `${id(c)} = ?`), ...addColumns.map((c) => `${id(c)} = ${id(c)} + ?`)];
-      return `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${condition.text}`;
-    });
-    const values = [...setColumns.map((c) => bindable(table, c, set[c])), ...addColumns.map((c) => bindable(table, c, add[c])), ...condition.values];
+    const values: Value[] = [];
+    const setKey = changes.set ? this.#rowKey(table, changes.set, values) : '';
+    const addKey = changes.add ? this.#rowKey(table, changes.add, values) : '';
+    if (setKey === '' && addKey === '') return 0;
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `U ${table} ${setKey} +${addKey} ${whereKey}`;
+    let statement = this.#statements.get(key);
+    if (!statement) {
+      const assignments = [
+        ...(setKey ? setKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ?`),
+        ...(addKey ? addKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ${id(c)} + ?`),
+      ];
+      statement = this.#prepare(key, `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${this.#whereSql(whereKey)}`);
+    }
     return statement.run(values).changes;
   }
 
   delete<T extends TableName>(table: T, where: Where<T>): number {
-    const condition = this.#where(table, where);
-    const statement = this.#statement(`D ${table} ${condition.key}`, () => `DELETE FROM ${id(this.nameOf(table))} WHERE ${condition.text}`);
-    return statement.run(condition.values).changes;
+    const values: Value[] = [];
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `D ${table} ${whereKey}`;
+    const statement = this.#statements.get(key) ?? this.#prepare(key, `DELETE FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)}`);
+    return statement.run(values).changes;
   }
 
-  #select<T extends TableName>(table: T, where: Where<T>, columns: readonly string[], limit: string): { statement: Database.Statement; values: Value[] } {
-    const condition = this.#where(table, where);
-    const statement = this.#statement(
-      `S ${table} ${columns.join(',')} ${condition.key} ${limit}`,
-      () => `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${condition.text} ORDER BY rowid${limit}`,
+  #select(table: TableName, where: Record<string, unknown>, columns: readonly string[], limit: string, values: Value[]): Database.Statement {
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `S ${table} ${columns.join(',')} ${whereKey} ${limit}`;
+    return (
+      this.#statements.get(key) ??
+      this.#prepare(key, `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)} ORDER BY rowid${limit}`)
     );
-    return { statement, values: condition.values };
   }
 
   get<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C> | undefined {
-    const { statement, values } = this.#select(table, where, columns, ' LIMIT 1');
+    const values: Value[] = [];
+    const statement = this.#select(table, where, columns, ' LIMIT 1', values);
     // The columns asked for, of the table's row type: what the typed schema says the table holds.
     return statement.get(values) as Pick<RowOf<T>, C> | undefined;
   }
 
   all<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C>[] {
-    const { statement, values } = this.#select(table, where, columns, '');
-    return statement.all(values) as Pick<RowOf<T>, C>[];
+    const values: Value[] = [];
+    return this.#select(table, where, columns, '', values).all(values) as Pick<RowOf<T>, C>[];
   }
 }

@@ -1,6 +1,6 @@
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows } from '../rows.ts';
-import type { AuditAction, AuditLogTable } from './schema.ts';
+import type { AuditAction } from './schema.ts';
 
 const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.slice('user-'.length) : null);
 
@@ -44,7 +44,7 @@ export const auditProjection: Projection = {
   apply(rows, event) {
     const subject = userOf(event.streamId);
     const row = (action: AuditAction, actor: string, at: string, amount: number | null, reference: string | null, on = subject) =>
-      record(rows, event, { action, actor_id: actor, at, amount_paise: amount, reference, subject_user_id: on });
+      record(rows, event, action, actor, at, amount, reference, on);
     switch (event.type) {
       case 'WalletCredited':
       case 'WalletDebited': {
@@ -118,6 +118,19 @@ export const auditProjection: Projection = {
   },
 };
 
-function record(rows: Rows, event: ProjectedEvent, values: Omit<AuditLogTable, 'id' | 'position'>): void {
-  rows.upsert('audit_log', { id: event.id, position: event.position, ...values }, { conflict: ['id'] });
+function record(
+  rows: Rows,
+  event: ProjectedEvent,
+  action: AuditAction,
+  actor: string,
+  at: string,
+  amount: number | null,
+  reference: string | null,
+  subject: string | null,
+): void {
+  rows.upsert(
+    'audit_log',
+    { id: event.id, position: event.position, at, actor_id: actor, action, subject_user_id: subject, amount_paise: amount, reference },
+    { conflict: ['id'] },
+  );
 }

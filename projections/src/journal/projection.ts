@@ -1,5 +1,5 @@
 import type { ProjectedEvent, Projection } from '../projection.ts';
-import type { Rows } from '../rows.ts';
+import type { RowOf, Rows } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } from './accounts.ts';
 
@@ -56,9 +56,21 @@ export const journalProjection: Projection = {
 };
 
 function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
-  const common = {
+  rows.insert('journal_postings', posting(event, t, 0, t.from, -t.amountPaise));
+  rows.insert('journal_postings', posting(event, t, 1, t.to, t.amountPaise));
+  const balance = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, balance);
+  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, balance);
+}
+
+/** One side of a transaction, as a row (one literal, no spread: two per money event of every rebuild). */
+function posting(event: ProjectedEvent, t: JournalTransaction, side: 0 | 1, account: string, amount: number): RowOf<'journal_postings'> {
+  return {
+    id: `${event.id}:${side}`,
     transaction_id: event.id,
+    account,
     user_id: t.userId,
+    amount_paise: amount,
     kind: t.kind,
     event_type: event.type,
     position: event.position,
@@ -75,9 +87,4 @@ function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
     withdrawal_id: t.withdrawalId,
     utr: t.utr,
   };
-  rows.insert('journal_postings', { id: `${event.id}:0`, account: t.from, amount_paise: -t.amountPaise, ...common });
-  rows.insert('journal_postings', { id: `${event.id}:1`, account: t.to, amount_paise: t.amountPaise, ...common });
-  const balance = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
-  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, balance);
-  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, balance);
 }

@@ -16,11 +16,13 @@ export const notificationsProjection: Projection = {
   handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted'],
   apply(rows, event) {
     switch (event.type) {
-      case 'NotificationSent':
+      case 'NotificationSent': {
+        const text = notificationText(event.data);
         rows.insert('notifications', {
           id: event.data.notificationId,
           user_id: userIdOf(event.streamId),
-          ...notificationText(event.data),
+          title: text.title,
+          message: text.message,
           message_key: event.data.key ?? null,
           params: event.data.params ? JSON.stringify(event.data.params) : null,
           type: event.data.kind,
@@ -29,6 +31,7 @@ export const notificationsProjection: Projection = {
           position: event.position,
         });
         return;
+      }
       case 'NotificationRead':
         rows.update('notifications', { id: event.data.notificationId, user_id: userIdOf(event.streamId) }, { set: { is_read: 1 } });
         return;
