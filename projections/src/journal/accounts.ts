@@ -93,28 +93,28 @@ export function journalTransactionOf(
   switch (event.type) {
     case 'WalletCredited': {
       const d = event.data;
-      const entry = (kind: JournalKind, from: string, links?: Links) => ledgerEntry(event, userId, d, d.creditedAt, kind, from, accounts.available(userId), links);
+      const to = accounts.available(userId);
       switch (d.kind) {
         case 'task_reward':
-          return entry('task_reward', accounts.taskRewards, { submissionId: d.reference ?? null, taskId: d.taskId ?? null });
+          return ledgerEntry(event, userId, d, d.creditedAt, 'task_reward', accounts.taskRewards, to, { submissionId: d.reference ?? null, taskId: d.taskId ?? null });
         case 'kyc_bonus':
-          return entry('kyc_bonus', accounts.kycBonus);
+          return ledgerEntry(event, userId, d, d.creditedAt, 'kyc_bonus', accounts.kycBonus, to);
         case 'adjustment':
-          return entry('adjustment', accounts.adjustments);
+          return ledgerEntry(event, userId, d, d.creditedAt, 'adjustment', accounts.adjustments, to);
         case 'withdrawal_refund':
-          return entry('withdrawal_refund', accounts.payoutPending(userId), { withdrawalId: d.reference ?? null });
+          return ledgerEntry(event, userId, d, d.creditedAt, 'withdrawal_refund', accounts.payoutPending(userId), to, { withdrawalId: d.reference ?? null });
         default:
           return null;
       }
     }
     case 'WalletDebited': {
       const d = event.data;
-      const entry = (kind: JournalKind, to: string, links?: Links) => ledgerEntry(event, userId, d, d.debitedAt, kind, accounts.available(userId), to, links);
+      const from = accounts.available(userId);
       switch (d.kind) {
         case 'withdrawal':
-          return entry('withdrawal', accounts.payoutPending(userId), { withdrawalId: d.reference ?? null });
+          return ledgerEntry(event, userId, d, d.debitedAt, 'withdrawal', from, accounts.payoutPending(userId), { withdrawalId: d.reference ?? null });
         case 'adjustment':
-          return entry('adjustment', accounts.adjustments);
+          return ledgerEntry(event, userId, d, d.debitedAt, 'adjustment', from, accounts.adjustments);
         default:
           return null;
       }
