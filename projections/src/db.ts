@@ -27,7 +27,8 @@ const writers = new WeakMap<Database.Database, RowWriter>();
 /**
  * better-sqlite3 behind Kysely, with every statement prepared once and reused: Kysely's own dialect
  * prepares each query anew, which costs more than running it for the small hot queries here. This
- * serves every Kysely query (projections' writes, builds aside, all queries). The hot reads
+ * serves every Kysely query (the API's queries, the bookkeeping of builds). Projections do not go
+ * through Kysely: they write through the row writer (rows.ts) on the same connection. The hot reads
  * (hot-reads.ts) are another thing: a few per-request reads on a read-only connection of their own,
  * so they skip Kysely's compiling too and never queue behind a projection batch holding this one.
  */
@@ -65,8 +66,7 @@ export function connectReadDb(file: string, options: { cacheSizeKb?: number } = 
  * tables. Use it inside writeTransaction: it writes on that transaction's connection, synchronously.
  */
 export function writerOf(db: Kysely<ReadDb>): RowWriter {
-  const sqlite = sqliteOf.get(db);
-  if (!sqlite) throw new Error('not a handle from openReadDb/connectReadDb, nor a transaction of one');
+  const sqlite = sqliteConnectionOf(db);
   let writer = writers.get(sqlite);
   if (!writer) writers.set(sqlite, (writer = new RowWriter(sqlite)));
   return writer;
