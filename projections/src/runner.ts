@@ -335,9 +335,14 @@ export class ProjectionRunner implements ReadModels {
  */
 export function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projection[], batch: readonly RecordedEvent[]): number {
   const rows = writerOf(trx);
-  const checkpoints = projections.map((p) => checkpointIn(rows, p.name));
-  const targets = projections.filter((p, i) => (checkpoints[i]?.version ?? p.version) === p.version);
-  const from = projections.flatMap((p, i) => (targets.includes(p) ? [checkpoints[i]?.position ?? 0] : []));
+  const targets: Projection[] = [];
+  const from: number[] = [];
+  for (const p of projections) {
+    const checkpoint = checkpointIn(rows, p.name);
+    if ((checkpoint?.version ?? p.version) !== p.version) continue;
+    targets.push(p);
+    from.push(checkpoint?.position ?? 0);
+  }
   const lowest = from.length > 0 ? Math.min(...from) : 0;
   const highest = from.length > 0 ? Math.max(...from) : 0;
   const last = batch.at(-1)?.position ?? 0;
