@@ -12,12 +12,17 @@ export const journalProjection: Projection = {
   name: 'journal',
   version: 1,
   tables: {
+    // Keyed by (position, id), not by id alone: the ids (`<event id>:<side>`) are random, so a key on
+    // them alone puts every posting on a random page of its index, the costliest write of a rebuild;
+    // positions only grow, so this key's pages fill in order. It still refuses an event applied twice,
+    // and it is the order the queries list postings in.
     journal_postings: {
-      columns: `id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL, account TEXT NOT NULL, user_id TEXT,
+      columns: `id TEXT NOT NULL, transaction_id TEXT NOT NULL, account TEXT NOT NULL, user_id TEXT,
         amount_paise INTEGER NOT NULL, kind TEXT NOT NULL, event_type TEXT NOT NULL, position INTEGER NOT NULL,
         stream_id TEXT NOT NULL, revision INTEGER NOT NULL, effective_at TEXT NOT NULL, actor TEXT, reason TEXT,
-        description TEXT NOT NULL, params TEXT, entry_id TEXT, submission_id TEXT, task_id TEXT, withdrawal_id TEXT, utr TEXT`,
-      indexes: { account: 'account, position', account_time: 'account, effective_at', position: 'position' },
+        description TEXT NOT NULL, params TEXT, entry_id TEXT, submission_id TEXT, task_id TEXT, withdrawal_id TEXT, utr TEXT,
+        UNIQUE (position, id)`,
+      indexes: { account: 'account, position', account_time: 'account, effective_at' },
     },
     journal_balances: {
       columns: `account TEXT PRIMARY KEY, debit_paise INTEGER NOT NULL, credit_paise INTEGER NOT NULL`,
