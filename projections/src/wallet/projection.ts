@@ -11,10 +11,13 @@ export const walletProjection: Projection = {
       columns: `user_id TEXT PRIMARY KEY, balance_paise INTEGER NOT NULL, total_earned_paise INTEGER NOT NULL,
         total_withdrawn_paise INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
     },
+    // Keyed by (position, id), not by the (random) entry id alone: positions only grow, so the key's
+    // pages fill in order instead of each row landing on a random page; it still refuses an entry
+    // applied twice. Rows are read by user only.
     transactions: {
-      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
+      columns: `id TEXT NOT NULL, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
         amount_paise INTEGER NOT NULL, description TEXT NOT NULL, params TEXT, task_id TEXT, reference TEXT,
-        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL`,
+        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (position, id)`,
       indexes: { user: 'user_id, position' },
     },
   },
