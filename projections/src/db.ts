@@ -4,6 +4,7 @@ import { registerHotReads } from './hot-reads.ts';
 import type { Projection } from './projection.ts';
 import type { ReadDb } from './schema.ts';
 import { allProjections } from './registry.ts';
+import { RowWriter } from './rows.ts';
 import { ensureTables } from './tables.ts';
 
 export type ReadDbHandle = Kysely<ReadDb>;
@@ -19,11 +20,15 @@ const BUSY_TIMEOUT_MS = 20;
 const WRITE_LOCK_PATIENCE_MS = 5 * 60_000;
 
 const fileOf = new WeakMap<object, string>();
+/** The better-sqlite3 connection behind a handle (and behind the transactions writeTransaction opens on it). */
+const sqliteOf = new WeakMap<object, Database.Database>();
+const writers = new WeakMap<Database.Database, RowWriter>();
 
 /**
  * better-sqlite3 behind Kysely, with every statement prepared once and reused: Kysely's own dialect
  * prepares each query anew, which costs more than running it for the small hot queries here. This
- * serves every Kysely query (projections' writes, builds aside, all queries). The hot reads
+ * serves every Kysely query (the API's queries, the bookkeeping of builds). Projections do not go
+ * through Kysely: they write through the row writer (rows.ts) on the same connection. The hot reads
  * (hot-reads.ts) are another thing: a few per-request reads on a read-only connection of their own,
  * so they skip Kysely's compiling too and never queue behind a projection batch holding this one.
  */
@@ -52,7 +57,26 @@ export function connectReadDb(file: string, options: { cacheSizeKb?: number } = 
   if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${options.cacheSizeKb}`);
   const db = new Kysely<ReadDb>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
   fileOf.set(db, file);
+  sqliteOf.set(db, sqlite);
   return db;
+}
+
+/**
+ * The row writer (rows.ts) on the connection behind this handle or transaction, naming the live
+ * tables. Use it inside writeTransaction: it writes on that transaction's connection, synchronously.
+ */
+export function writerOf(db: Kysely<ReadDb>): RowWriter {
+  const sqlite = sqliteConnectionOf(db);
+  let writer = writers.get(sqlite);
+  if (!writer) writers.set(sqlite, (writer = new RowWriter(sqlite)));
+  return writer;
+}
+
+/** The better-sqlite3 connection behind a handle from connectReadDb (for writers naming other tables). */
+export function sqliteConnectionOf(db: Kysely<ReadDb>): Database.Database {
+  const sqlite = sqliteOf.get(db);
+  if (!sqlite) throw new Error('not a handle from openReadDb/connectReadDb, nor a transaction of one');
+  return sqlite;
 }
 
 /**
@@ -64,7 +88,7 @@ export async function openReadDb(file: string, projections?: readonly Projection
   try {
     await writeTransaction(db, async (trx) => {
       await prepareBookkeeping(trx);
-      await ensureTables(trx, projections ?? allProjections);
+      await ensureTables(trx, writerOf(trx), projections ?? allProjections);
     });
   } catch (err) {
     await db.destroy();
@@ -126,17 +150,21 @@ export function isBusy(err: unknown): boolean {
  * through an in-process lock; another process's lock is waited for asynchronously (short retries),
  * never by blocking the event loop.
  */
-export async function writeTransaction<T>(db: ReadDbHandle, fn: (trx: Kysely<ReadDb>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: ReadDbHandle, fn: (trx: Kysely<ReadDb>) => T | Promise<T>): Promise<T> {
+  const sqlite = sqliteConnectionOf(db);
   const release = await lockFile(fileOf.get(db) ?? '');
   try {
+    // Holding Kysely's connection keeps the handle's own queries out of the transaction; the
+    // transaction itself is driven on the connection directly (projections write through it, rows.ts).
     return await db.connection().execute(async (conn) => {
-      await beginImmediate(conn);
+      sqliteOf.set(conn, sqlite);
+      await beginImmediate(sqlite);
       try {
         const result = await fn(conn);
-        await sql`COMMIT`.execute(conn);
+        sqlite.exec('COMMIT');
         return result;
       } catch (err) {
-        await sql`ROLLBACK`.execute(conn).catch(() => {});
+        if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
         throw err;
       }
     });
@@ -145,11 +173,11 @@ export async function writeTransaction<T>(db: ReadDbHandle, fn: (trx: Kysely<Rea
   }
 }
 
-async function beginImmediate(conn: Kysely<ReadDb>): Promise<void> {
+async function beginImmediate(sqlite: Database.Database): Promise<void> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      await sql`BEGIN IMMEDIATE`.execute(conn);
+      sqlite.exec('BEGIN IMMEDIATE');
       return;
     } catch (err) {
       if (!isBusy(err) || Date.now() - started > WRITE_LOCK_PATIENCE_MS) throw err;

@@ -1,7 +1,6 @@
 import { type KamaiEvent, eventCodec } from '@kamai/contracts';
 import type { EventMetadata, RecordedEvent } from '@kamai/domain';
-import type { Kysely } from 'kysely';
-import type { ReadDb } from './schema.ts';
+import type { Rows } from './rows.ts';
 
 /** A recorded event whose payload has been checked against its contract. */
 export type ProjectedEvent = KamaiEvent & {
@@ -36,11 +35,11 @@ export interface Projection {
   /** The event types `apply` does something with; others are never passed to it. */
   handles: readonly ProjectedEvent['type'][];
   /**
-   * Turns one event into row changes. Must be deterministic: a rebuild replays it. Name tables
-   * through Kysely (the query builder, or sql.table in raw SQL), never inside SQL text: a rebuild
-   * points those names at its shadow tables.
+   * Turns one event into row changes, written (and read, when it needs to) through `rows`,
+   * synchronously, inside the caller's transaction. Must be deterministic: a rebuild replays it.
+   * `rows` names tables by their ReadDb name; a rebuild's writer points them at its shadow tables.
    */
-  apply(db: Kysely<ReadDb>, event: ProjectedEvent): Promise<void>;
+  apply(rows: Rows, event: ProjectedEvent): void;
 }
 
 /** Gives a projection definition its types checked, nothing more. */
@@ -56,13 +55,14 @@ export function defineProjection(projection: Projection): Projection {
 export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null {
   const event = eventCodec.decode(recorded);
   if (!event) return null;
-  return {
-    ...event,
+  // Assigned onto the decoded (fresh) object rather than spread into a new one: this runs for every
+  // event of every rebuild, and a spread of it costs several times more.
+  return Object.assign(event, {
     id: recorded.id,
     streamId: recorded.streamId,
     revision: recorded.revision,
     position: recorded.position,
     metadata: recorded.metadata,
     recordedAt: recorded.recordedAt,
-  };
+  });
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '@kamai/domain';
-import { type Kysely, sql } from 'kysely';
-import { type ReadDbHandle, connectReadDb, readDbFileOf, writeTransaction } from './db.ts';
+import { sql } from 'kysely';
+import { type ReadDbHandle, connectReadDb, readDbFileOf, sqliteConnectionOf, writeTransaction } from './db.ts';
 import { type Projection, toProjectedEvent } from './projection.ts';
-import type { ReadDb } from './schema.ts';
-import { RenameTablesPlugin, createTables, dropTablesStartingWith, writeCheckpoint } from './tables.ts';
+import { RowWriter, type Rows, type TableName } from './rows.ts';
+import { createTables, dropTablesStartingWith, writeCheckpoint } from './tables.ts';
 
 /** A build whose heartbeat is older than this is taken to have died; another may take over. */
 export const BUILD_STALE_MS = 30_000;
@@ -42,13 +42,13 @@ export function handledBy(projection: Projection): ReadonlySet<string> {
 /**
  * Applies `recorded` to those of `targets` that handle its type; validates the event only when one does.
  */
-export async function applyTo(db: Kysely<ReadDb>, targets: readonly Projection[], recorded: RecordedEvent): Promise<void> {
+export function applyTo(rows: Rows, targets: readonly Projection[], recorded: RecordedEvent): void {
   let event: ReturnType<typeof toProjectedEvent> | undefined;
   for (const projection of targets) {
     if (!handledBy(projection).has(recorded.type)) continue;
     if (event === undefined) event = toProjectedEvent(recorded);
     if (event === null) return;
-    await projection.apply(db, event);
+    projection.apply(rows, event);
   }
 }
 
@@ -75,8 +75,10 @@ export async function buildAside(
   const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const tables = projections.flatMap((p) => Object.keys(p.tables));
   const shadowOf = (table: string) => `${table}__r${generation}`;
-  const shadow = new RenameTablesPlugin(new Map(tables.map((t) => [t, shadowOf(t)])));
   const conn = connectReadDb(readDbFileOf(db), { cacheSizeKb: 64 * 1024 });
+  const ours = new Set<string>(tables);
+  // The projections write their tables' shadows; any other table (checkpoints) is the live one.
+  const shadow = new RowWriter(sqliteConnectionOf(conn), (table: TableName) => (ours.has(table) ? shadowOf(table) : table));
   let claimed = false;
   try {
     await writeTransaction(conn, async (trx) => {
@@ -103,27 +105,31 @@ export async function buildAside(
 
     let position = 0;
     let events = 0;
+    // A page read from the store and how far into it the build is: a chunk usually ends inside a
+    // page, and the next one goes on from there rather than reading the page again.
+    let page: RecordedEvent[] = [];
+    let next = 0;
     /** Applies events after `position` for up to `budgetMs`; true once the store has no more. */
     const chunk = (budgetMs: number) =>
       writeTransaction(conn, async (trx) => {
-        const target = trx.withPlugin(shadow);
         const chunkStarted = performance.now();
         let drained = false;
-        // The budget is checked every event: a chunk holds the write lock, and in this process the
-        // event loop, for about budgetMs and no longer.
-        outer: for (;;) {
-          const batch = await store.readAll({ after: position, limit: batchSize });
-          if (batch.length === 0) {
-            drained = true;
-            break;
+        // The budget is checked every 64 events: a chunk holds the write lock, and in this process
+        // the event loop, for about budgetMs and no longer.
+        for (;;) {
+          if (next >= page.length) {
+            page = await store.readAll({ after: position, limit: batchSize });
+            next = 0;
+            if (page.length === 0) {
+              drained = true;
+              break;
+            }
           }
-          for (const recorded of batch) {
-            await applyTo(target, projections, recorded);
-            position = recorded.position;
-            events += 1;
-            if ((events & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break outer;
-          }
-          if (performance.now() - chunkStarted >= budgetMs) break;
+          const recorded = page[next++]!;
+          applyTo(shadow, projections, recorded);
+          position = recorded.position;
+          events += 1;
+          if ((events & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break;
         }
         await trx
           .updateTable('projection_builds')
@@ -149,11 +155,10 @@ export async function buildAside(
     await writeTransaction(conn, async (trx) => {
       const mine = await trx.selectFrom('projection_builds').select('name').where('generation', '=', generation).execute();
       if (mine.length !== projections.length) throw new BuildInProgressError('another process took this rebuild over');
-      const target = trx.withPlugin(shadow);
       for (;;) {
         const batch = await store.readAll({ after: position, limit: batchSize });
         if (batch.length === 0) break;
-        for (const recorded of batch) await applyTo(target, projections, recorded);
+        for (const recorded of batch) applyTo(shadow, projections, recorded);
         position = batch.at(-1)!.position;
         events += batch.length;
       }
@@ -163,7 +168,7 @@ export async function buildAside(
         });
         await sql`ALTER TABLE ${sql.table(shadowOf(table))} RENAME TO ${sql.table(table)}`.execute(trx);
       }
-      for (const projection of projections) await writeCheckpoint(trx, projection.name, projection.version, position);
+      for (const projection of projections) writeCheckpoint(shadow, projection.name, projection.version, position);
       await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
     });
     claimed = false;

@@ -58,16 +58,22 @@ function listStore(events: RecordedEvent[]): EventStore {
   } as unknown as EventStore;
 }
 
+// The table of the read model below, added to the read database's type as a new read model's schema.ts would.
+declare module './schema.ts' {
+  interface ReadDb {
+    task_titles: { id: string; title: string };
+  }
+}
+
 /** A read model added later: each task's title, upper-cased. */
 const titlesProjection: Projection = {
   name: 'task-titles',
   version: 1,
   tables: { task_titles: { columns: 'id TEXT PRIMARY KEY, title TEXT NOT NULL' } },
   handles: ['TaskCreated'],
-  async apply(db, event) {
+  apply(rows, event) {
     if (event.type !== 'TaskCreated') return;
-    // Table names through sql.table (or the query builder), never in the SQL text: a rebuild points them at its shadow.
-    await sql`INSERT INTO ${sql.table('task_titles')} (id, title) VALUES (${event.data.taskId}, ${event.data.title.toUpperCase()})`.execute(db);
+    rows.insert('task_titles', { id: event.data.taskId, title: event.data.title.toUpperCase() });
   },
 };
 
@@ -125,10 +131,11 @@ describe('a checkpoint per projection', () => {
       ...tasksProjection,
       version: 2,
       tables: { tasks: { ...tasksProjection.tables.tasks!, columns: `${tasksProjection.tables.tasks!.columns}, reward_rupees INTEGER` } },
-      async apply(trx, event) {
-        await tasksProjection.apply(trx, event);
+      apply(rows, event) {
+        tasksProjection.apply(rows, event);
         if (event.type === 'TaskCreated') {
-          await trx.updateTable('tasks').set({ reward_rupees: event.data.rewardPaise / 100 } as never).where('id', '=', event.data.taskId).execute();
+          // A column version 1's row type does not have.
+          rows.update('tasks', { id: event.data.taskId }, { set: { reward_rupees: event.data.rewardPaise / 100 } as never });
         }
       },
     };

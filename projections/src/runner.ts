@@ -1,10 +1,10 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
-import { type ReadDbHandle, writeTransaction } from './db.ts';
+import { type ReadDbHandle, writeTransaction, writerOf } from './db.ts';
 import type { Projection } from './projection.ts';
 import { BUILD_STALE_MS, BuildInProgressError, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
-import { ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
+import { checkpointIn, ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
 
 /** Where one read model stands, for health checks and `npm run cli -- read-models`. */
 export interface ReadModelStatus {
@@ -145,7 +145,7 @@ export class ProjectionRunner implements ReadModels {
    * aside (awaited unless `awaitBuilds` is false).
    */
   async start(): Promise<void> {
-    await writeTransaction(this.db, (trx) => ensureTables(trx, this.projections));
+    await writeTransaction(this.db, (trx) => ensureTables(trx, writerOf(trx), this.projections));
     const checkpoints = await readCheckpoints(this.db);
     const head = await this.store.headPosition();
     const stale: Projection[] = [];
@@ -276,7 +276,7 @@ export class ProjectionRunner implements ReadModels {
         }
         const batch = await this.store.readAll({ after: from, limit: Math.min(this.batchSize, this.applied - from) });
         if (batch.length === 0) throw new Error(`${projection.name}: the store has no events after ${from}, yet the runner is at ${this.applied}`);
-        await applyEvents(trx, [projection], batch.filter((e) => e.position <= this.applied));
+        applyEvents(trx, [projection], batch.filter((e) => e.position <= this.applied));
         return false;
       });
       if (joined) return;
@@ -307,8 +307,8 @@ export class ProjectionRunner implements ReadModels {
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     // The live set is read inside the transaction: a projection that joins meanwhile gets this batch too.
-    const reached = await writeTransaction(this.db, async (trx) => {
-      await applyEvents(trx, this.live, batch);
+    const reached = await writeTransaction(this.db, (trx) => {
+      applyEvents(trx, this.live, batch);
       return batch.at(-1)!.position;
     });
     this.advance(reached);
@@ -329,24 +329,33 @@ export class ProjectionRunner implements ReadModels {
 
 /**
  * Applies the events each projection has not seen yet (after its own checkpoint) and moves the
- * checkpoints, inside the caller's transaction. A projection whose stored version is another
- * version's is left alone: another process owns those rows. Returns the lowest position reached.
+ * checkpoints, inside the caller's transaction (`trx`, from writeTransaction), synchronously. A
+ * projection whose stored version is another version's is left alone: another process owns those
+ * rows. Returns the lowest position reached.
  */
-export async function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projection[], batch: readonly RecordedEvent[]): Promise<number> {
-  const checkpoints = await readCheckpoints(trx);
-  const targets = projections.filter((p) => (checkpoints.get(p.name)?.version ?? p.version) === p.version);
-  const from = targets.map((p) => checkpoints.get(p.name)?.position ?? 0);
+export function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projection[], batch: readonly RecordedEvent[]): number {
+  const rows = writerOf(trx);
+  const targets: Projection[] = [];
+  const from: number[] = [];
+  for (const p of projections) {
+    const checkpoint = checkpointIn(rows, p.name);
+    if ((checkpoint?.version ?? p.version) !== p.version) continue;
+    targets.push(p);
+    from.push(checkpoint?.position ?? 0);
+  }
   const lowest = from.length > 0 ? Math.min(...from) : 0;
+  const highest = from.length > 0 ? Math.max(...from) : 0;
   const last = batch.at(-1)?.position ?? 0;
   for (const recorded of batch) {
     if (recorded.position <= lowest) continue;
-    const behind = targets.filter((_, i) => recorded.position > from[i]!);
-    await applyTo(trx, behind, recorded);
+    // Past every checkpoint (the usual case), all targets apply it.
+    const behind = recorded.position > highest ? targets : targets.filter((_, i) => recorded.position > from[i]!);
+    applyTo(rows, behind, recorded);
   }
   let reached = Number.POSITIVE_INFINITY;
   for (const [i, p] of targets.entries()) {
     const position = Math.max(from[i]!, last);
-    if (position > from[i]!) await writeCheckpoint(trx, p.name, p.version, position);
+    if (position > from[i]!) writeCheckpoint(rows, p.name, p.version, position);
     reached = Math.min(reached, position);
   }
   return Number.isFinite(reached) ? reached : last;

@@ -1,17 +1,6 @@
-import {
-  IdentifierNode,
-  type Kysely,
-  type KyselyPlugin,
-  OperationNodeTransformer,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type SchemableIdentifierNode,
-  type UnknownRow,
-  sql,
-} from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Projection } from './projection.ts';
+import type { Rows } from './rows.ts';
 import type { ReadDb } from './schema.ts';
 
 type Db = Kysely<ReadDb>;
@@ -40,7 +29,7 @@ export async function createTables(db: Db, projection: Projection, nameOf: (tabl
  * are all new gets a checkpoint at zero with its version: empty tables are that version's rows of an
  * empty history (the runner builds it aside if the store is not empty).
  */
-export async function ensureTables(db: Db, projections: readonly Projection[]): Promise<void> {
+export async function ensureTables(db: Db, rows: Rows, projections: readonly Projection[]): Promise<void> {
   for (const projection of projections) {
     let created = 0;
     for (const table of Object.keys(projection.tables)) {
@@ -49,7 +38,7 @@ export async function ensureTables(db: Db, projections: readonly Projection[]): 
       created += 1;
     }
     const hasCheckpoint = await db.selectFrom('checkpoints').select('name').where('name', '=', projection.name).executeTakeFirst();
-    if (created === Object.keys(projection.tables).length && !hasCheckpoint) await writeCheckpoint(db, projection.name, projection.version, 0);
+    if (created === Object.keys(projection.tables).length && !hasCheckpoint) writeCheckpoint(rows, projection.name, projection.version, 0);
   }
 }
 
@@ -57,33 +46,6 @@ export async function ensureTables(db: Db, projections: readonly Projection[]): 
 export async function dropTablesStartingWith(db: Db, prefix: string): Promise<void> {
   const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ${prefix.length}) = ${prefix}`.execute(db);
   for (const { name } of rows) await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db);
-}
-
-class RenameTables extends OperationNodeTransformer {
-  constructor(private readonly names: ReadonlyMap<string, string>) {
-    super();
-  }
-  protected override transformSchemableIdentifier(node: SchemableIdentifierNode): SchemableIdentifierNode {
-    const to = this.names.get(node.identifier.name);
-    return to === undefined ? node : { ...node, identifier: IdentifierNode.create(to) };
-  }
-}
-
-/**
- * Points a projection's queries at other tables (its shadow during a rebuild) without the projection
- * knowing: `insertInto('tasks')` runs against `tasks__r…`.
- */
-export class RenameTablesPlugin implements KyselyPlugin {
-  readonly #transformer: RenameTables;
-  constructor(names: ReadonlyMap<string, string>) {
-    this.#transformer = new RenameTables(names);
-  }
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node, args.queryId);
-  }
-  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(args.result);
-  }
 }
 
 export interface Checkpoint {
@@ -106,11 +68,12 @@ export async function readCheckpoint(db: Db, name: string): Promise<number> {
   return row?.position ?? 0;
 }
 
-export async function writeCheckpoint(db: Db, name: string, version: number, position: number): Promise<void> {
-  const updated_at = new Date().toISOString();
-  await db
-    .insertInto('checkpoints')
-    .values({ name, version, position, updated_at })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ version, position, updated_at }))
-    .execute();
+/** A projection's checkpoint as the transaction of `rows` sees it. */
+export function checkpointIn(rows: Rows, name: string): { version: number; position: number } | undefined {
+  return rows.get('checkpoints', { name }, ['version', 'position']);
+}
+
+/** Moves a projection's checkpoint, inside the transaction of `rows`. */
+export function writeCheckpoint(rows: Rows, name: string, version: number, position: number): void {
+  rows.upsert('checkpoints', { name, version, position, updated_at: new Date().toISOString() }, { conflict: ['name'], set: ['version', 'position', 'updated_at'] });
 }

@@ -1,5 +1,6 @@
 import type { ProjectedEvent, Projection } from '../projection.ts';
-import type { AuditAction, AuditLogTable } from './schema.ts';
+import type { Rows } from '../rows.ts';
+import type { AuditAction } from './schema.ts';
 
 const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.slice('user-'.length) : null);
 
@@ -40,10 +41,10 @@ export const auditProjection: Projection = {
     'TaskCreated',
     'TaskUpdated',
   ],
-  async apply(db, event) {
+  apply(rows, event) {
     const subject = userOf(event.streamId);
     const row = (action: AuditAction, actor: string, at: string, amount: number | null, reference: string | null, on = subject) =>
-      record(db, event, { action, actor_id: actor, at, amount_paise: amount, reference, subject_user_id: on });
+      record(rows, event, action, actor, at, amount, reference, on);
     switch (event.type) {
       case 'WalletCredited':
       case 'WalletDebited': {
@@ -56,9 +57,9 @@ export const auditProjection: Projection = {
       case 'AdjustmentRequested': {
         const d = event.data;
         if (!subject) return;
-        await db
-          .insertInto('adjustments')
-          .values({
+        rows.upsert(
+          'adjustments',
+          {
             id: d.adjustmentId,
             user_id: subject,
             amount_paise: d.amountPaise,
@@ -70,9 +71,9 @@ export const auditProjection: Projection = {
             decided_by: null,
             decided_at: null,
             position: event.position,
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+          },
+          { conflict: ['id'] },
+        );
         return row('adjustment_requested', d.requestedBy, d.requestedAt, d.amountPaise, d.adjustmentId);
       }
       case 'AdjustmentApproved':
@@ -80,12 +81,8 @@ export const auditProjection: Projection = {
         const approved = event.type === 'AdjustmentApproved';
         const by = approved ? event.data.approvedBy : event.data.rejectedBy;
         const at = approved ? event.data.approvedAt : event.data.rejectedAt;
-        await db
-          .updateTable('adjustments')
-          .set({ status: approved ? 'approved' : 'rejected', decided_by: by, decided_at: at })
-          .where('id', '=', event.data.adjustmentId)
-          .execute();
-        const found = await db.selectFrom('adjustments').select('amount_paise').where('id', '=', event.data.adjustmentId).executeTakeFirst();
+        rows.update('adjustments', { id: event.data.adjustmentId }, { set: { status: approved ? 'approved' : 'rejected', decided_by: by, decided_at: at } });
+        const found = rows.get('adjustments', { id: event.data.adjustmentId }, ['amount_paise']);
         return row(approved ? 'adjustment_approved' : 'adjustment_rejected', by, at, found?.amount_paise ?? null, event.data.adjustmentId);
       }
       case 'ProofApproved':
@@ -93,16 +90,12 @@ export const auditProjection: Projection = {
       case 'ProofRejected':
         return row('proof_rejected', event.data.reviewedBy, event.data.rejectedAt, null, event.data.submissionId);
       case 'WithdrawalRequested':
-        await db
-          .insertInto('audit_withdrawals')
-          .values({ id: event.data.withdrawalId, amount_paise: event.data.amountPaise })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+        rows.upsert('audit_withdrawals', { id: event.data.withdrawalId, amount_paise: event.data.amountPaise }, { conflict: ['id'] });
         return;
       case 'WithdrawalPaid':
       case 'WithdrawalRejected': {
         const paid = event.type === 'WithdrawalPaid';
-        const found = await db.selectFrom('audit_withdrawals').select('amount_paise').where('id', '=', event.data.withdrawalId).executeTakeFirst();
+        const found = rows.get('audit_withdrawals', { id: event.data.withdrawalId }, ['amount_paise']);
         return row(
           paid ? 'withdrawal_paid' : 'withdrawal_rejected',
           paid ? event.data.paidBy : event.data.rejectedBy,
@@ -125,10 +118,19 @@ export const auditProjection: Projection = {
   },
 };
 
-async function record(db: Parameters<Projection['apply']>[0], event: ProjectedEvent, values: Omit<AuditLogTable, 'id' | 'position'>): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({ id: event.id, position: event.position, ...values })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+function record(
+  rows: Rows,
+  event: ProjectedEvent,
+  action: AuditAction,
+  actor: string,
+  at: string,
+  amount: number | null,
+  reference: string | null,
+  subject: string | null,
+): void {
+  rows.upsert(
+    'audit_log',
+    { id: event.id, position: event.position, at, actor_id: actor, action, subject_user_id: subject, amount_paise: amount, reference },
+    { conflict: ['id'] },
+  );
 }

@@ -52,15 +52,25 @@ function reasonOf(params: Record<string, string | number> | undefined): string |
  * a rejection's return is its `WalletCredited` (kind `withdrawal_refund`); `WithdrawalRequested`
  * and `WithdrawalRejected` move nothing themselves, and `WithdrawalPaid` is the only pay-out.
  */
-export function journalTransactionOf(
-  event: ProjectedEvent,
-  userId: string,
-  findWithdrawal: (id: string) => KnownWithdrawal | undefined,
-): JournalTransaction | null {
-  const base = { userId, params: null, entryId: null, submissionId: null, taskId: null, withdrawalId: null, utr: null };
-  /** What a credit and a debit record alike; each adds the account on its own side. */
-  const ledgerEntry = (d: Extract<ProjectedEvent, { type: 'WalletCredited' | 'WalletDebited' }>['data'], effectiveAt: string) => ({
-    ...base,
+type LedgerData = Extract<ProjectedEvent, { type: 'WalletCredited' | 'WalletDebited' }>['data'];
+
+/** What a journal transaction links to besides its ledger entry. */
+interface Links {
+  submissionId?: string | null;
+  taskId?: string | null;
+  withdrawalId?: string | null;
+}
+
+/**
+ * The transaction of a wallet credit or debit: what both record alike, with its kind and accounts.
+ * One object literal (no spreads): this runs for every money event of every rebuild.
+ */
+function ledgerEntry(event: ProjectedEvent, userId: string, d: LedgerData, effectiveAt: string, kind: JournalKind, from: string, to: string, links: Links = {}): JournalTransaction {
+  return {
+    userId,
+    kind,
+    from,
+    to,
     amountPaise: d.amountPaise,
     effectiveAt,
     actor: d.by ?? event.metadata.actor ?? null,
@@ -68,32 +78,43 @@ export function journalTransactionOf(
     description: ledgerText(d),
     params: d.params ? JSON.stringify(d.params) : null,
     entryId: d.entryId,
-  });
+    submissionId: links.submissionId ?? null,
+    taskId: links.taskId ?? null,
+    withdrawalId: links.withdrawalId ?? null,
+    utr: null,
+  };
+}
+
+export function journalTransactionOf(
+  event: ProjectedEvent,
+  userId: string,
+  findWithdrawal: (id: string) => KnownWithdrawal | undefined,
+): JournalTransaction | null {
   switch (event.type) {
     case 'WalletCredited': {
       const d = event.data;
-      const common = { ...ledgerEntry(d, d.creditedAt), to: accounts.available(userId) };
+      const to = accounts.available(userId);
       switch (d.kind) {
         case 'task_reward':
-          return { ...common, kind: 'task_reward', from: accounts.taskRewards, submissionId: d.reference ?? null, taskId: d.taskId ?? null };
+          return ledgerEntry(event, userId, d, d.creditedAt, 'task_reward', accounts.taskRewards, to, { submissionId: d.reference ?? null, taskId: d.taskId ?? null });
         case 'kyc_bonus':
-          return { ...common, kind: 'kyc_bonus', from: accounts.kycBonus };
+          return ledgerEntry(event, userId, d, d.creditedAt, 'kyc_bonus', accounts.kycBonus, to);
         case 'adjustment':
-          return { ...common, kind: 'adjustment', from: accounts.adjustments };
+          return ledgerEntry(event, userId, d, d.creditedAt, 'adjustment', accounts.adjustments, to);
         case 'withdrawal_refund':
-          return { ...common, kind: 'withdrawal_refund', from: accounts.payoutPending(userId), withdrawalId: d.reference ?? null };
+          return ledgerEntry(event, userId, d, d.creditedAt, 'withdrawal_refund', accounts.payoutPending(userId), to, { withdrawalId: d.reference ?? null });
         default:
           return null;
       }
     }
     case 'WalletDebited': {
       const d = event.data;
-      const common = { ...ledgerEntry(d, d.debitedAt), from: accounts.available(userId) };
+      const from = accounts.available(userId);
       switch (d.kind) {
         case 'withdrawal':
-          return { ...common, kind: 'withdrawal', to: accounts.payoutPending(userId), withdrawalId: d.reference ?? null };
+          return ledgerEntry(event, userId, d, d.debitedAt, 'withdrawal', from, accounts.payoutPending(userId), { withdrawalId: d.reference ?? null });
         case 'adjustment':
-          return { ...common, kind: 'adjustment', to: accounts.adjustments };
+          return ledgerEntry(event, userId, d, d.debitedAt, 'adjustment', from, accounts.adjustments);
         default:
           return null;
       }
@@ -103,7 +124,7 @@ export function journalTransactionOf(
       const amountPaise = d.amountPaise ?? findWithdrawal(d.withdrawalId)?.amountPaise;
       if (amountPaise === undefined) return null;
       return {
-        ...base,
+        userId,
         kind: 'withdrawal_paid',
         amountPaise,
         from: accounts.payoutPending(userId),
@@ -113,6 +134,9 @@ export function journalTransactionOf(
         reason: null,
         description: ledgerText({ kind: 'withdrawal_paid', params: { reference: d.reference } }),
         params: JSON.stringify({ reference: d.reference }),
+        entryId: null,
+        submissionId: null,
+        taskId: null,
         withdrawalId: d.withdrawalId,
         utr: d.reference,
       };

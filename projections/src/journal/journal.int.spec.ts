@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import type { KamaiEvent, UserEvent, WithdrawalDestination } from '@kamai/contracts';
 import { credit, decideAdjustWallet, decideWithdrawals, fold, userEvolver, type WithdrawalCommand } from '@kamai/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ReadDbHandle, openReadDb, writeTransaction } from '../db.ts';
+import { type ReadDbHandle, openReadDb, writeTransaction, writerOf } from '../db.ts';
+import { toProjectedEvent } from '../projection.ts';
 import { allProjections } from '../index.ts';
 import { rebuildReadModels } from '../rebuild.ts';
 import { applyEvents } from '../runner.ts';
 import { listAsEventSource, recordEvents } from '../testing.ts';
 import { findUserById } from '../users/queries.ts';
+import { journalProjection } from './projection.ts';
 import { listPostings, reconciliation, trialBalance, userBalanceAt, userStatement } from './queries.ts';
 
 const t = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -117,5 +119,15 @@ describe('the double-entry journal', () => {
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded));
     expect(await findUserById(db, 'u1')).toMatchObject({ balance_paise: 30_000, pending_payout_paise: 20_000 });
     expect(await findUserById(db, 'nobody')).toBeUndefined();
+  });
+
+  it('refuses a money event posted twice: no transaction is counted twice', async () => {
+    register('u1', '9876543210', 'Asha');
+    on('u1', credit({ entryId: 'r1', amountPaise: 50_000, kind: 'task_reward', params: { taskTitle: 'T' }, now: t(1) }));
+    const recorded = recordEvents(log);
+    await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded));
+    const reward = toProjectedEvent(recorded[1]!)!;
+    await expect(writeTransaction(db, (trx) => journalProjection.apply(writerOf(trx), reward))).rejects.toThrow(/UNIQUE constraint failed: journal_postings/);
+    expect(await listPostings(db)).toHaveLength(2);
   });
 });

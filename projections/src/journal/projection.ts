@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Projection } from '../projection.ts';
-import type { ReadDb } from '../schema.ts';
+import type { ProjectedEvent, Projection } from '../projection.ts';
+import type { RowOf, Rows } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } from './accounts.ts';
 
@@ -13,12 +12,17 @@ export const journalProjection: Projection = {
   name: 'journal',
   version: 1,
   tables: {
+    // Keyed by (position, id), not by id alone: the ids (`<event id>:<side>`) are random, so a key on
+    // them alone puts every posting on a random page of its index, the costliest write of a rebuild;
+    // positions only grow, so this key's pages fill in order. It still refuses an event applied twice,
+    // and it is the order the queries list postings in.
     journal_postings: {
-      columns: `id TEXT PRIMARY KEY, transaction_id TEXT NOT NULL, account TEXT NOT NULL, user_id TEXT,
+      columns: `id TEXT NOT NULL, transaction_id TEXT NOT NULL, account TEXT NOT NULL, user_id TEXT,
         amount_paise INTEGER NOT NULL, kind TEXT NOT NULL, event_type TEXT NOT NULL, position INTEGER NOT NULL,
         stream_id TEXT NOT NULL, revision INTEGER NOT NULL, effective_at TEXT NOT NULL, actor TEXT, reason TEXT,
-        description TEXT NOT NULL, params TEXT, entry_id TEXT, submission_id TEXT, task_id TEXT, withdrawal_id TEXT, utr TEXT`,
-      indexes: { account: 'account, position', account_time: 'account, effective_at', position: 'position' },
+        description TEXT NOT NULL, params TEXT, entry_id TEXT, submission_id TEXT, task_id TEXT, withdrawal_id TEXT, utr TEXT,
+        UNIQUE (position, id)`,
+      indexes: { account: 'account, position', account_time: 'account, effective_at' },
     },
     journal_balances: {
       columns: `account TEXT PRIMARY KEY, debit_paise INTEGER NOT NULL, credit_paise INTEGER NOT NULL`,
@@ -29,37 +33,49 @@ export const journalProjection: Projection = {
     },
   },
   handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid'],
-  async apply(db, event) {
+  apply(rows, event) {
     if (!event.streamId.startsWith('user-')) return;
     const userId = userIdOf(event.streamId);
     if (event.type === 'WithdrawalRequested') {
-      await db
-        .insertInto('journal_withdrawals')
-        .values({ id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise, status: 'pending' })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      rows.upsert(
+        'journal_withdrawals',
+        { id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise, status: 'pending' },
+        { conflict: ['id'] },
+      );
       return;
     }
     if (event.type === 'WithdrawalRejected') {
-      await db.updateTable('journal_withdrawals').set({ status: 'rejected' }).where('id', '=', event.data.withdrawalId).execute();
+      rows.update('journal_withdrawals', { id: event.data.withdrawalId }, { set: { status: 'rejected' } });
       return;
     }
     let known: KnownWithdrawal | undefined;
     if (event.type === 'WithdrawalPaid') {
-      const row = await db.selectFrom('journal_withdrawals').selectAll().where('id', '=', event.data.withdrawalId).executeTakeFirst();
+      const row = rows.get('journal_withdrawals', { id: event.data.withdrawalId }, ['user_id', 'amount_paise']);
       known = row && { userId: row.user_id, amountPaise: row.amount_paise };
-      await db.updateTable('journal_withdrawals').set({ status: 'paid' }).where('id', '=', event.data.withdrawalId).execute();
+      rows.update('journal_withdrawals', { id: event.data.withdrawalId }, { set: { status: 'paid' } });
     }
     const transaction = journalTransactionOf(event, userId, () => known);
     if (!transaction) return;
-    await post(db, event, transaction);
+    post(rows, event, transaction);
   },
 };
 
-async function post(db: Kysely<ReadDb>, event: Parameters<Projection['apply']>[1], t: JournalTransaction): Promise<void> {
-  const common = {
+function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
+  rows.insert('journal_postings', posting(event, t, 0, t.from, -t.amountPaise));
+  rows.insert('journal_postings', posting(event, t, 1, t.to, t.amountPaise));
+  const balance = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, balance);
+  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, balance);
+}
+
+/** One side of a transaction, as a row (one literal, no spread: two per money event of every rebuild). */
+function posting(event: ProjectedEvent, t: JournalTransaction, side: 0 | 1, account: string, amount: number): RowOf<'journal_postings'> {
+  return {
+    id: `${event.id}:${side}`,
     transaction_id: event.id,
+    account,
     user_id: t.userId,
+    amount_paise: amount,
     kind: t.kind,
     event_type: event.type,
     position: event.position,
@@ -76,26 +92,4 @@ async function post(db: Kysely<ReadDb>, event: Parameters<Projection['apply']>[1
     withdrawal_id: t.withdrawalId,
     utr: t.utr,
   };
-  await db
-    .insertInto('journal_postings')
-    .values([
-      { ...common, id: `${event.id}:0`, account: t.from, amount_paise: -t.amountPaise },
-      { ...common, id: `${event.id}:1`, account: t.to, amount_paise: t.amountPaise },
-    ])
-    .execute();
-  for (const [account, debit, credit] of [
-    [t.from, t.amountPaise, 0],
-    [t.to, 0, t.amountPaise],
-  ] as const) {
-    await db
-      .insertInto('journal_balances')
-      .values({ account, debit_paise: debit, credit_paise: credit })
-      .onConflict((oc) =>
-        oc.column('account').doUpdateSet((eb) => ({
-          debit_paise: eb('journal_balances.debit_paise', '+', debit),
-          credit_paise: eb('journal_balances.credit_paise', '+', credit),
-        })),
-      )
-      .execute();
-  }
 }

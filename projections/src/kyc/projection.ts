@@ -21,48 +21,43 @@ export const kycProjection: Projection = {
     },
   },
   handles: ['KycDocumentSubmitted', 'KycDocumentApproved', 'KycDocumentRejected'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'KycDocumentSubmitted': {
         const d = event.data;
-        await db
-          .insertInto('kyc_documents')
-          .values({
-            id: d.documentId,
-            user_id: userIdOf(event.streamId),
-            document_type: d.documentType,
-            front_image_url: d.frontImageUrl,
-            back_image_url: d.backImageUrl,
-            front_image_sha256: d.frontImageSha256,
-            back_image_sha256: d.backImageSha256,
-            status: 'pending',
-            rejection_reason: null,
-            uploaded_at: d.submittedAt,
-            reviewed_at: null,
-            reviewed_by: null,
-            position: event.position,
-          })
-          .execute();
+        rows.insert('kyc_documents', {
+          id: d.documentId,
+          user_id: userIdOf(event.streamId),
+          document_type: d.documentType,
+          front_image_url: d.frontImageUrl,
+          back_image_url: d.backImageUrl,
+          front_image_sha256: d.frontImageSha256,
+          back_image_sha256: d.backImageSha256,
+          status: 'pending',
+          rejection_reason: null,
+          uploaded_at: d.submittedAt,
+          reviewed_at: null,
+          reviewed_by: null,
+          position: event.position,
+        });
         return;
       }
       case 'KycDocumentApproved': {
         const d = event.data;
-        await db
-          .updateTable('kyc_documents')
-          .set({ status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy })
-          .where('id', '=', d.documentId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update(
+          'kyc_documents',
+          { id: d.documentId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy } },
+        );
         return;
       }
       case 'KycDocumentRejected': {
         const d = event.data;
-        await db
-          .updateTable('kyc_documents')
-          .set({ status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason })
-          .where('id', '=', d.documentId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update(
+          'kyc_documents',
+          { id: d.documentId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason } },
+        );
         return;
       }
       default:

@@ -14,47 +14,33 @@ export const notificationsProjection: Projection = {
     },
   },
   handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
-      case 'NotificationSent':
-        await db
-          .insertInto('notifications')
-          .values({
-            id: event.data.notificationId,
-            user_id: userIdOf(event.streamId),
-            ...notificationText(event.data),
-            message_key: event.data.key ?? null,
-            params: event.data.params ? JSON.stringify(event.data.params) : null,
-            type: event.data.kind,
-            is_read: 0,
-            created_at: event.data.sentAt,
-            position: event.position,
-          })
-          .execute();
+      case 'NotificationSent': {
+        const text = notificationText(event.data);
+        rows.insert('notifications', {
+          id: event.data.notificationId,
+          user_id: userIdOf(event.streamId),
+          title: text.title,
+          message: text.message,
+          message_key: event.data.key ?? null,
+          params: event.data.params ? JSON.stringify(event.data.params) : null,
+          type: event.data.kind,
+          is_read: 0,
+          created_at: event.data.sentAt,
+          position: event.position,
+        });
         return;
+      }
       case 'NotificationRead':
-        await db
-          .updateTable('notifications')
-          .set({ is_read: 1 })
-          .where('id', '=', event.data.notificationId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update('notifications', { id: event.data.notificationId, user_id: userIdOf(event.streamId) }, { set: { is_read: 1 } });
         return;
       case 'AllNotificationsRead':
         // Only those sent before: a replay applies this at the same point of the stream.
-        await db
-          .updateTable('notifications')
-          .set({ is_read: 1 })
-          .where('user_id', '=', userIdOf(event.streamId))
-          .where('position', '<', event.position)
-          .execute();
+        rows.update('notifications', { user_id: userIdOf(event.streamId), position: { lt: event.position } }, { set: { is_read: 1 } });
         return;
       case 'NotificationDeleted':
-        await db
-          .deleteFrom('notifications')
-          .where('id', '=', event.data.notificationId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.delete('notifications', { id: event.data.notificationId, user_id: userIdOf(event.streamId) });
         return;
       default:
         return;

@@ -12,26 +12,23 @@ export const sessionsProjection: Projection = {
     },
   },
   handles: ['SessionStarted', 'SessionSeen', 'SessionEnded'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'SessionStarted':
-        await db
-          .insertInto('sessions')
-          .values({
-            sid: event.data.sessionId,
-            user_id: event.data.userId,
-            expires_at: event.data.expiresAt,
-            started_at: event.data.startedAt,
-            device: event.data.device ?? null,
-            last_seen_at: event.data.startedAt,
-          })
-          .execute();
+        rows.insert('sessions', {
+          sid: event.data.sessionId,
+          user_id: event.data.userId,
+          expires_at: event.data.expiresAt,
+          started_at: event.data.startedAt,
+          device: event.data.device ?? null,
+          last_seen_at: event.data.startedAt,
+        });
         return;
       case 'SessionSeen':
-        await db.updateTable('sessions').set({ last_seen_at: event.data.seenAt }).where('sid', '=', event.data.sessionId).execute();
+        rows.update('sessions', { sid: event.data.sessionId }, { set: { last_seen_at: event.data.seenAt } });
         return;
       case 'SessionEnded':
-        await db.deleteFrom('sessions').where('sid', '=', event.data.sessionId).execute();
+        rows.delete('sessions', { sid: event.data.sessionId });
         return;
       default:
         return;

@@ -1,5 +1,6 @@
 import { LIMIT_KEYS, type Limits } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
+import { columnsOf } from '../rows.ts';
 
 export const SETTINGS_ROW_ID = 'app';
 
@@ -14,14 +15,14 @@ export const settingsProjection: Projection = {
     },
   },
   handles: ['SettingsUpdated'],
-  async apply(db, event) {
+  apply(rows, event) {
     if (event.type !== 'SettingsUpdated') return;
     const d = event.data;
     const changedLimits: Partial<Limits> = {};
     for (const key of LIMIT_KEYS) if (d[key] !== undefined) changedLimits[key] = d[key];
     let limits: string | undefined;
     if (Object.keys(changedLimits).length > 0) {
-      const row = await db.selectFrom('app_settings').select('limits').where('id', '=', SETTINGS_ROW_ID).executeTakeFirst();
+      const row = rows.get('app_settings', { id: SETTINGS_ROW_ID }, ['limits']);
       const before = row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {};
       limits = JSON.stringify({ ...before, ...changedLimits });
     }
@@ -32,10 +33,10 @@ export const settingsProjection: Projection = {
       updated_by: d.updatedBy,
       updated_at: d.updatedAt,
     };
-    await db
-      .insertInto('app_settings')
-      .values({ id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, ...changed })
-      .onConflict((oc) => oc.column('id').doUpdateSet(changed))
-      .execute();
+    rows.upsert(
+      'app_settings',
+      { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, ...changed },
+      { conflict: ['id'], set: columnsOf(changed) },
+    );
   },
 };

@@ -14,38 +14,27 @@ export const tasksProjection: Projection = {
     },
   },
   handles: ['TaskCreated', 'TaskUpdated', 'TaskDeleted'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'TaskCreated': {
         const d = event.data;
-        await db
-          .insertInto('tasks')
-          .values({
-            id: d.taskId,
-            ...taskColumns(d),
-            created_at: d.createdAt,
-            updated_at: d.createdAt,
-            deleted_at: null,
-            position: event.position,
-          })
-          .execute();
+        rows.insert('tasks', {
+          id: d.taskId,
+          ...taskColumns(d),
+          created_at: d.createdAt,
+          updated_at: d.createdAt,
+          deleted_at: null,
+          position: event.position,
+        });
         return;
       }
       case 'TaskUpdated': {
         const d = event.data;
-        await db
-          .updateTable('tasks')
-          .set({ ...taskColumns(d), updated_at: d.updatedAt })
-          .where('id', '=', d.taskId)
-          .execute();
+        rows.update('tasks', { id: d.taskId }, { set: { ...taskColumns(d), updated_at: d.updatedAt } });
         return;
       }
       case 'TaskDeleted':
-        await db
-          .updateTable('tasks')
-          .set({ deleted_at: event.data.deletedAt, updated_at: event.data.deletedAt })
-          .where('id', '=', event.data.taskId)
-          .execute();
+        rows.update('tasks', { id: event.data.taskId }, { set: { deleted_at: event.data.deletedAt, updated_at: event.data.deletedAt } });
         return;
       default:
         return;

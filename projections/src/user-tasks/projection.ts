@@ -1,4 +1,5 @@
 import type { Projection } from '../projection.ts';
+import { columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /**
@@ -24,7 +25,7 @@ export const userTasksProjection: Projection = {
     },
   },
   handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'ProofSubmitted': {
         const d = event.data;
@@ -43,59 +44,50 @@ export const userTasksProjection: Projection = {
           reviewed_at: null,
           position: event.position,
         };
-        await db
-          .insertInto('proof_submissions')
-          .values({
-            id: d.submissionId,
-            user_id: userId,
-            task_id: d.taskId,
-            task_title: d.taskTitle,
-            reward_paise: d.rewardPaise,
-            proof_image_url: d.proofImageUrl,
-            proof_description: d.proofDescription,
-            status: 'submitted',
-            submitted_at: d.submittedAt,
-            reviewed_at: null,
-            reviewed_by: null,
-            rejection_reason: null,
-            position: event.position,
-          })
-          .execute();
-        await db
-          .insertInto('user_tasks')
-          .values({ id: d.submissionId, user_id: userId, task_id: d.taskId, ...latest })
-          .onConflict((oc) => oc.columns(['user_id', 'task_id']).doUpdateSet(latest))
-          .execute();
+        rows.insert('proof_submissions', {
+          id: d.submissionId,
+          user_id: userId,
+          task_id: d.taskId,
+          task_title: d.taskTitle,
+          reward_paise: d.rewardPaise,
+          proof_image_url: d.proofImageUrl,
+          proof_description: d.proofDescription,
+          status: 'submitted',
+          submitted_at: d.submittedAt,
+          reviewed_at: null,
+          reviewed_by: null,
+          rejection_reason: null,
+          position: event.position,
+        });
+        rows.upsert(
+          'user_tasks',
+          { id: d.submissionId, user_id: userId, task_id: d.taskId, ...latest },
+          { conflict: ['user_id', 'task_id'], set: columnsOf(latest) },
+        );
         return;
       }
       case 'ProofApproved': {
         const d = event.data;
-        await db
-          .updateTable('proof_submissions')
-          .set({ status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy })
-          .where('id', '=', d.submissionId)
-          .execute();
-        await db
-          .updateTable('user_tasks')
-          .set({ status: 'approved', completed_at: d.approvedAt, rupees_earned_paise: d.rewardPaise, reviewed_at: d.approvedAt })
-          .where('user_id', '=', userIdOf(event.streamId))
-          .where('submission_id', '=', d.submissionId)
-          .execute();
+        rows.update('proof_submissions', { id: d.submissionId }, { set: { status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy } });
+        rows.update(
+          'user_tasks',
+          { user_id: userIdOf(event.streamId), submission_id: d.submissionId },
+          { set: { status: 'approved', completed_at: d.approvedAt, rupees_earned_paise: d.rewardPaise, reviewed_at: d.approvedAt } },
+        );
         return;
       }
       case 'ProofRejected': {
         const d = event.data;
-        await db
-          .updateTable('proof_submissions')
-          .set({ status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason })
-          .where('id', '=', d.submissionId)
-          .execute();
-        await db
-          .updateTable('user_tasks')
-          .set({ status: 'rejected', rejection_reason: d.reason, reviewed_at: d.rejectedAt })
-          .where('user_id', '=', userIdOf(event.streamId))
-          .where('submission_id', '=', d.submissionId)
-          .execute();
+        rows.update(
+          'proof_submissions',
+          { id: d.submissionId },
+          { set: { status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason } },
+        );
+        rows.update(
+          'user_tasks',
+          { user_id: userIdOf(event.streamId), submission_id: d.submissionId },
+          { set: { status: 'rejected', rejection_reason: d.reason, reviewed_at: d.rejectedAt } },
+        );
         return;
       }
       default:

@@ -16,62 +16,53 @@ export const usersProjection: Projection = {
     },
   },
   handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'UserRegistered': {
         const d = event.data;
-        await db
-          .insertInto('users')
-          .values({
-            id: d.userId,
-            mobile: d.mobile,
-            password_hash: d.passwordHash,
-            first_name: d.firstName,
-            last_name: d.lastName,
-            created_at: d.registeredAt,
-            updated_at: d.registeredAt,
-          })
-          .execute();
+        rows.insert('users', {
+          id: d.userId,
+          mobile: d.mobile,
+          password_hash: d.passwordHash,
+          first_name: d.firstName,
+          last_name: d.lastName,
+          created_at: d.registeredAt,
+          updated_at: d.registeredAt,
+        });
         return;
       }
       case 'PasswordChanged':
-        await db
-          .updateTable('users')
-          .set({ password_hash: event.data.passwordHash, updated_at: event.data.changedAt })
-          .where('id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update('users', { id: userIdOf(event.streamId) }, { set: { password_hash: event.data.passwordHash, updated_at: event.data.changedAt } });
         return;
       case 'ProfileUpdated': {
         const d = event.data;
-        await db
-          .updateTable('users')
-          .set({
-            ...(d.firstName !== undefined && { first_name: d.firstName }),
-            ...(d.lastName !== undefined && { last_name: d.lastName }),
-            ...(d.email !== undefined && { email: d.email }),
-            ...(d.notificationsEnabled !== undefined && { notifications_enabled: d.notificationsEnabled ? 1 : 0 }),
-            ...(d.language !== undefined && { language: d.language }),
-            updated_at: d.updatedAt,
-          })
-          .where('id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update(
+          'users',
+          { id: userIdOf(event.streamId) },
+          {
+            set: {
+              first_name: d.firstName,
+              last_name: d.lastName,
+              email: d.email,
+              notifications_enabled: d.notificationsEnabled === undefined ? undefined : d.notificationsEnabled ? 1 : 0,
+              language: d.language,
+              updated_at: d.updatedAt,
+            },
+          },
+        );
         return;
       }
       case 'RoleGranted':
       case 'RoleRevoked': {
         const id = userIdOf(event.streamId);
-        const row = await db.selectFrom('users').select('roles').where('id', '=', id).executeTakeFirst();
+        const row = rows.get('users', { id }, ['roles']);
         if (!row) return;
         const current = JSON.parse(row.roles) as Role[];
         const roles =
           event.type === 'RoleGranted'
             ? [...new Set([...current, event.data.role])]
             : current.filter((role) => role !== event.data.role);
-        await db
-          .updateTable('users')
-          .set({ roles: JSON.stringify(roles.sort()), is_admin: roles.includes('admin') ? 1 : 0 })
-          .where('id', '=', id)
-          .execute();
+        rows.update('users', { id }, { set: { roles: JSON.stringify(roles.sort()), is_admin: roles.includes('admin') ? 1 : 0 } });
         return;
       }
       case 'KycDocumentApproved':
@@ -79,7 +70,7 @@ export const usersProjection: Projection = {
         // The events say when KYC moves on, so this model never reads another projection's table.
         if (event.type === 'KycDocumentApproved' && !event.data.kycVerified) return;
         const kycStatus = event.type === 'KycBonusClaimed' ? 'bonus_claimed' : 'verified';
-        await db.updateTable('users').set({ kyc_status: kycStatus }).where('id', '=', userIdOf(event.streamId)).execute();
+        rows.update('users', { id: userIdOf(event.streamId) }, { set: { kyc_status: kycStatus } });
         return;
       }
       default:

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { KamaiEvent } from '@kamai/contracts';
-import { describe, it } from 'vitest';
-import { projectionSpec } from '../testing.ts';
+import { describe, expect, it } from 'vitest';
+import { openReadDb, writeTransaction, writerOf } from '../db.ts';
+import { toProjectedEvent } from '../projection.ts';
+import { applyEvents } from '../runner.ts';
+import { projectionSpec, recordEvents, rowsOf } from '../testing.ts';
 import { walletProjection } from './projection.ts';
 import { listTransactions } from './queries.ts';
 
@@ -48,4 +54,20 @@ describe('wallet read model', () => {
           ['e1', 'other', '200.00', 'Goodwill credit'],
         ],
       ));
+
+  it('refuses a ledger entry applied twice: no balance counts it twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kamai-wallet-'));
+    const db = await openReadDb(join(dir, 'read.sqlite'), [walletProjection]);
+    try {
+      const events = recordEvents([registered, on({ type: 'WalletCredited', data: { entryId: 'e1', amountPaise: 2500, kind: 'task_reward', params: { taskTitle: 'T' }, creditedAt: at(1) } })]);
+      await writeTransaction(db, (trx) => applyEvents(trx, [walletProjection], events));
+      const credit = toProjectedEvent(events[1]!)!;
+      await expect(writeTransaction(db, (trx) => walletProjection.apply(writerOf(trx), credit))).rejects.toThrow(/UNIQUE constraint failed: transactions/);
+      expect(await rowsOf(db, 'wallets')).toEqual([expect.objectContaining({ balance_paise: 2500 })]);
+      expect(await rowsOf(db, 'transactions')).toHaveLength(1);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

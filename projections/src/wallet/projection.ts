@@ -1,6 +1,5 @@
 import { EARNING_KINDS, ledgerText } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
-import type { TransactionsTable } from '../schema.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** wallets (one row per user: balance and totals) and transactions (one row per ledger event). */
@@ -12,45 +11,40 @@ export const walletProjection: Projection = {
       columns: `user_id TEXT PRIMARY KEY, balance_paise INTEGER NOT NULL, total_earned_paise INTEGER NOT NULL,
         total_withdrawn_paise INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
     },
+    // Keyed by (position, id), not by the (random) entry id alone: positions only grow, so the key's
+    // pages fill in order instead of each row landing on a random page; it still refuses an entry
+    // applied twice. Rows are read by user only.
     transactions: {
-      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
+      columns: `id TEXT NOT NULL, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
         amount_paise INTEGER NOT NULL, description TEXT NOT NULL, params TEXT, task_id TEXT, reference TEXT,
-        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL`,
+        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (position, id)`,
       indexes: { user: 'user_id, position' },
     },
   },
   handles: ['UserRegistered', 'WalletCredited', 'WalletDebited'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'UserRegistered':
-        await db
-          .insertInto('wallets')
-          .values({
-            user_id: event.data.userId,
-            balance_paise: 0,
-            total_earned_paise: 0,
-            total_withdrawn_paise: 0,
-            created_at: event.data.registeredAt,
-            updated_at: event.data.registeredAt,
-          })
-          .execute();
+        rows.insert('wallets', {
+          user_id: event.data.userId,
+          balance_paise: 0,
+          total_earned_paise: 0,
+          total_withdrawn_paise: 0,
+          created_at: event.data.registeredAt,
+          updated_at: event.data.registeredAt,
+        });
         return;
       case 'WalletCredited': {
         const d = event.data;
         const userId = userIdOf(event.streamId);
         const earned = EARNING_KINDS.has(d.kind) ? d.amountPaise : 0;
         const refunded = d.kind === 'withdrawal_refund' ? d.amountPaise : 0;
-        await db
-          .updateTable('wallets')
-          .set((eb) => ({
-            balance_paise: eb('balance_paise', '+', d.amountPaise),
-            total_earned_paise: eb('total_earned_paise', '+', earned),
-            total_withdrawn_paise: eb('total_withdrawn_paise', '-', refunded),
-            updated_at: d.creditedAt,
-          }))
-          .where('user_id', '=', userId)
-          .execute();
-        await insertTransaction(db, {
+        rows.update(
+          'wallets',
+          { user_id: userId },
+          { set: { updated_at: d.creditedAt }, add: { balance_paise: d.amountPaise, total_earned_paise: earned, total_withdrawn_paise: -refunded } },
+        );
+        rows.insert('transactions', {
           id: d.entryId,
           user_id: userId,
           type: earned > 0 ? 'earned' : 'other',
@@ -71,16 +65,12 @@ export const walletProjection: Projection = {
         const d = event.data;
         const userId = userIdOf(event.streamId);
         const withdrawn = d.kind === 'withdrawal' ? d.amountPaise : 0;
-        await db
-          .updateTable('wallets')
-          .set((eb) => ({
-            balance_paise: eb('balance_paise', '-', d.amountPaise),
-            total_withdrawn_paise: eb('total_withdrawn_paise', '+', withdrawn),
-            updated_at: d.debitedAt,
-          }))
-          .where('user_id', '=', userId)
-          .execute();
-        await insertTransaction(db, {
+        rows.update(
+          'wallets',
+          { user_id: userId },
+          { set: { updated_at: d.debitedAt }, add: { balance_paise: -d.amountPaise, total_withdrawn_paise: withdrawn } },
+        );
+        rows.insert('transactions', {
           id: d.entryId,
           user_id: userId,
           type: withdrawn > 0 ? 'withdrawn' : 'other',
@@ -102,7 +92,3 @@ export const walletProjection: Projection = {
     }
   },
 };
-
-function insertTransaction(db: Parameters<Projection['apply']>[0], row: TransactionsTable) {
-  return db.insertInto('transactions').values(row).execute();
-}

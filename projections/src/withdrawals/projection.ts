@@ -14,47 +14,42 @@ export const withdrawalsProjection: Projection = {
     },
   },
   handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected'],
-  async apply(db, event) {
+  apply(rows, event) {
     switch (event.type) {
       case 'WithdrawalRequested': {
         const d = event.data;
-        await db
-          .insertInto('withdrawal_requests')
-          .values({
-            id: d.withdrawalId,
-            user_id: userIdOf(event.streamId),
-            amount_paise: d.amountPaise,
-            status: 'pending',
-            destination_kind: d.destination.kind,
-            destination: JSON.stringify(d.destination),
-            requested_at: d.requestedAt,
-            processed_at: null,
-            processed_by: null,
-            reference: null,
-            reason: null,
-            position: event.position,
-          })
-          .execute();
+        rows.insert('withdrawal_requests', {
+          id: d.withdrawalId,
+          user_id: userIdOf(event.streamId),
+          amount_paise: d.amountPaise,
+          status: 'pending',
+          destination_kind: d.destination.kind,
+          destination: JSON.stringify(d.destination),
+          requested_at: d.requestedAt,
+          processed_at: null,
+          processed_by: null,
+          reference: null,
+          reason: null,
+          position: event.position,
+        });
         return;
       }
       case 'WithdrawalPaid': {
         const d = event.data;
-        await db
-          .updateTable('withdrawal_requests')
-          .set({ status: 'paid', processed_at: d.paidAt, processed_by: d.paidBy, reference: d.reference })
-          .where('id', '=', d.withdrawalId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update(
+          'withdrawal_requests',
+          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'paid', processed_at: d.paidAt, processed_by: d.paidBy, reference: d.reference } },
+        );
         return;
       }
       case 'WithdrawalRejected': {
         const d = event.data;
-        await db
-          .updateTable('withdrawal_requests')
-          .set({ status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason })
-          .where('id', '=', d.withdrawalId)
-          .where('user_id', '=', userIdOf(event.streamId))
-          .execute();
+        rows.update(
+          'withdrawal_requests',
+          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason } },
+        );
         return;
       }
       default:

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from '../testing/server.ts';
 
 const TASKS = 50;
-const FILLER = 20_000;
+const FILLER = 60_000;
 
 function taskCreated(i: number): KamaiEvent {
   return {

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ReadDbHandle, openReadDb, sqliteConnectionOf, writeTransaction, writerOf } from './db.ts';
+import { journalProjection } from './journal/projection.ts';
+import { notificationsProjection } from './notifications/projection.ts';
+import { RowWriter } from './rows.ts';
+import { createTables } from './tables.ts';
+import { rowsOf } from './testing.ts';
+
+let dir: string;
+let db: ReadDbHandle;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kamai-rows-'));
+  db = await openReadDb(join(dir, 'read.sqlite'));
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const notification = (id: string, position: number) => ({
+  id,
+  user_id: 'u1',
+  title: 'T',
+  message: 'M',
+  message_key: null,
+  params: null,
+  type: 'info',
+  is_read: 0,
+  created_at: '2026-11-21T10:00:00.000Z',
+  position,
+});
+
+describe('the row writer', () => {
+  it('inserts, updates (set, add, lt), upserts (ignore, set, add), deletes and reads, in the caller transaction', async () => {
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      for (const [id, position] of [['n1', 1], ['n2', 2], ['n3', 3]] as const) rows.insert('notifications', notification(id, position));
+      expect(rows.update('notifications', { user_id: 'u1', position: { lt: 3 } }, { set: { is_read: 1 } })).toBe(2);
+      expect(rows.delete('notifications', { id: 'n2', user_id: 'u1' })).toBe(1);
+      rows.upsert('notifications', { ...notification('n1', 9), title: 'ignored' }, { conflict: ['id'] });
+      rows.upsert('notifications', { ...notification('n3', 3), title: 'replaced' }, { conflict: ['id'], set: ['title'] });
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 5, credit_paise: 0 }, { conflict: ['account'], add: ['debit_paise', 'credit_paise'] });
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 2, credit_paise: 7 }, { conflict: ['account'], add: ['debit_paise', 'credit_paise'] });
+      expect(rows.update('journal_balances', { account: 'a' }, { add: { credit_paise: -1 } })).toBe(1);
+      expect(rows.get('journal_balances', { account: 'a' }, ['debit_paise', 'credit_paise'])).toEqual({ debit_paise: 7, credit_paise: 6 });
+      expect(rows.get('journal_balances', { account: 'none' }, ['debit_paise'])).toBeUndefined();
+      expect(rows.all('notifications', { user_id: 'u1' }, ['id', 'title', 'is_read'])).toEqual([
+        { id: 'n1', title: 'T', is_read: 1 },
+        { id: 'n3', title: 'replaced', is_read: 0 },
+      ]);
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => r['id'])).toEqual(['n1', 'n3']);
+  });
+
+  it('rolls back with the transaction, and refuses a value that is no column value or a change without a condition', async () => {
+    await expect(
+      writeTransaction(db, (trx) => {
+        writerOf(trx).insert('notifications', notification('n1', 1));
+        writerOf(trx).insert('notifications', notification('n1', 2));
+      }),
+    ).rejects.toThrow(/UNIQUE/);
+    expect(await rowsOf(db, 'notifications')).toEqual([]);
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      expect(() => rows.insert('notifications', { ...notification('n1', 1), is_read: true as unknown as number })).toThrow(/is_read: boolean/);
+      expect(() => rows.update('notifications', {}, { set: { is_read: 1 } })).toThrow(/without a condition/);
+    });
+  });
+
+  it('writes the tables a mapping names (a build aside) and leaves the live ones alone', async () => {
+    const shadowOf = (table: string) => `${table}__rtest`;
+    await writeTransaction(db, async (trx) => {
+      await createTables(trx, notificationsProjection, shadowOf);
+      await createTables(trx, journalProjection, shadowOf);
+      const shadow = new RowWriter(sqliteConnectionOf(trx), (table) => (table === 'notifications' ? shadowOf(table) : table));
+      shadow.insert('notifications', notification('n1', 1));
+      shadow.upsert('journal_balances', { account: 'a', debit_paise: 1, credit_paise: 0 }, { conflict: ['account'] });
+    });
+    expect(await rowsOf(db, 'notifications__rtest')).toHaveLength(1);
+    expect(await rowsOf(db, 'notifications')).toEqual([]);
+    expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 1, credit_paise: 0 }]);
+    expect(await rowsOf(db, 'journal_balances__rtest')).toEqual([]);
+  });
+});

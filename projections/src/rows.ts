@@ -1,0 +1,212 @@
+import type Database from 'better-sqlite3';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ReadDb } from './schema.ts';
+
+/**
+ * The row writer projections write through: synchronous, typed against ReadDb, over better-sqlite3
+ * statements prepared once per (operation, table, column set) and reused. Projections apply every
+ * event of every command and of every rebuild, so this path builds no query objects and awaits
+ * nothing: a batch of events runs as plain synchronous calls inside one transaction.
+ *
+ * Tables are named by their ReadDb name only; the writer maps them to physical tables (a rebuild's
+ * shadow tables), so no projection ever writes a table name into SQL text.
+ */
+export type TableName = keyof ReadDb & string;
+export type RowOf<T extends TableName> = Selectable<ReadDb[T]>;
+export type NewRow<T extends TableName> = Insertable<ReadDb[T]>;
+export type RowChanges<T extends TableName> = Updateable<ReadDb[T]>;
+export type ColumnOf<T extends TableName> = keyof RowOf<T> & string;
+/** Columns holding a number (never null): the ones `add` may change. */
+export type NumericColumn<T extends TableName> = { [K in ColumnOf<T>]: RowOf<T>[K] extends number ? K : never }[ColumnOf<T>];
+
+/** Equality per column, or `{ lt: value }` for `column < value`. All conditions must hold. */
+export type Where<T extends TableName> = { [K in ColumnOf<T>]?: RowOf<T>[K] | { lt: RowOf<T>[K] } };
+
+export interface Update<T extends TableName> {
+  /** Columns set to these values. */
+  set?: RowChanges<T>;
+  /** Numeric columns increased by these amounts (negative to decrease). */
+  add?: { [K in NumericColumn<T>]?: number };
+}
+
+export interface Upsert<T extends TableName> {
+  /** The columns of the unique key whose conflict this handles. */
+  conflict: readonly ColumnOf<T>[];
+  /** On conflict, these columns take the new row's values; with neither `set` nor `add`, the new row is dropped. */
+  set?: readonly ColumnOf<T>[];
+  /** On conflict, these numeric columns are increased by the new row's values. */
+  add?: readonly NumericColumn<T>[];
+}
+
+type Value = string | number | bigint | Buffer | null;
+
+export interface Rows {
+  insert<T extends TableName>(table: T, row: NewRow<T>): void;
+  /** INSERT … ON CONFLICT (conflict) DO UPDATE / DO NOTHING. */
+  upsert<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void;
+  /** Returns the number of rows changed. */
+  update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number;
+  /** Returns the number of rows deleted. */
+  delete<T extends TableName>(table: T, where: Where<T>): number;
+  /** The first row matching (in rowid order), with only these columns. */
+  get<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C> | undefined;
+  /** Every row matching, in rowid order, with only these columns. */
+  all<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C>[];
+}
+
+/** The keys of a row literal, as its columns (for `Upsert.set`: "these columns, as in the new row"). */
+export function columnsOf<R extends object>(row: R): (keyof R & string)[] {
+  // Object.keys of a row literal gives exactly its (string) keys.
+  return Object.keys(row) as (keyof R & string)[];
+}
+
+const id = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function isBound(value: unknown): value is Value {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || Buffer.isBuffer(value);
+}
+
+function bindable(table: string, column: string, value: unknown): Value {
+  if (isBound(value)) return value;
+  throw new TypeError(`${table}.${column}: ${typeof value} is not a column value`);
+}
+
+/**
+ * Rows over one better-sqlite3 connection. `nameOf` maps a table's ReadDb name to the physical table
+ * (identity for the live tables, the shadow's name during a rebuild). Statements are cached per
+ * writer, so a shadow build's statements go away with its writer.
+ */
+export class RowWriter implements Rows {
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly nameOf: (table: TableName) => string = (table) => table,
+  ) {}
+
+  // Every call builds a key of its statement's shape and looks the statement up; the SQL text is
+  // made only the first time. No closures, spreads or intermediate arrays on the way: this runs for
+  // every row of every event of every rebuild.
+
+  #prepare(key: string, sql: string): Database.Statement {
+    const statement = this.sqlite.prepare(sql);
+    this.#statements.set(key, statement);
+    return statement;
+  }
+
+  /** Appends the WHERE values to `values`; returns the condition's shape (part of a cache key). */
+  #whereKey(table: string, where: Record<string, unknown>, values: Value[]): string {
+    let key = '';
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined) continue;
+      if (condition === null) {
+        key += `${column} null,`;
+      } else if (typeof condition === 'object' && !Buffer.isBuffer(condition) && 'lt' in condition) {
+        key += `${column}<,`;
+        values.push(bindable(table, column, condition.lt));
+      } else {
+        key += `${column}=,`;
+        values.push(bindable(table, column, condition));
+      }
+    }
+    if (key === '') throw new Error(`${table}: a change or read without a condition`);
+    return key;
+  }
+
+  /** The WHERE text of a condition's shape, as #whereKey made it. */
+  #whereSql(key: string): string {
+    return key
+      .slice(0, -1)
+      .split(',')
+      .map((term) => (term.endsWith(' null') ? `${id(term.slice(0, -5))} IS NULL` : term.endsWith('<') ? `${id(term.slice(0, -1))} < ?` : `${id(term.slice(0, -1))} = ?`))
+      .join(' AND ');
+  }
+
+  /** Appends the row's values (columns not undefined) to `values`; returns its column list. */
+  #rowKey(table: string, row: Record<string, unknown>, values: Value[]): string {
+    let key = '';
+    for (const column in row) {
+      const value = row[column];
+      if (value === undefined) continue;
+      key += `${column},`;
+      values.push(bindable(table, column, value));
+    }
+    return key;
+  }
+
+  #insertSql(table: TableName, columnKey: string): string {
+    const columns = columnKey.slice(0, -1).split(',');
+    return `INSERT INTO ${id(this.nameOf(table))} (${columns.map(id).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  }
+
+  insert<T extends TableName>(table: T, row: NewRow<T>): void {
+    const values: Value[] = [];
+    const columns = this.#rowKey(table, row, values);
+    const key = `i ${table} ${columns}`;
+    (this.#statements.get(key) ?? this.#prepare(key, this.#insertSql(table, columns))).run(values);
+  }
+
+  upsert<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void {
+    const values: Value[] = [];
+    const columns = this.#rowKey(table, row, values);
+    const key = `u ${table} ${columns} ${on.conflict.join(',')} ${on.set?.join(',') ?? ''} ${on.add?.join(',') ?? ''}`;
+    let statement = this.#statements.get(key);
+    if (!statement) {
+      const changes = [
+        ...(on.set ?? []).map((c) => `${id(c)} = excluded.${id(c)}`),
+        ...(on.add ?? []).map((c) => `${id(c)} = ${id(c)} + excluded.${id(c)}`),
+      ];
+      const action = changes.length > 0 ? `DO UPDATE SET ${changes.join(', ')}` : 'DO NOTHING';
+      statement = this.#prepare(key, `${this.#insertSql(table, columns)} ON CONFLICT (${on.conflict.map(id).join(', ')}) ${action}`);
+    }
+    statement.run(values);
+  }
+
+  update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number {
+    const values: Value[] = [];
+    const setKey = changes.set ? this.#rowKey(table, changes.set, values) : '';
+    const addKey = changes.add ? this.#rowKey(table, changes.add, values) : '';
+    if (setKey === '' && addKey === '') return 0;
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `U ${table} ${setKey} +${addKey} ${whereKey}`;
+    let statement = this.#statements.get(key);
+    if (!statement) {
+      const assignments = [
+        ...(setKey ? setKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ?`),
+        ...(addKey ? addKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ${id(c)} + ?`),
+      ];
+      statement = this.#prepare(key, `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${this.#whereSql(whereKey)}`);
+    }
+    return statement.run(values).changes;
+  }
+
+  delete<T extends TableName>(table: T, where: Where<T>): number {
+    const values: Value[] = [];
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `D ${table} ${whereKey}`;
+    const statement = this.#statements.get(key) ?? this.#prepare(key, `DELETE FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)}`);
+    return statement.run(values).changes;
+  }
+
+  #select(table: TableName, where: Record<string, unknown>, columns: readonly string[], limit: string, values: Value[]): Database.Statement {
+    const whereKey = this.#whereKey(table, where, values);
+    const key = `S ${table} ${columns.join(',')} ${whereKey} ${limit}`;
+    return (
+      this.#statements.get(key) ??
+      this.#prepare(key, `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)} ORDER BY rowid${limit}`)
+    );
+  }
+
+  get<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C> | undefined {
+    const values: Value[] = [];
+    const statement = this.#select(table, where, columns, ' LIMIT 1', values);
+    // The columns asked for, of the table's row type: what the typed schema says the table holds.
+    return statement.get(values) as Pick<RowOf<T>, C> | undefined;
+  }
+
+  all<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C>[] {
+    const values: Value[] = [];
+    return this.#select(table, where, columns, '', values).all(values) as Pick<RowOf<T>, C>[];
+  }
+}
