@@ -10,7 +10,8 @@ import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } f
  */
 export const journalProjection: Projection = {
   name: 'journal',
-  version: 1,
+  // 2: journal_postings keyed by (position, id); data directories built by version 1 are rebuilt aside.
+  version: 2,
   tables: {
     // Keyed by (position, id), not by id alone: the ids (`<event id>:<side>`) are random, so a key on
     // them alone puts every posting on a random page of its index, the costliest write of a rebuild;

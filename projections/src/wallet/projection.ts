@@ -5,7 +5,8 @@ import { userIdOf } from '../users/projection.ts';
 /** wallets (one row per user: balance and totals) and transactions (one row per ledger event). */
 export const walletProjection: Projection = {
   name: 'wallet',
-  version: 1,
+  // 2: transactions keyed by (position, id); data directories built by version 1 are rebuilt aside.
+  version: 2,
   tables: {
     wallets: {
       columns: `user_id TEXT PRIMARY KEY, balance_paise INTEGER NOT NULL, total_earned_paise INTEGER NOT NULL,
