@@ -202,3 +202,123 @@ export async function applyAdjustment(finance: Page, adjustment: AdjustmentInput
   await dialog.getByRole('button', { name: /^(Credit|Debit) ₹/ }).click();
   await dialog.waitFor({ state: 'detached' });
 }
+
+/**
+ * Presses Tab until `target` has the focus, as a keyboard user gets there (so :focus-visible styles
+ * apply); fails when it is not reached within `maxPresses`.
+ */
+export async function tabTo(page: Page, target: Locator, maxPresses = 60): Promise<void> {
+  await target.waitFor();
+  for (let press = 0; press < maxPresses; press += 1) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`Tab did not reach ${String(target)} in ${maxPresses} presses`);
+}
+
+export interface FocusIndicator {
+  /** The best WCAG contrast ratio of a visible ring or outline against what surrounds it (1 when none). */
+  contrast: number;
+  /** What was measured, for a failure message: each indicator colour with its ratio. */
+  details: string;
+}
+
+/**
+ * The contrast of the focused element's focus indicator (WCAG 2.2 non-text contrast, 1.4.11, needs
+ * 3:1; axe does not check it). Reads the painted colours: each solid ring of its box-shadow (no
+ * offset or blur, wider than the layers painted over it: Tailwind's ring and ring-offset) and its
+ * outline, composited with a canvas over the background next to it (the ancestors' for an outer
+ * ring, the element's own for an inset ring; every stop of a gradient is tried, the worst counts).
+ * Waits for the element's transitions first.
+ */
+export async function focusIndicatorContrast(target: Locator): Promise<FocusIndicator> {
+  return target.evaluate(async (element) => {
+    await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    const canvas = document.createElement('canvas');
+    canvas.width = 1;
+    canvas.height = 1;
+    const context = canvas.getContext('2d', { willReadFrequently: true });
+    if (!context) throw new Error('no 2D canvas');
+    /** The sRGB pixel of colours painted one over the other on white, bottom first. */
+    const paint = (colours: string[]): number[] => {
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, 1, 1);
+      for (const colour of colours) {
+        context.fillStyle = 'rgba(0, 0, 0, 0)';
+        context.fillStyle = colour;
+        context.fillRect(0, 0, 1, 1);
+      }
+      return [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    };
+    const isOpaque = (colour: string): boolean => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = 'rgba(0, 0, 0, 0)';
+      context.fillStyle = colour;
+      context.fillRect(0, 0, 1, 1);
+      return context.getImageData(0, 0, 1, 1).data[3] === 255;
+    };
+    const luminance = ([r = 0, g = 0, b = 0]: number[]): number => {
+      const channel = (value: number) => {
+        const c = value / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const ratio = (a: number[], b: number[]): number => {
+      const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+    };
+    const colourPattern = /(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\([^()]*\)|#[0-9a-f]{3,8}\b/gi;
+
+    /** The backgrounds behind a box starting at `from`: each a stack of colours, bottom first. */
+    const backgroundsFrom = (from: Element | null): string[][] => {
+      const above: string[] = [];
+      for (let node = from; node; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        const stops = style.backgroundImage.includes('gradient') ? (style.backgroundImage.match(colourPattern) ?? []) : [];
+        if (stops.length > 0) return stops.map((stop) => [stop, ...above]);
+        if (isOpaque(style.backgroundColor)) return [[style.backgroundColor, ...above]];
+        above.unshift(style.backgroundColor);
+      }
+      return [['#ffffff', ...above]];
+    };
+
+    const style = getComputedStyle(element);
+    const indicators: { colour: string; inset: boolean }[] = [];
+    // Top-level commas only: colours carry commas inside their parentheses.
+    const layers = style.boxShadow === 'none' ? [] : style.boxShadow.split(/,(?![^(]*\))/);
+    const widest = { inset: 0, outer: 0 };
+    for (const layer of layers) {
+      const colour = layer.match(colourPattern)?.[0];
+      const lengths = (layer.replace(colourPattern, '').match(/-?[\d.]+px/g) ?? []).map((length) => Number.parseFloat(length));
+      const [x = 0, y = 0, blur = 0, spread = 0] = lengths;
+      const inset = /\binset\b/.test(layer);
+      const side = inset ? 'inset' : 'outer';
+      // Earlier layers are painted over later ones: a ring shows only past the widest one above it.
+      if (colour && x === 0 && y === 0 && blur === 0 && spread > widest[side]) {
+        indicators.push({ colour, inset });
+        widest[side] = spread;
+      }
+    }
+    if (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) indicators.push({ colour: style.outlineColor, inset: false });
+
+    let best = 1;
+    const details: string[] = [];
+    for (const { colour, inset } of indicators) {
+      const worst = Math.min(
+        ...backgroundsFrom(inset ? element : element.parentElement).map((background) => ratio(paint([...background, colour]), paint(background))),
+      );
+      details.push(`${inset ? 'inset ' : ''}${colour}: ${worst.toFixed(2)}`);
+      best = Math.max(best, worst);
+    }
+    return { contrast: best, details: details.join('; ') || 'no ring or outline' };
+  });
+}
+
+/** Whether two boxes share any area (touching edges do not count). */
+export function boxesOverlap(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

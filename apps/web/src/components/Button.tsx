@@ -4,9 +4,9 @@ import type { ButtonHTMLAttributes } from 'react';
 type ButtonVariant = 'primary' | 'secondary' | 'danger';
 
 const variantClasses: Record<ButtonVariant, string> = {
-  primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200',
-  danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-200',
+  primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-600',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600',
+  danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-600',
 };
 
 export function Button({
@@ -18,7 +18,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={`inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl px-4 text-base font-semibold shadow-sm transition focus:outline-none focus-visible:ring-4 disabled:cursor-not-allowed disabled:opacity-60 ${variantClasses[variant]} ${className}`}
+      className={`inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl px-4 text-base font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60 ${variantClasses[variant]} ${className}`}
       {...props}
     />
   );
@@ -58,7 +58,7 @@ export function FormActions({
 
 /**
  * A button that shows only an icon: `label` is its accessible name. Its size and colours come with
- * `className` (e.g. 'size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500').
+ * `className` (e.g. 'size-10 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-600').
  */
 export function IconButton({
   label,

@@ -37,7 +37,10 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <DialogPrimitive.Content
-          className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh-11rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 sm:top-1/2 sm:max-h-[calc(100dvh-2rem)] sm:-translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
+          // The box keeps 1rem from the top and stays above a toast: --toast-space (set by Toaster, the
+          // toast's measured height from the bottom edge, 0px without one) or 1rem, whichever is more.
+          // On a phone it hangs from the top; on larger screens it is centred in the room left.
+          className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh_-_1rem_-_max(1rem,var(--toast-space,0px)))] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none sm:top-[calc(50%_+_(1rem_-_max(1rem,var(--toast-space,0px)))/2)] sm:-translate-y-1/2"
           {...(description ? {} : { 'aria-describedby': undefined })}
           onCloseAutoFocus={(event) => {
             if (opener.current?.isConnected) {
@@ -56,7 +59,7 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
           {children}
           <DialogPrimitive.Close
             aria-label={t('close')}
-            className="absolute top-3 right-3 grid size-11 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+            className="absolute top-3 right-3 grid size-11 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
           >
             <XIcon className="size-5" />
           </DialogPrimitive.Close>

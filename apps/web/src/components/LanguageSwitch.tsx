@@ -38,7 +38,7 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
           lang={language}
           aria-pressed={current === language}
           onClick={() => void choose(language)}
-          className="min-h-11 min-w-11 rounded-lg px-3 text-sm font-semibold text-slate-700 transition hover:bg-slate-100 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-300 aria-pressed:bg-emerald-700 aria-pressed:text-white"
+          className="min-h-11 min-w-11 rounded-lg px-3 text-sm font-semibold text-slate-700 transition hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2 aria-pressed:bg-emerald-700 aria-pressed:text-white"
         >
           {t(`language.${language}`)}
         </button>

@@ -1,4 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
+import { useLayoutEffect, useRef } from 'react';
+import type { RefObject } from 'react';
 import { useToastStore } from '../lib/toast.ts';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../i18n/messages.ts';
@@ -13,11 +15,44 @@ const variantClasses = {
   destructive: 'border-red-600 bg-red-600 text-white',
 } as const;
 
+/**
+ * How much of the screen's bottom a toast takes (from the top of the toast region to the bottom
+ * edge, in px; 0px when no toast shows), set on the root element for Dialog, which keeps its box
+ * above it: a toast's height depends on its text and language, so it is measured, not assumed.
+ */
+const TOAST_SPACE_VARIABLE = '--toast-space';
+
+/** Keeps TOAST_SPACE_VARIABLE in step with the toast region: a toast coming, going or reflowing, or the window resizing. */
+function usePublishedToastSpace(viewport: RefObject<HTMLOListElement | null>) {
+  useLayoutEffect(() => {
+    const region = viewport.current;
+    if (!region) return;
+    const root = document.documentElement;
+    const measure = () => {
+      // Radix renders each toast as an <li> of the region, kept until its closing animation ends.
+      const space = region.querySelector('li') ? Math.ceil(window.innerHeight - region.getBoundingClientRect().top) : 0;
+      root.style.setProperty(TOAST_SPACE_VARIABLE, `${Math.max(0, space)}px`);
+    };
+    measure();
+    // Called after layout and before paint, so a dialog never shows a frame under a new toast.
+    const observer = new ResizeObserver(measure);
+    observer.observe(region);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty(TOAST_SPACE_VARIABLE);
+    };
+  }, [viewport]);
+}
+
 /** Renders the one current toast of the toast store. Mount once, at the root. */
 export function Toaster() {
   const current = useToastStore((state) => state.current);
   const dismiss = useToastStore((state) => state.dismiss);
   const { t } = useTranslation();
+  const viewport = useRef<HTMLOListElement>(null);
+  usePublishedToastSpace(viewport);
 
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD_PX}>
@@ -45,8 +80,11 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       )}
-      {/* Above the bottom navigation, never over a screen's header or a dialog's title and close button. */}
-      <ToastPrimitive.Viewport className="fixed inset-x-0 bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] mx-auto flex max-h-screen w-full max-w-sm flex-col p-4 outline-none sm:right-0 sm:left-auto sm:mx-0 md:max-w-[420px]" />
+      {/* Above the bottom navigation, never over a screen's header; an open dialog keeps above it (TOAST_SPACE_VARIABLE). */}
+      <ToastPrimitive.Viewport
+        ref={viewport}
+        className="fixed inset-x-0 bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] mx-auto flex max-h-screen w-full max-w-sm flex-col p-4 outline-none sm:right-0 sm:left-auto sm:mx-0 md:max-w-[420px]"
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -67,12 +67,12 @@ function controlProps(inputId: string, { onValueChange, error, hint }: Omit<Fiel
 
 /** The border and focus ring of a control drawn by itself (textarea, select). */
 const controlBorder = (error: string | undefined) =>
-  error ? 'border-red-500 focus:ring-red-200' : 'border-slate-300 focus:border-emerald-600 focus:ring-emerald-100';
+  error ? 'border-red-500 focus:ring-red-600' : 'border-slate-300 focus:border-emerald-600 focus:ring-emerald-600';
 
 /** The box around an input and what sits beside it inside (a prefix, the show/hide button). */
 const boxClasses = (error: string | undefined) =>
   `flex h-12 w-full items-center rounded-xl border bg-white text-base shadow-sm transition focus-within:ring-2 ${
-    error ? 'border-red-500 focus-within:ring-red-200' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-100'
+    error ? 'border-red-500 focus-within:ring-red-600' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-600'
   }`;
 
 const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-500';
@@ -164,7 +164,7 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
           onClick={() => setVisible((shown) => !shown)}
           aria-label={visible ? t('fields.hidePassword') : t('fields.showPassword')}
           aria-controls={inputId}
-          className="mr-1 grid size-10 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500"
+          className="mr-1 grid size-10 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
         >
           {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
         </button>

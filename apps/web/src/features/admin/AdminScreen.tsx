@@ -79,39 +79,43 @@ function AdminPanel() {
         </div>
       </dl>
 
-      <section aria-labelledby="add-task-heading" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-        <h2 id="add-task-heading" className="text-lg font-semibold">
-          {t('add')}
-        </h2>
-        <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={create.isPending} onSave={onCreate} />
-      </section>
+      {/* At a desk the Add Task form and the catalogue sit side by side (the form first, as a phone
+          shows it, so reading and Tab order match what is seen); on a phone they stack. */}
+      <div data-testid="admin-columns" className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:items-start">
+        <section aria-labelledby="add-task-heading" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="add-task-heading" className="text-lg font-semibold">
+            {t('add')}
+          </h2>
+          <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={create.isPending} onSave={onCreate} />
+        </section>
 
-      <section aria-labelledby="catalogue-heading" className="grid gap-3">
-        <h2 id="catalogue-heading" className="text-lg font-semibold">
-          {t('all')}
-        </h2>
-        {tasks.isPending ? (
-          <div role="status" aria-label={t('loading')} className="grid gap-3">
-            {[0, 1].map((index) => (
-              <div key={index} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
-            ))}
-          </div>
-        ) : tasks.isError ? (
-          <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} onRetry={() => void tasks.refetch()} />
-        ) : tasks.data.length === 0 ? (
-          <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
-            {t('empty')}
-          </p>
-        ) : (
-          <ul className="grid gap-3 lg:grid-cols-2">
-            {tasks.data.map((task) => (
-              <li key={task.id}>
-                <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+        <section aria-labelledby="catalogue-heading" className="grid gap-3">
+          <h2 id="catalogue-heading" className="text-lg font-semibold">
+            {t('all')}
+          </h2>
+          {tasks.isPending ? (
+            <div role="status" aria-label={t('loading')} className="grid gap-3">
+              {[0, 1].map((index) => (
+                <div key={index} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
+              ))}
+            </div>
+          ) : tasks.isError ? (
+            <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} onRetry={() => void tasks.refetch()} />
+          ) : tasks.data.length === 0 ? (
+            <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
+              {t('empty')}
+            </p>
+          ) : (
+            <ul className="grid gap-3 xl:grid-cols-2">
+              {tasks.data.map((task) => (
+                <li key={task.id}>
+                  <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
 
       <EditTaskDialog task={editing} onClose={() => setEditing(null)} />
       <DeleteTaskDialog task={deleting} onClose={() => setDeleting(null)} />
@@ -140,10 +144,10 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <IconButton label={t('edit', { title: task.title })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-500">
+          <IconButton label={t('edit', { title: task.title })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-600">
             <PencilIcon className="size-5" />
           </IconButton>
-          <IconButton label={t('delete', { title: task.title })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-300">
+          <IconButton label={t('delete', { title: task.title })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-600">
             <TrashIcon className="size-5" />
           </IconButton>
         </div>

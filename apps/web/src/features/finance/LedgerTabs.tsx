@@ -10,7 +10,7 @@ import { formatDateTime, formatRupees } from '../../lib/format.ts';
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
 
 const cell = 'px-3 py-2 text-left align-top';
-const inputClass = 'h-11 rounded-xl border border-slate-300 bg-white px-3 text-base focus:border-emerald-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600/30';
+const inputClass = 'h-11 rounded-xl border border-slate-300 bg-white px-3 text-base focus:border-emerald-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600';
 const linkButton =
   'inline-flex h-11 items-center justify-center rounded-xl border border-emerald-700 px-4 text-sm font-semibold text-emerald-800 hover:bg-emerald-50 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-600';
 

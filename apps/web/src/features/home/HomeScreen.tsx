@@ -98,7 +98,7 @@ function MoneyInFlight({ underReviewPaise, onItsWayPaise }: { underReviewPaise: 
     <Link
       to="/wallet"
       data-testid="money-in-flight"
-      className="mt-3 inline-flex min-h-11 items-center rounded-lg bg-white/15 px-3 text-sm font-medium text-white underline-offset-2 hover:underline focus:outline-none focus-visible:ring-4 focus-visible:ring-white/60"
+      className="mt-3 inline-flex min-h-11 items-center rounded-lg bg-white/15 px-3 text-sm font-medium text-white underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
     >
       {parts.join(' · ')}
     </Link>
@@ -113,7 +113,7 @@ function NotificationBell() {
     <Link
       to="/profile"
       aria-label={unread > 0 ? t('bellUnread', { count: unread }) : t('bell')}
-      className="relative grid size-11 shrink-0 place-items-center rounded-full border border-slate-200 bg-white text-slate-700 shadow-sm transition hover:text-emerald-700 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-100"
+      className="relative grid size-11 shrink-0 place-items-center rounded-full border border-slate-200 bg-white text-slate-700 shadow-sm transition hover:text-emerald-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2"
     >
       <BellIcon className="size-5" />
       {unread > 0 && (

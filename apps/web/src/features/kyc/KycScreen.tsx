@@ -259,7 +259,7 @@ function ImageSlot({
     <div className="grid gap-1.5">
       <label
         htmlFor={inputId}
-        className={`relative flex min-h-32 cursor-pointer flex-col items-center justify-center gap-1 overflow-hidden rounded-xl border-2 border-dashed p-3 text-center transition focus-within:ring-4 focus-within:ring-emerald-100 ${
+        className={`relative flex min-h-32 cursor-pointer flex-col items-center justify-center gap-1 overflow-hidden rounded-xl border-2 border-dashed p-3 text-center transition focus-within:ring-2 focus-within:ring-emerald-600 ${
           slot.phase === 'idle' ? 'border-slate-300 bg-slate-50 hover:border-emerald-400' : 'border-emerald-300 bg-emerald-50/40'
         } ${disabled ? 'pointer-events-none' : ''}`}
       >

@@ -82,7 +82,7 @@ function NotificationList({ unread }: { unread: number }) {
           type="button"
           onClick={() => void onMarkAllRead()}
           disabled={unread === 0 || markAllRead.isPending}
-          className="min-h-11 rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent"
+          className="min-h-11 rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent"
         >
           {t('markAllRead')}
         </button>
@@ -184,7 +184,7 @@ function NotificationItem({
             label={t('markRead')}
             title={t('markRead')}
             onClick={onMarkRead}
-            className="size-11 text-emerald-700 hover:bg-emerald-100 focus-visible:ring-emerald-500"
+            className="size-11 text-emerald-700 hover:bg-emerald-100 focus-visible:ring-emerald-600"
           >
             <CheckIcon className="size-4" />
           </IconButton>
@@ -193,7 +193,7 @@ function NotificationItem({
           label={t('delete')}
           title={t('deleteShort')}
           onClick={onDelete}
-          className="size-11 text-slate-600 hover:bg-red-50 hover:text-red-600 focus-visible:ring-red-300"
+          className="size-11 text-slate-600 hover:bg-red-50 hover:text-red-600 focus-visible:ring-red-600"
         >
           <TrashIcon className="size-4" />
         </IconButton>

@@ -75,7 +75,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
           id={switchId}
           checked={notificationsEnabled}
           onCheckedChange={setNotificationsEnabled}
-          className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-200 data-[state=checked]:bg-emerald-600"
+          className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2 data-[state=checked]:bg-emerald-600"
         >
           <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
         </Switch.Root>

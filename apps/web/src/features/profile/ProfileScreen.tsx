@@ -178,7 +178,7 @@ export function ProfileScreen() {
 }
 
 const rowClasses =
-  'flex w-full items-center gap-3 px-4 py-4 text-left text-sm font-medium text-slate-800 transition hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-50 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-500';
+  'flex w-full items-center gap-3 px-4 py-4 text-left text-sm font-medium text-slate-800 transition hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-50 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600';
 
 function RowContent({ Icon, label, aside }: { Icon: ComponentType<SVGProps<SVGSVGElement>>; label: string; aside?: ReactNode }) {
   return (

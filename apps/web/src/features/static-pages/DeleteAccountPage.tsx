@@ -75,7 +75,7 @@ export function DeleteAccountPage() {
         </p>
         <a
           href={deletionMailto(supportEmail, user)}
-          className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-red-700 px-4 text-base font-semibold text-white shadow-sm transition hover:bg-red-800 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
+          className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-red-700 px-4 text-base font-semibold text-white shadow-sm transition hover:bg-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-600 focus-visible:ring-offset-2"
         >
           <MailIcon className="size-5" />
           {t('deleteAccount.request')}

@@ -27,7 +27,7 @@ export function CategoryCards({ countOf }: { countOf: (type: TaskType) => string
             <Link
               to={category.to}
               data-testid={`category-${category.type}`}
-              className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-emerald-300 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-100"
+              className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-emerald-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2"
             >
               <span aria-hidden="true" className={`grid size-12 shrink-0 place-items-center rounded-xl ${tile}`}>
                 <Icon className="size-6" />

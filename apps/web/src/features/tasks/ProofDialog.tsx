@@ -211,7 +211,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
         <span className="text-sm font-medium text-slate-700">{t('proof.image')}</span>
         <label
           htmlFor={fileInputId}
-          className={`relative flex cursor-pointer flex-col items-center justify-center gap-2 overflow-hidden rounded-xl border-2 border-dashed p-4 text-center transition focus-within:ring-4 focus-within:ring-emerald-100 ${
+          className={`relative flex cursor-pointer flex-col items-center justify-center gap-2 overflow-hidden rounded-xl border-2 border-dashed p-4 text-center transition focus-within:ring-2 focus-within:ring-emerald-600 ${
             upload.phase === 'idle' ? 'border-slate-300 bg-slate-50 hover:border-emerald-400' : 'border-emerald-300 bg-emerald-50/40'
           } ${uploading ? 'pointer-events-none' : ''}`}
         >
@@ -275,7 +275,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           aria-describedby={counterId}
           rows={4}
           placeholder={t('proof.descriptionPlaceholder')}
-          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-500 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-100"
+          className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-500 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-600"
         />
         <p id={counterId} data-testid="description-counter" className="text-right text-xs text-slate-500">
           {description.length}/{PROOF_DESCRIPTION_MAX_LENGTH}

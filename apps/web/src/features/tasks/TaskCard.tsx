@@ -33,7 +33,7 @@ export function RewardAndTime({ task, tinted = false }: { task: Pick<TaskBody, '
 }
 
 const actionClasses =
-  'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-4';
+  'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2';
 
 /**
  * One task of a list (spec section 2): title, description, reward, time, status badge and proof
@@ -83,19 +83,19 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
               href={task.taskUrl}
               target="_blank"
               rel="noopener noreferrer"
-              className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}
+              className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600`}
             >
               {t(START_LABELS[kind])}
               <ExternalLinkIcon className="size-4" />
             </a>
           )}
           {showSubmit && (
-            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-300`}>
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-600`}>
               {t('card.submitProof')}
             </button>
           )}
           {showView && (
-            <button type="button" onClick={onOpenProof} className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-slate-200`}>
+            <button type="button" onClick={onOpenProof} className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600`}>
               {t('card.viewProof')}
             </button>
           )}

@@ -46,7 +46,7 @@ export function WalletScreen() {
           type="button"
           onClick={() => setWithdrawing(true)}
           disabled={!canWithdraw(balance)}
-          className="mt-5 inline-flex h-12 w-full items-center justify-center rounded-xl bg-white px-4 text-base font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus:outline-none focus-visible:ring-4 focus-visible:ring-white/50 disabled:cursor-not-allowed disabled:bg-white/60 disabled:text-emerald-800/70"
+          className="mt-5 inline-flex h-12 w-full items-center justify-center rounded-xl bg-white px-4 text-base font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-white focus-visible:ring-offset-2 focus-visible:ring-offset-emerald-700 disabled:cursor-not-allowed disabled:bg-white/60 disabled:text-emerald-800/70"
         >
           {t('withdrawMoney')}
         </button>
