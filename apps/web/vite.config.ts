@@ -9,7 +9,8 @@ const api = 'http://localhost:3000';
 
 // The production build runs on Preact (preact/compat) instead of react-dom: about 55 KB gzip less in
 // the first screen's JavaScript, which keeps it under the 100 KB budget (README "Libraries, and why").
-// `vite dev` keeps React for Fast Refresh; the types stay @types/react either way.
+// `vite dev` keeps React for Fast Refresh; the types stay @types/react either way. Preact 11, not 10.x:
+// 10's portals render as a separate root, so useId inside a Radix dialog repeated the page's ids.
 const preactCompat = [
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
