@@ -53,8 +53,9 @@ declare module '@tanstack/react-router' {
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html lacks the #root element');
 
-// A transition: React renders the first screen in slices that yield to the browser, rather than in
-// one long task that blocks input (Lighthouse's total blocking time).
+// A transition: React (`vite dev`) renders the first screen in slices that yield to the browser, rather
+// than in one long task that blocks input (Lighthouse's total blocking time). The production build's
+// Preact renders at once (compat's startTransition just calls back); its render is the smaller task.
 const root = createRoot(rootElement);
 startTransition(() => {
   root.render(
