@@ -4,12 +4,13 @@ import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel
 import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
 import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
+import { requestCookie } from '../http/request.ts';
 import type { Role } from '@kamai/contracts';
 import type { CachedSession } from './session-cache.ts';
 
@@ -94,7 +95,7 @@ export function clientAddress(c: Context<AppEnv>): string {
   } catch {
     // not a node socket (tests calling app.fetch)
   }
-  const hops = c.var.deps.config.trustedProxies;
+  const hops = c.get('deps').config.trustedProxies;
   if (hops === 0) return socket;
   const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const chain = [...forwarded, socket];
@@ -102,8 +103,9 @@ export function clientAddress(c: Context<AppEnv>): string {
 }
 
 export function isHttps(c: Context<AppEnv>): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return c.var.deps.config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
+  // The scheme of the absolute request URL, without parsing all of it: this runs on every answer.
+  if (/^https:/i.test(c.req.url)) return true;
+  return c.get('deps').config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
 }
 
 /**
@@ -138,25 +140,27 @@ export async function currentLimits(deps: AppDeps): Promise<Limits> {
 
 /** The live session for this id: from the cache when it has seen every event, else the read model. */
 async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession | undefined> {
-  const cacheCurrent = await deps.sessions.catchUp();
+  const caught = deps.sessions.catchUp();
+  // Synchronous on the embedded store: no await (and no turn of the event loop) per request.
+  const cacheCurrent = typeof caught === 'boolean' ? caught : await caught;
   const cached = cacheCurrent ? deps.sessions.get(sid) : undefined;
   if (cached) return cached;
   // Not cached: the read model, once it has every event (an ended session must not be found).
   await catchUpReadModel(deps);
+  const readAt = deps.runner.position;
   const row = await findLiveSession(deps.db, sid, deps.now().toISOString());
   if (!row) return undefined;
   const session = { userId: row.user_id, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at ?? row.started_at };
-  if (cacheCurrent) deps.sessions.set(sid, session);
-  return session;
+  return cacheCurrent ? deps.sessions.remember(sid, session, readAt) : session;
 }
 
 /** Sets `user` and `sessionId` from the session cookie, for every route. */
 export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', null);
   c.set('sessionId', null);
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = requestCookie(c, SESSION_COOKIE);
   if (token && /^[a-z2-7]{32}$/.test(token)) {
-    const deps = c.var.deps;
+    const deps = c.get('deps');
     const sid = sessionIdOf(token);
     const session = await lookUpSession(deps, sid);
     const now = deps.now();
@@ -185,7 +189,7 @@ async function recordSeen(deps: AppDeps, sid: string, session: CachedSession, no
 }
 
 export function requireUser(c: Context<AppEnv>): UserRow {
-  const user = c.var.user;
+  const user = c.get('user');
   if (!user) throw unauthenticated();
   return user;
 }

@@ -38,6 +38,36 @@ describe('sqlite event store', () => {
     await Promise.all(open.splice(0).map((store) => store.close()));
   });
 
+  it('signals another connection\'s commits through externalVersion, and its own appends through localHead', async () => {
+    const file = newFile();
+    const mine = openStore(file);
+    const other = openStore(file);
+    const before = mine.externalVersion();
+    expect(mine.localHead).toBe(0);
+    const own = await mine.append(stream('s'), [event('A')], 'no_stream');
+    // Its own commit moves localHead, never externalVersion.
+    expect(mine.externalVersion()).toBe(before);
+    expect(mine.localHead).toBe(own.position);
+    await other.append(stream('s'), [event('B')], 'no_stream');
+    expect(mine.externalVersion()).not.toBe(before);
+    expect(mine.localHead).toBe(own.position);
+  });
+
+  it('reads only the given types in a position range, synchronously', async () => {
+    const store = openStore();
+    const s = stream('s');
+    await store.append(s, [event('SessionSeen', { n: 1 }), event('Other'), event('SessionEnded', { n: 2 }), event('SessionSeen', { n: 3 })], 'no_stream');
+    const head = store.headNow();
+    expect(head).toBe(await store.headPosition());
+    const read = store.readTypesNow(0, head - 1, ['SessionEnded', 'SessionSeen']);
+    expect(read.map((e) => [e.type, e.data])).toEqual([
+      ['SessionSeen', { n: 1 }],
+      ['SessionEnded', { n: 2 }],
+    ]);
+    expect(store.readTypesNow(head - 1, head, ['SessionSeen']).map((e) => e.data)).toEqual([{ n: 3 }]);
+    expect(store.readTypesNow(head, head, ['SessionSeen'])).toEqual([]);
+  });
+
   it('starts positions at 1; an empty store has head position 0', async () => {
     const store = openStore();
     expect(await store.headPosition()).toBe(0);

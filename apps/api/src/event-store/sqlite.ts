@@ -156,6 +156,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
   readonly #pollIntervalMs: number;
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
+  /** Statements reading given event types in a position range, one per set of types. */
+  readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
+  #localHead = 0;
   #flushScheduled = false;
   #closed = false;
 
@@ -177,6 +180,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
+    dataVersion: Database.Statement<[], number>;
     readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
     writeSnapshot: Database.Statement<[string, number, number, string]>;
   };
@@ -228,6 +232,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       ),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
       writeSnapshot: db.prepare(
         `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
@@ -282,6 +287,47 @@ export class SqliteEventStore implements EventStore, ChainSource {
   async headPosition(): Promise<number> {
     this.#assertOpen();
     return this.#sql.head.get() ?? 0;
+  }
+
+  /** Synchronous headPosition. */
+  headNow(): number {
+    this.#assertOpen();
+    return this.#sql.head.get() ?? 0;
+  }
+
+  /**
+   * A change signal as cheap as a call can be: SQLite's `data_version` of this store's connection,
+   * which moves only when another connection (another process) committed to the file since. This
+   * process's own appends do not move it: see `localHead`. Followers (the session cache, the command
+   * handler) compare it with what they saw last and read nothing while neither moved.
+   */
+  externalVersion(): number {
+    this.#assertOpen();
+    return this.#sql.dataVersion.get() ?? 0;
+  }
+
+  /** The highest position this store (this process) has appended; 0 before its first append. */
+  get localHead(): number {
+    return this.#localHead;
+  }
+
+  /**
+   * The events of the given types in (after, upTo], in order, read synchronously: for followers that
+   * care about a few types only (the session cache) and must not skip past a range unread.
+   */
+  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[] {
+    this.#assertOpen();
+    assertPosition(after);
+    if (types.length === 0 || upTo <= after) return [];
+    const key = types.join('\n');
+    let statement = this.#typedReads.get(key);
+    if (!statement) {
+      statement = this.#db.prepare<unknown[], EventRow>(
+        `SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
+      );
+      this.#typedReads.set(key, statement);
+    }
+    return statement.all(after, upTo, ...types).map(toRecordedEvent);
   }
 
   /** The log with its chain fields, for verify-ledger (chain.ts). */
@@ -403,6 +449,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
       // Nothing of this batch is on disk (BEGIN, COMMIT or a savepoint statement failed).
       for (const pending of batch) pending.reject(error);
       return;
+    }
+    for (const outcome of outcomes) {
+      if (outcome.ok && outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
     }
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
