@@ -112,6 +112,8 @@ function addChain(db: Database.Database): void {
 
 /** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
 const MAX_GROUP = 512;
+/** Streams whose last local revision is remembered (localRevisionOf). */
+const MAX_LOCAL_REVISIONS = 100_000;
 /** Rows a subscription reads per query. */
 const SUBSCRIPTION_BATCH = 256;
 
@@ -159,6 +161,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
   /** Statements reading given event types in a position range, one per set of types. */
   readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   #localHead = 0;
+  /** The last revision this process appended per stream (bounded: cleared when full, see localRevisionOf). */
+  readonly #localRevisions = new Map<string, number>();
+  #localRevisionsCleared = 0;
   #flushScheduled = false;
   #closed = false;
 
@@ -312,6 +317,19 @@ export class SqliteEventStore implements EventStore, ChainSource {
   }
 
   /**
+   * The last revision this process appended to a stream, or undefined when it appended none since
+   * `localRevisionsEpoch` last moved (the record is bounded; clearing it moves the epoch, so a
+   * follower that noted the epoch knows its answer may be incomplete).
+   */
+  localRevisionOf(streamId: string): number | undefined {
+    return this.#localRevisions.get(streamId);
+  }
+
+  get localRevisionsEpoch(): number {
+    return this.#localRevisionsCleared;
+  }
+
+  /**
    * The events of the given types in (after, upTo], in order, read synchronously: for followers that
    * care about a few types only (the session cache) and must not skip past a range unread.
    */
@@ -450,9 +468,16 @@ export class SqliteEventStore implements EventStore, ChainSource {
       for (const pending of batch) pending.reject(error);
       return;
     }
-    for (const outcome of outcomes) {
-      if (outcome.ok && outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
-    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (!outcome?.ok) return;
+      if (outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
+      if (this.#localRevisions.size >= MAX_LOCAL_REVISIONS && !this.#localRevisions.has(pending.streamId)) {
+        this.#localRevisions.clear();
+        this.#localRevisionsCleared++;
+      }
+      this.#localRevisions.set(pending.streamId, outcome.result.nextExpectedRevision);
+    });
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) pending.resolve(outcome.result);
