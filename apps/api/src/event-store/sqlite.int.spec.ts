@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WrongExpectedRevisionError, type RecordedEvent } from '@kamai/domain';
 import type { WorkerMessage } from './append-worker.ts';
@@ -51,6 +52,45 @@ describe('sqlite event store', () => {
     await other.append(stream('s'), [event('B')], 'no_stream');
     expect(mine.externalVersion()).not.toBe(before);
     expect(mine.localHead).toBe(own.position);
+  });
+
+  it('waits for another process\'s write lock without blocking the event loop, then appends', async () => {
+    const file = newFile();
+    const store = openStore(file);
+    const s = stream('s');
+    await store.append(s, [event('A')], 'no_stream');
+    const other = new Database(file);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      const appending = store.append(s, [event('B')], 0);
+      // The event loop keeps turning while the append waits: timers fire on time.
+      const started = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Date.now() - started).toBeLessThan(500);
+      let settled = false;
+      void appending.finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(settled).toBe(false);
+      other.prepare('COMMIT').run();
+      expect((await appending).nextExpectedRevision).toBe(1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('fails an append whose wait for another process\'s lock outlasts the busy timeout, and nothing is written', async () => {
+    const file = newFile();
+    const store = openStore(file, { busyTimeoutMs: 100 });
+    const other = new Database(file);
+    try {
+      const s = stream('s');
+      other.prepare('BEGIN IMMEDIATE').run();
+      await expect(store.append(s, [event('A')], 'no_stream')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      other.prepare('COMMIT').run();
+      expect(await store.readStream(s)).toEqual([]);
+    } finally {
+      other.close();
+    }
   });
 
   it('reads only the given types in a position range, synchronously', async () => {

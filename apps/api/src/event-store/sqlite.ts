@@ -165,10 +165,15 @@ export class SqliteEventStore implements EventStore, ChainSource {
   readonly #localRevisions = new Map<string, number>();
   #localRevisionsCleared = 0;
   #flushScheduled = false;
+  /** Set while a batch waits, off the event loop, for another process's write lock. */
+  #lockWait: { since: number; timer: NodeJS.Timeout; attempt: number } | null = null;
+  readonly #busyTimeoutMs: number;
   #closed = false;
 
   readonly #sql: {
     begin: Database.Statement<[]>;
+    busyNow: Database.Statement<[]>;
+    busyPatient: Database.Statement<[]>;
     commit: Database.Statement<[]>;
     rollback: Database.Statement<[]>;
     savepoint: Database.Statement<[]>;
@@ -194,11 +199,12 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.file = file;
     this.#groupCommit = options.groupCommit ?? true;
     this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
     const db = new Database(file);
     this.#db = db;
     try {
       // busy_timeout first: the statements below may already meet another process's lock.
-      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.transaction(() => {
@@ -211,6 +217,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
     }
     this.#sql = {
       begin: db.prepare('BEGIN IMMEDIATE'),
+      busyNow: db.prepare('PRAGMA busy_timeout = 0'),
+      busyPatient: db.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
       savepoint: db.prepare('SAVEPOINT append'),
@@ -384,7 +392,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
   async close(): Promise<void> {
     if (this.#closed) return;
     // Appends already handed to us were promised an answer: write them before closing.
-    while (this.#queue.length > 0) this.#flush();
+    if (this.#lockWait) clearTimeout(this.#lockWait.timer);
+    this.#lockWait = null;
+    while (this.#queue.length > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) await subscription.close();
     this.#db.close();
@@ -424,7 +434,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
   }
 
   #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
+    // A batch waiting for another process's lock takes the newcomers along when it gets it.
+    if (this.#flushScheduled || this.#lockWait) return;
     this.#flushScheduled = true;
     // setImmediate, not a microtask: callers resumed by the previous batch's answers run their
     // continuations (often several awaits deep) before this fires, so they land in one batch.
@@ -437,15 +448,56 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #flush(): void {
     if (this.#closed) return;
     const batch = this.#queue.splice(0, MAX_GROUP);
+    if (batch.length === 0) return;
+    if (!this.#takeLockWithoutWaiting()) {
+      // Another process writes: wait for its lock with timers, never by blocking the event loop
+      // (SQLite's busy handler sleeps in the thread), so this process keeps serving meanwhile.
+      this.#queue.unshift(...batch);
+      this.#waitForLock();
+      return;
+    }
+    this.#lockWait = null;
     if (this.#queue.length > 0) this.#scheduleFlush();
-    if (batch.length > 0) this.#commit(batch);
+    this.#commit(batch, true);
+  }
+
+  /** BEGIN IMMEDIATE if the write lock is free now; false when another connection holds it. */
+  #takeLockWithoutWaiting(): boolean {
+    // Past the configured patience, block as a lone append would (and fail as it would).
+    if (this.#lockWait && Date.now() - this.#lockWait.since > this.#busyTimeoutMs) return false;
+    this.#sql.busyNow.run();
+    try {
+      this.#sql.begin.run();
+      return true;
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return false;
+      throw error;
+    } finally {
+      this.#sql.busyPatient.run();
+    }
+  }
+
+  #waitForLock(): void {
+    const since = this.#lockWait?.since ?? Date.now();
+    const attempt = (this.#lockWait?.attempt ?? 0) + 1;
+    if (Date.now() - since > this.#busyTimeoutMs) {
+      // Out of patience: one blocking try with the busy timeout, whose failure rejects the batch.
+      this.#lockWait = null;
+      const batch = this.#queue.splice(0, MAX_GROUP);
+      if (this.#queue.length > 0) this.#scheduleFlush();
+      this.#commit(batch);
+      return;
+    }
+    // 1, 2, 3, 4 ms: a commit holds the lock for about one fsync.
+    const timer = setTimeout(() => this.#flush(), Math.min(attempt, 4));
+    this.#lockWait = { since, timer, attempt };
   }
 
   /** Writes a batch in one transaction, each append in its own savepoint, then answers every caller. */
-  #commit(batch: PendingAppend[]): void {
+  #commit(batch: PendingAppend[], begun = false): void {
     const outcomes: Outcome[] = [];
     try {
-      this.#sql.begin.run();
+      if (!begun) this.#sql.begin.run();
       try {
         for (const pending of batch) {
           this.#sql.savepoint.run();
