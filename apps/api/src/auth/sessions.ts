@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel, streams } from '@kamai/contracts';
 import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
-import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
+import { type ReadDbHandle, findLiveSession, findUserById, getLimits, hotReads, type UserRow } from '@kamai/projections';
+import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -154,6 +155,49 @@ async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession 
   return cacheCurrent ? deps.sessions.remember(sid, session, readAt) : session;
 }
 
+/**
+ * The signed-in user's row, the same the read model answers now: rows read through the hot-read
+ * connection are kept until that connection's `data_version` moves, which it does whenever any
+ * connection (this process's projections, another process) commits to the read database. So an
+ * unchanged read database costs one cheap call per request instead of the user query.
+ */
+interface UserRows {
+  dataVersion: Database.Statement<[], number>;
+  version: number;
+  rows: Map<string, UserRow>;
+}
+const userRowsOf = new WeakMap<ReadDbHandle, UserRows | null>();
+const MAX_USER_ROWS = 10_000;
+
+function userRows(db: ReadDbHandle): UserRows | null {
+  let cached = userRowsOf.get(db);
+  if (cached === undefined) {
+    const hot = hotReads(db);
+    cached = hot ? { dataVersion: hot.userById.database.prepare<[], number>('PRAGMA data_version').pluck(), version: -1, rows: new Map() } : null;
+    userRowsOf.set(db, cached);
+  }
+  return cached;
+}
+
+async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
+  const cache = userRows(deps.db);
+  if (!cache) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  const version = cache.dataVersion.get() ?? 0;
+  if (version !== cache.version) {
+    cache.rows.clear();
+    cache.version = version;
+  }
+  const kept = cache.rows.get(userId);
+  if (kept) return kept;
+  const row = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  // Kept only if the database did not change while it was read (readWithCatchUp may wait).
+  if (row && cache.version === version && (cache.dataVersion.get() ?? 0) === version) {
+    if (cache.rows.size >= MAX_USER_ROWS) cache.rows.clear();
+    cache.rows.set(userId, row);
+  }
+  return row;
+}
+
 /** Sets `user` and `sessionId` from the session cookie, for every route. */
 export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', null);
@@ -167,7 +211,7 @@ export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
     if (session && Date.parse(session.expiresAt) > now.getTime()) {
       const idleMs = (await currentLimits(deps)).sessionIdleDays * 24 * 60 * 60_000;
       if (Date.parse(session.lastSeenAt) + idleMs > now.getTime()) {
-        const user = await readWithCatchUp(deps, () => findUserById(deps.db, session.userId));
+        const user = await findUser(deps, session.userId);
         if (user) {
           c.set('user', user);
           c.set('sessionId', sid);
