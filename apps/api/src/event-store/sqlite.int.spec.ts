@@ -93,6 +93,21 @@ describe('sqlite event store', () => {
     }
   });
 
+  it('a subscription sees another process\'s append within milliseconds, not a poll interval', async () => {
+    const file = newFile();
+    const follower = openStore(file, { pollIntervalMs: 5_000 });
+    const writer = openStore(file);
+    const iterator = follower.subscribeToAll({ after: 0 })[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    await writer.append(stream('s'), [event('A')], 'no_stream');
+    const first = await next;
+    expect(first.done).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await iterator.return?.();
+  });
+
   it('reads only the given types in a position range, synchronously', async () => {
     const store = openStore();
     const s = stream('s');

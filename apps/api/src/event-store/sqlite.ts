@@ -114,6 +114,8 @@ function addChain(db: Database.Database): void {
 const MAX_GROUP = 512;
 /** Streams whose last local revision is remembered (localRevisionOf). */
 const MAX_LOCAL_REVISIONS = 100_000;
+/** How often a waiting subscription looks at the change signal for other processes' commits, in ms. */
+const CHANGE_CHECK_MS = 2;
 /** Rows a subscription reads per query. */
 const SUBSCRIPTION_BATCH = 256;
 
@@ -641,14 +643,35 @@ class SqliteAllSubscription implements AllSubscription {
     }
   }
 
+  /**
+   * Resolves on a local append, when another process committed (the store's data_version moved:
+   * checked every few ms, one cheap call, so a worker or another API process sees an append within
+   * milliseconds rather than a poll interval), or after the poll interval at the latest.
+   */
   #changed(): Promise<void> {
     return new Promise((resolve) => {
+      const since = Date.now();
+      let version: number | null = null;
+      try {
+        version = this.#store.externalVersion();
+      } catch {
+        // closed: the interval below ends the wait
+      }
       const done = () => {
         clearTimeout(timer);
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.#pollIntervalMs);
+      const check = () => {
+        if (this.#closed || this.#store.isClosed || Date.now() - since >= this.#pollIntervalMs) return done();
+        try {
+          if (version !== null && this.#store.externalVersion() !== version) return done();
+        } catch {
+          return done();
+        }
+        timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+      };
+      let timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
       this.#wake = done;
     });
   }
