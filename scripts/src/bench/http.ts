@@ -39,6 +39,8 @@ export interface BenchHttpResult {
   authUser: LoadFigure;
   withdrawalsOne: LoadFigure;
   withdrawalsTwo: LoadFigure;
+  /** The same two API processes with PROJECTIONS=off beside one projection worker (`npm run worker`). */
+  withdrawalsTwoWithWorker: LoadFigure;
 }
 
 interface Child {
@@ -115,11 +117,11 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
   });
 }
 
-async function startApi(dataDir: string, seed: boolean): Promise<Child> {
+async function startApi(dataDir: string, seed: boolean, projections: 'inline' | 'off' = 'inline'): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000' },
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000', PROJECTIONS: projections },
     /Kamai is running at (\S+)/,
   );
   return { url: child.match, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
@@ -241,7 +243,30 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       ...(two.serverCpuUs !== undefined && { serverCpuUs: two.serverCpuUs }),
       clientCpuUs: two.clientCpuUs,
     };
-    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo };
+
+    // How several API processes would be deployed on one data directory: the projections run once,
+    // in a worker, and the API processes wait on its checkpoints.
+    await second.stop();
+    await api.stop();
+    const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir, LOG_LEVEL: 'warn' }, /projection worker is (running)/);
+    children.push(worker);
+    const offA = await startApi(dir, false, 'off');
+    children.push(offA);
+    const offB = await startApi(dir, false, 'off');
+    children.push(offB);
+    const withWorker = await withCpu([offA, offB, worker], () =>
+      Promise.all([offA.url, offB.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+    );
+    const [c, d] = withWorker.results;
+    const withdrawalsTwoWithWorker: LoadFigure = {
+      perSecond: Math.round(c!.requests.average + d!.requests.average),
+      p50: Math.max(c!.latency.p50, d!.latency.p50),
+      p99: Math.max(c!.latency.p99, d!.latency.p99),
+      failures: figure(c!).failures + figure(d!).failures,
+      ...(withWorker.serverCpuUs !== undefined && { serverCpuUs: withWorker.serverCpuUs }),
+      clientCpuUs: withWorker.clientCpuUs,
+    };
+    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
   } finally {
     for (const child of children) await child.stop();
     rmSync(dir, { recursive: true, force: true });
