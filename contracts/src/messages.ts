@@ -60,10 +60,18 @@ export const LEDGER_TEXTS = {
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 
 /** Paise as the rupees a person reads: 125000 -> "₹1,250.00" (Indian digit grouping). */
+/** One formatter per locale: building an Intl.NumberFormat costs more than a command's decision. */
+const wholeRupees = new Map<string, Intl.NumberFormat>();
+
 export function rupeeText(paise: Paise, locale = 'en-IN'): string {
   const sign = paise < 0 ? '-' : '';
   const abs = Math.abs(paise);
-  const whole = new Intl.NumberFormat(locale).format(Math.floor(abs / 100));
+  let format = wholeRupees.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale);
+    wholeRupees.set(locale, format);
+  }
+  const whole = format.format(Math.floor(abs / 100));
   return `${sign}₹${whole}.${String(abs % 100).padStart(2, '0')}`;
 }
 

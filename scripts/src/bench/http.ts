@@ -9,7 +9,7 @@
  *   node_modules/.bin/tsx scripts/src/bench/http.ts [--seconds 5]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,13 @@ export interface LoadFigure {
   p99: number;
   /** Answers that were not 2xx, plus socket errors and timeouts. */
   failures: number;
+  /**
+   * CPU time per answer, in microseconds (Linux /proc; absent elsewhere): of the server process(es)
+   * and of the load generator (this process). On a machine with few cores their sum bounds what
+   * any number of server processes can answer: cores × 1,000,000 / (server + client) per second.
+   */
+  serverCpuUs?: number;
+  clientCpuUs?: number;
 }
 
 export interface BenchHttpResult {
@@ -32,11 +39,52 @@ export interface BenchHttpResult {
   authUser: LoadFigure;
   withdrawalsOne: LoadFigure;
   withdrawalsTwo: LoadFigure;
+  /** The same two API processes with PROJECTIONS=off beside one projection worker (`npm run worker`). */
+  withdrawalsTwoWithWorker: LoadFigure;
 }
 
 interface Child {
   url: string;
+  /** The launcher's pid; the server runs in it or a descendant. */
+  pid?: number;
   stop(): Promise<void>;
+}
+
+/** CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere. */
+function treeCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
+  const tick = 10; // USER_HZ is 100 on Linux
+  const cpu = (p: number): number => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      let total = (Number(fields[11]) + Number(fields[12])) * tick;
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        for (const child of children ? children.split(/\s+/) : []) total += cpu(Number(child));
+      }
+      return total;
+    } catch {
+      return 0;
+    }
+  };
+  return cpu(pid);
+}
+
+/** Runs a load and adds the CPU each side spent per answer. */
+async function withCpu(servers: Child[], run: () => Promise<LoadResult[]>): Promise<{ results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }> {
+  const before = servers.map((child) => treeCpuMs(child.pid));
+  const client = process.cpuUsage();
+  const results = await run();
+  const clientUs = process.cpuUsage(client);
+  const answers = results.reduce((sum, r) => sum + r.requests.total, 0) || 1;
+  const after = servers.map((child) => treeCpuMs(child.pid));
+  const known = before.every((b) => b !== null) && after.every((a) => a !== null);
+  const serverMs = known ? after.reduce<number>((sum, a, i) => sum + a! - before[i]!, 0) : null;
+  return {
+    results,
+    ...(serverMs !== null && { serverCpuUs: Math.round((serverMs * 1000) / answers) }),
+    clientCpuUs: Math.round((clientUs.user + clientUs.system) / answers),
+  };
 }
 
 /** Starts a process and waits for the line `ready` matches on its stdout; group 1 is the URL or port. */
@@ -52,6 +100,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
         child.stdout?.resume();
         resolve({
           url: '',
+          ...(child.pid !== undefined && { pid: child.pid }),
           match: m[1]!,
           stop: () =>
             new Promise<void>((done) => {
@@ -68,19 +117,19 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
   });
 }
 
-async function startApi(dataDir: string, seed: boolean): Promise<Child> {
+async function startApi(dataDir: string, seed: boolean, projections: 'inline' | 'off' = 'inline'): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000' },
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000', PROJECTIONS: projections },
     /Kamai is running at (\S+)/,
   );
-  return { url: child.match, stop: child.stop };
+  return { url: child.match, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
 }
 
 async function startBare(readDb: string, userId: string): Promise<Child> {
   const child = await startChild(['scripts/src/bench/bare-server.ts', readDb, userId], {}, /listening (\d+)/);
-  return { url: `http://127.0.0.1:${child.match}`, stop: child.stop };
+  return { url: `http://127.0.0.1:${child.match}`, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
 }
 
 async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
@@ -102,6 +151,14 @@ function figure(result: LoadResult): LoadFigure {
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function measured(run: { results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }): LoadFigure {
+  return {
+    ...figure(run.results[0]!),
+    ...(run.serverCpuUs !== undefined && { serverCpuUs: run.serverCpuUs }),
+    clientCpuUs: run.clientCpuUs,
   };
 }
 
@@ -151,10 +208,12 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
 
     const bare = await startBare(join(dir, 'read.sqlite'), userId);
     children.push(bare);
-    const bareFigure = figure(await autocannon({ url: `${bare.url}/user`, connections: 64, duration: seconds }));
+    const bareFigure = measured(await withCpu([bare], async () => [await autocannon({ url: `${bare.url}/user`, connections: 64, duration: seconds })]));
     await bare.stop();
-    const authUser = figure(
-      await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [perConnection(cookies, { method: 'GET', path: '/api/auth/user' })] }),
+    const authUser = measured(
+      await withCpu([api], async () => [
+        await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [perConnection(cookies, { method: 'GET', path: '/api/auth/user' })] }),
+      ]),
     );
 
     // Each server checks the Origin against its own address.
@@ -165,21 +224,49 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
         headers: { 'content-type': 'application/json', origin },
         body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
       });
-    const withdrawalsOne = figure(await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw(api.url)] }));
+    const withdrawalsOne = measured(
+      await withCpu([api], async () => [await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw(api.url)] })]),
+    );
 
     // A second process on the same data directory; the 64 connections are split between the two.
     const second = await startApi(dir, false);
     children.push(second);
-    const [a, b] = await Promise.all(
-      [api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] })),
+    const two = await withCpu([api, second], () =>
+      Promise.all([api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
     );
+    const [a, b] = two.results;
     const withdrawalsTwo: LoadFigure = {
       perSecond: Math.round(a!.requests.average + b!.requests.average),
       p50: Math.max(a!.latency.p50, b!.latency.p50),
       p99: Math.max(a!.latency.p99, b!.latency.p99),
       failures: figure(a!).failures + figure(b!).failures,
+      ...(two.serverCpuUs !== undefined && { serverCpuUs: two.serverCpuUs }),
+      clientCpuUs: two.clientCpuUs,
     };
-    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo };
+
+    // How several API processes would be deployed on one data directory: the projections run once,
+    // in a worker, and the API processes wait on its checkpoints.
+    await second.stop();
+    await api.stop();
+    const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir, LOG_LEVEL: 'warn' }, /projection worker is (running)/);
+    children.push(worker);
+    const offA = await startApi(dir, false, 'off');
+    children.push(offA);
+    const offB = await startApi(dir, false, 'off');
+    children.push(offB);
+    const withWorker = await withCpu([offA, offB, worker], () =>
+      Promise.all([offA.url, offB.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+    );
+    const [c, d] = withWorker.results;
+    const withdrawalsTwoWithWorker: LoadFigure = {
+      perSecond: Math.round(c!.requests.average + d!.requests.average),
+      p50: Math.max(c!.latency.p50, d!.latency.p50),
+      p99: Math.max(c!.latency.p99, d!.latency.p99),
+      failures: figure(c!).failures + figure(d!).failures,
+      ...(withWorker.serverCpuUs !== undefined && { serverCpuUs: withWorker.serverCpuUs }),
+      clientCpuUs: withWorker.clientCpuUs,
+    };
+    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
   } finally {
     for (const child of children) await child.stop();
     rmSync(dir, { recursive: true, force: true });

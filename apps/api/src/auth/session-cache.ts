@@ -1,4 +1,4 @@
-import type { AllSubscription, EventStore } from '@kamai/domain';
+import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 
 export interface CachedSession {
   userId: string;
@@ -7,37 +7,69 @@ export interface CachedSession {
 }
 
 const MAX_ENTRIES = 100_000;
+/** The events that change a cached session. */
+const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
+
+/**
+ * What a store offers to be followed without waiting (the embedded SQLite store): a change signal
+ * that costs one cheap call, and synchronous reads. See SqliteEventStore.
+ */
+export interface ChangeSignalledStore {
+  /** Moves whenever another connection (another process) committed to the store since the last call. */
+  externalVersion(): number;
+  /** The highest position this process has appended (0: none). */
+  readonly localHead: number;
+  headNow(): number;
+  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[];
+}
+
+function isChangeSignalled(store: EventStore): store is EventStore & ChangeSignalledStore {
+  const s = store as Partial<ChangeSignalledStore>;
+  return typeof s.externalVersion === 'function' && typeof s.readTypesNow === 'function' && typeof s.headNow === 'function';
+}
 
 /**
  * Live sessions this process has looked up, kept in memory so a request costs no read-model query
  * for its session. It follows the event store itself (not the read model, which several processes
  * share): a SessionEnded appended by any process drops the entry, a SessionSeen refreshes it. A
- * request first makes sure the cache has seen every event up to the store's head, so a password
- * change in one process signs the other sessions out in every process at once.
+ * request first makes sure the cache has seen every event committed so far, so a password change
+ * in one process signs the other sessions out in every process at once.
+ *
+ * On the embedded store that costs next to nothing: the store's change signal (SQLite's
+ * `data_version`, which moves only when another connection commits, plus this process's own
+ * appends) says whether anything was committed since the last look. Unchanged, the cache is current
+ * with no read at all; changed, the session events since then are read at once, synchronously, so
+ * no request waits for a subscription's poll. Other stores (KurrentDB) are followed by a
+ * subscription, and a request waits until it has reached the store's head.
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
   private position = 0;
+  private readonly signalled: (EventStore & ChangeSignalledStore) | null;
+  /** The external version the cache was last brought up to date at (-1: never). */
+  private seenVersion = -1;
   private waiters = new Set<{ target: number; resolve: (reached: boolean) => void }>();
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
   private broken = false;
 
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: EventStore) {
+    this.signalled = isChangeSignalled(store) ? store : null;
+  }
 
   async start(): Promise<void> {
+    if (this.signalled) {
+      this.seenVersion = this.signalled.externalVersion();
+      this.position = this.signalled.headNow();
+      return;
+    }
     this.position = await this.store.headPosition();
     const subscription = this.store.subscribeToAll({ after: this.position });
     this.subscription = subscription;
     this.following = (async () => {
       try {
         for await (const event of subscription) {
-          if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
-          else if (event.type === 'SessionSeen') {
-            const data = event.data as { sessionId: string; seenAt: string };
-            const entry = this.entries.get(data.sessionId);
-            if (entry) entry.lastSeenAt = data.seenAt;
-          }
+          this.apply(event);
           this.position = event.position;
           for (const waiter of this.waiters) if (this.position >= waiter.target) waiter.resolve(true);
         }
@@ -55,9 +87,35 @@ export class SessionCache {
     for (const waiter of this.waiters) waiter.resolve(false);
   }
 
-  /** True once the cache has seen every event appended so far (waits up to `timeoutMs`). */
-  async catchUp(timeoutMs = 2000): Promise<boolean> {
+  /**
+   * True once the cache has seen every event committed so far (waits up to `timeoutMs` on a store
+   * without a change signal). Synchronous on a signalled store: a boolean, not a promise.
+   */
+  catchUp(timeoutMs = 2000): boolean | Promise<boolean> {
     if (this.broken) return false;
+    const signalled = this.signalled;
+    if (signalled) {
+      try {
+        // The version is read before the events: a commit after this read moves it for next time.
+        const version = signalled.externalVersion();
+        if (version === this.seenVersion && signalled.localHead <= this.position) return true;
+        const head = signalled.headNow();
+        if (head > this.position) {
+          for (const event of signalled.readTypesNow(this.position, head, SESSION_EVENTS)) this.apply(event);
+          this.position = head;
+        }
+        this.seenVersion = version;
+        return true;
+      } catch {
+        // The store could not be read (closed, failed): nothing cached can be trusted now.
+        this.entries.clear();
+        return false;
+      }
+    }
+    return this.waitForHead(timeoutMs);
+  }
+
+  private async waitForHead(timeoutMs: number): Promise<boolean> {
     const head = await this.store.headPosition();
     if (this.position >= head) return true;
     return new Promise<boolean>((resolve) => {
@@ -74,15 +132,40 @@ export class SessionCache {
     });
   }
 
+  private apply(event: RecordedEvent): void {
+    if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
+    else if (event.type === 'SessionSeen') {
+      const data = event.data as { sessionId: string; seenAt: string };
+      const entry = this.entries.get(data.sessionId);
+      if (entry) entry.lastSeenAt = data.seenAt;
+    }
+  }
+
   get(sid: string): CachedSession | undefined {
     return this.entries.get(sid);
   }
 
-  set(sid: string, session: CachedSession): void {
-    if (this.broken) return;
+  /**
+   * Keeps a session read from the read model, whose rows include every event up to `readAt`. The
+   * cache may already have passed that position (the lookup awaited): the session's own events
+   * between the two are applied to it here, so a sign-out the cache saw meanwhile is not undone.
+   * Returns the session as it stands, or undefined when it has ended.
+   */
+  remember(sid: string, session: CachedSession, readAt: number): CachedSession | undefined {
+    if (this.broken) return session;
+    if (this.position > readAt) {
+      // A store without synchronous reads: answer from the row, but do not keep it.
+      if (!this.signalled) return session;
+      for (const event of this.signalled.readTypesNow(readAt, this.position, SESSION_EVENTS)) {
+        if ((event.data as { sessionId?: string }).sessionId !== sid) continue;
+        if (event.type === 'SessionEnded') return undefined;
+        session.lastSeenAt = (event.data as { seenAt: string }).seenAt;
+      }
+    }
     // Crude but bounded: a flood of distinct sessions cannot grow the map without limit.
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(sid, session);
+    return session;
   }
 
   delete(sid: string): void {

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +112,21 @@ describe('idle timeout and last seen', () => {
     const sid = (await user.get('/api/auth/sessions')).body[0].id;
     const events = await server.store.readStream(streams.session(sid));
     expect(events.map((e) => e.type)).toEqual(['SessionStarted']);
+  });
+});
+
+describe('the signed-in user\'s row', () => {
+  it('is answered as the read database holds it now, whoever changed it (another process\'s connection)', async () => {
+    const user = await server.signUp({ firstName: 'Asha' });
+    // Twice: the second answer may come from memory.
+    for (let i = 0; i < 2; i++) expect((await user.get('/api/auth/user')).body.firstName).toBe('Asha');
+    // Another connection to the read database (as another process's projections) changes the row.
+    const other = new Database(join(server.dataDir, 'read.sqlite'));
+    try {
+      other.prepare('UPDATE users SET first_name = ? WHERE id = ?').run('Meera', user.userId);
+    } finally {
+      other.close();
+    }
+    expect((await user.get('/api/auth/user')).body.firstName).toBe('Meera');
   });
 });

@@ -2,14 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel, streams } from '@kamai/contracts';
 import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
-import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
+import { type ReadDbHandle, findLiveSession, findUserById, getLimits, hotReads, type UserRow } from '@kamai/projections';
+import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
+import { requestCookie } from '../http/request.ts';
 import type { Role } from '@kamai/contracts';
 import type { CachedSession } from './session-cache.ts';
 
@@ -94,7 +96,7 @@ export function clientAddress(c: Context<AppEnv>): string {
   } catch {
     // not a node socket (tests calling app.fetch)
   }
-  const hops = c.var.deps.config.trustedProxies;
+  const hops = c.get('deps').config.trustedProxies;
   if (hops === 0) return socket;
   const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const chain = [...forwarded, socket];
@@ -102,8 +104,9 @@ export function clientAddress(c: Context<AppEnv>): string {
 }
 
 export function isHttps(c: Context<AppEnv>): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return c.var.deps.config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
+  // The scheme of the absolute request URL, without parsing all of it: this runs on every answer.
+  if (/^https:/i.test(c.req.url)) return true;
+  return c.get('deps').config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
 }
 
 /**
@@ -138,32 +141,77 @@ export async function currentLimits(deps: AppDeps): Promise<Limits> {
 
 /** The live session for this id: from the cache when it has seen every event, else the read model. */
 async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession | undefined> {
-  const cacheCurrent = await deps.sessions.catchUp();
+  const caught = deps.sessions.catchUp();
+  // Synchronous on the embedded store: no await (and no turn of the event loop) per request.
+  const cacheCurrent = typeof caught === 'boolean' ? caught : await caught;
   const cached = cacheCurrent ? deps.sessions.get(sid) : undefined;
   if (cached) return cached;
   // Not cached: the read model, once it has every event (an ended session must not be found).
   await catchUpReadModel(deps);
+  const readAt = deps.runner.position;
   const row = await findLiveSession(deps.db, sid, deps.now().toISOString());
   if (!row) return undefined;
   const session = { userId: row.user_id, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at ?? row.started_at };
-  if (cacheCurrent) deps.sessions.set(sid, session);
-  return session;
+  return cacheCurrent ? deps.sessions.remember(sid, session, readAt) : session;
+}
+
+/**
+ * The signed-in user's row, the same the read model answers now: rows read through the hot-read
+ * connection are kept until that connection's `data_version` moves, which it does whenever any
+ * connection (this process's projections, another process) commits to the read database. So an
+ * unchanged read database costs one cheap call per request instead of the user query.
+ */
+interface UserRows {
+  dataVersion: Database.Statement<[], number>;
+  version: number;
+  rows: Map<string, UserRow>;
+}
+const userRowsOf = new WeakMap<ReadDbHandle, UserRows | null>();
+const MAX_USER_ROWS = 10_000;
+
+function userRows(db: ReadDbHandle): UserRows | null {
+  let cached = userRowsOf.get(db);
+  if (cached === undefined) {
+    const hot = hotReads(db);
+    cached = hot ? { dataVersion: hot.userById.database.prepare<[], number>('PRAGMA data_version').pluck(), version: -1, rows: new Map() } : null;
+    userRowsOf.set(db, cached);
+  }
+  return cached;
+}
+
+async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
+  const cache = userRows(deps.db);
+  if (!cache) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  const version = cache.dataVersion.get() ?? 0;
+  if (version !== cache.version) {
+    cache.rows.clear();
+    cache.version = version;
+  }
+  const kept = cache.rows.get(userId);
+  if (kept) return kept;
+  const row = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  // Kept only if the database did not change while it was read (readWithCatchUp may wait).
+  if (row && cache.version === version && (cache.dataVersion.get() ?? 0) === version) {
+    if (cache.rows.size >= MAX_USER_ROWS) cache.rows.clear();
+    cache.rows.set(userId, row);
+  }
+  return row;
 }
 
 /** Sets `user` and `sessionId` from the session cookie, for every route. */
 export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', null);
   c.set('sessionId', null);
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = requestCookie(c, SESSION_COOKIE);
   if (token && /^[a-z2-7]{32}$/.test(token)) {
-    const deps = c.var.deps;
+    const deps = c.get('deps');
     const sid = sessionIdOf(token);
     const session = await lookUpSession(deps, sid);
     const now = deps.now();
     if (session && Date.parse(session.expiresAt) > now.getTime()) {
       const idleMs = (await currentLimits(deps)).sessionIdleDays * 24 * 60 * 60_000;
       if (Date.parse(session.lastSeenAt) + idleMs > now.getTime()) {
-        const user = await readWithCatchUp(deps, () => findUserById(deps.db, session.userId));
+        const user = await findUser(deps, session.userId);
         if (user) {
           c.set('user', user);
           c.set('sessionId', sid);
@@ -185,7 +233,7 @@ async function recordSeen(deps: AppDeps, sid: string, session: CachedSession, no
 }
 
 export function requireUser(c: Context<AppEnv>): UserRow {
-  const user = c.var.user;
+  const user = c.get('user');
   if (!user) throw unauthenticated();
   return user;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,15 @@ function counting(store: EventStore) {
   wrapped.append = store.append.bind(store);
   if (store.readSnapshot) wrapped.readSnapshot = store.readSnapshot.bind(store);
   if (store.writeSnapshot) wrapped.writeSnapshot = store.writeSnapshot.bind(store);
+  // The embedded store's change signal, called on the store itself (it keeps private fields).
+  const sqlite = store as Partial<SqliteEventStore>;
+  if (sqlite.externalVersion && sqlite.localRevisionOf) {
+    Object.defineProperties(wrapped, {
+      externalVersion: { value: sqlite.externalVersion.bind(store) },
+      localRevisionOf: { value: sqlite.localRevisionOf.bind(store) },
+      localRevisionsEpoch: { get: () => (store as SqliteEventStore).localRevisionsEpoch },
+    });
+  }
   return { store: wrapped, reads };
 }
 
@@ -70,12 +80,10 @@ describe('command handler: decision state cached per stream', () => {
     await handleCommand(store, stream, userDecider, register);
     await handleCommand(store, stream, userDecider, credit(50_000));
     await handleCommand(store, stream, userDecider, withdraw(10_000));
-    // The first command read the (empty) stream from the start; later ones only after what they had.
-    expect(reads[0]).toEqual({ fromRevision: 0, returned: 0 });
-    expect(reads.slice(1)).toEqual([
-      { fromRevision: 1, returned: 0 },
-      { fromRevision: 3, returned: 0 },
-    ]);
+    // The first command read the (empty) stream from the start. Later ones read nothing: the
+    // store's change signal says no other process committed and this one appended only through
+    // the handler, which folded its own events.
+    expect(reads).toEqual([{ fromRevision: 0, returned: 0 }]);
     expect(streamStateCache(store).revisionOf(stream)).toBe(5);
 
     // A second "process" on the same file appends; the next command reads just that.
@@ -84,6 +92,19 @@ describe('command handler: decision state cached per stream', () => {
     const decided = await handleCommand(store, stream, userDecider, withdraw(20_000));
     expect(reads.at(-1)).toEqual({ fromRevision: 6, returned: 2 });
     expect(decided.state.wallet.balance).toBe(50_000 - 10_000 + 1_000 - 20_000);
+    expect(decided.state).toEqual(await freshFold(raw));
+  });
+
+  it('reads the stream again after an append of this process that did not go through the handler', async () => {
+    const { store: raw } = openStore();
+    const { store, reads } = counting(raw);
+    await handleCommand(store, stream, userDecider, register);
+    await handleCommand(store, stream, userDecider, credit(50_000));
+    // Same process, same store, straight to the store (as a test or a migration might).
+    const direct = await raw.readStream(stream);
+    const { nextExpectedRevision } = await raw.append(stream, [{ id: randomUUID(), type: 'WalletDebited', data: { entryId: id('e'), amountPaise: 5_000, kind: 'adjustment', params: { reason: 'r' }, debitedAt: now } as Json, metadata: { schemaVersion: 2 } }], direct.length - 1);
+    const decided = await handleCommand(store, stream, userDecider, withdraw(10_000));
+    expect(reads.at(-1)).toEqual({ fromRevision: nextExpectedRevision, returned: 1 });
     expect(decided.state).toEqual(await freshFold(raw));
   });
 
@@ -165,7 +186,7 @@ describe('command handler: decision state cached per stream', () => {
 
   it('the LRU keeps at most its bound of streams, dropping the least recently used', () => {
     const cache = new StreamStateCache(2);
-    const entry = () => ({ evolve: (s: unknown) => s, state: {}, revision: 0, snapshotRevision: -1 });
+    const entry = () => ({ evolve: (s: unknown) => s, state: {}, revision: 0, snapshotRevision: -1, readAtVersion: -1, readAtEpoch: -1 });
     cache.set('a', entry());
     cache.set('b', entry());
     cache.get('a');

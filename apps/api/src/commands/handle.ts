@@ -30,6 +30,35 @@ interface CacheEntry {
   revision: number;
   /** Revision of the newest snapshot kept of this state (-1: none). */
   snapshotRevision: number;
+  /**
+   * The store's external version (see ChangeSignal) when the state was last read up to the store's
+   * end; -1: not since. While it has not moved, only this process can have appended, and its
+   * commands fold their own events into this entry: the catch-up read is skipped.
+   */
+  readAtVersion: number;
+  /** The store's localRevisionsEpoch at that read. */
+  readAtEpoch: number;
+}
+
+/**
+ * A store that says cheaply what changed (the embedded SQLite store): whether another process
+ * committed, and the last revision this process appended to a stream (through this handler or not).
+ */
+interface ChangeSignal {
+  externalVersion(): number;
+  localRevisionOf(streamId: string): number | undefined;
+  readonly localRevisionsEpoch: number;
+}
+
+function changeSignalOf(store: EventStore): ChangeSignal | null {
+  const s = store as Partial<ChangeSignal>;
+  return typeof s.externalVersion === 'function' && typeof s.localRevisionOf === 'function' ? (store as unknown as ChangeSignal) : null;
+}
+
+/** Nothing was appended to the stream since the entry last read it: no other process, no other path. */
+function isCurrent(signal: ChangeSignal, streamId: string, entry: CacheEntry, version: number): boolean {
+  if (entry.readAtVersion !== version || entry.readAtEpoch !== signal.localRevisionsEpoch) return false;
+  return (signal.localRevisionOf(streamId) ?? -1) <= entry.revision;
 }
 
 /** How many streams' states a process keeps; each costs what its stream's decisions need (kilobytes). */
@@ -113,12 +142,12 @@ async function entryFor<State, Event>(store: EventStore, streamId: string, evolv
   const evolve = evolver.evolve as CacheEntry['evolve'];
   const cached = cache.get(streamId);
   if (cached && cached.evolve === evolve) return cached;
-  let start: CacheEntry = { evolve, state: evolver.initialState(), revision: -1, snapshotRevision: -1 };
+  let start: CacheEntry = { evolve, state: evolver.initialState(), revision: -1, snapshotRevision: -1, readAtVersion: -1, readAtEpoch: -1 };
   const codec = evolver.snapshot;
   const snapshot = codec && store.readSnapshot ? await store.readSnapshot(streamId).catch(() => null) : null;
   if (codec && snapshot && snapshot.version === codec.version) {
     try {
-      start = { evolve, state: codec.load(snapshot.state), revision: snapshot.revision, snapshotRevision: snapshot.revision };
+      start = { evolve, state: codec.load(snapshot.state), revision: snapshot.revision, snapshotRevision: snapshot.revision, readAtVersion: -1, readAtEpoch: -1 };
     } catch {
       // An unreadable snapshot only costs the full fold.
     }
@@ -149,6 +178,11 @@ function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, c
  */
 async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
   const entry = await entryFor(store, streamId, evolver);
+  const signal = changeSignalOf(store);
+  // Read before the events: a commit by another process after this moves it for next time.
+  const version = signal ? signal.externalVersion() : -1;
+  const epoch = signal ? signal.localRevisionsEpoch : -1;
+  if (signal && isCurrent(signal, streamId, entry, version)) return entry;
   try {
     for (let page = 0; ; page++) {
       // Other requests run between pages: a stream with no snapshot yet never holds them up for long.
@@ -164,6 +198,8 @@ async function catchUp<State, Event>(store: EventStore, streamId: string, evolve
       }
       if (recorded.length < FOLD_PAGE) break;
     }
+    entry.readAtVersion = version;
+    entry.readAtEpoch = epoch;
   } catch (err) {
     streamStateCache(store).drop(streamId, entry);
     throw err;
@@ -236,6 +272,9 @@ export async function handleCommand<State, Command, Event extends { type: string
       return { state: entry.state as State, events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
+      // Something this entry has not seen was appended (another process, or an append that did
+      // not go through this handler): read the stream next time, whatever the signal says.
+      entry.readAtVersion = -1;
       // Back off a little, with jitter, so writers racing on one stream stop colliding.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
     }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WrongExpectedRevisionError, type RecordedEvent } from '@kamai/domain';
 import type { WorkerMessage } from './append-worker.ts';
@@ -36,6 +37,90 @@ describe('sqlite event store', () => {
   };
   afterEach(async () => {
     await Promise.all(open.splice(0).map((store) => store.close()));
+  });
+
+  it('signals another connection\'s commits through externalVersion, and its own appends through localHead', async () => {
+    const file = newFile();
+    const mine = openStore(file);
+    const other = openStore(file);
+    const before = mine.externalVersion();
+    expect(mine.localHead).toBe(0);
+    const own = await mine.append(stream('s'), [event('A')], 'no_stream');
+    // Its own commit moves localHead, never externalVersion.
+    expect(mine.externalVersion()).toBe(before);
+    expect(mine.localHead).toBe(own.position);
+    await other.append(stream('s'), [event('B')], 'no_stream');
+    expect(mine.externalVersion()).not.toBe(before);
+    expect(mine.localHead).toBe(own.position);
+  });
+
+  it('waits for another process\'s write lock without blocking the event loop, then appends', async () => {
+    const file = newFile();
+    const store = openStore(file);
+    const s = stream('s');
+    await store.append(s, [event('A')], 'no_stream');
+    const other = new Database(file);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      const appending = store.append(s, [event('B')], 0);
+      // The event loop keeps turning while the append waits: timers fire on time.
+      const started = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Date.now() - started).toBeLessThan(500);
+      let settled = false;
+      void appending.finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(settled).toBe(false);
+      other.prepare('COMMIT').run();
+      expect((await appending).nextExpectedRevision).toBe(1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('fails an append whose wait for another process\'s lock outlasts the busy timeout, and nothing is written', async () => {
+    const file = newFile();
+    const store = openStore(file, { busyTimeoutMs: 100 });
+    const other = new Database(file);
+    try {
+      const s = stream('s');
+      other.prepare('BEGIN IMMEDIATE').run();
+      await expect(store.append(s, [event('A')], 'no_stream')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      other.prepare('COMMIT').run();
+      expect(await store.readStream(s)).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('a subscription sees another process\'s append within milliseconds, not a poll interval', async () => {
+    const file = newFile();
+    const follower = openStore(file, { pollIntervalMs: 5_000 });
+    const writer = openStore(file);
+    const iterator = follower.subscribeToAll({ after: 0 })[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    await writer.append(stream('s'), [event('A')], 'no_stream');
+    const first = await next;
+    expect(first.done).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await iterator.return?.();
+  });
+
+  it('reads only the given types in a position range, synchronously', async () => {
+    const store = openStore();
+    const s = stream('s');
+    await store.append(s, [event('SessionSeen', { n: 1 }), event('Other'), event('SessionEnded', { n: 2 }), event('SessionSeen', { n: 3 })], 'no_stream');
+    const head = store.headNow();
+    expect(head).toBe(await store.headPosition());
+    const read = store.readTypesNow(0, head - 1, ['SessionEnded', 'SessionSeen']);
+    expect(read.map((e) => [e.type, e.data])).toEqual([
+      ['SessionSeen', { n: 1 }],
+      ['SessionEnded', { n: 2 }],
+    ]);
+    expect(store.readTypesNow(head - 1, head, ['SessionSeen']).map((e) => e.data)).toEqual([{ n: 3 }]);
+    expect(store.readTypesNow(head, head, ['SessionSeen'])).toEqual([]);
   });
 
   it('starts positions at 1; an empty store has head position 0', async () => {

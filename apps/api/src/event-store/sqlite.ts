@@ -112,6 +112,10 @@ function addChain(db: Database.Database): void {
 
 /** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
 const MAX_GROUP = 512;
+/** Streams whose last local revision is remembered (localRevisionOf). */
+const MAX_LOCAL_REVISIONS = 100_000;
+/** How often a waiting subscription looks at the change signal for other processes' commits, in ms. */
+const CHANGE_CHECK_MS = 2;
 /** Rows a subscription reads per query. */
 const SUBSCRIPTION_BATCH = 256;
 
@@ -156,11 +160,22 @@ export class SqliteEventStore implements EventStore, ChainSource {
   readonly #pollIntervalMs: number;
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
+  /** Statements reading given event types in a position range, one per set of types. */
+  readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
+  #localHead = 0;
+  /** The last revision this process appended per stream (bounded: cleared when full, see localRevisionOf). */
+  readonly #localRevisions = new Map<string, number>();
+  #localRevisionsCleared = 0;
   #flushScheduled = false;
+  /** Set while a batch waits, off the event loop, for another process's write lock. */
+  #lockWait: { since: number; timer: NodeJS.Timeout; attempt: number } | null = null;
+  readonly #busyTimeoutMs: number;
   #closed = false;
 
   readonly #sql: {
     begin: Database.Statement<[]>;
+    busyNow: Database.Statement<[]>;
+    busyPatient: Database.Statement<[]>;
     commit: Database.Statement<[]>;
     rollback: Database.Statement<[]>;
     savepoint: Database.Statement<[]>;
@@ -177,6 +192,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], number>;
+    dataVersion: Database.Statement<[], number>;
     readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
     writeSnapshot: Database.Statement<[string, number, number, string]>;
   };
@@ -185,11 +201,12 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.file = file;
     this.#groupCommit = options.groupCommit ?? true;
     this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
     const db = new Database(file);
     this.#db = db;
     try {
       // busy_timeout first: the statements below may already meet another process's lock.
-      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.transaction(() => {
@@ -202,6 +219,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
     }
     this.#sql = {
       begin: db.prepare('BEGIN IMMEDIATE'),
+      busyNow: db.prepare('PRAGMA busy_timeout = 0'),
+      busyPatient: db.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
       savepoint: db.prepare('SAVEPOINT append'),
@@ -228,6 +247,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       ),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
       writeSnapshot: db.prepare(
         `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
@@ -284,6 +304,60 @@ export class SqliteEventStore implements EventStore, ChainSource {
     return this.#sql.head.get() ?? 0;
   }
 
+  /** Synchronous headPosition. */
+  headNow(): number {
+    this.#assertOpen();
+    return this.#sql.head.get() ?? 0;
+  }
+
+  /**
+   * A change signal as cheap as a call can be: SQLite's `data_version` of this store's connection,
+   * which moves only when another connection (another process) committed to the file since. This
+   * process's own appends do not move it: see `localHead`. Followers (the session cache, the command
+   * handler) compare it with what they saw last and read nothing while neither moved.
+   */
+  externalVersion(): number {
+    this.#assertOpen();
+    return this.#sql.dataVersion.get() ?? 0;
+  }
+
+  /** The highest position this store (this process) has appended; 0 before its first append. */
+  get localHead(): number {
+    return this.#localHead;
+  }
+
+  /**
+   * The last revision this process appended to a stream, or undefined when it appended none since
+   * `localRevisionsEpoch` last moved (the record is bounded; clearing it moves the epoch, so a
+   * follower that noted the epoch knows its answer may be incomplete).
+   */
+  localRevisionOf(streamId: string): number | undefined {
+    return this.#localRevisions.get(streamId);
+  }
+
+  get localRevisionsEpoch(): number {
+    return this.#localRevisionsCleared;
+  }
+
+  /**
+   * The events of the given types in (after, upTo], in order, read synchronously: for followers that
+   * care about a few types only (the session cache) and must not skip past a range unread.
+   */
+  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[] {
+    this.#assertOpen();
+    assertPosition(after);
+    if (types.length === 0 || upTo <= after) return [];
+    const key = types.join('\n');
+    let statement = this.#typedReads.get(key);
+    if (!statement) {
+      statement = this.#db.prepare<unknown[], EventRow>(
+        `SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
+      );
+      this.#typedReads.set(key, statement);
+    }
+    return statement.all(after, upTo, ...types).map(toRecordedEvent);
+  }
+
   /** The log with its chain fields, for verify-ledger (chain.ts). */
   async readChain(after: number, limit: number): Promise<ChainedEvent[]> {
     this.#assertOpen();
@@ -320,7 +394,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
   async close(): Promise<void> {
     if (this.#closed) return;
     // Appends already handed to us were promised an answer: write them before closing.
-    while (this.#queue.length > 0) this.#flush();
+    if (this.#lockWait) clearTimeout(this.#lockWait.timer);
+    this.#lockWait = null;
+    while (this.#queue.length > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) await subscription.close();
     this.#db.close();
@@ -360,7 +436,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
   }
 
   #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
+    // A batch waiting for another process's lock takes the newcomers along when it gets it.
+    if (this.#flushScheduled || this.#lockWait) return;
     this.#flushScheduled = true;
     // setImmediate, not a microtask: callers resumed by the previous batch's answers run their
     // continuations (often several awaits deep) before this fires, so they land in one batch.
@@ -373,15 +450,56 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #flush(): void {
     if (this.#closed) return;
     const batch = this.#queue.splice(0, MAX_GROUP);
+    if (batch.length === 0) return;
+    if (!this.#takeLockWithoutWaiting()) {
+      // Another process writes: wait for its lock with timers, never by blocking the event loop
+      // (SQLite's busy handler sleeps in the thread), so this process keeps serving meanwhile.
+      this.#queue.unshift(...batch);
+      this.#waitForLock();
+      return;
+    }
+    this.#lockWait = null;
     if (this.#queue.length > 0) this.#scheduleFlush();
-    if (batch.length > 0) this.#commit(batch);
+    this.#commit(batch, true);
+  }
+
+  /** BEGIN IMMEDIATE if the write lock is free now; false when another connection holds it. */
+  #takeLockWithoutWaiting(): boolean {
+    // Past the configured patience, block as a lone append would (and fail as it would).
+    if (this.#lockWait && Date.now() - this.#lockWait.since > this.#busyTimeoutMs) return false;
+    this.#sql.busyNow.run();
+    try {
+      this.#sql.begin.run();
+      return true;
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return false;
+      throw error;
+    } finally {
+      this.#sql.busyPatient.run();
+    }
+  }
+
+  #waitForLock(): void {
+    const since = this.#lockWait?.since ?? Date.now();
+    const attempt = (this.#lockWait?.attempt ?? 0) + 1;
+    if (Date.now() - since > this.#busyTimeoutMs) {
+      // Out of patience: one blocking try with the busy timeout, whose failure rejects the batch.
+      this.#lockWait = null;
+      const batch = this.#queue.splice(0, MAX_GROUP);
+      if (this.#queue.length > 0) this.#scheduleFlush();
+      this.#commit(batch);
+      return;
+    }
+    // 1, 2, 3, 4 ms: a commit holds the lock for about one fsync.
+    const timer = setTimeout(() => this.#flush(), Math.min(attempt, 4));
+    this.#lockWait = { since, timer, attempt };
   }
 
   /** Writes a batch in one transaction, each append in its own savepoint, then answers every caller. */
-  #commit(batch: PendingAppend[]): void {
+  #commit(batch: PendingAppend[], begun = false): void {
     const outcomes: Outcome[] = [];
     try {
-      this.#sql.begin.run();
+      if (!begun) this.#sql.begin.run();
       try {
         for (const pending of batch) {
           this.#sql.savepoint.run();
@@ -404,6 +522,16 @@ export class SqliteEventStore implements EventStore, ChainSource {
       for (const pending of batch) pending.reject(error);
       return;
     }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (!outcome?.ok) return;
+      if (outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
+      if (this.#localRevisions.size >= MAX_LOCAL_REVISIONS && !this.#localRevisions.has(pending.streamId)) {
+        this.#localRevisions.clear();
+        this.#localRevisionsCleared++;
+      }
+      this.#localRevisions.set(pending.streamId, outcome.result.nextExpectedRevision);
+    });
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) pending.resolve(outcome.result);
@@ -515,14 +643,35 @@ class SqliteAllSubscription implements AllSubscription {
     }
   }
 
+  /**
+   * Resolves on a local append, when another process committed (the store's data_version moved:
+   * checked every few ms, one cheap call, so a worker or another API process sees an append within
+   * milliseconds rather than a poll interval), or after the poll interval at the latest.
+   */
   #changed(): Promise<void> {
     return new Promise((resolve) => {
+      const since = Date.now();
+      let version: number | null = null;
+      try {
+        version = this.#store.externalVersion();
+      } catch {
+        // closed: the interval below ends the wait
+      }
       const done = () => {
         clearTimeout(timer);
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.#pollIntervalMs);
+      const check = () => {
+        if (this.#closed || this.#store.isClosed || Date.now() - since >= this.#pollIntervalMs) return done();
+        try {
+          if (version !== null && this.#store.externalVersion() !== version) return done();
+        } catch {
+          return done();
+        }
+        timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+      };
+      let timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
       this.#wake = done;
     });
   }

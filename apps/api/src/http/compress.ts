@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { requestHeader } from './request.ts';
 
 /** Text worth compressing: JSON, HTML, CSS, JavaScript, SVG, plain text. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
@@ -12,11 +13,16 @@ const IMMUTABLE_CACHE_LIMIT = 512;
 
 type Encoding = 'br' | 'gzip';
 
+const ACCEPTS = {
+  br: /(?:^|,)\s*br\s*(?:;\s*q=([0-9.]+))?/i,
+  gzip: /(?:^|,)\s*gzip\s*(?:;\s*q=([0-9.]+))?/i,
+};
+
 /** Brotli when the client takes it, else gzip; q=0 refuses an encoding. */
 export function pickEncoding(accept: string | undefined): Encoding | null {
   if (!accept) return null;
-  const allowed = (name: string) => {
-    const m = new RegExp(`(?:^|,)\\s*${name}\\s*(?:;\\s*q=([0-9.]+))?`, 'i').exec(accept);
+  const allowed = (name: Encoding) => {
+    const m = ACCEPTS[name].exec(accept);
     return m !== null && (m[1] === undefined || Number(m[1]) > 0);
   };
   if (allowed('br')) return 'br';
@@ -58,7 +64,7 @@ export const compressResponses = createMiddleware(async (c, next) => {
   if (length !== null && Number(length) < THRESHOLD) return;
   const cacheControl = res.headers.get('Cache-Control') ?? '';
   if (/no-transform/i.test(cacheControl)) return;
-  const encoding = pickEncoding(c.req.header('Accept-Encoding'));
+  const encoding = pickEncoding(requestHeader(c, 'accept-encoding'));
   const vary = res.headers.get('Vary');
   if (!vary || !/accept-encoding|\*/i.test(vary)) res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
   // Left as it is: wrapping the body in a new Response would turn node-server's fast path for a

@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { createMiddleware } from 'hono/factory';
 import { logger } from './logger.ts';
-import { appendBatchSize, appendFailures, commandDuration, httpDuration, httpRequests, metricsText, registerProjectionLag } from './metrics.ts';
+import { requestHeader } from '../http/request.ts';
+import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
 
 export { logger } from './logger.ts';
 export { registerProjectionLag, type ProjectionLag } from './metrics.ts';
@@ -21,8 +22,11 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  */
 export const observeRequests = createMiddleware(async (c, next) => {
   const started = performance.now();
-  const given = c.req.header('x-request-id');
+  const given = requestHeader(c, 'x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  // Before the handler: c.header() then lands in the headers the handler's response is built with.
+  // (After it, c.header() would rebuild the response around its body as a stream.)
+  c.header('X-Request-Id', requestId);
   let failed: unknown;
   try {
     await next();
@@ -33,19 +37,21 @@ export const observeRequests = createMiddleware(async (c, next) => {
     const seconds = (performance.now() - started) / 1000;
     const status = failed ? 500 : c.res.status;
     const method = c.req.method;
+    const path = c.req.path;
     // The matched route's template, so ids in paths do not explode the label set.
-    const route = c.req.path.startsWith('/api/') || c.req.path === '/metrics' ? routePath(c) : 'web';
-    if (!failed) c.res.headers.set('X-Request-Id', requestId);
-    httpRequests.inc({ method, route, status: String(status) });
-    httpDuration.observe({ method, route }, seconds);
-    if (route.startsWith('/api/') && method !== 'GET' && method !== 'HEAD' && status < 500) {
-      commandDuration.observe({ command: `${method} ${route}` }, seconds);
-    }
-    const entry = { reqId: requestId, method, route, path: loggedPath(c.req.path), status, ms: Math.round(seconds * 10_000) / 10 };
-    if (status >= 500) logger.error(entry, 'request failed');
-    else logger.info(entry, 'request');
+    const route = path.startsWith('/api/') || path === '/metrics' ? routePath(c) : 'web';
+    // A handler that returned a Response of its own did not take the prepared headers.
+    if (!failed && c.res.headers.get('X-Request-Id') === null) c.res.headers.set('X-Request-Id', requestId);
+    observeHttp(method, route, status, seconds);
+    if (status >= 500) logger.error(requestLine(requestId, method, route, path, status, seconds), 'request failed');
+    // Built only when written: the line is most of the cost of a request that is not logged.
+    else if (logger.isLevelEnabled('info')) logger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
   }
 });
+
+function requestLine(reqId: string, method: string, route: string, path: string, status: number, seconds: number) {
+  return { reqId, method, route, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 };
+}
 
 /** `GET /metrics`: Prometheus text format. */
 export const metricsRoutes = new Hono().get('/metrics', async (c) => {

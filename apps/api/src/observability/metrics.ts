@@ -107,3 +107,15 @@ export function registerProjectionLag(source: LagSource): () => void {
 export async function metricsText(): Promise<{ body: string; contentType: string }> {
   return { body: await registry.metrics(), contentType: registry.contentType };
 }
+
+/**
+ * One answered HTTP request: counted, timed, and, for a command (a mutating /api request that did
+ * not fail), timed as that command.
+ */
+export function observeHttp(method: string, route: string, status: number, seconds: number): void {
+  httpRequests.inc({ method, route, status: String(status) });
+  httpDuration.observe({ method, route }, seconds);
+  if (method !== 'GET' && method !== 'HEAD' && status < 500 && route.startsWith('/api/')) {
+    commandDuration.observe({ command: `${method} ${route}` }, seconds);
+  }
+}
