@@ -5,7 +5,6 @@ import type { UserRow } from '@kamai/projections';
 import { rolesOf } from '@kamai/projections';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
@@ -43,8 +42,8 @@ export function createApp(parts: AppParts) {
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
   app.use(observeRequests);
-  // HSTS is sent by browserPolicies, only over TLS.
-  app.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin', strictTransportSecurity: false }));
+  // Security headers: a short set on /api answers, the browser set on the rest (see csp.ts).
+  app.use(browserPolicies(deps.config));
   app.use(compressResponses);
   app.use(async (c, next) => {
     c.set('deps', deps);
@@ -61,7 +60,6 @@ export function createApp(parts: AppParts) {
       },
     })(c, next);
   });
-  app.use(browserPolicies(deps.config));
   app.use('/api/*', sameOriginOnly);
   app.use(sessionMiddleware);
   app.use('/api/*', idempotency);

@@ -15,14 +15,29 @@ describe('browser policies', () => {
     expect(s3).toContain("frame-ancestors 'none'");
   });
 
-  it('sends HSTS only behind TLS (via a trusted proxy), and CSP on every answer', async () => {
+  it('sends HSTS only behind TLS (via a trusted proxy), a locked-down CSP on API answers and the app CSP on the rest', async () => {
     const server = await startTestServer({ TRUSTED_PROXIES: '1' });
     try {
       const plain = await server.client().get('/api/health');
       expect(plain.headers.get('strict-transport-security')).toBeNull();
-      expect(plain.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(plain.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(plain.headers.get('x-frame-options')).toBe('DENY');
+      expect(plain.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(plain.headers.get('referrer-policy')).toBe('no-referrer');
+      // Errors too: the headers are set after the error handler has made the answer.
+      const missing = await server.client().get('/api/no-such-route');
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       const tls = await server.client().request('GET', '/api/health', undefined, { 'x-forwarded-proto': 'https' });
       expect(tls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      // Outside /api (an object, a page): the browser set, with the app's CSP.
+      const page = await server.client().get('/objects/none');
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      const pageTls = await server.client().request('GET', '/objects/none', undefined, { 'x-forwarded-proto': 'https' });
+      expect(pageTls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await server.close();
     }

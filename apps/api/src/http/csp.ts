@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
 import { isHttps } from '../auth/sessions.ts';
@@ -30,18 +31,45 @@ export function contentSecurityPolicy(config: Pick<Config, 'objectStorage' | 's3
     .join('; ');
 }
 
-/** CSP on every answer, and HSTS only when the request came over TLS (directly or via a trusted proxy). */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The headers of a JSON answer under /api: what protects an API response (OWASP REST Security
+ * cheat sheet: nothing may be framed, sniffed or read cross-origin, no referrer) and none of the
+ * document-only ones. Fixed, so a hot read pays five header sets, not a dozen.
+ */
+const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+];
+
+/**
+ * Security headers on every answer: the short API set under /api, the full browser set (Hono's
+ * secureHeaders and the app's CSP) on everything else; HSTS on both, only when the request came over
+ * TLS (directly or via a trusted proxy).
+ */
 export const browserPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) => {
   const policy = contentSecurityPolicy(config);
+  // HSTS is set below, only over TLS.
+  const documentHeaders = secureHeaders({ crossOriginResourcePolicy: 'same-origin', strictTransportSecurity: false });
   return createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.req.path.startsWith('/api/')) return documentHeaders(c, async () => {
+      await next();
+      const headers = c.res.headers;
+      // The web app's index.html sets its own, with the nonce of that response.
+      if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', policy);
+      if (isHttps(c)) headers.set('Strict-Transport-Security', HSTS);
+    });
     await next();
     // Set on the response's own headers, never through c.header(): after the handler that rebuilds
     // the response around its body as a stream, and @hono/node-server then loses its fast path
     // for a ready body (a third of a hot read's CPU went to the stream).
     const headers = c.res.headers;
-    // The web app's index.html sets its own, with the nonce of that response.
-    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', policy);
-    if (isHttps(c)) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    for (const [name, value] of API_HEADERS) headers.set(name, value);
+    if (isHttps(c)) headers.set('Strict-Transport-Security', HSTS);
   });
 };
 
