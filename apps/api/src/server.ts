@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
-import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb } from '@kamai/projections';
+import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import type { Config } from './config.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { WAL_AUTOCHECKPOINT_PAGES, type WalCheckpointer, startWalCheckpointer } from './sqlite/wal-checkpointer.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
@@ -41,7 +42,17 @@ export async function openEventStore(config: Config): Promise<EventStore> {
     const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
     return openKurrentDbEventStore(config.eventStore.url);
   }
-  return openSqliteEventStore(config.eventStore.file);
+  return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES });
+}
+
+/**
+ * Checkpoints of this process's SQLite files (the embedded event store, the read database) on a
+ * thread of their own; this process's connections then checkpoint only past a safety net.
+ */
+export function checkpointOffTheEventLoop(config: Config, db: ReadDbHandle): WalCheckpointer {
+  sqliteConnectionOf(db).pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  const files = [config.readDbFile, ...(config.eventStore.kind === 'sqlite' ? [config.eventStore.file] : [])];
+  return startWalCheckpointer(files);
 }
 
 /**
@@ -64,6 +75,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   mkdirSync(config.dataDir, { recursive: true });
   const store = await openEventStore(config);
   const db = await openReadDb(config.readDbFile);
+  const checkpointer = checkpointOffTheEventLoop(config, db);
 
   let seeded: DemoAccount[] = [];
   const embedded = config.eventStore.kind === 'sqlite';
@@ -122,6 +134,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       await runner.stop();
       await db.destroy();
       await store.close();
+      await checkpointer.stop();
     },
   };
 }

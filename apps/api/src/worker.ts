@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { ProjectionRunner, allProjections, openReadDb } from '@kamai/projections';
 import { ConfigError, loadConfig } from './config.ts';
-import { openEventStore } from './server.ts';
+import { checkpointOffTheEventLoop, openEventStore } from './server.ts';
 
 /**
  * `npm run worker`: the projections only, on the same DATA_DIR (or KurrentDB) as the API processes,
@@ -13,6 +13,7 @@ async function main() {
   mkdirSync(config.dataDir, { recursive: true });
   const store = await openEventStore(config);
   const db = await openReadDb(config.readDbFile);
+  const checkpointer = checkpointOffTheEventLoop(config, db);
   const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => console.log(`[worker] ${line}`) });
   let stopping = false;
   const stop = async (code = 0) => {
@@ -22,6 +23,7 @@ async function main() {
     await runner.stop();
     await db.destroy();
     await store.close();
+    await checkpointer.stop();
     console.log(`[worker] stopped at position ${runner.position}`);
     process.exit(code);
   };

@@ -40,6 +40,12 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** How long to wait for another connection's write lock before failing, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * SQLite's automatic checkpoint threshold, in WAL pages (SQLite's default 1000). Raised by a process
+   * that runs a WAL checkpointer thread (apps/api/src/sqlite/wal-checkpointer.ts), so checkpoints
+   * do not run inside its commits on the event loop.
+   */
+  walAutocheckpointPages?: number;
 }
 
 /** The events table. Exported so the append benchmark's plain-SQLite ceiling writes the same rows. */
@@ -209,6 +215,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
+      if (options.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
       db.transaction(() => {
         db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL);
         addChain(db);
