@@ -47,4 +47,8 @@ export type ErrorCode =
   | 'precondition_failed'
   /** A change that must name the revision it was made on (`If-Match`) did not: 428. */
   | 'precondition_required'
+  /** GET /api/ifsc/:code: a well-formed IFSC that is not in the server's branch directory: 404. */
+  | 'unknown_ifsc'
+  /** GET /api/ifsc/:code: the server has no branch directory (IFSC_DATASET unset): 404, the form shows the bank only. */
+  | 'no_branch_directory'
   | 'internal';

@@ -118,6 +118,20 @@ export type SavedDestination = v.InferOutput<typeof SavedDestination>;
 export const SavedDestinationBody = v.object({ destination: v.nullable(SavedDestination) });
 export type SavedDestinationBody = v.InferOutput<typeof SavedDestinationBody>;
 
+/** GET /api/ifsc/:code: a branch from the server's offline directory (Razorpay's IFSC.csv). */
+export const IfscBranchBody = v.object({
+  ifsc: v.string(),
+  bank: v.string(),
+  branch: v.string(),
+  city: v.string(),
+  state: v.string(),
+});
+export type IfscBranchBody = v.InferOutput<typeof IfscBranchBody>;
+/** The path parameter of GET /api/ifsc/:code: uppercased, then the IFSC shape. */
+export const IfscParam = v.object({
+  code: v.pipe(v.string(WITHDRAWAL_MESSAGES.ifsc), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, WITHDRAWAL_MESSAGES.ifsc)),
+});
+
 // ---- Finance: processing withdrawals, manual adjustments ----
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all (default pending). */

@@ -56,6 +56,11 @@ const Env = v.object({
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
   /** inline: this process runs the projections too; off: a worker process (npm run worker) does. */
   PROJECTIONS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
+  /**
+   * Razorpay's IFSC.csv (github.com/razorpay/ifsc releases): the bank branch directory behind
+   * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.
+   */
+  IFSC_DATASET: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -108,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throttleFile: resolve(dataDir, 'throttle.sqlite'),
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     projections: e.PROJECTIONS,
+    ifscDataset: e.IFSC_DATASET === undefined ? null : resolve(e.IFSC_DATASET),
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

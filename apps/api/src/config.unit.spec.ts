@@ -16,3 +16,11 @@ describe('production defaults', () => {
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'app.kamai.in' })).toThrow(ConfigError);
   });
 });
+
+describe('IFSC_DATASET', () => {
+  it('is an absolute path when set, null when unset or empty', () => {
+    expect(loadConfig({ IFSC_DATASET: 'data/IFSC.csv' }).ifscDataset).toMatch(/^\/.*\/data\/IFSC\.csv$/);
+    expect(loadConfig({}).ifscDataset).toBeNull();
+    expect(loadConfig({ IFSC_DATASET: '' }).ifscDataset).toBeNull();
+  });
+});

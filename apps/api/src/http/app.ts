@@ -14,6 +14,7 @@ import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { idempotency } from '../finance/idempotency.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
+import { ifscRoutes } from '../ifsc/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
 import { walletRoutes } from '../wallet/routes.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
@@ -83,6 +84,7 @@ export function createApp(parts: AppParts) {
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
   app.route('/', walletRoutes);
+  app.route('/', ifscRoutes);
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
   app.route('/', notificationRoutes);

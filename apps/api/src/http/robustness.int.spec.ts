@@ -15,6 +15,7 @@ const ROUTES: Array<[method: string, path: string]> = [
   ['POST', '/api/objects/upload'],
   ['POST', '/api/tasks/:id/submit-proof'],
   ['POST', '/api/withdrawals'],
+  ['GET', '/api/ifsc/:id'],
   ['PUT', '/api/notifications/:id/read'],
   ['PUT', '/api/notifications/read-all'],
   ['DELETE', '/api/notifications/:id'],
