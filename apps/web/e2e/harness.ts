@@ -78,7 +78,16 @@ export async function startServer(): Promise<RunningServer> {
 
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', REGISTRATIONS_PER_HOUR: '1000000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      REGISTRATIONS_PER_HOUR: '1000000',
+      // A two-branch directory in Razorpay's format (HDFC0001234, SBIN0000691): the withdraw form names those branches.
+      IFSC_DATASET: join(repoRoot, 'apps/api/src/ifsc/fixtures/IFSC.csv'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,

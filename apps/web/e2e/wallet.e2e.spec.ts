@@ -98,8 +98,8 @@ describe('the wallet, on a phone', () => {
     await dialog.getByText('We could not find this IFSC code', { exact: false }).first().waitFor();
     await dialog.getByLabel('IFSC code').fill('hdfc0001234');
     await expect(dialog.getByLabel('IFSC code').inputValue()).resolves.toBe('HDFC0001234');
-    // The bank is named offline from the IFSC.
-    await dialog.getByText('HDFC Bank. Branch names need an online lookup', { exact: false }).waitFor();
+    // The bank is named offline from the IFSC, and the branch by the server's directory (the harness's fixture).
+    await dialog.getByText('HDFC Bank, KANJURMARG, MUMBAI', { exact: true }).waitFor();
     await dialog.getByLabel('Account holder name').fill('Asha Sharma');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
     await dialog.getByText('The account numbers do not match').waitFor();
@@ -116,7 +116,7 @@ describe('the wallet, on a phone', () => {
     // A last look before the money leaves: amount, bank, last four digits and holder.
     const confirmStep = dialog.getByTestId('withdraw-confirm');
     await expect(confirmStep.getByText('₹150.00', { exact: false }).first().textContent()).resolves.toContain('₹150.00');
-    await confirmStep.getByText('HDFC Bank ••••9012 (Asha Sharma)').waitFor();
+    await confirmStep.getByText('HDFC Bank, KANJURMARG, MUMBAI ••••9012 (Asha Sharma)').waitFor();
     await page.screenshot({ path: '/tmp/withdraw-confirm.png' });
     await confirmStep.getByRole('button', { name: 'Confirm and send' }).click();
     await expectToast(page, 'Withdrawal Requested', 'Your withdrawal request has been submitted for review');
@@ -279,6 +279,8 @@ describe('the wallet, on a phone', () => {
     await dialog.getByLabel('Account number', { exact: true }).fill('987654321');
     await dialog.getByLabel('Account number again').fill('987654321');
     await dialog.getByLabel('IFSC code').fill('SBIN0000123');
+    // A real SBI branch the server's directory does not list: the bank only, as without a directory.
+    await dialog.getByText('State Bank of India. Branch names need an online lookup', { exact: false }).waitFor();
     await dialog.getByLabel('Account holder name').fill('Kiran Sharma');
     await dialog.getByRole('button', { name: 'Submit Request' }).click();
     await dialog.getByTestId('withdraw-confirm').getByText('State Bank of India ••••4321 (Kiran Sharma)').waitFor();

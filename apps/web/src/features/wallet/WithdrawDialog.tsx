@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import * as v from 'valibot';
@@ -15,7 +15,7 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSessionExpired } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
-import { type IfscData, loadIfscData, lookupIfsc } from './ifsc.ts';
+import { type IfscData, ifscBranchQuery, loadIfscData, lookupIfsc } from './ifsc.ts';
 import { useWithdrawMutation } from './walletMutations.ts';
 import type { WithdrawalInput } from './walletMutations.ts';
 import { MIN_WITHDRAWAL_RUPEES, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
@@ -53,6 +53,7 @@ const UpiForm = v.object({ upiId: UpiId });
 
 function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void }) {
   const withdraw = useWithdrawMutation();
+  const queryClient = useQueryClient();
   const { t } = useTranslation('wallet');
   const sessionExpired = useSessionExpired();
   const { data: savedBody } = useQuery(savedDestinationQuery());
@@ -75,6 +76,11 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
   }, [destination, ifscData]);
   const ifscTyped = bankForm.values.ifsc.trim();
   const ifscLookup = ifscData && ifscTyped.length === 11 ? lookupIfsc(ifscTyped, ifscData) : null;
+  // The branch is asked of the server only for a code the bank list already knows.
+  const branchQuery = useQuery({ ...ifscBranchQuery(ifscTyped.toUpperCase()), enabled: destination === 'bank' && ifscLookup?.valid === true });
+  const branch = ifscLookup?.valid ? branchQuery.data : undefined;
+  /** The branch for the confirmation: asked now if the field's lookup has not answered; none on failure. */
+  const branchFor = (code: string) => queryClient.fetchQuery(ifscBranchQuery(code)).catch(() => null);
 
   const send = async (input: WithdrawalInput) => {
     try {
@@ -125,9 +131,11 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
           return;
         }
         if (!matches) return;
+        const named = await branchFor(bankAccount.ifsc);
+        const account = { last4: bankAccount.accountNumber.slice(-4), holder: bankAccount.holderName };
         confirm(
           { amount: checked.amount, bankAccount },
-          t('withdraw.toBank', { bank: found.bankName, last4: bankAccount.accountNumber.slice(-4), holder: bankAccount.holderName }),
+          named ? t('withdraw.toBankBranch', { bank: named.bank, branch: named.branch, ...account }) : t('withdraw.toBank', { bank: found.bankName, ...account }),
         );
       })(event);
     } else {
@@ -207,7 +215,11 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
             onValueChange={(value) => bankForm.setValue('ifsc', value.toUpperCase())}
             hint={
               ifscLookup?.valid
-                ? t('withdraw.ifscBank', { bank: ifscLookup.bankName })
+                ? branch
+                  ? t('withdraw.ifscBranch', { bank: branch.bank, branch: branch.branch })
+                  : branchQuery.isPending
+                    ? ifscLookup.bankName
+                    : t('withdraw.ifscBank', { bank: ifscLookup.bankName })
                 : // Said once: not again as a hint when the field's error already says it.
                   ifscLookup && bankForm.errors.ifsc !== t('withdraw.ifscUnknown')
                   ? t('withdraw.ifscUnknown')

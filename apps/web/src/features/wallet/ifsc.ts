@@ -3,8 +3,12 @@
  * RBI lists): the bank part (4 letters) must be a bank, and the branch part a branch of it. The
  * package's own entry point fetches branch details over the network (Node only), so its two data
  * files are read directly, and only when a bank account form opens (they are about 1 MB).
- * Branch names are not in the offline data; the form shows the bank and says so.
+ * Branch names are not in this data; the server's branch directory names them (ifscBranchQuery).
  */
+import { queryOptions } from '@tanstack/react-query';
+import type { IfscBranchBody } from '@kamai/contracts';
+import { throwIfNotOk } from '../../lib/http.ts';
+
 type Codes = Record<string, (string | number)[]>;
 export interface IfscData {
   codes: Codes;
@@ -35,3 +39,22 @@ export function lookupIfsc(input: string, data: IfscData): IfscLookup {
   if (!known) return { valid: false };
   return { valid: true, bankName: data.names[bank] ?? bank };
 }
+
+/**
+ * The branch behind an IFSC, from the server's offline branch directory (GET /api/ifsc/:code).
+ * null when the server has none (404 no_branch_directory) or does not list the code (404
+ * unknown_ifsc, e.g. a directory older than the bank list here): the form then names the bank only.
+ */
+export const ifscBranchQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['/api/ifsc', code],
+    queryFn: async ({ signal }): Promise<IfscBranchBody | null> => {
+      const response = await fetch(`/api/ifsc/${encodeURIComponent(code)}`, { credentials: 'include', signal });
+      if (response.status === 404) return null;
+      await throwIfNotOk(response);
+      return (await response.json()) as IfscBranchBody;
+    },
+    // The directory changes with a new release file and a restart, not while a form is open.
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
