@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
 
 /** One branch of Razorpay's IFSC.csv, the fields the withdraw form shows. */
 export interface IfscBranch {
@@ -19,13 +19,15 @@ interface Row {
 }
 
 /**
- * Parses Razorpay's IFSC.csv (header BANK,IFSC,BRANCH,CENTRE,DISTRICT,STATE,ADDRESS,...) into a map
- * by code. Columns are found by header name, so a release that adds or reorders columns still loads.
+ * Reads Razorpay's IFSC.csv (header BANK,IFSC,BRANCH,CENTRE,DISTRICT,STATE,ADDRESS,...) into a map by
+ * code. Columns are found by header name, so a release that adds or reorders columns still loads.
+ * Streamed, not parsed in one call: the full file (~45 MB, ~177,000 rows) takes seconds to parse,
+ * and a single synchronous parse would hold every other request for that long.
  */
-export function parseIfscCsv(text: string): Map<string, IfscBranch> {
-  const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }) as Row[];
+export async function readIfscCsv(file: string): Promise<Map<string, IfscBranch>> {
+  const rows = createReadStream(file).pipe(parse({ columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }));
   const directory = new Map<string, IfscBranch>();
-  for (const row of rows) {
+  for await (const row of rows as AsyncIterable<Row>) {
     const code = row.IFSC?.toUpperCase();
     if (!code) continue;
     directory.set(code, { bank: row.BANK ?? '', branch: row.BRANCH ?? '', city: row.CITY || row.CENTRE || '', state: row.STATE ?? '' });
@@ -46,9 +48,7 @@ export function ifscDirectory(file: string, { retryAfterMs = 60_000, now = Date.
   let loading: Promise<Map<string, IfscBranch> | null> | null = null;
   let failedAt: number | null = null;
   const load = () =>
-    readFile(file, 'utf8')
-      .then(parseIfscCsv)
-      .catch((err: unknown) => {
+    readIfscCsv(file).catch((err: unknown) => {
         failedAt = now();
         console.error(`[api] IFSC_DATASET ${file} could not be loaded:`, err instanceof Error ? err.message : err);
         return null;
