@@ -126,6 +126,14 @@ describe('the wallet, on a phone', () => {
     await hold.waitFor();
     // The wallet row carries the request's status.
     await hold.getByTestId('withdrawal-status').getByText('Pending', { exact: true }).waitFor();
+    // Next time the saved account is offered, and its confirmation names the branch too.
+    await page.getByRole('button', { name: 'Withdraw Money' }).click();
+    await expect(dialog.getByRole('radio', { name: /Saved account/ }).isChecked()).resolves.toBe(true);
+    await dialog.getByRole('button', { name: 'Submit Request' }).click();
+    await confirmStep.getByText('HDFC Bank, KANJURMARG, MUMBAI · A/c XXXXXX9012 · HDFC0001234 (Asha Sharma)').waitFor();
+    await confirmStep.getByRole('button', { name: 'Go back and edit' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
 
     // Finance sees it, with the full account to pay, and pays it.
     await finance.reload();

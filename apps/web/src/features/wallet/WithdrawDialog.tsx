@@ -119,7 +119,17 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       return;
     }
     if (destination === 'saved') {
-      if (saved) confirm({ amount: checked.amount }, saved.kind === 'bank' ? `${saved.label} (${saved.holderName})` : saved.label);
+      if (saved?.kind === 'upi') confirm({ amount: checked.amount }, saved.label);
+      if (saved?.kind === 'bank') {
+        void branchFor(saved.ifsc).then((named) =>
+          confirm(
+            { amount: checked.amount },
+            named
+              ? t('withdraw.toSavedBankBranch', { bank: named.bank, branch: named.branch, label: saved.label, holder: saved.holderName })
+              : t('withdraw.toSavedBank', { label: saved.label, holder: saved.holderName }),
+          ),
+        );
+      }
     } else if (destination === 'bank') {
       const matches = confirmAccount.trim() === bankForm.values.accountNumber.trim();
       setConfirmError(matches ? undefined : t('withdraw.accountMismatch'));
