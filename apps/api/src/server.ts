@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -57,15 +57,24 @@ export function checkpointOffTheEventLoop(config: Config, db: ReadDbHandle): Wal
 
 /**
  * The signing key for upload URLs, shared by every process on this DATA_DIR: taken from APP_SECRET,
- * or created once in the data folder (the exclusive create makes two first starts agree).
+ * or created once in the data folder. The key is written to a file of its own and then hard-linked
+ * into place: the link appears with its whole content and fails if another process linked first, so
+ * two first starts agree and neither ever reads a half-written key (an exclusive create followed by
+ * a write let the second process read an empty file).
  */
-function loadSecret(config: Config): Uint8Array {
+export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8Array {
   if (config.appSecret) return new TextEncoder().encode(config.appSecret);
   const file = join(config.dataDir, 'secret.key');
-  try {
-    writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  if (!existsSync(file)) {
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, randomBytes(32).toString('hex'), { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      unlinkSync(draft);
+    }
   }
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
 }
