@@ -111,17 +111,11 @@ export async function buildAside(
   const shadow = new RowWriter(sqliteConnectionOf(conn), (table: TableName) => (ours.has(table) ? shadowOf(table) : table));
   let claimed = false;
   try {
-    await writeTransaction(conn, async (trx) => {
+    const leftovers = await writeTransaction(conn, async (trx) => {
       const now = Date.now();
       const claims = await trx.selectFrom('projection_builds').selectAll().where('name', 'in', projections.map((p) => p.name)).execute();
       const alive = claims.filter((c) => now - c.heartbeat_at < BUILD_STALE_MS);
       if (alive.length > 0) throw new BuildInProgressError(`a rebuild of ${alive.map((c) => c.name).join(', ')} is already running`);
-      // What a dead build left: its shadows, and tables it swapped out but did not get to drop.
-      for (const claim of claims) {
-        const dead = projections.find((p) => p.name === claim.name)!;
-        for (const table of Object.keys(dead.tables)) await dropTablesStartingWith(trx, `${table}__r${claim.generation}`);
-      }
-      for (const table of tables) await dropTablesStartingWith(trx, `${table}__old`);
       for (const projection of projections) {
         await trx
           .insertInto('projection_builds')
@@ -130,8 +124,13 @@ export async function buildAside(
           .execute();
         await createTables(trx, projection, shadowOf);
       }
+      // What a dead build left: its shadows, and tables it swapped out but did not get to drop. Named
+      // here, dropped once this build holds the claims (nobody else may touch them then), in chunks.
+      const deadShadows = claims.flatMap((claim) => Object.keys(projections.find((p) => p.name === claim.name)!.tables).map((t) => `${t}__r${claim.generation}`));
+      return [...deadShadows, ...tables.map((t) => `${t}__old`)];
     });
     claimed = true;
+    for (const prefix of leftovers) await dropInChunks(conn, prefix, { chunkMs, pauseMs });
 
     let position = 0;
     let events = 0;

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb } from './db.ts';
 import type { Projection } from './projection.ts';
 import { allProjections } from './registry.ts';
+import { rebuildReadModels } from './rebuild.ts';
 import { ProjectionRunner } from './runner.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
@@ -175,5 +176,20 @@ describe('a checkpoint per projection', () => {
     expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: 1, position: 5 });
     expect(await listActiveTasks(db)).toHaveLength(5);
     await runner.stop();
+  });
+
+  it('a build that finds a dead one drops what it left (its shadows and swapped-out tables), however many rows, and builds', async () => {
+    const events = recordEvents(Array.from({ length: 5 }, (_, i) => task(i + 1)));
+    // A build that died: its claim's heartbeat long stale, a shadow and an old table full of rows.
+    await sql`INSERT INTO projection_builds (name, version, generation, heartbeat_at) VALUES ('tasks', 1, 'dead1', 0)`.execute(db);
+    for (const leftover of ['tasks__rdead1', 'tasks__oldgone']) {
+      await sql`CREATE TABLE ${sql.table(leftover)} (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+      await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) INSERT INTO ${sql.table(leftover)} (body) SELECT 'x' FROM n`.execute(db);
+    }
+    await rebuildReadModels(db, listStore(events), [tasksProjection], { chunkMs: 1, pauseMs: 0 });
+    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tasks%'`.execute(db)).rows;
+    expect(tables.map((t) => t.name)).toEqual(['tasks']);
+    expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
+    expect(await listActiveTasks(db)).toHaveLength(5);
   });
 });
