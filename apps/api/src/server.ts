@@ -98,15 +98,16 @@ export async function startServer(config: Config, log: (line: string) => void = 
       : new CheckpointWatcher(db, allProjections);
   await runner.start();
 
+  const secret = loadSecret(config);
   const objects = createObjectStorage(
     config.objectStorage === 's3'
       ? { kind: 's3', ...config.s3 }
-      : { kind: 'disk', root: join(config.dataDir, 'objects'), secret: loadSecret(config) },
+      : { kind: 'disk', root: join(config.dataDir, 'objects'), secret },
   );
   const sessions = new SessionCache(store);
   await sessions.start();
   const attempts = new AttemptStore(config.throttleFile);
-  const loginGuard = new LoginGuard(attempts, loadSecret(config), { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
+  const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
