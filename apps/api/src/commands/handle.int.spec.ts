@@ -217,8 +217,10 @@ describe('command handler: decision state cached per stream', () => {
     const paged = counting(store);
     await handleCommand(paged.store, stream, userDecider, withdraw(10_000));
     expect(paged.reads).toEqual([
-      { fromRevision: 0, returned: 1_000 },
-      { fromRevision: 1_000, returned: 501 },
+      { fromRevision: 0, returned: 500 },
+      { fromRevision: 500, returned: 500 },
+      { fromRevision: 1_000, returned: 500 },
+      { fromRevision: 1_500, returned: 1 },
     ]);
     const kept = await store.readSnapshot(stream);
     expect(kept?.version).toBe(userSnapshot.version);

@@ -65,8 +65,14 @@ function isCurrent(signal: ChangeSignal, streamId: string, entry: CacheEntry, ve
 export const COMMAND_CACHE_ENTRIES = 10_000;
 /** A snapshot is kept once this many events were folded since the last one. */
 export const SNAPSHOT_EVERY = 1_000;
-/** A catch-up reads and folds at most this many events at a time, letting other requests run between. */
-const FOLD_PAGE = 1_000;
+/** A catch-up reads this many events at a time. */
+const FOLD_PAGE = 500;
+/**
+ * A catch-up lets other requests run once it has folded for this long. One request of another user
+ * needs a few turns of the event loop (read, handle, write), so each turn must stay short for that
+ * request to wait well under 50 ms behind a long stream's first fold.
+ */
+const FOLD_SLICE_MS = 4;
 
 /**
  * Decision state per stream, least recently used first out. A Map keeps insertion order, so moving a
@@ -173,7 +179,7 @@ function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, c
  * Brings the cached state of a stream up to the store: reads only the events after the cached
  * revision and folds them in. Between the read and the fold another command of this process may
  * have folded some of them already; those are skipped by revision. A long catch-up reads in pages
- * and yields between them, so other requests are not held up. A fold that throws leaves a state nobody can trust, so
+ * and lets other requests run every few milliseconds, so they are not held up. A fold that throws leaves a state nobody can trust, so
  * the entry is dropped and the next command folds from scratch.
  */
 async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
@@ -184,19 +190,28 @@ async function catchUp<State, Event>(store: EventStore, streamId: string, evolve
   const epoch = signal ? signal.localRevisionsEpoch : -1;
   if (signal && isCurrent(signal, streamId, entry, version)) return entry;
   try {
-    for (let page = 0; ; page++) {
-      // Other requests run between pages: a stream with no snapshot yet never holds them up for long.
-      if (page > 0) await new Promise((resolve) => setImmediate(resolve));
+    // Other requests run between slices: a stream with no snapshot yet never holds them up for long.
+    let sliceStarted = performance.now();
+    const yieldWhenDue = async () => {
+      if (performance.now() - sliceStarted < FOLD_SLICE_MS) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStarted = performance.now();
+    };
+    for (;;) {
       const recorded = await store.readStream(streamId, { fromRevision: entry.revision + 1, maxCount: FOLD_PAGE });
-      for (const event of recorded) {
+      for (let i = 0; i < recorded.length; i++) {
+        const event = recorded[i]!;
+        // Another catch-up of this process may have folded it while this one let others run.
         if (event.revision <= entry.revision) continue;
         if (event.revision !== entry.revision + 1) {
           throw new Error(`stream ${streamId}: read revision ${event.revision} after ${entry.revision}`);
         }
         entry.state = entry.evolve(entry.state, decodeForFold<Event>(event));
         entry.revision = event.revision;
+        if ((i & 63) === 63) await yieldWhenDue();
       }
       if (recorded.length < FOLD_PAGE) break;
+      await yieldWhenDue();
     }
     entry.readAtVersion = version;
     entry.readAtEpoch = epoch;
