@@ -42,14 +42,14 @@ export function createApp(parts: AppParts) {
   registerRunnerLag(deps.runner, deps.store);
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
-  app.use(observeRequests);
-  // Security headers: a short set on /api answers, the browser set on the rest (see csp.ts).
-  app.use(browserPolicies(deps.config));
-  app.use(compressResponses);
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();
   });
+  app.use(observeRequests);
+  // Security headers: a short set on /api answers, the browser set on the rest (see csp.ts).
+  app.use(browserPolicies(deps.config));
+  app.use(compressResponses);
   // JSON bodies are small; the upload PUT streams its own, bounded by the object storage.
   app.use('/api/*', async (c, next) => {
     // GET and HEAD carry no body; skipping them also spares building a full Request per read.

@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { requestHeader } from './request.ts';
+import { readyBody, requestHeader } from './request.ts';
 
 /** Text worth compressing: JSON, HTML, CSS, JavaScript, SVG, plain text. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
@@ -44,6 +44,12 @@ function encode(body: Uint8Array, encoding: Encoding, strongest: boolean): Uint8
   return gzipSync(body, { level: strongest ? 9 : 6 });
 }
 
+function byteLength(body: string | Uint8Array): number {
+  if (typeof body !== 'string') return body.byteLength;
+  // UTF-8 takes at most three bytes per UTF-16 unit: most JSON answers are decided without counting.
+  return body.length * 3 < THRESHOLD ? body.length : Buffer.byteLength(body);
+}
+
 /** Hono's `res` setter copies the old response's headers over the new; the new ones must win. */
 function replace(c: Context, res: Response): void {
   c.res = undefined;
@@ -59,6 +65,11 @@ export const compressResponses = createMiddleware(async (c, next) => {
   await next();
   const res = c.res;
   if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
+  // A small body the handler gave as a string or bytes (most JSON answers) is never compressed,
+  // whatever the client accepts, so its representation does not vary by Accept-Encoding: it is
+  // left as it is, headers untouched, without reading it as a full Response.
+  const ready = readyBody(res);
+  if (ready === null || (ready !== undefined && byteLength(ready) < THRESHOLD)) return;
   if (res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(res.headers.get('Content-Type') ?? '')) return;
   const length = res.headers.get('Content-Length');
   if (length !== null && Number(length) < THRESHOLD) return;

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { createMiddleware } from 'hono/factory';
 import { logger } from './logger.ts';
-import { requestHeader } from '../http/request.ts';
+import { nodeResponse, requestHeader } from '../http/request.ts';
 import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
 
 export { logger } from './logger.ts';
@@ -24,9 +24,12 @@ export const observeRequests = createMiddleware(async (c, next) => {
   const started = performance.now();
   const given = requestHeader(c, 'x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-  // Before the handler: c.header() then lands in the headers the handler's response is built with.
-  // (After it, c.header() would rebuild the response around its body as a stream.)
-  c.header('X-Request-Id', requestId);
+  // Before the handler, so every answer carries it: on Node's response when served by Node (see
+  // nodeResponse), else through c.header(), which lands in the headers the handler's response is
+  // built with. (After it, c.header() would rebuild the response around its body as a stream.)
+  const outgoing = nodeResponse(c);
+  if (outgoing) outgoing.setHeader('X-Request-Id', requestId);
+  else c.header('X-Request-Id', requestId);
   let failed: unknown;
   try {
     await next();
@@ -41,7 +44,7 @@ export const observeRequests = createMiddleware(async (c, next) => {
     // The matched route's template, so ids in paths do not explode the label set.
     const route = path.startsWith('/api/') || path === '/metrics' ? routePath(c) : 'web';
     // A handler that returned a Response of its own did not take the prepared headers.
-    if (!failed && c.res.headers.get('X-Request-Id') === null) c.res.headers.set('X-Request-Id', requestId);
+    if (!failed && !outgoing && c.res.headers.get('X-Request-Id') === null) c.res.headers.set('X-Request-Id', requestId);
     observeHttp(method, route, status, seconds);
     if (status >= 500) logger.error(requestLine(requestId, method, route, path, status, seconds), 'request failed');
     // Built only when written: the line is most of the cost of a request that is not logged.
