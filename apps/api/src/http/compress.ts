@@ -63,8 +63,16 @@ function replace(c: Context, res: Response): void {
  */
 export const compressResponses = createMiddleware(async (c, next) => {
   await next();
+  await compressAnswer(c);
+});
+
+/**
+ * compressResponses' work on the route's answer (the app's request pipeline calls it after the
+ * route); undefined, not a promise, when the answer stays as it is without reading its body.
+ */
+export function compressAnswer(c: Context): Promise<void> | undefined {
   const res = c.res;
-  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
+  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return undefined;
   // A small body the handler gave as a string or bytes (most JSON answers) is never compressed,
   // whatever the client accepts, so its representation does not vary by Accept-Encoding: it is
   // left as it is, headers untouched, without reading it as a full Response.
@@ -81,6 +89,10 @@ export const compressResponses = createMiddleware(async (c, next) => {
   // Left as it is: wrapping the body in a new Response would turn node-server's fast path for a
   // ready body into a stream.
   if (!encoding) return;
+  return encodeAnswer(c, res, encoding, cacheControl);
+}
+
+async function encodeAnswer(c: Context, res: Response, encoding: Encoding, cacheControl: string): Promise<void> {
   const headers = new Headers(res.headers);
   const immutable = /immutable/i.test(cacheControl);
   const key = `${encoding} ${c.req.path}`;
@@ -99,4 +111,4 @@ export const compressResponses = createMiddleware(async (c, next) => {
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(encoded.length));
   replace(c, new Response(encoded, { status: res.status, headers }));
-});
+}
