@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { resolveSession } from '../auth/sessions.ts';
@@ -30,6 +30,15 @@ function answerWithError(c: Context<AppEnv>, err: unknown): void {
 }
 
 /**
+ * A middleware run as a step, as Hono's compose runs it: a Response it returns (idempotency's
+ * replay of a recorded answer) becomes the answer unless the route already made one.
+ */
+async function step(c: Context<AppEnv>, middleware: MiddlewareHandler<AppEnv>, next: Next): Promise<void> {
+  const res = await middleware(c, next);
+  if (res instanceof Response && !c.finalized) c.res = res;
+}
+
+/**
  * What runs around every route, in this order: the request id, log line and metrics
  * (observability), the security headers (csp.ts), compression (compress.ts), then under /api the
  * body limit and the cross-site check (origin.ts), the session (auth/sessions.ts) for every path,
@@ -50,7 +59,7 @@ export function requestPipeline(deps: AppDeps) {
       if (path.startsWith('/api/')) await apiRequest(c, next, path);
       // `/api` itself is no API answer (no route), but the /api rules apply to it as they always did.
       else {
-        await documents(c, async () => {
+        await step(c, documents, async () => {
           await (path === '/api' ? apiRules(c, next, path) : sessionAndRoute(c, next, false));
           await compress(c);
         });
@@ -78,7 +87,7 @@ async function apiRules(c: Context<AppEnv>, next: Next, path: string): Promise<v
   if (method === 'GET' || method === 'HEAD') return sessionAndRoute(c, next, false);
   if (path.startsWith(SIGNED_UPLOAD_PREFIX)) return sessionAndRoute(c, next, true);
   try {
-    await limitJsonBody(c, () => sessionAndRoute(c, next, true));
+    await step(c, limitJsonBody, () => sessionAndRoute(c, next, true));
   } catch (err) {
     answerWithError(c, err);
   }
@@ -89,7 +98,7 @@ async function sessionAndRoute(c: Context<AppEnv>, next: Next, api: boolean): Pr
     if (api) checkSameOrigin(c);
     const resolving = resolveSession(c);
     if (resolving) await resolving;
-    await (api ? idempotency(c, next) : next());
+    await (api ? step(c, idempotency, next) : next());
   } catch (err) {
     answerWithError(c, err);
   }
