@@ -248,9 +248,21 @@ function sessionIdFromCookies(header: string | undefined): string | null {
   return sid;
 }
 
+/** Times of sessions' ISO strings, parsed once per string (a session's are the same on every request). */
+const parsedTimes = new Map<string, number>();
+function timeOf(iso: string): number {
+  let time = parsedTimes.get(iso);
+  if (time === undefined) {
+    time = Date.parse(iso);
+    if (parsedTimes.size >= MAX_SESSION_IDS) parsedTimes.clear();
+    parsedTimes.set(iso, time);
+  }
+  return time;
+}
+
 function isLive(session: CachedSession, limits: Limits, now: Date): boolean {
   const idleMs = limits.sessionIdleDays * 24 * 60 * 60_000;
-  return Date.parse(session.expiresAt) > now.getTime() && Date.parse(session.lastSeenAt) + idleMs > now.getTime();
+  return timeOf(session.expiresAt) > now.getTime() && timeOf(session.lastSeenAt) + idleMs > now.getTime();
 }
 
 /**
@@ -273,7 +285,7 @@ export function resolveSession(c: Context<AppEnv>): Promise<void> | undefined {
   if (!user) return resolveFromReadModel(c, deps, sid);
   c.set('user', user);
   c.set('sessionId', sid);
-  return now.getTime() - Date.parse(session.lastSeenAt) < SESSION_SEEN_EVERY_MS ? undefined : recordSeen(deps, sid, session, now);
+  return now.getTime() - timeOf(session.lastSeenAt) < SESSION_SEEN_EVERY_MS ? undefined : recordSeen(deps, sid, session, now);
 }
 
 async function resolveFromReadModel(c: Context<AppEnv>, deps: AppDeps, sid: string): Promise<void> {

@@ -61,7 +61,8 @@ export function requestPipeline(deps: AppDeps) {
       else {
         await step(c, documents, async () => {
           await (path === '/api' ? apiRules(c, next, path) : sessionAndRoute(c, next, false));
-          await compress(c);
+          const compressing = compress(c);
+          if (compressing) await compressing;
         });
       }
     } catch (err) {
@@ -75,8 +76,22 @@ export function requestPipeline(deps: AppDeps) {
 
 async function apiRequest(c: Context<AppEnv>, next: Next, path: string): Promise<void> {
   const preset = presetApiHeaders(c);
-  await apiRules(c, next, path);
-  await compress(c);
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD') {
+    // The hot path, written out: reads carry no body, pass the cross-site check and are never
+    // idempotent commands; the session is usually resolved without a promise.
+    try {
+      const resolving = resolveSession(c);
+      if (resolving) await resolving;
+      await next();
+    } catch (err) {
+      answerWithError(c, err);
+    }
+  } else {
+    await apiRules(c, next, path);
+  }
+  const compressing = compress(c);
+  if (compressing) await compressing;
   if (!preset) applyApiHeaders(c);
 }
 
@@ -104,11 +119,13 @@ async function sessionAndRoute(c: Context<AppEnv>, next: Next, api: boolean): Pr
   }
 }
 
-async function compress(c: Context<AppEnv>): Promise<void> {
+/** Compression of the answer; no promise when it stays as it is (a small ready body). */
+function compress(c: Context<AppEnv>): Promise<void> | undefined {
   try {
     const compressing = compressAnswer(c);
-    if (compressing) await compressing;
+    return compressing?.catch((err: unknown) => answerWithError(c, err));
   } catch (err) {
     answerWithError(c, err);
+    return undefined;
   }
 }
