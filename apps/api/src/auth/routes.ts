@@ -1,5 +1,5 @@
 import { LoginRequest, RegisterRequest } from '@kamai/contracts';
-import { findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
+import { type UserRow, findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../deps.ts';
@@ -17,6 +17,22 @@ function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: 
   const minutes = Math.ceil(wait / 60_000);
   c.header('Retry-After', String(Math.ceil(wait / 1000)));
   throw new ApiError(429, 'too_many_attempts', message(`${minutes} minute${minutes === 1 ? '' : 's'}`));
+}
+
+const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
+/**
+ * `GET /api/auth/user`'s answer per user row. The session middleware keeps a row object until the
+ * read database changes and then reads a new one, so an answer kept per row object is always the
+ * row's own; entries go with their rows.
+ */
+const userAnswers = new WeakMap<UserRow, string>();
+function userJson(user: UserRow): string {
+  let json = userAnswers.get(user);
+  if (json === undefined) {
+    json = JSON.stringify(toUserBody(user));
+    userAnswers.set(user, json);
+  }
+  return json;
 }
 
 export const authRoutes = new Hono<AppEnv>()
@@ -60,6 +76,6 @@ export const authRoutes = new Hono<AppEnv>()
     if (position > 0) await c.var.deps.runner.waitFor(position);
     return c.body(null, 204);
   })
-  .get('/api/auth/user', (c) => c.json(toUserBody(requireUser(c))))
+  .get('/api/auth/user', (c) => c.body(userJson(requireUser(c)), 200, JSON_TYPE))
   // The client's 401 target (spec section 7): the sign-in screen.
   .get('/api/login', (c) => c.redirect('/login', 302));

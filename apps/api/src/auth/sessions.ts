@@ -6,12 +6,13 @@ import { type ReadDbHandle, findLiveSession, findUserById, getLimits, hotReads, 
 import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
+import { parse as parseCookies } from 'hono/utils/cookie';
 import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
-import { requestCookie } from '../http/request.ts';
+import { requestHeader } from '../http/request.ts';
 import type { Role } from '@kamai/contracts';
 import type { CachedSession } from './session-cache.ts';
 
@@ -131,12 +132,30 @@ async function catchUpReadModel(deps: AppDeps): Promise<void> {
 
 /** The settings' limits, re-read at most every 30 s: the idle timeout needs them on every request. */
 const limitsCache = new WeakMap<AppDeps, { limits: Limits; readAt: number }>();
+const LIMITS_FOR_MS = 30_000;
 export async function currentLimits(deps: AppDeps): Promise<Limits> {
+  return cachedLimits(deps) ?? readLimits(deps);
+}
+
+function cachedLimits(deps: AppDeps): Limits | undefined {
   const cached = limitsCache.get(deps);
-  if (cached && Date.now() - cached.readAt < 30_000) return cached.limits;
+  return cached && Date.now() - cached.readAt < LIMITS_FOR_MS ? cached.limits : undefined;
+}
+
+async function readLimits(deps: AppDeps): Promise<Limits> {
   const limits = await getLimits(deps.db);
   limitsCache.set(deps, { limits, readAt: Date.now() });
   return limits;
+}
+
+/**
+ * The live session for this id if the cache has seen every event and holds it; undefined when the
+ * read model must be asked (see lookUpSession). Synchronous: a hot read takes no turn of the event
+ * loop for its session.
+ */
+function cachedSession(deps: AppDeps, sid: string): CachedSession | undefined {
+  const caught = deps.sessions.catchUp();
+  return caught === true ? deps.sessions.get(sid) : undefined;
 }
 
 /** The live session for this id: from the cache when it has seen every event, else the read model. */
@@ -179,16 +198,23 @@ function userRows(db: ReadDbHandle): UserRows | null {
   return cached;
 }
 
-async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
-  const cache = userRows(deps.db);
-  if (!cache) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
+/** The user's row if it is kept and the read database has not changed since; synchronous. */
+function keptUser(cache: UserRows | null, userId: string): UserRow | undefined {
+  if (!cache) return undefined;
   const version = cache.dataVersion.get() ?? 0;
   if (version !== cache.version) {
     cache.rows.clear();
     cache.version = version;
   }
-  const kept = cache.rows.get(userId);
+  return cache.rows.get(userId);
+}
+
+async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
+  const cache = userRows(deps.db);
+  if (!cache) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  const kept = keptUser(cache, userId);
   if (kept) return kept;
+  const version = cache.version;
   const row = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
   // Kept only if the database did not change while it was read (readWithCatchUp may wait).
   if (row && cache.version === version && (cache.dataVersion.get() ?? 0) === version) {
@@ -198,28 +224,85 @@ async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefi
   return row;
 }
 
-/** Sets `user` and `sessionId` from the session cookie, for every route. */
-export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Session ids by Cookie header: the token's SHA-256 and the cookie parse are the same for every
+ * request of a browser, so they are done once per header. A pure function of the header (whether
+ * the session still lives is asked on every request), so keeping it can never outlive a sign-out.
+ * Bounded: cleared when full; long headers are not kept.
+ */
+const sessionIds = new Map<string, string | null>();
+const MAX_SESSION_IDS = 10_000;
+const MAX_KEPT_COOKIE_HEADER = 1024;
+const TOKEN_PATTERN = /^[a-z2-7]{32}$/;
+
+function sessionIdFromCookies(header: string | undefined): string | null {
+  if (!header) return null;
+  const known = sessionIds.get(header);
+  if (known !== undefined) return known;
+  const token = parseCookies(header, SESSION_COOKIE)[SESSION_COOKIE];
+  const sid = token && TOKEN_PATTERN.test(token) ? sessionIdOf(token) : null;
+  if (header.length <= MAX_KEPT_COOKIE_HEADER) {
+    if (sessionIds.size >= MAX_SESSION_IDS) sessionIds.clear();
+    sessionIds.set(header, sid);
+  }
+  return sid;
+}
+
+/** Times of sessions' ISO strings, parsed once per string (a session's are the same on every request). */
+const parsedTimes = new Map<string, number>();
+function timeOf(iso: string): number {
+  let time = parsedTimes.get(iso);
+  if (time === undefined) {
+    time = Date.parse(iso);
+    if (parsedTimes.size >= MAX_SESSION_IDS) parsedTimes.clear();
+    parsedTimes.set(iso, time);
+  }
+  return time;
+}
+
+function isLive(session: CachedSession, limits: Limits, now: Date): boolean {
+  const idleMs = limits.sessionIdleDays * 24 * 60 * 60_000;
+  return timeOf(session.expiresAt) > now.getTime() && timeOf(session.lastSeenAt) + idleMs > now.getTime();
+}
+
+/**
+ * Sets `user` and `sessionId` from the session cookie. Synchronous (no promise) when the session,
+ * the limits and the user row are all in memory and current, as on nearly every request; otherwise
+ * a promise of the same answer from the read model.
+ */
+export function resolveSession(c: Context<AppEnv>): Promise<void> | undefined {
   c.set('user', null);
   c.set('sessionId', null);
-  const token = requestCookie(c, SESSION_COOKIE);
-  if (token && /^[a-z2-7]{32}$/.test(token)) {
-    const deps = c.get('deps');
-    const sid = sessionIdOf(token);
-    const session = await lookUpSession(deps, sid);
-    const now = deps.now();
-    if (session && Date.parse(session.expiresAt) > now.getTime()) {
-      const idleMs = (await currentLimits(deps)).sessionIdleDays * 24 * 60 * 60_000;
-      if (Date.parse(session.lastSeenAt) + idleMs > now.getTime()) {
-        const user = await findUser(deps, session.userId);
-        if (user) {
-          c.set('user', user);
-          c.set('sessionId', sid);
-          await recordSeen(deps, sid, session, now);
-        }
-      }
-    }
-  }
+  const sid = sessionIdFromCookies(requestHeader(c, 'cookie'));
+  if (!sid) return undefined;
+  const deps = c.get('deps');
+  const session = cachedSession(deps, sid);
+  const limits = cachedLimits(deps);
+  if (!session || !limits) return resolveFromReadModel(c, deps, sid);
+  const now = deps.now();
+  if (!isLive(session, limits, now)) return undefined;
+  const user = keptUser(userRows(deps.db), session.userId);
+  if (!user) return resolveFromReadModel(c, deps, sid);
+  c.set('user', user);
+  c.set('sessionId', sid);
+  return now.getTime() - timeOf(session.lastSeenAt) < SESSION_SEEN_EVERY_MS ? undefined : recordSeen(deps, sid, session, now);
+}
+
+async function resolveFromReadModel(c: Context<AppEnv>, deps: AppDeps, sid: string): Promise<void> {
+  const session = await lookUpSession(deps, sid);
+  const now = deps.now();
+  if (!session || !isLive(session, await currentLimits(deps), now)) return;
+  const user = await findUser(deps, session.userId);
+  if (!user) return;
+  c.set('user', user);
+  c.set('sessionId', sid);
+  await recordSeen(deps, sid, session, now);
+}
+
+/** Sets `user` and `sessionId` from the session cookie, for every route. */
+export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
+  const resolving = resolveSession(c);
+  if (resolving) await resolving;
   await next();
 });
 

@@ -4,14 +4,11 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { UserRow } from '@kamai/projections';
 import { rolesOf } from '@kamai/projections';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
-import { sessionMiddleware } from '../auth/sessions.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
-import { idempotency } from '../finance/idempotency.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
@@ -24,11 +21,10 @@ import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
-import { meteredStore, metricsRoutes, observeRequests, registerRunnerLag } from '../observability/index.ts';
-import { compressResponses } from './compress.ts';
-import { ApiError, errorBody, respondWithError } from './errors.ts';
-import { sameOriginOnly } from './origin.ts';
-import { browserPolicies, pageWithNonce } from './csp.ts';
+import { meteredStore, metricsRoutes, registerRunnerLag } from '../observability/index.ts';
+import { errorBody, respondWithError } from './errors.ts';
+import { pageWithNonce } from './csp.ts';
+import { requestPipeline } from './pipeline.ts';
 import { uploadQuota } from './upload-quota.ts';
 
 export interface AppParts extends AppDeps {
@@ -42,28 +38,9 @@ export function createApp(parts: AppParts) {
   registerRunnerLag(deps.runner, deps.store);
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
-  app.use(observeRequests);
-  // Security headers: a short set on /api answers, the browser set on the rest (see csp.ts).
-  app.use(browserPolicies(deps.config));
-  app.use(compressResponses);
-  app.use(async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
-  // JSON bodies are small; the upload PUT streams its own, bounded by the object storage.
-  app.use('/api/*', async (c, next) => {
-    // GET and HEAD carry no body; skipping them also spares building a full Request per read.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/objects/put/')) return next();
-    return bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', 'Request body too large');
-      },
-    })(c, next);
-  });
-  app.use('/api/*', sameOriginOnly);
-  app.use(sessionMiddleware);
-  app.use('/api/*', idempotency);
+  // Request id, log and metrics, security headers, compression, body limit, cross-site check,
+  // session and idempotency: one middleware running each module's step in turn (see pipeline.ts).
+  app.use(requestPipeline(deps));
 
   // Each read model's version, position and state (live, building, stale, newer, failed) and how
   // far it lags the store; 503 once the read models stop following the store, so a load balancer or

@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { requestHeader } from './request.ts';
+import { readyBody, requestHeader } from './request.ts';
 
 /** Text worth compressing: JSON, HTML, CSS, JavaScript, SVG, plain text. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
@@ -44,6 +44,12 @@ function encode(body: Uint8Array, encoding: Encoding, strongest: boolean): Uint8
   return gzipSync(body, { level: strongest ? 9 : 6 });
 }
 
+function byteLength(body: string | Uint8Array): number {
+  if (typeof body !== 'string') return body.byteLength;
+  // UTF-8 takes at most three bytes per UTF-16 unit: most JSON answers are decided without counting.
+  return body.length * 3 < THRESHOLD ? body.length : Buffer.byteLength(body);
+}
+
 /** Hono's `res` setter copies the old response's headers over the new; the new ones must win. */
 function replace(c: Context, res: Response): void {
   c.res = undefined;
@@ -57,8 +63,21 @@ function replace(c: Context, res: Response): void {
  */
 export const compressResponses = createMiddleware(async (c, next) => {
   await next();
+  await compressAnswer(c);
+});
+
+/**
+ * compressResponses' work on the route's answer (the app's request pipeline calls it after the
+ * route); undefined, not a promise, when the answer stays as it is without reading its body.
+ */
+export function compressAnswer(c: Context): Promise<void> | undefined {
   const res = c.res;
-  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
+  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return undefined;
+  // A small body the handler gave as a string or bytes (most JSON answers) is never compressed,
+  // whatever the client accepts, so its representation does not vary by Accept-Encoding: it is
+  // left as it is, headers untouched, without reading it as a full Response.
+  const ready = readyBody(res);
+  if (ready === null || (ready !== undefined && byteLength(ready) < THRESHOLD)) return;
   if (res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(res.headers.get('Content-Type') ?? '')) return;
   const length = res.headers.get('Content-Length');
   if (length !== null && Number(length) < THRESHOLD) return;
@@ -70,6 +89,10 @@ export const compressResponses = createMiddleware(async (c, next) => {
   // Left as it is: wrapping the body in a new Response would turn node-server's fast path for a
   // ready body into a stream.
   if (!encoding) return;
+  return encodeAnswer(c, res, encoding, cacheControl);
+}
+
+async function encodeAnswer(c: Context, res: Response, encoding: Encoding, cacheControl: string): Promise<void> {
   const headers = new Headers(res.headers);
   const immutable = /immutable/i.test(cacheControl);
   const key = `${encoding} ${c.req.path}`;
@@ -88,4 +111,4 @@ export const compressResponses = createMiddleware(async (c, next) => {
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(encoded.length));
   replace(c, new Response(encoded, { status: res.status, headers }));
-});
+}

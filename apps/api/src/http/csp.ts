@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
 import { isHttps } from '../auth/sessions.ts';
+import { nodeResponse } from './request.ts';
 
 /**
  * The Content-Security-Policy of the web app: scripts and styles only from the app's own files (the
@@ -47,29 +49,56 @@ const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Security headers on every answer: the short API set under /api, the full browser set (Hono's
- * secureHeaders and the app's CSP) on everything else; HSTS on both, only when the request came over
- * TLS (directly or via a trusted proxy).
+ * The API set, before the route: on Node's response when served by Node, so it goes out with
+ * whatever the app answers (errors included) and Hono's answer keeps its plain headers (see
+ * nodeResponse). False when it could not: then applyApiHeaders sets it on the answer after the route.
  */
-export const browserPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) => {
+export function presetApiHeaders(c: Context<AppEnv>): boolean {
+  const outgoing = nodeResponse(c);
+  if (!outgoing) return false;
+  for (const [name, value] of API_HEADERS) outgoing.setHeader(name, value);
+  if (isHttps(c)) outgoing.setHeader('Strict-Transport-Security', HSTS);
+  return true;
+}
+
+/**
+ * The API set on the answer itself, after the route; on the response's own headers, never through
+ * c.header(): after the handler that rebuilds the response around its body as a stream.
+ */
+export function applyApiHeaders(c: Context<AppEnv>): void {
+  const headers = c.res.headers;
+  for (const [name, value] of API_HEADERS) headers.set(name, value);
+  if (isHttps(c)) headers.set('Strict-Transport-Security', HSTS);
+}
+
+/** The browser set for everything outside /api: Hono's secureHeaders and the app's CSP; HSTS over TLS. */
+export const documentPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) => {
   const policy = contentSecurityPolicy(config);
   // HSTS is set below, only over TLS.
   const documentHeaders = secureHeaders({ crossOriginResourcePolicy: 'same-origin', strictTransportSecurity: false });
-  return createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.req.path.startsWith('/api/')) return documentHeaders(c, async () => {
+  return createMiddleware<AppEnv>(async (c, next) =>
+    documentHeaders(c, async () => {
       await next();
       const headers = c.res.headers;
       // The web app's index.html sets its own, with the nonce of that response.
       if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', policy);
       if (isHttps(c)) headers.set('Strict-Transport-Security', HSTS);
-    });
+    }),
+  );
+};
+
+/**
+ * Security headers on every answer: the short API set under /api, the full browser set (Hono's
+ * secureHeaders and the app's CSP) on everything else; HSTS on both, only when the request came over
+ * TLS (directly or via a trusted proxy). The app's request pipeline runs the same steps itself.
+ */
+export const browserPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) => {
+  const documents = documentPolicies(config);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.req.path.startsWith('/api/')) return documents(c, next);
+    if (presetApiHeaders(c)) return next();
     await next();
-    // Set on the response's own headers, never through c.header(): after the handler that rebuilds
-    // the response around its body as a stream, and @hono/node-server then loses its fast path
-    // for a ready body (a third of a hot read's CPU went to the stream).
-    const headers = c.res.headers;
-    for (const [name, value] of API_HEADERS) headers.set(name, value);
-    if (isHttps(c)) headers.set('Strict-Transport-Security', HSTS);
+    applyApiHeaders(c);
   });
 };
 

@@ -27,13 +27,19 @@ export function ownOrigin(c: Context<AppEnv>): string | null {
  * subdomain) post with the user's cookie. Runs before the session is read, so nothing is appended.
  */
 export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
-  if (SAFE_METHODS.has(c.req.method)) return next();
+  checkSameOrigin(c);
+  return next();
+});
+
+/** sameOriginOnly's check alone (the app's request pipeline runs it): throws the 403 when refused. */
+export function checkSameOrigin(c: Context<AppEnv>): void {
+  if (SAFE_METHODS.has(c.req.method)) return;
   const origin = c.req.header('origin')?.toLowerCase();
   if (origin !== undefined) {
-    if (origin === ownOrigin(c) || c.var.deps.config.allowedOrigins.includes(origin)) return next();
+    if (origin === ownOrigin(c) || c.var.deps.config.allowedOrigins.includes(origin)) return;
     throw crossSiteRequest();
   }
-  if (c.req.header('sec-fetch-site') === 'same-origin') return next();
-  if (c.req.path.startsWith(SIGNED_UPLOAD_PREFIX) && c.req.header('sec-fetch-site') === undefined) return next();
+  if (c.req.header('sec-fetch-site') === 'same-origin') return;
+  if (c.req.path.startsWith(SIGNED_UPLOAD_PREFIX) && c.req.header('sec-fetch-site') === undefined) return;
   throw crossSiteRequest();
-});
+}

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { parse as parseCookies } from 'hono/utils/cookie';
 
@@ -21,4 +21,39 @@ export function requestHeader(c: Context, name: string): string | undefined {
 export function requestCookie(c: Context, name: string): string | undefined {
   const cookie = requestHeader(c, 'cookie');
   return cookie ? parseCookies(cookie, name)[name] : undefined;
+}
+
+/**
+ * Node's response for this request when @hono/node-server serves the app and nothing has been
+ * written yet; otherwise undefined (tests calling `app.request`).
+ *
+ * Headers set on it with `setHeader` before the handler runs are merged into whatever response the
+ * app answers with (Node gives the headers passed to `writeHead` precedence). Setting them there
+ * instead of on the Response keeps Hono's answer a plain-object response, which @hono/node-server
+ * writes without building and sorting a WHATWG Headers object: a third of a hot read's header cost.
+ */
+export function nodeResponse(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  return outgoing && !outgoing.headersSent ? outgoing : undefined;
+}
+
+/**
+ * @hono/node-server's Response keeps `[status, body, headers]` under a symbol of its own until
+ * something reads it as a full Response. Found once, by its description; if a later version names
+ * it otherwise, readyBody answers undefined and callers take their general path.
+ */
+let lightweightKey: symbol | undefined;
+
+/**
+ * The body of a response the handler made from a string or bytes, read without turning it into a
+ * full Response (which would build its Headers and make node-server stream the body); undefined
+ * when the response is not such a one.
+ */
+export function readyBody(res: Response): string | Uint8Array | null | undefined {
+  lightweightKey ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+  if (!lightweightKey) return undefined;
+  const cache = (res as unknown as Record<symbol, unknown>)[lightweightKey];
+  if (!Array.isArray(cache)) return undefined;
+  const body: unknown = cache[1];
+  return typeof body === 'string' || body instanceof Uint8Array || body === null ? body : undefined;
 }

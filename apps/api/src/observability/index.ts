@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@kamai/domain';
 import type { ReadModels } from '@kamai/projections';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { createMiddleware } from 'hono/factory';
 import { logger } from './logger.ts';
-import { requestHeader } from '../http/request.ts';
+import { nodeResponse, requestHeader } from '../http/request.ts';
 import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
 
 export { logger } from './logger.ts';
@@ -14,19 +14,52 @@ export { registerProjectionLag, type ProjectionLag } from './metrics.ts';
 /** A client's request id is kept when it is a plain token; anything else is replaced. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** What startObservation noted about a request, for finishObservation. */
+export interface Observation {
+  started: number;
+  requestId: string;
+  /** The id went out on Node's response (see nodeResponse). */
+  onNode: boolean;
+}
+
 /**
  * Per request: a request id (the client's `X-Request-Id` or a new UUID, echoed in the answer), one
  * JSON log line (id, method, route, path without query, status, ms; never headers, cookies or
  * bodies), and the HTTP metrics. A mutating API request is a command: its latency is recorded by
- * the route it came in on (`POST /api/withdrawals`).
+ * the route it came in on (`POST /api/withdrawals`). Before the route: startObservation; after it:
+ * finishObservation (the app's request pipeline runs both; observeRequests is the same as a middleware).
  */
-export const observeRequests = createMiddleware(async (c, next) => {
+export function startObservation(c: Context): Observation {
   const started = performance.now();
   const given = requestHeader(c, 'x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-  // Before the handler: c.header() then lands in the headers the handler's response is built with.
-  // (After it, c.header() would rebuild the response around its body as a stream.)
-  c.header('X-Request-Id', requestId);
+  // Before the handler, so every answer carries it: on Node's response when served by Node (see
+  // nodeResponse), else through c.header(), which lands in the headers the handler's response is
+  // built with. (After it, c.header() would rebuild the response around its body as a stream.)
+  const outgoing = nodeResponse(c);
+  if (outgoing) outgoing.setHeader('X-Request-Id', requestId);
+  else c.header('X-Request-Id', requestId);
+  return { started, requestId, onNode: outgoing !== undefined };
+}
+
+/** `failed`: what the route threw past the app's error handler (then the answer is a 500), if anything. */
+export function finishObservation(c: Context, { started, requestId, onNode }: Observation, failed?: unknown): void {
+  const seconds = (performance.now() - started) / 1000;
+  const status = failed ? 500 : c.res.status;
+  const method = c.req.method;
+  const path = c.req.path;
+  // The matched route's template, so ids in paths do not explode the label set.
+  const route = path.startsWith('/api/') || path === '/metrics' ? routePath(c) : 'web';
+  // A handler that returned a Response of its own did not take the prepared headers.
+  if (!failed && !onNode && c.res.headers.get('X-Request-Id') === null) c.res.headers.set('X-Request-Id', requestId);
+  observeHttp(method, route, status, seconds);
+  if (status >= 500) logger.error(requestLine(requestId, method, route, path, status, seconds), 'request failed');
+  // Built only when written: the line is most of the cost of a request that is not logged.
+  else if (logger.isLevelEnabled('info')) logger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
+}
+
+export const observeRequests = createMiddleware(async (c, next) => {
+  const observation = startObservation(c);
   let failed: unknown;
   try {
     await next();
@@ -34,18 +67,7 @@ export const observeRequests = createMiddleware(async (c, next) => {
     failed = err;
     throw err;
   } finally {
-    const seconds = (performance.now() - started) / 1000;
-    const status = failed ? 500 : c.res.status;
-    const method = c.req.method;
-    const path = c.req.path;
-    // The matched route's template, so ids in paths do not explode the label set.
-    const route = path.startsWith('/api/') || path === '/metrics' ? routePath(c) : 'web';
-    // A handler that returned a Response of its own did not take the prepared headers.
-    if (!failed && c.res.headers.get('X-Request-Id') === null) c.res.headers.set('X-Request-Id', requestId);
-    observeHttp(method, route, status, seconds);
-    if (status >= 500) logger.error(requestLine(requestId, method, route, path, status, seconds), 'request failed');
-    // Built only when written: the line is most of the cost of a request that is not logged.
-    else if (logger.isLevelEnabled('info')) logger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
+    finishObservation(c, observation, failed);
   }
 });
 
