@@ -1,5 +1,5 @@
 import type { ProjectedEvent, Projection } from '../projection.ts';
-import type { RowOf, Rows } from '../rows.ts';
+import type { RowOf, Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } from './accounts.ts';
 
@@ -63,12 +63,14 @@ export const journalProjection: Projection = {
   },
 };
 
+/** One constant, so the row writer sees the same upsert each time (rows.ts reuses its statement). */
+const BALANCE: Upsert<'journal_balances'> = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] };
+
 function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
   rows.insert('journal_postings', posting(event, t, 0, t.from, -t.amountPaise));
   rows.insert('journal_postings', posting(event, t, 1, t.to, t.amountPaise));
-  const balance = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
-  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, balance);
-  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, balance);
+  rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, BALANCE);
+  rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, BALANCE);
 }
 
 /** One side of a transaction, as a row (one literal, no spread: two per money event of every rebuild). */
