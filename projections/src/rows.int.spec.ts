@@ -106,6 +106,32 @@ describe('the row writer', () => {
     expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 11, credit_paise: 3 }]);
   });
 
+  it("reuses a table's last update only for the very same columns set and added to and the same conditions", async () => {
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      for (const [id, position] of [['n1', 1], ['n2', 2], ['n3', 3]] as const) rows.insert('notifications', notification(id, position));
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u1' }, { set: { is_read: 1 } })).toBe(1);
+      // The same columns compared another way, then with a condition less, one more, and IS NULL.
+      expect(rows.update('notifications', { id: 'n2', user_id: 'u1', position: { lt: 3 } }, { set: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', user_id: 'u1', position: { lt: 3 } }, { set: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n3' }, { set: { title: 'three' } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', params: null }, { set: { title: 'THREE' } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', message_key: 'k' }, { set: { title: 'no' } })).toBe(0);
+      // set, then set and add, then add alone.
+      rows.insert('journal_balances', { account: 'a', debit_paise: 0, credit_paise: 0 });
+      expect(rows.update('journal_balances', { account: 'a' }, { set: { debit_paise: 5 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { set: { debit_paise: 6 }, add: { credit_paise: 2 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { add: { debit_paise: 1 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { add: { credit_paise: 1 } })).toBe(1);
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['is_read']])).toEqual([
+      ['n1', 'T', 1],
+      ['n2', 'T', 1],
+      ['n3', 'THREE', 0],
+    ]);
+    expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 7, credit_paise: 3 }]);
+  });
+
   it('writes the tables a mapping names (a build aside) and leaves the live ones alone', async () => {
     const shadowOf = (table: string) => `${table}__rtest`;
     await writeTransaction(db, async (trx) => {
