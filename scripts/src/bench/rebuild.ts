@@ -10,7 +10,8 @@
  *      stall as a client sees it) and the requests that failed.
  *
  * With --each, every read model is then also built alone from zero, and the store read alone, each
- * with its CPU per event: where a build's time goes, projection by projection.
+ * with its CPU per event: where a build's time goes, projection by projection (each built aside, as
+ * any rebuild: the rows it replaces are dropped after the swap, within its figure).
  *
  *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve] [--each]
  */
