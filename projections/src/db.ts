@@ -47,14 +47,28 @@ function cachingDatabase(sqlite: Database.Database, size = 1000): SqliteDatabase
   };
 }
 
+export interface ReadDbConnectionOptions {
+  /** The connection's page cache, in KiB (SQLite's default is 2 MiB). */
+  cacheSizeKb?: number;
+  /**
+   * The WAL size in pages at which a COMMIT of this connection checkpoints by itself, synchronously.
+   * Raise it (WAL_AUTOCHECKPOINT_PAGES) only where a checkpointer thread runs for the file.
+   */
+  walAutocheckpointPages?: number;
+  /** Sorts and temporary B-trees in memory rather than in temporary files. */
+  tempStoreMemory?: boolean;
+}
+
 /** One connection to the read database file, without touching its schema. */
-export function connectReadDb(file: string, options: { cacheSizeKb?: number } = {}): ReadDbHandle {
+export function connectReadDb(file: string, options: ReadDbConnectionOptions = {}): ReadDbHandle {
   const sqlite = new Database(file);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
-  if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${options.cacheSizeKb}`);
+  if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${Math.trunc(options.cacheSizeKb)}`);
+  if (options.walAutocheckpointPages !== undefined) sqlite.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
+  if (options.tempStoreMemory) sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<ReadDb>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
   fileOf.set(db, file);
   sqliteOf.set(db, sqlite);

@@ -8,6 +8,7 @@ export * from './registry.ts';
 export * from './runner.ts';
 export * from './watcher.ts';
 export * from './rebuild.ts';
+export * from './wal-checkpointer.ts';
 export * from './users/projection.ts';
 export * from './users/queries.ts';
 export * from './sessions/projection.ts';

@@ -4,10 +4,17 @@ import { sql } from 'kysely';
 import { type ReadDbHandle, connectReadDb, readDbFileOf, sqliteConnectionOf, writeTransaction } from './db.ts';
 import { type Projection, toProjectedEvent } from './projection.ts';
 import { RowWriter, type Rows, type TableName } from './rows.ts';
-import { createTables, dropTablesStartingWith, writeCheckpoint } from './tables.ts';
+import { createTables, writeCheckpoint } from './tables.ts';
+import { WAL_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** A build whose heartbeat is older than this is taken to have died; another may take over. */
 export const BUILD_STALE_MS = 30_000;
+
+/**
+ * The build connection's page cache. A build touches every page of its shadow tables' indexes again
+ * and again (rows land by user, not in order); with them all in memory, each chunk reads none back.
+ */
+const BUILD_CACHE_KB = 256 * 1024;
 
 export interface BuildOptions {
   /** Events read from the store per call. */
@@ -55,32 +62,39 @@ export function applyTo(rows: Rows, targets: readonly Projection[], recorded: Re
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const tablesStartingWith = (conn: ReadDbHandle, prefix: string): string[] =>
+  sqliteConnectionOf(conn)
+    .prepare<[number, string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
+    .pluck()
+    .all(prefix.length, prefix);
+
 /**
  * Drops the tables whose names start with `prefix` without holding the write lock for long. One DROP
  * of a big table frees all its pages in one transaction (about 1.5 s for the tables of a
  * 1,000,000-event build, every writer of the app waiting meanwhile), so the rows go first, in
  * transactions of about `chunkMs` with pauses between, and the then empty table is dropped.
  */
-async function dropInChunks(conn: ReadDbHandle, prefix: string, options: { chunkMs: number; pauseMs: number }): Promise<void> {
+async function dropInChunks(conn: ReadDbHandle, names: readonly string[], options: { chunkMs: number; pauseMs: number }): Promise<void> {
   const sqlite = sqliteConnectionOf(conn);
-  const names = sqlite
-    .prepare<[number, string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
-    .pluck()
-    .all(prefix.length, prefix);
   for (const name of names) {
     const quoted = `"${name.replaceAll('"', '""')}"`;
-    const deleteSome = sqlite.prepare(`DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} LIMIT 2000)`);
-    for (;;) {
-      const emptied = await writeTransaction(conn, () => {
-        const started = performance.now();
-        do if (deleteSome.run().changes === 0) return true;
-        while (performance.now() - started < options.chunkMs);
-        return false;
-      });
-      if (emptied) break;
-      await sleep(options.pauseMs);
+    try {
+      const deleteSome = sqlite.prepare(`DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} LIMIT 2000)`);
+      for (;;) {
+        const emptied = await writeTransaction(conn, () => {
+          const started = performance.now();
+          do if (deleteSome.run().changes === 0) return true;
+          while (performance.now() - started < options.chunkMs);
+          return false;
+        });
+        if (emptied) break;
+        await sleep(options.pauseMs);
+      }
+      await writeTransaction(conn, () => sqlite.exec(`DROP TABLE IF EXISTS ${quoted}`));
+    } catch (err) {
+      // Another build sweeping the same leftovers dropped it first.
+      if (!/no such table/.test(String(err))) throw err;
     }
-    await writeTransaction(conn, () => sqlite.exec(`DROP TABLE IF EXISTS ${quoted}`));
   }
 }
 
@@ -105,7 +119,11 @@ export async function buildAside(
   const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const tables = projections.flatMap((p) => Object.keys(p.tables));
   const shadowOf = (table: string) => `${table}__r${generation}`;
-  const conn = connectReadDb(readDbFileOf(db), { cacheSizeKb: 64 * 1024 });
+  const file = readDbFileOf(db);
+  // The build's commits never checkpoint on this event loop: a thread of its own does (the raised
+  // threshold is only the safety net), as in the app's processes.
+  const conn = connectReadDb(file, { cacheSizeKb: BUILD_CACHE_KB, walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, tempStoreMemory: true });
+  const checkpointer = startWalCheckpointer([file]);
   const ours = new Set<string>(tables);
   // The projections write their tables' shadows; any other table (checkpoints) is the live one.
   const shadow = new RowWriter(sqliteConnectionOf(conn), (table: TableName) => (ours.has(table) ? shadowOf(table) : table));
@@ -124,13 +142,16 @@ export async function buildAside(
           .execute();
         await createTables(trx, projection, shadowOf);
       }
-      // What a dead build left: its shadows, and tables it swapped out but did not get to drop. Named
-      // here, dropped once this build holds the claims (nobody else may touch them then), in chunks.
-      const deadShadows = claims.flatMap((claim) => Object.keys(projections.find((p) => p.name === claim.name)!.tables).map((t) => `${t}__r${claim.generation}`));
-      return [...deadShadows, ...tables.map((t) => `${t}__old`)];
+      // What builds before left: the shadows of one that died or failed (this build holds the claims
+      // now, so no other shadow of these tables is in use), and tables a swap did not get to drop.
+      // Named here, dropped in chunks once the claims are this build's.
+      return tables.flatMap((t) => [
+        ...tablesStartingWith(trx, `${t}__r`).filter((name) => name !== shadowOf(t)),
+        ...tablesStartingWith(trx, `${t}__old`),
+      ]);
     });
     claimed = true;
-    for (const prefix of leftovers) await dropInChunks(conn, prefix, { chunkMs, pauseMs });
+    await dropInChunks(conn, leftovers, { chunkMs, pauseMs });
 
     let position = 0;
     let events = 0;
@@ -203,18 +224,32 @@ export async function buildAside(
     claimed = false;
     const seconds = (performance.now() - started) / 1000;
     // After readers have the new tables: the old ones, a chunk at a time.
-    for (const table of tables) await dropInChunks(conn, `${table}__old${generation}`, { chunkMs, pauseMs });
+    await dropInChunks(
+      conn,
+      tables.flatMap((t) => tablesStartingWith(conn, `${t}__old${generation}`)),
+      { chunkMs, pauseMs },
+    );
     return { events, position, seconds };
   } catch (err) {
     if (claimed) {
-      await writeTransaction(conn, async (trx) => {
-        for (const table of tables) await dropTablesStartingWith(trx, shadowOf(table));
-        await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
-      }).catch(() => {});
+      // The claims go first, in one short transaction; then the shadows, a chunk at a time like any
+      // leftover (one DROP of a big shadow would hold every writer for a second or more). Should this
+      // process die meanwhile, the next build of these models sweeps what is left.
+      try {
+        await writeTransaction(conn, (trx) => trx.deleteFrom('projection_builds').where('generation', '=', generation).execute());
+        await dropInChunks(
+          conn,
+          tables.flatMap((t) => tablesStartingWith(conn, shadowOf(t))),
+          { chunkMs, pauseMs },
+        );
+      } catch {
+        // The build's own error is the one to report; what is left is swept by the next build.
+      }
     }
     throw err;
   } finally {
     await conn.destroy();
+    await checkpointer.stop();
   }
 }
 

@@ -70,6 +70,68 @@ describe('the row writer', () => {
     });
   });
 
+  it("reuses a table's last insert or upsert only for a row of the very same columns (and the same `on`)", async () => {
+    const add = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+    const ignore = { conflict: ['account'] } as const;
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      rows.insert('notifications', notification('n1', 1));
+      // A column left undefined, then the same columns in another order, then the first shape again.
+      rows.insert('notifications', { ...notification('n2', 2), params: undefined, title: 'two' });
+      const { position, id, ...rest } = notification('n3', 3);
+      rows.insert('notifications', { position, ...rest, id, message: 'three' });
+      rows.insert('notifications', { ...notification('n4', 4), params: '{"a":1}' });
+      // The last shape's columns and one more, then only its first ones.
+      const user = { id: 'u1', mobile: '9000000001', password_hash: 'h', created_at: 'c', updated_at: 'u' };
+      rows.insert('users', user);
+      rows.insert('users', { ...user, id: 'u2', mobile: '9000000002', email: 'e@x.in' });
+      rows.insert('users', { ...user, id: 'u3', mobile: '9000000003' });
+      // Same table and columns, another `on`: its own action.
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 5, credit_paise: 1 }, add);
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 5, credit_paise: 1 }, add);
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 100, credit_paise: 100 }, ignore);
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 1, credit_paise: 1 }, add);
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['message'], r['params'], r['position']])).toEqual([
+      ['n1', 'T', 'M', null, 1],
+      ['n2', 'two', 'M', null, 2],
+      ['n3', 'T', 'three', null, 3],
+      ['n4', 'T', 'M', '{"a":1}', 4],
+    ]);
+    expect((await rowsOf(db, 'users')).map((r) => [r['id'], r['mobile'], r['email']])).toEqual([
+      ['u1', '9000000001', null],
+      ['u2', '9000000002', 'e@x.in'],
+      ['u3', '9000000003', null],
+    ]);
+    expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 11, credit_paise: 3 }]);
+  });
+
+  it("reuses a table's last update only for the very same columns set and added to and the same conditions", async () => {
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      for (const [id, position] of [['n1', 1], ['n2', 2], ['n3', 3]] as const) rows.insert('notifications', notification(id, position));
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u1' }, { set: { is_read: 1 } })).toBe(1);
+      // The same columns compared another way, then with a condition less, one more, and IS NULL.
+      expect(rows.update('notifications', { id: 'n2', user_id: 'u1', position: { lt: 3 } }, { set: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', user_id: 'u1', position: { lt: 3 } }, { set: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n3' }, { set: { title: 'three' } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', params: null }, { set: { title: 'THREE' } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n3', message_key: 'k' }, { set: { title: 'no' } })).toBe(0);
+      // set, then set and add, then add alone.
+      rows.insert('journal_balances', { account: 'a', debit_paise: 0, credit_paise: 0 });
+      expect(rows.update('journal_balances', { account: 'a' }, { set: { debit_paise: 5 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { set: { debit_paise: 6 }, add: { credit_paise: 2 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { add: { debit_paise: 1 } })).toBe(1);
+      expect(rows.update('journal_balances', { account: 'a' }, { add: { credit_paise: 1 } })).toBe(1);
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['is_read']])).toEqual([
+      ['n1', 'T', 1],
+      ['n2', 'T', 1],
+      ['n3', 'THREE', 0],
+    ]);
+    expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 7, credit_paise: 3 }]);
+  });
+
   it('writes the tables a mapping names (a build aside) and leaves the live ones alone', async () => {
     const shadowOf = (table: string) => `${table}__rtest`;
     await writeTransaction(db, async (trx) => {

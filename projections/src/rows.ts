@@ -62,6 +62,24 @@ export function columnsOf<R extends object>(row: R): (keyof R & string)[] {
 
 const id = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** How many shapes of each operation on a table a writer keeps checking rows against. */
+const SHAPES_PER_TABLE = 4;
+
+/** Puts the shape first among the table's, forgetting the oldest beyond SHAPES_PER_TABLE. */
+function remember<S>(shapes: Map<string, S[]>, table: string, shape: S): void {
+  const list = shapes.get(table);
+  if (!list) shapes.set(table, [shape]);
+  else if (list.unshift(shape) > SHAPES_PER_TABLE) list.pop();
+}
+
+/** How a WHERE term compares: `column = ?`, `column < ?` or `column IS NULL`. */
+type Kind = '=' | '<' | ' null';
+
+function kindOf(condition: unknown): Kind {
+  if (condition === null) return ' null';
+  return typeof condition === 'object' && !Buffer.isBuffer(condition) && 'lt' in condition ? '<' : '=';
+}
+
 function isBound(value: unknown): value is Value {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || Buffer.isBuffer(value);
 }
@@ -78,6 +96,16 @@ function bindable(table: string, column: string, value: unknown): Value {
  */
 export class RowWriter implements Rows {
   readonly #statements = new Map<string, Database.Statement>();
+  /**
+   * Per table, the columns and statements of its latest inserts. A projection writes a table in one
+   * or a few shapes, call after call: checking a row against those skips building its statement's
+   * key, a string of every column name (for a wide row, a third of the insert's cost).
+   */
+  readonly #inserts = new Map<string, Array<{ columns: string[]; statement: Database.Statement }>>();
+  /** The same for upserts, which also need the very same `on` (a constant of the projection) to match. */
+  readonly #upserts = new Map<string, Array<{ columns: string[]; on: object; statement: Database.Statement }>>();
+  /** The same for updates: the columns set, the columns added to, and the condition's columns and kinds. */
+  readonly #updates = new Map<string, Array<{ set: string[]; add: string[]; where: string[]; kinds: Kind[]; statement: Database.Statement }>>();
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -95,23 +123,34 @@ export class RowWriter implements Rows {
   }
 
   /** Appends the WHERE values to `values`; returns the condition's shape (part of a cache key). */
-  #whereKey(table: string, where: Record<string, unknown>, values: Value[]): string {
+  #whereKey(table: string, where: Record<string, unknown>, values: Value[], columns?: string[], kinds?: Kind[]): string {
     let key = '';
     for (const column in where) {
       const condition = where[column];
       if (condition === undefined) continue;
-      if (condition === null) {
-        key += `${column} null,`;
-      } else if (typeof condition === 'object' && !Buffer.isBuffer(condition) && 'lt' in condition) {
-        key += `${column}<,`;
-        values.push(bindable(table, column, condition.lt));
-      } else {
-        key += `${column}=,`;
-        values.push(bindable(table, column, condition));
-      }
+      const kind = kindOf(condition);
+      key += `${column}${kind},`;
+      columns?.push(column);
+      kinds?.push(kind);
+      if (kind === '<') values.push(bindable(table, column, (condition as { lt: unknown }).lt));
+      else if (kind === '=') values.push(bindable(table, column, condition));
     }
     if (key === '') throw new Error(`${table}: a change or read without a condition`);
     return key;
+  }
+
+  /** Whether `where` has exactly these conditions (columns and kinds, in order); appends its values meanwhile. */
+  #hasConditions(table: string, where: Record<string, unknown>, columns: readonly string[], kinds: readonly Kind[], values: Value[]): boolean {
+    let i = 0;
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined) continue;
+      const kind = kindOf(condition);
+      if (columns[i] !== column || kinds[i++] !== kind) return false;
+      if (kind === '<') values.push(bindable(table, column, (condition as { lt: unknown }).lt));
+      else if (kind === '=') values.push(bindable(table, column, condition));
+    }
+    return i === columns.length;
   }
 
   /** The WHERE text of a condition's shape, as #whereKey made it. */
@@ -124,15 +163,28 @@ export class RowWriter implements Rows {
   }
 
   /** Appends the row's values (columns not undefined) to `values`; returns its column list. */
-  #rowKey(table: string, row: Record<string, unknown>, values: Value[]): string {
+  #rowKey(table: string, row: Record<string, unknown>, values: Value[], columns?: string[]): string {
     let key = '';
     for (const column in row) {
       const value = row[column];
       if (value === undefined) continue;
       key += `${column},`;
+      columns?.push(column);
       values.push(bindable(table, column, value));
     }
     return key;
+  }
+
+  /** Whether the row's columns (not undefined) are exactly `columns`, in order; appends its values meanwhile. */
+  #hasColumns(table: string, row: Record<string, unknown>, columns: readonly string[], values: Value[]): boolean {
+    let i = 0;
+    for (const column in row) {
+      const value = row[column];
+      if (value === undefined) continue;
+      if (columns[i++] !== column) return false;
+      values.push(bindable(table, column, value));
+    }
+    return i === columns.length;
   }
 
   #insertSql(table: TableName, columnKey: string): string {
@@ -142,14 +194,32 @@ export class RowWriter implements Rows {
 
   insert<T extends TableName>(table: T, row: NewRow<T>): void {
     const values: Value[] = [];
-    const columns = this.#rowKey(table, row, values);
+    for (const shape of this.#inserts.get(table) ?? []) {
+      if (this.#hasColumns(table, row, shape.columns, values)) {
+        shape.statement.run(values);
+        return;
+      }
+      values.length = 0;
+    }
+    const names: string[] = [];
+    const columns = this.#rowKey(table, row, values, names);
     const key = `i ${table} ${columns}`;
-    (this.#statements.get(key) ?? this.#prepare(key, this.#insertSql(table, columns))).run(values);
+    const statement = this.#statements.get(key) ?? this.#prepare(key, this.#insertSql(table, columns));
+    remember(this.#inserts, table, { columns: names, statement });
+    statement.run(values);
   }
 
   upsert<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void {
     const values: Value[] = [];
-    const columns = this.#rowKey(table, row, values);
+    for (const shape of this.#upserts.get(table) ?? []) {
+      if (shape.on === on && this.#hasColumns(table, row, shape.columns, values)) {
+        shape.statement.run(values);
+        return;
+      }
+      values.length = 0;
+    }
+    const names: string[] = [];
+    const columns = this.#rowKey(table, row, values, names);
     const key = `u ${table} ${columns} ${on.conflict.join(',')} ${on.set?.join(',') ?? ''} ${on.add?.join(',') ?? ''}`;
     let statement = this.#statements.get(key);
     if (!statement) {
@@ -160,15 +230,30 @@ export class RowWriter implements Rows {
       const action = changes.length > 0 ? `DO UPDATE SET ${changes.join(', ')}` : 'DO NOTHING';
       statement = this.#prepare(key, `${this.#insertSql(table, columns)} ON CONFLICT (${on.conflict.map(id).join(', ')}) ${action}`);
     }
+    remember(this.#upserts, table, { columns: names, on, statement });
     statement.run(values);
   }
 
   update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number {
     const values: Value[] = [];
-    const setKey = changes.set ? this.#rowKey(table, changes.set, values) : '';
-    const addKey = changes.add ? this.#rowKey(table, changes.add, values) : '';
+    for (const shape of this.#updates.get(table) ?? []) {
+      if (
+        (changes.set ? this.#hasColumns(table, changes.set, shape.set, values) : shape.set.length === 0) &&
+        (changes.add ? this.#hasColumns(table, changes.add, shape.add, values) : shape.add.length === 0) &&
+        this.#hasConditions(table, where, shape.where, shape.kinds, values)
+      ) {
+        return shape.statement.run(values).changes;
+      }
+      values.length = 0;
+    }
+    const set: string[] = [];
+    const add: string[] = [];
+    const setKey = changes.set ? this.#rowKey(table, changes.set, values, set) : '';
+    const addKey = changes.add ? this.#rowKey(table, changes.add, values, add) : '';
     if (setKey === '' && addKey === '') return 0;
-    const whereKey = this.#whereKey(table, where, values);
+    const whereColumns: string[] = [];
+    const kinds: Kind[] = [];
+    const whereKey = this.#whereKey(table, where, values, whereColumns, kinds);
     const key = `U ${table} ${setKey} +${addKey} ${whereKey}`;
     let statement = this.#statements.get(key);
     if (!statement) {
@@ -178,6 +263,7 @@ export class RowWriter implements Rows {
       ];
       statement = this.#prepare(key, `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${this.#whereSql(whereKey)}`);
     }
+    remember(this.#updates, table, { set, add, where: whereColumns, kinds, statement });
     return statement.run(values).changes;
   }
 

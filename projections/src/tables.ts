@@ -42,12 +42,6 @@ export async function ensureTables(db: Db, rows: Rows, projections: readonly Pro
   }
 }
 
-/** Drops every table whose name starts with `prefix` (a build's shadows, or tables swapped out). */
-export async function dropTablesStartingWith(db: Db, prefix: string): Promise<void> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ${prefix.length}) = ${prefix}`.execute(db);
-  for (const { name } of rows) await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db);
-}
-
 export interface Checkpoint {
   name: string;
   /** The projection version whose rows the tables hold. */

@@ -215,5 +215,6 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
   let query = db.selectFrom('journal_postings').selectAll();
   if (range.from !== undefined) query = query.where('effective_at', '>=', isoMoment(range.from));
   if (range.to !== undefined) query = query.where('effective_at', '<=', isoMoment(range.to));
-  return query.orderBy('position').orderBy('id').execute();
+  // seq orders as (position, id) does: the two sides of an event, debit first.
+  return query.orderBy('seq').execute();
 }

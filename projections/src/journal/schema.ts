@@ -5,6 +5,8 @@
  * account's balance is the sum of its postings and a user's available balance is positive.
  */
 export interface JournalPostingsTable {
+  /** 2 × position + side (0 debit, 1 credit): the key, and the order postings are listed in. */
+  seq: number;
   /** `<event id>:<index>`. */
   id: string;
   transaction_id: string;

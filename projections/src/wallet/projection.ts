@@ -6,19 +6,21 @@ import { userIdOf } from '../users/projection.ts';
 export const walletProjection: Projection = {
   name: 'wallet',
   // 2: transactions keyed by (position, id); data directories built by version 1 are rebuilt aside.
-  version: 2,
+  // 3: transactions keyed by position alone (the rowid).
+  version: 3,
   tables: {
     wallets: {
       columns: `user_id TEXT PRIMARY KEY, balance_paise INTEGER NOT NULL, total_earned_paise INTEGER NOT NULL,
         total_withdrawn_paise INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
     },
-    // Keyed by (position, id), not by the (random) entry id alone: positions only grow, so the key's
-    // pages fill in order instead of each row landing on a random page; it still refuses an entry
-    // applied twice. Rows are read by user only.
+    // Keyed by the event's position, as the rowid: one row per ledger event, so it refuses an entry
+    // applied twice; positions only grow, so the table's pages fill in order (a key on the random entry
+    // id put each row on a random page), and no separate index of the key is written. Rows are read
+    // by user only.
     transactions: {
       columns: `id TEXT NOT NULL, user_id TEXT NOT NULL, type TEXT NOT NULL, direction TEXT NOT NULL, kind TEXT NOT NULL,
         amount_paise INTEGER NOT NULL, description TEXT NOT NULL, params TEXT, task_id TEXT, reference TEXT,
-        by_user_id TEXT, position INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (position, id)`,
+        by_user_id TEXT, position INTEGER PRIMARY KEY, created_at TEXT NOT NULL`,
       indexes: { user: 'user_id, position' },
     },
   },

@@ -9,7 +9,11 @@
  *      API: events/s, peak RSS of the rebuilding process, the slowest request (the app's longest
  *      stall as a client sees it) and the requests that failed.
  *
- *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve]
+ * With --each, every read model is then also built alone from zero, and the store read alone, each
+ * with its CPU per event: where a build's time goes, projection by projection (each built aside, as
+ * any rebuild: the rows it replaces are dropped after the swap, within its figure).
+ *
+ *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve] [--each]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +24,7 @@ import { openSqliteEventStore } from '@kamai/api';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
 import type { KamaiEvent } from '@kamai/contracts';
 import type { NewEvent } from '@kamai/domain';
-import { allProjections, openReadDb, rebuildReadModels } from '@kamai/projections';
+import { type ReadDbHandle, allProjections, openReadDb, rebuildReadModels } from '@kamai/projections';
 
 export interface BenchRebuildResult {
   events: number;
@@ -33,6 +37,11 @@ export interface BenchRebuildResult {
    * a machine others share, for comparing two versions of the code.
    */
   coldCpuMicrosPerEvent: number;
+  /**
+   * With `each`: CPU µs per event of reading the store alone (what every build pays), then of each
+   * read model built alone from zero (reading included).
+   */
+  each: { readOnlyCpuMicrosPerEvent: number; projections: Array<{ name: string; cpuMicrosPerEvent: number }> } | null;
   /** Step 2: the same while an API process serves the data (null with serve: false). */
   serving: {
     rebuildSeconds: number;
@@ -134,7 +143,39 @@ async function loadDuring(api: ApiProcess, until: Promise<unknown>) {
   return { requests, failed, longestMs: Math.round(longest) };
 }
 
-export async function benchRebuild(options: { events?: number; serve?: boolean; log?: (line: string) => void } = {}): Promise<BenchRebuildResult> {
+/** CPU µs per event of `work`, in this process (every thread). */
+async function cpuPerEvent(work: () => Promise<number>): Promise<number> {
+  const before = process.cpuUsage();
+  const events = await work();
+  const cpu = process.cpuUsage(before);
+  return Number(((cpu.user + cpu.system) / events).toFixed(1));
+}
+
+/** Reading the whole store alone, then each read model built alone from zero, each with its CPU per event. */
+async function eachAlone(db: ReadDbHandle, store: ReturnType<typeof openSqliteEventStore>, log: (line: string) => void) {
+  const readOnlyCpuMicrosPerEvent = await cpuPerEvent(async () => {
+    let after = 0;
+    let events = 0;
+    for (;;) {
+      const page = await store.readAll({ after, limit: 5000 });
+      if (page.length === 0) return events;
+      events += page.length;
+      after = page.at(-1)!.position;
+    }
+  });
+  log(`  reading the store alone: ${readOnlyCpuMicrosPerEvent} µs of CPU per event`);
+  const projections: Array<{ name: string; cpuMicrosPerEvent: number }> = [];
+  for (const projection of allProjections) {
+    const cpuMicrosPerEvent = await cpuPerEvent(async () => (await rebuildReadModels(db, store, [projection])).events);
+    projections.push({ name: projection.name, cpuMicrosPerEvent });
+    log(`  ${projection.name} alone: ${cpuMicrosPerEvent} µs of CPU per event (${(cpuMicrosPerEvent - readOnlyCpuMicrosPerEvent).toFixed(1)} beyond reading)`);
+  }
+  return { readOnlyCpuMicrosPerEvent, projections };
+}
+
+export async function benchRebuild(
+  options: { events?: number; serve?: boolean; each?: boolean; log?: (line: string) => void } = {},
+): Promise<BenchRebuildResult> {
   const target = options.events ?? 1_000_000;
   const log = options.log ?? console.log;
   const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-rebuild-'));
@@ -169,6 +210,8 @@ export async function benchRebuild(options: { events?: number; serve?: boolean; 
         `(${coldCpuMicrosPerEvent} µs of CPU per event)`,
     );
 
+    const each = options.each ? await eachAlone(db, store, log) : null;
+
     let serving: BenchRebuildResult['serving'] = null;
     if (options.serve ?? true) {
       api = await startApiProcess(dir, { PROJECTIONS: 'inline' });
@@ -191,7 +234,7 @@ export async function benchRebuild(options: { events?: number; serve?: boolean; 
           `slowest ${load.longestMs} ms; health afterwards ${healthyAfter ? 'ok' : 'DEGRADED'}`,
       );
     }
-    return { events: cold.events, fillSeconds, coldSeconds: cold.seconds, coldEventsPerSecond, coldCpuMicrosPerEvent, serving };
+    return { events: cold.events, fillSeconds, coldSeconds: cold.seconds, coldEventsPerSecond, coldCpuMicrosPerEvent, each, serving };
   } finally {
     await api?.stop();
     await db.destroy();
@@ -202,5 +245,9 @@ export async function benchRebuild(options: { events?: number; serve?: boolean; 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--events');
-  await benchRebuild({ events: i > 0 ? Number(process.argv[i + 1]) : undefined, serve: !process.argv.includes('--no-serve') });
+  await benchRebuild({
+    events: i > 0 ? Number(process.argv[i + 1]) : undefined,
+    serve: !process.argv.includes('--no-serve'),
+    each: process.argv.includes('--each'),
+  });
 }

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KamaiEvent } from '@kamai/contracts';
+import type { EventStore, RecordedEvent } from '@kamai/domain';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
+import { rebuildReadModels } from './rebuild.ts';
+import { tasksProjection } from './tasks/projection.ts';
+import { listActiveTasks } from './tasks/queries.ts';
+import { listAsEventSource, recordEvents } from './testing.ts';
+
+const TASKS = 12_000;
+
+function task(i: number): { stream: string; event: KamaiEvent } {
+  return {
+    stream: `task-t${i}`,
+    event: {
+      type: 'TaskCreated',
+      data: {
+        taskId: `t${i}`, title: `Task ${i}`, description: 'd', rewardPaise: 100, estimatedTime: '2 min', taskType: 'rating', taskUrl: null,
+        isActive: true, iconColor: 'blue', requiresProof: false, proofInstructions: null, createdBy: 'admin', createdAt: '2026-11-21T10:00:00.000Z',
+      },
+    },
+  };
+}
+
+const events = recordEvents(Array.from({ length: TASKS }, (_, i) => task(i + 1)));
+
+/** The list's events, but reading past `failAfter` throws, as a store that breaks mid-build. */
+function breakingStore(all: readonly RecordedEvent[], failAfter: number, onFail: () => void): Pick<EventStore, 'readAll'> {
+  const source = listAsEventSource(all);
+  return {
+    async readAll(options) {
+      if (options.after >= failAfter) {
+        onFail();
+        throw new Error('the store went away');
+      }
+      return source.readAll(options);
+    },
+  };
+}
+
+const tablesLike = async (db: ReadDbHandle, prefix: string) =>
+  (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ${prefix.length}) = ${prefix} ORDER BY name`.execute(db)).rows.map(
+    (r) => r.name,
+  );
+
+let dir: string;
+let db: ReadDbHandle;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kamai-rebuild-'));
+  db = await openReadDb(join(dir, 'read.sqlite'));
+  // The live table serves a first build's rows throughout.
+  await rebuildReadModels(db, listAsEventSource(events.slice(0, 3)), [tasksProjection]);
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a build that does not finish', () => {
+  it('fails: releases its claim and drops its shadow a chunk at a time, other writers getting in between', async () => {
+    let failed = false;
+    const build = rebuildReadModels(db, breakingStore(events, TASKS - 2000, () => (failed = true)), [tasksProjection], { chunkMs: 1, pauseMs: 0 });
+    let settled = false;
+    void build.catch(() => {}).finally(() => (settled = true));
+    // Another writer of this file, taking turns with the build's transactions: after the failure it
+    // counts the shadow's rows each time it gets the lock.
+    const seen: number[] = [];
+    while (!settled) {
+      await writeTransaction(db, async (trx) => {
+        if (!failed) return;
+        const [shadow] = await tablesLike(trx, 'tasks__r');
+        if (!shadow) return;
+        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(shadow)}`.execute(trx);
+        seen.push(rows[0]!.n);
+      });
+      // Lets the build's timers run: this loop's turns are otherwise all microtasks.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    await expect(build).rejects.toThrow('the store went away');
+    expect(await tablesLike(db, 'tasks')).toEqual(['tasks']);
+    expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
+    // The shadow went in several transactions: the writer saw it part emptied.
+    const full = Math.max(...seen);
+    expect(full).toBeGreaterThan(2 * 2000);
+    expect(seen.some((n) => n > 0 && n < full)).toBe(true);
+    // The live rows never moved, and the next build is free to run.
+    expect(await listActiveTasks(db)).toHaveLength(3);
+    await rebuildReadModels(db, listAsEventSource(events), [tasksProjection]);
+    expect(await listActiveTasks(db)).toHaveLength(TASKS);
+  });
+
+  it('aborted: releases its claim and drops its shadow, the live rows untouched', async () => {
+    const abort = new AbortController();
+    const source = listAsEventSource(events);
+    const store: Pick<EventStore, 'readAll'> = {
+      async readAll(options) {
+        if (options.after >= TASKS / 2) abort.abort();
+        return source.readAll(options);
+      },
+    };
+    await expect(rebuildReadModels(db, store, [tasksProjection], { chunkMs: 1, pauseMs: 0, signal: abort.signal })).rejects.toThrow(/abort/i);
+    expect(await tablesLike(db, 'tasks')).toEqual(['tasks']);
+    expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
+    expect(await listActiveTasks(db)).toHaveLength(3);
+  });
+
+  it('whose process died after releasing its claim: the next build sweeps the shadow it left', async () => {
+    await sql`CREATE TABLE tasks__rorphan1 (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO tasks__rorphan1 (body) SELECT 'x' FROM n`.execute(db);
+    await rebuildReadModels(db, listAsEventSource(events.slice(0, 5)), [tasksProjection], { chunkMs: 1, pauseMs: 0 });
+    expect(await tablesLike(db, 'tasks')).toEqual(['tasks']);
+    expect(await listActiveTasks(db)).toHaveLength(5);
+  });
+});
