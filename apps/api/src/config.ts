@@ -54,8 +54,12 @@ const Env = v.object({
   TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number of proxy hops'), v.transform(Number))),
   /** Registrations allowed per client address per hour. */
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
-  /** inline: this process runs the projections too; off: a worker process (npm run worker) does. */
-  PROJECTIONS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
+  /**
+   * inline: this process runs the projections too, on the event loop that serves HTTP; thread: this
+   * process runs them on a thread of its own (embedded event store; with KurrentDB it means inline);
+   * off: a worker process (npm run worker) does.
+   */
+  PROJECTIONS: v.optional(v.picklist(['inline', 'thread', 'off'], 'must be inline, thread or off'), 'inline'),
   /**
    * Razorpay's IFSC.csv (github.com/razorpay/ifsc releases): the bank branch directory behind
    * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.

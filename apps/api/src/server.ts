@@ -14,6 +14,7 @@ import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
+import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
@@ -93,9 +94,11 @@ export async function startServer(config: Config, log: (line: string) => void = 
   }
 
   const runner: ReadModels =
-    config.projections === 'inline'
-      ? new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) })
-      : new CheckpointWatcher(db, allProjections);
+    config.projections === 'off'
+      ? new CheckpointWatcher(db, allProjections)
+      : config.projections === 'thread' && config.eventStore.kind === 'sqlite'
+        ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
+        : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
   await runner.start();
 
   const secret = loadSecret(config);
