@@ -55,6 +55,11 @@ const Env = v.object({
   /** Registrations allowed per client address per hour. */
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
   /**
+   * The embedded event store's commits: thread (a writer thread with a connection of its own; the
+   * commit's fsync never holds the event loop) or inline (on the event loop).
+   */
+  EVENT_STORE_WRITER: v.optional(v.picklist(['thread', 'inline'], 'must be thread or inline'), 'thread'),
+  /**
    * inline: this process runs the projections too, on the event loop that serves HTTP; thread: this
    * process runs them on a thread of its own (embedded event store; with KurrentDB it means inline);
    * off: a worker process (npm run worker) does.
@@ -97,7 +102,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    eventStore: e.EVENT_STORE === 'kurrentdb' ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! } : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite') },
+    eventStore:
+      e.EVENT_STORE === 'kurrentdb'
+        ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! }
+        : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite'), writerThread: e.EVENT_STORE_WRITER === 'thread' },
     readDbFile: resolve(dataDir, 'read.sqlite'),
     objectStorage: e.OBJECT_STORAGE,
     s3: {

@@ -43,7 +43,7 @@ export async function openEventStore(config: Config): Promise<EventStore> {
     const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
     return openKurrentDbEventStore(config.eventStore.url);
   }
-  return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES });
+  return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, writerThread: config.eventStore.writerThread });
 }
 
 /**

@@ -27,6 +27,7 @@ afterAll(() => {
 
 describeEventStoreContract('sqlite, group commit', () => openSqliteEventStore(newFile()));
 describeEventStoreContract('sqlite, one transaction per append', () => openSqliteEventStore(newFile(), { groupCommit: false }));
+describeEventStoreContract('sqlite, group commit on a writer thread', () => openSqliteEventStore(newFile(), { writerThread: true }));
 
 describe('sqlite event store', () => {
   const open: SqliteEventStore[] = [];

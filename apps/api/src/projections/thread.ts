@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { type ReadModelStatus, type ReadModels, Waiters } from '@kamai/projections';
+import { startTsThread } from '../ts-thread.ts';
 
 /**
  * The projections of this process on a thread of their own (PROJECTIONS=thread, with the embedded
@@ -35,15 +34,6 @@ export interface ThreadData {
   readDbFile: string;
 }
 
-// CommonJS, run by `eval`: it loads the TypeScript entry through tsx's API, which works whether
-// this process itself runs under tsx, vitest or anything else.
-const BOOT = `
-const { workerData, parentPort } = require('node:worker_threads');
-import(workerData.tsxApi).then(({ tsImport }) => tsImport(workerData.entry, workerData.parentURL)).catch((err) => {
-  parentPort.postMessage({ kind: 'failed', message: String((err && err.stack) || err) });
-});
-`;
-
 export class ProjectionThread implements ReadModels {
   private reached = 0;
   private failure: Error | null = null;
@@ -69,17 +59,8 @@ export class ProjectionThread implements ReadModels {
 
   start(): Promise<void> {
     this.started ??= new Promise<void>((resolve, reject) => {
-      const require = createRequire(import.meta.url);
-      const data: ThreadData & { tsxApi: string; entry: string; parentURL: string } = {
-        eventStoreFile: this.options.eventStoreFile,
-        readDbFile: this.options.readDbFile,
-        // The ESM build of tsx's API (resolve() picks the CommonJS one, which cannot load the ESM hooks).
-        tsxApi: pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href,
-        entry: './thread-entry.ts',
-        parentURL: import.meta.url,
-      };
-      // No inherited loader flags: the boot script registers tsx itself.
-      const worker = new Worker(BOOT, { eval: true, workerData: data, execArgv: [] });
+      const data: ThreadData = { eventStoreFile: this.options.eventStoreFile, readDbFile: this.options.readDbFile };
+      const worker = startTsThread('./thread-entry.ts', import.meta.url, data);
       this.worker = worker;
       worker.on('message', (message: FromThread) => {
         switch (message.kind) {
