@@ -64,7 +64,7 @@ const Env = v.object({
    * process runs them on a thread of its own (embedded event store; with KurrentDB it means inline);
    * off: a worker process (npm run worker) does.
    */
-  PROJECTIONS: v.optional(v.picklist(['inline', 'thread', 'off'], 'must be inline, thread or off'), 'inline'),
+  PROJECTIONS: v.optional(v.picklist(['inline', 'thread', 'off'], 'must be inline, thread or off'), 'thread'),
   /**
    * Razorpay's IFSC.csv (github.com/razorpay/ifsc releases): the bank branch directory behind
    * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.

@@ -117,11 +117,26 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
   });
 }
 
-async function startApi(dataDir: string, seed: boolean, projections: 'inline' | 'off' = 'inline'): Promise<Child> {
+/**
+ * An API process with the app's defaults (projections on a thread of their own, the event store's
+ * writer thread), or with PROJECTIONS=off beside a worker. PROJECTIONS and EVENT_STORE_WRITER set
+ * in the bench's environment reach the servers, e.g. `PROJECTIONS=inline EVENT_STORE_WRITER=inline`
+ * for everything on the event loop.
+ */
+async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000', PROJECTIONS: projections },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: seed ? 'true' : 'false',
+      WEB_DIST: '',
+      LOG_LEVEL: 'warn',
+      REGISTRATIONS_PER_HOUR: '1000000',
+      ...(projections && { PROJECTIONS: projections }),
+    },
     /Kamai is running at (\S+)/,
   );
   return { url: child.match, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
@@ -217,8 +232,8 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     );
 
     // Each server checks the Origin against its own address.
-    const withdraw = (origin: string) =>
-      perConnection(cookies, {
+    const withdraw = (origin: string, users = cookies) =>
+      perConnection(users, {
         method: 'POST',
         path: '/api/withdrawals',
         headers: { 'content-type': 'application/json', origin },
@@ -228,11 +243,15 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       await withCpu([api], async () => [await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw(api.url)] })]),
     );
 
-    // A second process on the same data directory; the 64 connections are split between the two.
+    // A second process on the same data directory; the 64 connections are split between the two,
+    // and so are the 64 users: each user on one connection, as with one process (a user's requests
+    // going to one process, as a sticky load balancer sends them). Sharing 32 users between the
+    // two would measure cross-process conflicts on every stream instead.
     const second = await startApi(dir, false);
     children.push(second);
+    const halves = [cookies.slice(0, 32), cookies.slice(32)];
     const two = await withCpu([api, second], () =>
-      Promise.all([api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+      Promise.all([api.url, second.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
     const [a, b] = two.results;
     const withdrawalsTwo: LoadFigure = {
@@ -255,7 +274,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     const offB = await startApi(dir, false, 'off');
     children.push(offB);
     const withWorker = await withCpu([offA, offB, worker], () =>
-      Promise.all([offA.url, offB.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+      Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
     const [c, d] = withWorker.results;
     const withdrawalsTwoWithWorker: LoadFigure = {

@@ -17,6 +17,8 @@ export interface WriterThreadData {
    * this thread's latest commit, [1] how many of its commits found others' appends before them.
    */
   shared: SharedArrayBuffer;
+  /** The log's last position when the store started the thread. */
+  startHead: number;
 }
 
 export type ToWriter = { kind: 'batch'; id: number; batch: AppendRequest[] } | { kind: 'close' };
@@ -48,8 +50,8 @@ try {
   db.pragma('synchronous = FULL');
   if (data.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(data.walAutocheckpointPages)}`);
   const writer = new AppendWriter(db, data.busyTimeoutMs);
-  /** The log's last position after this thread's previous commit (-1: none yet). */
-  let lastOwn = -1;
+  /** The log's last position after this thread's previous commit (or when the store started it). */
+  let lastOwn = data.startHead;
   const shared = new BigInt64Array(data.shared);
   port.on('message', (message: ToWriter) => {
     if (message.kind === 'close') {

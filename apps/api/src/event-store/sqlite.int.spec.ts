@@ -55,6 +55,28 @@ describe('sqlite event store', () => {
     expect(mine.localHead).toBe(own.position);
   });
 
+  it('with a writer thread, tells its own commits from another connection\'s, even one slipped between two of its own', async () => {
+    const file = newFile();
+    const mine = openStore(file, { writerThread: true });
+    const other = openStore(file);
+    const [s, t] = [stream('s'), stream('t')];
+    const before = mine.externalVersion();
+    const own = await mine.append(s, [event('A')], 'no_stream');
+    // The writer thread is another SQLite connection, yet its commits are this store's own.
+    expect(mine.externalVersion()).toBe(before);
+    expect(mine.localHead).toBe(own.position);
+    // Acknowledged means committed: another connection reads it at once.
+    expect(await other.readStream(s)).toHaveLength(1);
+    await other.append(t, [event('B')], 'no_stream');
+    const afterOther = mine.externalVersion();
+    expect(afterOther).not.toBe(before);
+    expect(mine.externalVersion()).toBe(afterOther);
+    // Another connection's append, then one of ours, before this store looks: still seen.
+    await other.append(t, [event('C')], 0);
+    await mine.append(s, [event('D')], 0);
+    expect(mine.externalVersion()).not.toBe(afterOther);
+  });
+
   it('waits for another process\'s write lock without blocking the event loop, then appends', async () => {
     const file = newFile();
     const store = openStore(file);

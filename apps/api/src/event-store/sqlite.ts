@@ -239,8 +239,13 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #startWriterThread(options: SqliteEventStoreOptions): void {
     const shared = new SharedArrayBuffer(16);
     this.#shared = new BigInt64Array(shared);
+    // What the log held when the thread started counts as seen; anything later that the writer did
+    // not write is another's (the first externalVersion call looks, whatever data_version says).
+    const startHead = this.#sql.head.get() ?? 0;
+    Atomics.store(this.#shared, 0, BigInt(startHead));
     const data: WriterThreadData = {
       shared,
+      startHead,
       file: this.file,
       busyTimeoutMs: this.#busyTimeoutMs,
       ...(options.walAutocheckpointPages !== undefined && { walAutocheckpointPages: options.walAutocheckpointPages }),
@@ -249,7 +254,6 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.#thread = thread;
     // Idle, it never keeps the process alive; a batch in flight does (see #post).
     thread.unref();
-    this.#external.dataVersion = this.#sql.dataVersion.get() ?? 0;
     this.#threadClosed = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.on('message', (message: FromWriter) => {
       if (message.kind === 'done') {
