@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
 import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import type { Config } from './config.ts';
-import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
 import { WAL_AUTOCHECKPOINT_PAGES, type WalCheckpointer, startWalCheckpointer } from './sqlite/wal-checkpointer.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
@@ -100,6 +100,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
         ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
         : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
   await runner.start();
+  // The projection thread follows the file with connections of its own: told of each commit here,
+  // it applies at once rather than at its next look.
+  const unwake =
+    runner instanceof ProjectionThread && store instanceof SqliteEventStore ? store.onAppended((position) => runner.wake(position)) : () => {};
 
   const secret = loadSecret(config);
   const objects = createObjectStorage(
@@ -144,6 +148,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       await sessions.stop();
       attempts.close();
       uploads.close();
+      unwake();
       await runner.stop();
       await db.destroy();
       await store.close();

@@ -158,6 +158,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
   readonly #pollIntervalMs: number;
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
+  readonly #appendListeners = new Set<(position: number) => void>();
   /** Statements reading given event types in a position range, one per set of types. */
   readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   #localHead = 0;
@@ -371,6 +372,20 @@ export class SqliteEventStore implements EventStore, ChainSource {
       if ((this.#sql.head.get() ?? 0) > Math.max(own, this.#localHead)) this.#external.counter++;
     }
     return this.#external.counter + Number(Atomics.load(shared, 1));
+  }
+
+  /**
+   * Calls `listener` with the local head after each commit of this store's appends; returns the
+   * way to stop. For followers on other threads, which this store's subscriptions cannot wake.
+   */
+  onAppended(listener: (position: number) => void): () => void {
+    this.#appendListeners.add(listener);
+    return () => this.#appendListeners.delete(listener);
+  }
+
+  /** Subscriptions look at the log now rather than at their next poll (another connection appended). */
+  wakeSubscriptions(): void {
+    for (const subscription of this.#subscriptions) subscription.notify();
   }
 
   /** The highest position this store (this process) has appended; 0 before its first append. */
@@ -600,6 +615,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     });
     if (outcomes.some((outcome) => outcome.ok)) {
       for (const subscription of this.#subscriptions) subscription.notify();
+      for (const listener of this.#appendListeners) listener(this.#localHead);
     }
   }
 }

@@ -24,7 +24,9 @@ try {
   });
   let stopping = false;
   port.on('message', (message: ToThread) => {
-    if (message.kind === 'status') {
+    if (message.kind === 'wake') {
+      store.wakeSubscriptions();
+    } else if (message.kind === 'status') {
       runner.status().then(
         (status) => post({ kind: 'status', id: message.id, status }),
         () => post({ kind: 'status', id: message.id, status: [] }),
