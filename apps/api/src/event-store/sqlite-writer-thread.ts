@@ -53,6 +53,20 @@ try {
   /** The log's last position after this thread's previous commit (or when the store started it). */
   let lastOwn = data.startHead;
   const shared = new BigInt64Array(data.shared);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * BEGIN IMMEDIATE, retried every millisecond while another process holds the write lock (about
+   * one commit): SQLite's own busy handler sleeps 1, 2, 5, 10... ms, overshooting short waits. Past
+   * the busy timeout, one last try that waits as SQLite does and fails as it does.
+   */
+  const begin = (): boolean => {
+    const since = Date.now();
+    while (!writer.tryBegin()) {
+      if (Date.now() - since > data.busyTimeoutMs) return false;
+      Atomics.wait(nap, 0, 0, 1);
+    }
+    return true;
+  };
   port.on('message', (message: ToWriter) => {
     if (message.kind === 'close') {
       db.close();
@@ -62,7 +76,7 @@ try {
     }
     let before = 0;
     try {
-      const outcomes = writer.commit(message.batch, false, () => {
+      const outcomes = writer.commit(message.batch, begin(), () => {
         before = writer.head();
       });
       let after = before;
