@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type AppendRequest, AppendWriter, type Outcome, type WireError, toWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type WireError, toWire } from './sqlite-writer.ts';
 
 export interface WriterThreadData {
   file: string;
@@ -21,7 +21,10 @@ export interface WriterThreadData {
   startHead: number;
 }
 
-export type ToWriter = { kind: 'batch'; id: number; batch: AppendRequest[] } | { kind: 'close' };
+export type ToWriter =
+  | { kind: 'batch'; id: number; batch: AppendRequest[] }
+  | { kind: 'snapshot'; id: number; streamId: string; revision: number; version: number; state: string }
+  | { kind: 'close' };
 
 export type FromWriter =
   | { kind: 'ready' }
@@ -36,6 +39,7 @@ export type FromWriter =
       outcomes: Array<{ ok: true; result: Extract<Outcome, { ok: true }>['result'] } | { ok: false; error: WireError }>;
     }
   | { kind: 'failed'; id?: number; message: string; error?: WireError }
+  | { kind: 'snapshotted'; id: number; error?: string }
   | { kind: 'closed' };
 
 const port = parentPort;
@@ -50,6 +54,7 @@ try {
   db.pragma('synchronous = FULL');
   if (data.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(data.walAutocheckpointPages)}`);
   const writer = new AppendWriter(db, data.busyTimeoutMs);
+  const writeSnapshot = db.prepare<[string, number, number, string]>(SNAPSHOT_UPSERT_SQL);
   /** The log's last position after this thread's previous commit (or when the store started it). */
   let lastOwn = data.startHead;
   const shared = new BigInt64Array(data.shared);
@@ -72,6 +77,15 @@ try {
       db.close();
       post({ kind: 'closed' });
       port.close();
+      return;
+    }
+    if (message.kind === 'snapshot') {
+      try {
+        writeSnapshot.run(message.streamId, message.revision, message.version, message.state);
+        post({ kind: 'snapshotted', id: message.id });
+      } catch (error) {
+        post({ kind: 'snapshotted', id: message.id, error: error instanceof Error ? error.message : String(error) });
+      }
       return;
     }
     let before = 0;

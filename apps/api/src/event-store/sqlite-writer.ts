@@ -9,6 +9,11 @@ import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } 
 import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
 import { chainHash } from './chain.ts';
 
+/** Keeps the newer snapshot of a stream (or one of another codec version). */
+export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
+  ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
+  WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`;
+
 export interface SerializedEvent {
   id: string;
   type: string;

@@ -77,6 +77,18 @@ describe('sqlite event store', () => {
     expect(mine.externalVersion()).not.toBe(afterOther);
   });
 
+  it('with a writer thread, keeps snapshots through it: the newer one wins, and another connection reads it', async () => {
+    const file = newFile();
+    const store = openStore(file, { writerThread: true });
+    const other = openStore(file);
+    const s = stream('s');
+    await store.writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } });
+    await store.writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
+    expect(await other.readSnapshot(s)).toEqual({ revision: 10, version: 1, state: { balance: 10 } });
+    await store.writeSnapshot(s, { revision: 3, version: 2, state: { balance: 3 } });
+    expect(await store.readSnapshot(s)).toEqual({ revision: 3, version: 2, state: { balance: 3 } });
+  });
+
   for (const [writerThread, label] of [[false, ''], [true, ' (writer thread)']] as const) {
     it(`waits for another process's write lock without blocking the event loop, then appends${label}`, async () => {
       const file = newFile();

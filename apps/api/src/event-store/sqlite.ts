@@ -34,7 +34,7 @@ import type { Worker } from 'node:worker_threads';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
 import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
-import { type AppendRequest, AppendWriter, type Outcome, type SerializedEvent, fromWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions {
@@ -176,6 +176,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
   /** The batch the writer thread is committing; the next one gathers meanwhile. */
   #inFlight: { id: number; batch: PendingAppend[] } | null = null;
   #nextBatchId = 0;
+  #nextSnapshotId = 0;
+  readonly #snapshotCalls = new Map<number, (error?: string) => void>();
   #threadFailure: Error | null = null;
   #threadClosed: Promise<void> | null = null;
   /** With a writer thread: externalVersion's counter, and the data_version it last looked at. */
@@ -228,11 +230,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
-      writeSnapshot: db.prepare(
-        `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
-         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
-         WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`,
-      ),
+      writeSnapshot: db.prepare(SNAPSHOT_UPSERT_SQL),
     };
     if (options.writerThread && this.#groupCommit) this.#startWriterThread(options);
   }
@@ -265,6 +263,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
           flight.batch,
           message.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromWire(o.error) })),
         );
+      } else if (message.kind === 'snapshotted') {
+        this.#snapshotCalls.get(message.id)?.(message.error);
+        this.#snapshotCalls.delete(message.id);
       } else if (message.kind === 'failed') {
         const flight = this.#inFlight;
         if (message.id !== undefined && flight?.id === message.id) {
@@ -284,7 +285,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
   /** The batch in flight is answered: the next one (gathered meanwhile) goes. */
   #landed(): void {
     this.#inFlight = null;
-    this.#thread?.unref();
+    if (this.#snapshotCalls.size === 0) this.#thread?.unref();
     if (this.#queue.length > 0) this.#scheduleFlush();
   }
 
@@ -296,6 +297,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
     // Whether an in-flight batch reached the disk is unknown: its callers get the error, as after a
     // lost connection, and a retry with the same event ids is idempotent.
     for (const pending of [...(flight?.batch ?? []), ...this.#queue.splice(0)]) pending.reject(err);
+    for (const answer of this.#snapshotCalls.values()) answer(err.message);
+    this.#snapshotCalls.clear();
   }
 
   async readSnapshot(streamId: string): Promise<StreamSnapshot | null> {
@@ -306,8 +309,23 @@ export class SqliteEventStore implements EventStore, ChainSource {
 
   async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
     this.#assertOpen();
+    const state = JSON.stringify(snapshot.state);
+    const thread = this.#thread;
+    if (thread && !this.#threadFailure) {
+      // On the writer thread, whose commits hold the write lock most of the time under load: a
+      // write here would wait for it on the event loop.
+      const id = ++this.#nextSnapshotId;
+      thread.ref();
+      await new Promise<void>((resolve, reject) => {
+        this.#snapshotCalls.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
+        thread.postMessage({ kind: 'snapshot', id, streamId, revision: snapshot.revision, version: snapshot.version, state } satisfies ToWriter);
+      }).finally(() => {
+        if (!this.#inFlight && this.#snapshotCalls.size === 0) thread.unref();
+      });
+      return;
+    }
     // Outside any append transaction (those run synchronously): an autocommit upsert of one row.
-    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, JSON.stringify(snapshot.state));
+    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, state);
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
