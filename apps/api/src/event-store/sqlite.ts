@@ -13,9 +13,10 @@
  *   fsync; each runs inside its own SAVEPOINT, so it keeps its own concurrency check and is written
  *   entirely or not at all, whatever its neighbours do.
  *
- * better-sqlite3 is synchronous: a write holds the event loop for its fsync, and waiting for another
- * process's lock (busy_timeout) holds it too. That is the price of an embedded store; KurrentDB is
- * the adapter for many API nodes.
+ * better-sqlite3 is synchronous: on the store's own connection a write holds the event loop for its
+ * fsync (another process's lock is waited for with timers). With `writerThread` the batches are
+ * committed by a thread with a connection of its own (sqlite-writer-thread.ts), one at a time, while
+ * the next batch gathers; reads stay on this connection. KurrentDB is the adapter for many API nodes.
  */
 import Database from 'better-sqlite3';
 import {
