@@ -32,6 +32,12 @@ export interface LoadFigure {
    */
   serverCpuUs?: number;
   clientCpuUs?: number;
+  /**
+   * Of serverCpuUs, what the servers' main threads (their event loops) spent: what one process can
+   * answer is bounded by 1,000,000 / this, whatever its other threads (projections, the event
+   * store's writer, GC helpers) do on other cores.
+   */
+  serverMainThreadCpuUs?: number;
 }
 
 export interface BenchHttpResult {
@@ -50,13 +56,17 @@ interface Child {
   stop(): Promise<void>;
 }
 
-/** CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere. */
-function treeCpuMs(pid: number | undefined): number | null {
+/**
+ * CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere; with
+ * `mainThreads`, by their main threads only.
+ */
+function treeCpuMs(pid: number | undefined, mainThreads = false): number | null {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
   const tick = 10; // USER_HZ is 100 on Linux
   const cpu = (p: number): number => {
     try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const stat = mainThreads ? `/proc/${p}/task/${p}/stat` : `/proc/${p}/stat`;
+      const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
       let total = (Number(fields[11]) + Number(fields[12])) * tick;
       for (const task of readdirSync(`/proc/${p}/task`)) {
         const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
@@ -71,18 +81,26 @@ function treeCpuMs(pid: number | undefined): number | null {
 }
 
 /** Runs a load and adds the CPU each side spent per answer. */
-async function withCpu(servers: Child[], run: () => Promise<LoadResult[]>): Promise<{ results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }> {
+async function withCpu(
+  servers: Child[],
+  run: () => Promise<LoadResult[]>,
+): Promise<{ results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }> {
   const before = servers.map((child) => treeCpuMs(child.pid));
+  const mainBefore = servers.map((child) => treeCpuMs(child.pid, true));
   const client = process.cpuUsage();
   const results = await run();
   const clientUs = process.cpuUsage(client);
   const answers = results.reduce((sum, r) => sum + r.requests.total, 0) || 1;
   const after = servers.map((child) => treeCpuMs(child.pid));
-  const known = before.every((b) => b !== null) && after.every((a) => a !== null);
-  const serverMs = known ? after.reduce<number>((sum, a, i) => sum + a! - before[i]!, 0) : null;
+  const mainAfter = servers.map((child) => treeCpuMs(child.pid, true));
+  const spent = (from: (number | null)[], to: (number | null)[]) =>
+    from.every((b) => b !== null) && to.every((a) => a !== null) ? to.reduce<number>((sum, a, i) => sum + a! - from[i]!, 0) : null;
+  const serverMs = spent(before, after);
+  const mainMs = spent(mainBefore, mainAfter);
   return {
     results,
     ...(serverMs !== null && { serverCpuUs: Math.round((serverMs * 1000) / answers) }),
+    ...(mainMs !== null && { serverMainThreadCpuUs: Math.round((mainMs * 1000) / answers) }),
     clientCpuUs: Math.round((clientUs.user + clientUs.system) / answers),
   };
 }
@@ -169,10 +187,11 @@ function figure(result: LoadResult): LoadFigure {
   };
 }
 
-function measured(run: { results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }): LoadFigure {
+function measured(run: { results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }): LoadFigure {
   return {
     ...figure(run.results[0]!),
     ...(run.serverCpuUs !== undefined && { serverCpuUs: run.serverCpuUs }),
+    ...(run.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: run.serverMainThreadCpuUs }),
     clientCpuUs: run.clientCpuUs,
   };
 }
@@ -260,6 +279,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       p99: Math.max(a!.latency.p99, b!.latency.p99),
       failures: figure(a!).failures + figure(b!).failures,
       ...(two.serverCpuUs !== undefined && { serverCpuUs: two.serverCpuUs }),
+      ...(two.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: two.serverMainThreadCpuUs }),
       clientCpuUs: two.clientCpuUs,
     };
 
@@ -283,6 +303,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       p99: Math.max(c!.latency.p99, d!.latency.p99),
       failures: figure(c!).failures + figure(d!).failures,
       ...(withWorker.serverCpuUs !== undefined && { serverCpuUs: withWorker.serverCpuUs }),
+      ...(withWorker.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: withWorker.serverMainThreadCpuUs }),
       clientCpuUs: withWorker.clientCpuUs,
     };
     return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
