@@ -57,6 +57,12 @@ export interface SqliteEventStoreOptions {
    * committed and gathers the next one meanwhile. Default false.
    */
   writerThread?: boolean;
+  /**
+   * How often a waiting subscription checks for other processes' commits, in ms (default 2). A
+   * follower that this process's own appends wake by other means (the projection thread) can look
+   * less often.
+   */
+  changeCheckMs?: number;
 }
 
 /** The events table. Exported so the append benchmark's plain-SQLite ceiling writes the same rows. */
@@ -154,6 +160,8 @@ interface PendingAppend extends AppendRequest {
 
 export class SqliteEventStore implements EventStore, ChainSource {
   readonly file: string;
+  /** See SqliteEventStoreOptions.changeCheckMs. @internal */
+  readonly changeCheckMs: number;
   readonly #db: Database.Database;
   readonly #groupCommit: boolean;
   readonly #pollIntervalMs: number;
@@ -202,6 +210,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.file = file;
     this.#groupCommit = options.groupCommit ?? true;
     this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.changeCheckMs = Math.max(1, options.changeCheckMs ?? CHANGE_CHECK_MS);
     this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
     const db = new Database(file);
     this.#db = db;
@@ -716,9 +725,9 @@ class SqliteAllSubscription implements AllSubscription {
         } catch {
           return done();
         }
-        timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+        timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
       };
-      let timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+      let timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
       this.#wake = done;
     });
   }
