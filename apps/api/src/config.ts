@@ -55,10 +55,11 @@ const Env = v.object({
   /** Registrations allowed per client address per hour. */
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
   /**
-   * The embedded event store's commits: thread (a writer thread with a connection of its own; the
-   * commit's fsync never holds the event loop) or inline (on the event loop).
+   * The embedded event store's commits: inline (on the event loop; group commit makes the fsync one
+   * per batch) or thread (a writer thread with a connection of its own, so the fsync never holds the
+   * event loop: for disks whose fsync takes milliseconds; it costs a thread's CPU where it is fast).
    */
-  EVENT_STORE_WRITER: v.optional(v.picklist(['thread', 'inline'], 'must be thread or inline'), 'thread'),
+  EVENT_STORE_WRITER: v.optional(v.picklist(['inline', 'thread'], 'must be inline or thread'), 'inline'),
   /**
    * inline: this process runs the projections too, on the event loop that serves HTTP; thread: this
    * process runs them on a thread of its own (embedded event store; with KurrentDB it means inline);
