@@ -137,7 +137,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
 
 /**
  * An API process with the app's defaults (projections on a thread of their own, the event store's
- * writer thread), or with PROJECTIONS=off beside a worker. PROJECTIONS and EVENT_STORE_WRITER set
+ * commits on the event loop), or with PROJECTIONS=off beside a worker. PROJECTIONS and EVENT_STORE_WRITER set
  * in the bench's environment reach the servers, e.g. `PROJECTIONS=inline EVENT_STORE_WRITER=inline`
  * for everything on the event loop.
  */
