@@ -44,6 +44,8 @@ export interface RunnerOptions {
   log?: (message: string) => void;
   /** Wait in start() until projections that need a build from zero have been built (default true). */
   awaitBuilds?: boolean;
+  /** Told each time the live read models reach a new position (a runner on a thread reports it so). */
+  onAdvance?: (position: number) => void;
 }
 
 interface Waiter {
@@ -105,6 +107,7 @@ export class ProjectionRunner implements ReadModels {
   private readonly batchSize: number;
   private readonly log: (message: string) => void;
   private readonly awaitBuilds: boolean;
+  private readonly onAdvance: ((position: number) => void) | undefined;
   private readonly waiters = new Waiters();
   private readonly live: Projection[] = [];
   private readonly building = new Set<string>();
@@ -126,6 +129,7 @@ export class ProjectionRunner implements ReadModels {
     this.batchSize = options.batchSize ?? 500;
     this.log = options.log ?? (() => {});
     this.awaitBuilds = options.awaitBuilds ?? true;
+    this.onAdvance = options.onAdvance;
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('two projections share a name');
   }
@@ -272,6 +276,7 @@ export class ProjectionRunner implements ReadModels {
         if (from >= this.applied) {
           this.live.push(projection);
           this.waiters.advance(this.applied);
+          this.onAdvance?.(this.position);
           return true;
         }
         const batch = await this.store.readAll({ after: from, limit: Math.min(this.batchSize, this.applied - from) });
@@ -317,7 +322,10 @@ export class ProjectionRunner implements ReadModels {
   private advance(position: number): void {
     if (position <= this.applied) return;
     this.applied = position;
-    if (this.live.length > 0) this.waiters.advance(position);
+    if (this.live.length > 0) {
+      this.waiters.advance(position);
+      this.onAdvance?.(position);
+    }
   }
 
   private fail(err: unknown): void {

@@ -54,8 +54,18 @@ const Env = v.object({
   TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, 'must be a number of proxy hops'), v.transform(Number))),
   /** Registrations allowed per client address per hour. */
   REGISTRATIONS_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number'), v.transform(Number)), '20'),
-  /** inline: this process runs the projections too; off: a worker process (npm run worker) does. */
-  PROJECTIONS: v.optional(v.picklist(['inline', 'off'], 'must be inline or off'), 'inline'),
+  /**
+   * The embedded event store's commits: inline (on the event loop; group commit makes the fsync one
+   * per batch) or thread (a writer thread with a connection of its own, so the fsync never holds the
+   * event loop: for disks whose fsync takes milliseconds; it costs a thread's CPU where it is fast).
+   */
+  EVENT_STORE_WRITER: v.optional(v.picklist(['inline', 'thread'], 'must be inline or thread'), 'inline'),
+  /**
+   * inline: this process runs the projections too, on the event loop that serves HTTP; thread: this
+   * process runs them on a thread of its own (embedded event store; with KurrentDB it means inline);
+   * off: a worker process (npm run worker) does.
+   */
+  PROJECTIONS: v.optional(v.picklist(['inline', 'thread', 'off'], 'must be inline, thread or off'), 'thread'),
   /**
    * Razorpay's IFSC.csv (github.com/razorpay/ifsc releases): the bank branch directory behind
    * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.
@@ -93,7 +103,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    eventStore: e.EVENT_STORE === 'kurrentdb' ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! } : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite') },
+    eventStore:
+      e.EVENT_STORE === 'kurrentdb'
+        ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! }
+        : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite'), writerThread: e.EVENT_STORE_WRITER === 'thread' },
     readDbFile: resolve(dataDir, 'read.sqlite'),
     objectStorage: e.OBJECT_STORAGE,
     s3: {

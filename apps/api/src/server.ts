@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
 import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import type { Config } from './config.ts';
-import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
 import { WAL_AUTOCHECKPOINT_PAGES, type WalCheckpointer, startWalCheckpointer } from './sqlite/wal-checkpointer.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
@@ -14,6 +14,7 @@ import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
+import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
@@ -42,7 +43,7 @@ export async function openEventStore(config: Config): Promise<EventStore> {
     const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
     return openKurrentDbEventStore(config.eventStore.url);
   }
-  return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES });
+  return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, writerThread: config.eventStore.writerThread });
 }
 
 /**
@@ -93,10 +94,16 @@ export async function startServer(config: Config, log: (line: string) => void = 
   }
 
   const runner: ReadModels =
-    config.projections === 'inline'
-      ? new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) })
-      : new CheckpointWatcher(db, allProjections);
+    config.projections === 'off'
+      ? new CheckpointWatcher(db, allProjections)
+      : config.projections === 'thread' && config.eventStore.kind === 'sqlite'
+        ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
+        : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
   await runner.start();
+  // The projection thread follows the file with connections of its own: told of each commit here,
+  // it applies at once rather than at its next look.
+  const unwake =
+    runner instanceof ProjectionThread && store instanceof SqliteEventStore ? store.onAppended((position) => runner.wake(position)) : () => {};
 
   const secret = loadSecret(config);
   const objects = createObjectStorage(
@@ -141,6 +148,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       await sessions.stop();
       attempts.close();
       uploads.close();
+      unwake();
       await runner.stop();
       await db.destroy();
       await store.close();

@@ -11,7 +11,8 @@ import { checkpointOffTheEventLoop, openEventStore } from './server.ts';
 async function main() {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await openEventStore(config);
+  // The worker only reads the store: no writer thread.
+  const store = await openEventStore(config.eventStore.kind === 'sqlite' ? { ...config, eventStore: { ...config.eventStore, writerThread: false } } : config);
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);
   const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => console.log(`[worker] ${line}`) });

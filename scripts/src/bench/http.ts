@@ -32,6 +32,12 @@ export interface LoadFigure {
    */
   serverCpuUs?: number;
   clientCpuUs?: number;
+  /**
+   * Of serverCpuUs, what the servers' main threads (their event loops) spent: what one process can
+   * answer is bounded by 1,000,000 / this, whatever its other threads (projections, the event
+   * store's writer, GC helpers) do on other cores.
+   */
+  serverMainThreadCpuUs?: number;
 }
 
 export interface BenchHttpResult {
@@ -50,13 +56,17 @@ interface Child {
   stop(): Promise<void>;
 }
 
-/** CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere. */
-function treeCpuMs(pid: number | undefined): number | null {
+/**
+ * CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere; with
+ * `mainThreads`, by their main threads only.
+ */
+function treeCpuMs(pid: number | undefined, mainThreads = false): number | null {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
   const tick = 10; // USER_HZ is 100 on Linux
   const cpu = (p: number): number => {
     try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const stat = mainThreads ? `/proc/${p}/task/${p}/stat` : `/proc/${p}/stat`;
+      const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
       let total = (Number(fields[11]) + Number(fields[12])) * tick;
       for (const task of readdirSync(`/proc/${p}/task`)) {
         const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
@@ -71,18 +81,26 @@ function treeCpuMs(pid: number | undefined): number | null {
 }
 
 /** Runs a load and adds the CPU each side spent per answer. */
-async function withCpu(servers: Child[], run: () => Promise<LoadResult[]>): Promise<{ results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }> {
+async function withCpu(
+  servers: Child[],
+  run: () => Promise<LoadResult[]>,
+): Promise<{ results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }> {
   const before = servers.map((child) => treeCpuMs(child.pid));
+  const mainBefore = servers.map((child) => treeCpuMs(child.pid, true));
   const client = process.cpuUsage();
   const results = await run();
   const clientUs = process.cpuUsage(client);
   const answers = results.reduce((sum, r) => sum + r.requests.total, 0) || 1;
   const after = servers.map((child) => treeCpuMs(child.pid));
-  const known = before.every((b) => b !== null) && after.every((a) => a !== null);
-  const serverMs = known ? after.reduce<number>((sum, a, i) => sum + a! - before[i]!, 0) : null;
+  const mainAfter = servers.map((child) => treeCpuMs(child.pid, true));
+  const spent = (from: (number | null)[], to: (number | null)[]) =>
+    from.every((b) => b !== null) && to.every((a) => a !== null) ? to.reduce<number>((sum, a, i) => sum + a! - from[i]!, 0) : null;
+  const serverMs = spent(before, after);
+  const mainMs = spent(mainBefore, mainAfter);
   return {
     results,
     ...(serverMs !== null && { serverCpuUs: Math.round((serverMs * 1000) / answers) }),
+    ...(mainMs !== null && { serverMainThreadCpuUs: Math.round((mainMs * 1000) / answers) }),
     clientCpuUs: Math.round((clientUs.user + clientUs.system) / answers),
   };
 }
@@ -117,11 +135,26 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
   });
 }
 
-async function startApi(dataDir: string, seed: boolean, projections: 'inline' | 'off' = 'inline'): Promise<Child> {
+/**
+ * An API process with the app's defaults (projections on a thread of their own, the event store's
+ * commits on the event loop), or with PROJECTIONS=off beside a worker. PROJECTIONS and EVENT_STORE_WRITER set
+ * in the bench's environment reach the servers, e.g. `PROJECTIONS=inline EVENT_STORE_WRITER=inline`
+ * for everything on the event loop.
+ */
+async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
-    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', LOG_LEVEL: 'warn', REGISTRATIONS_PER_HOUR: '1000000', PROJECTIONS: projections },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: seed ? 'true' : 'false',
+      WEB_DIST: '',
+      LOG_LEVEL: 'warn',
+      REGISTRATIONS_PER_HOUR: '1000000',
+      ...(projections && { PROJECTIONS: projections }),
+    },
     /Kamai is running at (\S+)/,
   );
   return { url: child.match, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
@@ -154,10 +187,11 @@ function figure(result: LoadResult): LoadFigure {
   };
 }
 
-function measured(run: { results: LoadResult[]; serverCpuUs?: number; clientCpuUs: number }): LoadFigure {
+function measured(run: { results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }): LoadFigure {
   return {
     ...figure(run.results[0]!),
     ...(run.serverCpuUs !== undefined && { serverCpuUs: run.serverCpuUs }),
+    ...(run.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: run.serverMainThreadCpuUs }),
     clientCpuUs: run.clientCpuUs,
   };
 }
@@ -220,8 +254,8 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     );
 
     // Each server checks the Origin against its own address.
-    const withdraw = (origin: string) =>
-      perConnection(cookies, {
+    const withdraw = (origin: string, users = cookies) =>
+      perConnection(users, {
         method: 'POST',
         path: '/api/withdrawals',
         headers: { 'content-type': 'application/json', origin },
@@ -231,11 +265,15 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       await withCpu([api], async () => [await autocannon({ url: api.url, connections: 64, duration: seconds, requests: [withdraw(api.url)] })]),
     );
 
-    // A second process on the same data directory; the 64 connections are split between the two.
+    // A second process on the same data directory; the 64 connections are split between the two,
+    // and so are the 64 users: each user on one connection, as with one process (a user's requests
+    // going to one process, as a sticky load balancer sends them). Sharing 32 users between the
+    // two would measure cross-process conflicts on every stream instead.
     const second = await startApi(dir, false);
     children.push(second);
+    const halves = [cookies.slice(0, 32), cookies.slice(32)];
     const two = await withCpu([api, second], () =>
-      Promise.all([api.url, second.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+      Promise.all([api.url, second.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
     const [a, b] = two.results;
     const withdrawalsTwo: LoadFigure = {
@@ -244,6 +282,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       p99: Math.max(a!.latency.p99, b!.latency.p99),
       failures: figure(a!).failures + figure(b!).failures,
       ...(two.serverCpuUs !== undefined && { serverCpuUs: two.serverCpuUs }),
+      ...(two.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: two.serverMainThreadCpuUs }),
       clientCpuUs: two.clientCpuUs,
     };
 
@@ -258,7 +297,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     const offB = await startApi(dir, false, 'off');
     children.push(offB);
     const withWorker = await withCpu([offA, offB, worker], () =>
-      Promise.all([offA.url, offB.url].map((url) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url)] }))),
+      Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
     const [c, d] = withWorker.results;
     const withdrawalsTwoWithWorker: LoadFigure = {
@@ -267,6 +306,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       p99: Math.max(c!.latency.p99, d!.latency.p99),
       failures: figure(c!).failures + figure(d!).failures,
       ...(withWorker.serverCpuUs !== undefined && { serverCpuUs: withWorker.serverCpuUs }),
+      ...(withWorker.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: withWorker.serverMainThreadCpuUs }),
       clientCpuUs: withWorker.clientCpuUs,
     };
     return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };

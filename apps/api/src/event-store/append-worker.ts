@@ -8,7 +8,7 @@
  * streams `shared-0..streams-1` with an exact expected revision, retrying on conflicts from where
  * the error says the stream is. Meanwhile it tries a no_stream append to `reservation-0..n-1`, which
  * the other workers try too. Every acknowledged append is printed as `ack` or `reserved`; the last
- * line is `done`.
+ * line is `done`. WRITER_THREAD=1 commits on the store's writer thread.
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -37,7 +37,7 @@ const print = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify
 const newEvents = (count: number, data: Record<string, string | number>): NewEvent[] =>
   Array.from({ length: count }, (_, i) => ({ id: randomUUID(), type: 'WorkerAppended', data: { ...data, i } }));
 
-const store = openSqliteEventStore(file);
+const store = openSqliteEventStore(file, { writerThread: process.env.WRITER_THREAD === '1' });
 print({ kind: 'ready', worker });
 const lines = createInterface({ input: process.stdin });
 await once(lines, 'line');

@@ -27,6 +27,7 @@ afterAll(() => {
 
 describeEventStoreContract('sqlite, group commit', () => openSqliteEventStore(newFile()));
 describeEventStoreContract('sqlite, one transaction per append', () => openSqliteEventStore(newFile(), { groupCommit: false }));
+describeEventStoreContract('sqlite, group commit on a writer thread', () => openSqliteEventStore(newFile(), { writerThread: true }));
 
 describe('sqlite event store', () => {
   const open: SqliteEventStore[] = [];
@@ -54,44 +55,80 @@ describe('sqlite event store', () => {
     expect(mine.localHead).toBe(own.position);
   });
 
-  it('waits for another process\'s write lock without blocking the event loop, then appends', async () => {
+  it('with a writer thread, tells its own commits from another connection\'s, even one slipped between two of its own', async () => {
     const file = newFile();
-    const store = openStore(file);
-    const s = stream('s');
-    await store.append(s, [event('A')], 'no_stream');
-    const other = new Database(file);
-    try {
-      other.prepare('BEGIN IMMEDIATE').run();
-      const appending = store.append(s, [event('B')], 0);
-      // The event loop keeps turning while the append waits: timers fire on time.
-      const started = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(Date.now() - started).toBeLessThan(500);
-      let settled = false;
-      void appending.finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(settled).toBe(false);
-      other.prepare('COMMIT').run();
-      expect((await appending).nextExpectedRevision).toBe(1);
-    } finally {
-      other.close();
-    }
+    const mine = openStore(file, { writerThread: true });
+    const other = openStore(file);
+    const [s, t] = [stream('s'), stream('t')];
+    const before = mine.externalVersion();
+    const own = await mine.append(s, [event('A')], 'no_stream');
+    // The writer thread is another SQLite connection, yet its commits are this store's own.
+    expect(mine.externalVersion()).toBe(before);
+    expect(mine.localHead).toBe(own.position);
+    // Acknowledged means committed: another connection reads it at once.
+    expect(await other.readStream(s)).toHaveLength(1);
+    await other.append(t, [event('B')], 'no_stream');
+    const afterOther = mine.externalVersion();
+    expect(afterOther).not.toBe(before);
+    expect(mine.externalVersion()).toBe(afterOther);
+    // Another connection's append, then one of ours, before this store looks: still seen.
+    await other.append(t, [event('C')], 0);
+    await mine.append(s, [event('D')], 0);
+    expect(mine.externalVersion()).not.toBe(afterOther);
   });
 
-  it('fails an append whose wait for another process\'s lock outlasts the busy timeout, and nothing is written', async () => {
+  it('with a writer thread, keeps snapshots through it: the newer one wins, and another connection reads it', async () => {
     const file = newFile();
-    const store = openStore(file, { busyTimeoutMs: 100 });
-    const other = new Database(file);
-    try {
-      const s = stream('s');
-      other.prepare('BEGIN IMMEDIATE').run();
-      await expect(store.append(s, [event('A')], 'no_stream')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
-      other.prepare('COMMIT').run();
-      expect(await store.readStream(s)).toEqual([]);
-    } finally {
-      other.close();
-    }
+    const store = openStore(file, { writerThread: true });
+    const other = openStore(file);
+    const s = stream('s');
+    await store.writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } });
+    await store.writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
+    expect(await other.readSnapshot(s)).toEqual({ revision: 10, version: 1, state: { balance: 10 } });
+    await store.writeSnapshot(s, { revision: 3, version: 2, state: { balance: 3 } });
+    expect(await store.readSnapshot(s)).toEqual({ revision: 3, version: 2, state: { balance: 3 } });
   });
+
+  for (const [writerThread, label] of [[false, ''], [true, ' (writer thread)']] as const) {
+    it(`waits for another process's write lock without blocking the event loop, then appends${label}`, async () => {
+      const file = newFile();
+      const store = openStore(file, { writerThread });
+      const s = stream('s');
+      await store.append(s, [event('A')], 'no_stream');
+      const other = new Database(file);
+      try {
+        other.prepare('BEGIN IMMEDIATE').run();
+        const appending = store.append(s, [event('B')], 0);
+        // The event loop keeps turning while the append waits: timers fire on time.
+        const started = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(Date.now() - started).toBeLessThan(500);
+        let settled = false;
+        void appending.finally(() => (settled = true));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(settled).toBe(false);
+        other.prepare('COMMIT').run();
+        expect((await appending).nextExpectedRevision).toBe(1);
+      } finally {
+        other.close();
+      }
+    });
+
+    it(`fails an append whose wait for another process's lock outlasts the busy timeout, and nothing is written${label}`, async () => {
+      const file = newFile();
+      const store = openStore(file, { busyTimeoutMs: 100, writerThread });
+      const other = new Database(file);
+      try {
+        const s = stream('s');
+        other.prepare('BEGIN IMMEDIATE').run();
+        await expect(store.append(s, [event('A')], 'no_stream')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+        other.prepare('COMMIT').run();
+        expect(await store.readStream(s)).toEqual([]);
+      } finally {
+        other.close();
+      }
+    });
+  }
 
   it('a subscription sees another process\'s append within milliseconds, not a poll interval', async () => {
     const file = newFile();
@@ -230,51 +267,53 @@ describe('sqlite event store', () => {
     expect((await one.readStream(streamId)).map((e) => e.type)).toEqual((await two.readStream(streamId)).map((e) => e.type));
   });
 
-  it('two OS processes appending to the same streams: nothing lost, nothing doubled, seen live by a subscription', async () => {
-    const file = newFile();
-    const store = openStore(file, { pollIntervalMs: 20 });
-    const consumer = consume(store.subscribeToAll({ after: 0 }), () => true);
+  for (const [writerThread, label] of [[false, ''], [true, ' (writer threads)']] as const) {
+    it(`two OS processes appending to the same streams: nothing lost, nothing doubled, seen live by a subscription${label}`, async () => {
+      const file = newFile();
+      const store = openStore(file, { pollIntervalMs: 20 });
+      const consumer = consume(store.subscribeToAll({ after: 0 }), () => true);
 
-    const workers = ['p1', 'p2'].map((name) => runWorker(file, name, { streams: 3, commands: 40, loops: 4, reservations: 25 }));
-    await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.go();
-    const outputs = await Promise.all(workers.map((w) => w.exit));
+      const workers = ['p1', 'p2'].map((name) => runWorker(file, name, { streams: 3, commands: 40, loops: 4, reservations: 25, writerThread }));
+      await Promise.all(workers.map((w) => w.ready));
+      for (const w of workers) w.go();
+      const outputs = await Promise.all(workers.map((w) => w.exit));
 
-    const messages = outputs.flat();
-    const acks = messages.filter((m) => m.kind === 'ack' || m.kind === 'reserved');
-    const done = messages.filter((m): m is Extract<WorkerMessage, { kind: 'done' }> => m.kind === 'done');
-    expect(done).toHaveLength(2);
-    expect(acks.filter((m) => m.kind === 'ack')).toHaveLength(2 * 4 * 40);
+      const messages = outputs.flat();
+      const acks = messages.filter((m) => m.kind === 'ack' || m.kind === 'reserved');
+      const done = messages.filter((m): m is Extract<WorkerMessage, { kind: 'done' }> => m.kind === 'done');
+      expect(done).toHaveLength(2);
+      expect(acks.filter((m) => m.kind === 'ack')).toHaveLength(2 * 4 * 40);
 
-    // Every acknowledged append is in the file, at the revision and position it was told.
-    const streams = new Map<string, RecordedEvent[]>();
-    for (const streamId of new Set(acks.map((a) => a.streamId))) streams.set(streamId, await store.readStream(streamId));
-    for (const ack of acks) {
-      const read = streams.get(ack.streamId)!;
-      const first = ack.result.nextExpectedRevision - ack.ids.length + 1;
-      expect(read.slice(first, ack.result.nextExpectedRevision + 1).map((e) => e.id)).toEqual(ack.ids);
-      expect(read[ack.result.nextExpectedRevision]!.position).toBe(ack.result.position);
-    }
-    // Revisions are 0..n-1 per stream and the file holds exactly the acknowledged events.
-    for (const read of streams.values()) expect(read.map((e) => e.revision)).toEqual(range(read.length));
-    const total = acks.reduce((sum, a) => sum + a.ids.length, 0);
-    const all = await store.readAll({ after: 0, limit: 100_000 });
-    expect(all).toHaveLength(total);
-    expect(all.map((e) => e.position)).toEqual(range(total).map((i) => i + 1));
+      // Every acknowledged append is in the file, at the revision and position it was told.
+      const streams = new Map<string, RecordedEvent[]>();
+      for (const streamId of new Set(acks.map((a) => a.streamId))) streams.set(streamId, await store.readStream(streamId));
+      for (const ack of acks) {
+        const read = streams.get(ack.streamId)!;
+        const first = ack.result.nextExpectedRevision - ack.ids.length + 1;
+        expect(read.slice(first, ack.result.nextExpectedRevision + 1).map((e) => e.id)).toEqual(ack.ids);
+        expect(read[ack.result.nextExpectedRevision]!.position).toBe(ack.result.position);
+      }
+      // Revisions are 0..n-1 per stream and the file holds exactly the acknowledged events.
+      for (const read of streams.values()) expect(read.map((e) => e.revision)).toEqual(range(read.length));
+      const total = acks.reduce((sum, a) => sum + a.ids.length, 0);
+      const all = await store.readAll({ after: 0, limit: 100_000 });
+      expect(all).toHaveLength(total);
+      expect(all.map((e) => e.position)).toEqual(range(total).map((i) => i + 1));
 
-    // Each reservation stream was won by exactly one process.
-    for (let n = 0; n < 25; n++) {
-      const winners = acks.filter((a) => a.kind === 'reserved' && a.streamId === `reservation-${n}`);
-      expect(winners).toHaveLength(1);
-      expect(streams.get(`reservation-${n}`)!.map((e) => e.id)).toEqual(winners[0]!.ids);
-    }
-    // The processes really raced each other.
-    expect(done.reduce((sum, d) => sum + d.conflicts + d.lostReservations, 0)).toBeGreaterThan(0);
+      // Each reservation stream was won by exactly one process.
+      for (let n = 0; n < 25; n++) {
+        const winners = acks.filter((a) => a.kind === 'reserved' && a.streamId === `reservation-${n}`);
+        expect(winners).toHaveLength(1);
+        expect(streams.get(`reservation-${n}`)!.map((e) => e.id)).toEqual(winners[0]!.ids);
+      }
+      // The processes really raced each other.
+      expect(done.reduce((sum, d) => sum + d.conflicts + d.lostReservations, 0)).toBeGreaterThan(0);
 
-    // This process appended nothing, so the subscription saw it all through polling.
-    await consumer.waitFor(total, 10_000);
-    expect(consumer.events.map((e) => e.id)).toEqual(all.map((e) => e.id));
-  });
+      // This process appended nothing, so the subscription saw it all through polling.
+      await consumer.waitFor(total, 10_000);
+      expect(consumer.events.map((e) => e.id)).toEqual(all.map((e) => e.id));
+    });
+  }
 });
 
 interface Worker {
@@ -286,12 +325,12 @@ interface Worker {
 function runWorker(
   file: string,
   name: string,
-  o: { streams: number; commands: number; loops: number; reservations: number },
+  o: { streams: number; commands: number; loops: number; reservations: number; writerThread?: boolean },
 ): Worker {
   const child = spawn(
     tsx,
     [join(here, 'append-worker.ts'), file, name, String(o.streams), String(o.commands), String(o.loops), String(o.reservations)],
-    { cwd: here, stdio: ['pipe', 'pipe', 'pipe'] },
+    { cwd: here, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WRITER_THREAD: o.writerThread ? '1' : '' } },
   );
   children.add(child);
   child.on('exit', () => children.delete(child));

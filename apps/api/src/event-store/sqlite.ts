@@ -13,9 +13,10 @@
  *   fsync; each runs inside its own SAVEPOINT, so it keeps its own concurrency check and is written
  *   entirely or not at all, whatever its neighbours do.
  *
- * better-sqlite3 is synchronous: a write holds the event loop for its fsync, and waiting for another
- * process's lock (busy_timeout) holds it too. That is the price of an embedded store; KurrentDB is
- * the adapter for many API nodes.
+ * better-sqlite3 is synchronous: on the store's own connection a write holds the event loop for its
+ * fsync (another process's lock is waited for with timers). With `writerThread` the batches are
+ * committed by a thread with a connection of its own (sqlite-writer-thread.ts), one at a time, while
+ * the next batch gathers; reads stay on this connection. KurrentDB is the adapter for many API nodes.
  */
 import Database from 'better-sqlite3';
 import {
@@ -30,8 +31,12 @@ import {
   type RecordedEvent,
   type StreamSnapshot,
 } from '@kamai/domain';
-import { assertValidAppend, DuplicateEventIdError, satisfiesExpected } from './common.ts';
+import type { Worker } from 'node:worker_threads';
+import { startTsThread } from '../ts-thread.ts';
+import { assertValidAppend } from './common.ts';
 import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire } from './sqlite-writer.ts';
+import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions {
   /** Batch appends made in the same tick into one transaction, one SAVEPOINT each. Default true. */
@@ -46,6 +51,18 @@ export interface SqliteEventStoreOptions {
    * do not run inside its commits on the event loop.
    */
   walAutocheckpointPages?: number;
+  /**
+   * Commit on a worker thread with a connection of its own (group commit only): the inserts, the
+   * chain hashes and the commit's fsync leave the event loop, which keeps serving while a batch is
+   * committed and gathers the next one meanwhile. Default false.
+   */
+  writerThread?: boolean;
+  /**
+   * How often a waiting subscription checks for other processes' commits, in ms (default 2). A
+   * follower that this process's own appends wake by other means (the projection thread) can look
+   * less often.
+   */
+  changeCheckMs?: number;
 }
 
 /** The events table. Exported so the append benchmark's plain-SQLite ceiling writes the same rows. */
@@ -136,36 +153,21 @@ interface EventRow {
   recorded_at: string;
 }
 
-interface IdRow {
-  stream_id: string;
-  revision: number;
-  position: number;
-}
-
-interface SerializedEvent {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
-interface PendingAppend {
-  streamId: string;
-  expected: ExpectedRevision;
-  events: SerializedEvent[];
+interface PendingAppend extends AppendRequest {
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
 export class SqliteEventStore implements EventStore, ChainSource {
   readonly file: string;
+  /** See SqliteEventStoreOptions.changeCheckMs. @internal */
+  readonly changeCheckMs: number;
   readonly #db: Database.Database;
   readonly #groupCommit: boolean;
   readonly #pollIntervalMs: number;
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
+  readonly #appendListeners = new Set<(position: number) => void>();
   /** Statements reading given event types in a position range, one per set of types. */
   readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   #localHead = 0;
@@ -177,21 +179,22 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #lockWait: { since: number; timer: NodeJS.Timeout; attempt: number } | null = null;
   readonly #busyTimeoutMs: number;
   #closed = false;
+  readonly #writer: AppendWriter;
+  /** The writer thread, when asked for (options.writerThread). */
+  #thread: Worker | null = null;
+  /** The batch the writer thread is committing; the next one gathers meanwhile. */
+  #inFlight: { id: number; batch: PendingAppend[] } | null = null;
+  #nextBatchId = 0;
+  #nextSnapshotId = 0;
+  readonly #snapshotCalls = new Map<number, (error?: string) => void>();
+  #threadFailure: Error | null = null;
+  #threadClosed: Promise<void> | null = null;
+  /** With a writer thread: externalVersion's counter, and the data_version it last looked at. */
+  #external = { counter: 0, dataVersion: -1 };
+  /** Written by the writer thread (see WriterThreadData.shared). */
+  #shared: BigInt64Array | null = null;
 
   readonly #sql: {
-    begin: Database.Statement<[]>;
-    busyNow: Database.Statement<[]>;
-    busyPatient: Database.Statement<[]>;
-    commit: Database.Statement<[]>;
-    rollback: Database.Statement<[]>;
-    savepoint: Database.Statement<[]>;
-    release: Database.Statement<[]>;
-    rollbackToSavepoint: Database.Statement<[]>;
-    lastRevision: Database.Statement<[string], number>;
-    findId: Database.Statement<[string], IdRow>;
-    insert: Database.Statement<[string, string, number, string, string, string, string, string, string | null]>;
-    lastHash: Database.Statement<[string], string | null>;
-    moveHead: Database.Statement<[string, number, string, number]>;
     readChain: Database.Statement<[number, number], EventRow & { hash: string | null; prev_hash: string | null }>;
     heads: Database.Statement<[], { stream_id: string; revision: number; hash: string }>;
     positionOf: Database.Statement<[string, number], number>;
@@ -207,6 +210,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.file = file;
     this.#groupCommit = options.groupCommit ?? true;
     this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.changeCheckMs = Math.max(1, options.changeCheckMs ?? CHANGE_CHECK_MS);
     this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
     const db = new Database(file);
     this.#db = db;
@@ -224,28 +228,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
       db.close();
       throw err;
     }
+    this.#writer = new AppendWriter(db, this.#busyTimeoutMs);
     this.#sql = {
-      begin: db.prepare('BEGIN IMMEDIATE'),
-      busyNow: db.prepare('PRAGMA busy_timeout = 0'),
-      busyPatient: db.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`),
-      commit: db.prepare('COMMIT'),
-      rollback: db.prepare('ROLLBACK'),
-      savepoint: db.prepare('SAVEPOINT append'),
-      release: db.prepare('RELEASE append'),
-      rollbackToSavepoint: db.prepare('ROLLBACK TO append'),
-      lastRevision: db
-        .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
-        .pluck(),
-      findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
-      insert: db.prepare(
-        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      lastHash: db.prepare<[string], string | null>('SELECT hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck(),
-      moveHead: db.prepare(
-        `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
-         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
-      ),
       readChain: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       heads: db.prepare('SELECT stream_id, revision, hash FROM stream_heads ORDER BY stream_id'),
       positionOf: db.prepare<[string, number], number>('SELECT position FROM events WHERE stream_id = ? AND revision = ?').pluck(),
@@ -256,12 +240,75 @@ export class SqliteEventStore implements EventStore, ChainSource {
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
-      writeSnapshot: db.prepare(
-        `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
-         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
-         WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`,
-      ),
+      writeSnapshot: db.prepare(SNAPSHOT_UPSERT_SQL),
     };
+    if (options.writerThread && this.#groupCommit) this.#startWriterThread(options);
+  }
+
+  #startWriterThread(options: SqliteEventStoreOptions): void {
+    const shared = new SharedArrayBuffer(16);
+    this.#shared = new BigInt64Array(shared);
+    // What the log held when the thread started counts as seen; anything later that the writer did
+    // not write is another's (the first externalVersion call looks, whatever data_version says).
+    const startHead = this.#sql.head.get() ?? 0;
+    Atomics.store(this.#shared, 0, BigInt(startHead));
+    const data: WriterThreadData = {
+      shared,
+      startHead,
+      file: this.file,
+      busyTimeoutMs: this.#busyTimeoutMs,
+      ...(options.walAutocheckpointPages !== undefined && { walAutocheckpointPages: options.walAutocheckpointPages }),
+    };
+    const thread = startTsThread('./sqlite-writer-thread.ts', import.meta.url, data);
+    this.#thread = thread;
+    // Idle, it never keeps the process alive; a batch in flight does (see #post).
+    thread.unref();
+    this.#threadClosed = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    thread.on('message', (message: FromWriter) => {
+      if (message.kind === 'done') {
+        const flight = this.#inFlight;
+        if (!flight || flight.id !== message.id) return;
+        this.#landed();
+        this.#settle(
+          flight.batch,
+          message.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromWire(o.error) })),
+        );
+      } else if (message.kind === 'snapshotted') {
+        this.#snapshotCalls.get(message.id)?.(message.error);
+        this.#snapshotCalls.delete(message.id);
+      } else if (message.kind === 'failed') {
+        const flight = this.#inFlight;
+        if (message.id !== undefined && flight?.id === message.id) {
+          // The transaction failed as a whole: nothing of this batch is on disk.
+          this.#landed();
+          const error = message.error ? fromWire(message.error) : new Error(message.message);
+          for (const pending of flight.batch) pending.reject(error);
+        } else {
+          this.#threadDied(new Error(`the event store's writer thread failed: ${message.message}`));
+        }
+      }
+    });
+    thread.on('error', (err) => this.#threadDied(err));
+    thread.on('exit', () => this.#threadDied(new Error("the event store's writer thread exited")));
+  }
+
+  /** The batch in flight is answered: the next one (gathered meanwhile) goes. */
+  #landed(): void {
+    this.#inFlight = null;
+    if (this.#snapshotCalls.size === 0) this.#thread?.unref();
+    if (this.#queue.length > 0) this.#scheduleFlush();
+  }
+
+  #threadDied(err: Error): void {
+    if (this.#threadFailure) return;
+    this.#threadFailure = err;
+    const flight = this.#inFlight;
+    this.#inFlight = null;
+    // Whether an in-flight batch reached the disk is unknown: its callers get the error, as after a
+    // lost connection, and a retry with the same event ids is idempotent.
+    for (const pending of [...(flight?.batch ?? []), ...this.#queue.splice(0)]) pending.reject(err);
+    for (const answer of this.#snapshotCalls.values()) answer(err.message);
+    this.#snapshotCalls.clear();
   }
 
   async readSnapshot(streamId: string): Promise<StreamSnapshot | null> {
@@ -272,8 +319,23 @@ export class SqliteEventStore implements EventStore, ChainSource {
 
   async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
     this.#assertOpen();
+    const state = JSON.stringify(snapshot.state);
+    const thread = this.#thread;
+    if (thread && !this.#threadFailure) {
+      // On the writer thread, whose commits hold the write lock most of the time under load: a
+      // write here would wait for it on the event loop.
+      const id = ++this.#nextSnapshotId;
+      thread.ref();
+      await new Promise<void>((resolve, reject) => {
+        this.#snapshotCalls.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
+        thread.postMessage({ kind: 'snapshot', id, streamId, revision: snapshot.revision, version: snapshot.version, state } satisfies ToWriter);
+      }).finally(() => {
+        if (!this.#inFlight && this.#snapshotCalls.size === 0) thread.unref();
+      });
+      return;
+    }
     // Outside any append transaction (those run synchronously): an autocommit upsert of one row.
-    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, JSON.stringify(snapshot.state));
+    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, state);
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -283,6 +345,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       // Serialise before taking the lock, so a bad payload fails alone and the lock is held briefly.
       const serialized = events.map(serializeEvent);
       const pending: PendingAppend = { streamId, expected, events: serialized, resolve, reject };
+      if (this.#threadFailure) throw this.#threadFailure;
       if (this.#groupCommit) {
         this.#queue.push(pending);
         this.#scheduleFlush();
@@ -325,7 +388,32 @@ export class SqliteEventStore implements EventStore, ChainSource {
    */
   externalVersion(): number {
     this.#assertOpen();
-    return this.#sql.dataVersion.get() ?? 0;
+    const dataVersion = this.#sql.dataVersion.get() ?? 0;
+    const shared = this.#shared;
+    if (!shared) return dataVersion;
+    // The writer thread is another connection: its commits move data_version too. So a move counts
+    // as another process's only when the log ends past the writer's own last commit; appends by
+    // others before one of the writer's commits are counted by the writer itself (shared[1]).
+    if (dataVersion !== this.#external.dataVersion) {
+      this.#external.dataVersion = dataVersion;
+      const own = Number(Atomics.load(shared, 0));
+      if ((this.#sql.head.get() ?? 0) > Math.max(own, this.#localHead)) this.#external.counter++;
+    }
+    return this.#external.counter + Number(Atomics.load(shared, 1));
+  }
+
+  /**
+   * Calls `listener` with the local head after each commit of this store's appends; returns the
+   * way to stop. For followers on other threads, which this store's subscriptions cannot wake.
+   */
+  onAppended(listener: (position: number) => void): () => void {
+    this.#appendListeners.add(listener);
+    return () => this.#appendListeners.delete(listener);
+  }
+
+  /** Subscriptions look at the log now rather than at their next poll (another connection appended). */
+  wakeSubscriptions(): void {
+    for (const subscription of this.#subscriptions) subscription.notify();
   }
 
   /** The highest position this store (this process) has appended; 0 before its first append. */
@@ -403,6 +491,21 @@ export class SqliteEventStore implements EventStore, ChainSource {
     // Appends already handed to us were promised an answer: write them before closing.
     if (this.#lockWait) clearTimeout(this.#lockWait.timer);
     this.#lockWait = null;
+    if (this.#thread) {
+      const thread = this.#thread;
+      while ((this.#inFlight || this.#queue.length > 0) && !this.#threadFailure) {
+        if (!this.#inFlight) this.#post(this.#queue.splice(0, MAX_GROUP));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (!this.#threadFailure) {
+        this.#threadFailure = new Error('the event store is closed');
+        thread.postMessage({ kind: 'close' } satisfies ToWriter);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.#threadClosed, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+        clearTimeout(timer);
+      }
+      await thread.terminate();
+    }
     while (this.#queue.length > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) await subscription.close();
@@ -456,6 +559,11 @@ export class SqliteEventStore implements EventStore, ChainSource {
 
   #flush(): void {
     if (this.#closed) return;
+    if (this.#thread) {
+      if (this.#inFlight || this.#threadFailure || this.#queue.length === 0) return;
+      this.#post(this.#queue.splice(0, MAX_GROUP));
+      return;
+    }
     const batch = this.#queue.splice(0, MAX_GROUP);
     if (batch.length === 0) return;
     if (!this.#takeLockWithoutWaiting()) {
@@ -474,16 +582,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #takeLockWithoutWaiting(): boolean {
     // Past the configured patience, block as a lone append would (and fail as it would).
     if (this.#lockWait && Date.now() - this.#lockWait.since > this.#busyTimeoutMs) return false;
-    this.#sql.busyNow.run();
-    try {
-      this.#sql.begin.run();
-      return true;
-    } catch (error) {
-      if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return false;
-      throw error;
-    } finally {
-      this.#sql.busyPatient.run();
-    }
+    return this.#writer.tryBegin();
   }
 
   #waitForLock(): void {
@@ -502,33 +601,31 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.#lockWait = { since, timer, attempt };
   }
 
+  /** Hands a batch to the writer thread; its answer arrives as a message. */
+  #post(batch: PendingAppend[]): void {
+    const id = ++this.#nextBatchId;
+    this.#inFlight = { id, batch };
+    // A batch in flight keeps the process alive until it is answered.
+    this.#thread?.ref();
+    const requests: AppendRequest[] = batch.map(({ streamId, expected, events }) => ({ streamId, expected, events }));
+    this.#thread?.postMessage({ kind: 'batch', id, batch: requests } satisfies ToWriter);
+  }
+
   /** Writes a batch in one transaction, each append in its own savepoint, then answers every caller. */
   #commit(batch: PendingAppend[], begun = false): void {
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      if (!begun) this.#sql.begin.run();
-      try {
-        for (const pending of batch) {
-          this.#sql.savepoint.run();
-          try {
-            outcomes.push({ ok: true, result: this.#write(pending) });
-            this.#sql.release.run();
-          } catch (error) {
-            this.#sql.rollbackToSavepoint.run();
-            this.#sql.release.run();
-            outcomes.push({ ok: false, error });
-          }
-        }
-        this.#sql.commit.run();
-      } catch (error) {
-        if (this.#db.inTransaction) this.#sql.rollback.run();
-        throw error;
-      }
+      outcomes = this.#writer.commit(batch, begun);
     } catch (error) {
       // Nothing of this batch is on disk (BEGIN, COMMIT or a savepoint statement failed).
       for (const pending of batch) pending.reject(error);
       return;
     }
+    this.#settle(batch, outcomes);
+  }
+
+  /** Answers every caller of a committed batch and wakes the subscriptions. */
+  #settle(batch: PendingAppend[], outcomes: Outcome[]): void {
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (!outcome?.ok) return;
@@ -546,56 +643,8 @@ export class SqliteEventStore implements EventStore, ChainSource {
     });
     if (outcomes.some((outcome) => outcome.ok)) {
       for (const subscription of this.#subscriptions) subscription.notify();
+      for (const listener of this.#appendListeners) listener(this.#localHead);
     }
-  }
-
-  /** One append inside the open transaction. Throws to have its savepoint rolled back. */
-  #write(pending: PendingAppend): AppendResult {
-    const { streamId, expected, events } = pending;
-    const actual = this.#sql.lastRevision.get(streamId) ?? -1;
-    const retried = this.#findRetriedAppend(pending);
-    if (retried) return retried;
-    if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
-    const recordedAt = new Date().toISOString();
-    let position = 0;
-    let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
-    events.forEach((event, i) => {
-      try {
-        const revision = actual + 1 + i;
-        const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
-        const info = this.#sql.insert.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash);
-        position = Number(info.lastInsertRowid);
-        this.#sql.moveHead.run(streamId, revision, hash, position);
-        prevHash = hash;
-      } catch (error) {
-        if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
-        // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.
-        if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
-        throw error;
-      }
-    });
-    return { nextExpectedRevision: actual + events.length, position };
-  }
-
-  /**
-   * A retry of an append that was already written (same ids, same stream, in order, where that
-   * expected revision put them) gets the original answer and writes nothing, as KurrentDB does.
-   * Anything short of that is left to the concurrency check and the unique event id.
-   */
-  #findRetriedAppend({ streamId, expected, events }: PendingAppend): AppendResult | undefined {
-    let first: IdRow | undefined;
-    let last: IdRow | undefined;
-    for (const [i, event] of events.entries()) {
-      const row = this.#sql.findId.get(event.id);
-      if (!row || row.stream_id !== streamId) return undefined;
-      if (first && row.revision !== first.revision + i) return undefined;
-      first ??= row;
-      last = row;
-    }
-    if (!first || !last) return undefined;
-    if (expected === 'no_stream' && first.revision !== 0) return undefined;
-    if (typeof expected === 'number' && first.revision !== expected + 1) return undefined;
-    return { nextExpectedRevision: last.revision, position: last.position };
   }
 }
 
@@ -676,9 +725,9 @@ class SqliteAllSubscription implements AllSubscription {
         } catch {
           return done();
         }
-        timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+        timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
       };
-      let timer = setTimeout(check, Math.min(CHANGE_CHECK_MS, this.#pollIntervalMs));
+      let timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
       this.#wake = done;
     });
   }

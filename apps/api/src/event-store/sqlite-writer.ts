@@ -1,0 +1,214 @@
+/**
+ * The write side of the embedded event store: one batch of appends in one transaction, each in its
+ * own SAVEPOINT (its own concurrency check, all or nothing). Used on the connection of the store
+ * itself (sqlite.ts), or on a thread of its own (sqlite-writer-thread.ts) so the commit's fsync and
+ * the inserts never hold the event loop that serves HTTP.
+ */
+import Database from 'better-sqlite3';
+import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
+import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
+import { chainHash } from './chain.ts';
+
+/** Keeps the newer snapshot of a stream (or one of another codec version). */
+export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
+  ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
+  WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`;
+
+export interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+export interface AppendRequest {
+  streamId: string;
+  expected: ExpectedRevision;
+  events: SerializedEvent[];
+}
+
+export type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
+interface IdRow {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+export class AppendWriter {
+  readonly #db: Database.Database;
+  readonly #sql: {
+    begin: Database.Statement<[]>;
+    busyNow: Database.Statement<[]>;
+    busyPatient: Database.Statement<[]>;
+    commit: Database.Statement<[]>;
+    rollback: Database.Statement<[]>;
+    savepoint: Database.Statement<[]>;
+    release: Database.Statement<[]>;
+    rollbackToSavepoint: Database.Statement<[]>;
+    lastRevision: Database.Statement<[string], number>;
+    findId: Database.Statement<[string], IdRow>;
+    insert: Database.Statement<[string, string, number, string, string, string, string, string, string | null]>;
+    lastHash: Database.Statement<[string], string | null>;
+    moveHead: Database.Statement<[string, number, string, number]>;
+    head: Database.Statement<[], number>;
+  };
+
+  constructor(db: Database.Database, busyTimeoutMs: number) {
+    this.#db = db;
+    this.#sql = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      busyNow: db.prepare('PRAGMA busy_timeout = 0'),
+      busyPatient: db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      savepoint: db.prepare('SAVEPOINT append'),
+      release: db.prepare('RELEASE append'),
+      rollbackToSavepoint: db.prepare('ROLLBACK TO append'),
+      lastRevision: db
+        .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
+        .pluck(),
+      findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
+      insert: db.prepare(
+        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      lastHash: db.prepare<[string], string | null>('SELECT hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck(),
+      moveHead: db.prepare(
+        `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
+         ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
+      ),
+      head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+    };
+  }
+
+  /** BEGIN IMMEDIATE if the write lock is free now; false when another connection holds it. */
+  tryBegin(): boolean {
+    this.#sql.busyNow.run();
+    try {
+      this.#sql.begin.run();
+      return true;
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY')) return false;
+      throw error;
+    } finally {
+      this.#sql.busyPatient.run();
+    }
+  }
+
+  /** The last position in the log; inside a transaction, as of its start. */
+  head(): number {
+    return this.#sql.head.get() ?? 0;
+  }
+
+  /**
+   * Writes a batch in one transaction (begun already, or begun here, waiting up to the busy timeout
+   * for the lock), each append in its own savepoint. Throws when the transaction itself failed:
+   * nothing of the batch is on disk then.
+   */
+  commit(batch: readonly AppendRequest[], begun = false, inside?: () => void): Outcome[] {
+    const outcomes: Outcome[] = [];
+    if (!begun) this.#sql.begin.run();
+    try {
+      inside?.();
+      for (const pending of batch) {
+        this.#sql.savepoint.run();
+        try {
+          outcomes.push({ ok: true, result: this.#write(pending) });
+          this.#sql.release.run();
+        } catch (error) {
+          this.#sql.rollbackToSavepoint.run();
+          this.#sql.release.run();
+          outcomes.push({ ok: false, error });
+        }
+      }
+      this.#sql.commit.run();
+    } catch (error) {
+      if (this.#db.inTransaction) this.#sql.rollback.run();
+      throw error;
+    }
+    return outcomes;
+  }
+
+  /** One append inside the open transaction. Throws to have its savepoint rolled back. */
+  #write(pending: AppendRequest): AppendResult {
+    const { streamId, expected, events } = pending;
+    const actual = this.#sql.lastRevision.get(streamId) ?? -1;
+    const retried = this.#findRetriedAppend(pending);
+    if (retried) return retried;
+    if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
+    const recordedAt = new Date().toISOString();
+    let position = 0;
+    let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
+    events.forEach((event, i) => {
+      try {
+        const revision = actual + 1 + i;
+        const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
+        const info = this.#sql.insert.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash);
+        position = Number(info.lastInsertRowid);
+        this.#sql.moveHead.run(streamId, revision, hash, position);
+        prevHash = hash;
+      } catch (error) {
+        if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
+        // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.
+        if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
+        throw error;
+      }
+    });
+    return { nextExpectedRevision: actual + events.length, position };
+  }
+
+  /**
+   * A retry of an append that was already written (same ids, same stream, in order, where that
+   * expected revision put them) gets the original answer and writes nothing, as KurrentDB does.
+   * Anything short of that is left to the concurrency check and the unique event id.
+   */
+  #findRetriedAppend({ streamId, expected, events }: AppendRequest): AppendResult | undefined {
+    let first: IdRow | undefined;
+    let last: IdRow | undefined;
+    for (const [i, event] of events.entries()) {
+      const row = this.#sql.findId.get(event.id);
+      if (!row || row.stream_id !== streamId) return undefined;
+      if (first && row.revision !== first.revision + i) return undefined;
+      first ??= row;
+      last = row;
+    }
+    if (!first || !last) return undefined;
+    if (expected === 'no_stream' && first.revision !== 0) return undefined;
+    if (typeof expected === 'number' && first.revision !== expected + 1) return undefined;
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+}
+
+function isUniqueViolation(error: unknown, column: string): boolean {
+  return (
+    error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes(column)
+  );
+}
+
+/** An error as it crosses from the writer thread: the typed ones keep their type. */
+export type WireError =
+  | { kind: 'conflict'; streamId: string; expected: ExpectedRevision; actual: number }
+  | { kind: 'duplicate'; streamId: string; eventId: string }
+  | { kind: 'sqlite'; message: string; code: string }
+  | { kind: 'other'; message: string };
+
+export function toWire(error: unknown): WireError {
+  if (error instanceof WrongExpectedRevisionError) return { kind: 'conflict', streamId: error.streamId, expected: error.expected, actual: error.actual };
+  if (error instanceof DuplicateEventIdError) return { kind: 'duplicate', streamId: error.streamId, eventId: error.eventId };
+  if (error instanceof Database.SqliteError) return { kind: 'sqlite', message: error.message, code: error.code };
+  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+}
+
+export function fromWire(error: WireError): Error {
+  switch (error.kind) {
+    case 'conflict':
+      return new WrongExpectedRevisionError(error.streamId, error.expected, error.actual);
+    case 'duplicate':
+      return new DuplicateEventIdError(error.streamId, error.eventId);
+    case 'sqlite':
+      return new Database.SqliteError(error.message, error.code);
+    case 'other':
+      return new Error(error.message);
+  }
+}
