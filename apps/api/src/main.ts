@@ -1,12 +1,20 @@
+import { mkdirSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
-import { startServer } from './server.ts';
+import { spawnProjectionThreadEarly } from './projections/thread-spawn.ts';
 
 /**
- * `npm start`: one process serving the API and the web app, with an in-process projection runner
- * (PROJECTIONS=inline, the default) or beside a worker process (PROJECTIONS=off, `npm run worker`).
+ * `npm start`: one process serving the API and the web app, with its projections on a thread of
+ * their own (PROJECTIONS=thread, the default), in its event loop (inline), or beside a worker
+ * process (PROJECTIONS=off, `npm run worker`).
  */
 async function main() {
   const config = loadConfig();
+  if (config.projections === 'thread' && config.eventStore.kind === 'sqlite') {
+    // The projection thread loads its modules while this thread loads the server's (imported below).
+    mkdirSync(config.dataDir, { recursive: true });
+    spawnProjectionThreadEarly({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile });
+  }
+  const { startServer } = await import('./server.ts');
   const server = await startServer(config);
   console.log(`Kamai is running at ${server.url} (data in ${config.dataDir})`);
   // Passwords are printed only for the embedded default, a developer's own machine.

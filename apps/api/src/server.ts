@@ -87,19 +87,27 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);
 
-  let seeded: DemoAccount[] = [];
-  const embedded = config.eventStore.kind === 'sqlite';
-  if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && (await store.headPosition()) === 0)) {
-    seeded = await seedDemoData(store, new Date());
-  }
-
   const runner: ReadModels =
     config.projections === 'off'
       ? new CheckpointWatcher(db, allProjections)
       : config.projections === 'thread' && config.eventStore.kind === 'sqlite'
         ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
         : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
-  await runner.start();
+  // Started first: a projection thread boots (loads its modules, opens its connections) while this
+  // thread seeds and wires the app, so a cold start pays for the two side by side.
+  const starting = runner.start();
+  starting.catch(() => {}); // awaited below, before the app answers anything
+
+  let seeded: DemoAccount[] = [];
+  const embedded = config.eventStore.kind === 'sqlite';
+  try {
+    if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && (await store.headPosition()) === 0)) {
+      seeded = await seedDemoData(store, new Date());
+    }
+  } catch (err) {
+    await runner.stop().catch(() => {});
+    throw err;
+  }
   // The projection thread follows the file with connections of its own: told of each commit here,
   // it applies at once rather than at its next look.
   const unwake =
@@ -122,6 +130,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
   }, 60 * 60_000);
   sweep.unref();
+  await starting;
+  // The demo accounts sign in on the first request: their rows are in before the app answers.
+  if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

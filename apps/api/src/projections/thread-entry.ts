@@ -20,6 +20,19 @@ if (!port) throw new Error('thread-entry.ts runs only as a worker thread');
 const data = workerData as ThreadData;
 const post = (message: FromThread) => port.postMessage(message);
 
+// Listening from the start: what arrives before the runner is ready waits for it, and nothing is
+// opened before `go` (a thread spawned early has only loaded its modules until then).
+let handle: ((message: ToThread) => void) | null = null;
+const waiting: ToThread[] = [];
+let go!: () => void;
+const going = new Promise<void>((resolve) => (go = resolve));
+port.on('message', (message: ToThread) => {
+  if (message.kind === 'go') go();
+  else if (handle) handle(message);
+  else waiting.push(message);
+});
+await going;
+
 try {
   // The process's WAL checkpointer thread checkpoints these files; these connections only past its safety net.
   // This process's appends wake the thread by message (see ProjectionThread.wake): the file is
@@ -32,7 +45,7 @@ try {
     onAdvance: (position) => post({ kind: 'position', position }),
   });
   let stopping = false;
-  port.on('message', (message: ToThread) => {
+  handle = (message: ToThread) => {
     if (message.kind === 'wake') {
       store.wakeSubscriptions();
     } else if (message.kind === 'status') {
@@ -50,7 +63,8 @@ try {
         port.close();
       })();
     }
-  });
+  };
+  for (const message of waiting.splice(0)) handle(message);
   await runner.start();
   post({ kind: 'started', position: runner.position });
   // The runner stops at an event it cannot apply; the serving thread must know at once.

@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { type ReadModelStatus, type ReadModels, Waiters } from '@kamai/projections';
-import { startTsThread } from '../ts-thread.ts';
+import { type ThreadData, spawnProjectionThread, takeSpawnedThread } from './thread-spawn.ts';
+
+export type { ThreadData } from './thread-spawn.ts';
 
 /**
  * The projections of this process on a thread of their own (PROJECTIONS=thread, with the embedded
@@ -26,13 +28,8 @@ export type FromThread =
   | { kind: 'status'; id: number; status: ReadModelStatus[] }
   | { kind: 'stopped'; position: number };
 
-/** Messages to the thread. */
-export type ToThread = { kind: 'status'; id: number } | { kind: 'stop' } | { kind: 'wake' };
-
-export interface ThreadData {
-  eventStoreFile: string;
-  readDbFile: string;
-}
+/** Messages to the thread. `go` comes first: a thread spawned early waits for it before it opens anything. */
+export type ToThread = { kind: 'go' } | { kind: 'status'; id: number } | { kind: 'stop' } | { kind: 'wake' };
 
 export class ProjectionThread implements ReadModels {
   private reached = 0;
@@ -62,9 +59,10 @@ export class ProjectionThread implements ReadModels {
   start(): Promise<void> {
     this.started ??= new Promise<void>((resolve, reject) => {
       const data: ThreadData = { eventStoreFile: this.options.eventStoreFile, readDbFile: this.options.readDbFile };
-      const worker = startTsThread('./thread-entry.ts', import.meta.url, data);
+      const spawned = takeSpawnedThread(data) ?? spawnProjectionThread(data);
+      const worker = spawned.worker;
       this.worker = worker;
-      worker.on('message', (message: FromThread) => {
+      const onMessage = (message: FromThread) => {
         switch (message.kind) {
           case 'started':
             this.advance(message.position);
@@ -88,11 +86,17 @@ export class ProjectionThread implements ReadModels {
             this.advance(message.position);
             break;
         }
-      });
-      worker.on('error', (err) => {
+      };
+      const onError = (err: Error) => {
         this.fail(err);
         reject(err);
-      });
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      spawned.adopt();
+      for (const message of spawned.early) onMessage(message as FromThread);
+      if (spawned.earlyError) onError(spawned.earlyError);
+      worker.postMessage({ kind: 'go' } satisfies ToThread);
       worker.on('exit', (code) => {
         if (!this.stopped) {
           const err = new Error(`the projection thread exited with code ${code}`);
