@@ -9,24 +9,11 @@ import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
-import { listAsEventSource, recordEvents } from './testing.ts';
+import { listAsEventSource, recordEvents, taskCreated } from './testing.ts';
 
 const TASKS = 12_000;
 
-function task(i: number): { stream: string; event: KamaiEvent } {
-  return {
-    stream: `task-t${i}`,
-    event: {
-      type: 'TaskCreated',
-      data: {
-        taskId: `t${i}`, title: `Task ${i}`, description: 'd', rewardPaise: 100, estimatedTime: '2 min', taskType: 'rating', taskUrl: null,
-        isActive: true, iconColor: 'blue', requiresProof: false, proofInstructions: null, createdBy: 'admin', createdAt: '2026-11-21T10:00:00.000Z',
-      },
-    },
-  };
-}
-
-const events = recordEvents(Array.from({ length: TASKS }, (_, i) => task(i + 1)));
+const events = recordEvents(Array.from({ length: TASKS }, (_, i) => taskCreated(i + 1)));
 
 /** The list's events, but reading past `failAfter` throws, as a store that breaks mid-build. */
 function breakingStore(all: readonly RecordedEvent[], failAfter: number, onFail: () => void): Pick<EventStore, 'readAll'> {

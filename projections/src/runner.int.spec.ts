@@ -13,22 +13,10 @@ import { ProjectionRunner } from './runner.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
 import { readCheckpoints } from './tables.ts';
-import { listAsEventSource, recordEvents, rowsOf } from './testing.ts';
+import { listAsEventSource, recordEvents, rowsOf, taskCreated } from './testing.ts';
 
 const at = (i: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString();
 
-function task(i: number): { stream: string; event: KamaiEvent } {
-  return {
-    stream: `task-t${i}`,
-    event: {
-      type: 'TaskCreated',
-      data: {
-        taskId: `t${i}`, title: `Task ${i}`, description: 'd', rewardPaise: 100 * i, estimatedTime: '2 min', taskType: 'rating',
-        taskUrl: null, isActive: true, iconColor: 'blue', requiresProof: false, proofInstructions: null, createdBy: 'admin', createdAt: at(i),
-      },
-    },
-  };
-}
 const settings = (i: number): { stream: string; event: KamaiEvent } => ({
   stream: 'settings',
   event: { type: 'SettingsUpdated', data: { supportEmail: `s${i}@kamai.in`, updatedBy: 'admin', updatedAt: at(i) } },
@@ -91,7 +79,7 @@ afterEach(async () => {
 
 describe('a checkpoint per projection', () => {
   it('a new projection catches up from zero on its own; the others keep their checkpoints and rows', async () => {
-    const events = recordEvents([...Array.from({ length: 30 }, (_, i) => task(i + 1)), ...Array.from({ length: 2000 }, (_, i) => settings(i))]);
+    const events = recordEvents([...Array.from({ length: 30 }, (_, i) => taskCreated(i + 1)), ...Array.from({ length: 2000 }, (_, i) => settings(i))]);
     const store = listStore(events);
     const first = new ProjectionRunner(db, store, allProjections);
     await first.start();
@@ -111,7 +99,7 @@ describe('a checkpoint per projection', () => {
     expect(await rowsOf(db, 'tasks')).toEqual(tasksBefore);
 
     // Then it follows live with the others.
-    events.push(...recordEvents([...Array.from({ length: 2030 }, () => settings(0)), task(31)]).slice(2030));
+    events.push(...recordEvents([...Array.from({ length: 2030 }, () => settings(0)), taskCreated(31)]).slice(2030));
     expect(await runner.waitFor(events.length, 10_000)).toBe(true);
     expect(await rowsOf(db, 'task_titles')).toHaveLength(31);
     expect((await listActiveTasks(db)).length).toBe(31);
@@ -120,7 +108,7 @@ describe('a checkpoint per projection', () => {
   });
 
   it('a version bump rebuilds that read model aside with its new tables, and leaves the others alone', async () => {
-    const events = recordEvents(Array.from({ length: 20 }, (_, i) => task(i + 1)));
+    const events = recordEvents(Array.from({ length: 20 }, (_, i) => taskCreated(i + 1)));
     const store = listStore(events);
     const first = new ProjectionRunner(db, store, allProjections);
     await first.start();
@@ -163,7 +151,7 @@ describe('a checkpoint per projection', () => {
   });
 
   it('a data directory from before per-projection checkpoints keeps its rows serving and rebuilds itself', async () => {
-    const events = recordEvents(Array.from({ length: 5 }, (_, i) => task(i + 1)));
+    const events = recordEvents(Array.from({ length: 5 }, (_, i) => taskCreated(i + 1)));
     // The old layout: one 'read-models' checkpoint and kysely's migration tables.
     await sql`DELETE FROM checkpoints`.execute(db);
     await sql`CREATE TABLE kysely_migration (name TEXT PRIMARY KEY, timestamp TEXT)`.execute(db);
@@ -179,7 +167,7 @@ describe('a checkpoint per projection', () => {
   });
 
   it('a build that finds a dead one drops what it left (its shadows and swapped-out tables), however many rows, and builds', async () => {
-    const events = recordEvents(Array.from({ length: 5 }, (_, i) => task(i + 1)));
+    const events = recordEvents(Array.from({ length: 5 }, (_, i) => taskCreated(i + 1)));
     // A build that died: its claim's heartbeat long stale, a shadow and an old table full of rows.
     await sql`INSERT INTO projection_builds (name, version, generation, heartbeat_at) VALUES ('tasks', 1, 'dead1', 0)`.execute(db);
     for (const leftover of ['tasks__rdead1', 'tasks__oldgone']) {

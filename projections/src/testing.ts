@@ -10,6 +10,21 @@ import type { Projection } from './projection.ts';
 import { buildAside } from './rebuild.ts';
 import { applyEvents } from './runner.ts';
 
+/** The `TaskCreated` of catalogue task `t<i>`, reward ₹1 × i, created i seconds past a fixed time: filler for runner and rebuild specs. */
+export function taskCreated(i: number): { stream: string; event: KamaiEvent } {
+  return {
+    stream: `task-t${i}`,
+    event: {
+      type: 'TaskCreated',
+      data: {
+        taskId: `t${i}`, title: `Task ${i}`, description: 'd', rewardPaise: 100 * i, estimatedTime: '2 min', taskType: 'rating',
+        taskUrl: null, isActive: true, iconColor: 'blue', requiresProof: false, proofInstructions: null, createdBy: 'admin',
+        createdAt: new Date(Date.UTC(2026, 10, 21, 10, 0, 0, 0) + i * 1000).toISOString(),
+      },
+    },
+  };
+}
+
 /**
  * Recorded events made from plain `{ type, data }` pairs with their streams, numbered as a store
  * would number them. For read-model specs: given these events, then these rows.
