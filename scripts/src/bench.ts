@@ -79,6 +79,26 @@ await part('http', async () => {
     peer: `${n(r.withdrawalsOne.perSecond)}/s (1 process)`,
     ratio: x(r.withdrawalsTwo.perSecond, r.withdrawalsOne.perSecond),
   });
+  // What the cores allow: however many processes, each answer costs the servers' CPU plus the load
+  // generator's, on the same cores (Linux /proc; left out elsewhere).
+  const cores = cpus().length;
+  const cpuOf = (label: string, f: typeof r.withdrawalsOne) => {
+    if (f.serverCpuUs === undefined || f.clientCpuUs === undefined) return;
+    const loop = f.serverMainThreadCpuUs === undefined ? '' : ` (event loops ${n(f.serverMainThreadCpuUs)} µs)`;
+    rows.push({ what: `POST /api/withdrawals, CPU per answer, ${label}: servers (their event loops) + autocannon`, figure: `${n(f.serverCpuUs)} µs${loop} + ${n(f.clientCpuUs)} µs` });
+  };
+  cpuOf('1 process', r.withdrawalsOne);
+  cpuOf('2 processes', r.withdrawalsTwo);
+  const one = r.withdrawalsOne;
+  if (one.serverCpuUs !== undefined && one.clientCpuUs !== undefined) {
+    const ceiling = (cores * 1_000_000) / (one.serverCpuUs + one.clientCpuUs);
+    rows.push({
+      what: `ceiling for any number of processes at 1 process's CPU per answer: ${cores} cores × 1,000,000 / (server + client µs)`,
+      figure: `${n(ceiling)}/s`,
+      peer: `${n(one.perSecond)}/s (1 process)`,
+      ratio: x(ceiling, one.perSecond),
+    });
+  }
 });
 
 // ---- Command time as streams grow: scripts/src/bench/commands.ts ----
