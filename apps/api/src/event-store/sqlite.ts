@@ -78,6 +78,9 @@ export const EVENTS_TABLE_SQL = `
     recorded_at TEXT    NOT NULL,
     UNIQUE (stream_id, revision)
   ) STRICT;
+  -- Followers of a few event types (the session cache) read those alone, however far behind they
+  -- are: without it, catching up on another process's 50,000 appends scanned them all (18 ms).
+  CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
 `;
 
 /**
