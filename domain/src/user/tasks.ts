@@ -8,7 +8,6 @@ import {
   REJECT_REASON_MAX_LENGTH,
   REVIEW_MESSAGES,
   TASK_MESSAGES,
-  formatPaise,
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';

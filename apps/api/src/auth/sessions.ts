@@ -7,7 +7,6 @@ import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { parse as parseCookies } from 'hono/utils/cookie';
-import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
@@ -298,13 +297,6 @@ async function resolveFromReadModel(c: Context<AppEnv>, deps: AppDeps, sid: stri
   c.set('sessionId', sid);
   await recordSeen(deps, sid, session, now);
 }
-
-/** Sets `user` and `sessionId` from the session cookie, for every route. */
-export const sessionMiddleware = createMiddleware<AppEnv>(async (c, next) => {
-  const resolving = resolveSession(c);
-  if (resolving) await resolving;
-  await next();
-});
 
 /** "Last seen", at most every SESSION_SEEN_EVERY_MS: one event per few minutes, never one per request. */
 async function recordSeen(deps: AppDeps, sid: string, session: CachedSession, now: Date): Promise<void> {

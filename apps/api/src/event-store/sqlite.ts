@@ -20,7 +20,6 @@
  */
 import Database from 'better-sqlite3';
 import {
-  WrongExpectedRevisionError,
   type AllSubscription,
   type AppendResult,
   type EventMetadata,
@@ -769,10 +768,4 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 
 function assertPosition(after: number): void {
   if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
-}
-
-function isUniqueViolation(error: unknown, column: string): boolean {
-  return (
-    error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes(column)
-  );
 }

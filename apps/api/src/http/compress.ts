@@ -1,6 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { readyBody, requestHeader } from './request.ts';
 
 /** Text worth compressing: JSON, HTML, CSS, JavaScript, SVG, plain text. */
@@ -57,18 +56,11 @@ function replace(c: Context, res: Response): void {
 }
 
 /**
- * Compresses every text response (the JSON API, the web app's HTML, scripts and styles) with
- * node:zlib: brotli or gzip as the client accepts. Unlike hono/compress it keeps a strong ETag
- * (a task's ETag is its stream revision, compared by If-Match) and caches immutable assets.
- */
-export const compressResponses = createMiddleware(async (c, next) => {
-  await next();
-  await compressAnswer(c);
-});
-
-/**
- * compressResponses' work on the route's answer (the app's request pipeline calls it after the
- * route); undefined, not a promise, when the answer stays as it is without reading its body.
+ * Compresses the route's answer when it is text (the JSON API, the web app's HTML, scripts and
+ * styles) with node:zlib: brotli or gzip as the client accepts. Unlike hono/compress it keeps a
+ * strong ETag (a task's ETag is its stream revision, compared by If-Match) and caches immutable
+ * assets. The app's request pipeline calls it after the route; undefined, not a promise, when the
+ * answer stays as it is without reading its body.
  */
 export function compressAnswer(c: Context): Promise<void> | undefined {
   const res = c.res;

@@ -87,21 +87,6 @@ export const documentPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) =
   );
 };
 
-/**
- * Security headers on every answer: the short API set under /api, the full browser set (Hono's
- * secureHeaders and the app's CSP) on everything else; HSTS on both, only when the request came over
- * TLS (directly or via a trusted proxy). The app's request pipeline runs the same steps itself.
- */
-export const browserPolicies = (config: Pick<Config, 'objectStorage' | 's3'>) => {
-  const documents = documentPolicies(config);
-  return createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.req.path.startsWith('/api/')) return documents(c, next);
-    if (presetApiHeaders(c)) return next();
-    await next();
-    applyApiHeaders(c);
-  });
-};
-
 /** index.html with a fresh nonce in its `csp-nonce` meta tag, and the policy naming that nonce. */
 export function pageWithNonce(html: string, config: Pick<Config, 'objectStorage' | 's3'>): { html: string; policy: string } {
   const nonce = randomBytes(16).toString('base64');

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.ts';
 import { ApiError } from './errors.ts';
 
@@ -24,14 +23,9 @@ export function ownOrigin(c: Context<AppEnv>): string | null {
  * Cross-site request protection for every state-changing /api request: the browser's Origin must be
  * the app's own (or one of ALLOWED_ORIGINS), or, without an Origin, `Sec-Fetch-Site: same-origin`.
  * A request showing neither is refused too: SameSite=Lax cookies alone let a same-site page (another
- * subdomain) post with the user's cookie. Runs before the session is read, so nothing is appended.
+ * subdomain) post with the user's cookie. The app's request pipeline runs it before the session is
+ * read, so nothing is appended. Throws the 403 when refused.
  */
-export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
-  checkSameOrigin(c);
-  return next();
-});
-
-/** sameOriginOnly's check alone (the app's request pipeline runs it): throws the 403 when refused. */
 export function checkSameOrigin(c: Context<AppEnv>): void {
   if (SAFE_METHODS.has(c.req.method)) return;
   const origin = c.req.header('origin')?.toLowerCase();

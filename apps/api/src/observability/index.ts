@@ -3,7 +3,6 @@ import type { EventStore } from '@kamai/domain';
 import type { ReadModels } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { routePath } from 'hono/route';
-import { createMiddleware } from 'hono/factory';
 import { logger } from './logger.ts';
 import { nodeResponse, requestHeader } from '../http/request.ts';
 import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
@@ -27,7 +26,7 @@ export interface Observation {
  * JSON log line (id, method, route, path without query, status, ms; never headers, cookies or
  * bodies), and the HTTP metrics. A mutating API request is a command: its latency is recorded by
  * the route it came in on (`POST /api/withdrawals`). Before the route: startObservation; after it:
- * finishObservation (the app's request pipeline runs both; observeRequests is the same as a middleware).
+ * finishObservation (the app's request pipeline runs both).
  */
 export function startObservation(c: Context): Observation {
   const started = performance.now();
@@ -57,19 +56,6 @@ export function finishObservation(c: Context, { started, requestId, onNode }: Ob
   // Built only when written: the line is most of the cost of a request that is not logged.
   else if (logger.isLevelEnabled('info')) logger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
 }
-
-export const observeRequests = createMiddleware(async (c, next) => {
-  const observation = startObservation(c);
-  let failed: unknown;
-  try {
-    await next();
-  } catch (err) {
-    failed = err;
-    throw err;
-  } finally {
-    finishObservation(c, observation, failed);
-  }
-});
 
 function requestLine(reqId: string, method: string, route: string, path: string, status: number, seconds: number) {
   return { reqId, method, route, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 };

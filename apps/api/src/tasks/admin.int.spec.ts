@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TaskBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
-import { createTaskAs, deleteTaskAs, etagAs, taskInput, updateTaskAs } from './testing.ts';
+import { createTaskAs, etagAs, taskInput, updateTaskAs } from './testing.ts';
 
 describe('admin task catalogue over HTTP', () => {
   let server: TestServer;
