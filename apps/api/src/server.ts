@@ -97,6 +97,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
   // thread seeds and wires the app, so a cold start pays for the two side by side.
   const starting = runner.start();
   starting.catch(() => {}); // awaited below, before the app answers anything
+  // The projection thread follows the file with connections of its own: told of each commit here,
+  // it applies at once rather than at its next look.
+  const unwake =
+    runner instanceof ProjectionThread && store instanceof SqliteEventStore ? store.onAppended((position) => runner.wake(position)) : () => {};
 
   let seeded: DemoAccount[] = [];
   const embedded = config.eventStore.kind === 'sqlite';
@@ -105,13 +109,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
       seeded = await seedDemoData(store, new Date());
     }
   } catch (err) {
+    unwake();
     await runner.stop().catch(() => {});
     throw err;
   }
-  // The projection thread follows the file with connections of its own: told of each commit here,
-  // it applies at once rather than at its next look.
-  const unwake =
-    runner instanceof ProjectionThread && store instanceof SqliteEventStore ? store.onAppended((position) => runner.wake(position)) : () => {};
 
   const secret = loadSecret(config);
   const objects = createObjectStorage(
