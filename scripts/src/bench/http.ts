@@ -187,9 +187,17 @@ function figure(result: LoadResult): LoadFigure {
   };
 }
 
+/**
+ * A run's figure with its CPU. Loads run side by side (one per server) make one figure: answers
+ * added, the worse latency.
+ */
 function measured(run: { results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }): LoadFigure {
+  const figures = run.results.map(figure);
   return {
-    ...figure(run.results[0]!),
+    perSecond: Math.round(run.results.reduce((sum, r) => sum + r.requests.average, 0)),
+    p50: Math.max(...figures.map((f) => f.p50)),
+    p99: Math.max(...figures.map((f) => f.p99)),
+    failures: figures.reduce((sum, f) => sum + f.failures, 0),
     ...(run.serverCpuUs !== undefined && { serverCpuUs: run.serverCpuUs }),
     ...(run.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: run.serverMainThreadCpuUs }),
     clientCpuUs: run.clientCpuUs,
@@ -275,16 +283,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     const two = await withCpu([api, second], () =>
       Promise.all([api.url, second.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
-    const [a, b] = two.results;
-    const withdrawalsTwo: LoadFigure = {
-      perSecond: Math.round(a!.requests.average + b!.requests.average),
-      p50: Math.max(a!.latency.p50, b!.latency.p50),
-      p99: Math.max(a!.latency.p99, b!.latency.p99),
-      failures: figure(a!).failures + figure(b!).failures,
-      ...(two.serverCpuUs !== undefined && { serverCpuUs: two.serverCpuUs }),
-      ...(two.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: two.serverMainThreadCpuUs }),
-      clientCpuUs: two.clientCpuUs,
-    };
+    const withdrawalsTwo = measured(two);
 
     // How several API processes would be deployed on one data directory: the projections run once,
     // in a worker, and the API processes wait on its checkpoints.
@@ -299,16 +298,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     const withWorker = await withCpu([offA, offB, worker], () =>
       Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, connections: 32, duration: seconds, requests: [withdraw(url, halves[i])] }))),
     );
-    const [c, d] = withWorker.results;
-    const withdrawalsTwoWithWorker: LoadFigure = {
-      perSecond: Math.round(c!.requests.average + d!.requests.average),
-      p50: Math.max(c!.latency.p50, d!.latency.p50),
-      p99: Math.max(c!.latency.p99, d!.latency.p99),
-      failures: figure(c!).failures + figure(d!).failures,
-      ...(withWorker.serverCpuUs !== undefined && { serverCpuUs: withWorker.serverCpuUs }),
-      ...(withWorker.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: withWorker.serverMainThreadCpuUs }),
-      clientCpuUs: withWorker.clientCpuUs,
-    };
+    const withdrawalsTwoWithWorker = measured(withWorker);
     return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
   } finally {
     for (const child of children) await child.stop();
