@@ -66,3 +66,14 @@ export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null
     recordedAt: recorded.recordedAt,
   });
 }
+
+/** Keeps the events of `types`, decoded (an unknown type is left out, as the runner leaves it). */
+export function decodePage(page: readonly RecordedEvent[], types: ReadonlySet<string>): ProjectedEvent[] {
+  const events: ProjectedEvent[] = [];
+  for (const recorded of page) {
+    if (!types.has(recorded.type)) continue;
+    const event = toProjectedEvent(recorded);
+    if (event) events.push(event);
+  }
+  return events;
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { type ReadDbHandle, connectReadDb, readDbFileOf, sqliteConnectionOf, writeTransaction } from './db.ts';
-import { type Projection, toProjectedEvent } from './projection.ts';
+import { type ProjectedEvent, type Projection, decodePage, toProjectedEvent } from './projection.ts';
 import { RowWriter, type Rows, type TableName } from './rows.ts';
 import { createTables, writeCheckpoint } from './tables.ts';
 import { WAL_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
@@ -25,6 +25,47 @@ export interface BuildOptions {
   pauseMs?: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Where the build reads its events (default: the store, on this thread; see ReadAhead). */
+  readAhead?: ReadAhead;
+}
+
+/** A page of a build's events: the decoded events of the types its projections handle, in position order. */
+export interface EventPage {
+  events: ProjectedEvent[];
+  /** The position read up to (events of other types are read, counted and left out). */
+  position: number;
+  /** How many events the store gave for it, left out ones included. */
+  read: number;
+}
+
+/** The store's events after a position, page by page; `next` gives null once the store has no more. */
+export interface EventPages {
+  next(): Promise<EventPage | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the pages a build reads: the events after `after`, of which those of `types` are decoded.
+ * The default reads the store on this thread (readPages); an adapter may read and decode ahead of
+ * the build elsewhere (apps/api reads a SQLite store on a thread of its own), leaving this thread
+ * only the applying.
+ */
+export type ReadAhead = (after: number, types: ReadonlySet<string>, pageSize: number) => EventPages;
+
+/** The store read on this thread, a page per call. */
+export function readPages(store: Pick<EventStore, 'readAll'>): ReadAhead {
+  return (after, types, pageSize) => {
+    let position = after;
+    return {
+      async next() {
+        const page = await store.readAll({ after: position, limit: pageSize });
+        if (page.length === 0) return null;
+        position = page.at(-1)!.position;
+        return { events: decodePage(page, types), position, read: page.length };
+      },
+      async close() {},
+    };
+  };
 }
 
 export interface BuildResult {
@@ -58,6 +99,11 @@ export function applyTo(rows: Rows, targets: readonly Projection[], recorded: Re
     if (event === null) return;
     projection.apply(rows, event);
   }
+}
+
+/** Applies a decoded event to those of `targets` that handle its type. */
+function applyDecoded(rows: Rows, targets: readonly Projection[], event: ProjectedEvent): void {
+  for (const projection of targets) if (handledBy(projection).has(event.type)) projection.apply(rows, event);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,7 +174,10 @@ export async function buildAside(
   // The projections write their tables' shadows; any other table (checkpoints) is the live one.
   const shadow = new RowWriter(sqliteConnectionOf(conn), (table: TableName) => (ours.has(table) ? shadowOf(table) : table));
   let claimed = false;
+  let pages: EventPages | undefined;
   try {
+    // Opened first: a reader on another thread starts up while this one claims the build.
+    const source = (pages = (options.readAhead ?? readPages(store))(0, new Set(projections.flatMap((p) => p.handles)), batchSize));
     const leftovers = await writeTransaction(conn, async (trx) => {
       const now = Date.now();
       const claims = await trx.selectFrom('projection_builds').selectAll().where('name', 'in', projections.map((p) => p.name)).execute();
@@ -155,10 +204,23 @@ export async function buildAside(
 
     let position = 0;
     let events = 0;
-    // A page read from the store and how far into it the build is: a chunk usually ends inside a
-    // page, and the next one goes on from there rather than reading the page again.
-    let page: RecordedEvent[] = [];
+    // The page being applied and how far into it the build is (a chunk usually ends inside a page,
+    // and the next one goes on from there), and the page after it, asked for meanwhile.
+    let page: EventPage | null = null;
     let next = 0;
+    let applied = 0;
+    let coming!: Promise<EventPage | null>;
+    let arrived = false;
+    const askForNext = () => {
+      arrived = false;
+      coming = source.next();
+      coming.then(
+        () => (arrived = true),
+        () => (arrived = true),
+      );
+    };
+    askForNext();
+    const pageDone = () => page === null || next >= page.events.length;
     /** Applies events after `position` for up to `budgetMs`; true once the store has no more. */
     const chunk = (budgetMs: number) =>
       writeTransaction(conn, async (trx) => {
@@ -167,19 +229,27 @@ export async function buildAside(
         // The budget is checked every 64 events: a chunk holds the write lock, and in this process
         // the event loop, for about budgetMs and no longer.
         for (;;) {
-          if (next >= page.length) {
-            page = await store.readAll({ after: position, limit: batchSize });
+          const current: EventPage | null = page;
+          if (current === null || next >= current.events.length) {
+            if (current !== null) position = current.position;
+            // A page not read yet is waited for outside the lock (see below), never inside it.
+            if (!arrived) break;
+            page = await coming;
             next = 0;
-            if (page.length === 0) {
+            if (page === null) {
               drained = true;
               break;
             }
+            events += page.read;
+            askForNext();
+            // Also between pages: a run of pages with nothing to apply still holds the lock.
+            if (performance.now() - chunkStarted >= budgetMs) break;
+            continue;
           }
-          const recorded = page[next++]!;
-          applyTo(shadow, projections, recorded);
-          position = recorded.position;
-          events += 1;
-          if ((events & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break;
+          const event = current.events[next++]!;
+          applyDecoded(shadow, projections, event);
+          position = event.position;
+          if ((++applied & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break;
         }
         await trx
           .updateTable('projection_builds')
@@ -191,7 +261,9 @@ export async function buildAside(
       });
 
     let lastLog = performance.now();
-    while (!(await chunk(chunkMs))) {
+    for (;;) {
+      if (pageDone() && !arrived) await coming.catch(() => {}); // its error is thrown in the chunk
+      if (await chunk(chunkMs)) break;
       options.signal?.throwIfAborted();
       if (performance.now() - lastLog > 5000) {
         lastLog = performance.now();
@@ -199,6 +271,7 @@ export async function buildAside(
       }
       await sleep(pauseMs);
     }
+    await source.close();
     options.signal?.throwIfAborted();
 
     // The swap: the last events, then every table renamed, the checkpoints moved, the claims dropped.
@@ -248,6 +321,7 @@ export async function buildAside(
     }
     throw err;
   } finally {
+    await pages?.close();
     await conn.destroy();
     await checkpointer.stop();
   }

@@ -2,7 +2,7 @@ import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
 import { type ReadDbHandle, writeTransaction, writerOf } from './db.ts';
 import type { Projection } from './projection.ts';
-import { BUILD_STALE_MS, BuildInProgressError, applyTo, buildAside } from './rebuild.ts';
+import { BUILD_STALE_MS, BuildInProgressError, type ReadAhead, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
 import { checkpointIn, ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
 
@@ -46,6 +46,8 @@ export interface RunnerOptions {
   awaitBuilds?: boolean;
   /** Told each time the live read models reach a new position (a runner on a thread reports it so). */
   onAdvance?: (position: number) => void;
+  /** Where builds aside read their events (see BuildOptions.readAhead). */
+  readAhead?: ReadAhead;
 }
 
 interface Waiter {
@@ -108,6 +110,7 @@ export class ProjectionRunner implements ReadModels {
   private readonly log: (message: string) => void;
   private readonly awaitBuilds: boolean;
   private readonly onAdvance: ((position: number) => void) | undefined;
+  private readonly readAhead: ReadAhead | undefined;
   private readonly waiters = new Waiters();
   private readonly live: Projection[] = [];
   private readonly building = new Set<string>();
@@ -130,6 +133,7 @@ export class ProjectionRunner implements ReadModels {
     this.log = options.log ?? (() => {});
     this.awaitBuilds = options.awaitBuilds ?? true;
     this.onAdvance = options.onAdvance;
+    this.readAhead = options.readAhead;
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('two projections share a name');
   }
@@ -240,7 +244,7 @@ export class ProjectionRunner implements ReadModels {
     try {
       for (;;) {
         try {
-          const result = await buildAside(this.db, this.store, stale, { signal: this.abort.signal, log: this.log });
+          const result = await buildAside(this.db, this.store, stale, { signal: this.abort.signal, log: this.log, readAhead: this.readAhead });
           this.log(`built ${stale.map((p) => p.name).join(', ')} from ${result.events} events in ${result.seconds.toFixed(1)} s`);
           break;
         } catch (err) {

@@ -28,6 +28,7 @@ import {
   grantRole,
   loadConfig,
   openEventStore,
+  readAheadFor,
   revokeRole,
   statementCsv,
   toCsv,
@@ -109,7 +110,7 @@ async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
   }
   const db = await openReadDb(readDbFile);
   try {
-    const { events, position, seconds } = await rebuildReadModels(db, store, projections, { log: (line) => console.log(line) });
+    const { events, position, seconds } = await rebuildReadModels(db, store, projections, { log: (line) => console.log(line), readAhead: readAheadFor(store) });
     const which = names.length > 0 ? projections.map((p) => p.name).join(', ') : 'the read models';
     console.log(
       `rebuilt ${which} from ${events} events (up to position ${position}) in ${seconds.toFixed(2)} s: ${Math.round(events / Math.max(seconds, 1e-6))} events/s`,
@@ -163,7 +164,7 @@ function options(args: string[], names: readonly string[], flags: readonly strin
  */
 async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<ReadDbHandle> {
   const db = await openReadDb(readDbFile);
-  const runner = new ProjectionRunner(db, store, allProjections);
+  const runner = new ProjectionRunner(db, store, allProjections, { readAhead: readAheadFor(store) });
   try {
     await runner.start();
     await runner.stop();

@@ -4,6 +4,7 @@ export * from './seed.ts';
 export * from './auth/accounts.ts';
 export * from './commands/handle.ts';
 export { EVENTS_TABLE_SQL, SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
+export { readAheadFor } from './projections/read-ahead.ts';
 export * from './event-store/chain.ts';
 export { verifyLedger } from './finance/verify.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';

@@ -14,6 +14,7 @@ import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
+import { readAheadFor } from './projections/read-ahead.ts';
 import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 // Registers the demo task catalogue as a seed step.
@@ -92,7 +93,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       ? new CheckpointWatcher(db, allProjections)
       : config.projections === 'thread' && config.eventStore.kind === 'sqlite'
         ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
-        : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`) });
+        : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`), readAhead: readAheadFor(store) });
   // Started first: a projection thread boots (loads its modules, opens its connections) while this
   // thread seeds and wires the app, so a cold start pays for the two side by side.
   const starting = runner.start();

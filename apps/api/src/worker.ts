@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { ProjectionRunner, allProjections, openReadDb } from '@kamai/projections';
 import { ConfigError, loadConfig } from './config.ts';
+import { readAheadFor } from './projections/read-ahead.ts';
 import { checkpointOffTheEventLoop, openEventStore } from './server.ts';
 
 /**
@@ -15,7 +16,7 @@ async function main() {
   const store = await openEventStore(config.eventStore.kind === 'sqlite' ? { ...config, eventStore: { ...config.eventStore, writerThread: false } } : config);
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);
-  const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => console.log(`[worker] ${line}`) });
+  const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => console.log(`[worker] ${line}`), readAhead: readAheadFor(store) });
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openSqliteEventStore } from '@kamai/api';
+import { openSqliteEventStore, readAheadFor } from '@kamai/api';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
 import type { KamaiEvent } from '@kamai/contracts';
 import type { NewEvent } from '@kamai/domain';
@@ -166,7 +166,7 @@ async function eachAlone(db: ReadDbHandle, store: ReturnType<typeof openSqliteEv
   log(`  reading the store alone: ${readOnlyCpuMicrosPerEvent} µs of CPU per event`);
   const projections: Array<{ name: string; cpuMicrosPerEvent: number }> = [];
   for (const projection of allProjections) {
-    const cpuMicrosPerEvent = await cpuPerEvent(async () => (await rebuildReadModels(db, store, [projection])).events);
+    const cpuMicrosPerEvent = await cpuPerEvent(async () => (await rebuildReadModels(db, store, [projection], { readAhead: readAheadFor(store) })).events);
     projections.push({ name: projection.name, cpuMicrosPerEvent });
     log(`  ${projection.name} alone: ${cpuMicrosPerEvent} µs of CPU per event (${(cpuMicrosPerEvent - readOnlyCpuMicrosPerEvent).toFixed(1)} beyond reading)`);
   }
@@ -201,7 +201,7 @@ export async function benchRebuild(
     log(`filled the store with ${total} events for ${users} users in ${fillSeconds.toFixed(1)} s`);
 
     const cpuBefore = process.cpuUsage();
-    const cold = await rebuildReadModels(db, store, allProjections);
+    const cold = await rebuildReadModels(db, store, allProjections, { readAhead: readAheadFor(store) });
     const cpu = process.cpuUsage(cpuBefore);
     const coldEventsPerSecond = Math.round(cold.events / cold.seconds);
     const coldCpuMicrosPerEvent = Number(((cpu.user + cpu.system) / cold.events).toFixed(1));
@@ -215,7 +215,7 @@ export async function benchRebuild(
     let serving: BenchRebuildResult['serving'] = null;
     if (options.serve ?? true) {
       api = await startApiProcess(dir, { PROJECTIONS: 'inline' });
-      const rebuild = withPeakRss(() => rebuildReadModels(db, store, allProjections));
+      const rebuild = withPeakRss(() => rebuildReadModels(db, store, allProjections, { readAhead: readAheadFor(store) }));
       const load = await loadDuring(api, rebuild);
       const { result, peakRssMb } = await rebuild;
       const healthyAfter = (await fetch(`${api.url}/api/health`)).status === 200;

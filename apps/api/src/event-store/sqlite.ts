@@ -22,7 +22,6 @@ import Database from 'better-sqlite3';
 import {
   type AllSubscription,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type Json,
@@ -33,6 +32,7 @@ import {
 import type { Worker } from 'node:worker_threads';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
+import { type EventRow, READ_ALL_SQL, toRecordedEvent } from './sqlite-rows.ts';
 import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
 import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
@@ -144,17 +144,6 @@ const CHANGE_CHECK_MS = 2;
 /** Rows a subscription reads per query. */
 const SUBSCRIPTION_BATCH = 256;
 
-interface EventRow {
-  position: number;
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
 interface PendingAppend extends AppendRequest {
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
@@ -238,7 +227,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       readStream: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
-      readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      readAll: db.prepare<[number, number], EventRow>(READ_ALL_SQL),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
@@ -751,19 +740,6 @@ function serializeEvent(event: NewEvent): SerializedEvent {
   const data: unknown = JSON.stringify(event.data);
   if (typeof data !== 'string') throw new TypeError(`event ${event.id}: data is not JSON`);
   return { id: event.id, type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data) as Json,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    recordedAt: row.recorded_at,
-  };
 }
 
 function assertPosition(after: number): void {

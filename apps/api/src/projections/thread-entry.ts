@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ProjectionRunner, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../sqlite/wal-checkpointer.ts';
+import { sqliteReadAhead } from './read-ahead.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 
 /**
@@ -43,6 +44,7 @@ try {
   const runner = new ProjectionRunner(db, store, allProjections, {
     log: (line) => post({ kind: 'log', line }),
     onAdvance: (position) => post({ kind: 'position', position }),
+    readAhead: sqliteReadAhead(store),
   });
   let stopping = false;
   handle = (message: ToThread) => {

@@ -1,0 +1,32 @@
+/**
+ * The events table's rows as the store reads them, in a module of their own: the read-ahead thread
+ * (projections/read-ahead-thread.ts) reads them without loading the store.
+ */
+import type { EventMetadata, Json, RecordedEvent } from '@kamai/domain';
+
+/** The events after a position, in position order, a page at a time (the store's readAll). */
+export const READ_ALL_SQL = 'SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?';
+
+export interface EventRow {
+  position: number;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as Json,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: row.recorded_at,
+  };
+}

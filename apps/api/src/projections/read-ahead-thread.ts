@@ -1,0 +1,55 @@
+/**
+ * The reader thread of read-ahead.ts: reads the store's events after a position on a connection of
+ * its own, decodes those of the build's types, and posts each page as one JSON text, keeping
+ * `ahead` pages in flight (one more each time the build takes one).
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+// The light module only: the thread's start-up is part of a build's time.
+import { decodePage } from '@kamai/projections/projection';
+import { type EventRow, READ_ALL_SQL, toRecordedEvent } from '../event-store/sqlite-rows.ts';
+import type { FromReader, ReaderData, ToReader } from './read-ahead.ts';
+
+const port = parentPort;
+if (!port) throw new Error('read-ahead-thread.ts runs only as a worker thread');
+const data = workerData as ReaderData;
+const post = (message: FromReader) => port.postMessage(message);
+
+try {
+  const db = new Database(data.file, { fileMustExist: true });
+  db.pragma('query_only = ON');
+  const read = db.prepare<[number, number], EventRow>(READ_ALL_SQL);
+  const types = new Set(data.types);
+  let position = data.after;
+  let credit = data.ahead;
+  let ended = false;
+  const pump = () => {
+    try {
+      while (credit > 0 && !ended) {
+        const rows = read.all(position, data.pageSize);
+        if (rows.length === 0) {
+          ended = true;
+          db.close();
+          post({ kind: 'end' });
+          return;
+        }
+        position = rows.at(-1)!.position;
+        credit -= 1;
+        // Rows of other types are counted, not parsed.
+        const events = decodePage(rows.filter((row) => types.has(row.type)).map(toRecordedEvent), types);
+        post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });
+      }
+    } catch (err) {
+      ended = true;
+      post({ kind: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
+  };
+  port.on('message', (message: ToReader) => {
+    if (message.kind !== 'more') return;
+    credit += 1;
+    pump();
+  });
+  pump();
+} catch (err) {
+  post({ kind: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}

@@ -1,0 +1,106 @@
+/**
+ * A rebuild's reading on a thread of its own, for the embedded (SQLite) event store. A build spends
+ * about a quarter of its time reading events from the store and decoding them (JSON, upcasting, the
+ * contract check); here a thread does that on its own connection, pages ahead of the build, and
+ * hands each page over as one JSON text, which the build's thread parses in a fraction of that time
+ * and then only applies. With two cores, reading and applying run side by side.
+ */
+import type { EventStore } from '@kamai/domain';
+import { type EventPage, type EventPages, type ProjectedEvent, type ReadAhead, readPages } from '@kamai/projections';
+import { SqliteEventStore } from '../event-store/sqlite.ts';
+import { startTsThread } from '../ts-thread.ts';
+
+/**
+ * Below this many events to read, a build reads on its own thread: the reader thread takes about a
+ * quarter of a second to start (its modules load under tsx), and a build waits for its first page.
+ */
+const THREAD_FROM_EVENTS = 100_000;
+
+/** Pages the thread reads ahead of the build: enough to keep both busy, few enough to bound memory. */
+const PAGES_AHEAD = 3;
+
+/** What the reader thread is given (read-ahead-thread.ts reads it as workerData). */
+export interface ReaderData {
+  file: string;
+  after: number;
+  types: string[];
+  pageSize: number;
+  ahead: number;
+}
+
+/** Messages from the reader thread; `failed` is also what ts-thread.ts reports when the entry fails to load. */
+export type FromReader = { kind: 'page'; text: string; position: number; read: number } | { kind: 'end' } | { kind: 'failed'; message: string };
+
+/** Messages to the reader thread: a page was taken, read one more. */
+export type ToReader = { kind: 'more' };
+
+/**
+ * Where builds read their events: a reader thread when there are at least `threadFromEvents` to
+ * read (default THREAD_FROM_EVENTS), this thread otherwise.
+ */
+export function sqliteReadAhead(store: SqliteEventStore, options: { threadFromEvents?: number } = {}): ReadAhead {
+  const onThisThread = readPages(store);
+  const threadFrom = options.threadFromEvents ?? THREAD_FROM_EVENTS;
+  return (after, types, pageSize) =>
+    store.headNow() - after >= threadFrom
+      ? readerThread({ file: store.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD })
+      : onThisThread(after, types, pageSize);
+}
+
+/** The read-ahead for this store, if it has one (the SQLite store; KurrentDB is read on this thread). */
+export function readAheadFor(store: EventStore): ReadAhead | undefined {
+  return store instanceof SqliteEventStore ? sqliteReadAhead(store) : undefined;
+}
+
+function readerThread(data: ReaderData): EventPages {
+  const worker = startTsThread('./read-ahead-thread.ts', import.meta.url, data);
+  const arrived: FromReader[] = [];
+  let waiting: ((message: FromReader) => void) | null = null;
+  let failure: Error | null = null;
+  let done = false;
+  const fail = (err: Error) => {
+    failure ??= err;
+    waiting?.({ kind: 'failed', message: failure.message });
+  };
+  worker.on('message', (message: FromReader) => {
+    if (waiting) waiting(message);
+    else arrived.push(message);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => {
+    if (!done) fail(new Error(`the read-ahead thread stopped (exit code ${code})`));
+  });
+  const toPage = (message: FromReader): EventPage | null => {
+    if (message.kind === 'failed') {
+      done = true;
+      throw new Error(message.message);
+    }
+    if (message.kind === 'end') {
+      done = true;
+      return null;
+    }
+    worker.postMessage({ kind: 'more' } satisfies ToReader);
+    // Decoded on the thread by the same toProjectedEvent a build on this thread uses; JSON carries
+    // every value an event holds.
+    return { events: JSON.parse(message.text) as ProjectedEvent[], position: message.position, read: message.read };
+  };
+  return {
+    async next() {
+      const message = arrived.shift();
+      if (message) return toPage(message);
+      if (failure) throw failure;
+      return toPage(
+        await new Promise<FromReader>((resolve) => {
+          waiting = (m) => {
+            waiting = null;
+            resolve(m);
+          };
+        }),
+      );
+    },
+    async close() {
+      done = true;
+      await worker.terminate();
+    },
+  };
+}
