@@ -29,3 +29,8 @@ export function startTsThread(entry: string, parentURL: string, data: object): W
   }
   return new Worker(BOOT, { eval: true, workerData: { ...data, tsxApi, entry, parentURL }, execArgv });
 }
+
+/** An error as a thread reports it to its parent in a `failed` message: its stack when it has one. */
+export function describeError(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}

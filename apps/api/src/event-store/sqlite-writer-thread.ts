@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type WireError, toWire } from './sqlite-writer.ts';
+import { describeError } from '../ts-thread.ts';
 
 export interface WriterThreadData {
   file: string;
@@ -112,5 +113,5 @@ try {
   });
   post({ kind: 'ready' });
 } catch (error) {
-  post({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  post({ kind: 'failed', message: describeError(error) });
 }

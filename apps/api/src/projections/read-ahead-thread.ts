@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { decodePage } from '@kamai/projections/projection';
 import { type EventRow, READ_ALL_SQL, toRecordedEvent } from '../event-store/sqlite-rows.ts';
 import type { FromReader, ReaderData, ToReader } from './read-ahead.ts';
+import { describeError } from '../ts-thread.ts';
 
 const port = parentPort;
 if (!port) throw new Error('read-ahead-thread.ts runs only as a worker thread');
@@ -41,7 +42,7 @@ try {
       }
     } catch (err) {
       ended = true;
-      post({ kind: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      post({ kind: 'failed', message: describeError(err) });
     }
   };
   port.on('message', (message: ToReader) => {
@@ -51,5 +52,5 @@ try {
   });
   pump();
 } catch (err) {
-  post({ kind: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  post({ kind: 'failed', message: describeError(err) });
 }

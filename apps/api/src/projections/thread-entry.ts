@@ -8,6 +8,7 @@ import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../sqlite/wal-checkpointer.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
+import { describeError } from '../ts-thread.ts';
 
 /**
  * How often the thread checks the event file for other processes' commits while it waits. Its own
@@ -77,5 +78,5 @@ try {
   }, 100);
   watch.unref();
 } catch (err) {
-  post({ kind: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  post({ kind: 'failed', message: describeError(err) });
 }
