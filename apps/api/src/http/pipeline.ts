@@ -93,20 +93,7 @@ export function requestPipeline(deps: AppDeps) {
 
 async function apiRequest(c: Context<AppEnv>, next: Next, path: string): Promise<void> {
   const preset = presetApiHeaders(c);
-  const method = c.req.method;
-  if (method === 'GET' || method === 'HEAD') {
-    // The hot path, written out: reads carry no body, pass the cross-site check and are never
-    // idempotent commands; the session is usually resolved without a promise.
-    try {
-      const resolving = resolveSession(c);
-      if (resolving) await resolving;
-      await next();
-    } catch (err) {
-      answerWithError(c, err);
-    }
-  } else {
-    await apiRules(c, next, path);
-  }
+  await apiRules(c, next, path);
   const compressing = compress(c);
   if (compressing) await compressing;
   if (!preset) applyApiHeaders(c);
