@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { parse as parseCookies } from 'hono/utils/cookie';
 
 /**
  * Request headers read on every request, from Node's own parsed headers when @hono/node-server
@@ -15,12 +14,6 @@ export function requestHeader(c: Context, name: string): string | undefined {
   if (!incoming) return c.req.header(name);
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** One cookie of the request (hono/cookie's parser), read the way requestHeader reads headers. */
-export function requestCookie(c: Context, name: string): string | undefined {
-  const cookie = requestHeader(c, 'cookie');
-  return cookie ? parseCookies(cookie, name)[name] : undefined;
 }
 
 /**
