@@ -4,10 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { EventStore } from '@kamai/domain';
-import { CheckpointWatcher, ProjectionRunner, type ReadDbHandle, type ReadModels, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
+import {
+  CheckpointWatcher,
+  ProjectionRunner,
+  type ReadDbHandle,
+  type ReadModels,
+  WAL_AUTOCHECKPOINT_PAGES,
+  type WalCheckpointer,
+  allProjections,
+  openReadDb,
+  sqliteConnectionOf,
+  startWalCheckpointer,
+} from '@kamai/projections';
 import type { Config } from './config.ts';
 import { SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
-import { WAL_AUTOCHECKPOINT_PAGES, type WalCheckpointer, startWalCheckpointer } from './sqlite/wal-checkpointer.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';

@@ -46,7 +46,7 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /**
    * SQLite's automatic checkpoint threshold, in WAL pages (SQLite's default 1000). Raised by a process
-   * that runs a WAL checkpointer thread (apps/api/src/sqlite/wal-checkpointer.ts), so checkpoints
+   * that runs a WAL checkpointer thread (projections/src/wal-checkpointer.ts), so checkpoints
    * do not run inside its commits on the event loop.
    */
   walAutocheckpointPages?: number;

@@ -3,9 +3,8 @@
  * own, reporting each position it reaches to the thread that serves HTTP.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ProjectionRunner, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
+import { ProjectionRunner, WAL_AUTOCHECKPOINT_PAGES, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
-import { WAL_AUTOCHECKPOINT_PAGES } from '../sqlite/wal-checkpointer.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { describeError } from '../ts-thread.ts';
@@ -74,7 +73,7 @@ try {
   const watch = setInterval(() => {
     if (!runner.failed || stopping) return;
     clearInterval(watch);
-    post({ kind: 'failed', message: runner.failed.stack ?? runner.failed.message });
+    post({ kind: 'failed', message: describeError(runner.failed) });
   }, 100);
   watch.unref();
 } catch (err) {

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { type ReadModelStatus, type ReadModels, Waiters } from '@kamai/projections';
+import { describeError } from '../ts-thread.ts';
 import { type ThreadData, spawnProjectionThread, takeSpawnedThread } from './thread-spawn.ts';
 
 export type { ThreadData } from './thread-spawn.ts';
@@ -161,6 +162,6 @@ export class ProjectionThread implements ReadModels {
     if (this.stopped) return;
     this.failure ??= err;
     this.waiters.failAll(err);
-    this.log(`projection thread stopped: ${err.stack ?? err.message}`);
+    this.log(`projection thread stopped: ${describeError(err)}`);
   }
 }
