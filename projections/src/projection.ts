@@ -32,6 +32,8 @@ export interface Projection {
   version: number;
   /** Table name -> shape. Only this projection writes these tables; queries may read any. */
   tables: Readonly<Record<string, TableSpec>>;
+  /** Tables earlier versions had and this one does not: the swap of a build of this version drops them. */
+  retired?: readonly string[];
   /** The event types `apply` does something with; others are never passed to it. */
   handles: readonly ProjectedEvent['type'][];
   /**

@@ -164,6 +164,8 @@ export async function buildAside(
   const log = options.log ?? (() => {});
   const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const tables = projections.flatMap((p) => Object.keys(p.tables));
+  // Tables of earlier versions that this one no longer has: the swap retires them with the old tables.
+  const retired = projections.flatMap((p) => p.retired ?? []);
   const shadowOf = (table: string) => `${table}__r${generation}`;
   const file = readDbFileOf(db);
   // The build's commits never checkpoint on this event loop: a thread of its own does (the raised
@@ -194,7 +196,7 @@ export async function buildAside(
       // What builds before left: the shadows of one that died or failed (this build holds the claims
       // now, so no other shadow of these tables is in use), and tables a swap did not get to drop.
       // Named here, dropped in chunks once the claims are this build's.
-      return tables.flatMap((t) => [
+      return [...tables, ...retired].flatMap((t) => [
         ...tablesStartingWith(trx, `${t}__r`).filter((name) => name !== shadowOf(t)),
         ...tablesStartingWith(trx, `${t}__old`),
       ]);
@@ -285,12 +287,12 @@ export async function buildAside(
         position = batch.at(-1)!.position;
         events += batch.length;
       }
-      for (const table of tables) {
+      for (const table of [...tables, ...retired]) {
         await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}__old${generation}`)}`.execute(trx).catch((err: unknown) => {
           if (!/no such table/.test(String(err))) throw err;
         });
-        await sql`ALTER TABLE ${sql.table(shadowOf(table))} RENAME TO ${sql.table(table)}`.execute(trx);
       }
+      for (const table of tables) await sql`ALTER TABLE ${sql.table(shadowOf(table))} RENAME TO ${sql.table(table)}`.execute(trx);
       for (const projection of projections) writeCheckpoint(shadow, projection.name, projection.version, position);
       await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
     });
@@ -299,7 +301,7 @@ export async function buildAside(
     // After readers have the new tables: the old ones, a chunk at a time.
     await dropInChunks(
       conn,
-      tables.flatMap((t) => tablesStartingWith(conn, `${t}__old${generation}`)),
+      [...tables, ...retired].flatMap((t) => tablesStartingWith(conn, `${t}__old${generation}`)),
       { chunkMs, pauseMs },
     );
     return { events, position, seconds };

@@ -150,6 +150,26 @@ describe('a checkpoint per projection', () => {
     await old.stop();
   });
 
+  it('a version without a table of the last one drops it in the swap, its rows serving until then', async () => {
+    const events = recordEvents(Array.from({ length: 20 }, (_, i) => taskCreated(i + 1)));
+    const store = listStore(events);
+    // Version 1 kept a second table.
+    const tasksV1: Projection = { ...tasksProjection, tables: { ...tasksProjection.tables, task_notes: { columns: 'id TEXT PRIMARY KEY' } } };
+    const first = new ProjectionRunner(db, store, allProjections.map((p) => (p.name === 'tasks' ? tasksV1 : p)));
+    await first.start();
+    await first.stop();
+    await sql`INSERT INTO task_notes (id) VALUES ('t1')`.execute(db);
+
+    const tasksV2: Projection = { ...tasksProjection, version: 2, retired: ['task_notes'] };
+    const runner = new ProjectionRunner(db, store, allProjections.map((p) => (p.name === 'tasks' ? tasksV2 : p)));
+    await runner.start();
+    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: 2, position: 20 });
+    expect(await rowsOf(db, 'tasks')).toHaveLength(20);
+    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'task%'`.execute(db)).rows;
+    expect(tables.map((t) => t.name)).toEqual(['tasks']);
+    await runner.stop();
+  });
+
   it('a data directory from before per-projection checkpoints keeps its rows serving and rebuilds itself', async () => {
     const events = recordEvents(Array.from({ length: 5 }, (_, i) => taskCreated(i + 1)));
     // The old layout: one 'read-models' checkpoint and kysely's migration tables.
