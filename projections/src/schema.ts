@@ -1,7 +1,7 @@
 import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
 import type { KycDocumentsTable } from './kyc/schema.ts';
-import type { JournalBalancesTable, JournalPostingsTable, JournalWithdrawalsTable } from './journal/schema.ts';
+import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
@@ -16,7 +16,6 @@ export interface ReadDb {
   users: UsersTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
-  transactions: TransactionsTable;
   notifications: NotificationsTable;
   withdrawal_requests: WithdrawalRequestsTable;
   app_settings: AppSettingsTable;
@@ -24,7 +23,7 @@ export interface ReadDb {
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
   kyc_documents: KycDocumentsTable;
-  journal_postings: JournalPostingsTable;
+  journal_entries: JournalEntriesTable;
   journal_balances: JournalBalancesTable;
   journal_withdrawals: JournalWithdrawalsTable;
   audit_log: AuditLogTable;
@@ -89,30 +88,8 @@ export interface WalletsTable {
   total_withdrawn_paise: number;
   created_at: string;
   updated_at: string;
-}
-
-/** One row per ledger event of a user. */
-export interface TransactionsTable {
-  /** The ledger entry id. */
-  id: string;
-  user_id: string;
-  /** The spec's type: earned (task rewards, KYC bonus), withdrawn, or other (refunds, adjustments). */
-  type: 'earned' | 'withdrawn' | 'other';
-  direction: 'credit' | 'debit';
-  /** What caused it, as the event names it (task_reward, withdrawal, adjustment, ...). */
-  kind: string;
-  amount_paise: number;
-  /** The description in English, as LEDGER_TEXTS renders it (or the literal text of an older event). */
-  description: string;
-  /** The facts the description is made of, as JSON, for rendering it in another language; null for older events. */
-  params: string | null;
-  task_id: string | null;
-  reference: string | null;
-  /** The staff member who caused it, if any. */
-  by_user_id: string | null;
-  /** Position of the event in the store, for audit and stable ordering. */
+  /** Position of the last event applied to it (a ledger event applied twice is refused). */
   position: number;
-  created_at: string;
 }
 
 export interface NotificationsTable {

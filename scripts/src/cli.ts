@@ -10,6 +10,7 @@ import {
   type ReadDbHandle,
   accounts,
   allProjections,
+  descriptionOf,
   findUserById,
   findWallet,
   journalTransactionOf,
@@ -237,7 +238,7 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
       const by = await nameOf(t.actor === userId ? null : t.actor);
       const refs = [t.submissionId && `submission ${t.submissionId}`, t.withdrawalId && `withdrawal ${t.withdrawalId}`, t.utr && `UTR ${t.utr}`].filter(Boolean).join(', ');
       console.log(
-        `${String(event.position).padStart(8)}  ${t.effectiveAt}  ${signed(availableChange).padStart(10)} ${signed(pendingChange).padStart(10)}  ${formatPaise(available).padStart(10)}  ${t.kind}: ${t.description}${by ? ` (by ${by})` : ''}${refs ? ` [${refs}]` : ''}`,
+        `${String(event.position).padStart(8)}  ${t.effectiveAt}  ${signed(availableChange).padStart(10)} ${signed(pendingChange).padStart(10)}  ${formatPaise(available).padStart(10)}  ${t.kind}: ${descriptionOf(t)}${by ? ` (by ${by})` : ''}${refs ? ` [${refs}]` : ''}`,
       );
     }
     console.log(`events say:      available ${formatPaise(available)}, pending payout ${formatPaise(pending)} (up to position ${last})`);
@@ -293,9 +294,9 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
       toCsv(
         header,
         rows.map((p) => [
-          p.position, p.transaction_id, p.effective_at, p.account,
-          p.amount_paise < 0 ? formatPaise(-p.amount_paise) : '', p.amount_paise > 0 ? formatPaise(p.amount_paise) : '',
-          p.kind, p.description, p.actor, p.reason, p.submission_id, p.withdrawal_id, p.utr, p.stream_id, p.revision,
+          p.position, p.transactionId, p.effectiveAt, p.account,
+          p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
+          p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr, streams.user(p.userId), p.revision,
         ]),
         new Set(['position', 'debit', 'credit', 'revision']),
       ),

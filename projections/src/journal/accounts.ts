@@ -1,4 +1,3 @@
-import { ledgerText } from '@kamai/contracts';
 import type { ProjectedEvent } from '../projection.ts';
 
 /** The journal's accounts: two per user, four on the platform's side. */
@@ -25,9 +24,10 @@ export interface JournalTransaction {
   amountPaise: number;
   effectiveAt: string;
   actor: string | null;
-  reason: string | null;
-  description: string;
+  /** The description's facts as JSON; the text is rendered when read. */
   params: string | null;
+  /** The literal description of an entry recorded before descriptions were keys. */
+  description: string | null;
   entryId: string | null;
   submissionId: string | null;
   taskId: string | null;
@@ -39,11 +39,6 @@ export interface JournalTransaction {
 export interface KnownWithdrawal {
   userId: string;
   amountPaise: number;
-}
-
-function reasonOf(params: Record<string, string | number> | undefined): string | null {
-  const reason = params?.['reason'];
-  return typeof reason === 'string' ? reason : null;
 }
 
 /**
@@ -74,9 +69,8 @@ function ledgerEntry(event: ProjectedEvent, userId: string, d: LedgerData, effec
     amountPaise: d.amountPaise,
     effectiveAt,
     actor: d.by ?? event.metadata.actor ?? null,
-    reason: reasonOf(d.params),
-    description: ledgerText(d),
     params: d.params ? JSON.stringify(d.params) : null,
+    description: d.description ?? null,
     entryId: d.entryId,
     submissionId: links.submissionId ?? null,
     taskId: links.taskId ?? null,
@@ -131,9 +125,8 @@ export function journalTransactionOf(
         to: accounts.bank,
         effectiveAt: d.paidAt,
         actor: d.paidBy,
-        reason: null,
-        description: ledgerText({ kind: 'withdrawal_paid', params: { reference: d.reference } }),
         params: JSON.stringify({ reference: d.reference }),
+        description: null,
         entryId: null,
         submissionId: null,
         taskId: null,

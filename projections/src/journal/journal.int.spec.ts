@@ -66,9 +66,9 @@ describe('the double-entry journal', () => {
 
     const postings = await listPostings(db);
     const byTransaction = new Map<string, number>();
-    for (const p of postings) byTransaction.set(p.transaction_id, (byTransaction.get(p.transaction_id) ?? 0) + p.amount_paise);
+    for (const p of postings) byTransaction.set(p.transactionId, (byTransaction.get(p.transactionId) ?? 0) + p.amountPaise);
     expect([...byTransaction.values()].every((sum) => sum === 0)).toBe(true);
-    expect(postings.filter((p) => p.amount_paise > 0).map((p) => [p.kind, p.account, p.amount_paise])).toEqual([
+    expect(postings.filter((p) => p.amountPaise > 0).map((p) => [p.kind, p.account, p.amountPaise])).toEqual([
       ['task_reward', 'user:u1:available', 50_000],
       ['kyc_bonus', 'user:u1:available', 5_000],
       ['withdrawal', 'user:u1:payout_pending', 20_000],
@@ -79,9 +79,9 @@ describe('the double-entry journal', () => {
       ['withdrawal', 'user:u1:payout_pending', 10_000],
       ['withdrawal_paid', 'platform:bank', 10_000],
     ]);
-    const reward = postings.find((p) => p.kind === 'task_reward' && p.amount_paise > 0);
-    expect(reward).toMatchObject({ submission_id: 'sub-1', task_id: 'task-1', actor: 'fin', effective_at: t(1), stream_id: 'user-u1' });
-    expect(postings.find((p) => p.kind === 'withdrawal_paid')).toMatchObject({ withdrawal_id: 'w1', utr: 'UTR0001', actor: 'fin' });
+    const reward = postings.find((p) => p.kind === 'task_reward' && p.amountPaise > 0);
+    expect(reward).toMatchObject({ submissionId: 'sub-1', taskId: 'task-1', actor: 'fin', effectiveAt: t(1), userId: 'u1', description: 'Task completed: Rate PhonePe' });
+    expect(postings.find((p) => p.kind === 'withdrawal_paid')).toMatchObject({ withdrawalId: 'w1', utr: 'UTR0001', actor: 'fin', description: 'Withdrawal paid, transfer reference UTR0001' });
 
     // 500 + 50 − 200 − 100 + 100 − 15 − 100 = 235 available; nothing pending; 200 + 100 paid.
     expect(await userBalanceAt(db, 'u1')).toMatchObject({ availablePaise: 23_500, pendingPayoutPaise: 0 });
@@ -103,6 +103,8 @@ describe('the double-entry journal', () => {
       ['withdrawal_refund', 10_000, -10_000, 35_000, 0],
     ]);
     expect(statement.entries[2]?.actor).toEqual({ id: 'fin', name: 'Farah Rao', mobile: '9876500000' });
+    // Descriptions are rendered from the entries' facts when read.
+    expect(statement.entries[3]).toMatchObject({ reason: 'Account closed', description: 'Refund of rejected withdrawal: Account closed', withdrawalId: 'w2' });
     expect(statement.closing).toEqual({ availablePaise: 35_000, pendingPayoutPaise: 0 });
     expect(statement.entries.reduce((s, e) => s + e.amountPaise, 0)).toBe(statement.closing.availablePaise - statement.opening.availablePaise);
 
@@ -127,7 +129,7 @@ describe('the double-entry journal', () => {
     const recorded = recordEvents(log);
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded));
     const reward = toProjectedEvent(recorded[1]!)!;
-    await expect(writeTransaction(db, (trx) => journalProjection.apply(writerOf(trx), reward))).rejects.toThrow(/UNIQUE constraint failed: journal_postings/);
+    await expect(writeTransaction(db, (trx) => journalProjection.apply(writerOf(trx), reward))).rejects.toThrow(/UNIQUE constraint failed: journal_entries/);
     expect(await listPostings(db)).toHaveLength(2);
   });
 });

@@ -1,6 +1,39 @@
-import { sql } from 'kysely';
+import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, ledgerText } from '@kamai/contracts';
+import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { FUNDING_ACCOUNTS, accounts } from './accounts.ts';
+import type { JournalEntriesTable } from './schema.ts';
+
+type EntryRow = Selectable<JournalEntriesTable>;
+
+/** The facts of an entry's description, or undefined for an older entry that kept its literal text. */
+export function paramsOf(row: Pick<EntryRow, 'params'>): MessageParams | undefined {
+  return row.params === null ? undefined : (JSON.parse(row.params) as MessageParams);
+}
+
+/** An entry's description in English: its kind's text filled in with its facts, or its literal text. */
+export function descriptionOf(row: Pick<EntryRow, 'kind' | 'params' | 'description'>, params = paramsOf(row)): string {
+  if (row.description !== null) return row.description;
+  // Every kind the journal writes is a LEDGER_TEXTS key (accounts.ts); a row is never anything else.
+  return Object.hasOwn(LEDGER_TEXTS, row.kind) ? ledgerText({ kind: row.kind as LedgerTextKind, params }) : row.kind;
+}
+
+/** Why staff made the entry (an adjustment's or a refund's reason), from its facts. */
+function reasonOf(params: MessageParams | undefined): string | null {
+  const reason = params?.['reason'];
+  return typeof reason === 'string' ? reason : null;
+}
+
+/**
+ * How much of the entry arrived in (+) or left (−) this account: its amount, signed, when the account
+ * is one of its two, else 0.
+ */
+const changeOf = (row: Pick<EntryRow, 'from_account' | 'to_account' | 'amount_paise'>, account: string): number =>
+  row.to_account === account ? row.amount_paise : row.from_account === account ? -row.amount_paise : 0;
+
+/** SQL: the signed change an entry made to `account` (see changeOf). */
+const changeSql = (account: string) =>
+  sql<number>`CASE WHEN to_account = ${account} THEN amount_paise WHEN from_account = ${account} THEN -amount_paise ELSE 0 END`;
 
 /** A moment as the journal compares it: ISO-8601 in UTC, as every event's time is written. */
 export function isoMoment(at: string | Date): string {
@@ -17,13 +50,13 @@ export interface UserBalance {
 /** The user's balances folded from the journal up to and including `at` (now when absent). */
 export async function userBalanceAt(db: ReadDbHandle, userId: string, at?: string): Promise<UserBalance> {
   let query = db
-    .selectFrom('journal_postings')
+    .selectFrom('journal_entries')
     .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>(sql<number>`CASE WHEN account = ${accounts.available(userId)} THEN amount_paise ELSE 0 END`), eb.lit(0)).as('available'),
-      eb.fn.coalesce(eb.fn.sum<number>(sql<number>`CASE WHEN account = ${accounts.payoutPending(userId)} THEN amount_paise ELSE 0 END`), eb.lit(0)).as('pending'),
+      eb.fn.coalesce(eb.fn.sum<number>(changeSql(accounts.available(userId))), eb.lit(0)).as('available'),
+      eb.fn.coalesce(eb.fn.sum<number>(changeSql(accounts.payoutPending(userId))), eb.lit(0)).as('pending'),
       eb.fn.coalesce(eb.fn.max<number>('position'), eb.lit(0)).as('position'),
     ])
-    .where('account', 'in', [accounts.available(userId), accounts.payoutPending(userId)]);
+    .where('user_id', '=', userId);
   if (at !== undefined) query = query.where('effective_at', '<=', isoMoment(at));
   const row = await query.executeTakeFirstOrThrow();
   return { availablePaise: Number(row.available), pendingPayoutPaise: Number(row.pending), position: Number(row.position) };
@@ -86,63 +119,56 @@ export async function userStatement(db: ReadDbHandle, userId: string, range: { f
   const to = range.to === undefined ? null : isoMoment(range.to);
   const opening = from === null ? { availablePaise: 0, pendingPayoutPaise: 0 } : await balanceBefore(db, userId, from);
   let query = db
-    .selectFrom('journal_postings as p')
-    .leftJoin('users as a', 'a.id', 'p.actor')
-    .selectAll('p')
+    .selectFrom('journal_entries as e')
+    .leftJoin('users as a', 'a.id', 'e.actor')
+    .selectAll('e')
     .select(['a.first_name', 'a.last_name', 'a.mobile'])
-    .where('p.account', 'in', [accounts.available(userId), accounts.payoutPending(userId)]);
-  if (from !== null) query = query.where('p.effective_at', '>=', from);
-  if (to !== null) query = query.where('p.effective_at', '<=', to);
-  const rows = await query.orderBy('p.position').orderBy('p.id').execute();
+    .where('e.user_id', '=', userId);
+  if (from !== null) query = query.where('e.effective_at', '>=', from);
+  if (to !== null) query = query.where('e.effective_at', '<=', to);
+  const rows = await query.orderBy('e.position').execute();
 
-  const entries: StatementEntry[] = [];
-  let available = opening.availablePaise;
-  let pending = opening.pendingPayoutPaise;
-  for (const row of rows) {
-    let entry = entries.at(-1);
-    if (!entry || entry.transactionId !== row.transaction_id) {
-      const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
-      entry = {
-        transactionId: row.transaction_id,
-        position: row.position,
-        revision: row.revision,
-        effectiveAt: row.effective_at,
-        kind: row.kind,
-        description: row.description,
-        amountPaise: 0,
-        pendingPayoutChangePaise: 0,
-        availablePaise: available,
-        pendingPayoutPaise: pending,
-        actor: row.actor === null ? null : { id: row.actor, name: name || row.mobile || row.actor, mobile: row.mobile },
-        reason: row.reason,
-        submissionId: row.submission_id,
-        taskId: row.task_id,
-        withdrawalId: row.withdrawal_id,
-        utr: row.utr,
-      };
-      entries.push(entry);
-    }
-    if (row.account === accounts.available(userId)) {
-      entry.amountPaise += row.amount_paise;
-      available += row.amount_paise;
-    } else {
-      entry.pendingPayoutChangePaise += row.amount_paise;
-      pending += row.amount_paise;
-    }
-    entry.availablePaise = available;
-    entry.pendingPayoutPaise = pending;
-  }
-  return { userId, from, to, opening, entries, closing: { availablePaise: available, pendingPayoutPaise: pending } };
+  const available = accounts.available(userId);
+  const pending = accounts.payoutPending(userId);
+  let availablePaise = opening.availablePaise;
+  let pendingPaise = opening.pendingPayoutPaise;
+  const entries = rows.map((row): StatementEntry => {
+    const amountPaise = changeOf(row, available);
+    const pendingPayoutChangePaise = changeOf(row, pending);
+    availablePaise += amountPaise;
+    pendingPaise += pendingPayoutChangePaise;
+    const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
+    const params = paramsOf(row);
+    return {
+      transactionId: row.transaction_id,
+      position: row.position,
+      revision: row.revision,
+      effectiveAt: row.effective_at,
+      kind: row.kind,
+      description: descriptionOf(row, params),
+      amountPaise,
+      pendingPayoutChangePaise,
+      availablePaise,
+      pendingPayoutPaise: pendingPaise,
+      actor: row.actor === null ? null : { id: row.actor, name: name || row.mobile || row.actor, mobile: row.mobile },
+      reason: reasonOf(params),
+      submissionId: row.submission_id,
+      taskId: row.task_id,
+      withdrawalId: row.withdrawal_id,
+      utr: row.utr,
+    };
+  });
+  return { userId, from, to, opening, entries, closing: { availablePaise, pendingPayoutPaise: pendingPaise } };
 }
 
 async function balanceBefore(db: ReadDbHandle, userId: string, before: string) {
   const row = await db
-    .selectFrom('journal_postings')
+    .selectFrom('journal_entries')
     .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>(sql<number>`CASE WHEN account = ${accounts.available(userId)} THEN amount_paise ELSE 0 END`), eb.lit(0)).as('available'),
-      eb.fn.coalesce(eb.fn.sum<number>(sql<number>`CASE WHEN account = ${accounts.payoutPending(userId)} THEN amount_paise ELSE 0 END`), eb.lit(0)).as('pending'),
+      eb.fn.coalesce(eb.fn.sum<number>(changeSql(accounts.available(userId))), eb.lit(0)).as('available'),
+      eb.fn.coalesce(eb.fn.sum<number>(changeSql(accounts.payoutPending(userId))), eb.lit(0)).as('pending'),
     ])
-    .where('account', 'in', [accounts.available(userId), accounts.payoutPending(userId)])
+    .where('user_id', '=', userId)
     .where('effective_at', '<', before)
     .executeTakeFirstOrThrow();
   return { availablePaise: Number(row.available), pendingPayoutPaise: Number(row.pending) };
@@ -161,17 +187,14 @@ export async function trialBalance(db: ReadDbHandle, at?: string): Promise<{ acc
     const rows = await db.selectFrom('journal_balances').selectAll().orderBy('account').execute();
     lines = rows.map((r) => ({ account: r.account, debitPaise: r.debit_paise, creditPaise: r.credit_paise }));
   } else {
-    const rows = await db
-      .selectFrom('journal_postings')
-      .select((eb) => [
-        'account',
-        eb.fn.sum<number>(sql<number>`CASE WHEN amount_paise < 0 THEN -amount_paise ELSE 0 END`).as('debit'),
-        eb.fn.sum<number>(sql<number>`CASE WHEN amount_paise > 0 THEN amount_paise ELSE 0 END`).as('credit'),
-      ])
-      .where('effective_at', '<=', isoMoment(at))
-      .groupBy('account')
-      .orderBy('account')
-      .execute();
+    // What left each account (its debits) and what arrived in it (its credits), up to the moment.
+    const moment = isoMoment(at);
+    const { rows } = await sql<{ account: string; debit: number; credit: number }>`
+      SELECT account, SUM(debit) AS debit, SUM(credit) AS credit FROM (
+        SELECT from_account AS account, amount_paise AS debit, 0 AS credit FROM journal_entries WHERE effective_at <= ${moment}
+        UNION ALL
+        SELECT to_account, 0, amount_paise FROM journal_entries WHERE effective_at <= ${moment}
+      ) GROUP BY account ORDER BY account`.execute(db);
     lines = rows.map((r) => ({ account: r.account, debitPaise: Number(r.debit), creditPaise: Number(r.credit) }));
   }
   return {
@@ -210,11 +233,54 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise: availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise) };
 }
 
-/** Every posting in log order (for export and for checking a rebuild gives the same journal). */
-export async function listPostings(db: ReadDbHandle, range: { from?: string; to?: string } = {}) {
-  let query = db.selectFrom('journal_postings').selectAll();
+/** One side of a journal transaction: the amount arriving in (+) or leaving (−) one account. */
+export interface JournalPosting {
+  /** `<transaction id>:0` for the side money leaves, `:1` for the side it arrives in. */
+  id: string;
+  transactionId: string;
+  position: number;
+  revision: number;
+  account: string;
+  /** Signed paise: negative debits the account, positive credits it. The two sides sum to zero. */
+  amountPaise: number;
+  kind: string;
+  effectiveAt: string;
+  userId: string;
+  actor: string | null;
+  reason: string | null;
+  description: string;
+  submissionId: string | null;
+  taskId: string | null;
+  withdrawalId: string | null;
+  utr: string | null;
+}
+
+/** Every posting in log order, the side money leaves first (for export and for checking a rebuild gives the same journal). */
+export async function listPostings(db: ReadDbHandle, range: { from?: string; to?: string } = {}): Promise<JournalPosting[]> {
+  let query = db.selectFrom('journal_entries').selectAll();
   if (range.from !== undefined) query = query.where('effective_at', '>=', isoMoment(range.from));
   if (range.to !== undefined) query = query.where('effective_at', '<=', isoMoment(range.to));
-  // seq orders as (position, id) does: the two sides of an event, debit first.
-  return query.orderBy('seq').execute();
+  const rows = await query.orderBy('position').execute();
+  return rows.flatMap((row) => {
+    const params = paramsOf(row);
+    const side = (index: 0 | 1, account: string, amountPaise: number): JournalPosting => ({
+      id: `${row.transaction_id}:${index}`,
+      transactionId: row.transaction_id,
+      position: row.position,
+      revision: row.revision,
+      account,
+      amountPaise,
+      kind: row.kind,
+      effectiveAt: row.effective_at,
+      userId: row.user_id,
+      actor: row.actor,
+      reason: reasonOf(params),
+      description: descriptionOf(row, params),
+      submissionId: row.submission_id,
+      taskId: row.task_id,
+      withdrawalId: row.withdrawal_id,
+      utr: row.utr,
+    });
+    return [side(0, row.from_account, -row.amount_paise), side(1, row.to_account, row.amount_paise)];
+  });
 }

@@ -1,33 +1,32 @@
 /**
- * journal_postings: one row per posting of the double-entry journal. Every money event is one
- * transaction (transaction_id = the event id) whose postings sum to zero. Amounts are signed paise:
- * positive credits the account (money arrives in it), negative debits it (money leaves it), so an
- * account's balance is the sum of its postings and a user's available balance is positive.
+ * journal_entries: the double-entry journal, one row per journal transaction. Every money event of a
+ * user's stream is one transaction: `amount_paise` (always positive) leaves `from_account` and
+ * arrives in `to_account`, so its two postings (−amount on from, +amount on to) sum to zero by
+ * construction. An account's balance is what arrived in it minus what left it, so a user's available
+ * balance is positive. The postings are listed from these rows (queries.ts, `listPostings`).
  */
-export interface JournalPostingsTable {
-  /** 2 × position + side (0 debit, 1 credit): the key, and the order postings are listed in. */
-  seq: number;
-  /** `<event id>:<index>`. */
-  id: string;
+export interface JournalEntriesTable {
+  /** The money event's global position: the key, and the order entries are listed in. */
+  position: number;
+  /** The money event's id. */
   transaction_id: string;
-  account: string;
-  /** The user the transaction belongs to (set on both sides of it). */
-  user_id: string | null;
-  amount_paise: number;
+  /** The user the transaction belongs to (one of its accounts is theirs). */
+  user_id: string;
+  /** The event's revision in the user's stream. */
+  revision: number;
   /** task_reward, kyc_bonus, adjustment, withdrawal, withdrawal_refund, withdrawal_paid. */
   kind: string;
-  event_type: string;
-  position: number;
-  stream_id: string;
-  revision: number;
+  from_account: string;
+  to_account: string;
+  amount_paise: number;
   /** When it happened, as the event says (its creditedAt, debitedAt, paidAt). */
   effective_at: string;
   /** The staff member (or the user) who caused it. */
   actor: string | null;
-  reason: string | null;
-  /** The English description (LEDGER_TEXTS rendered) and its facts as JSON. */
-  description: string;
+  /** The facts the description is made of, as JSON (LEDGER_TEXTS[kind] filled in on reading). */
   params: string | null;
+  /** The literal text of an entry recorded before descriptions were keys; null otherwise. */
+  description: string | null;
   entry_id: string | null;
   submission_id: string | null;
   task_id: string | null;
@@ -39,7 +38,9 @@ export interface JournalPostingsTable {
 /** journal_balances: running totals per account, so today's figures need no scan. */
 export interface JournalBalancesTable {
   account: string;
+  /** Paise that left the account. */
   debit_paise: number;
+  /** Paise that arrived in it. */
   credit_paise: number;
 }
 

@@ -1,7 +1,9 @@
-import { type MessageParams, type TransactionBody, formatPaise } from '@kamai/contracts';
+import { EARNING_KINDS, type TransactionBody, formatPaise } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
+import { accounts } from '../journal/accounts.ts';
+import { descriptionOf, paramsOf } from '../journal/queries.ts';
 import type { WalletsTable } from '../schema.ts';
 
 export function findWallet(db: ReadDbHandle, userId: string): Promise<Selectable<WalletsTable> | undefined> {
@@ -10,25 +12,35 @@ export function findWallet(db: ReadDbHandle, userId: string): Promise<Selectable
   return db.selectFrom('wallets').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** The user's ledger entries, newest first (GET /api/transactions). */
+/**
+ * The user's ledger entries, newest first (GET /api/transactions): the journal's transactions that
+ * moved the user's available balance, which is every one of theirs but a paid withdrawal (payout
+ * pending to the bank). The history a user sees is the very rows finance audits.
+ */
 export async function listTransactions(db: ReadDbHandle, userId: string, limit = 200): Promise<TransactionBody[]> {
+  const available = accounts.available(userId);
   const rows = await db
-    .selectFrom('transactions')
+    .selectFrom('journal_entries')
     .selectAll()
     .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('to_account', '=', available), eb('from_account', '=', available)]))
     .orderBy('position', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    userId: row.user_id,
-    type: row.type,
-    direction: row.direction,
-    kind: row.kind,
-    amount: formatPaise(row.amount_paise),
-    description: row.description,
-    ...(row.params !== null && { params: JSON.parse(row.params) as MessageParams }),
-    taskId: row.task_id,
-    createdAt: row.created_at,
-  }));
+  return rows.map((row) => {
+    const params = paramsOf(row);
+    const direction = row.to_account === available ? 'credit' : 'debit';
+    return {
+      id: row.entry_id ?? row.transaction_id,
+      userId: row.user_id,
+      type: direction === 'credit' ? (EARNING_KINDS.has(row.kind) ? 'earned' : 'other') : row.kind === 'withdrawal' ? 'withdrawn' : 'other',
+      direction,
+      kind: row.kind,
+      amount: formatPaise(row.amount_paise),
+      description: descriptionOf(row, params),
+      ...(params !== undefined && { params }),
+      taskId: row.task_id,
+      createdAt: row.effective_at,
+    };
+  });
 }

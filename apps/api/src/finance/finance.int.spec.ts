@@ -187,8 +187,8 @@ describe('finance over real HTTP: manual adjustments', () => {
       },
     });
     expect((await user.get('/api/transactions')).body).toEqual([credit.body.transaction]);
-    const row = await server.db.selectFrom('transactions').select(['by_user_id', 'kind']).where('id', '=', credit.body.transaction.id).executeTakeFirst();
-    expect(row).toEqual({ by_user_id: finance.userId, kind: 'adjustment' });
+    const row = await server.db.selectFrom('journal_entries').select(['actor', 'kind']).where('entry_id', '=', credit.body.transaction.id).executeTakeFirst();
+    expect(row).toEqual({ actor: finance.userId, kind: 'adjustment' });
     expect((await user.get('/api/notifications')).body[0]).toMatchObject({ title: 'Wallet Credited', message: '₹250.75 was added to your wallet: Missed task reward' });
 
     const debit = await finance.post('/api/admin/adjustments', { mobile: user.mobile, amount: 50, direction: 'debit', reason: 'Duplicate reward' });

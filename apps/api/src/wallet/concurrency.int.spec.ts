@@ -76,8 +76,9 @@ describe(`${REQUESTS} concurrent withdrawals of ₹${AMOUNT_RUPEES} against ₹$
     try {
       const wallet = read.prepare('SELECT balance_paise, total_withdrawn_paise FROM wallets WHERE user_id = ?').get(user.userId);
       expect(wallet).toEqual({ balance_paise: 0, total_withdrawn_paise: BALANCE_RUPEES * 100 });
+      // The user's ledger entries that moved the available balance: the funding credit and one hold per request.
       const ledger = read
-        .prepare("SELECT COUNT(*) AS n, SUM(CASE direction WHEN 'credit' THEN amount_paise ELSE -amount_paise END) AS net FROM transactions WHERE user_id = ?")
+        .prepare("SELECT COUNT(*) AS n, SUM(CASE WHEN to_account LIKE '%:available' THEN amount_paise ELSE -amount_paise END) AS net FROM journal_entries WHERE user_id = ? AND kind <> 'withdrawal_paid'")
         .get(user.userId);
       expect(ledger).toEqual({ n: expected + 1, net: 0 });
       const requests = read.prepare("SELECT COUNT(*) AS n FROM withdrawal_requests WHERE user_id = ? AND status = 'pending'").get(user.userId);
