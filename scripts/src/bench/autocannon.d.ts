@@ -5,7 +5,14 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+  }
+  /** One connection; setupClient gets it before its first request. */
+  export interface Client {
+    /**
+     * Replaces this connection's requests, encoded once here. (setRequest replaces only the current
+     * one: with a single request, the next request reverts to the original.)
+     */
+    setRequests(requests: Request[]): void;
   }
   export interface Options {
     url: string;
@@ -15,6 +22,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: Request[];
+    /** Called once per connection, in order, as the connections are made. */
+    setupClient?: (client: Client) => void;
   }
   export interface Histogram { average: number; mean: number; p50: number; p99: number; max: number; total: number }
   export interface Result {
