@@ -79,6 +79,12 @@ await part('http', async () => {
     peer: `${n(r.withdrawalsOne.perSecond)}/s (1 process)`,
     ratio: x(r.withdrawalsTwo.perSecond, r.withdrawalsOne.perSecond),
   });
+  rows.push({
+    what: 'POST /api/withdrawals, read-your-writes, 2 processes + 1 projection worker, 1 data dir',
+    figure: `${n(r.withdrawalsTwoWithWorker.perSecond)}/s, p99 ${r.withdrawalsTwoWithWorker.p99} ms${fails(r.withdrawalsTwoWithWorker)}`,
+    peer: `${n(r.withdrawalsOne.perSecond)}/s (1 process)`,
+    ratio: x(r.withdrawalsTwoWithWorker.perSecond, r.withdrawalsOne.perSecond),
+  });
   // What the cores allow: however many processes, each answer costs the servers' CPU plus the load
   // generator's, on the same cores (Linux /proc; left out elsewhere).
   const cores = cpus().length;
@@ -89,6 +95,7 @@ await part('http', async () => {
   };
   cpuOf('1 process', r.withdrawalsOne);
   cpuOf('2 processes', r.withdrawalsTwo);
+  cpuOf('2 processes + worker', r.withdrawalsTwoWithWorker);
   const one = r.withdrawalsOne;
   if (one.serverCpuUs !== undefined && one.clientCpuUs !== undefined) {
     const ceiling = (cores * 1_000_000) / (one.serverCpuUs + one.clientCpuUs);
