@@ -16,12 +16,22 @@ export const BUILD_STALE_MS = 30_000;
  */
 const BUILD_CACHE_KB = 256 * 1024;
 
+/**
+ * How long after the store last gained events a build keeps pausing between chunks: longer than a
+ * live runner in another process takes to notice a commit and apply it.
+ */
+const QUIET_AFTER_MS = 1000;
+
 export interface BuildOptions {
   /** Events read from the store per call. */
   batchSize?: number;
   /** How long one write transaction on the shadow tables may run before it lets other writers in. */
   chunkMs?: number;
-  /** Pause between chunks, so other processes' writers get the lock. */
+  /**
+   * Pause between chunks, so other processes' writers get the lock. Taken while the store gains
+   * events and for QUIET_AFTER_MS after (the live runners write what the store gained); a store
+   * that has been quiet that long gives nobody anything to write, and chunks follow each other.
+   */
   pauseMs?: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
@@ -153,7 +163,7 @@ async function dropInChunks(conn: ReadDbHandle, names: readonly string[], option
  */
 export async function buildAside(
   db: ReadDbHandle,
-  store: Pick<EventStore, 'readAll'>,
+  store: Pick<EventStore, 'readAll'> & Partial<Pick<EventStore, 'headPosition'>>,
   projections: readonly Projection[],
   options: BuildOptions = {},
 ): Promise<BuildResult> {
@@ -263,6 +273,10 @@ export async function buildAside(
       });
 
     let lastLog = performance.now();
+    // Without a head to watch, every chunk is followed by a pause.
+    const headNow = () => store.headPosition?.() ?? Promise.resolve(undefined);
+    let head = await headNow();
+    let gainedAt = performance.now();
     for (;;) {
       if (pageDone() && !arrived) await coming.catch(() => {}); // its error is thrown in the chunk
       if (await chunk(chunkMs)) break;
@@ -271,7 +285,13 @@ export async function buildAside(
         lastLog = performance.now();
         log(`building ${projections.map((p) => p.name).join(', ')}: ${events} events so far`);
       }
-      await sleep(pauseMs);
+      const now = await headNow();
+      if (now !== head || now === undefined) {
+        head = now;
+        gainedAt = performance.now();
+      }
+      // When quiet, this thread's own writers (queued on the file's lock) still get their turn.
+      await (performance.now() - gainedAt < QUIET_AFTER_MS ? sleep(pauseMs) : new Promise((resolve) => setImmediate(resolve)));
     }
     await source.close();
     options.signal?.throwIfAborted();
@@ -336,7 +356,7 @@ export async function buildAside(
  */
 export async function rebuildReadModels(
   db: ReadDbHandle,
-  store: Pick<EventStore, 'readAll'>,
+  store: Pick<EventStore, 'readAll'> & Partial<Pick<EventStore, 'headPosition'>>,
   projections: readonly Projection[],
   options: BuildOptions = {},
 ): Promise<BuildResult> {
