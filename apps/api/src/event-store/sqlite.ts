@@ -191,7 +191,6 @@ export class SqliteEventStore implements EventStore, ChainSource {
     positionOf: Database.Statement<[string, number], number>;
     readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
-    head: Database.Statement<[], number>;
     dataVersion: Database.Statement<[], number>;
     readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
     writeSnapshot: Database.Statement<[string, number, number, string]>;
@@ -228,7 +227,6 @@ export class SqliteEventStore implements EventStore, ChainSource {
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
       readAll: db.prepare<[number, number], EventRow>(READ_ALL_SQL),
-      head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
       writeSnapshot: db.prepare(SNAPSHOT_UPSERT_SQL),
@@ -241,7 +239,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.#shared = new BigInt64Array(shared);
     // What the log held when the thread started counts as seen; anything later that the writer did
     // not write is another's (the first externalVersion call looks, whatever data_version says).
-    const startHead = this.#sql.head.get() ?? 0;
+    const startHead = this.#writer.head();
     Atomics.store(this.#shared, 0, BigInt(startHead));
     const data: WriterThreadData = {
       shared,
@@ -362,13 +360,13 @@ export class SqliteEventStore implements EventStore, ChainSource {
 
   async headPosition(): Promise<number> {
     this.#assertOpen();
-    return this.#sql.head.get() ?? 0;
+    return this.#writer.head();
   }
 
   /** Synchronous headPosition. */
   headNow(): number {
     this.#assertOpen();
-    return this.#sql.head.get() ?? 0;
+    return this.#writer.head();
   }
 
   /**
@@ -388,7 +386,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
     if (dataVersion !== this.#external.dataVersion) {
       this.#external.dataVersion = dataVersion;
       const own = Number(Atomics.load(shared, 0));
-      if ((this.#sql.head.get() ?? 0) > Math.max(own, this.#localHead)) this.#external.counter++;
+      if (this.#writer.head() > Math.max(own, this.#localHead)) this.#external.counter++;
     }
     return this.#external.counter + Number(Atomics.load(shared, 1));
   }
