@@ -174,8 +174,9 @@ export async function buildAside(
   const log = options.log ?? (() => {});
   const generation = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const tables = projections.flatMap((p) => Object.keys(p.tables));
-  // Tables of earlier versions that this one no longer has: the swap retires them with the old tables.
-  const retired = projections.flatMap((p) => p.retired ?? []);
+  // What the swap moves aside (and drops after): the live tables, and those of earlier versions that
+  // this one no longer has.
+  const replaced = [...tables, ...projections.flatMap((p) => p.retired ?? [])];
   const shadowOf = (table: string) => `${table}__r${generation}`;
   const file = readDbFileOf(db);
   // The build's commits never checkpoint on this event loop: a thread of its own does (the raised
@@ -206,7 +207,7 @@ export async function buildAside(
       // What builds before left: the shadows of one that died or failed (this build holds the claims
       // now, so no other shadow of these tables is in use), and tables a swap did not get to drop.
       // Named here, dropped in chunks once the claims are this build's.
-      return [...tables, ...retired].flatMap((t) => [
+      return replaced.flatMap((t) => [
         ...tablesStartingWith(trx, `${t}__r`).filter((name) => name !== shadowOf(t)),
         ...tablesStartingWith(trx, `${t}__old`),
       ]);
@@ -307,7 +308,7 @@ export async function buildAside(
         position = batch.at(-1)!.position;
         events += batch.length;
       }
-      for (const table of [...tables, ...retired]) {
+      for (const table of replaced) {
         await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}__old${generation}`)}`.execute(trx).catch((err: unknown) => {
           if (!/no such table/.test(String(err))) throw err;
         });
@@ -321,7 +322,7 @@ export async function buildAside(
     // After readers have the new tables: the old ones, a chunk at a time.
     await dropInChunks(
       conn,
-      [...tables, ...retired].flatMap((t) => tablesStartingWith(conn, `${t}__old${generation}`)),
+      replaced.flatMap((t) => tablesStartingWith(conn, `${t}__old${generation}`)),
       { chunkMs, pauseMs },
     );
     return { events, position, seconds };
