@@ -10,6 +10,7 @@ import {
   type ReadDbHandle,
   accounts,
   allProjections,
+  changeOf,
   descriptionOf,
   findUserById,
   findWallet,
@@ -228,9 +229,8 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
       if (event.type === 'WithdrawalRequested') withdrawals.set(event.data.withdrawalId, { userId, amountPaise: event.data.amountPaise });
       const t = journalTransactionOf(event, userId, (id) => withdrawals.get(id));
       if (!t || (asOf !== undefined && t.effectiveAt > asOf)) continue;
-      const change = (account: string) => (t.to === account ? t.amountPaise : 0) - (t.from === account ? t.amountPaise : 0);
-      const availableChange = change(accounts.available(userId));
-      const pendingChange = change(accounts.payoutPending(userId));
+      const availableChange = changeOf(accounts.available(userId), t.from, t.to, t.amountPaise);
+      const pendingChange = changeOf(accounts.payoutPending(userId), t.from, t.to, t.amountPaise);
       available += availableChange;
       pending += pendingChange;
       last = event.position;

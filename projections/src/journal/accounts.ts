@@ -10,6 +10,14 @@ export const accounts = {
   bank: 'platform:bank',
 } as const;
 
+/**
+ * What a transaction of `amountPaise` moving money `from` one account `to` another did to `account`:
+ * +amount when it arrived there, −amount when it left from there, 0 when the account is neither side.
+ */
+export function changeOf(account: string, from: string, to: string, amountPaise: number): number {
+  return to === account ? amountPaise : from === account ? -amountPaise : 0;
+}
+
 /** Accounts whose outflow funds the users' wallets. */
 export const FUNDING_ACCOUNTS: readonly string[] = [accounts.taskRewards, accounts.kycBonus, accounts.adjustments];
 

@@ -1,7 +1,7 @@
 import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, ledgerText } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import { FUNDING_ACCOUNTS, accounts } from './accounts.ts';
+import { FUNDING_ACCOUNTS, accounts, changeOf } from './accounts.ts';
 import type { JournalEntriesTable } from './schema.ts';
 
 type EntryRow = Selectable<JournalEntriesTable>;
@@ -24,14 +24,7 @@ function reasonOf(params: MessageParams | undefined): string | null {
   return typeof reason === 'string' ? reason : null;
 }
 
-/**
- * How much of the entry arrived in (+) or left (−) this account: its amount, signed, when the account
- * is one of its two, else 0.
- */
-const changeOf = (row: Pick<EntryRow, 'from_account' | 'to_account' | 'amount_paise'>, account: string): number =>
-  row.to_account === account ? row.amount_paise : row.from_account === account ? -row.amount_paise : 0;
-
-/** SQL: the signed change an entry made to `account` (see changeOf). */
+/** SQL: the signed change an entry made to `account` (changeOf, in SQL). */
 const changeSql = (account: string) =>
   sql<number>`CASE WHEN to_account = ${account} THEN amount_paise WHEN from_account = ${account} THEN -amount_paise ELSE 0 END`;
 
@@ -133,8 +126,8 @@ export async function userStatement(db: ReadDbHandle, userId: string, range: { f
   let availablePaise = opening.availablePaise;
   let pendingPaise = opening.pendingPayoutPaise;
   const entries = rows.map((row): StatementEntry => {
-    const amountPaise = changeOf(row, available);
-    const pendingPayoutChangePaise = changeOf(row, pending);
+    const amountPaise = changeOf(available, row.from_account, row.to_account, row.amount_paise);
+    const pendingPayoutChangePaise = changeOf(pending, row.from_account, row.to_account, row.amount_paise);
     availablePaise += amountPaise;
     pendingPaise += pendingPayoutChangePaise;
     const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
