@@ -5,6 +5,7 @@ export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
 export * from './finance.ts';
+export * from './personal.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */

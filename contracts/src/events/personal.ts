@@ -1,0 +1,41 @@
+import type { KamaiEventType } from './all.ts';
+
+/**
+ * Personal data in events. The log is kept forever and hash-chained, so a person can be forgotten
+ * only if what identifies them never sits in it in plain text: every field listed here is stored
+ * encrypted with its data subject's key (crypto-shredding), and erasing the person deletes that key.
+ * Deciders and projections see the plain values (or, once the key is gone, ERASED) through the codec.
+ *
+ * Ask of every new event field "could this identify a person?" and list it here when the answer is
+ * yes (names, mobile numbers, e-mail, password hashes, bank and UPI details, image keys, free text a
+ * user wrote, device or address data). Paths are dot-separated (`destination.upiId`); a path whose
+ * value is absent in an event is simply skipped.
+ */
+export interface PersonalFields {
+  /** Whose data it is: the user id of a `user-<id>` stream (`stream`), or a field of the payload. */
+  subject: 'stream' | 'userId' | 'caller';
+  paths: readonly string[];
+}
+
+/** What a personal field reads as once its subject's key is erased. */
+export const ERASED = '[erased]';
+/** The same for fields that must look like a SHA-256 hex digest. */
+export const ERASED_SHA256 = '0'.repeat(64);
+
+export function isErased(value: unknown): boolean {
+  return value === ERASED || value === ERASED_SHA256;
+}
+
+export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields } = {
+  UserRegistered: { subject: 'stream', paths: ['mobile', 'passwordHash', 'firstName', 'lastName'] },
+  ProfileUpdated: { subject: 'stream', paths: ['firstName', 'lastName', 'email'] },
+  PasswordChanged: { subject: 'stream', paths: ['passwordHash'] },
+  WithdrawalRequested: { subject: 'stream', paths: ['destination.accountNumber', 'destination.holderName', 'destination.upiId'] },
+  /** A withdrawal's hold names its (masked) destination. */
+  WalletDebited: { subject: 'stream', paths: ['params.destination'] },
+  NotificationSent: { subject: 'stream', paths: ['params.destination'] },
+  ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription'] },
+  KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256'] },
+  MobileReserved: { subject: 'userId', paths: ['mobile'] },
+  SessionStarted: { subject: 'userId', paths: ['device'] },
+};
