@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Mobile } from './auth.ts';
-import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
+import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE } from './withdrawals.ts';
 
 /**
  * Finance's ledger (issue 11): statements, balances as of a moment, trial balance, reconciliation,
@@ -15,6 +15,23 @@ export const Moment = v.pipe(
   v.check((s) => !Number.isNaN(Date.parse(s)), 'Give a real date'),
   v.transform((s) => new Date(s).toISOString()),
 );
+
+/** India time is UTC+05:30 all year (no daylight saving). */
+const IST_OFFSET = '+05:30';
+
+/**
+ * A whole day in India time as UTC instants: from its first millisecond to its last, so a period
+ * `from`..`to` given as dates includes the whole `to` day.
+ */
+export function istDay(date: string): { start: string; end: string } {
+  const start = new Date(`${date}T00:00:00.000${IST_OFFSET}`);
+  return { start: start.toISOString(), end: new Date(start.getTime() + 86_400_000 - 1).toISOString() };
+}
+
+/** The India-time date (YYYY-MM-DD) an instant falls on. */
+export function istDateOf(instant: string | Date): string {
+  return new Date(new Date(instant).getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
 
 export const LedgerUserParam = v.object({ mobile: Mobile });
 
@@ -31,7 +48,7 @@ export const WITHDRAWAL_PAGE_SIZE = 500;
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all&from=&to=&cursor=&format=csv */
 export const WithdrawalListQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], 'status must be pending, paid, rejected or all'), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
   from: v.optional(Moment),
   to: v.optional(Moment),
   cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'))),
@@ -113,7 +130,9 @@ export interface LedgerVerifyBody {
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/withdrawals$/,
   /^\/api\/admin\/adjustments$/,
-  /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject)$/,
+  /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject|reverse)$/,
+  /^\/api\/admin\/payout-batches$/,
+  /^\/api\/admin\/payout-batches\/[^/]+\/(approve|results)$/,
   /^\/api\/tasks\/[^/]+\/submit-proof$/,
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
 ];

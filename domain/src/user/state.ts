@@ -61,6 +61,9 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalRequested':
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
+      case 'WithdrawalProcessing':
+      case 'WithdrawalFailed':
+      case 'WithdrawalReversed':
         state.withdrawals = evolveWithdrawals(state.withdrawals, event);
         return state;
       case 'KycDocumentSubmitted':
@@ -86,11 +89,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 3 (KYC, adjustments added); bump it when the state's
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 4 (withdrawals' payout states); bump it when the state's
  * shape or any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 3,
+  version: 4,
   save: (state) =>
     ({
       account: state.account,

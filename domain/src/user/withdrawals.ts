@@ -27,10 +27,12 @@ export interface WithdrawalRecord {
   status: WithdrawalStatus;
   destination: WithdrawalDestination;
   requestedAt: string;
-  /** When it was paid or rejected. */
+  /** When it was paid, failed, rejected or reversed. */
   processedAt: string | null;
   reference: string | null;
   reason: string | null;
+  /** The payout batch it was sent in (absent on records of snapshots taken before batches). */
+  batchId?: string | null;
 }
 
 /**
@@ -57,6 +59,7 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         processedAt: null,
         reference: null,
         reason: null,
+        batchId: null,
       };
       state.byId.set(d.withdrawalId, record);
       state.lastDestination = d.destination;
@@ -66,6 +69,12 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
       return settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
     case 'WithdrawalRejected':
       return settle(state, event.data.withdrawalId, { status: 'rejected', processedAt: event.data.rejectedAt, reason: event.data.reason });
+    case 'WithdrawalProcessing':
+      return settle(state, event.data.withdrawalId, { status: 'processing', batchId: event.data.batchId });
+    case 'WithdrawalFailed':
+      return settle(state, event.data.withdrawalId, { status: 'failed', processedAt: event.data.failedAt, reason: event.data.reason });
+    case 'WithdrawalReversed':
+      return settle(state, event.data.withdrawalId, { status: 'reversed', processedAt: event.data.reversedAt, reason: event.data.reason });
     default:
       return assertNever(event);
   }
@@ -99,6 +108,24 @@ export type WithdrawalCommand =
     }
   | {
       type: 'RejectWithdrawal';
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      now: string;
+    }
+  | {
+      /** Sent to the bank in a payout batch. Marking it again for the same batch changes nothing. */
+      type: 'MarkWithdrawalProcessing';
+      data: { withdrawalId: string; batchId: string; by: string };
+      now: string;
+    }
+  | {
+      /** The bank could not pay a processing withdrawal: its money goes back to the wallet. */
+      type: 'FailWithdrawal';
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      now: string;
+    }
+  | {
+      /** The bank returned a paid withdrawal: its money goes back to the wallet. */
+      type: 'ReverseWithdrawal';
       data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
       now: string;
     };
@@ -151,7 +178,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     }
     case 'MarkWithdrawalPaid': {
       const d = command.data;
-      const record = pendingWithdrawal(state, d.withdrawalId, d.by);
+      // Paid by hand while pending, or from a batch's results while processing.
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['pending', 'processing']);
       return [
         {
           type: 'WithdrawalPaid',
@@ -190,6 +218,49 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
         }),
       ];
     }
+    case 'MarkWithdrawalProcessing': {
+      const d = command.data;
+      const current = state.withdrawals.byId.get(d.withdrawalId);
+      if (current?.status === 'processing' && current.batchId === d.batchId && d.by !== state.account.userId) return [];
+      pendingWithdrawal(state, d.withdrawalId, d.by);
+      return [{ type: 'WithdrawalProcessing', data: { withdrawalId: d.withdrawalId, batchId: d.batchId, by: d.by, processingAt: command.now } }];
+    }
+    case 'FailWithdrawal': {
+      const d = command.data;
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['processing']);
+      return [
+        { type: 'WithdrawalFailed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, failedAt: command.now } },
+        credit(
+          { entryId: d.entryId, amountPaise: record.amountPaise, kind: 'payout_failed', params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now },
+          state.wallet,
+        ),
+        notify({
+          notificationId: d.notificationId,
+          key: 'withdrawal_failed',
+          params: { amountPaise: record.amountPaise, reason: d.reason },
+          kind: 'error',
+          now: command.now,
+        }),
+      ];
+    }
+    case 'ReverseWithdrawal': {
+      const d = command.data;
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['paid']);
+      return [
+        { type: 'WithdrawalReversed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, reversedAt: command.now } },
+        credit(
+          { entryId: d.entryId, amountPaise: record.amountPaise, kind: 'payout_reversal', params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now },
+          state.wallet,
+        ),
+        notify({
+          notificationId: d.notificationId,
+          key: 'withdrawal_reversed',
+          params: { amountPaise: record.amountPaise, reference: record.reference ?? '', reason: d.reason },
+          kind: 'error',
+          now: command.now,
+        }),
+      ];
+    }
     default:
       return assertNever(command);
   }
@@ -197,12 +268,27 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
 
 /** A request still waiting for finance: settled once, never by the user it pays. */
 function pendingWithdrawal(state: WithdrawalDecisionState, withdrawalId: string, by: string): WithdrawalRecord {
+  return withdrawalIn(state, withdrawalId, by, ['pending']);
+}
+
+/** A withdrawal in one of the states a command may move it from, never handled by the user it pays. */
+function withdrawalIn(state: WithdrawalDecisionState, withdrawalId: string, by: string, from: readonly WithdrawalStatus[]): WithdrawalRecord {
   const record = state.withdrawals.byId.get(withdrawalId);
   if (!record) throw new DomainError('not_found', 'Withdrawal request not found');
   if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
-  if (record.status !== 'pending') throw new DomainError('conflict', `This withdrawal request has already been ${record.status}`);
+  if (!from.includes(record.status)) throw new DomainError('conflict', WITHDRAWAL_STATE_CONFLICTS[record.status]);
   return record;
 }
+
+/** Why a withdrawal in this state cannot take the command. */
+const WITHDRAWAL_STATE_CONFLICTS: Record<WithdrawalStatus, string> = {
+  pending: 'This withdrawal request has not been paid or sent to the bank yet',
+  processing: 'This withdrawal request is with the bank: wait for its result',
+  paid: 'This withdrawal request has already been paid',
+  failed: 'This withdrawal request has already failed',
+  rejected: 'This withdrawal request has already been rejected',
+  reversed: 'This withdrawal request has already been reversed',
+};
 
 /** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */
 export function maskDestination(destination: WithdrawalDestination): string {

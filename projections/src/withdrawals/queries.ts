@@ -30,6 +30,7 @@ export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
+    batchId: row.batch_id,
   };
 }
 
@@ -129,7 +130,8 @@ export async function listWithdrawalsPage(
   options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
 ): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
   const ascending = options.status === 'pending';
-  const timeColumn = options.status === 'paid' || options.status === 'rejected' ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
+  const settled = options.status === 'paid' || options.status === 'rejected' || options.status === 'failed' || options.status === 'reversed';
+  const timeColumn = settled ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
   let query = selectForFinance(db);
   if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
   if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);

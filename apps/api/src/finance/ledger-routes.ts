@@ -36,7 +36,7 @@ const NO_USER = 'No user with this mobile number';
 const financeStaff = withRole('finance');
 
 /** Lets the read models catch up with the store first: finance reads the figures as of now. */
-async function caughtUp(deps: AppDeps): Promise<void> {
+export async function caughtUp(deps: AppDeps): Promise<void> {
   const head = await deps.store.headPosition();
   if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
 }
@@ -47,7 +47,7 @@ async function userFor(deps: AppDeps, mobile: string) {
   return user;
 }
 
-function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
+export function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
   return c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
