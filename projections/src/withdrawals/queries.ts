@@ -30,7 +30,8 @@ export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
-    batchId: row.batch_id,
+    // Only once it is in a batch: withdrawals settled by hand never have one.
+    ...(row.batch_id !== null && { batchId: row.batch_id }),
   };
 }
 
