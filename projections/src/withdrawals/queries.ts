@@ -128,7 +128,15 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
  */
 export async function listWithdrawalsPage(
   db: ReadDbHandle,
-  options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
+  options: {
+    status: WithdrawalQueueStatus;
+    from?: string | undefined;
+    to?: string | undefined;
+    cursor?: number | undefined;
+    limit: number;
+    /** Only payouts processing since before this moment (late ones). */
+    processingBefore?: string | undefined;
+  },
 ): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
   const ascending = options.status === 'pending';
   const settled = options.status === 'paid' || options.status === 'rejected' || options.status === 'failed' || options.status === 'reversed';
@@ -138,6 +146,9 @@ export async function listWithdrawalsPage(
   if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
   if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
   if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);
+  if (options.processingBefore !== undefined) {
+    query = query.where('withdrawal_requests.status', '=', 'processing').where('withdrawal_requests.processing_at', '<', options.processingBefore);
+  }
   const rows = await query
     .orderBy('withdrawal_requests.position', ascending ? 'asc' : 'desc')
     .limit(options.limit + 1)

@@ -30,6 +30,7 @@ import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
+import { loadLimits } from '../settings/limits.ts';
 
 const NO_USER = 'No user with this mobile number';
 // Roles separate duties: ledgers and payouts are finance's alone, not an admin's (issue 9).
@@ -187,13 +188,16 @@ export const ledgerRoutes = new Hono<AppEnv>()
   .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store)))
   .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
     const deps = c.var.deps;
-    const { status, from, to, cursor, limit, format } = c.req.valid('query');
+    const { status, from, to, cursor, limit, format, late } = c.req.valid('query');
+    // Late payouts: processing (sent to the bank) for longer than the setting says.
+    const processingBefore =
+      late === 'true' ? new Date(deps.now().getTime() - (await loadLimits(deps.store)).latePayoutDays * 86_400_000).toISOString() : undefined;
     if (format === 'csv') {
       // The whole selection, page by page: an export is never cut off.
       const all: FinanceWithdrawalBody[] = [];
       let after = cursor === undefined ? undefined : Number(cursor);
       for (;;) {
-        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000 });
+        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000, processingBefore });
         all.push(...page.rows);
         if (page.nextCursor === null) break;
         after = page.nextCursor;
@@ -201,7 +205,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       return csvResponse(c, `withdrawals-${status}.csv`, withdrawalsCsv(all));
     }
     const page = await listWithdrawalsPage(deps.db, {
-      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE,
+      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE, processingBefore,
     });
     // The body stays the array the queue screen reads; the next page is named in a header.
     if (page.nextCursor !== null) c.header('x-next-cursor', String(page.nextCursor));

@@ -59,6 +59,10 @@ describe('payouts at volume over real HTTP', () => {
     const batch = await batchOf(made.map((w) => w.id));
     expect(batch).toMatchObject({ count: 20, total: (totalPaise / 100).toFixed(2), status: 'awaiting_approval', approvalRequired: true });
     expect(batch.counts).toEqual({ processing: 20, paid: 0, failed: 0, reversed: 0 });
+    // None is late yet (processing under the latePayoutDays setting); all are processing.
+    expect((await finance.get('/api/admin/withdrawals?status=processing&late=true')).body).toEqual([]);
+    const inBatch = (await finance.get('/api/admin/withdrawals?status=processing')).body as { id: string }[];
+    expect(made.every((w) => inBatch.some((p) => p.id === w.id))).toBe(true);
     // The users see their withdrawal sent to the bank.
     expect((await made[0]!.user.get('/api/withdrawals')).body[0]).toMatchObject({ status: 'processing', batchId: batch.id });
 
