@@ -228,42 +228,45 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     case 'FailWithdrawal': {
       const d = command.data;
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['processing']);
-      return [
-        { type: 'WithdrawalFailed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, failedAt: command.now } },
-        credit(
-          { entryId: d.entryId, amountPaise: record.amountPaise, kind: 'payout_failed', params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now },
-          state.wallet,
-        ),
-        notify({
-          notificationId: d.notificationId,
-          key: 'withdrawal_failed',
-          params: { amountPaise: record.amountPaise, reason: d.reason },
-          kind: 'error',
-          now: command.now,
-        }),
-      ];
+      const failed: UserEvent = { type: 'WithdrawalFailed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, failedAt: command.now } };
+      return giveBack(state, command, record, failed, 'payout_failed', 'withdrawal_failed', {});
     }
     case 'ReverseWithdrawal': {
       const d = command.data;
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['paid']);
-      return [
-        { type: 'WithdrawalReversed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, reversedAt: command.now } },
-        credit(
-          { entryId: d.entryId, amountPaise: record.amountPaise, kind: 'payout_reversal', params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now },
-          state.wallet,
-        ),
-        notify({
-          notificationId: d.notificationId,
-          key: 'withdrawal_reversed',
-          params: { amountPaise: record.amountPaise, reference: record.reference ?? '', reason: d.reason },
-          kind: 'error',
-          now: command.now,
-        }),
-      ];
+      const reversed: UserEvent = { type: 'WithdrawalReversed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, reversedAt: command.now } };
+      return giveBack(state, command, record, reversed, 'payout_reversal', 'withdrawal_reversed', { reference: record.reference ?? '' });
     }
     default:
       return assertNever(command);
   }
+}
+
+/**
+ * A payout the bank did not keep (failed, or reversed after paying): its outcome, the credit that
+ * returns the amount to the wallet, and the user's notification with the reason.
+ */
+function giveBack(
+  state: WithdrawalDecisionState,
+  command: { data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string }; now: string },
+  record: WithdrawalRecord,
+  outcome: UserEvent,
+  kind: 'payout_failed' | 'payout_reversal',
+  key: 'withdrawal_failed' | 'withdrawal_reversed',
+  params: Record<string, string>,
+): UserEvent[] {
+  const d = command.data;
+  return [
+    outcome,
+    credit({ entryId: d.entryId, amountPaise: record.amountPaise, kind, params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now }, state.wallet),
+    notify({
+      notificationId: d.notificationId,
+      key,
+      params: { amountPaise: record.amountPaise, ...params, reason: d.reason },
+      kind: 'error',
+      now: command.now,
+    }),
+  ];
 }
 
 /** A request still waiting for finance: settled once, never by the user it pays. */
