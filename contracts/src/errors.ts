@@ -51,4 +51,6 @@ export type ErrorCode =
   | 'unknown_ifsc'
   /** GET /api/ifsc/:code: the server has no branch directory (IFSC_DATASET unset): 404, the form shows the bank only. */
   | 'no_branch_directory'
+  /** A payout batch above the approval threshold whose file is asked for before a second finance member approved it: 409. */
+  | 'batch_not_approved'
   | 'internal';

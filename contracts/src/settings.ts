@@ -17,6 +17,10 @@ export const DEFAULT_LIMITS = {
   sessionIdleDays: 7,
   uploadsPerDay: 30,
   uploadBytesPerDay: 60 * 1024 * 1024,
+  /** A payout batch above this total needs a second finance member's approval before its file. */
+  payoutBatchApprovalThresholdPaise: rupees(50000),
+  /** A payout processing longer than this many days is late (the finance screen's filter). */
+  latePayoutDays: 2,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -35,6 +39,8 @@ export function limitsBody(limits: Limits) {
     sessionIdleDays: limits.sessionIdleDays,
     uploadsPerDay: limits.uploadsPerDay,
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
+    payoutBatchApprovalThreshold: formatPaise(limits.payoutBatchApprovalThresholdPaise),
+    latePayoutDays: limits.latePayoutDays,
   };
 }
 
@@ -49,6 +55,8 @@ export const SettingsBody = v.object({
   sessionIdleDays: v.number(),
   uploadsPerDay: v.number(),
   uploadMegabytesPerDay: v.number(),
+  payoutBatchApprovalThreshold: v.string(),
+  latePayoutDays: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -78,5 +86,7 @@ export const SettingsUpdateRequest = v.object({
   uploadMegabytesPerDay: v.optional(
     v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
   ),
+  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
+  latePayoutDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
 });
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

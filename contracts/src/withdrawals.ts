@@ -79,7 +79,13 @@ export function destinationOf(request: WithdrawalRequest): WithdrawalDestination
   return undefined;
 }
 
-export const WITHDRAWAL_STATUSES = ['pending', 'paid', 'rejected'] as const;
+/**
+ * A withdrawal's life: `pending` (requested) -> `processing` (in a payout batch, sent to the bank)
+ * -> `paid` or `failed`; `paid` -> `reversed` when the bank returns it; `pending` -> `rejected`.
+ * Failed, rejected and reversed withdrawals have their money back in the wallet.
+ */
+export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'paid', 'failed', 'rejected', 'reversed'] as const;
+export const WITHDRAWAL_STATUS_MESSAGE = 'status must be pending, processing, paid, failed, rejected, reversed or all';
 export const WithdrawalStatus = v.picklist(WITHDRAWAL_STATUSES);
 export type WithdrawalStatus = v.InferOutput<typeof WithdrawalStatus>;
 
@@ -94,12 +100,14 @@ export const WithdrawalBody = v.object({
   destination: v.string(),
   destinationKind: v.picklist(['bank', 'upi']),
   requestedAt: v.string(),
-  /** When it was paid or rejected; null while pending. */
+  /** When it was paid, failed, rejected or reversed; null while pending or processing. */
   processedAt: v.nullable(v.string()),
   /** The transfer reference of a paid request. */
   reference: v.nullable(v.string()),
-  /** Why a rejected request was refused. */
+  /** Why a rejected request was refused, a payout failed or was reversed. */
   reason: v.nullable(v.string()),
+  /** The payout batch it was sent in, once processing. */
+  batchId: v.optional(v.nullable(v.string())),
 });
 export type WithdrawalBody = v.InferOutput<typeof WithdrawalBody>;
 
@@ -136,7 +144,7 @@ export const IfscParam = v.object({
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all (default pending). */
 export const WithdrawalQueueQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], 'status must be pending, paid, rejected or all'), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
 });
 
 /** A withdrawal as finance staff see it: who asked, and the full destination to pay. */
@@ -171,6 +179,9 @@ const Reason = v.pipe(
 
 export const RejectWithdrawalRequest = v.object({ reason: Reason });
 export type RejectWithdrawalRequest = v.InferOutput<typeof RejectWithdrawalRequest>;
+/** POST /api/admin/withdrawals/:id/reverse: the bank returned a paid withdrawal. */
+export const ReverseWithdrawalRequest = v.object({ reason: Reason });
+export type ReverseWithdrawalRequest = v.InferOutput<typeof ReverseWithdrawalRequest>;
 
 /** POST /api/admin/adjustments: a manual ledger entry on the wallet of the user with this mobile. */
 export const AdjustmentRequest = v.object({

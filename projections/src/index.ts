@@ -37,3 +37,6 @@ export * from './journal/queries.ts';
 export * from './audit/schema.ts';
 export * from './audit/projection.ts';
 export * from './audit/queries.ts';
+export * from './payouts/schema.ts';
+export * from './payouts/projection.ts';
+export * from './payouts/queries.ts';

@@ -3,6 +3,7 @@ import { auditProjection } from './audit/projection.ts';
 import { journalProjection } from './journal/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
+import { payoutsProjection } from './payouts/projection.ts';
 import { sessionsProjection } from './sessions/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
@@ -27,6 +28,7 @@ export const allProjections: readonly Projection[] = [
   kycProjection,
   journalProjection,
   auditProjection,
+  payoutsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -5,6 +5,7 @@ import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable
 import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
+import type { BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -29,6 +30,9 @@ export interface ReadDb {
   audit_log: AuditLogTable;
   adjustments: AdjustmentsTable;
   audit_withdrawals: AuditWithdrawalsTable;
+  payout_batches: PayoutBatchesTable;
+  payout_batch_items: PayoutBatchItemsTable;
+  bank_statement_runs: BankStatementRunsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

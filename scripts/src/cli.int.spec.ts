@@ -184,6 +184,9 @@ describe('npm run cli', () => {
     expect(exported[0]).toBe('position,transaction_id,time,account,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision');
     expect(exported.some((line) => line.includes('platform:bank') && line.includes('UTR31337001'))).toBe(true);
     expect(exported.some((line) => line.includes('Missed reward'))).toBe(false);
+    // A date is a whole day in India time: --to today includes everything of today.
+    const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+    expect((await cli(dataDir, 'export-ledger', '--from', today, '--to', today)).stdout).toContain('UTR31337001');
     expect((await cli(dataDir, 'verify-ledger')).stdout).toMatch(/^OK: \d+ events verified; head [0-9a-f]{64} at position \d+/);
 
     // Someone with the file raises the credit: verification names the place, before and after a rebuild.

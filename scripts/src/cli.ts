@@ -2,7 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { ROLES, type Role, formatPaise, streams } from '@kamai/contracts';
+import { ROLES, type Role, formatPaise, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
@@ -51,7 +51,7 @@ const USAGE = `usage: npm run cli -- <command>
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
-  export-ledger [--from ISO] [--to ISO]           every journal posting as CSV (> journal.csv)
+  export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
   verify-ledger                                   check the event log's hash chain end to end`;
 
 class UsageError extends Error {}
@@ -287,7 +287,16 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
   if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
   const db = await caughtUpReadDb(store, readDbFile);
   try {
-    const range = { ...(values['--from'] && { from: values['--from'] }), ...(values['--to'] && { to: values['--to'] }) };
+    // A date is a whole day in India time, the --to day included.
+    const moment = (name: '--from' | '--to') => {
+      const value = values[name];
+      if (value === undefined) return undefined;
+      if (Number.isNaN(Date.parse(value))) throw new UsageError(`${name} must be a date (YYYY-MM-DD) or an ISO-8601 time`);
+      return name === '--from' ? periodStart(value) : periodEnd(value);
+    };
+    const from = moment('--from');
+    const to = moment('--to');
+    const range = { ...(from && { from }), ...(to && { to }) };
     const rows = await listPostings(db, range);
     const header = ['position', 'transaction_id', 'time', 'account', 'debit', 'credit', 'kind', 'description', 'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision'];
     process.stdout.write(

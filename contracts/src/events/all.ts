@@ -3,6 +3,7 @@ import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './
 import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
+import { bankStatementEvents, payoutBatchEvents } from './payouts.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 
@@ -27,6 +28,8 @@ export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
 export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
+export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
+export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -37,6 +40,8 @@ export const allEvents = {
   ...settingsEvents,
   ...referenceEvents,
   ...idempotencyEvents,
+  ...payoutBatchEvents,
+  ...bankStatementEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

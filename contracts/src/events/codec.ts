@@ -112,6 +112,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WithdrawalRequested: 1,
   WithdrawalPaid: 1,
   WithdrawalRejected: 1,
+  WithdrawalProcessing: 1,
+  WithdrawalFailed: 1,
+  WithdrawalReversed: 1,
   KycDocumentSubmitted: 1,
   KycDocumentApproved: 1,
   KycDocumentRejected: 1,
@@ -129,6 +132,12 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   IdempotencyKeyReserved: 1,
   IdempotentResponseRecorded: 1,
   IdempotencyKeyReleased: 1,
+  PayoutBatchCreated: 1,
+  PayoutBatchItemDropped: 1,
+  PayoutBatchApproved: 1,
+  PayoutBatchFileDownloaded: 1,
+  PayoutResultsImported: 1,
+  BankStatementReconciled: 1,
 };
 
 /**

@@ -5,6 +5,7 @@ export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
 export * from './finance.ts';
+export * from './payouts.ts';
 export * from './personal.ts';
 export * from './all.ts';
 
@@ -18,5 +19,7 @@ export const streams = {
   /** A transfer reference, normalised (upper case, no spaces). */
   reference: (reference: string) => `utr-${reference}`,
   idempotency: (hash: string) => `idempotency-${hash}`,
+  payoutBatch: (batchId: string) => `payout-batch-${batchId}`,
+  bankStatement: (runId: string) => `bank-statement-${runId}`,
 };
 export * from './codec.ts';

@@ -50,6 +50,9 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'RequestWithdrawal':
       case 'MarkWithdrawalPaid':
       case 'RejectWithdrawal':
+      case 'MarkWithdrawalProcessing':
+      case 'FailWithdrawal':
+      case 'ReverseWithdrawal':
         return decideWithdrawals(command, state);
       case 'SubmitKycDocument':
       case 'ApproveKycDocument':

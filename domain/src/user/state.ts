@@ -58,6 +58,9 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalRequested':
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
+      case 'WithdrawalProcessing':
+      case 'WithdrawalFailed':
+      case 'WithdrawalReversed':
         state.withdrawals = evolveWithdrawals(state.withdrawals, event);
         return state;
       case 'KycDocumentSubmitted':
@@ -83,18 +86,19 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 4 (no notifications, only
- * pending withdrawals: the state is bounded whatever the history); bump it when the state's shape or
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 5 (no notifications, only
+ * the withdrawals finance has not finished with and the newest paid ones, with their payout states:
+ * the state is bounded whatever the history); bump it when the state's shape or
  * any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 4,
+  version: 5,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
-      withdrawals: { pending: [...state.withdrawals.pending], lastDestination: state.withdrawals.lastDestination },
+      withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
     }) as unknown as Json,
@@ -103,7 +107,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account: AccountState;
       wallet: WalletState;
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
-      withdrawals: { pending: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
+      withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
     };
@@ -113,7 +117,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account,
       wallet,
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
-      withdrawals: { pending: new Map(withdrawals.pending), lastDestination: withdrawals.lastDestination },
+      withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
     };

@@ -30,6 +30,8 @@ export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
+    // Only once it is in a batch: withdrawals settled by hand never have one.
+    ...(row.batch_id !== null && { batchId: row.batch_id }),
   };
 }
 
@@ -126,15 +128,27 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
  */
 export async function listWithdrawalsPage(
   db: ReadDbHandle,
-  options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
+  options: {
+    status: WithdrawalQueueStatus;
+    from?: string | undefined;
+    to?: string | undefined;
+    cursor?: number | undefined;
+    limit: number;
+    /** Only payouts processing since before this moment (late ones). */
+    processingBefore?: string | undefined;
+  },
 ): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
   const ascending = options.status === 'pending';
-  const timeColumn = options.status === 'paid' || options.status === 'rejected' ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
+  const settled = options.status === 'paid' || options.status === 'rejected' || options.status === 'failed' || options.status === 'reversed';
+  const timeColumn = settled ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
   let query = selectForFinance(db);
   if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
   if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
   if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
   if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);
+  if (options.processingBefore !== undefined) {
+    query = query.where('withdrawal_requests.status', '=', 'processing').where('withdrawal_requests.processing_at', '<', options.processingBefore);
+  }
   const rows = await query
     .orderBy('withdrawal_requests.position', ascending ? 'asc' : 'desc')
     .limit(options.limit + 1)

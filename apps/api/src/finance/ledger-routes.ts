@@ -30,13 +30,14 @@ import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
+import { loadLimits } from '../settings/limits.ts';
 
 const NO_USER = 'No user with this mobile number';
 // Roles separate duties: ledgers and payouts are finance's alone, not an admin's (issue 9).
 const financeStaff = withRole('finance');
 
 /** Lets the read models catch up with the store first: finance reads the figures as of now. */
-async function caughtUp(deps: AppDeps): Promise<void> {
+export async function caughtUp(deps: AppDeps): Promise<void> {
   const head = await deps.store.headPosition();
   if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
 }
@@ -47,7 +48,7 @@ async function userFor(deps: AppDeps, mobile: string) {
   return user;
 }
 
-function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
+export function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
   return c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
@@ -187,13 +188,16 @@ export const ledgerRoutes = new Hono<AppEnv>()
   .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store)))
   .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
     const deps = c.var.deps;
-    const { status, from, to, cursor, limit, format } = c.req.valid('query');
+    const { status, from, to, cursor, limit, format, late } = c.req.valid('query');
+    // Late payouts: processing (sent to the bank) for longer than the setting says.
+    const processingBefore =
+      late === 'true' ? new Date(deps.now().getTime() - (await loadLimits(deps.store)).latePayoutDays * 86_400_000).toISOString() : undefined;
     if (format === 'csv') {
       // The whole selection, page by page: an export is never cut off.
       const all: FinanceWithdrawalBody[] = [];
       let after = cursor === undefined ? undefined : Number(cursor);
       for (;;) {
-        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000 });
+        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000, processingBefore });
         all.push(...page.rows);
         if (page.nextCursor === null) break;
         after = page.nextCursor;
@@ -201,7 +205,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       return csvResponse(c, `withdrawals-${status}.csv`, withdrawalsCsv(all));
     }
     const page = await listWithdrawalsPage(deps.db, {
-      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE,
+      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE, processingBefore,
     });
     // The body stays the array the queue screen reads; the next page is named in a header.
     if (page.nextCursor !== null) c.header('x-next-cursor', String(page.nextCursor));

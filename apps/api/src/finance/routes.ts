@@ -6,6 +6,7 @@ import {
   AdjustmentsQuery,
   MarkWithdrawalPaidRequest,
   RejectWithdrawalRequest,
+  ReverseWithdrawalRequest,
   formatPaise,
   ledgerText,
   streams,
@@ -58,6 +59,16 @@ export const financeRoutes = new Hono<AppEnv>()
     const by = requireUser(c).id;
     return settle(c, c.req.param('id'), (id, now) => ({
       type: 'RejectWithdrawal',
+      data: { withdrawalId: id, reason, by, entryId: randomUUID(), notificationId: randomUUID() },
+      now,
+    }));
+  })
+  .post('/api/admin/withdrawals/:id/reverse', financeStaff, withdrawalId, validate('json', ReverseWithdrawalRequest), async (c) => {
+    const { reason } = c.req.valid('json');
+    const by = requireUser(c).id;
+    // The bank returned a paid payout: its money comes back to the wallet (bank -> available).
+    return settle(c, c.req.param('id'), (id, now) => ({
+      type: 'ReverseWithdrawal',
       data: { withdrawalId: id, reason, by, entryId: randomUUID(), notificationId: randomUUID() },
       now,
     }));

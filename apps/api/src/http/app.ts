@@ -9,6 +9,7 @@ import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
+import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
@@ -64,6 +65,7 @@ export function createApp(parts: AppParts) {
   app.route('/', ifscRoutes);
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
+  app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
