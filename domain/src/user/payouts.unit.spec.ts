@@ -72,8 +72,9 @@ describe('the payout lifecycle: requested -> processing -> paid | failed; paid -
       ]);
     const state = fold(userEvolver, after(sent, fail()));
     expect(state.wallet).toEqual({ balance: 40_000, totalEarned: 40_000, totalWithdrawn: 0 });
-    expect(state.withdrawals.byId.get('w1')?.status).toBe('failed');
-    spec.given(after(sent, fail())).when(fail()).thenFails('conflict', /already failed/);
+    // A failed payout is finished with: it leaves the decision state.
+    expect(state.withdrawals.byId.has('w1')).toBe(false);
+    spec.given(after(sent, fail())).when(fail()).thenFails('conflict', /already been settled/);
     spec.given(pending).when(fail()).thenFails('conflict', /not been paid or sent/);
   });
 
@@ -85,8 +86,8 @@ describe('the payout lifecycle: requested -> processing -> paid | failed; paid -
     expect(events[2]).toMatchObject({ data: { key: 'withdrawal_reversed', params: { reference: 'UTR123456789', amountPaise: 10_000 } } });
     const state = fold(userEvolver, [...paid, ...events]);
     expect(state.wallet.balance).toBe(40_000);
-    expect(state.withdrawals.byId.get('w1')?.status).toBe('reversed');
-    spec.given([...paid, ...events]).when(reverse()).thenFails('conflict', /already been reversed/);
+    expect(state.withdrawals.byId.has('w1')).toBe(false);
+    spec.given([...paid, ...events]).when(reverse()).thenFails('conflict', /already been settled/);
     spec.given(after(pending, processing())).when(reverse()).thenFails('conflict', /with the bank/);
   });
 });

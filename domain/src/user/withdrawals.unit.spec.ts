@@ -181,8 +181,8 @@ describe('settling a withdrawal', () => {
 
   it('settles once: a second decision, either way, is a conflict', () => {
     const paid = [...pending, ...decideWithdrawals(pay(), fold(userEvolver, pending))];
-    spec.given(paid).when(pay()).thenFails('conflict', /already been settled/);
-    spec.given(paid).when(reject()).thenFails('conflict', /already been settled/);
+    spec.given(paid).when(pay()).thenFails('conflict', /already been paid/);
+    spec.given(paid).when(reject()).thenFails('conflict', /already been paid/);
     const rejected = [...pending, ...decideWithdrawals(reject(), fold(userEvolver, pending))];
     spec.given(rejected).when(reject()).thenFails('conflict', /already been settled/);
     spec.given(rejected).when(pay()).thenFails('conflict', /already been settled/);
