@@ -19,6 +19,7 @@ import {
   openReadDb,
   projectionsNamed,
   readCheckpoints,
+  readParked,
   rebuildReadModels,
   reconciliation,
   toProjectedEvent,
@@ -126,12 +127,20 @@ async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
 async function listReadModels(store: EventStore, readDbFile: string) {
   const db = await openReadDb(readDbFile);
   try {
-    const [checkpoints, head] = await Promise.all([readCheckpoints(db), store.headPosition()]);
+    const [checkpoints, parked, head] = await Promise.all([readCheckpoints(db), readParked(db), store.headPosition()]);
     console.log(`store head: ${head}`);
     console.log('name            version  stored  position  behind');
     for (const p of allProjections) {
       const stored = checkpoints.get(p.name);
-      const note = !stored ? '  (not built yet)' : stored.version !== p.version ? `  (rows are version ${stored.version}: a rebuild is due)` : '';
+      const stuck = parked.get(p.name);
+      const note =
+        stuck && stuck.version === p.version
+          ? `  PARKED at position ${stuck.position} (${stuck.eventType}) since ${stuck.parkedAt}: ${stuck.error}; after the fix: rebuild-read-models ${p.name}`
+          : !stored
+            ? '  (not built yet)'
+            : stored.version !== p.version
+              ? `  (rows are version ${stored.version}: a rebuild is due)`
+              : '';
       console.log(
         `${p.name.padEnd(14)}  ${String(p.version).padStart(7)}  ${String(stored?.version ?? '-').padStart(6)}  ${String(stored?.position ?? 0).padStart(8)}  ${String(head - (stored?.position ?? 0)).padStart(6)}${note}`,
       );
