@@ -4,8 +4,10 @@ import {
   type UserEvent,
   MIN_WITHDRAWAL_PAISE,
   WITHDRAWAL_MESSAGES,
+  type WithdrawalBody,
   type WithdrawalDestination,
   type WithdrawalStatus,
+  formatPaise,
   type withdrawalEvents,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -202,6 +204,22 @@ function pendingWithdrawal(state: WithdrawalDecisionState, withdrawalId: string,
   if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
   if (record.status !== 'pending') throw new DomainError('conflict', `This withdrawal request has already been ${record.status}`);
   return record;
+}
+
+/** The user's view of a request (the destination masked): what the command answers and the read model lists alike. */
+export function withdrawalBody(id: string, userId: string, record: WithdrawalRecord): WithdrawalBody {
+  return {
+    id,
+    userId,
+    amount: formatPaise(record.amountPaise),
+    status: record.status,
+    destination: maskDestination(record.destination),
+    destinationKind: record.destination.kind,
+    requestedAt: record.requestedAt,
+    processedAt: record.processedAt,
+    reference: record.reference,
+    reason: record.reason,
+  };
 }
 
 /** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */

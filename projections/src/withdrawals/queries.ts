@@ -4,9 +4,8 @@ import {
   type SavedDestination,
   WithdrawalDestination,
   type WithdrawalBody,
-  formatPaise,
 } from '@kamai/contracts';
-import { maskDestination } from '@kamai/domain';
+import { maskDestination, withdrawalBody } from '@kamai/domain';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { WithdrawalRequestsTable } from './schema.ts';
@@ -19,18 +18,15 @@ function destinationOf(row: Pick<WithdrawalRow, 'destination'>): WithdrawalDesti
 
 /** The user's view of a request: the destination masked. */
 export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    amount: formatPaise(row.amount_paise),
+  return withdrawalBody(row.id, row.user_id, {
+    amountPaise: row.amount_paise,
     status: row.status,
-    destination: maskDestination(destinationOf(row)),
-    destinationKind: row.destination_kind,
+    destination: destinationOf(row),
     requestedAt: row.requested_at,
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
-  };
+  });
 }
 
 /** The user's withdrawal requests, newest first (Withdrawal History on /profile). */
