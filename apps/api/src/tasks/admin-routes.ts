@@ -58,8 +58,9 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const expected = ifMatchRevision(c);
     const { maxTaskRewardPaise } = await loadLimits(deps.store);
     const store = pinnedTo(deps.store, streams.task(taskId), expected);
-    const { position, events } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
-    c.header('ETag', etagOf(expected + events.length));
+    const { position, revision } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
+    // The stream's revision, also when the edit changed nothing (then If-Match may name an older one).
+    c.header('ETag', etagOf(revision));
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
   .delete('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {
