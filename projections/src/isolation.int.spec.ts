@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb } from './db.ts';
 import type { Projection } from './projection.ts';
@@ -9,7 +8,7 @@ import { allProjections } from './registry.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { ProjectionRunner } from './runner.ts';
 import { listActiveTasks } from './tasks/queries.ts';
-import { listAsEventSource, recordEvents, rowsOf, taskCreated } from './testing.ts';
+import { listStore, recordEvents, rowsOf, taskCreated } from './testing.ts';
 
 // The table of the read models below, added to the read database's type as a read model's schema.ts would.
 declare module './schema.ts' {
@@ -32,45 +31,6 @@ function shouts(throwOn: (taskId: string) => Error | null): Projection {
       rows.insert('task_shouts', { id: event.data.taskId, title: event.data.title.toUpperCase() });
     },
   };
-}
-
-interface Options {
-  /** The first subscription fails after delivering this many events (a dropped connection). */
-  dropAfter?: number;
-}
-
-/** A store over a growing list, followed live by polling; its first subscription can be made to drop. */
-function listStore(events: RecordedEvent[], options: Options = {}): EventStore & { subscriptions: number } {
-  const store = {
-    ...listAsEventSource(events),
-    subscriptions: 0,
-    headPosition: async () => events.length,
-    subscribeToAll: ({ after }: { after: number }): AllSubscription => {
-      store.subscriptions += 1;
-      const dropAfter = store.subscriptions === 1 ? options.dropAfter : undefined;
-      let closed = false;
-      return {
-        close: async () => {
-          closed = true;
-        },
-        async *[Symbol.asyncIterator]() {
-          let position = after;
-          let delivered = 0;
-          while (!closed) {
-            const next = events.slice(position, position + 100);
-            if (next.length === 0) await new Promise((r) => setTimeout(r, 5));
-            for (const e of next) {
-              if (dropAfter !== undefined && delivered === dropAfter) throw Object.assign(new Error('connection reset by peer'), { code: 'ECONNRESET' });
-              delivered += 1;
-              yield e;
-            }
-            position += next.length;
-          }
-        },
-      };
-    },
-  };
-  return store as unknown as EventStore & { subscriptions: number };
 }
 
 let dir: string;

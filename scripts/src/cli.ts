@@ -2,6 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
+import { existsSync } from 'node:fs';
 import { ROLES, type Role, formatPaise, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
@@ -60,6 +61,11 @@ class UsageError extends Error {}
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   const config = loadConfig();
+  // Every command works on an existing installation: a mistyped DATA_DIR is said plainly, not
+  // created empty nor reported as a stack trace from SQLite.
+  if (config.eventStore.kind === 'sqlite' && !existsSync(config.dataDir)) {
+    throw new ConfigError(`The data directory ${config.dataDir} does not exist. Set DATA_DIR to the directory the app keeps its data in (start the app once to create it).`);
+  }
   const store = await openEventStore(config);
   try {
     switch (command) {

@@ -116,7 +116,7 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
 }
 
 /**
- * One page of the finance list (issue 11): filtered by status and by time (the request's time for
+ * One page of the finance list: filtered by status and by time (the request's time for
  * pending and all, the settlement's for paid and rejected), `after` the cursor of the previous page.
  * Returns the next cursor when more rows follow, so no caller is cut off silently.
  */

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +5,8 @@ import { openReadDb, rebuildReadModels, walletProjection } from '@kamai/projecti
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
-import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { type ApiProcess, startApiProcess, startWorkerProcess } from '../testing/process.ts';
 import { TestClient, type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
-
-const repoRoot = join(import.meta.dirname, '../../../..');
 
 interface Health {
   status: string;
@@ -24,28 +21,6 @@ interface Running {
   close(): Promise<void>;
 }
 
-/** `npm run worker` as its own process; resolves once it follows the store. */
-async function startWorker(dataDir: string): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  let log = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await expect.poll(() => (child.exitCode !== null ? `exited: ${log}` : /worker is running/.test(log)), { timeout: 60_000, interval: 50 }).toBe(true);
-  return {
-    child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 const topologies: Array<{ name: string; start(): Promise<Running> }> = [
   {
     name: 'the projections on a thread of the API process',
@@ -58,7 +33,7 @@ const topologies: Array<{ name: string; start(): Promise<Running> }> = [
     name: 'a projection worker process, the API with PROJECTIONS=off',
     async start() {
       const dataDir = mkdtempSync(join(tmpdir(), 'kamai-isolation-'));
-      const worker = await startWorker(dataDir);
+      const worker = await startWorkerProcess(dataDir);
       let api: ApiProcess | undefined;
       try {
         api = await startApiProcess(dataDir, { PROJECTIONS: 'off' });

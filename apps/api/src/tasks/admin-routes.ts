@@ -25,7 +25,7 @@ async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
   return toTaskBody(row);
 }
 
-/** The admin's task catalogue (spec sections 2 "Admin panel", 5 and 7). Only the `admin` role. */
+/** The admin's task catalogue. Only the `admin` role. */
 export const adminTaskRoutes = new Hono<AppEnv>()
   .get('/api/admin/tasks', adminOnly, async (c) => c.json(await listCatalogueTasks(c.var.deps.db)))
   /** One task with its ETag (the stream's revision), for an edit or delete that sends it back in If-Match. */

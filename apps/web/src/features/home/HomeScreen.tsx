@@ -15,7 +15,7 @@ import { countActiveByType } from '../tasks/filters.ts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
 
 /**
- * Home (spec section 2): greeting, the user's rupees, a bell with the unread count (to /profile),
+ * Home: greeting, the user's rupees, a bell with the unread count (to /profile),
  * and the three category cards with live counts of active tasks. Renders nothing without a user.
  */
 export function HomeScreen() {

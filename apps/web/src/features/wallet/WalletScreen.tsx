@@ -14,7 +14,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
 
-/** Spec section 2 (Wallet): the balance, 'Withdraw Money', and the recent activity. */
+/** Wallet: the balance, 'Withdraw Money', and the recent activity. */
 export function WalletScreen() {
   const { t } = useTranslation('wallet');
   usePageTitle(t('pageTitle'));
