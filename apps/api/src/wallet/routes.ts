@@ -43,7 +43,7 @@ export const walletRoutes = new Hono<AppEnv>()
       command,
       { actor: user.id },
     );
-    const record = state.withdrawals.byId.get(withdrawalId);
+    const record = state.withdrawals.pending.get(withdrawalId);
     await deps.runner.waitFor(position);
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
     return c.json(withdrawalBody(withdrawalId, user.id, record), 201);
