@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
 
-/** Spec section 5 and 9: the rules and messages shared by the forms and the API. */
+/** The rules and messages shared by the forms and the API. */
 export const MESSAGES = {
   mobile: 'Mobile number must be 10 digits',
   password: 'Password must be at least 6 characters',

@@ -1,11 +1,19 @@
 import * as v from 'valibot';
+import { MessageParams } from './messages.ts';
 
-/** Every API error answers with this body; `fields` names each invalid input with its message. */
+/**
+ * Every API error answers with this body; `fields` names each invalid input with its message. The
+ * messages are English; `key` and `params` name the message in the catalogue (SERVER_MESSAGES) and
+ * `fieldKeys` each field's, for a client that shows them in another language.
+ */
 export const ErrorBody = v.object({
   error: v.object({
     code: v.string(),
     message: v.string(),
+    key: v.optional(v.string()),
+    params: v.optional(MessageParams),
     fields: v.optional(v.record(v.string(), v.string())),
+    fieldKeys: v.optional(v.record(v.string(), v.object({ key: v.string(), params: v.optional(MessageParams) }))),
   }),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;

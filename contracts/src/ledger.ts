@@ -3,7 +3,7 @@ import { Mobile } from './auth.ts';
 import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE } from './withdrawals.ts';
 
 /**
- * Finance's ledger (issue 11): statements, balances as of a moment, trial balance, reconciliation,
+ * Finance's ledger: statements, balances as of a moment, trial balance, reconciliation,
  * the withdrawal history and the tamper check. Money on the wire is decimal rupees ("125.00").
  */
 

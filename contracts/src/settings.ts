@@ -3,7 +3,7 @@ import { MESSAGES } from './auth.ts';
 import { rupeeText } from './messages.ts';
 import { type Paise, RupeeAmount, formatPaise, rupees } from './money.ts';
 
-/** Spec section 3: a default support e-mail and homepage exist before anyone sets them. */
+/** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
 
 /**

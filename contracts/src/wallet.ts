@@ -18,6 +18,9 @@ export const TransactionBody = v.object({
   /** The facts the description is made of; absent for entries recorded before texts were keys. */
   params: v.optional(MessageParams),
   taskId: v.nullable(v.string()),
+  /** The withdrawal request the entry belongs to (its debit or its refund), and that request's status now. */
+  withdrawalId: v.optional(v.string()),
+  withdrawalStatus: v.optional(v.picklist(['pending', 'paid', 'rejected'])),
   createdAt: v.string(),
 });
 export type TransactionBody = v.InferOutput<typeof TransactionBody>;

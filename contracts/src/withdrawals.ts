@@ -5,11 +5,11 @@ import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
 import { TransactionBody } from './wallet.ts';
 
-/** Spec section 9: the smallest withdrawal, in paise. The domain refuses below it as well. */
+/** The smallest withdrawal, in paise. The domain refuses below it as well. */
 export const MIN_WITHDRAWAL_PAISE: Paise = rupees(100);
 
 /**
- * Spec sections 5 and 8. The API answers `message`; the client shows the title above it, chosen by
+ * The API answers `message`; the client shows the title above it, chosen by
  * the error code: `validation_failed` on `fields.amount` -> 'Invalid Amount',
  * `insufficient_balance` -> 'Insufficient Balance'.
  */

@@ -122,7 +122,8 @@ export function readDbFileOf(db: ReadDbHandle): string {
 
 /**
  * The tables every projection shares: a checkpoint per projection (with the version its rows were
- * built by) and the claims of builds in progress. A data directory from before per-projection
+ * built by), the read models parked at an event they could not apply, and the claims of builds in
+ * progress. A data directory from before per-projection
  * checkpoints (one 'read-models' checkpoint, kysely migrations) loses those; its tables keep serving
  * until each projection has been built aside and swapped in.
  */
@@ -135,6 +136,7 @@ async function prepareBookkeeping(trx: Kysely<ReadDb>): Promise<void> {
   await sql`DELETE FROM checkpoints WHERE name = 'read-models'`.execute(trx);
   await sql`DROP TABLE IF EXISTS kysely_migration`.execute(trx);
   await sql`DROP TABLE IF EXISTS kysely_migration_lock`.execute(trx);
+  await sql`CREATE TABLE IF NOT EXISTS parked_read_models (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL, event_type TEXT NOT NULL, error TEXT NOT NULL, parked_at TEXT NOT NULL)`.execute(trx);
   await sql`CREATE TABLE IF NOT EXISTS projection_builds (name TEXT PRIMARY KEY, version INTEGER NOT NULL, generation TEXT NOT NULL, heartbeat_at INTEGER NOT NULL)`.execute(trx);
 }
 

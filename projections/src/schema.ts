@@ -14,6 +14,7 @@ import type { BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable 
 export interface ReadDb {
   checkpoints: CheckpointsTable;
   projection_builds: ProjectionBuildsTable;
+  parked_read_models: ParkedReadModelsTable;
   users: UsersTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
@@ -42,6 +43,21 @@ export interface CheckpointsTable {
   /** Global position of the last event applied. */
   position: number;
   updated_at: string;
+}
+
+/**
+ * A read model stopped at an event it could not apply, while the others go on: the event it stopped
+ * at and why. Its row goes when a rebuild of that model is swapped in.
+ */
+export interface ParkedReadModelsTable {
+  name: string;
+  /** The projection version that failed (a rebuild of another version is not parked by it). */
+  version: number;
+  /** The position of the event it could not apply. */
+  position: number;
+  event_type: string;
+  error: string;
+  parked_at: string;
 }
 
 /** A build in progress (one per projection at a time, across processes), kept alive by its heartbeat. */

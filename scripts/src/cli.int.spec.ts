@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
-import { allProjections } from '@kamai/projections';
+import { allProjections, openReadDb } from '@kamai/projections';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -60,16 +60,37 @@ describe('npm run cli', () => {
     const { client, mobile } = await signUp();
     const { stdout } = await cli(dataDir, 'grant-role', mobile, 'reviewer');
     expect(stdout).toContain(`reviewer granted to ${mobile}`);
-    const granted = Date.now();
-    let roles: string[] = [];
-    while (Date.now() - granted < 1000) {
-      roles = (await client.get('/api/auth/user')).body.roles;
-      if (roles.includes('reviewer')) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(roles).toEqual(['reviewer']);
+    await expect.poll(async () => (await client.get('/api/auth/user')).body.roles, { timeout: 1000, interval: 25 }).toEqual(['reviewer']);
     await cli(dataDir, 'revoke-role', mobile, 'reviewer');
     await expect.poll(async () => (await client.get('/api/auth/user')).body.roles, { timeout: 1000, interval: 25 }).toEqual([]);
+  });
+
+  it('says plainly when the data directory does not exist, without a stack trace', async () => {
+    const missing = join(dataDir, 'no-such-directory');
+    const refused = await cli(missing, 'read-models').then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toContain(`The data directory ${missing} does not exist`);
+    expect(refused?.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('read-models names a parked read model, where it stopped and why, and how to bring it back', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'kamai-cli-parked-'));
+    try {
+      const db = await openReadDb(join(other, 'read.sqlite'));
+      const version = allProjections.find((p) => p.name === 'notifications')!.version;
+      await db
+        .insertInto('parked_read_models')
+        .values({ name: 'notifications', version, position: 42, event_type: 'NotificationSent', error: 'disk I/O error', parked_at: '2026-11-25T10:00:00.000Z' })
+        .execute();
+      await db.destroy();
+      const { stdout } = await cli(other, 'read-models');
+      expect(stdout).toMatch(/notifications .*PARKED at position 42 \(NotificationSent\) since 2026-11-25T10:00:00.000Z: disk I\/O error; after the fix: rebuild-read-models notifications/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('refuses unknown roles and unknown mobiles with a usage message', async () => {
@@ -85,8 +106,13 @@ describe('npm run cli', () => {
       await cli(dataDir, 'grant-role', mobile, 'finance');
       await client.post('/api/auth/logout');
     }
-    await expect.poll(async () => ((await (await fetch(`${api.url}/api/health`)).json()) as { position: number }).position).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 300));
+    // Every read model has applied every event (the CLI's role grants come from another process).
+    await expect
+      .poll(async () => {
+        const health = (await (await fetch(`${api.url}/api/health`)).json()) as { head: number; readModels: Array<{ position: number }> };
+        return health.head > 0 && health.readModels.every((m) => m.position === health.head);
+      })
+      .toBe(true);
     const live = dumpReadModels(join(dataDir, 'read.sqlite'));
     const { stdout } = await cli(dataDir, 'rebuild-read-models');
     expect(stdout).toMatch(/rebuilt the read models from \d+ events/);
@@ -139,12 +165,9 @@ describe('npm run cli', () => {
       const doc = await client.post('/api/kyc/documents', { documentType, frontImageUrl: await uploadKyc(), backImageUrl: await uploadKyc() });
       expect(doc.status).toBe(201);
       // The role reaches the running app within a poll.
-      for (let i = 0; i < 40; i++) {
-        const res = await reviewer.client.post(`/api/admin/kyc/${doc.body.id}/approve`);
-        if (res.status === 200) break;
-        expect(res.status).toBe(403);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await expect
+        .poll(async () => (await reviewer.client.post(`/api/admin/kyc/${doc.body.id}/approve`)).status, { timeout: 2000, interval: 50 })
+        .toBe(200);
     }
     expect((await client.post('/api/kyc/complete')).status).toBe(200);
     const { stdout } = await cli(dataDir, 'replay-wallet', mobile);
@@ -160,7 +183,8 @@ describe('npm run cli', () => {
     const { client, mobile } = await signUp();
     expect((await staff.client.post('/api/admin/adjustments', { mobile, amount: 500, direction: 'credit', reason: 'Missed reward' })).status).toBe(201);
     const beforeWithdrawal = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // The withdrawal must come at a later millisecond than the moment noted.
+    await expect.poll(() => Date.now() > Date.parse(beforeWithdrawal), { interval: 1 }).toBe(true);
     const withdrawal = await client.post('/api/withdrawals', { amount: 200, upiId: 'sita.verma@okhdfc' });
     expect(withdrawal.status).toBe(201);
     expect((await staff.client.post(`/api/admin/withdrawals/${withdrawal.body.id}/paid`, { reference: 'UTR31337001' })).status).toBe(200);

@@ -2,6 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
+import { existsSync } from 'node:fs';
 import { ROLES, type Role, formatPaise, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
@@ -19,6 +20,7 @@ import {
   openReadDb,
   projectionsNamed,
   readCheckpoints,
+  readParked,
   rebuildReadModels,
   reconciliation,
   toProjectedEvent,
@@ -59,6 +61,11 @@ class UsageError extends Error {}
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   const config = loadConfig();
+  // Every command works on an existing installation: a mistyped DATA_DIR is said plainly, not
+  // created empty nor reported as a stack trace from SQLite.
+  if (config.eventStore.kind === 'sqlite' && !existsSync(config.dataDir)) {
+    throw new ConfigError(`The data directory ${config.dataDir} does not exist. Set DATA_DIR to the directory the app keeps its data in (start the app once to create it).`);
+  }
   const store = await openEventStore(config);
   try {
     switch (command) {
@@ -126,12 +133,20 @@ async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
 async function listReadModels(store: EventStore, readDbFile: string) {
   const db = await openReadDb(readDbFile);
   try {
-    const [checkpoints, head] = await Promise.all([readCheckpoints(db), store.headPosition()]);
+    const [checkpoints, parked, head] = await Promise.all([readCheckpoints(db), readParked(db), store.headPosition()]);
     console.log(`store head: ${head}`);
     console.log('name            version  stored  position  behind');
     for (const p of allProjections) {
       const stored = checkpoints.get(p.name);
-      const note = !stored ? '  (not built yet)' : stored.version !== p.version ? `  (rows are version ${stored.version}: a rebuild is due)` : '';
+      const stuck = parked.get(p.name);
+      const note =
+        stuck && stuck.version === p.version
+          ? `  PARKED at position ${stuck.position} (${stuck.eventType}) since ${stuck.parkedAt}: ${stuck.error}; after the fix: rebuild-read-models ${p.name}`
+          : !stored
+            ? '  (not built yet)'
+            : stored.version !== p.version
+              ? `  (rows are version ${stored.version}: a rebuild is due)`
+              : '';
       console.log(
         `${p.name.padEnd(14)}  ${String(p.version).padStart(7)}  ${String(stored?.version ?? '-').padStart(6)}  ${String(stored?.position ?? 0).padStart(8)}  ${String(head - (stored?.position ?? 0)).padStart(6)}${note}`,
       );

@@ -4,8 +4,10 @@ import {
   type UserEvent,
   MIN_WITHDRAWAL_PAISE,
   WITHDRAWAL_MESSAGES,
+  type WithdrawalBody,
   type WithdrawalDestination,
   type WithdrawalStatus,
+  formatPaise,
   type withdrawalEvents,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -319,6 +321,24 @@ const WITHDRAWAL_STATE_CONFLICTS: Record<WithdrawalStatus, string> = {
   rejected: 'This withdrawal request has already been rejected',
   reversed: 'This withdrawal request has already been reversed',
 };
+
+/** The user's view of a request (the destination masked): what the command answers and the read model lists alike. */
+export function withdrawalBody(id: string, userId: string, record: WithdrawalRecord): WithdrawalBody {
+  return {
+    id,
+    userId,
+    amount: formatPaise(record.amountPaise),
+    status: record.status,
+    destination: maskDestination(record.destination),
+    destinationKind: record.destination.kind,
+    requestedAt: record.requestedAt,
+    processedAt: record.processedAt,
+    reference: record.reference,
+    reason: record.reason,
+    // Only once it is in a batch: withdrawals settled by hand never have one.
+    ...(record.batchId != null && { batchId: record.batchId }),
+  };
+}
 
 /** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */
 export function maskDestination(destination: WithdrawalDestination): string {

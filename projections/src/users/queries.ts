@@ -54,7 +54,7 @@ export function rolesOf(row: Pick<UserRow, 'roles'>): Role[] {
   return JSON.parse(row.roles) as Role[];
 }
 
-/** The user body of spec section 7 (`GET /api/auth/user`), plus isAdmin, roles and totalEarned. */
+/** The user body of `GET /api/auth/user`, plus isAdmin, roles and totalEarned. */
 export function toUserBody(row: UserRow): UserBody {
   const fullName = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {

@@ -4,9 +4,8 @@ import {
   type SavedDestination,
   WithdrawalDestination,
   type WithdrawalBody,
-  formatPaise,
 } from '@kamai/contracts';
-import { maskDestination } from '@kamai/domain';
+import { maskDestination, withdrawalBody } from '@kamai/domain';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { WithdrawalRequestsTable } from './schema.ts';
@@ -19,20 +18,16 @@ function destinationOf(row: Pick<WithdrawalRow, 'destination'>): WithdrawalDesti
 
 /** The user's view of a request: the destination masked. */
 export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    amount: formatPaise(row.amount_paise),
+  return withdrawalBody(row.id, row.user_id, {
+    amountPaise: row.amount_paise,
     status: row.status,
-    destination: maskDestination(destinationOf(row)),
-    destinationKind: row.destination_kind,
+    destination: destinationOf(row),
     requestedAt: row.requested_at,
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
-    // Only once it is in a batch: withdrawals settled by hand never have one.
-    ...(row.batch_id !== null && { batchId: row.batch_id }),
-  };
+    batchId: row.batch_id,
+  });
 }
 
 /** The user's withdrawal requests, newest first (Withdrawal History on /profile). */
@@ -122,7 +117,7 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
 }
 
 /**
- * One page of the finance list (issue 11): filtered by status and by time (the request's time for
+ * One page of the finance list: filtered by status and by time (the request's time for
  * pending and all, the settlement's for paid and rejected), `after` the cursor of the previous page.
  * Returns the next cursor when more rows follow, so no caller is cut off silently.
  */

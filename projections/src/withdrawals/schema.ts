@@ -1,6 +1,6 @@
 import type { WithdrawalStatus } from '@kamai/contracts';
 
-/** withdrawal_requests: one row per withdrawal request (spec section 3), with what finance needs to pay it. */
+/** withdrawal_requests: one row per withdrawal request, with what finance needs to pay it. */
 export interface WithdrawalRequestsTable {
   id: string;
   user_id: string;

@@ -111,7 +111,7 @@ describe('sign in and out', () => {
     const unknown = await server.client().post('/api/auth/login', { mobile: freshMobile(), password: 'whatever1' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid mobile number or password' } });
+    expect(wrong.body).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid mobile number or password', key: 'api.badCredentials' } });
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });

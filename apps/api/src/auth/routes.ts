@@ -77,5 +77,5 @@ export const authRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .get('/api/auth/user', (c) => c.body(userJson(requireUser(c)), 200, JSON_TYPE))
-  // The client's 401 target (spec section 7): the sign-in screen.
+  // The client's 401 target: the sign-in screen.
   .get('/api/login', (c) => c.redirect('/login', 302));

@@ -13,11 +13,13 @@ import {
 
 export interface Decided<State, Event> {
   /**
-   * State of the stream after the new events. It is the handler's cached state, which later commands
-   * on this stream update in place: read what you need from it before your next `await`.
+   * State of the stream after the new events: a copy, so neither a later command (which moves the
+   * handler's cached state on in place) nor the route can change what the other sees.
    */
   state: State;
   events: Event[];
+  /** The stream's revision after the decision (-1: the stream has no events); a task's ETag. */
+  revision: number;
   /** Global position of the last appended event, or of nothing (0) when the decision added none. */
   position: number;
 }
@@ -260,7 +262,7 @@ export async function handleCommand<State, Command, Event extends { type: string
     const entry = await catchUp(store, streamId, decider);
     const expected = entry.revision;
     const events = decider.decide(command, entry.state as State);
-    if (events.length === 0) return { state: entry.state as State, events, position: 0 };
+    if (events.length === 0) return { state: structuredClone(entry.state) as State, events, position: 0, revision: entry.revision };
     // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.
     const encoded = events.map((event) => eventCodec.encode(event));
     try {
@@ -284,7 +286,7 @@ export async function handleCommand<State, Command, Event extends { type: string
           throw err;
         }
       }
-      return { state: entry.state as State, events, position: result.position };
+      return { state: structuredClone(entry.state) as State, events, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       // Something this entry has not seen was appended (another process, or an append that did

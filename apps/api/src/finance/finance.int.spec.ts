@@ -96,7 +96,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     });
     const twice = await finance.post(`/api/admin/withdrawals/${id}/paid`, { reference: 'UTR99999999' });
     expect(twice.status).toBe(409);
-    expect(twice.body.error).toEqual({ code: 'conflict', message: 'This withdrawal request has already been paid' });
+    expect(twice.body.error).toMatchObject({ code: 'conflict', message: 'This withdrawal request has already been paid' });
     expect((await colleague.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Changed my mind' })).status).toBe(409);
     expect(await balanceOf(user)).toBe('300.00');
     expect((await finance.get('/api/admin/withdrawals?status=pending')).body.map((w: { id: string }) => w.id)).not.toContain(id);
@@ -208,7 +208,7 @@ describe('finance over real HTTP: manual adjustments', () => {
 
     const unknown = await finance.post('/api/admin/adjustments', { mobile: '6000000000', amount: 10, direction: 'credit', reason: 'Who?' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toEqual({ code: 'not_found', message: 'No user with this mobile number', fields: { mobile: 'No user with this mobile number' } });
+    expect(unknown.body.error).toMatchObject({ code: 'not_found', message: 'No user with this mobile number', fields: { mobile: 'No user with this mobile number' } });
     for (const body of [
       { mobile: '123', amount: 10, direction: 'credit', reason: 'Bad mobile' },
       { mobile: user.mobile, amount: 0, direction: 'credit', reason: 'Zero' },

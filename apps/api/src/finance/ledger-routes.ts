@@ -33,7 +33,7 @@ import { verifyLedger } from './verify.ts';
 import { loadLimits } from '../settings/limits.ts';
 
 const NO_USER = 'No user with this mobile number';
-// Roles separate duties: ledgers and payouts are finance's alone, not an admin's (issue 9).
+// Roles separate duties: ledgers and payouts are finance's alone, not an admin's.
 const financeStaff = withRole('finance');
 
 /** Lets the read models catch up with the store first: finance reads the figures as of now. */
@@ -118,7 +118,7 @@ export function toStatementBody(
 }
 
 /**
- * Finance's ledger (issue 11): statements and balances as of any moment, the trial balance, the
+ * Finance's ledger: statements and balances as of any moment, the trial balance, the
  * reconciliation, and the withdrawal list with history, filters, cursor pages and CSV.
  */
 export const ledgerRoutes = new Hono<AppEnv>()

@@ -94,7 +94,6 @@ export const financeRoutes = new Hono<AppEnv>()
       },
       { actor: staff.id },
     );
-    // Read before the next await: the state is the handler's cache, which later commands move on.
     const balance = state.wallet.balance;
     await deps.runner.waitFor(position);
     if (state.adjustments.pending.has(entryId)) {

@@ -43,16 +43,19 @@ export function createApp(parts: AppParts) {
   // session and idempotency: one middleware running each module's step in turn (see pipeline.ts).
   app.use(requestPipeline(deps));
 
-  // Each read model's version, position and state (live, building, stale, newer, failed) and how
-  // far it lags the store; 503 once the read models stop following the store, so a load balancer or
-  // operator notices.
+  // Each read model's version, position and state (live, building, stale, newer, parked, failed)
+  // and how far it lags the store. A parked model (stopped at an event it could not apply) makes the
+  // status 'degraded' and is named, but the app still serves: 200. 503 only once the read models as
+  // a whole stop following the store, so a load balancer or operator notices.
   app.get('/api/health', async (c) => {
     const [readModels, head] = await Promise.all([deps.runner.status(), deps.store.headPosition()]);
+    const parked = readModels.filter((m) => m.state === 'parked').map((m) => m.name);
     const body = {
-      status: deps.runner.failed ? 'degraded' : 'ok',
+      status: deps.runner.failed || parked.length > 0 ? 'degraded' : 'ok',
       projections: deps.config.projections,
       position: deps.runner.position,
       head,
+      ...(parked.length > 0 ? { parked } : {}),
       readModels: readModels.map((m) => ({ ...m, lag: Math.max(0, head - m.position) })),
     };
     if (deps.runner.failed) return c.json({ ...body, reason: 'read models are not being updated' }, 503);

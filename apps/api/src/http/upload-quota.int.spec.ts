@@ -16,7 +16,7 @@ describe('daily upload quota', () => {
     for (let i = 0; i < 3; i++) expect((await user.post('/api/objects/upload')).status).toBe(200);
     const refused = await user.post('/api/objects/upload');
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toEqual({ code: 'upload_quota', message: 'You have uploaded too much today. Please try again tomorrow.' });
+    expect(refused.body.error).toMatchObject({ code: 'upload_quota', message: 'You have uploaded too much today. Please try again tomorrow.' });
     expect((await (await server.signUp()).post('/api/objects/upload')).status).toBe(200);
     expect((await admin.put('/api/admin/settings', { uploadsPerDay: 30 })).status).toBe(200);
   });

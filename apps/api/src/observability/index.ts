@@ -114,7 +114,12 @@ export function registerRunnerLag(runner: ReadModels, store: EventStore): () => 
       return age;
     };
     return Promise.all(
-      models.map(async (m) => (head <= m.position ? { projection: m.name, events: 0, ms: 0 } : { projection: m.name, events: head - m.position, ms: await ageAfter(m.position) })),
+      models.map(async (m) => {
+        const parked = m.state === 'parked';
+        return head <= m.position
+          ? { projection: m.name, events: 0, ms: 0, parked }
+          : { projection: m.name, events: head - m.position, ms: await ageAfter(m.position), parked };
+      }),
     );
   });
   return runnerLag;

@@ -125,7 +125,8 @@ describe('structured logs', () => {
     // A KYC image's address (owner and object id) is personal data: never in the log, even when refused.
     const kycPath = '/objects/kyc/4f6c1a52-0000-4000-8000-000000000000/9d1e7c3b-0000-4000-8000-000000000000';
     await fetch(`${api.url}${kycPath}`, { headers: { cookie, 'x-request-id': 'log-test-3' } });
-    await new Promise((r) => setTimeout(r, 200));
+    // The process writes its log line once the answer is sent: wait until it is there.
+    await expect.poll(() => api.output().includes('"reqId":"log-test-3"')).toBe(true);
     const lines = api
       .output()
       .split('\n')

@@ -11,7 +11,7 @@ import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../
 import { loadTaskSnapshot, submitProof } from './commands.ts';
 
 /**
- * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
+ * The signed-in user's task routes: the active tasks, their own statuses, and proof
  * submission. The object storage comes in here because only submit-proof needs it.
  */
 export function taskRoutes(deps: { objects: ObjectStorage }) {

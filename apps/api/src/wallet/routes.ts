@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WithdrawalRequest, type WithdrawalBody, destinationOf, formatPaise, streams } from '@kamai/contracts';
-import { type WithdrawalRecord, maskDestination, userDecider } from '@kamai/domain';
+import { WithdrawalRequest, destinationOf, streams } from '@kamai/contracts';
+import { userDecider, withdrawalBody } from '@kamai/domain';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -47,20 +47,6 @@ export const walletRoutes = new Hono<AppEnv>()
     const record = state.withdrawals.byId.get(withdrawalId);
     await deps.runner.waitFor(position);
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
-    return c.json(withdrawalBody(user.id, withdrawalId, record), 201);
+    return c.json(withdrawalBody(withdrawalId, user.id, record), 201);
   });
 
-function withdrawalBody(userId: string, id: string, record: WithdrawalRecord): WithdrawalBody {
-  return {
-    id,
-    userId,
-    amount: formatPaise(record.amountPaise),
-    status: record.status,
-    destination: maskDestination(record.destination),
-    destinationKind: record.destination.kind,
-    requestedAt: record.requestedAt,
-    processedAt: record.processedAt,
-    reference: record.reference,
-    reason: record.reason,
-  };
-}

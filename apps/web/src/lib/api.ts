@@ -7,7 +7,7 @@ import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
 
 /**
- * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
+ * The HTTP client of the app. Every request sends the session cookie; a failed one
  * becomes an Error whose message is `{status}: {body text}` (or the status text when the body is
  * empty), so screens can show the server's words and forms can map its `fields`.
  */

@@ -7,10 +7,10 @@ import { currentUserQuery } from './queries.ts';
 import { rememberSession } from './sessionHint.ts';
 import { toast } from './toast.ts';
 
-/** Spec section 9: how long the "logged out" toast shows before the user is sent to /login. */
+/** How long the "logged out" toast shows before the user is sent to /login. */
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
-/** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
+/** The toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {
   // A signed-in screen may not have fetched the sign-in texts yet.
   void loadNamespaces('auth').finally(() =>

@@ -6,7 +6,7 @@ import { hadSession, toastSignedOut, waitForSignedOutRedirect } from '../lib/ses
 /**
  * The signed-in area: every route under it needs a user, and a signed-out visitor goes to /login.
  * The user lands in the route context, so child loaders can use it without another read.
- * Spec section 2 (Profile): a signed-out visit to /profile is told so first, and sent after 500 ms
+ * Profile: a signed-out visit to /profile is told so first, and sent after 500 ms
  * (only when this device had a session: a visitor who never signed in is not alarmed).
  */
 export const Route = createFileRoute('/_authed')({

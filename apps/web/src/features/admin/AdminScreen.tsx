@@ -19,7 +19,7 @@ import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } f
 import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
 
 /**
- * /admin (spec section 2, Admin panel): counts of all and active tasks, the Add Task form, and the
+ * /admin: counts of all and active tasks, the Add Task form, and the
  * catalogue with edit and delete, inactive tasks flagged. Only for the admin role; the server
  * refuses the calls of anyone else, and the screen tells them so instead of failing.
  */

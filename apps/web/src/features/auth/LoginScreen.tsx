@@ -9,7 +9,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useTranslation } from 'react-i18next';
 import { useLoginMutation } from './authMutations.ts';
 
-/** Sign in with mobile number and password (spec section 2, Login). Shown at /login and at / signed out. */
+/** Sign in with mobile number and password. Shown at /login and at / signed out. */
 export function LoginScreen() {
   const { t } = useTranslation('auth');
   usePageTitle(t('login.pageTitle'));

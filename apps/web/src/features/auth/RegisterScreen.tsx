@@ -10,7 +10,7 @@ import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useRegisterMutation } from './authMutations.ts';
 
-/** Create an account (spec section 2, Register). */
+/** Create an account. */
 export function RegisterScreen() {
   const { t } = useTranslation('auth');
   usePageTitle(t('register.pageTitle'));

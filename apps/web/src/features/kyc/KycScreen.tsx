@@ -25,7 +25,7 @@ type Slot =
   | { phase: 'done'; objectURL: string; previewUrl: string };
 
 /**
- * /kyc (spec sections 2 and 4): the PAN Card and Voter ID cards, each with a front and a back image
+ * /kyc: the PAN Card and Voter ID cards, each with a front and a back image
  * slot and a status badge; a document is submitted once both images are uploaded (or with Submit),
  * and only while it is not uploaded or rejected. With both approved, a banner claims the bonus.
  */
@@ -179,7 +179,7 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
     toast({ title: t('toast.documentUploaded'), description: t('toast.documentUploadedText', { document: name }) });
   };
 
-  // Submitted automatically once both images are uploaded (spec section 4), once per pair of images.
+  // Submitted automatically once both images are uploaded, once per pair of images.
   useEffect(() => {
     if (front.phase === 'done' && back.phase === 'done' && submittedPair.current !== `${front.objectURL} ${back.objectURL}`) void onSubmit();
     // onSubmit reads the same slots; the pair check keeps this to one submission per pair.
@@ -308,7 +308,7 @@ function ImageSlot({
   );
 }
 
-/** A chosen image's preview; when the browser cannot draw it, an 'uploaded' tick instead (spec section 2). */
+/** A chosen image's preview; when the browser cannot draw it, an 'uploaded' tick instead. */
 function Preview({ src, alt }: { src: string; alt: string }) {
   const [broken, setBroken] = useState(false);
   if (broken) return <CheckCircleIcon className="size-8 text-emerald-600" aria-label={alt} />;

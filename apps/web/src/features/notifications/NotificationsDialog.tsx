@@ -14,7 +14,7 @@ import { toast } from '../../lib/toast.ts';
 import { useUnreadCount } from './useUnreadCount.ts';
 import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
 
-/** Spec section 8: notification failures show as text in the dialog, never as a toast. */
+/** Notification failures show as text in the dialog, never as a toast. */
 export const NOTIFICATION_FAILURES = {
   markRead: 'failures.markRead',
   markAllRead: 'failures.markAllRead',
@@ -34,7 +34,7 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
   );
 }
 
-/** Spec section 2 (Notifications dialog): unread badge, 'Mark All Read', per-item read and delete. */
+/** Notifications dialog: unread badge, 'Mark All Read', per-item read and delete. */
 export function NotificationsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const unread = useUnreadCount();
   const { t } = useTranslation('notifications');

@@ -29,7 +29,7 @@ import { fullNameOf, supportMailto } from './supportMail.ts';
 
 type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 
-/** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
+/** Profile: who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
   const { t } = useTranslation('profile');
   usePageTitle(t('pageTitle'));

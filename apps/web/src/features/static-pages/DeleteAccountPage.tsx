@@ -7,10 +7,10 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { BulletList, MailLink, PolicyHeader, PolicySection } from './PolicyParts.tsx';
 import { deletionMailto, useSupportEmail } from './supportEmail.ts';
 
-/** Spec section 9: a deletion request usually takes 3-7 business days (the text is in the static-pages namespace). */
+/** A deletion request usually takes 3-7 business days (the text is in the static-pages namespace). */
 const STEP_COUNT = 4;
 
-/** Spec section 2 (Delete account): warning, what goes, the steps, legal retention, the request mail. */
+/** Delete account: warning, what goes, the steps, legal retention, the request mail. */
 export function DeleteAccountPage() {
   const { t } = useTranslation('static-pages');
   usePageTitle(t('deleteAccount.pageTitle'));

@@ -24,7 +24,7 @@ interface ProofDialogProps {
 }
 
 /**
- * The task detail and proof dialog (spec section 2): the task's instructions, proof requirements,
+ * The task detail and proof dialog: the task's instructions, proof requirements,
  * reward and time; the submission once one exists (image, description, time, rejection reason); the
  * upload form while a proof is wanted; 'Proof Under Review' or 'Task Completed!' otherwise.
  * Its form lives inside the dialog's content, so closing the dialog clears it.

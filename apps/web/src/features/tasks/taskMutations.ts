@@ -4,7 +4,7 @@ import { apiRequest, readJson } from '../../lib/api.ts';
 import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 
 /**
- * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed (spec section 7),
+ * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed,
  * and the review queue the proof joins, which a reviewer may have read; the refresh is not awaited,
  * so the dialog closes at once and the card follows a moment later.
  */

@@ -14,7 +14,6 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
 
-/** Spec section 2 (Wallet): the balance, 'Withdraw Money', and the recent activity. */
 /** The line under a withdrawal whose money came back: why (wallet namespace). */
 const REASON_KEYS: Partial<Record<WithdrawalStatus, string>> = {
   rejected: 'detail.rejectedReason',
@@ -22,6 +21,7 @@ const REASON_KEYS: Partial<Record<WithdrawalStatus, string>> = {
   reversed: 'detail.reversedReason',
 };
 
+/** Wallet: the balance, 'Withdraw Money', and the recent activity. */
 export function WalletScreen() {
   const { t } = useTranslation('wallet');
   usePageTitle(t('pageTitle'));

@@ -27,7 +27,7 @@ interface WithdrawDialogProps {
   balance: string;
 }
 
-/** Spec section 2 (Wallet): the 'Withdraw to Bank' dialog. */
+/** Wallet: the 'Withdraw to Bank' dialog. */
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
   const { t } = useTranslation('wallet');
   return (
