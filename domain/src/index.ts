@@ -14,4 +14,5 @@ export * from './user/adjustments.ts';
 export * from './user/kyc.ts';
 export * from './settings.ts';
 export * from './finance/references.ts';
+export * from './finance/idempotency.ts';
 export * from './user/password.ts';

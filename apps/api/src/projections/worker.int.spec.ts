@@ -1,42 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { type ApiProcess, startApiProcess, startWorker } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
-
-const repoRoot = join(import.meta.dirname, '../../../..');
-
-/** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
-async function startWorker(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
-  let log = '';
-  // As `npm run worker` runs it: Node with tsx as a loader (the tsx CLI may SIGKILL a busy child on SIGTERM).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/worker is running/.test(log)) {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    child,
-    output: () => log,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
-}
 
 describe('a projection worker and two API processes with PROJECTIONS=off on one DATA_DIR', () => {
   let dataDir: string;

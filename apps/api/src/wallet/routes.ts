@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { commandId } from '../commands/keyed.ts';
 import { WithdrawalRequest, type WithdrawalBody, destinationOf, formatPaise, streams } from '@kamai/contracts';
 import { type WithdrawalRecord, maskDestination, userDecider } from '@kamai/domain';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
@@ -24,13 +24,13 @@ export const walletRoutes = new Hono<AppEnv>()
     const user = requireUser(c);
     const deps = c.var.deps;
     const request = c.req.valid('json');
-    const withdrawalId = randomUUID();
+    const withdrawalId = commandId();
     const command = {
       type: 'RequestWithdrawal' as const,
       data: {
         withdrawalId,
-        entryId: randomUUID(),
-        notificationId: randomUUID(),
+        entryId: commandId(),
+        notificationId: commandId(),
         amountPaise: request.amount,
         destination: destinationOf(request),
       },
