@@ -51,6 +51,18 @@ export function nextStep(streamId: string): { token: string; step: number; reser
   return { token: keyed.token, step, reservedAt: keyed.reservedAt };
 }
 
+/**
+ * Whether the next append of the current keyed command to a stream whose last revision is
+ * `lastRevision` already happened (a retry), without taking the step: for routes that must skip work
+ * done outside the log once it did (an uploaded image is consumed by the first attempt).
+ */
+export async function nextStepDone(store: EventStore, streamId: string, lastRevision: number): Promise<boolean> {
+  const keyed = current.getStore();
+  if (!keyed || lastRevision < 0) return false;
+  const tag = { token: keyed.token, step: (keyed.steps.get(streamId) ?? 0) + 1, reservedAt: keyed.reservedAt };
+  return (await findStep(store, streamId, lastRevision, tag)).length > 0;
+}
+
 export function stepMetadata(tag: { token: string; step: number }) {
   return { [COMMAND_KEY_METADATA]: tag.token, [COMMAND_STEP_METADATA]: tag.step };
 }

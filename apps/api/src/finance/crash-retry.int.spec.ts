@@ -34,14 +34,17 @@ describe.each(topologies)('a keyed command killed between its append and its ans
     const armed = join(dataDir, 'kill-armed');
     const processEnv = { ...env, KAMAI_KILL_AFTER_APPEND: armed };
     const store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
-    const projectionWorker = worker ? await startWorker(dataDir) : null;
-    let api = await startApiProcess(dataDir, processEnv);
+    let projectionWorker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    let api!: ApiProcess;
+    // Registered first, so processes started before a failure are stopped too.
     cleanups.push(async () => {
-      await api.stop();
+      await api?.stop();
       await projectionWorker?.stop();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
+    if (worker) projectionWorker = await startWorker(dataDir);
+    api = await startApiProcess(dataDir, processEnv);
 
     const signUp = async (name: string) => {
       const client = new TestClient(api.url);
