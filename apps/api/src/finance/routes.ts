@@ -74,7 +74,7 @@ export const financeRoutes = new Hono<AppEnv>()
     const entryId = commandId();
     const now = deps.now().toISOString();
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
-    const { state, position } = await handleCommand(
+    const { state, events, position } = await handleCommand(
       deps.store,
       streams.user(userId),
       userDecider,
@@ -87,6 +87,9 @@ export const financeRoutes = new Hono<AppEnv>()
     );
     // Read before the next await: the state is the handler's cache, which later commands move on.
     const balance = state.wallet.balance;
+    // When it was made, as recorded: a retry of a keyed adjustment answers the first one's time.
+    const moved = events.find((e) => e.type === 'WalletCredited' || e.type === 'WalletDebited');
+    const createdAt = moved?.type === 'WalletCredited' ? moved.data.creditedAt : moved?.type === 'WalletDebited' ? moved.data.debitedAt : now;
     await deps.runner.waitFor(position);
     if (state.adjustments.pending.has(entryId)) {
       // Above the threshold: recorded, no money moved until a second finance member approves.
@@ -108,7 +111,7 @@ export const financeRoutes = new Hono<AppEnv>()
         description: ledgerText({ kind: 'adjustment', params: { reason } }),
         params: { reason },
         taskId: null,
-        createdAt: now,
+        createdAt,
       },
       balance: formatPaise(balance),
     };
