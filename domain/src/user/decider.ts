@@ -42,7 +42,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'MarkNotificationRead':
       case 'MarkAllNotificationsRead':
       case 'DeleteNotification':
-        return decideNotifications(command, state.notifications);
+        return decideNotifications(command);
       case 'SubmitProof':
       case 'ApproveProof':
       case 'RejectProof':

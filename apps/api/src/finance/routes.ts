@@ -10,14 +10,14 @@ import {
   ledgerText,
   streams,
 } from '@kamai/contracts';
-import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, type WithdrawalCommand, userDecider } from '@kamai/domain';
+import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
 import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
@@ -161,16 +161,23 @@ async function requestOf(c: Context<AppEnv>, id: string) {
 }
 
 /** Decides on the requester's stream, and answers the settled request. */
-async function settle(c: Context<AppEnv>, request: { id: string; user_id: string }, command: (id: string, now: string) => WithdrawalCommand) {
+async function settle(
+  c: Context<AppEnv>,
+  request: { id: string; user_id: string; status: string },
+  command: (id: string, now: string) => WithdrawalCommand,
+) {
   const deps = c.var.deps;
   const id = request.id;
   const decided = command(id, deps.now().toISOString());
-  const { position } = await handleCommand(
-    deps.store,
-    streams.user(request.user_id),
-    userDecider,
-    decided,
-    { actor: requireUser(c).id },
+  // A keyed retry of a settle that happened finds it recorded, so a settled request is told apart only
+  // when the decider refuses: said here, where paid and rejected are still told apart.
+  const { position } = await handleCommand(deps.store, streams.user(request.user_id), userDecider, decided, { actor: requireUser(c).id }).catch(
+    (err: unknown) => {
+      if (err instanceof DomainError && err.kind === 'conflict' && request.status !== 'pending') {
+        throw conflict(`This withdrawal request has already been ${request.status}`);
+      }
+      throw err;
+    },
   );
   await deps.runner.waitFor(position);
   const body = await findWithdrawalForFinance(deps.db, id);
