@@ -132,6 +132,8 @@ export interface ReconciliationBody {
   paid: string;
   /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
   difference: string;
+  /** User accounts below zero, which the rules never allow: each one is money that was never there. */
+  negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balance: string }>;
   /** Log position the read models reflect, and the store's head. */
   position: number;
   headPosition: number;

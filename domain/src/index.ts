@@ -14,5 +14,6 @@ export * from './user/adjustments.ts';
 export * from './user/kyc.ts';
 export * from './settings.ts';
 export * from './finance/references.ts';
+export * from './finance/idempotency.ts';
 export * from './user/password.ts';
 export * from './finance/payout-batch.ts';

@@ -289,9 +289,12 @@ async function reconcile(store: EventStore, readDbFile: string) {
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);
     console.log(`paid to banks             ${formatPaise(r.paidPaise).padStart(14)}`);
     console.log(`difference                ${formatPaise(r.differencePaise).padStart(14)}`);
+    // The rules never let a wallet go below zero: each line here is money that was never there.
+    console.log(`negative balances         ${String(r.negativeBalances.length).padStart(14)}`);
+    for (const n of r.negativeBalances) console.log(`  user ${n.userId} ${n.account} ${formatPaise(n.balancePaise)}`);
     console.log(`log: head position ${await store.headPosition()}; verification ${verdict.ok ? `OK (head ${verdict.headHash})` : `FAILED: ${verdict.failure?.problem} in ${verdict.failure?.streamId} at position ${verdict.failure?.position}`}`);
     if (!verdict.ok) process.exitCode = 4;
-    else if (r.differencePaise !== 0) process.exitCode = 3;
+    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0) process.exitCode = 3;
   } finally {
     await db.destroy();
   }

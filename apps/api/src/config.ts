@@ -31,6 +31,8 @@ const Env = v.object({
   S3_FORCE_PATH_STYLE: Flag('true'),
   /** HMAC key for signed upload URLs; shared by every API process. Defaults to a key kept in DATA_DIR. */
   APP_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  /** When set, `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -119,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
     },
     appSecret: e.APP_SECRET,
+    metricsToken: e.METRICS_TOKEN ?? null,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),

@@ -129,7 +129,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   SettingsUpdated: 1,
   ReferenceReserved: 1,
   ReferenceReleased: 1,
-  IdempotencyKeyReserved: 1,
+  IdempotencyKeyReserved: 2,
+  IdempotentCommandCompleted: 1,
   IdempotentResponseRecorded: 1,
   IdempotencyKeyReleased: 1,
   PayoutBatchCreated: 1,
@@ -161,6 +162,8 @@ export const EVENT_UPCASTERS: { readonly [T in keyof KamaiSchemas]?: Readonly<Re
   NotificationSent: { 1: literalNotification },
   WalletCredited: { 1: literalDescription },
   WalletDebited: { 1: literalDescription },
+  // Reservations from before tokens: no event carries an empty token, so a retry runs afresh.
+  IdempotencyKeyReserved: { 1: (data) => ({ ...data, token: '' }) },
 };
 
 /** The codec of every event the system writes. */

@@ -10,6 +10,7 @@ import {
   type SnapshotCodec,
   WrongExpectedRevisionError,
 } from '@kamai/domain';
+import { decodeStep, findStep, killIfArmed, nextStep, stepMetadata } from './keyed.ts';
 
 export interface Decided<State, Event> {
   /**
@@ -258,8 +259,17 @@ export async function handleCommand<State, Command, Event extends { type: string
   metadata: EventMetadata = {},
   maxAttempts = 20,
 ): Promise<Decided<State, Event>> {
+  // Under a keyed command (an Idempotency-Key), this append is tagged, and one that already happened is found.
+  const tag = nextStep(streamId);
   for (let attempt = 1; ; attempt++) {
     const entry = await catchUp(store, streamId, decider);
+    if (tag && entry.revision >= 0) {
+      const checked = entry.revision;
+      const done = await findStep(store, streamId, checked, tag);
+      if (done.length > 0) return { state: entry.state as State, events: decodeStep<Event>(done), position: done[done.length - 1]!.position };
+      // Another command of this process appended while we looked: look again.
+      if (entry.revision !== checked) continue;
+    }
     const expected = entry.revision;
     const events = decider.decide(command, entry.state as State);
     if (events.length === 0) return { state: structuredClone(entry.state) as State, events, position: 0, revision: entry.revision };
@@ -272,10 +282,11 @@ export async function handleCommand<State, Command, Event extends { type: string
           id: randomUUID(),
           type,
           data: data as Json,
-          metadata: { ...metadata, [SCHEMA_VERSION_KEY]: schemaVersion },
+          metadata: { ...metadata, ...(tag ? stepMetadata(tag) : {}), [SCHEMA_VERSION_KEY]: schemaVersion },
         })),
         expected < 0 ? 'no_stream' : expected,
       );
+      if (tag) killIfArmed();
       // Fold our own events unless a concurrent catch-up of this process already read them back.
       if (entry.revision === expected) {
         try {

@@ -137,11 +137,14 @@ describe('finance over real HTTP: the withdrawal queue', () => {
 
   it('answers 404 for unknown and malformed ids, 400 for bad bodies, 403 for staff settling their own', async () => {
     const { id } = await pendingWithdrawal();
+    // A refused pay appends nothing: no reference is reserved for a withdrawal that does not exist.
+    const head = await server.store.headPosition();
     for (const path of [`/api/admin/withdrawals/${UNKNOWN_ID}/paid`, '/api/admin/withdrawals/not-an-id/paid', '/api/admin/withdrawals/%2e%2e/paid']) {
       const res = await finance.post(path, { reference: 'UTR12345678' });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
+    expect(await server.store.headPosition()).toBe(head);
     expect((await finance.post(`/api/admin/withdrawals/${UNKNOWN_ID}/reject`, { reason: 'Nope' })).status).toBe(404);
     expect((await finance.get(`/api/admin/withdrawals/${UNKNOWN_ID}`)).status).toBe(404);
     expect((await finance.get('/api/admin/withdrawals/1%27%20OR%201=1')).status).toBe(404);

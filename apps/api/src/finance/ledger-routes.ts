@@ -180,6 +180,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       funded: formatPaise(r.fundedPaise),
       paid: formatPaise(r.paidPaise),
       difference: formatPaise(r.differencePaise),
+      negativeBalances: r.negativeBalances.map(({ userId, account, balancePaise }) => ({ userId, account, balance: formatPaise(balancePaise) })),
       position: deps.runner.position,
       headPosition: await deps.store.headPosition(),
     };

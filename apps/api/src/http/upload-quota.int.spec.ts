@@ -32,4 +32,20 @@ describe('daily upload quota', () => {
     expect((await upload(server, user, image)).putStatus).toBe(429);
     expect((await admin.put('/api/admin/settings', { uploadMegabytesPerDay: 60 })).status).toBe(200);
   });
+
+  it('counts KYC images towards the same daily bytes as proof images', async () => {
+    const admin = await server.signUp({ roles: ['admin'] });
+    expect((await admin.put('/api/admin/settings', { uploadMegabytesPerDay: 2 })).status).toBe(200);
+    const user = await server.signUp();
+    const image = pngOfSize(900 * 1024);
+    const kycUpload = async () => {
+      const slot = await user.post('/api/objects/upload', { purpose: 'kyc' });
+      expect(slot.status).toBe(200);
+      return (await fetch(new URL(slot.body.uploadURL, server.url), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: image })).status;
+    };
+    expect(await kycUpload()).toBe(201);
+    expect((await upload(server, user, image)).putStatus).toBe(201);
+    expect(await kycUpload()).toBe(429);
+    expect((await admin.put('/api/admin/settings', { uploadMegabytesPerDay: 60 })).status).toBe(200);
+  });
 });

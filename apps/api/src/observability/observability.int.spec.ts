@@ -145,3 +145,21 @@ describe('structured logs', () => {
     expect(all).not.toContain('9d1e7c3b-0000-4000-8000-000000000000');
   });
 });
+
+describe('/metrics behind METRICS_TOKEN', () => {
+  it('answers 401 without the bearer token or with a wrong one, and the metrics with it', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const server = await startTestServer({ METRICS_TOKEN: token });
+    try {
+      const without = await rawGet(`${server.url}/metrics`);
+      expect(without.status).toBe(401);
+      expect(JSON.parse(without.body.toString()).error.code).toBe('unauthenticated');
+      expect((await rawGet(`${server.url}/metrics`, { authorization: 'Bearer wrong-token-0123456789abc' })).status).toBe(401);
+      const allowed = await rawGet(`${server.url}/metrics`, { authorization: `Bearer ${token}` });
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.toString()).toContain('kamai_http_requests_total');
+    } finally {
+      await server.close();
+    }
+  });
+});

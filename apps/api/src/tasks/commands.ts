@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { commandId } from '../commands/keyed.ts';
 import { streams } from '@kamai/contracts';
 import {
   type EventStore,
@@ -47,7 +47,7 @@ export function submitProof(
   now: Date,
 ) {
   // Fixed in the command, so a retry after a conflict reuses the same id.
-  const submissionId = randomUUID();
+  const submissionId = commandId();
   return handleCommand(
     store,
     streams.user(userId),
@@ -67,10 +67,10 @@ export function reviewProof(
   now: Date,
 ) {
   const at = now.toISOString();
-  const notificationId = randomUUID();
+  const notificationId = commandId();
   const command: UserTaskCommand =
     review.decision === 'approve'
-      ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: randomUUID(), notificationId }, now: at }
+      ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: commandId(), notificationId }, now: at }
       : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
   return handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
 }

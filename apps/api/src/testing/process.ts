@@ -23,10 +23,11 @@ export async function startWorkerProcess(dataDir: string): Promise<{ child: Chil
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
+  // Generous: a loaded machine takes long to load the worker's modules under tsx.
+  const deadline = Date.now() + 180_000;
   while (!/worker is running/.test(log)) {
     if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start within 60 s:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start within 180 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -64,7 +65,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   let url = '';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API process exited with ${child.exitCode}:\n${log}`);
@@ -78,7 +79,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`API process did not start within 60 s:\n${log}`);
+      throw new Error(`API process did not start within 180 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -97,6 +98,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
       }),
   };
 }
+
 
 /**
  * Two API processes on one fresh DATA_DIR, plus this test's own connection to their event store

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { WithdrawalRequest, destinationOf, streams } from '@kamai/contracts';
 import { userDecider, withdrawalBody } from '@kamai/domain';
+import { commandId } from '../commands/keyed.ts';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -24,13 +24,13 @@ export const walletRoutes = new Hono<AppEnv>()
     const user = requireUser(c);
     const deps = c.var.deps;
     const request = c.req.valid('json');
-    const withdrawalId = randomUUID();
+    const withdrawalId = commandId();
     const command = {
       type: 'RequestWithdrawal' as const,
       data: {
         withdrawalId,
-        entryId: randomUUID(),
-        notificationId: randomUUID(),
+        entryId: commandId(),
+        notificationId: commandId(),
         amountPaise: request.amount,
         destination: destinationOf(request),
       },
