@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MessageParams } from './messages.ts';
+import { WithdrawalStatus } from './withdrawal-status.ts';
 
 /** One ledger entry as GET /api/transactions answers it, newest first. */
 export const TransactionBody = v.object({
@@ -20,7 +21,7 @@ export const TransactionBody = v.object({
   taskId: v.nullable(v.string()),
   /** The withdrawal request the entry belongs to (its debit or its refund), and that request's status now. */
   withdrawalId: v.optional(v.string()),
-  withdrawalStatus: v.optional(v.picklist(['pending', 'paid', 'rejected'])),
+  withdrawalStatus: v.optional(WithdrawalStatus),
   createdAt: v.string(),
 });
 export type TransactionBody = v.InferOutput<typeof TransactionBody>;

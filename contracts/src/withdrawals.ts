@@ -4,6 +4,9 @@ import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
 import { TransactionBody } from './wallet.ts';
+import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus } from './withdrawal-status.ts';
+
+export { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus };
 
 /** The smallest withdrawal, in paise. The domain refuses below it as well. */
 export const MIN_WITHDRAWAL_PAISE: Paise = rupees(100);
@@ -79,15 +82,6 @@ export function destinationOf(request: WithdrawalRequest): WithdrawalDestination
   return undefined;
 }
 
-/**
- * A withdrawal's life: `pending` (requested) -> `processing` (in a payout batch, sent to the bank)
- * -> `paid` or `failed`; `paid` -> `reversed` when the bank returns it; `pending` -> `rejected`.
- * Failed, rejected and reversed withdrawals have their money back in the wallet.
- */
-export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'paid', 'failed', 'rejected', 'reversed'] as const;
-export const WITHDRAWAL_STATUS_MESSAGE = 'status must be pending, processing, paid, failed, rejected, reversed or all';
-export const WithdrawalStatus = v.picklist(WITHDRAWAL_STATUSES);
-export type WithdrawalStatus = v.InferOutput<typeof WithdrawalStatus>;
 
 /** One withdrawal request as the user sees it (POST and GET /api/withdrawals), destination masked. */
 export const WithdrawalBody = v.object({
