@@ -2,7 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { ROLES, type Role, formatPaise, streams } from '@kamai/contracts';
+import { ROLES, type Role, formatPaise, maskMobile, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
@@ -27,6 +27,7 @@ import {
 } from '@kamai/projections';
 import {
   ConfigError,
+  type SealedEventStore,
   grantRole,
   loadConfig,
   openEventStore,
@@ -85,16 +86,16 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-async function userIdOrFail(store: EventStore, mobile: string | undefined): Promise<string> {
+async function userIdOrFail(store: SealedEventStore, mobile: string | undefined): Promise<string> {
   if (!mobile || !/^\d{10}$/.test(mobile)) throw new UsageError('give a 10-digit mobile number');
-  const userId = await userIdForMobile(store, mobile);
+  const userId = await userIdForMobile(store, store.personal, mobile);
   if (!userId || (await store.readStream(streams.user(userId))).length === 0) {
-    throw new UsageError(`no user is registered with mobile ${mobile}`);
+    throw new UsageError(`no user is registered with mobile ${maskMobile(mobile)}`);
   }
   return userId;
 }
 
-async function changeRole(store: EventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
+async function changeRole(store: SealedEventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
   if (!ROLES.includes(role as Role)) throw new UsageError(`role must be one of: ${ROLES.join(', ')}`);
   const userId = await userIdOrFail(store, mobile);
   const change = command === 'grant-role' ? grantRole : revokeRole;
@@ -195,7 +196,7 @@ async function verify(store: EventStore) {
  * running available balance and pending payout, folded from the events themselves, then compared
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
-async function replayWallet(store: EventStore, readDbFile: string, args: string[]) {
+async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[]) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
   const asOf = values['--as-of'];
   const userId = await userIdOrFail(store, positional[0]);

@@ -11,7 +11,8 @@ export * from './all.ts';
 /** Stream names, one place. */
 export const streams = {
   user: (userId: string) => `user-${userId}`,
-  mobile: (mobile: string) => `mobile-${mobile}`,
+  /** A mobile number's reservation, named by a keyed hash of the number (never the number itself). */
+  mobile: (mobileHash: string) => `mobile-${mobileHash}`,
   session: (sessionId: string) => `session-${sessionId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',

@@ -11,21 +11,13 @@ const MAX_ENTRIES = 100_000;
 const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
 
 /**
- * What a store offers to be followed without waiting (the embedded SQLite store): a change signal
- * that costs one cheap call, and synchronous reads. See SqliteEventStore.
+ * What a store offers to be followed without waiting (the embedded SQLite store, the port's optional
+ * extras): a change signal that costs one cheap call, and synchronous reads.
  */
-export interface ChangeSignalledStore {
-  /** Moves whenever another connection (another process) committed to the store since the last call. */
-  externalVersion(): number;
-  /** The highest position this process has appended (0: none). */
-  readonly localHead: number;
-  headNow(): number;
-  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[];
-}
+export type ChangeSignalledStore = Required<Pick<EventStore, 'externalVersion' | 'localHead' | 'headNow' | 'readTypesNow'>>;
 
 function isChangeSignalled(store: EventStore): store is EventStore & ChangeSignalledStore {
-  const s = store as Partial<ChangeSignalledStore>;
-  return typeof s.externalVersion === 'function' && typeof s.readTypesNow === 'function' && typeof s.headNow === 'function';
+  return store.externalVersion !== undefined && store.readTypesNow !== undefined && store.headNow !== undefined && store.localHead !== undefined;
 }
 
 /**
