@@ -27,6 +27,7 @@ import {
 } from '@kamai/projections';
 import {
   ConfigError,
+  MigrationError,
   type SealedEventStore,
   grantRole,
   loadConfig,
@@ -37,6 +38,7 @@ import {
   toCsv,
   toStatementBody,
   userIdForMobile,
+  migratePrivacy,
   verifyLedger,
 } from '@kamai/api';
 
@@ -53,13 +55,16 @@ const USAGE = `usage: npm run cli -- <command>
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
   export-ledger [--from ISO] [--to ISO]           every journal posting as CSV (> journal.csv)
-  verify-ledger                                   check the event log's hash chain end to end`;
+  verify-ledger                                   check the event log's hash chain end to end
+  migrate-privacy                                 copy a log written before personal data was sealed
+                                                  into a sealed one (app stopped; see docs/privacy.md)`;
 
 class UsageError extends Error {}
 
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   const config = loadConfig();
+  if (command === 'migrate-privacy') return migrate(config);
   const store = await openEventStore(config);
   try {
     switch (command) {
@@ -84,6 +89,14 @@ async function main(args: string[]): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+async function migrate(config: ReturnType<typeof loadConfig>) {
+  const report = await migratePrivacy(config);
+  console.log(`migrated ${report.events} events; the new log's first event records the old head ${report.oldHeadHash ?? '(none)'} at position ${report.oldHeadPosition}`);
+  console.log(`mobile reservations renamed: ${report.mobileStreamsRenamed}; wallets replayed to the same balances: ${report.walletsChecked}`);
+  for (const file of report.keptAside) console.log(`kept aside (plain personal data: delete it once you have a backup you trust): ${file}`);
+  console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
 }
 
 async function userIdOrFail(store: SealedEventStore, mobile: string | undefined): Promise<string> {
@@ -205,7 +218,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
   try {
     if (flags.has('--csv')) {
       const user = await findUserById(db, userId);
-      if (!user) throw new UsageError(`the read models have no user ${mobile} yet`);
+      if (!user) throw new UsageError(`the read models have no user ${maskMobile(mobile)} yet`);
       process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
       return;
     }
@@ -214,7 +227,8 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       if (!id) return '';
       if (!names.has(id)) {
         const row = await findUserById(db, id);
-        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile} (${row.mobile})` : id);
+        // Staff by masked mobile and id: the output is often pasted into tickets, so no names or full numbers.
+        names.set(id, row ? `${maskMobile(row.mobile)} (${id})` : id);
       }
       return names.get(id) ?? id;
     };
@@ -222,7 +236,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
     let available = 0;
     let pending = 0;
     let last = 0;
-    console.log(`wallet of ${mobile} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
+    console.log(`wallet of ${maskMobile(mobile)} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
     console.log('position  time                      available    pending      balance  what');
     for (const recorded of await store.readStream(streams.user(userId))) {
       const event = toProjectedEvent(recorded);
@@ -311,7 +325,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
     console.error(`${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (err instanceof ConfigError) {
+  } else if (err instanceof ConfigError || err instanceof MigrationError) {
     console.error(err.message);
     process.exitCode = 2;
   } else {

@@ -13,3 +13,4 @@ export { type KeyStore, SqliteKeyStore } from './privacy/key-store.ts';
 export { type KeyStoreLocation, type OpenPersonalData, type PersonalData, openPersonalData, personalDataAt } from './privacy/personal-data.ts';
 export { SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 export { openSealedSqliteStore } from './privacy/open.ts';
+export { MigrationError, type PrivacyMigration, migratePrivacy } from './privacy/migrate.ts';

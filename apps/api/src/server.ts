@@ -18,6 +18,7 @@ import {
 import type { Config } from './config.ts';
 import { readOrCreateSecretFile } from './secret-file.ts';
 import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { PLAIN_LOG_WARNING, markOrCheckLog } from './privacy/marker.ts';
 import { type OpenPersonalData, openPersonalData } from './privacy/personal-data.ts';
 import { type SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
@@ -118,7 +119,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
   let seeded: DemoAccount[] = [];
   const embedded = config.eventStore.kind === 'sqlite';
   try {
-    if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && (await store.headPosition()) === 0)) {
+    const empty = (await store.headPosition()) === 0;
+    if ((await markOrCheckLog(store, new Date())) === 'plain') log(PLAIN_LOG_WARNING);
+    if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && empty)) {
       seeded = await seedDemoData(store, store.personal, new Date());
     }
   } catch (err) {

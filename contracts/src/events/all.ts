@@ -5,6 +5,7 @@ import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
+import { privacyEvents } from './privacy.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -27,6 +28,7 @@ export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
 export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
+export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -37,6 +39,7 @@ export const allEvents = {
   ...settingsEvents,
   ...referenceEvents,
   ...idempotencyEvents,
+  ...privacyEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -129,6 +129,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   IdempotencyKeyReserved: 1,
   IdempotentResponseRecorded: 1,
   IdempotencyKeyReleased: 1,
+  PersonalDataSealed: 1,
 };
 
 /**

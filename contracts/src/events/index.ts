@@ -6,6 +6,7 @@ export * from './withdrawals.ts';
 export * from './kyc.ts';
 export * from './finance.ts';
 export * from './personal.ts';
+export * from './privacy.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -19,5 +20,7 @@ export const streams = {
   /** A transfer reference, normalised (upper case, no spaces). */
   reference: (reference: string) => `utr-${reference}`,
   idempotency: (hash: string) => `idempotency-${hash}`,
+  /** The log's sealing marker (PersonalDataSealed). */
+  privacy: () => 'privacy',
 };
 export * from './codec.ts';
