@@ -64,6 +64,22 @@ export class SealedEventStore implements EventStore {
     }
   }
 
+  /**
+   * Snapshots that would be ignored (folded from their events instead): unsealed (kept before
+   * sealing), or not opening (tampered, moved, erased subject, or a log changed under them).
+   */
+  async snapshotProblems(): Promise<Array<{ streamId: string; revision: number; problem: 'unsealed' | 'unopened' }>> {
+    const snapshots = this.#snapshots;
+    const inner = this.inner as EventStore & { listSnapshots?: () => Promise<Array<StreamSnapshot & { streamId: string }>> };
+    if (!snapshots || !inner.listSnapshots) return [];
+    const problems: Array<{ streamId: string; revision: number; problem: 'unsealed' | 'unopened' }> = [];
+    for (const snapshot of await inner.listSnapshots()) {
+      const verdict = await snapshots.verdict(snapshot.streamId, snapshot);
+      if (verdict !== 'ok') problems.push({ streamId: snapshot.streamId, revision: snapshot.revision, problem: verdict });
+    }
+    return problems;
+  }
+
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sealer = this.personal.sealer;
     let sealed: NewEvent[];
