@@ -232,8 +232,8 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       if (!id) return '';
       if (!names.has(id)) {
         const row = await findUserById(db, id);
-        // Staff by masked mobile and id: the output is often pasted into tickets, so no names or full numbers.
-        names.set(id, row ? `${maskMobile(row.mobile)} (${id})` : id);
+        // Who acted (staff, for the audit) by name; never a full mobile number.
+        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || id} (${maskMobile(row.mobile)})` : id);
       }
       return names.get(id) ?? id;
     };

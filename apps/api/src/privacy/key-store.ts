@@ -9,7 +9,8 @@
  * key through the KMS once and caching it, as this one caches keys in memory.
  */
 import Database from 'better-sqlite3';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { gcmOpenPacked, gcmSealPacked } from './aead.ts';
 
 export interface KeyStore {
   /** The subject's data key, created on first use; null once the subject was erased. */
@@ -43,26 +44,12 @@ const SCHEMA = `
 
 /** System keys live beside the subjects' under a prefix no user id has. */
 const SYSTEM_PREFIX = 'system:';
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 /** What the KEK check wraps: a wrong KEK fails on it at open instead of reading as "every key erased". */
 const CHECK_VALUE = Buffer.from('kamai key store');
 
 /** AES-256-GCM with the subject as associated data: a wrapped key moved to another row does not open. */
-function wrap(kek: Buffer, subject: string, key: Buffer): Buffer {
-  const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', kek, nonce);
-  cipher.setAAD(Buffer.from(subject));
-  const body = Buffer.concat([cipher.update(key), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
-}
-
-function unwrap(kek: Buffer, subject: string, wrapped: Buffer): Buffer {
-  const decipher = createDecipheriv('aes-256-gcm', kek, wrapped.subarray(0, NONCE_BYTES));
-  decipher.setAAD(Buffer.from(subject));
-  decipher.setAuthTag(wrapped.subarray(wrapped.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(wrapped.subarray(NONCE_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
-}
+const wrap = (kek: Buffer, subject: string, key: Buffer): Buffer => gcmSealPacked(kek, key, Buffer.from(subject));
+const unwrap = (kek: Buffer, subject: string, wrapped: Buffer): Buffer => gcmOpenPacked(kek, wrapped, Buffer.from(subject));
 
 export class KeyStoreError extends Error {
   override readonly name = 'KeyStoreError';

@@ -10,10 +10,10 @@
  * bytes) reads as erased rather than failing: the log's hash chain is what reports tampering
  * (verify-ledger), and one bad event must not stop every reader.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ERASED, ERASED_SHA256, PERSONAL_FIELDS, type PersonalFields, streams } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import type { KeyStore } from './key-store.ts';
+import { gcmOpen, gcmSeal } from './aead.ts';
 
 /** The metadata entry holding an event's sealed personal fields. */
 export const SEALED_KEY = 'personal';
@@ -31,8 +31,6 @@ interface SealedBlob {
   c: string;
 }
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 const USER_STREAM_PREFIX = streams.user('');
 
 type JsonObject = { [key: string]: Json };
@@ -118,10 +116,7 @@ export class PersonalDataSealer {
       for (const path of present) data = withValueAt(data, path, erasedValue(path));
       return { ...event, data };
     }
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key, nonce);
-    cipher.setAAD(aad(event.id, event.type, subject, present));
-    const body = Buffer.concat([cipher.update(JSON.stringify(plain)), cipher.final(), cipher.getAuthTag()]);
+    const { nonce, body } = gcmSeal(key, JSON.stringify(plain), aad(event.id, event.type, subject, present));
     const blob: SealedBlob = { v: 1, s: subject, p: present, n: nonce.toString('base64url'), c: body.toString('base64url') };
     return { ...event, data, metadata: { ...event.metadata, [SEALED_KEY]: blob as unknown as Json } };
   }
@@ -143,11 +138,8 @@ export class PersonalDataSealer {
     const key = this.keys.existingKey(blob.s);
     if (!key) return null;
     try {
-      const body = Buffer.from(blob.c, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(blob.n, 'base64url'));
-      decipher.setAAD(aad(event.id, event.type, blob.s, blob.p));
-      decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      const text = Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      const nonce = Buffer.from(blob.n, 'base64url');
+      const text = gcmOpen(key, nonce, Buffer.from(blob.c, 'base64url'), aad(event.id, event.type, blob.s, blob.p)).toString('utf8');
       const parsed: unknown = JSON.parse(text);
       return isObject(parsed) ? parsed : null;
     } catch {

@@ -6,14 +6,12 @@
  * moved to another stream or revision, a log that changed under it, or a plain snapshot from before
  * sealing — is ignored, and the stream is folded from its events.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { streams } from '@kamai/contracts';
 import type { Json, StreamSnapshot } from '@kamai/domain';
 import type { ChainSource } from '../event-store/chain.ts';
 import type { KeyStore } from './key-store.ts';
+import { gcmOpen, gcmSeal } from './aead.ts';
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 const SERVER_KEY = 'snapshots';
 const USER_STREAM_PREFIX = streams.user('');
 
@@ -63,10 +61,7 @@ export class SnapshotSealer {
     const hash = await this.#hashAt(streamId, snapshot.revision);
     // Nothing to bind it to (erased subject, or no such event): keep a state that never opens.
     if (!key || hash === null) return { ...snapshot, state: null };
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key, nonce);
-    cipher.setAAD(this.#aad(streamId, snapshot, hash));
-    const body = Buffer.concat([cipher.update(JSON.stringify(snapshot.state)), cipher.final(), cipher.getAuthTag()]);
+    const { nonce, body } = gcmSeal(key, JSON.stringify(snapshot.state), this.#aad(streamId, snapshot, hash));
     return { ...snapshot, state: { sealed: { n: nonce.toString('base64url'), c: body.toString('base64url') } } };
   }
 
@@ -90,11 +85,8 @@ export class SnapshotSealer {
     const hash = await this.#hashAt(streamId, snapshot.revision);
     if (hash === null) return undefined;
     try {
-      const body = Buffer.from(snapshot.state.sealed.c, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(snapshot.state.sealed.n, 'base64url'));
-      decipher.setAAD(this.#aad(streamId, snapshot, hash));
-      decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      const text = Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      const { n, c } = snapshot.state.sealed;
+      const text = gcmOpen(key, Buffer.from(n, 'base64url'), Buffer.from(c, 'base64url'), this.#aad(streamId, snapshot, hash)).toString('utf8');
       return JSON.parse(text) as Json;
     } catch {
       return undefined;
