@@ -2,7 +2,7 @@ import type { MobileEvent, SESSION_END_REASONS, SessionEvent } from '@kamai/cont
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
 
-/** `mobile-<digits>`: who holds this mobile number, if anyone. */
+/** `mobile-<keyed hash>`: who holds this mobile number, if anyone. */
 export interface MobileState {
   userId: string | null;
 }
@@ -72,7 +72,7 @@ export function decideSeeSession(command: { sessionId: string; now: string }, st
   return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, seenAt: command.now } }];
 }
 
-/** The decider of `mobile-<digits>`. */
+/** The decider of `mobile-<keyed hash>`. */
 export const mobileDecider: Decider<MobileState, { type: 'ReserveMobile'; mobile: string; userId: string; now: string }, MobileEvent> = {
   ...mobileEvolver,
   decide: (command, state) => decideReserveMobile(command, state),

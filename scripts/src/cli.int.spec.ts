@@ -146,7 +146,8 @@ describe('npm run cli', () => {
   it('replay-wallet prints the ledger and checks the read model against the events', async () => {
     const { mobile } = await signUp();
     const { stdout } = await cli(dataDir, 'replay-wallet', mobile);
-    expect(stdout).toContain(`wallet of ${mobile}`);
+    expect(stdout).toContain(`wallet of +91 ${mobile.slice(0, 2)}`);
+    expect(stdout).not.toContain(mobile);
     expect(stdout).toContain('OK: the read models agree with the events');
   });
 
@@ -190,7 +191,7 @@ describe('npm run cli', () => {
     expect((await staff.client.post(`/api/admin/withdrawals/${withdrawal.body.id}/paid`, { reference: 'UTR31337001' })).status).toBe(200);
 
     const replay = (await cli(dataDir, 'replay-wallet', mobile)).stdout;
-    expect(replay).toMatch(/withdrawal_paid: .*UTR31337001 \(by Sita Verma \(\d{10}\)\)/);
+    expect(replay).toMatch(/withdrawal_paid: .*UTR31337001 \(by Sita Verma \(\+91 \d{2}x{6}\d{2}\)\)/);
     expect(replay).toContain('events say:      available 300.00, pending payout 0.00');
     expect(replay).toContain('OK: the read models agree with the events, and the log verifies');
     expect((await cli(dataDir, 'replay-wallet', mobile, '--as-of', beforeWithdrawal)).stdout).toContain('events say:      available 500.00, pending payout 0.00');

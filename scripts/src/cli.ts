@@ -3,7 +3,7 @@
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
 import { existsSync } from 'node:fs';
-import { ROLES, type Role, formatPaise, periodEnd, periodStart, streams } from '@kamai/contracts';
+import { ROLES, type Role, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
@@ -29,6 +29,8 @@ import {
 } from '@kamai/projections';
 import {
   ConfigError,
+  MigrationError,
+  type SealedEventStore,
   grantRole,
   loadConfig,
   openEventStore,
@@ -38,6 +40,7 @@ import {
   toCsv,
   toStatementBody,
   userIdForMobile,
+  migratePrivacy,
   verifyLedger,
 } from '@kamai/api';
 
@@ -54,7 +57,9 @@ const USAGE = `usage: npm run cli -- <command>
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
   export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
-  verify-ledger                                   check the event log's hash chain end to end`;
+  verify-ledger                                   check the event log's hash chain end to end
+  migrate-privacy                                 copy a log written before personal data was sealed
+                                                  into a sealed one (app stopped; see docs/privacy.md)`;
 
 class UsageError extends Error {}
 
@@ -66,6 +71,7 @@ async function main(args: string[]): Promise<void> {
   if (config.eventStore.kind === 'sqlite' && !existsSync(config.dataDir)) {
     throw new ConfigError(`The data directory ${config.dataDir} does not exist. Set DATA_DIR to the directory the app keeps its data in (start the app once to create it).`);
   }
+  if (command === 'migrate-privacy') return migrate(config);
   const store = await openEventStore(config);
   try {
     switch (command) {
@@ -92,16 +98,24 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-async function userIdOrFail(store: EventStore, mobile: string | undefined): Promise<string> {
+async function migrate(config: ReturnType<typeof loadConfig>) {
+  const report = await migratePrivacy(config);
+  console.log(`migrated ${report.events} events; the new log's first event records the old head ${report.oldHeadHash ?? '(none)'} at position ${report.oldHeadPosition}`);
+  console.log(`mobile reservations renamed: ${report.mobileStreamsRenamed}; wallets replayed to the same balances: ${report.walletsChecked}`);
+  for (const file of report.keptAside) console.log(`kept aside (plain personal data: delete it once you have a backup you trust): ${file}`);
+  console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
+}
+
+async function userIdOrFail(store: SealedEventStore, mobile: string | undefined): Promise<string> {
   if (!mobile || !/^\d{10}$/.test(mobile)) throw new UsageError('give a 10-digit mobile number');
-  const userId = await userIdForMobile(store, mobile);
+  const userId = await userIdForMobile(store, store.personal, mobile);
   if (!userId || (await store.readStream(streams.user(userId))).length === 0) {
-    throw new UsageError(`no user is registered with mobile ${mobile}`);
+    throw new UsageError(`no user is registered with mobile ${maskMobile(mobile)}`);
   }
   return userId;
 }
 
-async function changeRole(store: EventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
+async function changeRole(store: SealedEventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
   if (!ROLES.includes(role as Role)) throw new UsageError(`role must be one of: ${ROLES.join(', ')}`);
   const userId = await userIdOrFail(store, mobile);
   const change = command === 'grant-role' ? grantRole : revokeRole;
@@ -193,8 +207,13 @@ async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<Re
   return db;
 }
 
-async function verify(store: EventStore) {
+async function verify(store: SealedEventStore) {
   const verdict = await verifyLedger(store);
+  // Snapshots are not the log: one that does not open is ignored (its stream is folded from its
+  // events), so it is reported without failing the check. An erased user's snapshots are among them.
+  for (const { streamId, revision, problem } of await store.snapshotProblems()) {
+    console.log(`snapshot of ${streamId} at revision ${revision} ${problem === 'unsealed' ? 'was kept before sealing' : 'does not open or verify'}: ignored`);
+  }
   if (verdict.ok) {
     console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
     return;
@@ -210,7 +229,7 @@ async function verify(store: EventStore) {
  * running available balance and pending payout, folded from the events themselves, then compared
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
-async function replayWallet(store: EventStore, readDbFile: string, args: string[]) {
+async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[]) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
   const asOf = values['--as-of'];
   const userId = await userIdOrFail(store, positional[0]);
@@ -219,7 +238,7 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
   try {
     if (flags.has('--csv')) {
       const user = await findUserById(db, userId);
-      if (!user) throw new UsageError(`the read models have no user ${mobile} yet`);
+      if (!user) throw new UsageError(`the read models have no user ${maskMobile(mobile)} yet`);
       process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
       return;
     }
@@ -228,7 +247,8 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
       if (!id) return '';
       if (!names.has(id)) {
         const row = await findUserById(db, id);
-        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile} (${row.mobile})` : id);
+        // Who acted (staff, for the audit) by name; never a full mobile number.
+        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || id} (${maskMobile(row.mobile)})` : id);
       }
       return names.get(id) ?? id;
     };
@@ -236,7 +256,7 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
     let available = 0;
     let pending = 0;
     let last = 0;
-    console.log(`wallet of ${mobile} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
+    console.log(`wallet of ${maskMobile(mobile)} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
     console.log('position  time                      available    pending      balance  what');
     for (const recorded of await store.readStream(streams.user(userId))) {
       const event = toProjectedEvent(recorded);
@@ -337,7 +357,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
     console.error(`${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (err instanceof ConfigError) {
+  } else if (err instanceof ConfigError || err instanceof MigrationError) {
     console.error(err.message);
     process.exitCode = 2;
   } else {

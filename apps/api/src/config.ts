@@ -33,6 +33,16 @@ const Env = v.object({
   APP_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   /** When set, `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  /**
+   * Key-encryption key of the personal-data key store (32 bytes, hex or base64). Defaults to a key
+   * created once in DATA_DIR, which is fine for development only: a copy of DATA_DIR then carries it.
+   */
+  KEY_ENCRYPTION_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => parseKeyEncryptionKey(value) !== null, 'must be 32 bytes as 64 hex digits or base64'),
+    ),
+  ),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -82,6 +92,17 @@ export type Config = ReturnType<typeof loadConfig>;
 /** Secrets published in .env.example or older compose files: a server must never run with one. */
 export const EXAMPLE_APP_SECRETS: readonly string[] = ['replace-with-at-least-32-random-characters', 'change-me-to-32-or-more-random-characters!!'];
 
+/** 32 bytes from 64 hex digits or base64 (standard or URL-safe); null when it is neither. */
+export function parseKeyEncryptionKey(value: string): Buffer | null {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text, 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
+
 export class ConfigError extends Error {}
 
 /** Parses the environment once; a bad value stops start-up with a message naming the variable. */
@@ -122,6 +143,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     appSecret: e.APP_SECRET,
     metricsToken: e.METRICS_TOKEN ?? null,
+    keyEncryptionKey: e.KEY_ENCRYPTION_KEY === undefined ? null : parseKeyEncryptionKey(e.KEY_ENCRYPTION_KEY),
+    keysFile: resolve(dataDir, 'keys.sqlite'),
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),

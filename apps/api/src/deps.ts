@@ -5,11 +5,14 @@ import type { UploadLedger } from './uploads/sweep.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
+import type { PersonalData } from './privacy/personal-data.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
   config: Config;
   store: EventStore;
+  /** The personal-data keys: erasure, and the names of streams keyed by personal data. */
+  personalData: PersonalData;
   db: ReadDbHandle;
   /**
    * The read models' progress: the in-process projection runner (PROJECTIONS=inline) or a watcher of

@@ -35,7 +35,7 @@ export const credentialEvents = {
 /** Why a session ended: the user signed out here, elsewhere, everywhere, or changed the password. */
 export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed'] as const;
 
-/** `mobile-<10 digits>`: appended once with "no stream" expected, so a mobile registers once. */
+/** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {
   MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
 };

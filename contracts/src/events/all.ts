@@ -6,6 +6,7 @@ import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts'
 import { bankStatementEvents, payoutBatchEvents } from './payouts.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
+import { privacyEvents } from './privacy.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -30,6 +31,7 @@ export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
 export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
 export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
+export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -42,6 +44,7 @@ export const allEvents = {
   ...idempotencyEvents,
   ...payoutBatchEvents,
   ...bankStatementEvents,
+  ...privacyEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

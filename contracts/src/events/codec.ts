@@ -139,6 +139,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   PayoutBatchFileDownloaded: 1,
   PayoutResultsImported: 1,
   BankStatementReconciled: 1,
+  PersonalDataSealed: 1,
 };
 
 /**

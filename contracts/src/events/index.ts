@@ -7,12 +7,14 @@ export * from './kyc.ts';
 export * from './finance.ts';
 export * from './payouts.ts';
 export * from './personal.ts';
+export * from './privacy.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
 export const streams = {
   user: (userId: string) => `user-${userId}`,
-  mobile: (mobile: string) => `mobile-${mobile}`,
+  /** A mobile number's reservation, named by a keyed hash of the number (never the number itself). */
+  mobile: (mobileHash: string) => `mobile-${mobileHash}`,
   session: (sessionId: string) => `session-${sessionId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
@@ -21,5 +23,7 @@ export const streams = {
   idempotency: (hash: string) => `idempotency-${hash}`,
   payoutBatch: (batchId: string) => `payout-batch-${batchId}`,
   bankStatement: (runId: string) => `bank-statement-${runId}`,
+  /** The log's sealing marker (PersonalDataSealed). */
+  privacy: () => 'privacy',
 };
 export * from './codec.ts';

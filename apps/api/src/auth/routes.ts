@@ -43,7 +43,7 @@ export const authRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const wait = deps.loginGuard.register(clientAddress(c));
     if (wait > 0) tooMany(c, wait, (minutes) => `Too many new accounts from your network. Please try again in ${minutes}.`);
-    const { userId } = await registerUser(deps.store, c.req.valid('json'), deps.now());
+    const { userId } = await registerUser(deps.store, deps.personalData, c.req.valid('json'), deps.now());
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
     const user = await findUserById(deps.db, userId);

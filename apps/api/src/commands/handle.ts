@@ -47,15 +47,10 @@ interface CacheEntry {
  * A store that says cheaply what changed (the embedded SQLite store): whether another process
  * committed, and the last revision this process appended to a stream (through this handler or not).
  */
-interface ChangeSignal {
-  externalVersion(): number;
-  localRevisionOf(streamId: string): number | undefined;
-  readonly localRevisionsEpoch: number;
-}
+type ChangeSignal = Required<Pick<EventStore, 'externalVersion' | 'localRevisionOf' | 'localRevisionsEpoch'>>;
 
 function changeSignalOf(store: EventStore): ChangeSignal | null {
-  const s = store as Partial<ChangeSignal>;
-  return typeof s.externalVersion === 'function' && typeof s.localRevisionOf === 'function' ? (store as unknown as ChangeSignal) : null;
+  return store.externalVersion && store.localRevisionOf && store.localRevisionsEpoch !== undefined ? (store as ChangeSignal) : null;
 }
 
 /** Nothing was appended to the stream since the entry last read it: no other process, no other path. */

@@ -80,7 +80,7 @@ export const financeRoutes = new Hono<AppEnv>()
     const staff = requireUser(c);
     const { mobile, amount, direction, reason } = c.req.valid('json');
     // The event store, not the read model, says who holds a mobile number.
-    const userId = await userIdForMobile(deps.store, mobile);
+    const userId = await userIdForMobile(deps.store, deps.personalData, mobile);
     if (!userId) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
     const entryId = commandId();
     const now = deps.now().toISOString();

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Role } from '@kamai/contracts';
 import { grantRole } from '../auth/accounts.ts';
-import { type SqliteEventStore, openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
+import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { TestClient, freshMobile } from './server.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -108,7 +109,7 @@ export interface ApiPair {
   dataDir: string;
   a: ApiProcess;
   b: ApiProcess;
-  store: SqliteEventStore;
+  store: SealedEventStore;
   /** Registers through `url`; with roles, grants them on the store and waits until the API shows them. */
   signUp(url: string, firstName: string, roles?: Role[]): Promise<TestClient & { mobile: string; userId: string }>;
   /** Stops process A and starts a new one on the same DATA_DIR. */
@@ -119,7 +120,7 @@ export interface ApiPair {
 export async function startApiPair(name: string): Promise<ApiPair> {
   const dataDir = mkdtempSync(join(tmpdir(), `kamai-${name}-`));
   const [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
-  const store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+  const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
   const pair: ApiPair = {
     dataDir,
     a,

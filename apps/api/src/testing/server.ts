@@ -112,7 +112,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       return Object.assign(client, { mobile: account.mobile, password: account.password, userId: (res.body as { id: string }).id });
     },
     async grantRole(mobile, role) {
-      const userId = await userIdForMobile(server.store, mobile);
+      const userId = await userIdForMobile(server.store, server.personalData, mobile);
       if (!userId) throw new Error(`no user with mobile ${mobile}`);
       const { position } = await grantRole(server.store, userId, role, 'test', new Date());
       await server.runner.waitFor(position);
