@@ -51,4 +51,10 @@ export type ErrorCode =
   | 'unknown_ifsc'
   /** GET /api/ifsc/:code: the server has no branch directory (IFSC_DATASET unset): 404, the form shows the bank only. */
   | 'no_branch_directory'
+  /** Erasure asked for before the request's cooling-off ended: 409. */
+  | 'deletion_cooling_off'
+  /** Erasure asked for while the user has an available balance or a payout pending: 409. */
+  | 'balance_not_settled'
+  /** Anything asked of (or for) a user who was erased: 409. */
+  | 'user_erased'
   | 'internal';

@@ -17,6 +17,8 @@ export const DEFAULT_LIMITS = {
   sessionIdleDays: 7,
   uploadsPerDay: 30,
   uploadBytesPerDay: 60 * 1024 * 1024,
+  /** How long a deletion request waits before an admin may erase the account (0: at once). */
+  deletionCoolingOffHours: 48,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -35,6 +37,7 @@ export function limitsBody(limits: Limits) {
     sessionIdleDays: limits.sessionIdleDays,
     uploadsPerDay: limits.uploadsPerDay,
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
+    deletionCoolingOffHours: limits.deletionCoolingOffHours,
   };
 }
 
@@ -49,6 +52,7 @@ export const SettingsBody = v.object({
   sessionIdleDays: v.number(),
   uploadsPerDay: v.number(),
   uploadMegabytesPerDay: v.number(),
+  deletionCoolingOffHours: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -57,6 +61,7 @@ const LIMIT_MESSAGES = {
   amount: 'Enter an amount in rupees with at most two decimals',
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
+  hours: 'Enter a whole number of hours from 0 to 720',
 } as const;
 
 /** PUT /api/admin/settings: either or both. */
@@ -77,6 +82,9 @@ export const SettingsUpdateRequest = v.object({
   uploadsPerDay: v.optional(v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(1000, LIMIT_MESSAGES.count))),
   uploadMegabytesPerDay: v.optional(
     v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
+  ),
+  deletionCoolingOffHours: v.optional(
+    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(720, LIMIT_MESSAGES.hours)),
   ),
 });
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;
