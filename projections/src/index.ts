@@ -37,3 +37,7 @@ export * from './journal/queries.ts';
 export * from './audit/schema.ts';
 export * from './audit/projection.ts';
 export * from './audit/queries.ts';
+export * from './deletions/schema.ts';
+export * from './deletions/projection.ts';
+export * from './deletions/queries.ts';
+export * from './deletions/export.ts';

@@ -1,5 +1,6 @@
 import type { Projection } from './projection.ts';
 import { auditProjection } from './audit/projection.ts';
+import { deletionsProjection } from './deletions/projection.ts';
 import { journalProjection } from './journal/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
@@ -27,6 +28,7 @@ export const allProjections: readonly Projection[] = [
   kycProjection,
   journalProjection,
   auditProjection,
+  deletionsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -1,4 +1,5 @@
 import type { Projection } from '../projection.ts';
+import { DESTINATION_PATHS, scrubPaths } from '../erasure.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** withdrawal_requests: every request on a user's stream and how it was settled. */
@@ -13,7 +14,7 @@ export const withdrawalsProjection: Projection = {
       indexes: { user: 'user_id, position', status: 'status, position' },
     },
   },
-  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected'],
+  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'WithdrawalRequested': {
@@ -50,6 +51,14 @@ export const withdrawalsProjection: Projection = {
           { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
           { set: { status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason } },
         );
+        return;
+      }
+      case 'UserErased': {
+        // The destination's personal parts read as erased, as a rebuild decodes them; kind and IFSC stay.
+        for (const row of rows.all('withdrawal_requests', { user_id: userIdOf(event.streamId) }, ['id', 'destination'])) {
+          const destination = scrubPaths(JSON.parse(row.destination) as Record<string, unknown>, DESTINATION_PATHS);
+          rows.update('withdrawal_requests', { id: row.id }, { set: { destination: JSON.stringify(destination) } });
+        }
         return;
       }
       default:

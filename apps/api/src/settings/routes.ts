@@ -16,12 +16,14 @@ export const settingsRoutes = new Hono<AppEnv>()
     const admin = requireUser(c);
     const { supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay } =
       c.req.valid('json');
+    const { deletionCoolingOffHours } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
       ...(adjustmentApprovalThreshold !== undefined && { adjustmentApprovalThresholdPaise: adjustmentApprovalThreshold }),
       ...(sessionIdleDays !== undefined && { sessionIdleDays }),
       ...(uploadsPerDay !== undefined && { uploadsPerDay }),
       ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),
+      ...(deletionCoolingOffHours !== undefined && { deletionCoolingOffHours }),
     };
     const now = deps.now().toISOString();
     const { position } = await handleCommand(
