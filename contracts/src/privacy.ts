@@ -7,8 +7,15 @@ import * as v from 'valibot';
 export const PRIVACY_POLICY_VERSION = '2026-11-25';
 
 export const CONSENT_MESSAGE = 'Please confirm you are 18 or older and agree to the Privacy Policy';
-/** `consent: true` on registration: the person is 18 or older and agrees to the privacy policy. */
-export const Consent = v.literal(true, CONSENT_MESSAGE);
+/**
+ * `consent: true` on registration: the person is 18 or older and agrees to the privacy policy.
+ * Missing, false or anything else is the same 400, naming the field with this message.
+ */
+export const Consent = v.pipe(
+  v.optional(v.unknown()),
+  v.check((value) => value === true, CONSENT_MESSAGE),
+  v.transform((): true => true),
+);
 
 /** What an erased person's name reads as wherever a name is shown. */
 export const DELETED_USER = 'Deleted user';

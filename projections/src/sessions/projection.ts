@@ -32,8 +32,8 @@ export const sessionsProjection: Projection = {
         rows.delete('sessions', { sid: event.data.sessionId });
         return;
       case 'UserErased':
-        // Their sessions are ended by the erasure too; this only makes sure no device line outlives them.
-        rows.delete('sessions', { user_id: userIdOf(event.streamId) });
+        // The erasure ends their sessions (SessionEnded removes the rows); until then no device line names them.
+        rows.update('sessions', { user_id: userIdOf(event.streamId) }, { set: { device: null } });
         return;
       default:
         return;

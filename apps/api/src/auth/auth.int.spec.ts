@@ -9,7 +9,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const account = () => ({ mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Rao' });
+const account = () => ({ mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Rao', consent: true });
 
 describe('POST /api/auth/register', () => {
   it('creates the account, signs in with an HttpOnly Lax cookie and answers the user body', async () => {

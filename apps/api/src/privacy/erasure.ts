@@ -1,6 +1,6 @@
 import { eventCodec, isErased, streams } from '@kamai/contracts';
 import { mobileDecider, userDecider } from '@kamai/domain';
-import { listUserSessions, sqliteConnectionOf } from '@kamai/projections';
+import { listSessionIdsOf, sqliteConnectionOf } from '@kamai/projections';
 import { endSessions } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
@@ -70,8 +70,9 @@ export async function eraseUser(
     );
     position = Math.max(position, released.position);
   }
-  const sessions = await listUserSessions(deps.db, userId, now());
-  position = Math.max(position, await endSessions(deps, sessions.map((s) => s.sid), 'erased', adminId));
+  // Every session the read model still lists, expired ones too: ending one twice changes nothing.
+  const sessions = await listSessionIdsOf(deps.db, userId);
+  position = Math.max(position, await endSessions(deps, sessions, 'erased', adminId));
   for (const url of traces.imageURLs) {
     const parsed = isErased(url) ? null : parseObjectURL(url);
     if (parsed) await objects.delete(parsed.key);
