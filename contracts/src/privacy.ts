@@ -12,7 +12,8 @@ export const CONSENT_MESSAGE = 'Please confirm you are 18 or older and agree to 
  * Missing, false or anything else is the same 400, naming the field with this message.
  */
 export const Consent = v.pipe(
-  v.optional(v.unknown()),
+  // Missing reads as false, so it is refused with the same message as false.
+  v.optional(v.unknown(), false),
   v.check((value) => value === true, CONSENT_MESSAGE),
   v.transform((): true => true),
 );
