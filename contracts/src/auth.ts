@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Consent } from './privacy.ts';
 import { noControlCharacters } from './text.ts';
 
 /** The rules and messages shared by the forms and the API. */
@@ -39,6 +40,8 @@ export const RegisterRequest = v.object({
   password: Password,
   firstName: FirstName,
   lastName: LastName,
+  /** "I am 18 or older and agree to the Privacy Policy": required, recorded with the policy's version. */
+  consent: Consent,
 });
 export type RegisterRequest = v.InferOutput<typeof RegisterRequest>;
 

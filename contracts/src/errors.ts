@@ -61,4 +61,10 @@ export type ErrorCode =
   | 'no_branch_directory'
   /** A payout batch above the approval threshold whose file is asked for before a second finance member approved it: 409. */
   | 'batch_not_approved'
+  /** Erasure asked for before the request's cooling-off ended: 409. */
+  | 'deletion_cooling_off'
+  /** Erasure asked for while the user has an available balance or a payout pending: 409. */
+  | 'balance_not_settled'
+  /** Anything asked of (or for) a user who was erased: 409. */
+  | 'user_erased'
   | 'internal';

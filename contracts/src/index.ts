@@ -17,3 +17,4 @@ export * from './audit.ts';
 export * from './text.ts';
 export * from './payouts.ts';
 export * from './catalogue.ts';
+export * from './privacy.ts';

@@ -52,7 +52,13 @@ export const MomentFrom = moment('start');
 /** A period's end or an "as of": a date is its last moment in India time (inclusive). */
 export const MomentTo = moment('end');
 
-export const LedgerUserParam = v.object({ mobile: Mobile });
+/**
+ * Whose ledger: a mobile number, or a user id (the only name an erased person still has). The path
+ * segment keeps its name `mobile` for the clients that send one.
+ */
+export const LedgerUserParam = v.object({
+  mobile: v.union([v.pipe(v.string(), v.uuid()), Mobile], 'Give a 10-digit mobile number or a user id'),
+});
 
 export const StatementQuery = v.object({
   from: v.optional(MomentFrom),

@@ -48,6 +48,11 @@ export const NOTIFICATION_TEXTS = {
   kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
   kyc_voter_id_rejected: { title: 'Document Rejected', message: 'Your Voter ID was not accepted: {reason}. Please upload it again.' },
   kyc_bonus: { title: 'KYC Completed!', message: '{amountPaise} has been added to your wallet' },
+  deletion_requested: {
+    title: 'Account Deletion Requested',
+    message: 'We received your request to delete your account. You can cancel it until the cooling-off period ends.',
+  },
+  deletion_cancelled: { title: 'Account Deletion Cancelled', message: 'Your request to delete your account was cancelled.' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];

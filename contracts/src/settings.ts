@@ -21,6 +21,8 @@ export const DEFAULT_LIMITS = {
   payoutBatchApprovalThresholdPaise: rupees(50000),
   /** A payout processing longer than this many days is late (the finance screen's filter). */
   latePayoutDays: 2,
+  /** How long a deletion request waits before an admin may erase the account (0: at once). */
+  deletionCoolingOffHours: 48,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -41,6 +43,7 @@ export function limitsBody(limits: Limits) {
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
     payoutBatchApprovalThreshold: formatPaise(limits.payoutBatchApprovalThresholdPaise),
     latePayoutDays: limits.latePayoutDays,
+    deletionCoolingOffHours: limits.deletionCoolingOffHours,
   };
 }
 
@@ -57,6 +60,7 @@ export const SettingsBody = v.object({
   uploadMegabytesPerDay: v.number(),
   payoutBatchApprovalThreshold: v.string(),
   latePayoutDays: v.number(),
+  deletionCoolingOffHours: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -65,6 +69,7 @@ const LIMIT_MESSAGES = {
   amount: 'Enter an amount in rupees with at most two decimals',
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
+  hours: 'Enter a whole number of hours from 0 to 720',
 } as const;
 
 /** PUT /api/admin/settings: either or both. */
@@ -88,5 +93,8 @@ export const SettingsUpdateRequest = v.object({
   ),
   payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
   latePayoutDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
+  deletionCoolingOffHours: v.optional(
+    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(720, LIMIT_MESSAGES.hours)),
+  ),
 });
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

@@ -12,6 +12,7 @@ export * from './tasks/task.ts';
 export * from './user/withdrawals.ts';
 export * from './user/adjustments.ts';
 export * from './user/kyc.ts';
+export * from './user/deletion.ts';
 export * from './settings.ts';
 export * from './finance/references.ts';
 export * from './finance/idempotency.ts';

@@ -66,6 +66,9 @@ export function connectReadDb(file: string, options: ReadDbConnectionOptions = {
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
+  // Deleted and overwritten rows are zeroed on disk, so an erased person's data leaves the file's
+  // free pages too, not only its live rows (the erasure then checkpoints the WAL away).
+  sqlite.pragma('secure_delete = ON');
   if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${Math.trunc(options.cacheSizeKb)}`);
   if (options.walAutocheckpointPages !== undefined) sqlite.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
   if (options.tempStoreMemory) sqlite.pragma('temp_store = MEMORY');

@@ -40,3 +40,7 @@ export * from './audit/queries.ts';
 export * from './payouts/schema.ts';
 export * from './payouts/projection.ts';
 export * from './payouts/queries.ts';
+export * from './deletions/schema.ts';
+export * from './deletions/projection.ts';
+export * from './deletions/queries.ts';
+export * from './deletions/export.ts';

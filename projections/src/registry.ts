@@ -1,5 +1,6 @@
 import type { Projection } from './projection.ts';
 import { auditProjection } from './audit/projection.ts';
+import { deletionsProjection } from './deletions/projection.ts';
 import { journalProjection } from './journal/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
@@ -29,6 +30,7 @@ export const allProjections: readonly Projection[] = [
   journalProjection,
   auditProjection,
   payoutsProjection,
+  deletionsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

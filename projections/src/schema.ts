@@ -1,5 +1,6 @@
 import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
+import type { DeletionRequestsTable } from './deletions/schema.ts';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
@@ -34,6 +35,7 @@ export interface ReadDb {
   payout_batches: PayoutBatchesTable;
   payout_batch_items: PayoutBatchItemsTable;
   bank_statement_runs: BankStatementRunsTable;
+  deletion_requests: DeletionRequestsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */
@@ -72,8 +74,10 @@ export interface ProjectionBuildsTable {
 
 export interface UsersTable {
   id: string;
-  mobile: string;
-  password_hash: string;
+  /** Null once the person was erased. */
+  mobile: string | null;
+  password_hash: string | null;
+  /** DELETED_USER once the person was erased. */
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -87,6 +91,8 @@ export interface UsersTable {
   kyc_status: Generated<KycStatus>;
   created_at: string;
   updated_at: string;
+  /** When the person was erased; null while they are not. */
+  erased_at: string | null;
 }
 
 export interface SessionsTable {

@@ -50,7 +50,7 @@ afterAll(async () => {
 async function signUp() {
   const client = new TestClient(api.url);
   const mobile = freshMobile();
-  const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Sita', lastName: 'Verma' });
+  const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Sita', lastName: 'Verma', consent: true });
   expect(res.status).toBe(201);
   return { client, mobile };
 }

@@ -52,7 +52,8 @@ const USAGE = `usage: npm run cli -- <command>
                                                   every event, aside, and swap it in; a running app
                                                   keeps serving the old rows meanwhile
   read-models                                     list the read models: name, version, position
-  replay-wallet <mobile> [--as-of ISO] [--csv]   replay a wallet's ledger from its events (up to a
+  replay-wallet <mobile|user id> [--as-of ISO] [--csv]
+                                                  replay a wallet's ledger from its events (up to a
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
@@ -106,11 +107,14 @@ async function migrate(config: ReturnType<typeof loadConfig>) {
   console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
 }
 
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user a mobile number names, or a user id as given (the only name an erased person keeps). */
 async function userIdOrFail(store: SealedEventStore, mobile: string | undefined): Promise<string> {
-  if (!mobile || !/^\d{10}$/.test(mobile)) throw new UsageError('give a 10-digit mobile number');
-  const userId = await userIdForMobile(store, store.personal, mobile);
+  if (!mobile || !(/^\d{10}$/.test(mobile) || USER_ID.test(mobile))) throw new UsageError('give a 10-digit mobile number or a user id');
+  const userId = USER_ID.test(mobile) ? mobile : await userIdForMobile(store, store.personal, mobile);
   if (!userId || (await store.readStream(streams.user(userId))).length === 0) {
-    throw new UsageError(`no user is registered with mobile ${maskMobile(mobile)}`);
+    throw new UsageError(`no user is registered with ${USER_ID.test(mobile) ? `id ${mobile}` : `mobile ${maskMobile(mobile)}`}`);
   }
   return userId;
 }

@@ -38,7 +38,7 @@ export async function seedDemoData(store: EventStore, mobiles: MobileStreams, no
   const ids: Record<string, string> = {};
   for (const account of DEMO_ACCOUNTS) {
     try {
-      const { userId } = await registerUser(store, mobiles, account, now);
+      const { userId } = await registerUser(store, mobiles, { ...account, consent: true }, now);
       for (const role of account.roles) await grantRole(store, userId, role, 'seed', now);
       ids[account.label] = userId;
       created.push(account);

@@ -12,6 +12,8 @@ export const accountEvents = {
     firstName: v.string(),
     lastName: v.string(),
     registeredAt: IsoTime,
+    /** The privacy policy version the person agreed to (and confirmed being 18 or older); absent before consent was asked. */
+    consentPolicyVersion: v.optional(v.string()),
   }),
   /** Only the fields that changed are present; `email: null` clears the e-mail. */
   ProfileUpdated: v.object({
@@ -32,12 +34,14 @@ export const credentialEvents = {
   PasswordChanged: v.object({ passwordHash: v.string(), changedAt: IsoTime }),
 };
 
-/** Why a session ended: the user signed out here, elsewhere, everywhere, or changed the password. */
-export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed'] as const;
+/** Why a session ended: the user signed out here, elsewhere, everywhere, changed the password, or was erased. */
+export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'erased'] as const;
 
 /** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {
   MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
+  /** Its holder was erased: the number may register again. */
+  MobileReleased: v.object({ userId: v.string(), releasedAt: IsoTime }),
 };
 
 /** `session-<id>`: a signed-in session; the id is the SHA-256 of the cookie's token, never the token. */

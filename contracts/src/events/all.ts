@@ -1,5 +1,6 @@
 import type { EventsOf } from './define.ts';
 import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './account.ts';
+import { deletionEvents } from './erasure.ts';
 import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
@@ -21,6 +22,7 @@ export const userEvents = {
   ...withdrawalEvents,
   ...kycEvents,
   ...adjustmentEvents,
+  ...deletionEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

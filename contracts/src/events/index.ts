@@ -4,6 +4,7 @@ export * from './ledger.ts';
 export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
+export * from './erasure.ts';
 export * from './finance.ts';
 export * from './payouts.ts';
 export * from './personal.ts';

@@ -84,6 +84,7 @@ export const settingsEvents = {
     uploadBytesPerDay: v.optional(v.number()),
     payoutBatchApprovalThresholdPaise: v.optional(v.number()),
     latePayoutDays: v.optional(v.number()),
+    deletionCoolingOffHours: v.optional(v.number()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

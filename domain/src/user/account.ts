@@ -61,7 +61,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
 export type AccountCommand =
   | {
       type: 'RegisterUser';
-      data: { userId: string; mobile: string; passwordHash: string; firstName: string; lastName: string };
+      data: { userId: string; mobile: string; passwordHash: string; firstName: string; lastName: string; consentPolicyVersion?: string };
       now: string;
     }
   | {

@@ -3,6 +3,7 @@ import type { Evolver, SnapshotCodec } from '../decider.ts';
 import type { Json } from '../event-store.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
+import { type DeletionState, evolveDeletion, initialDeletionState } from './deletion.ts';
 import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } from './kyc.ts';
 import { type AdjustmentsState, type PendingAdjustment, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
@@ -21,6 +22,7 @@ export interface UserState {
   withdrawals: WithdrawalsState;
   kyc: KycState;
   adjustments: AdjustmentsState;
+  deletion: DeletionState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -31,6 +33,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     withdrawals: initialWithdrawalsState(),
     kyc: initialKycState(),
     adjustments: initialAdjustmentsState(),
+    deletion: initialDeletionState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -77,6 +80,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'AdjustmentRejected':
         state.adjustments = evolveAdjustments(state.adjustments, event);
         return state;
+      case 'DeletionRequested':
+      case 'DeletionCancelled':
+      case 'UserErased':
+        state.deletion = evolveDeletion(state.deletion, event);
+        return state;
       default:
         return assertNever(event);
     }
@@ -86,13 +94,13 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 5 (no notifications, only
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 6 (the deletion request; no notifications, only
  * the withdrawals finance has not finished with and the newest paid ones, with their payout states:
  * the state is bounded whatever the history); bump it when the state's shape or
  * any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 5,
+  version: 6,
   save: (state) =>
     ({
       account: state.account,
@@ -101,6 +109,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
+      deletion: state.deletion,
     }) as unknown as Json,
   load: (json) => {
     const saved = json as unknown as {
@@ -110,9 +119,10 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
+      deletion: DeletionState;
     };
-    const { account, wallet, tasks, withdrawals, kyc, adjustments } = saved;
-    if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number') throw new Error('not a user snapshot');
+    const { account, wallet, tasks, withdrawals, kyc, adjustments, deletion } = saved;
+    if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number' || typeof deletion !== 'object') throw new Error('not a user snapshot');
     return {
       account,
       wallet,
@@ -120,6 +130,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
+      deletion: { ...deletion },
     };
   },
 };

@@ -47,6 +47,7 @@ export const auditProjection: Projection = {
     'RoleRevoked',
     'TaskCreated',
     'TaskUpdated',
+    'UserErased',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -136,6 +137,9 @@ export const auditProjection: Projection = {
         return row('task_reward_set', event.data.createdBy, event.data.createdAt, event.data.rewardPaise, event.data.taskId, null);
       case 'TaskUpdated':
         return row('task_reward_set', event.data.updatedBy, event.data.updatedAt, event.data.rewardPaise, event.data.taskId, null);
+      case 'UserErased':
+        // Who erased whom and when, by id: the request id is the reference.
+        return row('user_erased', event.data.erasedBy, event.data.erasedAt, null, event.data.requestId);
       default:
         return;
     }

@@ -33,7 +33,8 @@ export type AuditAction =
   | 'bank_statement_reconciled'
   | 'role_granted'
   | 'role_revoked'
-  | 'task_reward_set';
+  | 'task_reward_set'
+  | 'user_erased';
 
 /** adjustments: those above the approval threshold, pending until a second finance member decides. */
 export interface AdjustmentsTable {

@@ -59,8 +59,8 @@ export function toUserBody(row: UserRow): UserBody {
   const fullName = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {
     id: row.id,
-    username: fullName || row.mobile,
-    mobile: row.mobile,
+    username: fullName || (row.mobile ?? ''),
+    mobile: row.mobile ?? '',
     firstName: row.first_name,
     lastName: row.last_name,
     email: row.email,

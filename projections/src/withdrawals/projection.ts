@@ -1,4 +1,5 @@
 import type { Projection } from '../projection.ts';
+import { DESTINATION_PATHS, scrubPaths } from '../erasure.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** withdrawal_requests: every request on a user's stream and how it was settled. */
@@ -14,7 +15,7 @@ export const withdrawalsProjection: Projection = {
       indexes: { user: 'user_id, position', status: 'status, position', batch: 'batch_id' },
     },
   },
-  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected', 'WithdrawalProcessing', 'WithdrawalFailed', 'WithdrawalReversed'],
+  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected', 'WithdrawalProcessing', 'WithdrawalFailed', 'WithdrawalReversed', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'WithdrawalRequested': {
@@ -81,6 +82,14 @@ export const withdrawalsProjection: Projection = {
           { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
           { set: { status: 'reversed', processed_at: d.reversedAt, processed_by: d.by, reason: d.reason } },
         );
+        return;
+      }
+      case 'UserErased': {
+        // The destination's personal parts read as erased, as a rebuild decodes them; kind and IFSC stay.
+        for (const row of rows.all('withdrawal_requests', { user_id: userIdOf(event.streamId) }, ['id', 'destination'])) {
+          const destination = scrubPaths(JSON.parse(row.destination) as Record<string, unknown>, DESTINATION_PATHS);
+          rows.update('withdrawal_requests', { id: row.id }, { set: { destination: JSON.stringify(destination) } });
+        }
         return;
       }
       default:

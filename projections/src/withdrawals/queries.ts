@@ -82,7 +82,7 @@ function selectForFinance(db: ReadDbHandle) {
 type FinanceRow = WithdrawalRow & {
   first_name: string | null;
   last_name: string | null;
-  mobile: string;
+  mobile: string | null;
   staff_first_name: string | null;
   staff_last_name: string | null;
 };
@@ -90,7 +90,7 @@ type FinanceRow = WithdrawalRow & {
 function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
   return {
     ...toWithdrawalBody(row),
-    user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile, mobile: row.mobile },
+    user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.mobile ?? ''), mobile: row.mobile ?? '' },
     payTo: destinationOf(row),
     processedBy: row.processed_by,
     processedByName: [row.staff_first_name, row.staff_last_name].filter(Boolean).join(' ') || null,

@@ -112,7 +112,7 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
 /** Clients reading (and one writing) through the API until `until` resolves. */
 async function loadDuring(api: ApiProcess, until: Promise<unknown>) {
   const client = new TestClient(api.url);
-  const signUp = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bench', lastName: 'Reader' });
+  const signUp = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bench', lastName: 'Reader', consent: true });
   if (signUp.status !== 201) throw new Error(`sign-up failed: ${signUp.status}`);
   let done = false;
   void until.finally(() => (done = true));

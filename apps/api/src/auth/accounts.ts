@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type RegisterRequest, type Role, streams } from '@kamai/contracts';
+import { PRIVACY_POLICY_VERSION, type RegisterRequest, type Role, streams } from '@kamai/contracts';
 import { DomainError, type EventStore, mobileDecider, userDecider } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { ApiError } from '../http/errors.ts';
@@ -39,7 +39,14 @@ export async function registerUser(
       userDecider,
       {
         type: 'RegisterUser',
-        data: { userId, mobile: request.mobile, passwordHash, firstName: request.firstName, lastName: request.lastName },
+        data: {
+          userId,
+          mobile: request.mobile,
+          passwordHash,
+          firstName: request.firstName,
+          lastName: request.lastName,
+          consentPolicyVersion: PRIVACY_POLICY_VERSION,
+        },
         now: now.toISOString(),
       },
       { actor: userId },

@@ -74,7 +74,7 @@ describe('throttles that hold', () => {
 
   it('throttles registrations per client address', async () => {
     const s = await server({ REGISTRATIONS_PER_HOUR: '3' });
-    const register = () => s.client().post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bulk', lastName: 'Bot' });
+    const register = () => s.client().post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bulk', lastName: 'Bot', consent: true });
     for (let i = 0; i < 3; i++) expect((await register()).status).toBe(201);
     const refused = await register();
     expect(refused.status).toBe(429);

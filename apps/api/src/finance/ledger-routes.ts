@@ -15,6 +15,7 @@ import {
 import { maskDestination } from '@kamai/domain';
 import {
   type Statement,
+  findUserById,
   findUserByMobile,
   listWithdrawalsPage,
   reconciliation,
@@ -42,8 +43,9 @@ export async function caughtUp(deps: AppDeps): Promise<void> {
   if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
 }
 
-async function userFor(deps: AppDeps, mobile: string) {
-  const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+async function userFor(deps: AppDeps, mobileOrId: string) {
+  const byId = !/^\d{10}$/.test(mobileOrId);
+  const user = await readWithCatchUp(deps, () => (byId ? findUserById(deps.db, mobileOrId) : findUserByMobile(deps.db, mobileOrId)));
   if (!user) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
   return user;
 }
@@ -91,11 +93,11 @@ export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
 
 /** The statement as the API and the CLI answer it: rupees as decimal strings. */
 export function toStatementBody(
-  user: { id: string; first_name: string | null; last_name: string | null; mobile: string },
+  user: { id: string; first_name: string | null; last_name: string | null; mobile: string | null },
   statement: Statement,
 ): StatementBody {
   return {
-    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.mobile, mobile: user.mobile },
+    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || (user.mobile ?? user.id), mobile: user.mobile ?? '' },
     from: statement.from,
     to: statement.to,
     opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
@@ -130,7 +132,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
     const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
     const body = toStatementBody(user, statement);
     if (format === 'csv') {
-      return csvResponse(c, `statement-${user.mobile}.csv`, statementCsv(body), {
+      return csvResponse(c, `statement-${user.mobile ?? user.id}.csv`, statementCsv(body), {
         'x-opening-balance': body.opening.available,
         'x-closing-balance': body.closing.available,
       });

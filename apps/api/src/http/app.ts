@@ -12,6 +12,7 @@ import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
+import { privacyRoutes } from '../privacy/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
 import { walletRoutes } from '../wallet/routes.ts';
@@ -90,6 +91,7 @@ export function createApp(parts: AppParts) {
   app.route('/', kycRoutes({ objects }));
   app.route('/', kycReviewerRoutes);
   app.route('/', auditRoutes);
+  app.route('/', privacyRoutes({ objects }));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

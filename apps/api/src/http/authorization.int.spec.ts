@@ -42,6 +42,11 @@ const MATRIX: Row[] = [
   ['PUT', '/api/auth/password', 'signedIn', 400],
   ['GET', '/api/settings', 'public', 200],
   ['PUT', '/api/profile', 'signedIn', 200],
+  ['GET', '/api/profile/deletion-request', 'signedIn', 200],
+  ['POST', '/api/profile/deletion-request', 'signedIn', 400],
+  // Nothing pending to cancel: 404 for whoever asks.
+  ['DELETE', '/api/profile/deletion-request', 'signedIn', 404],
+  ['GET', '/api/profile/export', 'signedIn', 200],
   ['GET', '/api/transactions', 'signedIn', 200],
   ['GET', '/api/withdrawals', 'signedIn', 200],
   ['GET', '/api/withdrawals/destination', 'signedIn', 200],
@@ -67,6 +72,8 @@ const MATRIX: Row[] = [
   // No If-Match: the precondition is asked for before the task is looked up.
   ['DELETE', '/api/admin/tasks/:id', 'admin', 428],
   ['PUT', '/api/admin/settings', 'admin', 200],
+  ['GET', '/api/admin/deletions', 'admin', 200],
+  ['POST', '/api/admin/deletions/:id/erase', 'admin', 404],
   ['GET', '/api/admin/audit', 'admin', 200],
   ['GET', '/api/kyc/documents', 'signedIn', 200],
   ['POST', '/api/kyc/documents', 'signedIn', 400],

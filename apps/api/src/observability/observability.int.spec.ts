@@ -116,7 +116,7 @@ describe('structured logs', () => {
     const res = await fetch(`${api.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-1', origin: api.url },
-      body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test' }),
+      body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test', consent: true }),
     });
     expect(res.status).toBe(201);
     const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;

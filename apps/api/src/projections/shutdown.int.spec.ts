@@ -46,7 +46,7 @@ describe('SIGTERM', () => {
     const signUps = Array.from({ length: 24 }, async () => {
       const mobile = freshMobile();
       try {
-        const res = await new TestClient(api.url).post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Late', lastName: 'Night' });
+        const res = await new TestClient(api.url).post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Late', lastName: 'Night', consent: true });
         answers.push({ mobile, status: res.status, at: Date.now() });
       } catch {
         // A connection the kernel had queued but the server had not yet accepted when it stopped

@@ -25,7 +25,7 @@ describe('a projection worker and two API processes with PROJECTIONS=off on one 
     const viaA = new TestClient(a.url);
     const mobile = freshMobile();
     // Register answers with the user read back from the read model: the worker must have projected it.
-    const registered = await viaA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Meera', lastName: 'Iyer' });
+    const registered = await viaA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Meera', lastName: 'Iyer', consent: true });
     expect(registered.status).toBe(201);
     expect((await viaA.get('/api/auth/user')).body).toMatchObject({ mobile, firstName: 'Meera' });
 
@@ -63,7 +63,7 @@ describe('a projection worker and two API processes with PROJECTIONS=off on one 
     expect(code).toBe(0);
     expect(worker.output()).toMatch(/stopped at position \d+/);
     const client = new TestClient(a.url);
-    const res = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Late', lastName: 'Comer' });
+    const res = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Late', lastName: 'Comer', consent: true });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('busy');
   });

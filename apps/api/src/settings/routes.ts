@@ -16,7 +16,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const admin = requireUser(c);
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
-      payoutBatchApprovalThreshold, latePayoutDays,
+      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -26,6 +26,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),
       ...(payoutBatchApprovalThreshold !== undefined && { payoutBatchApprovalThresholdPaise: payoutBatchApprovalThreshold }),
       ...(latePayoutDays !== undefined && { latePayoutDays }),
+      ...(deletionCoolingOffHours !== undefined && { deletionCoolingOffHours }),
     };
     const now = deps.now().toISOString();
     const { position } = await handleCommand(

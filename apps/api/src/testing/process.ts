@@ -129,7 +129,7 @@ export async function startApiPair(name: string): Promise<ApiPair> {
     async signUp(url, firstName, roles = []) {
       const client = new TestClient(url);
       const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test' });
+      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
       if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
       const userId = (res.body as { id: string }).id;
       for (const role of roles) await grantRole(store, userId, role, 'test', new Date());

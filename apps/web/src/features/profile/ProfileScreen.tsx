@@ -117,6 +117,12 @@ export function ProfileScreen() {
           </Link>
         </li>
         <li>
+          {/* Everything the app holds about the person, as a JSON file (the right of access). */}
+          <a href="/api/profile/export" download className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={t('rows.export')} />
+          </a>
+        </li>
+        <li>
           <Link to="/delete-account" className={rowClasses}>
             <RowContent Icon={TrashIcon} label={t('rows.delete')} />
           </Link>
