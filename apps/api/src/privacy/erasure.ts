@@ -6,16 +6,6 @@ import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
 import { type ObjectStorage, parseObjectURL } from '../object-storage/index.ts';
 
-/** The key store's side of erasure: deleting the person's data key (their events' personal fields then read ERASED). */
-interface PersonalDataEraser {
-  erase(userId: string): Promise<void>;
-}
-
-/** The deps' personal-data port, where the server was built with one. */
-function personalDataOf(deps: AppDeps): PersonalDataEraser | undefined {
-  return (deps as AppDeps & { personalData?: PersonalDataEraser }).personalData;
-}
-
 /** What erasing must remove outside the user's stream, read from their events while they still decode. */
 interface Traces {
   mobile: string | null;
@@ -61,14 +51,12 @@ export async function eraseUser(
   );
   let position = erased.position;
   if (traces.mobile !== null && !isErased(traces.mobile)) {
-    const released = await handleCommand(
-      deps.store,
-      streams.mobile(traces.mobile),
-      mobileDecider,
-      { type: 'ReleaseMobile', userId, now: now() },
-      { actor: adminId },
-    );
-    position = Math.max(position, released.position);
+    // The hashed reservation, and a plain one kept from before the log was sealed: releasing a number
+    // someone else holds (or nobody) changes nothing.
+    for (const streamId of new Set([deps.personalData.mobileStreamId(traces.mobile), deps.personalData.legacyMobileStreamId(traces.mobile)])) {
+      const released = await handleCommand(deps.store, streamId, mobileDecider, { type: 'ReleaseMobile', userId, now: now() }, { actor: adminId });
+      position = Math.max(position, released.position);
+    }
   }
   // Every session the read model still lists, expired ones too: ending one twice changes nothing.
   const sessions = await listSessionIdsOf(deps.db, userId);
@@ -77,7 +65,8 @@ export async function eraseUser(
     const parsed = isErased(url) ? null : parseObjectURL(url);
     if (parsed) await objects.delete(parsed.key);
   }
-  await personalDataOf(deps)?.erase(userId);
+  // Last: once the key is gone the mobile number and image keys above no longer decode.
+  await deps.personalData.erase(userId);
   if (position > 0) await deps.runner.waitFor(position);
   checkpointReadDb(deps);
 }
