@@ -252,7 +252,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       if (!names.has(id)) {
         const row = await findUserById(db, id);
         // Who acted (staff, for the audit) by name; never a full mobile number.
-        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || id} (${maskMobile(row.mobile)})` : id);
+        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || id} (${row.mobile ? maskMobile(row.mobile) : 'erased'})` : id);
       }
       return names.get(id) ?? id;
     };

@@ -62,13 +62,15 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { currentPassword, newPassword } = c.req.valid('json');
     // A guess of the current password is a sign-in attempt: the same throttle, counted the same way.
     const client = clientAddress(c);
-    const device = deps.loginGuard.recognise(user.mobile, getCookie(c, DEVICE_COOKIE));
-    const wait = deps.loginGuard.attempt(user.mobile, client, device);
+    // Counted per number, as sign-ins are (an erased user, whose number is gone, cannot be signed in).
+    const mobile = user.mobile ?? user.id;
+    const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
+    const wait = deps.loginGuard.attempt(mobile, client, device);
     if (wait > 0) tooMany(c, wait, tooManySignIns);
     if (!(await verifyPassword(user.password_hash, currentPassword))) {
       throw new ApiError(400, 'validation_failed', WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD });
     }
-    deps.loginGuard.succeed(user.mobile, client, device);
+    deps.loginGuard.succeed(mobile, client, device);
     const passwordHash = await hashPassword(newPassword);
     const now = deps.now().toISOString();
     await handleCommand(deps.store, streams.user(user.id), userDecider, { type: 'ChangePassword', data: { passwordHash }, now }, {

@@ -261,7 +261,9 @@ export async function handleCommand<State, Command, Event extends { type: string
     if (tag && entry.revision >= 0) {
       const checked = entry.revision;
       const done = await findStep(store, streamId, checked, tag);
-      if (done.length > 0) return { state: entry.state as State, events: decodeStep<Event>(done), position: done[done.length - 1]!.position };
+      if (done.length > 0) {
+        return { state: structuredClone(entry.state) as State, events: decodeStep<Event>(done), position: done[done.length - 1]!.position, revision: entry.revision };
+      }
       // Another command of this process appended while we looked: look again.
       if (entry.revision !== checked) continue;
     }

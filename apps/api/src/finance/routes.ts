@@ -69,9 +69,9 @@ export const financeRoutes = new Hono<AppEnv>()
     const { reason } = c.req.valid('json');
     const by = requireUser(c).id;
     // The bank returned a paid payout: its money comes back to the wallet (bank -> available).
-    return settle(c, c.req.param('id'), (id, now) => ({
+    return settle(c, await requestOf(c, c.req.param('id')), (id, now) => ({
       type: 'ReverseWithdrawal',
-      data: { withdrawalId: id, reason, by, entryId: randomUUID(), notificationId: randomUUID() },
+      data: { withdrawalId: id, reason, by, entryId: commandId(), notificationId: commandId() },
       now,
     }));
   })

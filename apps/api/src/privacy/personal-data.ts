@@ -15,6 +15,8 @@ export interface PersonalData {
   erase(userId: string): Promise<void>;
   /** The stream that reserves a mobile number: named by a keyed HMAC of it, never the number. */
   mobileStreamId(mobile: string): string;
+  /** The stream a mobile number was reserved on before stream names were hashed (legacy stores). */
+  legacyMobileStreamId(mobile: string): string;
 }
 
 /** Where a thread or another process finds the same keys: the key store's file and its KEK. */
@@ -27,8 +29,6 @@ export interface OpenPersonalData extends PersonalData {
   readonly keys: KeyStore;
   readonly sealer: PersonalDataSealer;
   readonly location: KeyStoreLocation;
-  /** The stream a mobile number was reserved on before stream names were hashed (legacy stores). */
-  legacyMobileStreamId(mobile: string): string;
   close(): void;
 }
 
