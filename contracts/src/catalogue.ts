@@ -89,6 +89,21 @@ export const API_MESSAGES = {
   noBranchDirectory: 'This server has no bank branch directory',
   textTooLong: '{what} must be at most {max} characters',
   controlCharacters: CONTROL_CHARACTERS_MESSAGE,
+  consentRequired: "Please confirm you are 18 or older and agree to the Privacy Policy",
+  passwordRequired: "Enter your password",
+  noDeletionToCancel: "There is no pending deletion request to cancel",
+  deletionNotFound: "No such deletion request",
+  deletionNotPending: "This deletion request is not pending",
+  deletionCoolingOff: "The cooling-off period of this request has not ended yet",
+  balanceNotSettled: "The user still has an available balance or a pending payout; settle it first",
+  accountDeleted: "This account has been deleted",
+  hoursRange: "Enter a whole number of hours from 0 to 720",
+  withdrawalNotSentYet: "This withdrawal request has not been paid or sent to the bank yet",
+  withdrawalWithBank: "This withdrawal request is with the bank: wait for its result",
+  withdrawalFailedAlready: "This withdrawal request has already failed",
+  failedAtBank: "Failed at the bank",
+  payoutBatchExists: "This payout batch already exists",
+  reconciliationExists: "This reconciliation is already recorded",
 } as const;
 
 type Prefixed<P extends string, T> = { readonly [K in keyof T & string as `${P}.${K}`]: T[K] };
