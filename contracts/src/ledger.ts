@@ -113,6 +113,7 @@ export interface LedgerVerifyBody {
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/withdrawals$/,
   /^\/api\/admin\/adjustments$/,
+  /^\/api\/admin\/adjustments\/[^/]+\/(approve|reject)$/,
   /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject)$/,
   /^\/api\/tasks\/[^/]+\/submit-proof$/,
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,

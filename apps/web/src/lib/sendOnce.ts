@@ -12,13 +12,20 @@ const newKey = () => crypto.randomUUID();
  *   opens). Send it with the request (`apiRequest(..., idempotencyHeader(key))`): should the answer
  *   be lost and the user press again, the server answers the first request instead of doing it twice.
  * - `send(run)` runs `run(key)` unless a send is already waiting for its answer; the second press is
- *   ignored at once, before React has drawn the button disabled. It resolves to run's result, or
- *   `undefined` when the press was ignored. Errors reach the caller, as from `run`.
+ *   ignored at once, before React has drawn the button disabled. It resolves to `{ value }`, run's
+ *   result, or to `undefined` when the press was ignored; run's error is thrown on:
+ *
+ *       let sent;
+ *       try { sent = await once.send((key) => mutation.mutateAsync({ ...input, key })); }
+ *       catch (error) { showWhy(error); return; }
+ *       if (!sent) return; // a second press while the first was sending
+ *       done(sent.value);
+ *
  * - `busy` is true from the press until the answer: show it on the button (disabled, a "Sending…"
  *   label) and pass it to the Dialog so nothing closes it meanwhile.
- * - After the server refused (an HTTP answer), the next press is a new action with a new key: the user
- *   corrected the form. After a network failure the key stays: the next press may be the same
- *   request again, which the server then answers once.
+ * - Once the server has answered (done or refused), the next press is a new action with a new key
+ *   (the user corrected the form, or acts on the next item). After a network failure the key stays:
+ *   the next press may be the same request again, which the server then answers once.
  */
 export function useSendOnce(open = true) {
   const [state, setState] = useState(() => ({ open, key: newKey() }));
@@ -29,12 +36,14 @@ export function useSendOnce(open = true) {
   const [busy, setBusy] = useState(false);
   const key = state.key;
   const send = useCallback(
-    async <T>(run: (key: string) => Promise<T>): Promise<T | undefined> => {
+    async <T>(run: (key: string) => Promise<T>): Promise<{ value: T } | undefined> => {
       if (inFlight.current) return undefined;
       inFlight.current = true;
       setBusy(true);
       try {
-        return await run(key);
+        const value = await run(key);
+        setState((current) => ({ ...current, key: newKey() }));
+        return { value };
       } catch (error) {
         if (!isNetworkFailure(error)) setState((current) => ({ ...current, key: newKey() }));
         throw error;
