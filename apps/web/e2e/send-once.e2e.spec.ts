@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, submitLogin, waitForRole } from './helpers.ts';
 
 /**
  * Every money action sends once: its confirm button double-clicked while the network is slow (the
  * request held until the clicks are done) makes one request and one effect, and the dialog stays
  * open, busy, until the answer. Dialogs ask before a backdrop tap loses typed input, and Back closes
- * them without leaving the page.
+ * them without leaving the page. A deep link opened signed out returns to its page after sign-in.
  */
 
 const suite = setUpBrowserSuite();
@@ -191,5 +191,25 @@ describe('dialogs on a phone', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.goBack();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+  });
+});
+
+describe('a deep link opened signed out', () => {
+  it('returns to its page after sign-in; a redirect off the app is dropped', async () => {
+    const user = await registeredAccount(suite.server, 'Nisha', 'Patel');
+    const page = await suite.phone();
+    await page.goto('/tasks/rating');
+    await expect.poll(() => path(page)).toBe('/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/tasks/rating');
+    await submitLogin(page, user);
+    await expect.poll(() => path(page)).toBe('/tasks/rating');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+
+    const other = await suite.phone();
+    await other.goto('/login?redirect=%2F%2Fevil.example%2Fphish');
+    await submitLogin(other, user);
+    await other.getByRole('heading', { name: 'Hello, Nisha' }).waitFor();
+    expect(new URL(other.url()).origin).toBe(suite.server.baseUrl);
+    expect(path(other)).toBe('/');
   });
 });
