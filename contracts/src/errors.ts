@@ -51,4 +51,6 @@ export type ErrorCode =
   | 'unknown_ifsc'
   /** GET /api/ifsc/:code: the server has no branch directory (IFSC_DATASET unset): 404, the form shows the bank only. */
   | 'no_branch_directory'
+  /** POST /api/auth/password-reset/confirm: the code is wrong, used, expired or replaced: 400. */
+  | 'invalid_code'
   | 'internal';

@@ -13,6 +13,7 @@ export const streams = {
   user: (userId: string) => `user-${userId}`,
   mobile: (mobile: string) => `mobile-${mobile}`,
   session: (sessionId: string) => `session-${sessionId}`,
+  passwordReset: (userId: string) => `password-reset-${userId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
   /** A transfer reference, normalised (upper case, no spaces). */

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { passwordResetRoutes } from '../auth/password-reset-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
@@ -60,6 +61,7 @@ export function createApp(parts: AppParts) {
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
+  app.route('/', passwordResetRoutes);
   app.route('/', walletRoutes);
   app.route('/', ifscRoutes);
   app.route('/', financeRoutes);
