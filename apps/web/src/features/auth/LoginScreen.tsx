@@ -46,6 +46,9 @@ export function LoginScreen() {
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
         <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
         <PasswordField label={t('common:fields.password')} autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} {...form.field('password')} />
+        <Link to="/forgot-password" className="-mt-2 inline-flex min-h-11 items-center justify-self-end text-sm font-semibold text-emerald-700 hover:underline">
+          {t('login.forgot')}
+        </Link>
         <Button type="submit" disabled={login.isPending} className="mt-2">
           {login.isPending ? t('login.submitting') : t('login.submit')}
         </Button>
