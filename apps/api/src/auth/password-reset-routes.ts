@@ -18,6 +18,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { hashPassword } from './passwords.ts';
+import { tooMany } from './routes.ts';
 import { clearSessionCookie, clientAddress, endSessions, readWithCatchUp } from './sessions.ts';
 
 const HOUR_MS = 60 * 60_000;
@@ -36,10 +37,7 @@ function throttle(c: Context<AppEnv>, checks: Array<[key: string, limit: number]
   for (const [key, limit] of checks) {
     if (attempts.count(key, windowMs, now) > limit) wait = Math.max(wait, (attempts.get(key, now)?.resetAt ?? now + windowMs) - now);
   }
-  if (wait <= 0) return;
-  const minutes = Math.ceil(wait / 60_000);
-  c.header('Retry-After', String(Math.ceil(wait / 1000)));
-  throw new ApiError(429, 'too_many_attempts', `${message} Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  if (wait > 0) tooMany(c, wait, (minutes) => `${message} Please try again in ${minutes}.`);
 }
 
 const findByMobile = (deps: AppDeps, mobile: string) => readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));

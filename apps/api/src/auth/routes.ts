@@ -13,7 +13,8 @@ const BAD_CREDENTIALS = 'Invalid mobile number or password';
 /** OWASP's device cookie: proof this browser signed in to the number before (see LoginGuard). */
 export const DEVICE_COOKIE = 'kamai_device';
 
-function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
+/** 429 `too_many_attempts` with Retry-After, its message naming the wait in minutes. */
+export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
   const minutes = Math.ceil(wait / 60_000);
   c.header('Retry-After', String(Math.ceil(wait / 1000)));
   throw new ApiError(429, 'too_many_attempts', message(`${minutes} minute${minutes === 1 ? '' : 's'}`));
