@@ -67,4 +67,6 @@ export type ErrorCode =
   | 'balance_not_settled'
   /** Anything asked of (or for) a user who was erased: 409. */
   | 'user_erased'
+  /** POST /api/auth/password-reset/confirm: the code is wrong, used, expired or replaced: 400. */
+  | 'invalid_code'
   | 'internal';

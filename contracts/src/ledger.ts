@@ -159,6 +159,7 @@ export interface LedgerVerifyBody {
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/withdrawals$/,
   /^\/api\/admin\/adjustments$/,
+  /^\/api\/admin\/adjustments\/[^/]+\/(approve|reject)$/,
   /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject|reverse)$/,
   /^\/api\/admin\/payout-batches$/,
   /^\/api\/admin\/payout-batches\/[^/]+\/(approve|results)$/,

@@ -18,3 +18,4 @@ export * from './finance/references.ts';
 export * from './finance/idempotency.ts';
 export * from './user/password.ts';
 export * from './finance/payout-batch.ts';
+export * from './password-reset.ts';

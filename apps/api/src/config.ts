@@ -83,6 +83,16 @@ const Env = v.object({
    * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.
    */
   IFSC_DATASET: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Where password-reset codes go: console (the server log, for development) or an SMS gateway. */
+  SMS_PROVIDER: v.optional(v.picklist(['console', 'gateway'], 'must be console or gateway'), 'console'),
+  SMS_GATEWAY_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  SMS_GATEWAY_API_KEY: v.optional(v.string()),
+  /** The DLT header (sender id), e.g. KAMAIN. */
+  SMS_SENDER_ID: v.optional(v.string()),
+  SMS_DLT_ENTITY_ID: v.optional(v.string()),
+  /** The DLT content template ids of the reset-code SMS in English and in Hindi. */
+  SMS_DLT_TEMPLATE_ID_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_HI: v.optional(v.string()),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -117,6 +127,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
   if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
+  }
+  const gatewayMissing = (
+    ['SMS_GATEWAY_URL', 'SMS_GATEWAY_API_KEY', 'SMS_SENDER_ID', 'SMS_DLT_ENTITY_ID', 'SMS_DLT_TEMPLATE_ID_EN', 'SMS_DLT_TEMPLATE_ID_HI'] as const
+  ).filter((key) => !e[key]);
+  if (e.SMS_PROVIDER === 'gateway' && gatewayMissing.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  ${gatewayMissing.join(', ')} required when SMS_PROVIDER=gateway`);
   }
   if (e.APP_SECRET && EXAMPLE_APP_SECRETS.includes(e.APP_SECRET)) {
     throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
@@ -153,6 +169,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     projections: e.PROJECTIONS,
     ifscDataset: e.IFSC_DATASET === undefined ? null : resolve(e.IFSC_DATASET),
+    sms:
+      e.SMS_PROVIDER === 'gateway'
+        ? {
+            kind: 'gateway' as const,
+            url: e.SMS_GATEWAY_URL!,
+            apiKey: e.SMS_GATEWAY_API_KEY!,
+            senderId: e.SMS_SENDER_ID!,
+            entityId: e.SMS_DLT_ENTITY_ID!,
+            templateIds: { en: e.SMS_DLT_TEMPLATE_ID_EN!, hi: e.SMS_DLT_TEMPLATE_ID_HI! },
+          }
+        : { kind: 'console' as const },
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

@@ -6,6 +6,7 @@ import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { PersonalData } from './privacy/personal-data.ts';
+import type { SmsPort } from './auth/sms.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -29,6 +30,10 @@ export interface AppDeps {
   attempts: AttemptStore;
   /** Uploads handed out, until a command uses them or the sweep deletes them. */
   uploads: UploadLedger;
+  /** Where password-reset codes are sent (auth/sms.ts). */
+  sms: SmsPort;
+  /** The server's secret, for HMACs of codes that must not be stored in plain text. */
+  secret: Uint8Array;
 }
 
 export interface AppEnv {

@@ -23,6 +23,7 @@ import { type OpenPersonalData, openPersonalData } from './privacy/personal-data
 import { type SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
+import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
@@ -141,7 +142,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const attempts = new AttemptStore(config.throttleFile);
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
-  const app = createApp({ config, store, personalData: store.personal, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads });
+  const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
+  const app = createApp({ config, store, personalData: store.personal, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads, sms, secret });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
   const sweep = setInterval(() => {
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));

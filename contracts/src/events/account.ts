@@ -34,8 +34,18 @@ export const credentialEvents = {
   PasswordChanged: v.object({ passwordHash: v.string(), changedAt: IsoTime }),
 };
 
-/** Why a session ended: the user signed out here, elsewhere, everywhere, changed the password, or was erased. */
-export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'erased'] as const;
+/**
+ * `password-reset-<userId>`: the codes sent by SMS to reset a forgotten password. The code itself is
+ * never stored: `codeHash` is an HMAC of it under the server's secret.
+ */
+export const passwordResetEvents = {
+  PasswordResetCodeIssued: v.object({ userId: v.string(), codeHash: v.string(), issuedAt: IsoTime, expiresAt: IsoTime }),
+  /** The code was used: it sets a password once, never again. */
+  PasswordResetCodeUsed: v.object({ userId: v.string(), usedAt: IsoTime }),
+};
+
+/** Why a session ended: the user signed out here, elsewhere, everywhere, changed or reset the password, or was erased. */
+export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'password_reset', 'erased'] as const;
 
 /** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {

@@ -1,5 +1,5 @@
 import type { EventsOf } from './define.ts';
-import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './account.ts';
+import { accountEvents, credentialEvents, mobileEvents, passwordResetEvents, sessionEvents } from './account.ts';
 import { deletionEvents } from './erasure.ts';
 import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
@@ -27,6 +27,7 @@ export const userEvents = {
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;
 export type SessionEvent = EventsOf<typeof sessionEvents>;
+export type PasswordResetEvent = EventsOf<typeof passwordResetEvents>;
 export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
 export type ReferenceEvent = EventsOf<typeof referenceEvents>;
@@ -40,6 +41,7 @@ export const allEvents = {
   ...userEvents,
   ...mobileEvents,
   ...sessionEvents,
+  ...passwordResetEvents,
   ...taskCatalogueEvents,
   ...settingsEvents,
   ...referenceEvents,

@@ -97,6 +97,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   RoleGranted: 1,
   RoleRevoked: 1,
   PasswordChanged: 1,
+  PasswordResetCodeIssued: 1,
+  PasswordResetCodeUsed: 1,
   AdjustmentRequested: 1,
   AdjustmentApproved: 1,
   AdjustmentRejected: 1,

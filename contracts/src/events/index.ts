@@ -17,6 +17,7 @@ export const streams = {
   /** A mobile number's reservation, named by a keyed hash of the number (never the number itself). */
   mobile: (mobileHash: string) => `mobile-${mobileHash}`,
   session: (sessionId: string) => `session-${sessionId}`,
+  passwordReset: (userId: string) => `password-reset-${userId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
   /** A transfer reference, normalised (upper case, no spaces). */

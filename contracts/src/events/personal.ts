@@ -30,6 +30,8 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   UserRegistered: { subject: 'stream', paths: ['mobile', 'passwordHash', 'firstName', 'lastName'] },
   ProfileUpdated: { subject: 'stream', paths: ['firstName', 'lastName', 'email'] },
   PasswordChanged: { subject: 'stream', paths: ['passwordHash'] },
+  /** A secret of the person's, like the password hash. */
+  PasswordResetCodeIssued: { subject: 'userId', paths: ['codeHash'] },
   WithdrawalRequested: { subject: 'stream', paths: ['destination.accountNumber', 'destination.holderName', 'destination.upiId'] },
   /** A withdrawal's hold names its (masked) destination. */
   WalletDebited: { subject: 'stream', paths: ['params.destination'] },

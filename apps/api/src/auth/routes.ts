@@ -16,6 +16,7 @@ export const DEVICE_COOKIE = 'kamai_device';
 /** The sign-in throttle's refusal, also for guesses of the current password on a password change. */
 export const tooManySignIns = (minutes: string) => `Too many failed sign-ins. Please try again in ${minutes}.`;
 
+/** 429 `too_many_attempts` with Retry-After, its message naming the wait in minutes. */
 export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
   const minutes = Math.ceil(wait / 60_000);
   c.header('Retry-After', String(Math.ceil(wait / 1000)));

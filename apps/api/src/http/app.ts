@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { passwordResetRoutes } from '../auth/password-reset-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
@@ -65,6 +66,7 @@ export function createApp(parts: AppParts) {
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
+  app.route('/', passwordResetRoutes);
   app.route('/', walletRoutes);
   app.route('/', ifscRoutes);
   app.route('/', financeRoutes);

@@ -34,6 +34,9 @@ const MATRIX: Row[] = [
   ['GET', '/api/login', 'public', 302],
   ['POST', '/api/auth/register', 'public', 400],
   ['POST', '/api/auth/login', 'public', 400],
+  // An empty body is refused before anything is looked up or sent.
+  ['POST', '/api/auth/password-reset', 'public', 400],
+  ['POST', '/api/auth/password-reset/confirm', 'public', 400],
   ['POST', '/api/auth/logout', 'public', 204, { fresh: true }],
   ['GET', '/api/auth/user', 'signedIn', 200],
   ['GET', '/api/auth/sessions', 'signedIn', 200],

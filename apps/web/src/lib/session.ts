@@ -49,7 +49,9 @@ export function useSessionExpired(): () => void {
     toastSignedOut();
     setTimeout(() => {
       queryClient.setQueryData(currentUserQuery().queryKey, null);
-      void navigate({ to: '/login' }).then(() => {
+      // Signing in again returns to this page.
+      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+      void navigate({ to: '/login', search: { redirect: here } }).then(() => {
         // What the old session read must not show to whoever signs in next.
         queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQuery().queryKey[0] });
       });

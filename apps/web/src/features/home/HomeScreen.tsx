@@ -118,7 +118,7 @@ function NotificationBell() {
       {unread > 0 && (
         <span
           data-testid="unread-count"
-          className="absolute -top-1 -right-1 grid h-5 min-w-5 place-items-center rounded-full bg-red-500 px-1 text-[11px] font-bold text-white ring-2 ring-slate-50"
+          className="absolute -top-1 -right-1 grid h-5 min-w-5 place-items-center rounded-full bg-red-700 px-1 text-[11px] font-bold text-white ring-2 ring-slate-50"
         >
           {unread > 99 ? '99+' : unread}
         </span>

@@ -9,6 +9,7 @@ import { serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { uploadImage } from '../tasks/upload.ts';
 // With the Home banner, so Home does not download this screen for it.
@@ -83,11 +84,14 @@ function CompletedCard() {
 function ClaimBanner() {
   const { t } = useTranslation('kyc');
   const claim = useClaimKycBonus();
+  const once = useSendOnce();
   const amount = kycBonusText();
 
   const onClaim = async () => {
     try {
-      const result = await claim.mutateAsync();
+      const sent = await once.send(() => claim.mutateAsync());
+      if (!sent) return;
+      const result = sent.value;
       toast({ title: t('toast.completed'), description: t('toast.completedText', { amount: formatRupees(result?.rupees ?? formatPaise(KYC_BONUS_PAISE)) }) });
     } catch (error) {
       toast({ variant: 'destructive', title: t('toast.incomplete'), description: serverErrorMessage(error, t('toast.incompleteText')) });
@@ -106,8 +110,8 @@ function ClaimBanner() {
         </h2>
         <p className="text-sm text-emerald-50">{t('claim.text', { amount })}</p>
       </div>
-      <Button variant="secondary" onClick={() => void onClaim()} disabled={claim.isPending}>
-        {claim.isPending ? t('claim.claiming') : t('claim.button', { amount })}
+      <Button variant="secondary" onClick={() => void onClaim()} disabled={once.busy}>
+        {once.busy ? t('claim.claiming') : t('claim.button', { amount })}
       </Button>
     </section>
   );
@@ -154,6 +158,7 @@ function DocumentCard({ type, document }: { type: KycDocumentType; document: Kyc
 function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmitting: boolean }) {
   const { t } = useTranslation('kyc');
   const submit = useSubmitKycDocument();
+  const once = useSendOnce();
   const [slots, setSlots] = useState<Record<Side, Slot>>({ front: { phase: 'idle' }, back: { phase: 'idle' } });
   const previews = useRef<string[]>([]);
   const submittedPair = useRef<string | null>(null);
@@ -170,12 +175,14 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
       return;
     }
     submittedPair.current = `${front.objectURL} ${back.objectURL}`;
+    let sent;
     try {
-      await submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL });
+      sent = await once.send(() => submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL }));
     } catch (error) {
       toast({ variant: 'destructive', title: t('toast.uploadFailed'), description: serverErrorMessage(error, t('toast.uploadFailedText')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('toast.documentUploaded'), description: t('toast.documentUploadedText', { document: name }) });
   };
 
@@ -227,13 +234,13 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
             side={side}
             document={name}
             slot={slots[side]}
-            disabled={slots[side].phase === 'uploading' || submit.isPending}
+            disabled={slots[side].phase === 'uploading' || once.busy}
             onChange={(event) => void onFileChosen(side, event)}
           />
         ))}
       </div>
-      <Button onClick={() => void onSubmit()} disabled={!ready || uploading || submit.isPending}>
-        {submit.isPending ? t('submitting') : t('submit')}
+      <Button onClick={() => void onSubmit()} disabled={!ready || uploading || once.busy}>
+        {once.busy ? t('submitting') : t('submit')}
       </Button>
     </div>
   );

@@ -26,7 +26,7 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
   if (count === 0) return null;
   return (
     <span
-      className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-500 px-1.5 text-xs font-bold text-white ${className}`}
+      className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-bold text-white ${className}`}
       aria-label={t('unread', { count })}
     >
       {count > 99 ? '99+' : count}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 
 /**
@@ -11,8 +12,8 @@ import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.t
 export function useSubmitProofMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ taskId, proof }: { taskId: string; proof: SubmitProofRequest }) =>
-      readJson<UserTaskBody>(await apiRequest('POST', `/api/tasks/${encodeURIComponent(taskId)}/submit-proof`, proof)),
+    mutationFn: async ({ taskId, proof, key }: { taskId: string; proof: SubmitProofRequest; key?: string }) =>
+      readJson<UserTaskBody>(await apiRequest('POST', `/api/tasks/${encodeURIComponent(taskId)}/submit-proof`, proof, idempotencyHeader(key))),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey });
