@@ -104,6 +104,10 @@ export const API_MESSAGES = {
   failedAtBank: "Failed at the bank",
   payoutBatchExists: "This payout batch already exists",
   reconciliationExists: "This reconciliation is already recorded",
+  codeRequired: "Enter the 6-digit code",
+  codeInvalid: "This code is wrong or has expired. Ask for a new one.",
+  tooManyCodes: "Too many codes asked for. Please try again in 60 minutes.",
+  tooManyWrongCodes: "Too many wrong codes. Please try again in 15 minutes.",
 } as const;
 
 type Prefixed<P extends string, T> = { readonly [K in keyof T & string as `${P}.${K}`]: T[K] };
