@@ -185,7 +185,8 @@ function options(args: string[], names: readonly string[], flags: readonly strin
     else if (names.includes(arg)) {
       const value = args[++i];
       if (value === undefined || Number.isNaN(Date.parse(value))) throw new UsageError(`${arg} needs an ISO date or time`);
-      values[arg] = new Date(value).toISOString();
+      // Kept as given: a date alone is a whole day in India time, which only the option's user can place.
+      values[arg] = value;
     } else if (arg.startsWith('--')) throw new UsageError(`unknown option: ${arg}`);
     else positional.push(arg);
   }
@@ -235,7 +236,8 @@ async function verify(store: SealedEventStore) {
  */
 async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[]) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
-  const asOf = values['--as-of'];
+  // An "as of" date is the end of that day in India time.
+  const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
   const userId = await userIdOrFail(store, positional[0]);
   const mobile = positional[0] ?? '';
   const db = await caughtUpReadDb(store, readDbFile);
