@@ -19,6 +19,7 @@ import {
 import { DomainError, type PayoutBatchState, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
+  findWithdrawalForFinance,
   listBankStatementRuns,
   listPayoutBatches,
   paidPayoutsBetween,
@@ -73,7 +74,12 @@ async function onUserStream(deps: AppDeps, userId: string, actor: string, comman
 async function withdrawalNow(deps: AppDeps, userId: string, withdrawalId: string) {
   const { state } = await loadStream(deps.store, streams.user(userId), userDecider);
   const record = state.withdrawals.byId.get(withdrawalId);
-  return record && { status: record.status, reference: record.reference };
+  if (record) return { status: record.status, reference: record.reference };
+  // Settled and gone from the bounded decision state (failed, rejected, reversed, or an older paid
+  // one): the read model knows how, once it has caught up with the store.
+  await deps.runner.waitFor(await deps.store.headPosition());
+  const row = await findWithdrawalForFinance(deps.db, withdrawalId);
+  return row && row.userId === userId ? { status: row.status, reference: row.reference } : undefined;
 }
 
 type Outcome = 'applied' | 'skipped' | ResultRefusal;

@@ -159,7 +159,7 @@ describe('erasure', () => {
   });
 
   it('frees the mobile number for a new registration', async () => {
-    const fresh = await server.client().post('/api/auth/register', { mobile: user.mobile, password: 'another123', firstName: 'New', lastName: 'Owner' });
+    const fresh = await server.client().post('/api/auth/register', { mobile: user.mobile, password: 'another123', firstName: 'New', lastName: 'Owner', consent: true });
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
     expect(fresh.body.id).not.toBe(user.userId);
   });
