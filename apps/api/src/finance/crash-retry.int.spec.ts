@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { streams } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
-import { openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
 import { type ApiProcess, startApiProcess, startWorkerProcess } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
 import { BANK } from './testing.ts';
@@ -33,7 +33,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
     const dataDir = mkdtempSync(join(tmpdir(), 'kamai-crash-'));
     const armed = join(dataDir, 'kill-armed');
     const processEnv = { ...env, KAMAI_KILL_AFTER_APPEND: armed };
-    const store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+    const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     let projectionWorker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
     let api!: ApiProcess;
     // Registered first, so processes started before a failure are stopped too.
@@ -49,7 +49,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
     const signUp = async (name: string) => {
       const client = new TestClient(api.url);
       const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: name, lastName: 'Test' });
+      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: name, lastName: 'Test', consent: true });
       expect(res.status).toBe(201);
       return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
     };
