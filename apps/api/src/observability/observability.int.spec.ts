@@ -93,9 +93,9 @@ describe('request ids, metrics and compression over HTTP', () => {
     expect(metrics.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(metrics.body).toString()).toContain('kamai_http_requests_total');
 
-    const small = await rawGet(`${server.url}/api/health`, { 'accept-encoding': 'br' });
+    const small = await rawGet(`${server.url}/api/auth/user`, { 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(small.body.toString()).status).toBe('ok');
+    expect(JSON.parse(small.body.toString()).error.code).toBe('unauthenticated');
   });
 });
 

@@ -70,7 +70,7 @@ describe('a store written before sealing', () => {
     const taken = await fetch(`${server.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ mobile: DEMO_ACCOUNTS[0]!.mobile, password: 'secret123', firstName: 'Else', lastName: 'One' }),
+      body: JSON.stringify({ mobile: DEMO_ACCOUNTS[0]!.mobile, password: 'secret123', firstName: 'Else', lastName: 'One', consent: true }),
     });
     expect(taken.status).toBe(409);
     await server.close();

@@ -65,7 +65,7 @@ describe.each(topologies)('a read model that fails, with $name', (topology) => {
     running.push(app);
     const health = async () => (await (await fetch(`${app.url}/api/health`)).json()) as Health;
     const first = new TestClient(app.url);
-    expect((await first.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Verma' })).status).toBe(201);
+    expect((await first.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Verma', consent: true })).status).toBe(201);
 
     // A fault only the wallets read model meets: its table refuses new rows (as a full disk or a bug would).
     const file = join(app.dataDir, 'read.sqlite');
@@ -74,7 +74,7 @@ describe.each(topologies)('a read model that fails, with $name', (topology) => {
 
     // Registering reads the users read model, not the wallets one: it still answers, and so do later commands.
     const client = new TestClient(app.url);
-    const registered = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Ravi', lastName: 'Kumar' });
+    const registered = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Ravi', lastName: 'Kumar', consent: true });
     expect(registered.status).toBe(201);
     expect((await client.put('/api/profile', { firstName: 'Ravindra' })).status).toBe(200);
     expect((await client.get<{ firstName: string }>('/api/auth/user')).body.firstName).toBe('Ravindra');
@@ -108,7 +108,7 @@ describe.each(topologies)('a read model that fails, with $name', (topology) => {
     expect((await client.get<{ totalRupees: string }>('/api/auth/user')).body.totalRupees).toBe('0.00');
     // And it follows new events again.
     const third = new TestClient(app.url);
-    expect((await third.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Meera', lastName: 'Iyer' })).status).toBe(201);
+    expect((await third.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Meera', lastName: 'Iyer', consent: true })).status).toBe(201);
     expect((await third.get<{ totalRupees: string }>('/api/auth/user')).body.totalRupees).toBe('0.00');
     expect((await health()).readModels.every((m) => m.state === 'live')).toBe(true);
   }, 180_000);
