@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openReadDb, rebuildReadModels, walletProjection } from '@kamai/projections';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
 import { type ApiProcess, startApiProcess, startWorkerProcess } from '../testing/process.ts';
 import { TestClient, type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
 
@@ -96,7 +96,7 @@ describe.each(topologies)('a read model that fails, with $name', (topology) => {
     // The fix, then `rebuild-read-models wallets`: the model serves again, with every event applied.
     sqlite.exec('DROP TRIGGER refuse_wallets');
     sqlite.close();
-    const store = openSqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = openSealedSqliteStore(join(app.dataDir, 'events.sqlite'));
     const db = await openReadDb(file);
     try {
       await rebuildReadModels(db, store, [walletProjection]);
