@@ -31,6 +31,7 @@ describe('signing up and in, on a phone', () => {
     await page.getByLabel('Mobile number').fill(account.mobile);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await expect(page.getByText('Minimum 6 characters').isVisible()).resolves.toBe(true);
+    await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.getByRole('heading', { name: 'Hello, Asha' }).waitFor();
@@ -131,6 +132,7 @@ describe('signing up and in, on a phone', () => {
     await page.getByLabel('Last name').fill('Rao');
     await page.getByLabel('Mobile number').fill(account.mobile);
     await page.getByLabel('Password', { exact: true }).fill('another-secret');
+    await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create account' }).click();
     await toasts(page).getByText('Registration Failed', { exact: true }).waitFor();
     expect(path(page)).toBe('/register');
