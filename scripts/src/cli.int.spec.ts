@@ -55,7 +55,9 @@ async function signUp() {
   return { client, mobile };
 }
 
-describe('npm run cli', () => {
+// Each CLI call is a process that loads its modules under tsx (seconds on a busy 2-core machine), and
+// some tests make a dozen of them.
+describe('npm run cli', { timeout: 240_000 }, () => {
   it('grant-role takes effect in the running app within a second', async () => {
     const { client, mobile } = await signUp();
     const { stdout } = await cli(dataDir, 'grant-role', mobile, 'reviewer');
