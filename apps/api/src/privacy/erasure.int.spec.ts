@@ -62,7 +62,7 @@ describe('deletion requests', () => {
     const listed = await admin.get('/api/admin/deletions?status=pending');
     expect(listed.status).toBe(200);
     const mine = listed.body.find((d: { id: string }) => d.id === requested.body.id);
-    expect(mine).toMatchObject({ userId: user.userId, status: 'pending', erasedAt: null });
+    expect(mine).toMatchObject({ userId: user.userId, status: 'pending', erasedAt: null, balance: '0.00', pendingPayout: '0.00' });
     expect(mine.mobile).toMatch(/^\+91 \d\dx+\d\d$/);
 
     const early = await admin.post(`/api/admin/deletions/${requested.body.id}/erase`);
@@ -111,7 +111,9 @@ describe('erasure', () => {
     const requested = await user.post('/api/profile/deletion-request', { password: user.password });
     expect(requested.status).toBe(202);
     requestId = requested.body.id;
-    // 300 available and 700 pending payout.
+    // 300 available and 700 pending payout, as the admin's list shows.
+    const listedOwed = (await admin.get('/api/admin/deletions')).body.find((d: { id: string }) => d.id === requestId);
+    expect(listedOwed).toMatchObject({ balance: '300.00', pendingPayout: '700.00' });
     const owed = await admin.post(`/api/admin/deletions/${requestId}/erase`);
     expect(owed.status).toBe(409);
     expect(owed.body.error.code).toBe('balance_not_settled');
