@@ -1,19 +1,11 @@
 import { ERASED, ERASED_SHA256, PERSONAL_FIELDS } from '@kamai/contracts';
 import { describe, expect, it } from 'vitest';
 import { DESTINATION_PATHS, erasedColumns, scrubPaths } from './erasure.ts';
+import { DOCUMENT_COLUMNS } from './kyc/projection.ts';
 
 describe('the erasure scrub follows PERSONAL_FIELDS', () => {
-  it('overwrites exactly the columns that hold a personal field, a digest with the zero digest', () => {
-    const columns = {
-      documentId: 'id',
-      documentType: 'document_type',
-      frontImageUrl: 'front_image_url',
-      backImageUrl: 'back_image_url',
-      frontImageSha256: 'front_image_sha256',
-      backImageSha256: 'back_image_sha256',
-      submittedAt: 'uploaded_at',
-    };
-    expect(erasedColumns('KycDocumentSubmitted', columns)).toEqual({
+  it('overwrites exactly the KYC columns that hold a personal field, a digest with the zero digest', () => {
+    expect(erasedColumns('KycDocumentSubmitted', DOCUMENT_COLUMNS)).toEqual({
       front_image_url: ERASED,
       back_image_url: ERASED,
       front_image_sha256: ERASED_SHA256,

@@ -3,7 +3,7 @@ import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** Where kyc_documents keeps a KycDocumentSubmitted's fields. */
-const DOCUMENT_COLUMNS: ColumnsOf = {
+export const DOCUMENT_COLUMNS: ColumnsOf = {
   documentId: 'id',
   documentType: 'document_type',
   frontImageUrl: 'front_image_url',
