@@ -227,19 +227,18 @@ async function verify(store: SealedEventStore, args: string[], signingKey: Uint8
   const head = value === undefined ? null : parseHead(value);
   if (flag === '--head' && !head) throw new UsageError('--head needs the value ledger-head printed: POSITION:HASH or POSITION:HASH:MAC');
   const verdict = await verifyLedger(store, { signingKey, head });
-  const { count, latestPosition } = verdict.checkpoints;
-  console.log(
-    signingKey
-      ? `signed checkpoints: ${count}${latestPosition === null ? '' : `, the newest at position ${latestPosition}`}; MACs checked`
-      : `signed checkpoints: ${count}; MACs NOT checked: LEDGER_SIGNING_KEY is not set here, so a rewritten log is caught only with --head`,
-  );
   // Snapshots are not the log: one that does not open is ignored (its stream is folded from its
   // events), so it is reported without failing the check. An erased user's snapshots are among them.
   for (const { streamId, revision, problem } of await store.snapshotProblems()) {
     console.log(`snapshot of ${streamId} at revision ${revision} ${problem === 'unsealed' ? 'was kept before sealing' : 'does not open or verify'}: ignored`);
   }
+  const { count, latestPosition } = verdict.checkpoints;
+  const checkpoints = signingKey
+    ? `signed checkpoints: ${count}${latestPosition === null ? '' : `, the newest at position ${latestPosition}`}; MACs checked`
+    : `signed checkpoints: ${count}; MACs NOT checked: LEDGER_SIGNING_KEY is not set here, so a rewritten log is caught only with --head`;
   if (verdict.ok) {
     console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
+    console.log(checkpoints);
     if (head) console.log(`OK: the log still runs through the head you kept at position ${head.position}`);
     if (latestPosition !== null && latestPosition < verdict.headPosition) {
       console.log(`events after position ${latestPosition} are covered by the log's chain alone until the next signed checkpoint`);
@@ -249,6 +248,7 @@ async function verify(store: SealedEventStore, args: string[], signingKey: Uint8
   const f = verdict.failure;
   console.log(`TAMPERED: ${f?.problem} event in stream ${f?.streamId} at position ${f?.position}${f?.revision === null ? '' : ` (revision ${f?.revision})`}: ${f?.detail}`);
   console.log(`${verdict.events} events verified before it. Restore the event store from a backup; rebuilding the read models cannot fix the log.`);
+  console.log(checkpoints);
   process.exitCode = 4;
 }
 

@@ -88,7 +88,6 @@ describe('ledger integrity through the CLI', { timeout: 240_000 }, () => {
     const through = await cli(original, null, 'verify-ledger', '--head', kept);
     expect(through.stdout).toContain('MACs NOT checked: LEDGER_SIGNING_KEY is not set here');
     expect(through.stdout).toContain(`OK: the log still runs through the head you kept at position ${kept.split(':')[0]}`);
-    expect(await refused(cli(original, KEY, 'verify-ledger', '--head', 'nonsense'))).toMatchObject({ code: 2 });
   });
 
   it('deleting a whole stream with its head is reported', async () => {
