@@ -74,7 +74,15 @@ export interface CheckpointStore {
 }
 
 export function isCheckpointStore(store: unknown): store is CheckpointStore {
-  return typeof store === 'object' && store !== null && 'logHead' in store && 'listCheckpoints' in store && 'recordCheckpoint' in store;
+  // By type, not presence: a decorator declares the methods whether or not its adapter has them.
+  const candidate = store as Partial<Record<keyof CheckpointStore, unknown>> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.logHead === 'function' &&
+    typeof candidate.listCheckpoints === 'function' &&
+    typeof candidate.recordCheckpoint === 'function'
+  );
 }
 
 export function checkpointMac(key: Uint8Array, head: LogLink): string {
