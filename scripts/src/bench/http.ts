@@ -158,7 +158,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
  * in the bench's environment reach the servers, e.g. `PROJECTIONS=inline EVENT_STORE_WRITER=inline`
  * for everything on the event loop.
  */
-async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Promise<Child> {
+export async function startApi(dataDir: string, seed: boolean, env: Record<string, string> = {}): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
@@ -169,7 +169,7 @@ async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Pr
       SEED_DEMO: seed ? 'true' : 'false',
       WEB_DIST: '',
       REGISTRATIONS_PER_HOUR: '1000000',
-      ...(projections && { PROJECTIONS: projections }),
+      ...env,
     },
     /Kamai is running at (\S+)/,
   );
@@ -343,9 +343,9 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
     await api.stop();
     const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir }, /projection worker is (running)/);
     children.push(worker);
-    const offA = await startApi(dir, false, 'off');
+    const offA = await startApi(dir, false, { PROJECTIONS: 'off' });
     children.push(offA);
-    const offB = await startApi(dir, false, 'off');
+    const offB = await startApi(dir, false, { PROJECTIONS: 'off' });
     children.push(offB);
     const withWorker = await withCpu([offA, offB, worker], () =>
       Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, duration: seconds, ...withdraw(url, halves[i]) }))),
