@@ -81,7 +81,7 @@ const WITHDRAWAL_HEADER = [
   'id', 'status', 'amount', 'requested_at', 'processed_at', 'user_name', 'user_mobile', 'destination', 'utr', 'processed_by', 'reason',
 ] as const;
 
-export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
+function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
   return toCsv(
     WITHDRAWAL_HEADER,
     rows.map((w) => [

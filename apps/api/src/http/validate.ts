@@ -8,7 +8,7 @@ import { ApiError } from './errors.ts';
  * A contract schema's refusal as a catalogue message. Schemas are shared with the web's forms and
  * name their refusals by text; a text the catalogue lacks (valibot's own defaults) is a bad request.
  */
-export function schemaMessage(text: string | undefined): MessageRef {
+function schemaMessage(text: string | undefined): MessageRef {
   return (text === undefined ? null : messageOf(text)) ?? msg('api.badRequest');
 }
 

@@ -62,7 +62,7 @@ function withValueAt(data: JsonObject, path: string, value: Json | undefined): J
 }
 
 /** What a field reads as once its subject is erased. */
-export function erasedValue(path: string): string {
+function erasedValue(path: string): string {
   return path.endsWith('Sha256') ? ERASED_SHA256 : ERASED;
 }
 

@@ -17,7 +17,7 @@ export async function taskRevision(store: EventStore, taskId: string): Promise<{
   return last ? { revision: last.revision, position: last.position } : null;
 }
 
-export const preconditionFailed = () => new ApiError(412, 'precondition_failed', msg('task.changedBySomeoneElse'));
+const preconditionFailed = () => new ApiError(412, 'precondition_failed', msg('task.changedBySomeoneElse'));
 
 /** The revision If-Match names: 428 when the header is missing, 412 when it names no revision. */
 export function ifMatchRevision(c: Context): number {

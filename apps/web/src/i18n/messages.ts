@@ -22,7 +22,7 @@ function template(key: string): string | null {
   return i18n.exists(key, { ns: 'messages' }) ? i18n.t(key, { ns: 'messages', interpolation: { skipOnVariables: true } }) : null;
 }
 
-export function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS {
+function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS {
   return typeof key === 'string' && Object.hasOwn(NOTIFICATION_TEXTS, key);
 }
 

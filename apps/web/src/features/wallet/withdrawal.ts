@@ -7,7 +7,7 @@ import { serverMessage } from '../../i18n/messages.ts';
 export const MIN_WITHDRAWAL_RUPEES = MIN_WITHDRAWAL_PAISE / 100;
 
 /** Shown when a withdrawal fails for a reason the spec names no title for. */
-export const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
+const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
 
 export type AmountCheck = { ok: true; amount: string } | { ok: false; title: string; message: string };
 
