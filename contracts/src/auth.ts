@@ -96,7 +96,13 @@ export const PASSWORD_RESET_CODE_TTL_MS = 10 * 60_000;
 export const PASSWORD_RESET_SENDS_PER_HOUR = { perMobile: 3, perClient: 20 } as const;
 /** Wrong codes tried per mobile number, and per client address, per 15 minutes. */
 export const PASSWORD_RESET_GUESSES = { perMobile: 5, perClient: 50 } as const;
-export const PASSWORD_RESET_CODE_INVALID = 'This code is wrong or has expired. Ask for a new one.';
+/** The password reset's refusals; `{minutes}` is the wait before the next try. */
+export const PASSWORD_RESET_MESSAGES = {
+  codeRequired: 'Enter the 6-digit code',
+  codeInvalid: 'This code is wrong or has expired. Ask for a new one.',
+  tooManyCodes: 'Too many codes asked for. Please try again in {minutes} minutes.',
+  tooManyWrongCodes: 'Too many wrong codes. Please try again in {minutes} minutes.',
+} as const;
 
 /** POST /api/auth/password-reset: always answered 202, whether or not the number has an account. */
 export const PasswordResetRequest = v.object({ mobile: Mobile });
@@ -105,7 +111,7 @@ export type PasswordResetRequest = v.InferOutput<typeof PasswordResetRequest>;
 /** POST /api/auth/password-reset/confirm: sets the password and ends every session of the user. */
 export const PasswordResetConfirmRequest = v.object({
   mobile: Mobile,
-  code: v.pipe(v.string('Enter the 6-digit code'), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code')),
+  code: v.pipe(v.string(PASSWORD_RESET_MESSAGES.codeRequired), v.trim(), v.regex(/^\d{6}$/, PASSWORD_RESET_MESSAGES.codeRequired)),
   newPassword: Password,
 });
 export type PasswordResetConfirmRequest = v.InferOutput<typeof PasswordResetConfirmRequest>;

@@ -1,11 +1,14 @@
-import { MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
+import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { type MessageParams, renderText } from './messages.ts';
+import { PAYOUT_MESSAGES } from './payouts.ts';
+import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
 import { IMAGE_TOO_LARGE } from './rules.ts';
-import { LIMIT_TEXTS } from './settings.ts';
+import { LIMIT_TEXTS, SETTINGS_MESSAGES } from './settings.ts';
 import { REVIEW_MESSAGES, TASK_MESSAGES } from './tasks.ts';
 import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
-import { WITHDRAWAL_MESSAGES } from './withdrawals.ts';
+import { WALLET_MESSAGES } from './wallet.ts';
+import { WITHDRAWAL_MESSAGES, WITHDRAWAL_STATE_MESSAGES } from './withdrawals.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -15,6 +18,7 @@ export const API_MESSAGES = {
   notSignedIn: 'You are not signed in',
   notAllowed: 'You are not allowed to do this',
   notFound: 'Not found',
+  noSuchRoute: 'No such API route: {method} {path}',
   badRequest: 'Bad request',
   internal: 'Something went wrong. Please try again.',
   bodyTooLarge: 'Request body too large',
@@ -26,8 +30,8 @@ export const API_MESSAGES = {
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different request',
   idempotencyKeyFormat: 'Idempotency-Key must be 1 to 100 visible characters',
   badCredentials: 'Invalid mobile number or password',
-  tooManySignIns: 'Too many failed sign-ins. Please try again in {wait}.',
-  tooManyAccounts: 'Too many new accounts from your network. Please try again in {wait}.',
+  tooManySignIns: 'Too many failed sign-ins. Please try again in {minutes} minutes.',
+  tooManyAccounts: 'Too many new accounts from your network. Please try again in {minutes} minutes.',
   mobileTaken: 'This mobile number is already registered',
   accountExists: 'This account already exists',
   sessionExists: 'Session already exists',
@@ -68,11 +72,8 @@ export const API_MESSAGES = {
   uploadLinkInvalid: 'This upload link is not valid',
   uploadLinkExpired: 'This upload link has expired. Please upload the image again.',
   uploadIncomplete: 'The upload did not complete. Please try again.',
-  uploadQuota: LIMIT_TEXTS.uploadQuota,
-  rewardAbove: 'Reward can be at most {maxRupees}',
   withdrawalNotFound: 'Withdrawal request not found',
   withdrawalExists: 'This withdrawal request already exists',
-  withdrawalDecided: 'This withdrawal request has already been {status}',
   ownWithdrawal: 'You cannot process your own withdrawal',
   holderNameTooLong: 'Account holder name must be at most 100 characters',
   transferReference: 'Enter the bank or UPI transfer reference (4 to 64 letters and digits)',
@@ -83,31 +84,30 @@ export const API_MESSAGES = {
   positiveAmount: 'Amount must be a positive number of rupees',
   ownWallet: 'You cannot adjust your own wallet',
   adjustmentNotFound: 'Adjustment not found',
-  adjustmentDecided: 'This adjustment was already {decision}',
+  adjustmentApproved: 'This adjustment was already approved',
+  adjustmentRejected: 'This adjustment was already rejected',
   ownAdjustment: 'Another finance member must approve an adjustment you made',
   unknownIfsc: 'No bank branch has the IFSC {code}',
   noBranchDirectory: 'This server has no bank branch directory',
   textTooLong: '{what} must be at most {max} characters',
   controlCharacters: CONTROL_CHARACTERS_MESSAGE,
-  consentRequired: "Please confirm you are 18 or older and agree to the Privacy Policy",
-  passwordRequired: "Enter your password",
-  noDeletionToCancel: "There is no pending deletion request to cancel",
-  deletionNotFound: "No such deletion request",
-  deletionNotPending: "This deletion request is not pending",
-  deletionCoolingOff: "The cooling-off period of this request has not ended yet",
-  balanceNotSettled: "The user still has an available balance or a pending payout; settle it first",
-  accountDeleted: "This account has been deleted",
-  hoursRange: "Enter a whole number of hours from 0 to 720",
-  withdrawalNotSentYet: "This withdrawal request has not been paid or sent to the bank yet",
-  withdrawalWithBank: "This withdrawal request is with the bank: wait for its result",
-  withdrawalFailedAlready: "This withdrawal request has already failed",
-  failedAtBank: "Failed at the bank",
-  payoutBatchExists: "This payout batch already exists",
-  reconciliationExists: "This reconciliation is already recorded",
-  codeRequired: "Enter the 6-digit code",
-  codeInvalid: "This code is wrong or has expired. Ask for a new one.",
-  tooManyCodes: "Too many codes asked for. Please try again in 60 minutes.",
-  tooManyWrongCodes: "Too many wrong codes. Please try again in 15 minutes.",
+  // Query and form checks of the contracts' schemas that have no rule group of their own.
+  statusFilter: 'status must be pending, processing, paid, failed, rejected, reversed or all',
+  transferReferenceRequired: 'Enter the transfer reference',
+  reasonRequired: 'Give a reason',
+  directionFilter: 'direction must be credit or debit',
+  languageValue: 'language must be "en" or "hi"',
+  notificationsEnabledValue: 'notificationsEnabled must be true or false',
+  proofInstructionsText: 'Proof instructions must be text',
+  dateOrTime: 'Give a date or an ISO-8601 time',
+  dateFormatOrTime: 'Give a date (YYYY-MM-DD) or an ISO-8601 time',
+  realDate: 'Give a real date',
+  mobileOrUserId: 'Give a 10-digit mobile number or a user id',
+  formatValue: 'format must be json or csv',
+  lateValue: 'late must be true or false',
+  cursorValue: 'cursor is the X-Next-Cursor of the previous page',
+  limitRange: 'limit is 1 to 1000',
+  reviewStatusFilter: 'status must be pending, approved or rejected',
 } as const;
 
 type Prefixed<P extends string, T> = { readonly [K in keyof T & string as `${P}.${K}`]: T[K] };
@@ -117,10 +117,12 @@ function prefixed<P extends string, T extends Record<string, unknown>>(prefix: P
 
 /**
  * Every text the server can send a person in an error, by its key: the message and each field's.
- * The API's error body carries the English text (`message`, `fields`) for API clients, and the key
- * with its parameters (`key`, `params`); the web app shows the text of the key in the reader's
- * language (its `messages` namespace, under `server.<key>`), and a unit test there fails on a key
- * without both an English and a Hindi text. A new server message goes here first.
+ * Errors are raised with a key and its parameters (a MessageRef); the API's error body carries the
+ * English text (`message`, `fields`) for API clients beside the key and parameters (`key`,
+ * `params`, `fieldKeys`), and the web app shows the key's text in the reader's language (its
+ * `messages` namespace, under `server.<key>`); a unit test there fails on a key without both an
+ * English and a Hindi text. A new server message goes here first (a rule's own texts beside the rule,
+ * spread in below).
  */
 export const SERVER_MESSAGES = {
   ...prefixed('api', API_MESSAGES),
@@ -129,6 +131,14 @@ export const SERVER_MESSAGES = {
   ...prefixed('task', TASK_MESSAGES),
   ...prefixed('review', REVIEW_MESSAGES),
   ...prefixed('withdrawal', WITHDRAWAL_MESSAGES),
+  ...prefixed('withdrawalState', WITHDRAWAL_STATE_MESSAGES),
+  ...prefixed('payout', PAYOUT_MESSAGES),
+  ...prefixed('privacy', PRIVACY_MESSAGES),
+  ...prefixed('deletion', DELETION_TEXTS),
+  ...prefixed('passwordReset', PASSWORD_RESET_MESSAGES),
+  ...prefixed('limit', LIMIT_TEXTS),
+  ...prefixed('settings', SETTINGS_MESSAGES),
+  ...prefixed('wallet', WALLET_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 
@@ -136,6 +146,11 @@ export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 export interface MessageRef {
   key: ServerMessageKey;
   params?: MessageParams;
+}
+
+/** The message of a key, with its parameters (money parameters end in `Paise`). */
+export function msg(key: ServerMessageKey, params?: MessageParams): MessageRef {
+  return params ? { key, params } : { key };
 }
 
 /** The English text of a message. */
@@ -159,9 +174,10 @@ for (const [key, template] of Object.entries(SERVER_MESSAGES) as Array<[ServerMe
 }
 
 /**
- * The catalogue entry an English server text was rendered from, with its parameters (as text), or
- * null for a text the catalogue does not have. Messages are still thrown as their English text
- * across the server; this is how the error body and the web app get back to the key.
+ * The catalogue entry a contract schema's English message was rendered from, with its parameters
+ * (as text), or null for a text the catalogue does not have. Only validation messages need this: a
+ * schema (shared with the web's forms) names its refusal by its text; everything else the server
+ * raises names its key.
  */
 export function messageOf(text: string): MessageRef | null {
   const key = exact.get(text);

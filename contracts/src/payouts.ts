@@ -19,7 +19,14 @@ export const PAYOUT_MESSAGES = {
   notApproved: 'This batch is above the approval threshold: a second finance member must approve it before its file is downloaded',
   alreadyApproved: 'This batch does not need (or already has) an approval',
   csvBody: 'Send the CSV file as the request body (Content-Type: text/csv) with its header row',
-  csvColumns: (columns: readonly string[]) => `The CSV needs the columns ${columns.join(', ')}`,
+  csvColumns: 'The CSV needs the columns {columns}',
+  oncePerBatch: 'A withdrawal can be in a batch once',
+  unknownWithdrawals: 'No withdrawal request has the id {ids}',
+  notPendingIds: 'Not pending: {ids}',
+  batchExists: 'This payout batch already exists',
+  reconciliationExists: 'This reconciliation is already recorded',
+  failedAtBank: 'Failed at the bank',
+  statementLine: 'Line {line}: give the date as YYYY-MM-DD or DD-MM-YYYY and amounts in rupees',
 } as const;
 
 /** POST /api/admin/payout-batches */
@@ -28,7 +35,7 @@ export const CreatePayoutBatchRequest = v.object({
     v.array(v.pipe(v.string(PAYOUT_MESSAGES.withdrawalIds), v.trim(), v.toLowerCase(), v.regex(UUID, PAYOUT_MESSAGES.withdrawalIds)), PAYOUT_MESSAGES.withdrawalIds),
     v.minLength(1, PAYOUT_MESSAGES.withdrawalIds),
     v.maxLength(MAX_BATCH_SIZE, PAYOUT_MESSAGES.withdrawalIds),
-    v.check((ids) => new Set(ids).size === ids.length, 'A withdrawal can be in a batch once'),
+    v.check((ids) => new Set(ids).size === ids.length, PAYOUT_MESSAGES.oncePerBatch),
   ),
 });
 export type CreatePayoutBatchRequest = v.InferOutput<typeof CreatePayoutBatchRequest>;

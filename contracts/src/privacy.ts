@@ -6,7 +6,11 @@ import * as v from 'valibot';
  */
 export const PRIVACY_POLICY_VERSION = '2026-11-25';
 
-export const CONSENT_MESSAGE = 'Please confirm you are 18 or older and agree to the Privacy Policy';
+export const PRIVACY_MESSAGES = {
+  consentRequired: 'Please confirm you are 18 or older and agree to the Privacy Policy',
+  passwordRequired: 'Enter your password',
+} as const;
+export const CONSENT_MESSAGE = PRIVACY_MESSAGES.consentRequired;
 /**
  * `consent: true` on registration: the person is 18 or older and agrees to the privacy policy.
  * Missing, false or anything else is the same 400, naming the field with this message.
@@ -35,7 +39,7 @@ export const DELETION_TEXTS = {
 
 /** `POST /api/profile/deletion-request`: the password, entered again. */
 export const DeletionRequestCreate = v.object({
-  password: v.pipe(v.string('Enter your password'), v.minLength(1, 'Enter your password'), v.maxLength(256)),
+  password: v.pipe(v.string(PRIVACY_MESSAGES.passwordRequired), v.minLength(1, PRIVACY_MESSAGES.passwordRequired), v.maxLength(256)),
 });
 export type DeletionRequestCreate = v.InferOutput<typeof DeletionRequestCreate>;
 

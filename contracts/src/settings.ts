@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { MESSAGES } from './auth.ts';
-import { rupeeText } from './messages.ts';
-import { type Paise, RupeeAmount, formatPaise, rupees } from './money.ts';
+import { RupeeAmount, formatPaise, rupees } from './money.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -27,9 +26,9 @@ export const DEFAULT_LIMITS = {
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
 
-/** What the server answers when a limit refuses something. */
+/** What the server answers when a limit refuses something (`{maxPaise}`: money, shown as rupees). */
 export const LIMIT_TEXTS = {
-  rewardAbove: (max: Paise) => `Reward can be at most ${rupeeText(max)}`,
+  rewardAbove: 'Reward can be at most {maxPaise}',
   uploadQuota: 'You have uploaded too much today. Please try again tomorrow.',
 } as const;
 
@@ -64,8 +63,9 @@ export const SettingsBody = v.object({
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
-const HOMEPAGE_MESSAGE = 'Homepage must be an http or https URL';
-const LIMIT_MESSAGES = {
+/** The settings form's refusals. */
+export const SETTINGS_MESSAGES = {
+  homepage: 'Homepage must be an http or https URL',
   amount: 'Enter an amount in rupees with at most two decimals',
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
@@ -77,24 +77,24 @@ export const SettingsUpdateRequest = v.object({
   supportEmail: v.optional(v.pipe(v.string(MESSAGES.email), v.trim(), v.maxLength(254, MESSAGES.email), v.email(MESSAGES.email))),
   homepageUrl: v.optional(
     v.pipe(
-      v.string(HOMEPAGE_MESSAGE),
+      v.string(SETTINGS_MESSAGES.homepage),
       v.trim(),
-      v.maxLength(2000, HOMEPAGE_MESSAGE),
-      v.url(HOMEPAGE_MESSAGE),
-      v.check((s) => /^https?:\/\//i.test(s), HOMEPAGE_MESSAGE),
+      v.maxLength(2000, SETTINGS_MESSAGES.homepage),
+      v.url(SETTINGS_MESSAGES.homepage),
+      v.check((s) => /^https?:\/\//i.test(s), SETTINGS_MESSAGES.homepage),
     ),
   ),
-  maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
-  adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
-  sessionIdleDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
-  uploadsPerDay: v.optional(v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(1000, LIMIT_MESSAGES.count))),
+  maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
+  adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
+  sessionIdleDays: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.days), v.integer(SETTINGS_MESSAGES.days), v.minValue(1, SETTINGS_MESSAGES.days), v.maxValue(30, SETTINGS_MESSAGES.days))),
+  uploadsPerDay: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.count), v.integer(SETTINGS_MESSAGES.count), v.minValue(1, SETTINGS_MESSAGES.count), v.maxValue(1000, SETTINGS_MESSAGES.count))),
   uploadMegabytesPerDay: v.optional(
-    v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
+    v.pipe(v.number(SETTINGS_MESSAGES.count), v.integer(SETTINGS_MESSAGES.count), v.minValue(1, SETTINGS_MESSAGES.count), v.maxValue(10_000, SETTINGS_MESSAGES.count)),
   ),
-  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
-  latePayoutDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
+  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
+  latePayoutDays: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.days), v.integer(SETTINGS_MESSAGES.days), v.minValue(1, SETTINGS_MESSAGES.days), v.maxValue(30, SETTINGS_MESSAGES.days))),
   deletionCoolingOffHours: v.optional(
-    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(720, LIMIT_MESSAGES.hours)),
+    v.pipe(v.number(SETTINGS_MESSAGES.hours), v.integer(SETTINGS_MESSAGES.hours), v.minValue(0, SETTINGS_MESSAGES.hours), v.maxValue(720, SETTINGS_MESSAGES.hours)),
   ),
 });
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

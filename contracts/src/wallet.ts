@@ -2,6 +2,12 @@ import * as v from 'valibot';
 import { MessageParams } from './messages.ts';
 import { WithdrawalStatus } from './withdrawal-status.ts';
 
+/** What the wallet's rules refuse (money parameters end in `Paise`, shown as rupees). */
+export const WALLET_MESSAGES = {
+  debitBelowZero: 'This debit would take the balance below zero: the balance is {balancePaise}',
+  creditAboveMax: 'This credit would take the balance past the most a wallet can hold ({maxPaise})',
+} as const;
+
 /** One ledger entry as GET /api/transactions answers it, newest first. */
 export const TransactionBody = v.object({
   id: v.string(),

@@ -27,6 +27,19 @@ export const WITHDRAWAL_MESSAGES = {
   oneDestination: 'Choose a bank account or a UPI ID, not both',
   destinationRequired: 'Tell us where to send the money: add a bank account or a UPI ID',
 } as const;
+/**
+ * Why a withdrawal in a state cannot take a finance command (`settled`: decided long enough ago
+ * that it left the state the decider keeps).
+ */
+export const WITHDRAWAL_STATE_MESSAGES = {
+  pending: 'This withdrawal request has not been paid or sent to the bank yet',
+  processing: 'This withdrawal request is with the bank: wait for its result',
+  paid: 'This withdrawal request has already been paid',
+  failed: 'This withdrawal request has already failed',
+  rejected: 'This withdrawal request has already been rejected',
+  reversed: 'This withdrawal request has already been reversed',
+  settled: 'This withdrawal request has already been settled',
+} as const;
 export const WITHDRAWAL_TITLES = { invalidAmount: 'Invalid Amount', insufficient: 'Insufficient Balance' } as const;
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@kamai/contracts';
+import { type ErrorCode, type MessageRef, serverText } from '@kamai/contracts';
 
 /**
  * A command the domain refuses. `kind` tells the API which status to answer:
@@ -10,13 +10,14 @@ export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(
     readonly kind: DomainErrorKind,
-    message: string,
+    /** The message by its catalogue key; `message` is its English text, for logs. */
+    readonly ref: MessageRef,
     /** Field name -> message, for errors that belong to one input. */
-    readonly fields?: Record<string, string>,
+    readonly fields?: Record<string, MessageRef>,
     /** A more precise API error code than the kind's default, e.g. `insufficient_balance`. */
     readonly code?: ErrorCode,
   ) {
-    super(message);
+    super(serverText(ref));
   }
 }
 

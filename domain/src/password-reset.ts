@@ -1,4 +1,4 @@
-import { PASSWORD_RESET_CODE_INVALID, type PasswordResetEvent } from '@kamai/contracts';
+import { msg, type PasswordResetEvent } from '@kamai/contracts';
 import type { Decider } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
 
@@ -49,7 +49,7 @@ export const passwordResetDecider: Decider<PasswordResetState, PasswordResetComm
       case 'UsePasswordResetCode': {
         const valid =
           state.codeHash !== null && !state.used && state.expiresAt !== null && Date.parse(command.now) < Date.parse(state.expiresAt) && state.codeHash === command.codeHash;
-        if (!valid) throw new DomainError('invalid', PASSWORD_RESET_CODE_INVALID, { code: PASSWORD_RESET_CODE_INVALID }, 'invalid_code');
+        if (!valid) throw new DomainError('invalid', msg('passwordReset.codeInvalid'), { code: msg('passwordReset.codeInvalid') }, 'invalid_code');
         return [{ type: 'PasswordResetCodeUsed', data: { userId: command.userId, usedAt: command.now } }];
       }
       default:

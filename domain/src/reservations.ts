@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import type { MobileEvent, SESSION_END_REASONS, SessionEvent } from '@kamai/contracts';
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
@@ -16,7 +17,7 @@ export function decideReserveMobile(
   command: { mobile: string; userId: string; now: string },
   state: MobileState,
 ): MobileEvent[] {
-  if (state.userId !== null) throw new DomainError('conflict', 'This mobile number is already registered', { mobile: 'This mobile number is already registered' });
+  if (state.userId !== null) throw new DomainError('conflict', msg('api.mobileTaken'), { mobile: msg('api.mobileTaken') });
   return [{ type: 'MobileReserved', data: { mobile: command.mobile, userId: command.userId, reservedAt: command.now } }];
 }
 
@@ -48,7 +49,7 @@ export function decideStartSession(
   command: { sessionId: string; userId: string; now: string; expiresAt: string; device?: string },
   state: SessionState,
 ): SessionEvent[] {
-  if (state.userId !== null) throw new DomainError('conflict', 'Session already exists');
+  if (state.userId !== null) throw new DomainError('conflict', msg('api.sessionExists'));
   const { sessionId, userId, now, expiresAt, device } = command;
   return [{ type: 'SessionStarted', data: { sessionId, userId, startedAt: now, expiresAt, ...(device !== undefined && { device }) } }];
 }

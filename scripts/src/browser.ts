@@ -42,7 +42,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
  * The part of puppeteer-core's API these scripts use. puppeteer-core is Lighthouse's dependency,
  * not the scripts' own, so its types are not in reach; these match its signatures.
  */
-export interface PuppeteerPage {
+interface PuppeteerPage {
   setViewport(viewport: { width: number; height: number; isMobile?: boolean; hasTouch?: boolean; deviceScaleFactor?: number }): Promise<void>;
   evaluateOnNewDocument(script: string): Promise<unknown>;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle0' }): Promise<unknown>;
@@ -50,12 +50,12 @@ export interface PuppeteerPage {
   evaluate(expression: string): Promise<unknown>;
   close(): Promise<void>;
 }
-export interface PuppeteerContext {
+interface PuppeteerContext {
   newPage(): Promise<PuppeteerPage>;
   setCookie(...cookies: { name: string; value: string; domain: string; path: string }[]): Promise<void>;
   close(): Promise<void>;
 }
-export interface PuppeteerBrowser {
+interface PuppeteerBrowser {
   createBrowserContext(): Promise<PuppeteerContext>;
   defaultBrowserContext(): PuppeteerContext;
   disconnect(): Promise<void>;

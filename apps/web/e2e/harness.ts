@@ -19,7 +19,7 @@ const SERVER_READY_TIMEOUT_MS = 60_000;
 const SERVER_STOP_TIMEOUT_MS = 5_000;
 
 /** A phone-sized, touch-enabled browser context (an iPhone 12-class screen). */
-export const PHONE = {
+const PHONE = {
   viewport: { width: 390, height: 844 },
   deviceScaleFactor: 3,
   isMobile: true,
@@ -50,7 +50,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The server serves apps/web/dist; build it once if a fresh checkout has none. */
-export function ensureWebBuild(): void {
+function ensureWebBuild(): void {
   if (existsSync(join(webDir, 'dist', 'index.html'))) return;
   const vite = join(webDir, 'node_modules', '.bin', 'vite');
   const result = spawnSync(vite, ['build'], { cwd: webDir, stdio: 'inherit' });

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_RETENTION_HOURS, type IdempotencyEvent } from '@kamai/contracts';
+import { IDEMPOTENCY_RETENTION_HOURS, type IdempotencyEvent, msg } from '@kamai/contracts';
 import type { Decider } from '../decider.ts';
 import type { Json } from '../event-store.ts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -18,8 +18,6 @@ export type IdempotencyCommand =
   | { type: 'ReserveIdempotencyKey'; data: { caller: string; requestHash: string; method: string; path: string; token: string }; now: string }
   | { type: 'CompleteIdempotentCommand'; data: { token: string; status: number; error: Json | null }; now: string };
 
-export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request';
-
 const RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 3_600_000;
 
 /** The reservation still holds: younger than the retention, and made by this code (it has a token). */
@@ -37,7 +35,7 @@ export function isReservationLive(state: IdempotencyState, now: string): boolean
 function decideReserve(command: Extract<IdempotencyCommand, { type: 'ReserveIdempotencyKey' }>, state: IdempotencyState): IdempotencyEvent[] {
   const live = isReservationLive(state, command.now);
   if (live && state.requestHash !== command.data.requestHash) {
-    throw new DomainError('conflict', IDEMPOTENCY_KEY_REUSED, undefined, 'idempotency_key_reused');
+    throw new DomainError('conflict', msg('api.idempotencyKeyReused'), undefined, 'idempotency_key_reused');
   }
   if (live && (state.token !== '' || state.legacyResponse !== null)) return [];
   return [{ type: 'IdempotencyKeyReserved', data: { ...command.data, reservedAt: command.now } }];

@@ -1,4 +1,4 @@
-import { type BankStatementEvent, type Paise, PAYOUT_MESSAGES, type PayoutBatchEvent } from '@kamai/contracts';
+import { type BankStatementEvent, type Paise, type PayoutBatchEvent, msg } from '@kamai/contracts';
 import type { Decider } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -35,7 +35,7 @@ export function payoutFileAllowed(state: PayoutBatchState): boolean {
 }
 
 function existing(state: PayoutBatchState): PayoutBatchState {
-  if (!state.created) throw new DomainError('not_found', PAYOUT_MESSAGES.batchNotFound);
+  if (!state.created) throw new DomainError('not_found', msg('payout.batchNotFound'));
   return state;
 }
 
@@ -66,8 +66,8 @@ export const payoutBatchDecider: Decider<PayoutBatchState, PayoutBatchCommand, P
     switch (command.type) {
       case 'CreatePayoutBatch': {
         const d = command.data;
-        if (state.created) throw new DomainError('conflict', 'This payout batch already exists');
-        if (d.items.length === 0) throw new DomainError('invalid', PAYOUT_MESSAGES.withdrawalIds, { withdrawalIds: PAYOUT_MESSAGES.withdrawalIds });
+        if (state.created) throw new DomainError('conflict', msg('payout.batchExists'));
+        if (d.items.length === 0) throw new DomainError('invalid', msg('payout.withdrawalIds'), { withdrawalIds: msg('payout.withdrawalIds') });
         const totalPaise = d.items.reduce((sum, item) => sum + item.amountPaise, 0);
         return [
           {
@@ -89,14 +89,14 @@ export const payoutBatchDecider: Decider<PayoutBatchState, PayoutBatchCommand, P
       case 'ApprovePayoutBatch': {
         const d = command.data;
         existing(state);
-        if (!state.approvalRequired || state.approvedBy !== null) throw new DomainError('conflict', PAYOUT_MESSAGES.alreadyApproved);
+        if (!state.approvalRequired || state.approvedBy !== null) throw new DomainError('conflict', msg('payout.alreadyApproved'));
         // Four eyes: whoever made the batch cannot be the second pair.
-        if (d.by === state.createdBy) throw new DomainError('forbidden', PAYOUT_MESSAGES.ownBatch);
+        if (d.by === state.createdBy) throw new DomainError('forbidden', msg('payout.ownBatch'));
         return [{ type: 'PayoutBatchApproved', data: { batchId: d.batchId, approvedBy: d.by, approvedAt: command.now } }];
       }
       case 'RecordPayoutFileDownload': {
         const d = command.data;
-        if (!payoutFileAllowed(existing(state))) throw new DomainError('conflict', PAYOUT_MESSAGES.notApproved, undefined, 'batch_not_approved');
+        if (!payoutFileAllowed(existing(state))) throw new DomainError('conflict', msg('payout.notApproved'), undefined, 'batch_not_approved');
         return [{ type: 'PayoutBatchFileDownloaded', data: { batchId: d.batchId, by: d.by, rows: d.rows, totalPaise: d.totalPaise, downloadedAt: command.now } }];
       }
       case 'RecordPayoutResults': {
@@ -122,7 +122,7 @@ export const bankStatementDecider: Decider<{ recorded: boolean }, { type: 'Recor
   initialState: () => ({ recorded: false }),
   evolve: () => ({ recorded: true }),
   decide: (command, state) => {
-    if (state.recorded) throw new DomainError('conflict', 'This reconciliation is already recorded');
+    if (state.recorded) throw new DomainError('conflict', msg('payout.reconciliationExists'));
     return [{ type: 'BankStatementReconciled', data: command.data }];
   },
 };

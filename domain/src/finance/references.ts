@@ -1,4 +1,4 @@
-import type { ReferenceEvent } from '@kamai/contracts';
+import { type ReferenceEvent, msg } from '@kamai/contracts';
 import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -16,8 +16,6 @@ export type ReferenceCommand =
   | { type: 'ReserveReference'; data: { reference: string; withdrawalId: string; by: string }; now: string }
   | { type: 'ReleaseReference'; data: { reference: string; withdrawalId: string }; now: string };
 
-export const DUPLICATE_REFERENCE = 'This transfer reference has already been used for another withdrawal';
-
 /**
  * Reserves a reference for one withdrawal. The same withdrawal may reserve it again (a retry);
  * another is refused while it is held.
@@ -26,7 +24,7 @@ function decideReserveReference(command: Extract<ReferenceCommand, { type: 'Rese
   const { reference, withdrawalId, by } = command.data;
   if (state.withdrawalId === withdrawalId) return [];
   if (state.withdrawalId !== null) {
-    throw new DomainError('conflict', DUPLICATE_REFERENCE, { reference: DUPLICATE_REFERENCE }, 'duplicate_reference');
+    throw new DomainError('conflict', msg('api.duplicateReference'), { reference: msg('api.duplicateReference') }, 'duplicate_reference');
   }
   return [{ type: 'ReferenceReserved', data: { reference, withdrawalId, by, reservedAt: command.now } }];
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, LIMIT_TEXTS, type Paise, type TaskCatalogueEvent, type TaskType } from '@kamai/contracts';
+import { DEFAULT_LIMITS, type Paise, type TaskCatalogueEvent, type TaskType, msg } from '@kamai/contracts';
 import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -48,8 +48,6 @@ export type TaskCommand =
   | { type: 'UpdateTask'; data: { taskId: string; fields: TaskFields; by: string; maxRewardPaise?: Paise }; now: string }
   | { type: 'DeleteTask'; data: { taskId: string; by: string }; now: string };
 
-export const TASK_NOT_FOUND = 'Task not found';
-
 /**
  * The admin's catalogue. A deleted task is gone for the catalogue: updating or deleting it again is
  * a 404, like a task that never existed. Users' submissions and credits live on their own streams and
@@ -58,13 +56,13 @@ export const TASK_NOT_FOUND = 'Task not found';
 export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogueEvent[] {
   switch (command.type) {
     case 'CreateTask': {
-      if (state.status !== 'absent') throw new DomainError('conflict', 'This task already exists');
+      if (state.status !== 'absent') throw new DomainError('conflict', msg('api.taskExists'));
       const { taskId, fields, by, maxRewardPaise } = command.data;
       assertReward(fields.rewardPaise, maxRewardPaise);
       return [{ type: 'TaskCreated', data: { taskId, ...fieldsOf(fields), createdBy: by, createdAt: command.now } }];
     }
     case 'UpdateTask': {
-      if (state.status !== 'listed') throw new DomainError('not_found', TASK_NOT_FOUND);
+      if (state.status !== 'listed') throw new DomainError('not_found', msg('api.taskNotFound'));
       const { taskId, fields, by, maxRewardPaise } = command.data;
       assertReward(fields.rewardPaise, maxRewardPaise);
       // Saving the form unchanged records nothing.
@@ -72,7 +70,7 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogu
       return [{ type: 'TaskUpdated', data: { taskId, ...fieldsOf(fields), updatedBy: by, updatedAt: command.now } }];
     }
     case 'DeleteTask':
-      if (state.status !== 'listed') throw new DomainError('not_found', TASK_NOT_FOUND);
+      if (state.status !== 'listed') throw new DomainError('not_found', msg('api.taskNotFound'));
       return [{ type: 'TaskDeleted', data: { taskId: command.data.taskId, deletedBy: command.data.by, deletedAt: command.now } }];
     default:
       return assertNever(command);
@@ -85,11 +83,10 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogu
  */
 function assertReward(rewardPaise: Paise, maxRewardPaise: Paise = DEFAULT_LIMITS.maxTaskRewardPaise) {
   if (!Number.isSafeInteger(rewardPaise) || rewardPaise <= 0) {
-    const message = 'Reward must be a positive rupee amount with at most two decimals';
-    throw new DomainError('invalid', message, { rupeeReward: message });
+    throw new DomainError('invalid', msg('task.reward'), { rupeeReward: msg('task.reward') });
   }
   if (rewardPaise > maxRewardPaise) {
-    const message = LIMIT_TEXTS.rewardAbove(maxRewardPaise);
+    const message = msg('limit.rewardAbove', { maxPaise: maxRewardPaise });
     throw new DomainError('invalid', message, { rupeeReward: message });
   }
 }

@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import type { Role, EventsOf, accountEvents } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -74,11 +75,11 @@ export type AccountCommand =
 
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
   if (command.type !== 'RegisterUser' && !state.registered) {
-    throw new DomainError('not_found', 'No such user');
+    throw new DomainError('not_found', msg('api.noSuchUser'));
   }
   switch (command.type) {
     case 'RegisterUser':
-      if (state.registered) throw new DomainError('conflict', 'This account already exists');
+      if (state.registered) throw new DomainError('conflict', msg('api.accountExists'));
       return [{ type: 'UserRegistered', data: { ...command.data, registeredAt: command.now } }];
     case 'UpdateProfile': {
       // Only what really changed becomes an event; nothing changed means no event at all.

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type EventsOf, type Paise, type UserEvent, type adjustmentEvents, rupeeText } from '@kamai/contracts';
+import { DEFAULT_LIMITS, type EventsOf, type Paise, type UserEvent, type adjustmentEvents, msg } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
 import type { AccountState } from './account.ts';
@@ -61,18 +61,15 @@ export interface AdjustWallet {
   now: string;
 }
 
-export const ADJUSTMENT_NOT_FOUND = 'Adjustment not found';
-export const OWN_ADJUSTMENT = 'Another finance member must approve an adjustment you made';
-
 /**
  * An adjustment up to the threshold moves money at once; a larger one is recorded pending and moves
  * money only when a different finance member approves it (ApproveAdjustment).
  */
 export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts): UserEvent[] {
-  if (!state.account.registered) throw new DomainError('not_found', 'No such user');
+  if (!state.account.registered) throw new DomainError('not_found', msg('api.noSuchUser'));
   const d = command.data;
   // Four eyes on money: staff cannot move rupees into or out of their own wallet.
-  if (d.by === state.account.userId) throw new DomainError('forbidden', 'You cannot adjust your own wallet');
+  if (d.by === state.account.userId) throw new DomainError('forbidden', msg('api.ownWallet'));
   if (d.direction === 'debit') assertCovered(d.amountPaise, state);
   if (d.amountPaise > (d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise)) {
     return [
@@ -105,13 +102,13 @@ export function decideAdjustmentDecision(command: AdjustmentDecision, state: Adj
   const pending = state.adjustments.pending.get(adjustmentId);
   if (!pending) {
     const decided = state.adjustments.decided.get(adjustmentId);
-    if (decided) throw new DomainError('conflict', `This adjustment was already ${decided}`);
-    throw new DomainError('not_found', ADJUSTMENT_NOT_FOUND);
+    if (decided) throw new DomainError('conflict', msg(decided === 'approved' ? 'api.adjustmentApproved' : 'api.adjustmentRejected'));
+    throw new DomainError('not_found', msg('api.adjustmentNotFound'));
   }
   switch (command.type) {
     case 'ApproveAdjustment': {
-      if (by === pending.requestedBy) throw new DomainError('forbidden', OWN_ADJUSTMENT);
-      if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot adjust your own wallet');
+      if (by === pending.requestedBy) throw new DomainError('forbidden', msg('api.ownAdjustment'));
+      if (by === state.account.userId) throw new DomainError('forbidden', msg('api.ownWallet'));
       if (pending.direction === 'debit') assertCovered(pending.amountPaise, state);
       return [
         { type: 'AdjustmentApproved', data: { adjustmentId, approvedBy: by, approvedAt: command.now } },
@@ -132,7 +129,7 @@ export function decideAdjustmentDecision(command: AdjustmentDecision, state: Adj
 
 function assertCovered(amountPaise: Paise, state: { wallet: WalletState }) {
   if (amountPaise > state.wallet.balance) {
-    const message = `This debit would take the balance below zero: the balance is ${rupeeText(state.wallet.balance)}`;
+    const message = msg('wallet.debitBelowZero', { balancePaise: state.wallet.balance });
     throw new DomainError('conflict', message, { amount: message }, 'insufficient_balance');
   }
 }

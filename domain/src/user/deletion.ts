@@ -1,4 +1,4 @@
-import { DELETION_TEXTS, type EventsOf, type deletionEvents } from '@kamai/contracts';
+import { type EventsOf, type deletionEvents, msg } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
 import type { NotificationEvent } from './notifications.ts';
@@ -56,7 +56,7 @@ function hasPendingPayout(withdrawals: WithdrawalsState): boolean {
  * either, so a half-done erasure can be retried to its end.
  */
 export function decideDeletion(command: DeletionCommand, state: DeletionDecisionState): (DeletionEvent | NotificationEvent)[] {
-  if (!state.account.registered) throw new DomainError('not_found', 'No such user');
+  if (!state.account.registered) throw new DomainError('not_found', msg('api.noSuchUser'));
   switch (command.type) {
     case 'RequestDeletion': {
       if (state.deletion.pending) return [];
@@ -69,7 +69,7 @@ export function decideDeletion(command: DeletionCommand, state: DeletionDecision
     }
     case 'CancelDeletion': {
       const pending = state.deletion.pending;
-      if (!pending) throw new DomainError('not_found', DELETION_TEXTS.noneToCancel);
+      if (!pending) throw new DomainError('not_found', msg('deletion.noneToCancel'));
       return [
         { type: 'DeletionCancelled', data: { requestId: pending.requestId, cancelledAt: command.now } },
         notify({ notificationId: command.data.notificationId, key: 'deletion_cancelled', params: {}, kind: 'info', now: command.now }),
@@ -79,12 +79,12 @@ export function decideDeletion(command: DeletionCommand, state: DeletionDecision
       const { requestId, by } = command.data;
       if (state.deletion.erasedBy === requestId) return [];
       const pending = state.deletion.pending;
-      if (!pending || pending.requestId !== requestId) throw new DomainError('conflict', DELETION_TEXTS.notPending);
+      if (!pending || pending.requestId !== requestId) throw new DomainError('conflict', msg('deletion.notPending'));
       if (Date.parse(command.now) < Date.parse(pending.coolingOffEndsAt)) {
-        throw new DomainError('conflict', DELETION_TEXTS.coolingOff, undefined, 'deletion_cooling_off');
+        throw new DomainError('conflict', msg('deletion.coolingOff'), undefined, 'deletion_cooling_off');
       }
       if (state.wallet.balance > 0 || hasPendingPayout(state.withdrawals)) {
-        throw new DomainError('conflict', DELETION_TEXTS.balanceNotSettled, undefined, 'balance_not_settled');
+        throw new DomainError('conflict', msg('deletion.balanceNotSettled'), undefined, 'balance_not_settled');
       }
       return [{ type: 'UserErased', data: { requestId, erasedBy: by, erasedAt: command.now } }];
     }
@@ -96,6 +96,6 @@ export function decideDeletion(command: DeletionCommand, state: DeletionDecision
 /** An erased person can do nothing, and nobody can do anything on their stream but finish the erasure. */
 export function refuseIfErased(state: { deletion: DeletionState }, command: { type: string }): void {
   if (state.deletion.erasedBy !== null && command.type !== 'EraseUser') {
-    throw new DomainError('conflict', DELETION_TEXTS.erased, undefined, 'user_erased');
+    throw new DomainError('conflict', msg('deletion.erased'), undefined, 'user_erased');
   }
 }

@@ -7,10 +7,9 @@ import {
   type kycEvents,
   KYC_BONUS_PAISE,
   KYC_DOCUMENT_TYPES,
-  KYC_MESSAGES,
   REJECT_REASON_MAX_LENGTH,
-  REVIEW_MESSAGES,
-  TASK_MESSAGES,
+  type MessageRef,
+  msg,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import type { AccountState } from './account.ts';
@@ -97,8 +96,8 @@ export type KycCommand =
  */
 export function assertKycDocumentOpen(state: KycState, documentType: KycDocumentType): void {
   const status = kycDocumentStatus(state, documentType);
-  if (status === 'pending') throw new DomainError('conflict', KYC_MESSAGES.underReview, undefined, 'kyc_document_locked');
-  if (status === 'approved') throw new DomainError('conflict', KYC_MESSAGES.approved, undefined, 'kyc_document_locked');
+  if (status === 'pending') throw new DomainError('conflict', msg('kyc.underReview'), undefined, 'kyc_document_locked');
+  if (status === 'approved') throw new DomainError('conflict', msg('kyc.approved'), undefined, 'kyc_document_locked');
 }
 
 const APPROVED_KEYS: Record<KycDocumentType, NotificationKey> = { pan: 'kyc_pan_approved', voter_id: 'kyc_voter_id_approved' };
@@ -115,14 +114,14 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
     case 'SubmitKycDocument': {
       const { documentId, documentType, front, back } = command.data;
       if (!KYC_DOCUMENT_TYPES.includes(documentType)) {
-        throw new DomainError('invalid', KYC_MESSAGES.documentType, { documentType: KYC_MESSAGES.documentType });
+        throw new DomainError('invalid', msg('kyc.documentType'), { documentType: msg('kyc.documentType') });
       }
-      const fields: Record<string, string> = {};
-      if (!front.url.trim()) fields.frontImageUrl = KYC_MESSAGES.imageMissing;
-      if (!back.url.trim()) fields.backImageUrl = KYC_MESSAGES.imageMissing;
-      if (Object.keys(fields).length > 0) throw new DomainError('invalid', KYC_MESSAGES.imageMissing, fields);
+      const fields: Record<string, MessageRef> = {};
+      if (!front.url.trim()) fields.frontImageUrl = msg('kyc.imageMissing');
+      if (!back.url.trim()) fields.backImageUrl = msg('kyc.imageMissing');
+      if (Object.keys(fields).length > 0) throw new DomainError('invalid', msg('kyc.imageMissing'), fields);
       assertKycDocumentOpen(kyc, documentType);
-      if (kyc.submissions.has(documentId)) throw new DomainError('conflict', 'This document submission already exists');
+      if (kyc.submissions.has(documentId)) throw new DomainError('conflict', msg('api.documentExists'));
       return [
         {
           type: 'KycDocumentSubmitted',
@@ -158,7 +157,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       const record = underReview(state, documentId, reviewerId);
       const reason = command.data.reason.trim();
       if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
-        const message = reason.length === 0 ? TASK_MESSAGES.reason : REVIEW_MESSAGES.reasonTooLong;
+        const message = msg(reason.length === 0 ? 'task.reason' : 'review.reasonTooLong');
         throw new DomainError('invalid', message, { reason: message });
       }
       return [
@@ -171,8 +170,8 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
     }
     case 'ClaimKycBonus': {
       const { entryId, notificationId } = command.data;
-      if (kyc.bonusClaimed) throw new DomainError('conflict', KYC_MESSAGES.alreadyClaimed, undefined, 'kyc_bonus_already_claimed');
-      if (kycStatusOf(kyc) !== 'verified') throw new DomainError('conflict', KYC_MESSAGES.incomplete, undefined, 'kyc_incomplete');
+      if (kyc.bonusClaimed) throw new DomainError('conflict', msg('kyc.alreadyClaimed'), undefined, 'kyc_bonus_already_claimed');
+      if (kycStatusOf(kyc) !== 'verified') throw new DomainError('conflict', msg('kyc.incomplete'), undefined, 'kyc_incomplete');
       return [
         { type: 'KycBonusClaimed', data: { entryId, amountPaise: KYC_BONUS_PAISE, claimedAt: command.now } },
         credit({ entryId, amountPaise: KYC_BONUS_PAISE, kind: 'kyc_bonus', params: {}, reference: 'kyc', now: command.now }, state.wallet),
@@ -186,9 +185,9 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
 
 function underReview(state: { account: AccountState; kyc: KycState }, documentId: string, reviewerId: string): KycSubmissionRecord {
   const record = state.kyc.submissions.get(documentId);
-  if (!record) throw new DomainError('not_found', KYC_MESSAGES.notFound);
+  if (!record) throw new DomainError('not_found', msg('kyc.notFound'));
   // Four eyes on identity: a reviewer never decides on their own documents.
-  if (reviewerId === state.account.userId) throw new DomainError('forbidden', KYC_MESSAGES.ownDocument);
-  if (record.status !== 'pending') throw new DomainError('conflict', KYC_MESSAGES.alreadyReviewed);
+  if (reviewerId === state.account.userId) throw new DomainError('forbidden', msg('kyc.ownDocument'));
+  if (record.status !== 'pending') throw new DomainError('conflict', msg('kyc.alreadyReviewed'));
   return record;
 }

@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import type { UserEvent } from '@kamai/contracts';
 import { DomainError } from '../errors.ts';
 import type { AccountState } from './account.ts';
@@ -10,6 +11,6 @@ export interface ChangePassword {
 }
 
 export function decideChangePassword(command: ChangePassword, account: AccountState): UserEvent[] {
-  if (!account.registered) throw new DomainError('not_found', 'No such user');
+  if (!account.registered) throw new DomainError('not_found', msg('api.noSuchUser'));
   return [{ type: 'PasswordChanged', data: { passwordHash: command.data.passwordHash, changedAt: command.now } }];
 }

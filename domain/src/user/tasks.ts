@@ -6,8 +6,8 @@ import {
   type userTaskEvents,
   PROOF_DESCRIPTION_MAX_LENGTH,
   REJECT_REASON_MAX_LENGTH,
-  REVIEW_MESSAGES,
-  TASK_MESSAGES,
+  type MessageRef,
+  msg,
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -90,9 +90,6 @@ export type UserTaskCommand =
   | { type: 'ApproveProof'; data: { submissionId: string; reviewerId: string; entryId: string; notificationId: string }; now: string }
   | { type: 'RejectProof'; data: { submissionId: string; reviewerId: string; reason: string; notificationId: string }; now: string };
 
-export const ALREADY_REVIEWED = 'This submission has already been reviewed';
-export const SUBMISSION_NOT_FOUND = 'Submission not found';
-
 /**
  * Proof submission and review. Everything happens on the user's stream, so the approval, its credit
  * and its notification are one append: two reviewers racing on one submission cannot both credit it,
@@ -102,7 +99,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
   const state = user.tasks;
   // Four eyes: staff never review their own proof (the owner of this stream).
   if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
-    throw new DomainError('forbidden', REVIEW_MESSAGES.ownSubmission);
+    throw new DomainError('forbidden', msg('review.ownSubmission'));
   }
   switch (command.type) {
     case 'SubmitProof':
@@ -140,7 +137,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
       const submission = underReview(state, submissionId);
       const reason = command.data.reason.trim();
       if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
-        const message = reason.length === 0 ? TASK_MESSAGES.reason : REVIEW_MESSAGES.reasonTooLong;
+        const message = msg(reason.length === 0 ? 'task.reason' : 'review.reasonTooLong');
         throw new DomainError('invalid', message, { reason: message });
       }
       return [
@@ -161,34 +158,34 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
 
 function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {
   const submission = state.submissions.get(submissionId);
-  if (!submission) throw new DomainError('not_found', SUBMISSION_NOT_FOUND);
-  if (submission.status !== 'submitted') throw new DomainError('conflict', ALREADY_REVIEWED);
+  if (!submission) throw new DomainError('not_found', msg('api.submissionNotFound'));
+  if (submission.status !== 'submitted') throw new DomainError('conflict', msg('api.submissionReviewed'));
   return submission;
 }
 
 function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['data'], state: UserTasksState, now: string): UserEvent[] {
   const { task, submissionId } = data;
-  if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', 'Task not found');
-  if (!task.isActive) throw new DomainError('conflict', 'This task is not available right now');
-  if (!task.requiresProof) throw new DomainError('invalid', 'This task does not need proof');
+  if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', msg('api.taskNotFound'));
+  if (!task.isActive) throw new DomainError('conflict', msg('api.taskUnavailable'));
+  if (!task.requiresProof) throw new DomainError('invalid', msg('api.noProofNeeded'));
 
   const proofImageUrl = data.proofImageUrl.trim();
   const proofDescription = data.proofDescription.trim();
   if (!proofImageUrl || !proofDescription) {
-    const fields: Record<string, string> = {};
-    if (!proofImageUrl) fields.proofImageUrl = TASK_MESSAGES.proofMissing;
-    if (!proofDescription) fields.proofDescription = TASK_MESSAGES.proofMissing;
-    throw new DomainError('invalid', TASK_MESSAGES.proofMissing, fields);
+    const fields: Record<string, MessageRef> = {};
+    if (!proofImageUrl) fields.proofImageUrl = msg('task.proofMissing');
+    if (!proofDescription) fields.proofDescription = msg('task.proofMissing');
+    throw new DomainError('invalid', msg('task.proofMissing'), fields);
   }
   if (proofDescription.length > PROOF_DESCRIPTION_MAX_LENGTH) {
-    throw new DomainError('invalid', TASK_MESSAGES.proofTooLong, { proofDescription: TASK_MESSAGES.proofTooLong });
+    throw new DomainError('invalid', msg('task.proofTooLong'), { proofDescription: msg('task.proofTooLong') });
   }
 
   // Allowed from no record (pending) and after a rejection; refused while under review or once done.
   const current = state.byTask.get(task.taskId);
-  if (current?.status === 'submitted') throw new DomainError('conflict', 'Your proof for this task is already under review');
-  if (current?.status === 'approved') throw new DomainError('conflict', 'You have already completed this task');
-  if (state.submissions.has(submissionId)) throw new DomainError('conflict', 'This submission already exists');
+  if (current?.status === 'submitted') throw new DomainError('conflict', msg('api.proofUnderReview'));
+  if (current?.status === 'approved') throw new DomainError('conflict', msg('api.taskCompleted'));
+  if (state.submissions.has(submissionId)) throw new DomainError('conflict', msg('api.submissionExists'));
 
   return [
     {

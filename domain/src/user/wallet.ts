@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES, WITHDRAWAL_RETURN_KINDS, rupeeText } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_RETURN_KINDS, msg } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -57,7 +57,7 @@ export function credit(
 ): Extract<LedgerEvent, { type: 'WalletCredited' }> {
   assertAmount(entry.amountPaise);
   if (wallet && wallet.balance + entry.amountPaise > MAX_MONEY_PAISE) {
-    const message = `This credit would take the balance past the most a wallet can hold (${rupeeText(MAX_MONEY_PAISE)})`;
+    const message = msg('wallet.creditAboveMax', { maxPaise: MAX_MONEY_PAISE });
     throw new DomainError('conflict', message, { amount: message });
   }
   const { now, ...rest } = entry;
@@ -75,7 +75,7 @@ export function debit(
   assertAmount(entry.amountPaise);
   if (entry.amountPaise > wallet.balance) {
     // A conflict with the wallet's state, not a malformed input: the same request may pass later.
-    throw new DomainError('conflict', WITHDRAWAL_MESSAGES.insufficient, { amount: WITHDRAWAL_MESSAGES.insufficient }, 'insufficient_balance');
+    throw new DomainError('conflict', msg('withdrawal.insufficient'), { amount: msg('withdrawal.insufficient') }, 'insufficient_balance');
   }
   const { now, ...rest } = entry;
   return { type: 'WalletDebited', data: { ...rest, debitedAt: now } };
@@ -83,6 +83,6 @@ export function debit(
 
 function assertAmount(amount: Paise) {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
-    throw new DomainError('invalid', 'Amount must be a positive number of rupees', { amount: 'Amount must be a positive number of rupees' });
+    throw new DomainError('invalid', msg('api.positiveAmount'), { amount: msg('api.positiveAmount') });
   }
 }

@@ -3,12 +3,12 @@ import {
   type Paise,
   type UserEvent,
   MIN_WITHDRAWAL_PAISE,
-  WITHDRAWAL_MESSAGES,
   type WithdrawalBody,
   type WithdrawalDestination,
   type WithdrawalStatus,
   formatPaise,
   type withdrawalEvents,
+  msg,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
@@ -36,9 +36,6 @@ export interface WithdrawalRecord {
   /** The payout batch it was sent in (absent on records of snapshots taken before batches). */
   batchId?: string | null;
 }
-
-/** A settled request is no longer in the decision state; the route tells paid from rejected by the read model. */
-export const WITHDRAWAL_SETTLED = 'This withdrawal request has already been settled';
 
 /**
  * How many paid withdrawals stay in the decision state, the newest, so that a bank's return can
@@ -164,14 +161,14 @@ export type WithdrawalCommand =
  * the same rupees: the second append conflicts and is decided again on the new balance.
  */
 export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalDecisionState): UserEvent[] {
-  if (!state.account.registered) throw new DomainError('not_found', 'No such user');
+  if (!state.account.registered) throw new DomainError('not_found', msg('api.noSuchUser'));
   switch (command.type) {
     case 'RequestWithdrawal': {
       const d = command.data;
       if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL_PAISE) {
-        throw new DomainError('invalid', WITHDRAWAL_MESSAGES.minimum, { amount: WITHDRAWAL_MESSAGES.minimum });
+        throw new DomainError('invalid', msg('withdrawal.minimum'), { amount: msg('withdrawal.minimum') });
       }
-      if (state.withdrawals.byId.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
+      if (state.withdrawals.byId.has(d.withdrawalId)) throw new DomainError('conflict', msg('api.withdrawalExists'));
       const destination = d.destination ?? state.withdrawals.lastDestination;
       const label = destination ? maskDestination(destination) : '';
       // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
@@ -186,8 +183,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       if (!destination) {
         throw new DomainError(
           'invalid',
-          WITHDRAWAL_MESSAGES.destinationRequired,
-          { destination: WITHDRAWAL_MESSAGES.destinationRequired },
+          msg('withdrawal.destinationRequired'),
+          { destination: msg('withdrawal.destinationRequired') },
           'destination_required',
         );
       }
@@ -306,21 +303,12 @@ function withdrawalIn(state: WithdrawalDecisionState, withdrawalId: string, by: 
   const record = state.withdrawals.byId.get(withdrawalId);
   // Not kept: settled long enough ago to have left the state (the route answered 404 for an id the
   // read model does not know, and names the state it was settled in).
-  if (!record) throw new DomainError('conflict', WITHDRAWAL_SETTLED);
-  if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
-  if (!from.includes(record.status)) throw new DomainError('conflict', WITHDRAWAL_STATE_CONFLICTS[record.status]);
+  // A settled request is no longer in the decision state; the route tells paid from rejected by the read model.
+  if (!record) throw new DomainError('conflict', msg('withdrawalState.settled'));
+  if (by === state.account.userId) throw new DomainError('forbidden', msg('api.ownWithdrawal'));
+  if (!from.includes(record.status)) throw new DomainError('conflict', msg(`withdrawalState.${record.status}`));
   return record;
 }
-
-/** Why a withdrawal in this state cannot take the command. */
-const WITHDRAWAL_STATE_CONFLICTS: Record<WithdrawalStatus, string> = {
-  pending: 'This withdrawal request has not been paid or sent to the bank yet',
-  processing: 'This withdrawal request is with the bank: wait for its result',
-  paid: 'This withdrawal request has already been paid',
-  failed: 'This withdrawal request has already failed',
-  rejected: 'This withdrawal request has already been rejected',
-  reversed: 'This withdrawal request has already been reversed',
-};
 
 /** The user's view of a request (the destination masked): what the command answers and the read model lists alike. */
 export function withdrawalBody(id: string, userId: string, record: WithdrawalRecord): WithdrawalBody {

@@ -93,7 +93,8 @@ describe('requesting a withdrawal', () => {
       kind: 'conflict',
       code: 'insufficient_balance',
       message: "You don't have enough rupees for this withdrawal",
-      fields: { amount: "You don't have enough rupees for this withdrawal" },
+      ref: { key: 'withdrawal.insufficient' },
+      fields: { amount: { key: 'withdrawal.insufficient' } },
     });
   });
 
@@ -113,7 +114,7 @@ describe('requesting a withdrawal', () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toMatchObject({ kind: 'invalid', code: 'destination_required', fields: { destination: expect.any(String) } });
+    expect(caught).toMatchObject({ kind: 'invalid', code: 'destination_required', fields: { destination: { key: 'withdrawal.destinationRequired' } } });
   });
 
   it('refuses a user that does not exist', () => {

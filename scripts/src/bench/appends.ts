@@ -27,7 +27,7 @@ export interface BenchAppendsOptions {
   log?: (line: string) => void;
 }
 
-export interface BenchFigure {
+interface BenchFigure {
   appends: number;
   seconds: number;
   perSecond: number;

@@ -30,7 +30,7 @@ export interface BenchCommandsOptions {
   log?: (line: string) => void;
 }
 
-export interface CommandBenchRow {
+interface CommandBenchRow {
   /** Events on the user's stream before the first measured command. */
   events: number;
   /** The first command ever on the stream: no cached state, no snapshot, every event read and folded. */

@@ -19,7 +19,7 @@ import autocannon, { type Options as LoadOptions, type Request as LoadRequest, t
 const root = join(import.meta.dirname, '../../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 
-export interface LoadFigure {
+interface LoadFigure {
   perSecond: number;
   p50: number;
   p99: number;
@@ -41,7 +41,7 @@ export interface LoadFigure {
 }
 
 /** Answers per second of each interleaved run of one kind: min, median, max. */
-export interface Spread {
+interface Spread {
   runs: number[];
   min: number;
   median: number;

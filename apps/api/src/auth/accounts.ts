@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRIVACY_POLICY_VERSION, type RegisterRequest, type Role, streams } from '@kamai/contracts';
+import { PRIVACY_POLICY_VERSION, type RegisterRequest, type Role, streams, msg } from '@kamai/contracts';
 import { DomainError, type EventStore, mobileDecider, userDecider } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { ApiError } from '../http/errors.ts';
@@ -15,9 +15,7 @@ export type MobileStreams = Pick<PersonalData, 'mobileStreamId'>;
  */
 const legacyMobileStream = (mobile: string) => streams.mobile(mobile);
 
-const MOBILE_TAKEN = 'This mobile number is already registered';
-
-export const mobileTaken = () => new ApiError(409, 'mobile_taken', MOBILE_TAKEN, { mobile: MOBILE_TAKEN });
+export const mobileTaken = () => new ApiError(409, 'mobile_taken', msg('api.mobileTaken'), { mobile: msg('api.mobileTaken') });
 
 /**
  * Registers an account: reserves the mobile number on its own stream, then writes the user stream.

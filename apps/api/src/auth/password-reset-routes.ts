@@ -1,12 +1,13 @@
 import { createHmac, randomInt } from 'node:crypto';
 import {
-  PASSWORD_RESET_CODE_INVALID,
   PASSWORD_RESET_CODE_LENGTH,
   PASSWORD_RESET_CODE_TTL_MS,
   PASSWORD_RESET_GUESSES,
   PASSWORD_RESET_SENDS_PER_HOUR,
   PasswordResetConfirmRequest,
   PasswordResetRequest,
+  type ServerMessageKey,
+  msg,
   streams,
 } from '@kamai/contracts';
 import { passwordResetDecider, userDecider } from '@kamai/domain';
@@ -30,14 +31,14 @@ function codeHash(secret: Uint8Array, userId: string, code: string): string {
 }
 
 /** Counts this attempt against each key; a 429 naming the wait when one is over its limit. */
-function throttle(c: Context<AppEnv>, checks: Array<[key: string, limit: number]>, windowMs: number, message: string): void {
+function throttle(c: Context<AppEnv>, checks: Array<[key: string, limit: number]>, windowMs: number, message: ServerMessageKey): void {
   const { attempts } = c.var.deps;
   const now = Date.now();
   let wait = 0;
   for (const [key, limit] of checks) {
     if (attempts.count(key, windowMs, now) > limit) wait = Math.max(wait, (attempts.get(key, now)?.resetAt ?? now + windowMs) - now);
   }
-  if (wait > 0) tooMany(c, wait, (minutes) => `${message} Please try again in ${minutes}.`);
+  if (wait > 0) tooMany(c, wait, message);
 }
 
 const findByMobile = (deps: AppDeps, mobile: string) => readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
@@ -58,7 +59,7 @@ export const passwordResetRoutes = new Hono<AppEnv>()
         [`reset-send:client:${clientAddress(c)}`, PASSWORD_RESET_SENDS_PER_HOUR.perClient],
       ],
       HOUR_MS,
-      'Too many codes asked for.',
+      'passwordReset.tooManyCodes',
     );
     const user = await findByMobile(deps, mobile);
     if (user) {
@@ -93,9 +94,9 @@ export const passwordResetRoutes = new Hono<AppEnv>()
       [`reset-guess:mobile:${mobile}`, PASSWORD_RESET_GUESSES.perMobile],
       [`reset-guess:client:${clientAddress(c)}`, PASSWORD_RESET_GUESSES.perClient],
     ];
-    throttle(c, guesses, GUESS_WINDOW_MS, 'Too many wrong codes.');
+    throttle(c, guesses, GUESS_WINDOW_MS, 'passwordReset.tooManyWrongCodes');
     const user = await findByMobile(deps, mobile);
-    if (!user) throw new ApiError(400, 'invalid_code', PASSWORD_RESET_CODE_INVALID, { code: PASSWORD_RESET_CODE_INVALID });
+    if (!user) throw new ApiError(400, 'invalid_code', msg('passwordReset.codeInvalid'), { code: msg('passwordReset.codeInvalid') });
     const now = deps.now().toISOString();
     await handleCommand(
       deps.store,

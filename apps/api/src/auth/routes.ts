@@ -1,4 +1,4 @@
-import { LoginRequest, RegisterRequest } from '@kamai/contracts';
+import { LoginRequest, RegisterRequest, type ServerMessageKey, msg } from '@kamai/contracts';
 import { type UserRow, findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -9,18 +9,13 @@ import { registerUser } from './accounts.ts';
 import { verifyPassword } from './passwords.ts';
 import { clientAddress, endSession, isHttps, readWithCatchUp, requireUser, startSession } from './sessions.ts';
 
-const BAD_CREDENTIALS = 'Invalid mobile number or password';
 /** OWASP's device cookie: proof this browser signed in to the number before (see LoginGuard). */
 export const DEVICE_COOKIE = 'kamai_device';
 
-/** The sign-in throttle's refusal, also for guesses of the current password on a password change. */
-export const tooManySignIns = (minutes: string) => `Too many failed sign-ins. Please try again in ${minutes}.`;
-
-/** 429 `too_many_attempts` with Retry-After, its message naming the wait in minutes. */
-export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
-  const minutes = Math.ceil(wait / 60_000);
+/** 429 `too_many_attempts` with Retry-After, its message (a key with a `{minutes}` parameter) naming the wait. */
+export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, key: ServerMessageKey): never {
   c.header('Retry-After', String(Math.ceil(wait / 1000)));
-  throw new ApiError(429, 'too_many_attempts', message(`${minutes} minute${minutes === 1 ? '' : 's'}`));
+  throw new ApiError(429, 'too_many_attempts', msg(key, { minutes: Math.ceil(wait / 60_000) }));
 }
 
 const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
@@ -43,7 +38,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/api/auth/register', validate('json', RegisterRequest), async (c) => {
     const deps = c.var.deps;
     const wait = deps.loginGuard.register(clientAddress(c));
-    if (wait > 0) tooMany(c, wait, (minutes) => `Too many new accounts from your network. Please try again in ${minutes}.`);
+    if (wait > 0) tooMany(c, wait, 'api.tooManyAccounts');
     const { userId } = await registerUser(deps.store, deps.personalData, c.req.valid('json'), deps.now());
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
@@ -58,11 +53,11 @@ export const authRoutes = new Hono<AppEnv>()
     const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
     // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
     const wait = deps.loginGuard.attempt(mobile, client, device);
-    if (wait > 0) tooMany(c, wait, tooManySignIns);
+    if (wait > 0) tooMany(c, wait, 'api.tooManySignIns');
     const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
     // Same answer, and about the same time, whether or not the mobile exists.
     const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', BAD_CREDENTIALS);
+    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', msg('api.badCredentials'));
     deps.loginGuard.succeed(mobile, client, device);
     setCookie(c, DEVICE_COOKIE, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile), {
       httpOnly: true,

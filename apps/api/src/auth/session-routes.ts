@@ -1,4 +1,4 @@
-import { ChangePasswordRequest, type SessionBody, WRONG_CURRENT_PASSWORD, streams } from '@kamai/contracts';
+import { ChangePasswordRequest, type SessionBody, msg, streams } from '@kamai/contracts';
 import { userDecider } from '@kamai/domain';
 import { listUserSessions } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -9,11 +9,10 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { DEVICE_COOKIE, tooMany, tooManySignIns } from './routes.ts';
+import { DEVICE_COOKIE, tooMany } from './routes.ts';
 import { clearSessionCookie, clientAddress, endSessions, requireUser } from './sessions.ts';
 
-const SESSION_NOT_FOUND = 'Session not found';
-const sessionIdParam = idParam('id', /^[0-9a-f]{64}$/, SESSION_NOT_FOUND);
+const sessionIdParam = idParam('id', /^[0-9a-f]{64}$/, msg('api.sessionNotFound'));
 
 /** The user's live sessions, from a read model that has every event so far. */
 async function sessionsOf(deps: AppDeps, userId: string) {
@@ -41,7 +40,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const user = requireUser(c);
     const id = c.req.param('id');
     // Only one's own sessions; anyone else's is "not found", never "not yours".
-    if (!(await sessionsOf(deps, user.id)).some((s) => s.sid === id)) throw notFound(SESSION_NOT_FOUND);
+    if (!(await sessionsOf(deps, user.id)).some((s) => s.sid === id)) throw notFound(msg('api.sessionNotFound'));
     const position = await endSessions(deps, [id], 'revoked', user.id);
     if (id === c.var.sessionId) clearSessionCookie(c);
     if (position > 0) await deps.runner.waitFor(position);
@@ -66,9 +65,9 @@ export const sessionRoutes = new Hono<AppEnv>()
     const mobile = user.mobile ?? user.id;
     const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
     const wait = deps.loginGuard.attempt(mobile, client, device);
-    if (wait > 0) tooMany(c, wait, tooManySignIns);
+    if (wait > 0) tooMany(c, wait, 'api.tooManySignIns');
     if (!(await verifyPassword(user.password_hash, currentPassword))) {
-      throw new ApiError(400, 'validation_failed', WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD });
+      throw new ApiError(400, 'validation_failed', msg('api.wrongCurrentPassword'), { currentPassword: msg('api.wrongCurrentPassword') });
     }
     deps.loginGuard.succeed(mobile, client, device);
     const passwordHash = await hashPassword(newPassword);

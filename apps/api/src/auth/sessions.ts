@@ -14,7 +14,7 @@ import { requestHeader } from '../http/request.ts';
 import type { Role } from '@kamai/contracts';
 import type { CachedSession } from './session-cache.ts';
 
-export const SESSION_COOKIE = 'kamai_session';
+const SESSION_COOKIE = 'kamai_session';
 type EndReason = (typeof SESSION_END_REASONS)[number];
 
 /**
@@ -131,7 +131,7 @@ async function catchUpReadModel(deps: AppDeps): Promise<void> {
 /** The settings' limits, re-read at most every 30 s: the idle timeout needs them on every request. */
 const limitsCache = new WeakMap<AppDeps, { limits: Limits; readAt: number }>();
 const LIMITS_FOR_MS = 30_000;
-export async function currentLimits(deps: AppDeps): Promise<Limits> {
+async function currentLimits(deps: AppDeps): Promise<Limits> {
   return cachedLimits(deps) ?? readLimits(deps);
 }
 

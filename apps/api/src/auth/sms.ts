@@ -1,7 +1,7 @@
 import { PASSWORD_RESET_CODE_TTL_MS } from '@kamai/contracts';
 
 /** One password-reset code for a mobile number, in the person's language. */
-export interface ResetCodeSms {
+interface ResetCodeSms {
   /** 10 digits, without +91. */
   mobile: string;
   code: string;

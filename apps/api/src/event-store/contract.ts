@@ -517,7 +517,7 @@ export async function expectConflict(
 }
 
 /** Every event of the given streams after `after`, read through readAll in pages. */
-export async function readAllOf(store: EventStore, after: number, streams: ReadonlySet<string>): Promise<RecordedEvent[]> {
+async function readAllOf(store: EventStore, after: number, streams: ReadonlySet<string>): Promise<RecordedEvent[]> {
   const found: RecordedEvent[] = [];
   for (;;) {
     const batch = await store.readAll({ after, limit: 500 });

@@ -16,14 +16,12 @@
  *   excludeSystemEvents filter drops the types, a client-side check the rest.
  */
 import {
-  ANY,
   BACKWARDS,
   END,
   FORWARDS,
   KurrentDBClient,
   NO_STREAM,
   START,
-  STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
   excludeSystemEvents,
@@ -66,6 +64,12 @@ import {
  * events written before carry it under LEGACY_CHAIN_KEY, still read.
  */
 const CHAIN_KEY = 'kamai.chain';
+/** A stream's last event: its revision and chain hash. */
+type Link = { revision: number; hash: string | null; standIn?: true };
+/** How many streams' last links one store keeps. */
+const LINKS_KEPT = 10_000;
+/** Tries of an 'any' append whose stream another process keeps appending to. */
+const OTHER_WRITER_RETRIES = 5;
 const LEGACY_CHAIN_KEY = '$kamaiChain';
 
 /**
@@ -79,6 +83,10 @@ const CHECKPOINT_TYPE = 'LedgerCheckpointed';
 export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointStore {
   readonly #client: KurrentDBClient;
   readonly #subscriptions = new Set<KurrentDbAllSubscription>();
+  /** Streams' last links as this process last read or wrote them (a later append by another process is found by a refusal). */
+  readonly #links = new Map<string, Link>();
+  /** Per stream, the settling of the last 'any' or 'stream_exists' append queued. */
+  readonly #turns = new Map<string, Promise<void>>();
 
   /** Takes ownership of the client: close() disposes it. */
   constructor(client: KurrentDBClient) {
@@ -87,30 +95,91 @@ export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointS
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     assertValidAppend(streamId, events, expected);
-    let appended: KurrentAppendResult;
-    // The chain links each event to the stream's last one, so the append must land right after the
-    // event it was hashed against: 'any' and 'stream_exists' become that exact revision, retried
-    // while other writers get there first.
+    // The chain links each event to the stream's last one, so an append must land right after the
+    // event it was hashed against. 'any' and 'stream_exists' name no revision: they are made exact
+    // from the last link, one at a time per stream in this process so they never race each other.
+    if (expected === 'any' || expected === 'stream_exists') return this.#inTurn(streamId, () => this.#appendPinned(streamId, events, expected));
+    // A known revision: its link is known when this process read or wrote the stream up to it (the
+    // command handler loads a stream before it appends), so the append is one round trip.
+    const last = expected === 'no_stream' ? null : await this.#linkAt(streamId, expected);
+    const appended = await this.#write(streamId, events, last, expected === 'no_stream' ? NO_STREAM : BigInt(expected), expected);
+    return this.#answer(streamId, events, appended);
+  }
+
+  /**
+   * 'any' or 'stream_exists': at the stream's last link. Another process may append in between; its
+   * events are real progress, so the append is tried again on the new last link, a few times.
+   */
+  async #appendPinned(streamId: string, events: NewEvent[], expected: 'any' | 'stream_exists'): Promise<AppendResult> {
     for (let attempt = 1; ; attempt++) {
-      const last = await this.#lastLink(streamId);
-      const pinned = expected === 'any' || expected === 'stream_exists';
+      const last = this.#links.get(streamId) ?? (await this.#lastLink(streamId));
       if (expected === 'stream_exists' && !last) throw new WrongExpectedRevisionError(streamId, expected, -1);
-      const streamState = pinned ? (last ? BigInt(last.revision) : NO_STREAM) : toStreamState(expected);
       try {
-        appended = await this.#client.appendToStream(streamId, chainEvents(streamId, events, last), { streamState });
-        break;
+        const appended = await this.#write(streamId, events, last, last ? BigInt(last.revision) : NO_STREAM, expected);
+        return await this.#answer(streamId, events, appended);
       } catch (error) {
-        if (error instanceof WrongExpectedVersionError) {
-          if (pinned && (await this.#alreadyAppended(streamId, events))) {
-            const found = await this.#lastLink(streamId);
-            return { nextExpectedRevision: found?.revision ?? -1, position: await this.#positionOfRevision(streamId, found?.revision ?? 0) };
-          }
-          if (pinned && attempt < 20) continue;
-          throw new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (await this.#alreadyAppended(streamId, events)) {
+          const found = await this.#lastLink(streamId);
+          return { nextExpectedRevision: found?.revision ?? -1, position: await this.#positionOfRevision(streamId, found?.revision ?? 0) };
         }
-        throw error;
+        if (attempt >= OTHER_WRITER_RETRIES) throw error;
       }
     }
+  }
+
+  /** One append at the given link; the link it leaves is kept, a refusal forgets the stream's. */
+  async #write(streamId: string, events: NewEvent[], last: Link | null, streamState: AppendStreamState, expected: ExpectedRevision): Promise<KurrentAppendResult> {
+    const chained = chainEvents(streamId, events, last);
+    try {
+      const appended = await this.#client.appendToStream(streamId, chained, { streamState });
+      // A stand-in link was answered as a retry: the stream's real last link is not these events'.
+      if (last?.standIn) this.#links.delete(streamId);
+      else this.#remember(streamId, { revision: Number(appended.nextExpectedRevision), hash: chainOf(chained.at(-1)?.metadata)?.hash ?? null });
+      return appended;
+    } catch (error) {
+      this.#links.delete(streamId);
+      if (error instanceof WrongExpectedVersionError) throw new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
+      throw error;
+    }
+  }
+
+  /**
+   * The link of the event at `revision`: remembered, or read. A stream at another revision refuses the
+   * append, or answers it as the retry of one already written: either way nothing is chained to the
+   * stand-in link returned then.
+   */
+  async #linkAt(streamId: string, revision: number): Promise<Link> {
+    const known = this.#links.get(streamId);
+    if (known?.revision === revision) return known;
+    const last = await this.#lastLink(streamId);
+    return last?.revision === revision ? last : { revision, hash: null, standIn: true };
+  }
+
+  /** Runs appends to one stream one after another. */
+  async #inTurn<T>(streamId: string, run: () => Promise<T>): Promise<T> {
+    const before = this.#turns.get(streamId) ?? Promise.resolve();
+    const mine = before.then(run, run);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#turns.set(streamId, settled);
+    try {
+      return await mine;
+    } finally {
+      if (this.#turns.get(streamId) === settled) this.#turns.delete(streamId);
+    }
+  }
+
+  /** Keeps a stream's last link, the most recent LINKS_KEPT streams' only. */
+  #remember(streamId: string, link: Link): void {
+    this.#links.delete(streamId);
+    this.#links.set(streamId, link);
+    if (this.#links.size > LINKS_KEPT) this.#links.delete(this.#links.keys().next().value!);
+  }
+
+  async #answer(streamId: string, events: NewEvent[], appended: KurrentAppendResult): Promise<AppendResult> {
     const nextExpectedRevision = Number(appended.nextExpectedRevision);
     const at = appended.position;
     // The answer's position is the write's; it names the last event only when that event is its own
@@ -129,16 +198,20 @@ export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointS
     const { maxCount } = options;
     if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) throw new TypeError(`maxCount ${maxCount} must be a positive integer`);
     const events: RecordedEvent[] = [];
+    let lastLink: Link | undefined;
     try {
       const read = this.#client.readStream(streamId, { fromRevision: BigInt(from), direction: FORWARDS, ...(maxCount === undefined ? {} : { maxCount }) });
       for await (const resolved of read) {
         const recorded = toRecordedEvent(resolved);
         if (recorded) events.push(recorded);
+        if (resolved.event) lastLink = { revision: Number(resolved.event.revision), hash: chainOf(resolved.event.metadata)?.hash ?? null };
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
+    // Read to its end: the next append to the stream needs no read of its last link.
+    if (lastLink && (maxCount === undefined || events.length < maxCount)) this.#remember(streamId, lastLink);
     return events;
   }
 
@@ -182,7 +255,7 @@ export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointS
   }
 
   /** The stream's last revision and chain hash, or null when it does not exist. */
-  async #lastLink(streamId: string): Promise<{ revision: number; hash: string | null } | null> {
+  async #lastLink(streamId: string): Promise<Link | null> {
     try {
       for await (const resolved of this.#client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
         if (!resolved.event) continue;
@@ -378,7 +451,7 @@ function chainOf(metadata: unknown): { hash: string; prev: string | null } | und
 }
 
 /** The events as written: each with its chain link in the metadata, hashed as readChain reads it back. */
-function chainEvents(streamId: string, events: NewEvent[], last: { revision: number; hash: string | null } | null): EventData[] {
+function chainEvents(streamId: string, events: NewEvent[], last: Link | null): EventData[] {
   let prev = last?.hash ?? null;
   return events.map((event, i) => {
     const revision = (last?.revision ?? -1) + 1 + i;
@@ -401,19 +474,6 @@ function toEventData(event: NewEvent): EventData {
     data: event.data as JSONType,
     metadata: event.metadata ?? {},
   };
-}
-
-function toStreamState(expected: ExpectedRevision): AppendStreamState {
-  switch (expected) {
-    case 'no_stream':
-      return NO_STREAM;
-    case 'stream_exists':
-      return STREAM_EXISTS;
-    case 'any':
-      return ANY;
-    default:
-      return BigInt(expected);
-  }
 }
 
 function fromCurrentState(state: CurrentStreamState | undefined): number {

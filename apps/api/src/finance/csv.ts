@@ -1,5 +1,5 @@
 /** RFC 4180 CSV for finance exports. Text cells that a spreadsheet would run as a formula are quoted with a leading apostrophe. */
-export function csvCell(value: string | number | null | undefined, text = true): string {
+function csvCell(value: string | number | null | undefined, text = true): string {
   if (value === null || value === undefined) return '';
   let cell = String(value);
   if (text && /^[=+\-@\t\r]/.test(cell)) cell = `'${cell}`;

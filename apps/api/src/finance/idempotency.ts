@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS, streams } from '@kamai/contracts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS, streams, msg } from '@kamai/contracts';
 import { DomainError, type Json, idempotencyDecider } from '@kamai/domain';
 import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -9,7 +9,6 @@ import { runKeyed } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, respondWithError } from '../http/errors.ts';
 
-const KEY_MESSAGE = 'Idempotency-Key must be 1 to 100 visible characters';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -41,7 +40,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== 'POST' || !IDEMPOTENT_COMMANDS.some((route) => route.test(c.req.path))) return next();
   const key = c.req.header('idempotency-key');
   if (key === undefined) return next();
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError(400, 'validation_failed', KEY_MESSAGE, { 'Idempotency-Key': KEY_MESSAGE });
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError(400, 'validation_failed', msg('api.idempotencyKeyFormat'), { 'Idempotency-Key': msg('api.idempotencyKeyFormat') });
   const user = c.get('user');
   // Signed-out callers get the route's own 401.
   if (!user) return next();
@@ -64,7 +63,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
       metadata,
     );
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.message);
+    if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.ref);
     throw err;
   }
   const { state } = reserved;

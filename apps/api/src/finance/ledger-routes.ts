@@ -11,6 +11,7 @@ import {
   WithdrawalListQuery,
   type FinanceWithdrawalBody,
   formatPaise,
+  msg,
 } from '@kamai/contracts';
 import { maskDestination } from '@kamai/domain';
 import {
@@ -33,7 +34,6 @@ import { toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
 import { loadLimits } from '../settings/limits.ts';
 
-const NO_USER = 'No user with this mobile number';
 // Roles separate duties: ledgers and payouts are finance's alone, not an admin's.
 const financeStaff = withRole('finance');
 
@@ -46,7 +46,7 @@ export async function caughtUp(deps: AppDeps): Promise<void> {
 async function userFor(deps: AppDeps, mobileOrId: string) {
   const byId = !/^\d{10}$/.test(mobileOrId);
   const user = await readWithCatchUp(deps, () => (byId ? findUserById(deps.db, mobileOrId) : findUserByMobile(deps.db, mobileOrId)));
-  if (!user) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
+  if (!user) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });
   return user;
 }
 
@@ -81,7 +81,7 @@ const WITHDRAWAL_HEADER = [
   'id', 'status', 'amount', 'requested_at', 'processed_at', 'user_name', 'user_mobile', 'destination', 'utr', 'processed_by', 'reason',
 ] as const;
 
-export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
+function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
   return toCsv(
     WITHDRAWAL_HEADER,
     rows.map((w) => [

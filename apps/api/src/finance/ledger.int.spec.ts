@@ -42,7 +42,8 @@ describe('finance ledger over real HTTP', () => {
     const first = await user.post('/api/withdrawals', { amount: 200, bankAccount: BANK });
     expect(first.status).toBe(201);
     const midway = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // The second withdrawal must be recorded after `midway`: wait for the clock to move on.
+    while (new Date().toISOString() === midway) await new Promise((r) => setImmediate(r));
     const second = await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK });
     expect(second.status).toBe(201);
 

@@ -15,6 +15,7 @@ import {
   istDay,
   parseRupees,
   streams,
+  msg,
 } from '@kamai/contracts';
 import { DomainError, type PayoutBatchState, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
@@ -40,22 +41,24 @@ import { caughtUp, csvResponse } from './ledger-routes.ts';
 import { withReservedReference } from './references.ts';
 
 const financeStaff = withRole('finance');
-const batchId = idParam('id', UUID_PATTERN, PAYOUT_MESSAGES.batchNotFound);
-const DEFAULT_FAILURE = 'Failed at the bank';
+const batchId = idParam('id', UUID_PATTERN, msg('payout.batchNotFound'));
+const DEFAULT_FAILURE = PAYOUT_MESSAGES.failedAtBank;
 
 /** A CSV request body: `text/csv` only, so a JSON body sent by mistake is refused, not half-read. */
 async function csvBody(c: Context<AppEnv>): Promise<string> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'text/csv') throw new ApiError(415, 'unsupported_media_type', PAYOUT_MESSAGES.csvBody);
+  if (type !== 'text/csv') throw new ApiError(415, 'unsupported_media_type', msg('payout.csvBody'));
   return c.req.text();
 }
 
-const missingColumns = (missing: readonly string[]) =>
-  new ApiError(400, 'validation_failed', PAYOUT_MESSAGES.csvColumns(missing), { body: PAYOUT_MESSAGES.csvColumns(missing) });
+const missingColumns = (missing: readonly string[]) => {
+  const message = msg('payout.csvColumns', { columns: missing.join(', ') });
+  return new ApiError(400, 'validation_failed', message, { body: message });
+};
 
 async function loadBatch(deps: AppDeps, id: string): Promise<PayoutBatchState> {
   const { state } = await loadStream(deps.store, streams.payoutBatch(id), payoutBatchDecider);
-  if (!state.created) throw notFound(PAYOUT_MESSAGES.batchNotFound);
+  if (!state.created) throw notFound(msg('payout.batchNotFound'));
   // A copy: the loaded state is the command cache's, which later commands move on.
   return { ...state, items: new Map(state.items) };
 }
@@ -190,10 +193,10 @@ export const payoutRoutes = new Hono<AppEnv>()
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = withdrawalIds.filter((id) => !byId.has(id));
-    if (unknown.length > 0) throw new ApiError(404, 'not_found', 'Withdrawal request not found', { withdrawalIds: unknown.join(', ') });
+    if (unknown.length > 0) throw new ApiError(404, 'not_found', msg('api.withdrawalNotFound'), { withdrawalIds: msg('payout.unknownWithdrawals', { ids: unknown.join(', ') }) });
     const notPending = rows.filter((r) => r.status !== 'pending').map((r) => r.id);
-    if (notPending.length > 0) throw new ApiError(409, 'conflict', PAYOUT_MESSAGES.notPending, { withdrawalIds: notPending.join(', ') });
-    if (rows.some((r) => r.user_id === staff.id)) throw forbidden('You cannot process your own withdrawal');
+    if (notPending.length > 0) throw new ApiError(409, 'conflict', msg('payout.notPending'), { withdrawalIds: msg('payout.notPendingIds', { ids: notPending.join(', ') }) });
+    if (rows.some((r) => r.user_id === staff.id)) throw forbidden(msg('api.ownWithdrawal'));
     // Separation of duties beyond "not your own" (such as members who recently adjusted one of these
     // users) is checked here, before anything is recorded.
     const items = withdrawalIds.map((id) => {
@@ -240,7 +243,7 @@ export const payoutRoutes = new Hono<AppEnv>()
   .get('/api/admin/payout-batches/:id', financeStaff, batchId, async (c) => {
     await caughtUp(c.var.deps);
     const found = await findPayoutBatch(c.var.deps.db, c.req.param('id').toLowerCase());
-    if (!found) throw notFound(PAYOUT_MESSAGES.batchNotFound);
+    if (!found) throw notFound(msg('payout.batchNotFound'));
     return c.json(found);
   })
   .post('/api/admin/payout-batches/:id/approve', financeStaff, batchId, async (c) => {
@@ -263,7 +266,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     const staff = requireUser(c);
     const id = c.req.param('id').toLowerCase();
     const batch = await loadBatch(deps, id);
-    if (!payoutFileAllowed(batch)) throw new ApiError(409, 'batch_not_approved', PAYOUT_MESSAGES.notApproved);
+    if (!payoutFileAllowed(batch)) throw new ApiError(409, 'batch_not_approved', msg('payout.notApproved'));
     await caughtUp(deps);
     // Only what still waits for the bank: a file downloaded again after results never pays twice.
     const rows = (await payoutBatchWithdrawals(deps.db, id)).filter((r) => r.status === 'processing');
@@ -354,7 +357,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     const dates: string[] = [];
     for (const record of parsed.records) {
       const date = statementDate(record.get('date'));
-      const message = `Line ${record.line}: give the date as YYYY-MM-DD or DD-MM-YYYY and amounts in rupees`;
+      const message = msg('payout.statementLine', { line: record.line });
       if (!date) throw new ApiError(400, 'validation_failed', message, { body: message });
       dates.push(date);
       const debitText = record.get('debit').replaceAll(',', '');

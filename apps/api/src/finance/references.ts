@@ -1,11 +1,11 @@
-import { streams } from '@kamai/contracts';
-import { DUPLICATE_REFERENCE, normaliseReference, referenceDecider } from '@kamai/domain';
+import { streams, msg } from '@kamai/contracts';
+import { normaliseReference, referenceDecider } from '@kamai/domain';
 import { sql } from 'kysely';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 
-const duplicate = () => new ApiError(409, 'duplicate_reference', DUPLICATE_REFERENCE, { reference: DUPLICATE_REFERENCE });
+const duplicate = () => new ApiError(409, 'duplicate_reference', msg('api.duplicateReference'), { reference: msg('api.duplicateReference') });
 
 /**
  * Runs `pay` holding the transfer reference for this withdrawal: a `utr-<reference>` stream is

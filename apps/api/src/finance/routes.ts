@@ -10,8 +10,10 @@ import {
   formatPaise,
   ledgerText,
   streams,
+  msg,
+  type WithdrawalStatus,
 } from '@kamai/contracts';
-import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
+import { type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
 import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
@@ -24,12 +26,10 @@ import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
 import { loadLimits } from '../settings/limits.ts';
 
-const NOT_FOUND = 'Withdrawal request not found';
-const NO_USER = 'No user with this mobile number';
 /** Paying and adjusting need `finance`; admin alone is not enough (separation of duties). */
 const financeStaff = withRole('finance');
-const withdrawalId = idParam('id', UUID_PATTERN, NOT_FOUND);
-const adjustmentId = idParam('id', UUID_PATTERN, ADJUSTMENT_NOT_FOUND);
+const withdrawalId = idParam('id', UUID_PATTERN, msg('api.withdrawalNotFound'));
+const adjustmentId = idParam('id', UUID_PATTERN, msg('api.adjustmentNotFound'));
 
 /**
  * Finance: a withdrawal, paying or rejecting a request (each decided on the requester's
@@ -39,7 +39,7 @@ export const financeRoutes = new Hono<AppEnv>()
   // GET /api/admin/withdrawals (the queue and the history, paged) is in ledger-routes.ts.
   .get('/api/admin/withdrawals/:id', financeStaff, withdrawalId, async (c) => {
     const found = await findWithdrawalForFinance(c.var.deps.db, c.req.param('id'));
-    if (!found) throw notFound(NOT_FOUND);
+    if (!found) throw notFound(msg('api.withdrawalNotFound'));
     return c.json(found);
   })
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
@@ -81,7 +81,7 @@ export const financeRoutes = new Hono<AppEnv>()
     const { mobile, amount, direction, reason } = c.req.valid('json');
     // The event store, not the read model, says who holds a mobile number.
     const userId = await userIdForMobile(deps.store, deps.personalData, mobile);
-    if (!userId) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
+    if (!userId) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });
     const entryId = commandId();
     const now = deps.now().toISOString();
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
@@ -104,7 +104,7 @@ export const financeRoutes = new Hono<AppEnv>()
     if (state.adjustments.pending.has(entryId)) {
       // Above the threshold: recorded, no money moved until a second finance member approves.
       const row = await findAdjustment(deps.db, entryId);
-      if (!row) throw notFound(ADJUSTMENT_NOT_FOUND);
+      if (!row) throw notFound(msg('api.adjustmentNotFound'));
       const pending: AdjustmentPendingBody = { userId, mobile, adjustment: toAdjustmentBody({ ...row, mobile }), balance: formatPaise(state.wallet.balance) };
       return c.json(pending, 202);
     }
@@ -143,14 +143,14 @@ async function decideAdjustment(c: Context<AppEnv>, decision: (id: string, by: s
   const staff = requireUser(c);
   const id = c.req.param('id')?.toLowerCase() ?? '';
   const row = await readWithCatchUp(deps, () => findAdjustment(deps.db, id));
-  if (!row) throw notFound(ADJUSTMENT_NOT_FOUND);
+  if (!row) throw notFound(msg('api.adjustmentNotFound'));
   const command = decision(id, staff.id, deps.now().toISOString());
   const { position } = await handleCommand(deps.store, streams.user(row.user_id), userDecider, command, {
     actor: staff.id,
   });
   await deps.runner.waitFor(position);
   const [decided] = (await listAdjustmentsById(c, id)) ?? [];
-  if (!decided) throw notFound(ADJUSTMENT_NOT_FOUND);
+  if (!decided) throw notFound(msg('api.adjustmentNotFound'));
   return c.json(decided);
 }
 
@@ -166,14 +166,14 @@ async function listAdjustmentsById(c: Context<AppEnv>, id: string) {
 async function requestOf(c: Context<AppEnv>, id: string) {
   const deps = c.var.deps;
   const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
-  if (!request) throw notFound(NOT_FOUND);
+  if (!request) throw notFound(msg('api.withdrawalNotFound'));
   return request;
 }
 
 /** Decides on the requester's stream, and answers the settled request. */
 async function settle(
   c: Context<AppEnv>,
-  request: { id: string; user_id: string; status: string },
+  request: { id: string; user_id: string; status: WithdrawalStatus },
   command: (id: string, now: string) => WithdrawalCommand,
 ) {
   const deps = c.var.deps;
@@ -184,13 +184,13 @@ async function settle(
   const { position } = await handleCommand(deps.store, streams.user(request.user_id), userDecider, decided, { actor: requireUser(c).id }).catch(
     (err: unknown) => {
       if (err instanceof DomainError && err.kind === 'conflict' && request.status !== 'pending') {
-        throw conflict(`This withdrawal request has already been ${request.status}`);
+        throw conflict(msg(`withdrawalState.${request.status}`));
       }
       throw err;
     },
   );
   await deps.runner.waitFor(position);
   const body = await findWithdrawalForFinance(deps.db, id);
-  if (!body) throw notFound(NOT_FOUND);
+  if (!body) throw notFound(msg('api.withdrawalNotFound'));
   return c.json(body);
 }

@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -97,7 +98,7 @@ export function createApp(parts: AppParts) {
   app.route('/', auditRoutes);
   app.route('/', privacyRoutes({ objects }));
 
-  app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
+  app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);
   return app;
 }

@@ -18,7 +18,7 @@ const ACCEPTS = {
 };
 
 /** Brotli when the client takes it, else gzip; q=0 refuses an encoding. */
-export function pickEncoding(accept: string | undefined): Encoding | null {
+function pickEncoding(accept: string | undefined): Encoding | null {
   if (!accept) return null;
   const allowed = (name: Encoding) => {
     const m = ACCEPTS[name].exec(accept);

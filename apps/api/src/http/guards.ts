@@ -1,3 +1,4 @@
+import { type MessageRef } from '@kamai/contracts';
 import type { Role } from '@kamai/contracts';
 import { createMiddleware } from 'hono/factory';
 import { requireRole, requireUser } from '../auth/sessions.ts';
@@ -22,7 +23,7 @@ export const withRole = (...roles: Role[]) =>
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path id of the wrong shape names nothing: 404, the same answer as an unknown id, never a 500. */
-export const idParam = (name: string, pattern: RegExp, message: string) =>
+export const idParam = (name: string, pattern: RegExp, message: MessageRef) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (!pattern.test(c.req.param(name) ?? '')) throw notFound(message);
     await next();

@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../deps.ts';
 import { ApiError } from './errors.ts';
@@ -6,10 +7,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The disk upload PUT is authorised by its signed URL, not by the cookie (see object-storage). */
 const SIGNED_UPLOAD_PREFIX = '/api/objects/put/';
 
-export const crossSiteRequest = () => new ApiError(403, 'cross_site_request', 'This request did not come from the Kamai app');
+const crossSiteRequest = () => new ApiError(403, 'cross_site_request', msg('api.crossSite'));
 
 /** The origin the browser sees this server at: the Host (or a trusted proxy's X-Forwarded-Host) and scheme. */
-export function ownOrigin(c: Context<AppEnv>): string | null {
+function ownOrigin(c: Context<AppEnv>): string | null {
   // A trusted proxy that rewrites Host says the browser's in X-Forwarded-Host.
   const forwardedHost = c.var.deps.config.trustProxy ? c.req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
   const host = forwardedHost || c.req.header('host');

@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -13,7 +14,7 @@ import { requestHeader } from './request.ts';
 
 /** JSON bodies are small; the upload PUT streams its own, bounded by the object storage. */
 const MAX_JSON_BODY_BYTES = 64 * 1024;
-const bodyTooLarge = () => new ApiError(413, 'payload_too_large', 'Request body too large');
+const bodyTooLarge = () => new ApiError(413, 'payload_too_large', msg('api.bodyTooLarge'));
 const limitStreamedBody = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: () => {

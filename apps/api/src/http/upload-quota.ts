@@ -1,4 +1,4 @@
-import { LIMIT_TEXTS } from '@kamai/contracts';
+import { msg } from '@kamai/contracts';
 import { Hono } from 'hono';
 import { loadLimits } from '../settings/limits.ts';
 import type { AppEnv } from '../deps.ts';
@@ -8,7 +8,7 @@ import { DISK_PUT_PATH } from '../object-storage/disk.ts';
 import { ApiError } from './errors.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
-const quotaExceeded = () => new ApiError(429, 'upload_quota', LIMIT_TEXTS.uploadQuota);
+const quotaExceeded = () => new ApiError(429, 'upload_quota', msg('limit.uploadQuota'));
 const uploadsKey = (userId: string) => `uploads:${userId}`;
 const bytesKey = (userId: string) => `upload-bytes:${userId}`;
 

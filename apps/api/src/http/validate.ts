@@ -1,7 +1,16 @@
 import { sValidator } from '@hono/standard-validator';
 import type { ValidationTargets } from 'hono';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { type MessageRef, messageOf, msg } from '@kamai/contracts';
 import { ApiError } from './errors.ts';
+
+/**
+ * A contract schema's refusal as a catalogue message. Schemas are shared with the web's forms and
+ * name their refusals by text; a text the catalogue lacks (valibot's own defaults) is a bad request.
+ */
+function schemaMessage(text: string | undefined): MessageRef {
+  return (text === undefined ? null : messageOf(text)) ?? msg('api.badRequest');
+}
 
 /**
  * Validates a request part with a contracts schema. A failure answers 400 with the first message per
@@ -13,14 +22,13 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
 ) {
   return sValidator(target, schema, (result) => {
     if (result.success) return;
-    const fields: Record<string, string> = {};
+    const fields: Record<string, MessageRef> = {};
     for (const issue of result.error) {
       const key = (issue.path ?? [])
         .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
         .join('.');
-      fields[key || '_'] ??= issue.message;
+      fields[key || '_'] ??= schemaMessage(issue.message);
     }
-    const message = result.error[0]?.message ?? 'Invalid request';
-    throw new ApiError(400, 'validation_failed', message, fields);
+    throw new ApiError(400, 'validation_failed', schemaMessage(result.error[0]?.message), fields);
   });
 }

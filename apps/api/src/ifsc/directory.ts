@@ -24,7 +24,7 @@ interface Row {
  * Streamed, not parsed in one call: the full file (~45 MB, ~177,000 rows) takes seconds to parse,
  * and a single synchronous parse would hold every other request for that long.
  */
-export async function readIfscCsv(file: string): Promise<Map<string, IfscBranch>> {
+async function readIfscCsv(file: string): Promise<Map<string, IfscBranch>> {
   const rows = createReadStream(file).pipe(parse({ columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }));
   const directory = new Map<string, IfscBranch>();
   for await (const row of rows as AsyncIterable<Row>) {

@@ -1,4 +1,4 @@
-import { type IfscBranchBody, IfscParam } from '@kamai/contracts';
+import { type IfscBranchBody, IfscParam, msg } from '@kamai/contracts';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -6,7 +6,7 @@ import { signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { ifscDirectory } from './directory.ts';
 
-const noDirectory = () => new ApiError(404, 'no_branch_directory', 'This server has no bank branch directory');
+const noDirectory = () => new ApiError(404, 'no_branch_directory', msg('api.noBranchDirectory'));
 
 /** One directory per dataset file, shared by every app in the process (tests start several). */
 const directories = new Map<string, ReturnType<typeof ifscDirectory>>();
@@ -24,7 +24,7 @@ export const ifscRoutes = new Hono<AppEnv>().get('/api/ifsc/:code', signedIn, va
   if (!directory) directories.set(file, (directory = ifscDirectory(file)));
   const answer = await directory.lookup(code);
   if (answer.kind === 'unavailable') throw noDirectory();
-  if (answer.kind === 'unknown') throw new ApiError(404, 'unknown_ifsc', `No bank branch has the IFSC ${code}`);
+  if (answer.kind === 'unknown') throw new ApiError(404, 'unknown_ifsc', msg('api.unknownIfsc', { code }));
   const body: IfscBranchBody = { ifsc: code, ...answer.branch };
   return c.json(body);
 });

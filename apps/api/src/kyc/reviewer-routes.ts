@@ -1,4 +1,4 @@
-import { KYC_MESSAGES, KycQueueQuery, KycRejectRequest } from '@kamai/contracts';
+import { KycQueueQuery, KycRejectRequest, msg } from '@kamai/contracts';
 import { findKycDocument, findKycQueueItem, listKycQueue } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
@@ -13,7 +13,7 @@ import { reviewKycDocument } from './commands.ts';
  * finance member without it gets 403. 401 when signed out, before the body is looked at.
  */
 const reviewerOnly = withRole('reviewer');
-const documentIdParam = idParam('id', UUID_PATTERN, KYC_MESSAGES.notFound);
+const documentIdParam = idParam('id', UUID_PATTERN, msg('kyc.notFound'));
 
 type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
@@ -28,7 +28,7 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const documentId = (c.req.param('id') ?? '').toLowerCase();
   // The read model only says whose stream to go to; the decision is made on that stream.
   const document = await readWithCatchUp(deps, () => findKycDocument(deps.db, documentId));
-  if (!document) throw notFound(KYC_MESSAGES.notFound);
+  if (!document) throw notFound(msg('kyc.notFound'));
 
   const { position } = await reviewKycDocument(deps.store, document.user_id, { ...decision, documentId, reviewerId: reviewer.id }, deps.now());
   await deps.runner.waitFor(position);

@@ -1,4 +1,4 @@
-import { streams } from '@kamai/contracts';
+import { streams, msg } from '@kamai/contracts';
 import { type NotificationCommand, userDecider } from '@kamai/domain';
 import { countUnreadNotifications, findNotification, listNotifications } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
@@ -8,9 +8,8 @@ import type { AppEnv } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { idParam, signedIn } from '../http/guards.ts';
 
-const NOT_FOUND = 'Notification not found';
 // Notification ids are written by several features; any plain token is a possible id, the rest 404.
-const notificationId = idParam('id', /^[A-Za-z0-9._:-]{1,128}$/, NOT_FOUND);
+const notificationId = idParam('id', /^[A-Za-z0-9._:-]{1,128}$/, msg('api.notificationNotFound'));
 
 /**
  * The caller's notifications. Reads and deletions are events on the caller's own stream, so they
@@ -36,7 +35,7 @@ export const notificationRoutes = new Hono<AppEnv>()
 async function findOwn(c: Context<AppEnv>) {
   const deps = c.var.deps;
   const found = await readWithCatchUp(deps, () => findNotification(deps.db, requireUser(c).id, c.req.param('id') ?? ''));
-  if (!found) throw notFound(NOT_FOUND);
+  if (!found) throw notFound(msg('api.notificationNotFound'));
   return found;
 }
 

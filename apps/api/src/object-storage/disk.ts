@@ -1,3 +1,4 @@
+import { msg } from '@kamai/contracts';
 import { randomUUID } from 'node:crypto';
 import { access, link, mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,8 +32,8 @@ export interface IncomingUpload {
   body: ReadableStream<Uint8Array> | null;
 }
 
-const linkExpired = () => forbidden('This upload link has expired. Please upload the image again.');
-const linkInvalid = () => forbidden('This upload link is not valid');
+const linkExpired = () => forbidden(msg('api.uploadLinkExpired'));
+const linkInvalid = () => forbidden(msg('api.uploadLinkInvalid'));
 
 /**
  * Objects as files under one root folder. Uploads come back to this server through a URL signed
@@ -128,7 +129,7 @@ export class DiskStorage implements ObjectStorage {
     this.#verifySignature(upload);
     if (upload.contentLength !== undefined && Number(upload.contentLength) > MAX_UPLOAD_BYTES) throw tooLarge();
     const target = this.#pathOf(upload.key);
-    if (await this.#exists(target)) throw conflict('This image was already uploaded');
+    if (await this.#exists(target)) throw conflict(msg('api.imageAlreadyUploaded'));
 
     const tmpDir = path.join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
@@ -142,7 +143,7 @@ export class DiskStorage implements ObjectStorage {
       closed = true;
       await mkdir(path.dirname(target), { recursive: true });
       await link(tmp, target).catch((err: unknown) => {
-        if (isErrno(err, 'EEXIST')) throw conflict('This image was already uploaded');
+        if (isErrno(err, 'EEXIST')) throw conflict(msg('api.imageAlreadyUploaded'));
         throw err;
       });
     } finally {
@@ -168,7 +169,7 @@ export class DiskStorage implements ObjectStorage {
   #pathOf(key: ObjectKey): string {
     // The key type already rules out `..`; this re-check keeps the invariant local to the disk code.
     const full = path.resolve(this.root, ...key.split('/'));
-    if (!full.startsWith(this.root + path.sep)) throw badRequest('Invalid object key');
+    if (!full.startsWith(this.root + path.sep)) throw badRequest(msg('api.invalidObjectKey'));
     return full;
   }
 
@@ -205,7 +206,7 @@ async function receiveImage(body: ReadableStream<Uint8Array> | null, file: FileH
   try {
     for (;;) {
       const next = await reader.read().catch(() => {
-        throw badRequest('The upload did not complete. Please try again.');
+        throw badRequest(msg('api.uploadIncomplete'));
       });
       if (next.done) break;
       size += next.value.byteLength;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from '@kamai/contracts';
+import { MAX_IMAGE_BYTES, msg } from '@kamai/contracts';
 import { ApiError } from '../http/errors.ts';
 
 /** One proof or KYC image is at most 5 MB (contracts' MAX_IMAGE_BYTES). */
@@ -23,10 +23,8 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
   return null;
 }
 
-export const tooLarge = (message = IMAGE_TOO_LARGE) =>
-  new ApiError(413, 'payload_too_large', message);
-export const notAnImage = (message = 'Only PNG, JPEG, WebP or GIF images are allowed') =>
-  new ApiError(415, 'unsupported_media_type', message);
+export const tooLarge = (message = msg('api.imageTooLarge')) => new ApiError(413, 'payload_too_large', message);
+export const notAnImage = (message = msg('api.notAnImage')) => new ApiError(415, 'unsupported_media_type', message);
 
 /**
  * Reads just enough of a stream to sniff it, and hands back a stream that still yields every byte,

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { STAFF_ROLES, UploadRequest, type Role } from '@kamai/contracts';
+import { STAFF_ROLES, UploadRequest, type Role, msg, messageOf } from '@kamai/contracts';
 import { badRequest, forbidden, notFound, respondWithError, unauthenticated } from '../http/errors.ts';
 import { DISK_PUT_PATH, DiskStorage } from './disk.ts';
 import { MAX_UPLOAD_BYTES, notAnImage, sniffStream, tooLarge } from './image.ts';
@@ -44,7 +44,7 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
       const url = new URL(c.req.url);
       // The raw, still percent-encoded path: an encoded `..` or slash never matches a key.
       const parsed = parseObjectKey(url.pathname.slice(DISK_PUT_PATH.length));
-      if (!parsed) throw badRequest('Invalid object key');
+      if (!parsed) throw badRequest(msg('api.invalidObjectKey'));
       await storage.receiveUpload({
         key: parsed.key,
         expires: url.searchParams.get('expires') ?? undefined,
@@ -67,7 +67,7 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
       if (!isOwner && !user.roles.includes('reviewer')) throw notFound();
     } else {
       const isStaff = user.roles.some((role) => STAFF_ROLES.includes(role));
-      if (!isOwner && !isStaff) throw forbidden('You cannot view this image');
+      if (!isOwner && !isStaff) throw forbidden(msg('api.imageNotViewable'));
     }
 
     const object = await storage.read(parsed.key);
@@ -75,12 +75,12 @@ export function objectRoutes(deps: ObjectRoutesDeps) {
     // Disk uploads were checked on arrival; S3 ones were not, so never serve what we would refuse.
     if (object.size > MAX_UPLOAD_BYTES) {
       await object.body.cancel().catch(() => undefined);
-      throw tooLarge(`This file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024}MB`);
+      throw tooLarge(msg('api.fileTooLarge', { megabytes: MAX_UPLOAD_BYTES / 1024 / 1024 }));
     }
     const { type, body } = await sniffStream(object.body);
     if (!type) {
       await body.cancel().catch(() => undefined);
-      throw notAnImage('This file is not an image');
+      throw notAnImage(msg('api.notImageFile'));
     }
     return c.body(body, 200, {
       'Content-Type': type,
@@ -103,11 +103,11 @@ async function uploadRequest(c: Context): Promise<UploadRequest> {
   try {
     json = JSON.parse(text);
   } catch {
-    throw badRequest('Request body must be JSON');
+    throw badRequest(msg('api.bodyNotJson'));
   }
   const result = v.safeParse(UploadRequest, json);
   if (!result.success || Array.isArray(json)) {
-    const message = (!result.success && result.issues[0]?.message) || 'Send {"purpose": "proof"} or {"purpose": "kyc"}';
+    const message = (!result.success && messageOf(result.issues[0]?.message ?? '')) || msg('api.uploadPurpose');
     throw badRequest(message, { purpose: message });
   }
   return result.output;

@@ -224,7 +224,7 @@ export function objectStorageContract(
         ).rejects.toMatchObject({
           status: 400,
           code: 'validation_failed',
-          fields: { proofImageUrl: 'That image was not found. Please upload it again.' },
+          fields: { proofImageUrl: { key: 'api.imageNotFound' } },
         });
       });
 

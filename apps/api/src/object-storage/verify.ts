@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { KYC_MESSAGES, type UploadPurpose } from '@kamai/contracts';
+import { type MessageRef, type UploadPurpose, msg } from '@kamai/contracts';
 import { badRequest } from '../http/errors.ts';
-import { IMAGE_TOO_LARGE } from '@kamai/contracts';
 import { MAX_UPLOAD_BYTES, reencodeImage, sniffImageType, SNIFF_BYTES } from './image.ts';
 import { newFinalKey, objectURLFor, parseObjectURL, type ObjectKey, type ObjectStorage } from './port.ts';
 
-const NOT_AN_IMAGE = 'Only PNG, JPEG, WebP or GIF images are allowed';
-const NOT_FOUND = 'That image was not found. Please upload it again.';
+const NOT_AN_IMAGE = msg('api.notAnImage');
+const NOT_FOUND = msg('api.imageNotFound');
 
 /**
  * The one check a proof or KYC command runs on an image address from its payload: it must be an
@@ -23,14 +22,14 @@ export async function verifyUploadedImage(
 ): Promise<ObjectKey> {
   const refuse = refusal(options.field);
   const parsed = parseObjectURL(objectURL);
-  if (!parsed) throw refuse('Upload the image first');
-  if (parsed.ownerId !== userId) throw refuse('That image was not uploaded by you');
+  if (!parsed) throw refuse(msg('api.uploadFirst'));
+  if (parsed.ownerId !== userId) throw refuse(msg('api.imageNotYours'));
   const purpose = options.purpose ?? 'proof';
-  if (parsed.purpose !== purpose) throw refuse(purpose === 'kyc' ? KYC_MESSAGES.notKycImage : 'That image was not uploaded as proof');
+  if (parsed.purpose !== purpose) throw refuse(msg(purpose === 'kyc' ? 'kyc.notKycImage' : 'api.notProofImage'));
 
   const info = await storage.stat(parsed.key);
   if (!info) throw refuse(NOT_FOUND);
-  if (info.size > MAX_UPLOAD_BYTES) throw refuse(IMAGE_TOO_LARGE);
+  if (info.size > MAX_UPLOAD_BYTES) throw refuse(msg('api.imageTooLarge'));
 
   // An empty object cannot be an image; S3 would also refuse the range read of one (416).
   if (info.size === 0) throw refuse(NOT_AN_IMAGE);
@@ -89,13 +88,13 @@ export async function acceptUploadedImage(
   const object = await storage.read(key);
   if (!object) throw refuse(NOT_FOUND);
   const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw refuse('File size must be less than 5MB');
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw refuse(msg('api.imageTooLarge'));
   const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
   if (parseObjectURL(objectURL)?.stage === 'final') return { objectURL, sha256: sha256(bytes), commit: nothing, abandon: nothing };
 
   const clean = await reencodeImage(bytes);
-  if (!clean) throw refuse('This file is not a readable image. Please choose another photo.');
+  if (!clean) throw refuse(msg('api.unreadableImage'));
   const finalKey = newFinalKey(userId, options.purpose);
   await storage.put(finalKey, clean.bytes, clean.type);
   return {
@@ -108,5 +107,5 @@ export async function acceptUploadedImage(
 }
 
 function refusal(field: string | undefined) {
-  return (message: string) => badRequest(message, field ? { [field]: message } : undefined);
+  return (message: MessageRef) => badRequest(message, field ? { [field]: message } : undefined);
 }

@@ -36,4 +36,4 @@ export const logger = pino({
   },
 });
 
-export type Logger = typeof logger;
+type Logger = typeof logger;

@@ -7,14 +7,14 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'kamai_' });
 
-export const httpRequests = new Counter({
+const httpRequests = new Counter({
   name: 'kamai_http_requests_total',
   help: 'HTTP requests answered, by method, route template and status code',
   labelNames: ['method', 'route', 'status'] as const,
   registers: [registry],
 });
 
-export const httpDuration = new Histogram({
+const httpDuration = new Histogram({
   name: 'kamai_http_request_duration_seconds',
   help: 'Time to answer an HTTP request, by method and route template',
   labelNames: ['method', 'route'] as const,
@@ -22,7 +22,7 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
-export const commandDuration = new Histogram({
+const commandDuration = new Histogram({
   name: 'kamai_command_duration_seconds',
   help: 'Time a command takes from request to answer (decision, append, read-your-writes wait), by command',
   labelNames: ['command'] as const,

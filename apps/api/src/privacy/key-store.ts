@@ -51,7 +51,7 @@ const CHECK_VALUE = Buffer.from('kamai key store');
 const wrap = (kek: Buffer, subject: string, key: Buffer): Buffer => gcmSealPacked(kek, key, Buffer.from(subject));
 const unwrap = (kek: Buffer, subject: string, wrapped: Buffer): Buffer => gcmOpenPacked(kek, wrapped, Buffer.from(subject));
 
-export class KeyStoreError extends Error {
+class KeyStoreError extends Error {
   override readonly name = 'KeyStoreError';
 }
 

@@ -49,7 +49,7 @@ type KeyConfig = Pick<Config, 'keyEncryptionKey' | 'keysFile' | 'dataDir'>;
  * The key-encryption key: KEY_ENCRYPTION_KEY, or (development) a key created once in DATA_DIR,
  * about which the start-up log warns, since a copy of DATA_DIR then carries the key with the data.
  */
-export function loadKeyEncryptionKey(config: KeyConfig, log: (line: string) => void = () => {}): Buffer {
+function loadKeyEncryptionKey(config: KeyConfig, log: (line: string) => void = () => {}): Buffer {
   if (config.keyEncryptionKey) return config.keyEncryptionKey;
   const file = join(config.dataDir, 'kek.key');
   const { secret, created } = readOrCreateSecretFile(file);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DELETION_TEXTS, DeletionListQuery, DeletionRequestCreate, WRONG_CURRENT_PASSWORD, streams } from '@kamai/contracts';
+import { DeletionListQuery, DeletionRequestCreate, streams, msg } from '@kamai/contracts';
 import { settingsDecider, userDecider } from '@kamai/domain';
 import { findDeletion, latestDeletionOf, listDeletions } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -14,7 +14,7 @@ import type { ObjectStorage } from '../object-storage/index.ts';
 import { eraseUser } from './erasure.ts';
 import { exportUserData } from './export.ts';
 
-const deletionId = idParam('id', UUID_PATTERN, DELETION_TEXTS.notFound);
+const deletionId = idParam('id', UUID_PATTERN, msg('deletion.notFound'));
 
 /**
  * Erasure on request and the right to access: the user asks for (and may cancel) the deletion of
@@ -29,7 +29,7 @@ export function privacyRoutes(parts: { objects: ObjectStorage }) {
       const user = requireUser(c);
       // The password again, as for a password change: a session left open is not enough to delete an account.
       if (!(await verifyPassword(user.password_hash, c.req.valid('json').password))) {
-        throw new ApiError(400, 'validation_failed', WRONG_CURRENT_PASSWORD, { password: WRONG_CURRENT_PASSWORD });
+        throw new ApiError(400, 'validation_failed', msg('api.wrongCurrentPassword'), { password: msg('api.wrongCurrentPassword') });
       }
       // The setting as the settings stream has it now; the request records its own end of cooling-off.
       const { limits } = (await loadStream(deps.store, streams.settings(), settingsDecider)).state;
@@ -73,7 +73,7 @@ export function privacyRoutes(parts: { objects: ObjectStorage }) {
       const deps = c.var.deps;
       const admin = requireUser(c);
       const request = await findDeletion(deps.db, c.req.param('id'));
-      if (!request) throw notFound(DELETION_TEXTS.notFound);
+      if (!request) throw notFound(msg('deletion.notFound'));
       await eraseUser(deps, parts.objects, { id: request.id, userId: request.user_id }, admin.id);
       const [erased] = await listDeletions(deps.db, { id: request.id });
       return c.json(erased);

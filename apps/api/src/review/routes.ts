@@ -1,5 +1,4 @@
-import { RejectRequest, SubmissionsQuery } from '@kamai/contracts';
-import { SUBMISSION_NOT_FOUND } from '@kamai/domain';
+import { RejectRequest, SubmissionsQuery, msg } from '@kamai/contracts';
 import { findSubmission, listSubmissions } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
@@ -15,7 +14,7 @@ import { reviewProof } from '../tasks/commands.ts';
  */
 const reviewerOnly = withRole('reviewer');
 /** A submission id that is not a UUID names nothing: 404. */
-const submissionIdParam = idParam('id', UUID_PATTERN, SUBMISSION_NOT_FOUND);
+const submissionIdParam = idParam('id', UUID_PATTERN, msg('api.submissionNotFound'));
 
 type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
@@ -29,7 +28,7 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const submissionId = (c.req.param('id') ?? '').toLowerCase();
   // The read model only says whose stream to go to; the decision is made on that stream.
   const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
-  if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+  if (!submission) throw notFound(msg('api.submissionNotFound'));
 
   const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
   await deps.runner.waitFor(position);

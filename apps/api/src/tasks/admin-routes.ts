@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type DeletedTaskBody, TaskInput, streams } from '@kamai/contracts';
-import { DomainError, TASK_NOT_FOUND } from '@kamai/domain';
+import { type DeletedTaskBody, TaskInput, streams, msg } from '@kamai/contracts';
+import { DomainError } from '@kamai/domain';
 import { findTask, listCatalogueTasks, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
@@ -15,7 +15,7 @@ import { etagOf, ifMatchRevision, pinnedTo, taskRevision } from './concurrency.t
 /** Before the body is looked at: 401 when signed out, 403 without the admin role. */
 const adminOnly = withRole('admin');
 /** A task id that is not a UUID names nothing: 404. */
-const taskIdParam = idParam('id', UUID_PATTERN, TASK_NOT_FOUND);
+const taskIdParam = idParam('id', UUID_PATTERN, msg('api.taskNotFound'));
 
 /** The task as the read model has it once it has caught up with `position`. */
 async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
@@ -33,12 +33,12 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const taskId = c.req.param('id').toLowerCase();
     const current = await taskRevision(deps.store, taskId);
-    if (!current) throw new DomainError('not_found', TASK_NOT_FOUND);
+    if (!current) throw new DomainError('not_found', msg('api.taskNotFound'));
     // The body is read once the read model has the revision the ETag names, so the two agree;
     // a task missing from it then is a deleted one.
     if (!(await deps.runner.waitFor(current.position))) throw notYetVisible();
     const row = await findTask(deps.db, taskId);
-    if (!row) throw new DomainError('not_found', TASK_NOT_FOUND);
+    if (!row) throw new DomainError('not_found', msg('api.taskNotFound'));
     c.header('ETag', etagOf(current.revision));
     c.header('Cache-Control', 'no-store');
     return c.json(toTaskBody(row));

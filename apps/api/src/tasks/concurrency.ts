@@ -1,4 +1,4 @@
-import { TASK_MESSAGES, streams } from '@kamai/contracts';
+import { streams, msg } from '@kamai/contracts';
 import { type EventStore, WrongExpectedRevisionError } from '@kamai/domain';
 import type { Context } from 'hono';
 import { ApiError } from '../http/errors.ts';
@@ -17,12 +17,12 @@ export async function taskRevision(store: EventStore, taskId: string): Promise<{
   return last ? { revision: last.revision, position: last.position } : null;
 }
 
-export const preconditionFailed = () => new ApiError(412, 'precondition_failed', TASK_MESSAGES.changedBySomeoneElse);
+const preconditionFailed = () => new ApiError(412, 'precondition_failed', msg('task.changedBySomeoneElse'));
 
 /** The revision If-Match names: 428 when the header is missing, 412 when it names no revision. */
 export function ifMatchRevision(c: Context): number {
   const header = c.req.header('if-match')?.trim();
-  if (!header) throw new ApiError(428, 'precondition_required', TASK_MESSAGES.ifMatchRequired);
+  if (!header) throw new ApiError(428, 'precondition_required', msg('task.ifMatchRequired'));
   // A strong ETag as we send it; a weak one cannot satisfy If-Match (RFC 9110, 13.1.1).
   const match = /^"(\d{1,15})"$/.exec(header);
   if (!match) throw preconditionFailed();

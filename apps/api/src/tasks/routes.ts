@@ -1,5 +1,5 @@
-import { SubmitProofRequest, streams } from '@kamai/contracts';
-import { TASK_NOT_FOUND, userDecider } from '@kamai/domain';
+import { SubmitProofRequest, streams, msg } from '@kamai/contracts';
+import { userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -30,7 +30,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
       '/api/tasks/:id/submit-proof',
       // 401 and 404 before anything about the body.
       signedIn,
-      idParam('id', UUID_PATTERN, TASK_NOT_FOUND),
+      idParam('id', UUID_PATTERN, msg('api.taskNotFound')),
       validate('json', SubmitProofRequest),
       async (c) => {
         const { store, db, runner, now } = c.var.deps;
@@ -40,7 +40,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
 
         // An unknown task is a 404 before any work on the image; the decider checks it again.
         const task = await loadTaskSnapshot(store, taskId);
-        if (!task) throw notFound(TASK_NOT_FOUND);
+        if (!task) throw notFound(msg('api.taskNotFound'));
         // Only an image this same user uploaded, at most 5 MB and really an image; re-encoded (no
         // EXIF/GPS) and stored under its lasting address, which is what the proof records.
         // A retry of a keyed submission that was recorded: its upload is already consumed, the

@@ -3,7 +3,7 @@ import type { ReadDbHandle, ReadModels } from '@kamai/projections';
 import type { EventStore } from '@kamai/domain';
 import { type ObjectKey, type ObjectStorage, objectURLFor } from '../object-storage/index.ts';
 
-export const UNREFERENCED_UPLOAD_TTL_MS = 24 * 60 * 60_000;
+const UNREFERENCED_UPLOAD_TTL_MS = 24 * 60 * 60_000;
 
 /**
  * Uploads handed out and not yet known to be used, in DATA_DIR/throttle.sqlite beside the counters
@@ -43,7 +43,7 @@ export class UploadLedger {
  * adds its check here (proof images, profile pictures). Proof and KYC commands also move the upload
  * to a re-encoded copy and delete it, which the sweep sees as used.
  */
-export const UPLOAD_REFERENCES: Array<(db: ReadDbHandle, objectURL: string) => Promise<boolean>> = [
+const UPLOAD_REFERENCES: Array<(db: ReadDbHandle, objectURL: string) => Promise<boolean>> = [
   async (db, url) => (await db.selectFrom('proof_submissions').select('id').where('proof_image_url', '=', url).executeTakeFirst()) !== undefined,
   async (db, url) => (await db.selectFrom('users').select('id').where('profile_image_url', '=', url).executeTakeFirst()) !== undefined,
 ];

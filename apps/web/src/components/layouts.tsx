@@ -19,7 +19,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
   );
 }
 
-export function BrandMark() {
+function BrandMark() {
   return (
     <div className="flex items-center gap-2">
       <span aria-hidden="true" className="grid size-10 place-items-center rounded-xl bg-emerald-700 text-xl font-bold text-white">

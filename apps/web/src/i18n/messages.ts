@@ -7,11 +7,12 @@ import { i18n } from './index.ts';
  * - Notifications and ledger descriptions come with a message key and parameters: the template of the
  *   `messages` namespace is filled in (money as rupees in the reader's locale). Entries recorded before
  *   texts were keys carry no key and keep their English text.
- * - Validation and error messages (the contracts' English, from the form schemas or the server's
- *   error body) are texts of the catalogue of server messages (SERVER_MESSAGES): `messageOf` finds
- *   the key and parameters, and the `messages` namespace's `server.<key>` gives the reader's text.
- *   Texts only the web shows are looked up in the `errors` namespace by their English text; a
- *   message that is neither is shown as it came.
+ * - The server's error body names its message by catalogue key and parameters (`key`, `params`,
+ *   `fieldKeys`): `serverMessage` shows the `messages` namespace's `server.<key>` in the reader's
+ *   language.
+ * - The contracts' form schemas name their refusals by English text, a text of the same catalogue
+ *   (SERVER_MESSAGES): `messageOf` finds its key. Texts only the web shows are looked up in the
+ *   `errors` namespace by their English text; a message that is neither is shown as it came.
  */
 function locale(): string {
   return i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
@@ -21,7 +22,7 @@ function template(key: string): string | null {
   return i18n.exists(key, { ns: 'messages' }) ? i18n.t(key, { ns: 'messages', interpolation: { skipOnVariables: true } }) : null;
 }
 
-export function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS {
+function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS {
   return typeof key === 'string' && Object.hasOwn(NOTIFICATION_TEXTS, key);
 }
 
@@ -40,6 +41,12 @@ export function ledgerInLanguage(t: { kind: string; description: string; params?
   if (!t.params && !WITHOUT_PARAMS.has(t.kind)) return t.description;
   const text = template(`ledger.${t.kind}`);
   return text === null ? t.description : renderText(text, t.params ?? {}, locale());
+}
+
+/** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */
+export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
+  const text = ref?.key ? template(`server.${ref.key}`) : null;
+  return text === null ? translateMessage(english) : renderText(text, ref?.params, locale());
 }
 
 export function translateMessage(message: string): string;

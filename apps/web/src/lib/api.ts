@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
 import { i18n } from '../i18n/index.ts';
-import { translateMessage } from '../i18n/messages.ts';
+import { serverMessage } from '../i18n/messages.ts';
 import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
 
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
@@ -67,8 +67,8 @@ export function parseApiError(error: unknown): { status: number; body: ErrorBody
  * TypeError; or the device says it is offline), or `fallback`.
  */
 export function serverErrorMessage(error: unknown, fallback: string): string {
-  const message = parseApiError(error)?.body?.error.message;
-  if (message) return translateMessage(message);
+  const body = parseApiError(error)?.body?.error;
+  if (body?.message) return serverMessage(body, body.message);
   if (isNetworkFailure(error)) return i18n.t('common:offline.check');
   return fallback;
 }
@@ -76,9 +76,10 @@ export function serverErrorMessage(error: unknown, fallback: string): string {
 /** The same, for screens that show a failure in place of their content. */
 export const failureMessage = serverErrorMessage;
 
-/** The server's per-field messages (`error.fields`) of a failed request; empty when it named none. */
+/** The server's per-field messages (`error.fields`, in the reader's language) of a failed request; empty when it named none. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
-  return parseApiError(error)?.body?.error.fields ?? {};
+  const body = parseApiError(error)?.body?.error;
+  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
 }
 
 /** The HTTP status of a failed request, or null when the failure was not an HTTP answer. */

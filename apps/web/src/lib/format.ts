@@ -51,7 +51,7 @@ export function formatRupeesShort(amount: string | number): string {
 }
 
 /** A count with the reader's digit grouping: 100000 -> "1,00,000". */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   return numberFormat('plain', {}).format(value);
 }
 

@@ -14,6 +14,6 @@ export function hasRole(user: Pick<UserBody, 'roles' | 'isAdmin'> | null | undef
  * run the catalogue, settings and the audit list; reviewing proofs needs `reviewer`; paying,
  * rejecting withdrawals and adjusting wallets need `finance`. One person may hold several roles.
  */
-export const canManageCatalogue = (user: Pick<UserBody, 'roles' | 'isAdmin'> | null | undefined) => hasRole(user, 'admin');
+const canManageCatalogue = (user: Pick<UserBody, 'roles' | 'isAdmin'> | null | undefined) => hasRole(user, 'admin');
 export const canReview = (user: Pick<UserBody, 'roles' | 'isAdmin'> | null | undefined) => hasRole(user, 'reviewer');
 export const canHandleMoney = (user: Pick<UserBody, 'roles' | 'isAdmin'> | null | undefined) => hasRole(user, 'finance');

@@ -8,7 +8,7 @@ import { rememberSession } from './sessionHint.ts';
 import { toast } from './toast.ts';
 
 /** How long the "logged out" toast shows before the user is sent to /login. */
-export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
+const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
 /** The toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {

@@ -5,7 +5,7 @@ import { create } from 'zustand';
  * `toast()` works anywhere, in components and in plain callbacks; the <Toaster /> renders it.
  */
 
-export type ToastVariant = 'default' | 'destructive';
+type ToastVariant = 'default' | 'destructive';
 
 export interface ToastInput {
   title: string;
@@ -13,7 +13,7 @@ export interface ToastInput {
   variant?: ToastVariant;
 }
 
-export interface ToastItem extends Required<Omit<ToastInput, 'description'>> {
+interface ToastItem extends Required<Omit<ToastInput, 'description'>> {
   /** A fresh id per toast, so a replacement restarts the display timer. */
   id: number;
   description: string | undefined;

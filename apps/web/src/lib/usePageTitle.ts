@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-export const PRODUCT_NAME = 'Kamai';
+const PRODUCT_NAME = 'Kamai';
 
 /** Sets the document title for the current screen, e.g. 'Login' -> 'Login | Kamai'. */
 export function usePageTitle(screenTitle: string): void {

@@ -11,7 +11,7 @@ export const kycDocumentsQuery = () =>
   });
 
 /** The key prefix of every status of the KYC queue: invalidating it refreshes them all. */
-export const KYC_QUEUE_KEY = ['/api/admin/kyc'] as const;
+const KYC_QUEUE_KEY = ['/api/admin/kyc'] as const;
 
 /** The reviewers' KYC queue (reviewer role): `GET /api/admin/kyc?status=...`, pending oldest first. */
 export const kycQueueQuery = (status: KycDocumentStatus = 'pending') =>

@@ -15,7 +15,7 @@ import { useUnreadCount } from './useUnreadCount.ts';
 import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
 
 /** Notification failures show as text in the dialog, never as a toast. */
-export const NOTIFICATION_FAILURES = {
+const NOTIFICATION_FAILURES = {
   markRead: 'failures.markRead',
   markAllRead: 'failures.markAllRead',
   delete: 'failures.delete',
@@ -138,7 +138,7 @@ const TYPE_ICONS: Record<string, { Icon: ComponentType<SVGProps<SVGSVGElement>>;
 };
 
 /** Spec: an icon by type; success, warning and error have their own, anything else is info. */
-export function notificationIcon(type: string) {
+function notificationIcon(type: string) {
   return TYPE_ICONS[type] ?? TYPE_ICONS.info!;
 }
 

@@ -8,7 +8,7 @@ import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
 import { withdrawalsQuery } from '../../lib/queries.ts';
 
 /** Locale keys (wallet namespace) of the status chips: Pending, Sent to bank, Paid, Failed, Rejected, Returned. */
-export const WITHDRAWAL_STATUS_LABELS = {
+const WITHDRAWAL_STATUS_LABELS = {
   pending: 'status.pending',
   processing: 'status.processing',
   paid: 'status.paid',

@@ -1,6 +1,6 @@
 import type { UserBody } from '@kamai/contracts';
 
-export const SUPPORT_SUBJECT = 'Help & Support Request';
+const SUPPORT_SUBJECT = 'Help & Support Request';
 
 /** The user's full name, or the spec's 'User' when they have none. */
 export function fullNameOf(user: Pick<UserBody, 'firstName' | 'lastName'> | null | undefined): string {

@@ -9,7 +9,7 @@ export function useSupportEmail(): string {
   return data?.supportEmail || DEFAULT_SETTINGS.supportEmail;
 }
 
-export const DELETION_SUBJECT = 'Account Deletion Request';
+const DELETION_SUBJECT = 'Account Deletion Request';
 
 /**
  * The pre-filled deletion request of the delete-account page. Signed in, it carries the account's

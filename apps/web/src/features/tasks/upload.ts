@@ -3,7 +3,7 @@ import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
 /** Upload progress updates are throttled to 500 ms. */
-export const UPLOAD_PROGRESS_INTERVAL_MS = 500;
+const UPLOAD_PROGRESS_INTERVAL_MS = 500;
 
 export const UPLOAD_MESSAGES = {
   tooLarge: IMAGE_TOO_LARGE,
@@ -26,7 +26,7 @@ export function checkImageFile(file: Pick<File, 'size' | 'type'>): string | null
 }
 
 /** A failed PUT of the file; its message is 'Upload failed with status: {status}'. */
-export class UploadError extends Error {
+class UploadError extends Error {
   constructor(readonly status: number) {
     super(`Upload failed with status: ${status}`);
   }

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
 import type { ErrorBody } from '@kamai/contracts';
+import { serverMessage } from '../../i18n/messages.ts';
 
 /** The smallest withdrawal (contracts' MIN_WITHDRAWAL_PAISE) and the dialog's default entry, in rupees. */
 export const MIN_WITHDRAWAL_RUPEES = MIN_WITHDRAWAL_PAISE / 100;
 
 /** Shown when a withdrawal fails for a reason the spec names no title for. */
-export const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
+const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
 
 export type AmountCheck = { ok: true; amount: string } | { ok: false; title: string; message: string };
 
@@ -37,10 +38,10 @@ export function checkWithdrawalAmount(input: string, balance: string | null | un
 export function withdrawalFailureToast(body: ErrorBody | null | undefined): { title: string; message: string } {
   const error = body?.error;
   if (error?.code === 'insufficient_balance') {
-    return { title: WITHDRAWAL_TITLES.insufficient, message: error.message || WITHDRAWAL_MESSAGES.insufficient };
+    return { title: WITHDRAWAL_TITLES.insufficient, message: error.message ? serverMessage(error, error.message) : WITHDRAWAL_MESSAGES.insufficient };
   }
   if (error?.code === 'validation_failed' && error.fields?.amount) {
-    return { title: WITHDRAWAL_TITLES.invalidAmount, message: error.fields.amount };
+    return { title: WITHDRAWAL_TITLES.invalidAmount, message: serverMessage(error.fieldKeys?.amount, error.fields.amount) };
   }
-  return { title: WITHDRAWAL_FAILED.title, message: error?.message || WITHDRAWAL_FAILED.fallback };
+  return { title: WITHDRAWAL_FAILED.title, message: error?.message ? serverMessage(error, error.message) : WITHDRAWAL_FAILED.fallback };
 }
