@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   BANK_FILE_COLUMNS,
   type BankStatementRunBody,
+  CONTROL_MESSAGES,
   CreatePayoutBatchRequest,
   PAYOUT_MESSAGES,
   RESULTS_COLUMNS,
@@ -16,7 +17,7 @@ import {
   parseRupees,
   streams,
 } from '@kamai/contracts';
-import { DomainError, type PayoutBatchState, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
+import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
   findWithdrawalForFinance,
@@ -194,8 +195,21 @@ export const payoutRoutes = new Hono<AppEnv>()
     const notPending = rows.filter((r) => r.status !== 'pending').map((r) => r.id);
     if (notPending.length > 0) throw new ApiError(409, 'conflict', PAYOUT_MESSAGES.notPending, { withdrawalIds: notPending.join(', ') });
     if (rows.some((r) => r.user_id === staff.id)) throw forbidden('You cannot process your own withdrawal');
-    // Separation of duties beyond "not your own" (such as members who recently adjusted one of these
-    // users) is checked here, before anything is recorded.
+    // Whoever adjusted one of these users lately sends none of their withdrawals: refused whole, before
+    // anything is recorded (the per-withdrawal check on the user stream would only drop them quietly).
+    const conflicted: string[] = [];
+    for (const row of rows) {
+      const { state } = await loadStream(deps.store, streams.user(row.user_id), userDecider);
+      try {
+        assertNoConflictOfDuties(state.adjustments, staff.id, deps.now().toISOString());
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        conflicted.push(row.id);
+      }
+    }
+    if (conflicted.length > 0) {
+      throw new ApiError(403, 'conflict_of_duties', CONTROL_MESSAGES.conflictOfDutiesInBatch, { withdrawalIds: conflicted.join(', ') });
+    }
     const items = withdrawalIds.map((id) => {
       const row = byId.get(id)!;
       return { withdrawalId: id, userId: row.user_id, amountPaise: row.amount_paise };
