@@ -30,8 +30,4 @@ export const CONTROL_MESSAGES = {
     'You adjusted this user’s wallet in the last 30 days, so another finance member must pay, reject, batch or reverse their withdrawals',
   conflictOfDutiesInBatch:
     'You adjusted the wallet of a user in this batch in the last 30 days, so another finance member must send their withdrawals',
-  ownControlChange: 'Another admin must approve a control setting change you asked for',
-  controlChangeNotFound: 'Control setting change not found',
-  controlChangeDecided: 'This control setting change was already {decision}',
-  controlChangeWaiting: 'A change to this control setting is already waiting for a second admin',
 } as const;

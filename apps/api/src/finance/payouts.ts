@@ -198,7 +198,8 @@ export const payoutRoutes = new Hono<AppEnv>()
     // Whoever adjusted one of these users lately sends none of their withdrawals: refused whole, before
     // anything is recorded (the per-withdrawal check on the user stream would only drop them quietly).
     const conflicted: string[] = [];
-    for (const row of rows) {
+    for (const id of withdrawalIds) {
+      const row = byId.get(id)!;
       const { state } = await loadStream(deps.store, streams.user(row.user_id), userDecider);
       try {
         assertNoConflictOfDuties(state.adjustments, staff.id, deps.now().toISOString());
