@@ -153,6 +153,8 @@ export interface LedgerVerifyBody {
   headPosition: number;
   /** Where the chain first breaks, when it does. */
   failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered'; detail: string } | null;
+  /** The signed checkpoints of the log's head met on the way; MACs are checked only where the signing key is configured. */
+  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean };
 }
 
 /** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions. */

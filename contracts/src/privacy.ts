@@ -67,6 +67,9 @@ export const AdminDeletionBody = v.object({
   erasedBy: v.nullable(v.string()),
   /** "+91 98xxxxxx21" while the user is not erased; null after. */
   mobile: v.nullable(v.string()),
+  /** The user's available balance and pending payout ("125.00"): erasure waits until both are "0.00". */
+  balance: v.string(),
+  pendingPayout: v.string(),
 });
 export type AdminDeletionBody = v.InferOutput<typeof AdminDeletionBody>;
 

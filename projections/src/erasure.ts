@@ -1,10 +1,18 @@
-import { ERASED, PERSONAL_FIELDS } from '@kamai/contracts';
+import { PERSONAL_FIELDS, erasedValue } from '@kamai/contracts';
 
 /**
  * What a read model keeps of an erased person: on `UserErased` each projection overwrites the
  * personal parts of its rows with what a rebuild would write from events whose personal fields read
- * as ERASED, so live rows and rebuilt rows are the same.
+ * as erased, so live rows and rebuilt rows are the same. Which parts are personal is PERSONAL_FIELDS'
+ * to say, never the projection's: a projection only says where it keeps each field of an event.
  */
+
+type PersonalEventType = keyof typeof PERSONAL_FIELDS;
+
+/** The personal paths of an event type below `prefix`, without it (`destination.upiId` -> `upiId`). */
+export function pathsUnder(type: PersonalEventType, prefix: string): string[] {
+  return (PERSONAL_FIELDS[type]?.paths ?? []).filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
+}
 
 /** The personal paths of a withdrawal destination (`destination.upiId` -> `upiId`). */
 export const DESTINATION_PATHS = pathsUnder('WithdrawalRequested', 'destination.');
@@ -13,13 +21,29 @@ export const PARAM_PATHS = pathsUnder('NotificationSent', 'params.');
 /** The same for ledger entries' parameters. */
 export const LEDGER_PARAM_PATHS = pathsUnder('WalletDebited', 'params.');
 
-function pathsUnder(type: keyof typeof PERSONAL_FIELDS, prefix: string): string[] {
-  return (PERSONAL_FIELDS[type]?.paths ?? []).filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
-}
-
-/** A copy of `value` whose present top-level `keys` read ERASED. */
+/** A copy of `value` whose present top-level `keys` read as erased. */
 export function scrubPaths<T extends Record<string, unknown>>(value: T, keys: readonly string[]): T {
   const copy: Record<string, unknown> = { ...value };
-  for (const key of keys) if (Object.hasOwn(copy, key)) copy[key] = ERASED;
+  for (const key of keys) if (Object.hasOwn(copy, key)) copy[key] = erasedValue(key);
   return copy as T;
+}
+
+/**
+ * Where a projection keeps an event's fields: `{ eventField: column }`, for the fields it keeps in
+ * columns of their own. Fields it does not keep are simply absent.
+ */
+export type ColumnsOf = Readonly<Record<string, string>>;
+
+/**
+ * The columns to overwrite on erasure: every column that holds a personal field of `type` (per
+ * PERSONAL_FIELDS), set to what that field reads as erased. A field newly listed as personal is
+ * scrubbed from its column without the projection changing.
+ */
+export function erasedColumns(type: PersonalEventType, columns: ColumnsOf): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const path of PERSONAL_FIELDS[type]?.paths ?? []) {
+    const column = columns[path];
+    if (column !== undefined) set[column] = erasedValue(path);
+  }
+  return set;
 }

@@ -41,6 +41,9 @@ import {
   toStatementBody,
   userIdForMobile,
   migratePrivacy,
+  checkpointLedger,
+  formatHead,
+  parseHead,
   verifyLedger,
 } from '@kamai/api';
 
@@ -58,7 +61,11 @@ const USAGE = `usage: npm run cli -- <command>
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
   export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
-  verify-ledger                                   check the event log's hash chain end to end
+  verify-ledger [--head POSITION:HASH[:MAC]]      check the event log's chains (each stream's and the whole
+                                                  log's) and its signed checkpoints end to end; with --head,
+                                                  that the log still runs through a head you kept
+  ledger-head                                     sign and print the log's current head, for you to keep
+                                                  outside this machine (see docs/ledger-integrity.md)
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)`;
 
@@ -84,13 +91,15 @@ async function main(args: string[]): Promise<void> {
       case 'read-models':
         return await listReadModels(store, config.readDbFile);
       case 'replay-wallet':
-        return await replayWallet(store, config.readDbFile, rest);
+        return await replayWallet(store, config.readDbFile, rest, config.ledgerSigningKey);
       case 'reconcile':
-        return await reconcile(store, config.readDbFile);
+        return await reconcile(store, config.readDbFile, config.ledgerSigningKey);
       case 'export-ledger':
         return await exportLedger(store, config.readDbFile, rest);
       case 'verify-ledger':
-        return await verify(store);
+        return await verify(store, rest, config.ledgerSigningKey);
+      case 'ledger-head':
+        return await ledgerHead(store, config.ledgerSigningKey);
       default:
         throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
     }
@@ -212,21 +221,51 @@ async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<Re
   return db;
 }
 
-async function verify(store: SealedEventStore) {
-  const verdict = await verifyLedger(store);
+async function verify(store: SealedEventStore, args: string[], signingKey: Uint8Array | null) {
+  const [flag, value, ...extra] = args;
+  if (extra.length > 0 || (flag !== undefined && flag !== '--head')) throw new UsageError(`unexpected argument: ${extra[0] ?? flag}`);
+  const head = value === undefined ? null : parseHead(value);
+  if (flag === '--head' && !head) throw new UsageError('--head needs the value ledger-head printed: POSITION:HASH or POSITION:HASH:MAC');
+  const verdict = await verifyLedger(store, { signingKey, head });
   // Snapshots are not the log: one that does not open is ignored (its stream is folded from its
   // events), so it is reported without failing the check. An erased user's snapshots are among them.
   for (const { streamId, revision, problem } of await store.snapshotProblems()) {
     console.log(`snapshot of ${streamId} at revision ${revision} ${problem === 'unsealed' ? 'was kept before sealing' : 'does not open or verify'}: ignored`);
   }
+  const { count, latestPosition } = verdict.checkpoints;
+  const checkpoints = signingKey
+    ? `signed checkpoints: ${count}${latestPosition === null ? '' : `, the newest at position ${latestPosition}`}; MACs checked`
+    : `signed checkpoints: ${count}; MACs NOT checked: LEDGER_SIGNING_KEY is not set here, so a rewritten log is caught only with --head`;
   if (verdict.ok) {
     console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
+    console.log(checkpoints);
+    if (head) console.log(`OK: the log still runs through the head you kept at position ${head.position}`);
+    if (latestPosition !== null && latestPosition < verdict.headPosition) {
+      console.log(`events after position ${latestPosition} are covered by the log's chain alone until the next signed checkpoint`);
+    }
     return;
   }
   const f = verdict.failure;
   console.log(`TAMPERED: ${f?.problem} event in stream ${f?.streamId} at position ${f?.position}${f?.revision === null ? '' : ` (revision ${f?.revision})`}: ${f?.detail}`);
   console.log(`${verdict.events} events verified before it. Restore the event store from a backup; rebuilding the read models cannot fix the log.`);
+  console.log(checkpoints);
   process.exitCode = 4;
+}
+
+/** Signs the log's current head (kept as a checkpoint too) and prints it for the operator to keep elsewhere. */
+async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null) {
+  if (!signingKey) {
+    const head = await store.logHead?.();
+    if (!head) return console.log('the log is empty');
+    console.log(`HEAD ${formatHead({ ...head, mac: null })}`);
+    console.log('unsigned: LEDGER_SIGNING_KEY is not set. Keep this value outside this machine; verify-ledger --head <value> proves the log still runs through it.');
+    return;
+  }
+  const checkpoint = await checkpointLedger(store, signingKey, new Date());
+  if (!checkpoint) return console.log('the log is empty');
+  console.log(`HEAD ${formatHead(checkpoint)}`);
+  console.log(`position ${checkpoint.position}, log hash ${checkpoint.hash}, signed at ${checkpoint.recordedAt}.`);
+  console.log('Keep this value outside this machine; verify-ledger --head <value> proves the log still runs through it.');
 }
 
 /**
@@ -234,7 +273,7 @@ async function verify(store: SealedEventStore) {
  * running available balance and pending payout, folded from the events themselves, then compared
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
-async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[]) {
+async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[], signingKey: Uint8Array | null) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
   // An "as of" date is the end of that day in India time.
   const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
@@ -291,7 +330,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       console.log(row ? `wallet says:     available ${formatPaise(row.balance_paise)}` : 'wallet says:     no wallet row');
       agrees &&= row?.balance_paise === available;
     }
-    const verdict = await verifyLedger(store);
+    const verdict = await verifyLedger(store, { signingKey });
     if (!verdict.ok) {
       const f = verdict.failure;
       console.log(`TAMPERED: the event log fails verification (${f?.problem} in ${f?.streamId} at position ${f?.position}); these figures cannot be trusted and a rebuild would not help. Run verify-ledger.`);
@@ -305,11 +344,11 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
   }
 }
 
-async function reconcile(store: EventStore, readDbFile: string) {
+async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint8Array | null) {
   const db = await caughtUpReadDb(store, readDbFile);
   try {
     const r = await reconciliation(db);
-    const verdict = await verifyLedger(store);
+    const verdict = await verifyLedger(store, { signingKey });
     console.log(`available (all wallets)   ${formatPaise(r.availablePaise).padStart(14)}`);
     console.log(`pending payouts           ${formatPaise(r.pendingPayoutPaise).padStart(14)}`);
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);

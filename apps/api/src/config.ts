@@ -43,6 +43,12 @@ const Env = v.object({
       v.check((value) => parseKeyEncryptionKey(value) !== null, 'must be 32 bytes as 64 hex digits or base64'),
     ),
   ),
+  /**
+   * Signs the checkpoints of the event log's head (HMAC-SHA256), so a copy of DATA_DIR cannot be
+   * rewritten and re-vouched for. Never kept in DATA_DIR. Unset: no checkpoints are recorded (the
+   * start-up log and verify-ledger say so).
+   */
+  LEDGER_SIGNING_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -161,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     keyEncryptionKey: e.KEY_ENCRYPTION_KEY === undefined ? null : parseKeyEncryptionKey(e.KEY_ENCRYPTION_KEY),
     keysFile: resolve(dataDir, 'keys.sqlite'),
+    ledgerSigningKey: e.LEDGER_SIGNING_KEY === undefined ? null : Buffer.from(e.LEDGER_SIGNING_KEY, 'utf8'),
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),

@@ -6,7 +6,7 @@ export * from './commands/handle.ts';
 export { EVENTS_TABLE_SQL, SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
 export { readAheadFor } from './projections/read-ahead.ts';
 export * from './event-store/chain.ts';
-export { verifyLedger } from './finance/verify.ts';
+export { checkpointLedger, verifyLedger } from './finance/verify.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';
 export { toCsv } from './finance/csv.ts';
 export { type KeyStore, SqliteKeyStore } from './privacy/key-store.ts';

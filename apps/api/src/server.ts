@@ -31,6 +31,7 @@ import { createObjectStorage } from './object-storage/index.ts';
 import { readAheadFor } from './projections/read-ahead.ts';
 import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
+import { startLedgerCheckpoints } from './finance/verify.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
 // Registers the demo wallet (a balance and a pending withdrawal) as a seed step.
@@ -149,6 +150,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
   }, 60 * 60_000);
   sweep.unref();
+  const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log);
   await starting;
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
@@ -182,6 +184,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
       unwake();
       await runner.stop();
       await db.destroy();
+      // The head as this process leaves it, signed, after its last append.
+      await ledgerCheckpoints.stop();
       await store.close();
       await checkpointer.stop();
     },

@@ -21,6 +21,7 @@ import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-
 import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
+import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin/deletions';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
@@ -90,6 +91,11 @@ const AuthedAdminIndexRoute = AuthedAdminIndexRouteImport.update({
   path: '/admin/',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminDeletionsRoute = AuthedAdminDeletionsRouteImport.update({
+  id: '/admin/deletions',
+  path: '/admin/deletions',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedAdminFinanceRoute = AuthedAdminFinanceRouteImport.update({
   id: '/admin/finance',
   path: '/admin/finance',
@@ -151,6 +157,7 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
@@ -173,6 +180,7 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
@@ -198,6 +206,7 @@ export interface FileRoutesById {
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute;
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
+  '/_authed/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
@@ -222,6 +231,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/deletions'
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
@@ -244,6 +254,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/deletions'
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
@@ -268,6 +279,7 @@ export interface FileRouteTypes {
     | '/_guest/forgot-password'
     | '/_guest/login'
     | '/_guest/register'
+    | '/_authed/admin/deletions'
     | '/_authed/admin/finance'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
@@ -375,6 +387,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminIndexRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/deletions': {
+      id: '/_authed/admin/deletions';
+      path: '/admin/deletions';
+      fullPath: '/admin/deletions';
+      preLoaderRoute: typeof AuthedAdminDeletionsRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/finance': {
       id: '/_authed/admin/finance';
       path: '/admin/finance';
@@ -452,6 +471,7 @@ interface AuthedRouteChildren {
   AuthedKycRoute: typeof AuthedKycRoute;
   AuthedProfileRoute: typeof AuthedProfileRoute;
   AuthedWalletRoute: typeof AuthedWalletRoute;
+  AuthedAdminDeletionsRoute: typeof AuthedAdminDeletionsRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
@@ -469,6 +489,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedKycRoute: AuthedKycRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedWalletRoute: AuthedWalletRoute,
+  AuthedAdminDeletionsRoute: AuthedAdminDeletionsRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,

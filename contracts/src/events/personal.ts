@@ -26,6 +26,11 @@ export function isErased(value: unknown): boolean {
   return value === ERASED || value === ERASED_SHA256;
 }
 
+/** What a personal field (a path of PERSONAL_FIELDS) reads as once its subject is erased. */
+export function erasedValue(path: string): string {
+  return path.endsWith('Sha256') ? ERASED_SHA256 : ERASED;
+}
+
 export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields } = {
   UserRegistered: { subject: 'stream', paths: ['mobile', 'passwordHash', 'firstName', 'lastName'] },
   ProfileUpdated: { subject: 'stream', paths: ['firstName', 'lastName', 'email'] },

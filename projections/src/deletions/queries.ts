@@ -1,5 +1,7 @@
-import { type AdminDeletionBody, type DeletionRequestBody, type DeletionStatus, maskMobile } from '@kamai/contracts';
+import { type AdminDeletionBody, type DeletionRequestBody, type DeletionStatus, formatPaise, maskMobile } from '@kamai/contracts';
+import { sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
+import { PENDING_PAYOUT_SQL } from '../hot-reads.ts';
 import type { DeletionRequestsTable } from './schema.ts';
 
 function toOwnBody(row: DeletionRequestsTable): DeletionRequestBody {
@@ -23,9 +25,21 @@ export function findDeletion(db: ReadDbHandle, id: string): Promise<DeletionRequ
   return db.selectFrom('deletion_requests').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The requests of one status (or the one with this id), oldest first, with the masked mobile while the person is not erased. */
+/**
+ * The requests of one status (or the one with this id), oldest first, with the masked mobile while the
+ * person is not erased, and what they are owed (the erasure waits until it is settled).
+ */
 export async function listDeletions(db: ReadDbHandle, filter: { status: DeletionStatus } | { id: string }): Promise<AdminDeletionBody[]> {
-  let query = db.selectFrom('deletion_requests as d').leftJoin('users as u', 'u.id', 'd.user_id').selectAll('d').select('u.mobile');
+  let query = db
+    .selectFrom('deletion_requests as d')
+    .leftJoin('users', 'users.id', 'd.user_id')
+    .leftJoin('wallets', 'wallets.user_id', 'd.user_id')
+    .selectAll('d')
+    .select((eb) => [
+      'users.mobile',
+      eb.fn.coalesce('wallets.balance_paise', eb.lit(0)).as('balance_paise'),
+      sql<number>`${sql.raw(PENDING_PAYOUT_SQL)}`.as('pending_payout_paise'),
+    ]);
   query = 'id' in filter ? query.where('d.id', '=', filter.id) : query.where('d.status', '=', filter.status);
   const rows = await query.orderBy('d.position').execute();
   return rows.map((row) => ({
@@ -34,5 +48,7 @@ export async function listDeletions(db: ReadDbHandle, filter: { status: Deletion
     erasedAt: row.erased_at,
     erasedBy: row.erased_by,
     mobile: row.mobile ? maskMobile(row.mobile) : null,
+    balance: formatPaise(row.balance_paise),
+    pendingPayout: formatPaise(row.pending_payout_paise),
   }));
 }

@@ -1,6 +1,17 @@
-import { ERASED, ERASED_SHA256 } from '@kamai/contracts';
+import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
+
+/** Where kyc_documents keeps a KycDocumentSubmitted's fields. */
+export const DOCUMENT_COLUMNS: ColumnsOf = {
+  documentId: 'id',
+  documentType: 'document_type',
+  frontImageUrl: 'front_image_url',
+  backImageUrl: 'back_image_url',
+  frontImageSha256: 'front_image_sha256',
+  backImageSha256: 'back_image_sha256',
+  submittedAt: 'uploaded_at',
+};
 
 /** kyc_documents: every KYC document submission on a user's stream and its review. */
 export const kycProjection: Projection = {
@@ -63,7 +74,7 @@ export const kycProjection: Projection = {
       }
       case 'UserErased': {
         // The image keys and their hashes identify the person's documents: they read as erased.
-        const erased = { front_image_url: ERASED, back_image_url: ERASED, front_image_sha256: ERASED_SHA256, back_image_sha256: ERASED_SHA256 };
+        const erased = erasedColumns('KycDocumentSubmitted', DOCUMENT_COLUMNS);
         rows.update('kyc_documents', { user_id: userIdOf(event.streamId) }, { set: erased });
         return;
       }

@@ -1,7 +1,17 @@
-import { ERASED } from '@kamai/contracts';
+import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
+
+/** Where both tables keep a ProofSubmitted's fields. */
+const PROOF_COLUMNS: ColumnsOf = {
+  taskId: 'task_id',
+  taskTitle: 'task_title',
+  rewardPaise: 'reward_paise',
+  proofImageUrl: 'proof_image_url',
+  proofDescription: 'proof_description',
+  submittedAt: 'submitted_at',
+};
 
 /**
  * user_tasks (one row per user and task: the latest submission) and proof_submissions (every
@@ -93,7 +103,7 @@ export const userTasksProjection: Projection = {
       }
       case 'UserErased': {
         // What the person wrote and the pictures they sent read as erased; the task, status and amounts stay.
-        const erased = { proof_image_url: ERASED, proof_description: ERASED };
+        const erased = erasedColumns('ProofSubmitted', PROOF_COLUMNS);
         const user_id = userIdOf(event.streamId);
         rows.update('proof_submissions', { user_id }, { set: erased });
         rows.update('user_tasks', { user_id }, { set: erased });

@@ -1,5 +1,42 @@
 import { DELETED_USER, type Role, isErased } from '@kamai/contracts';
+import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
+
+/** Where users keeps the fields of the events that fill it. */
+const REGISTERED_COLUMNS: ColumnsOf = {
+  userId: 'id',
+  mobile: 'mobile',
+  passwordHash: 'password_hash',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  registeredAt: 'created_at',
+};
+const PROFILE_COLUMNS: ColumnsOf = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  notificationsEnabled: 'notifications_enabled',
+  language: 'language',
+  updatedAt: 'updated_at',
+};
+const PASSWORD_COLUMNS: ColumnsOf = { passwordHash: 'password_hash', changedAt: 'updated_at' };
+
+/**
+ * An erased person's row: every column holding a personal field null (as this model reads an erased
+ * value), the name shown as DELETED_USER; the id, roles and dates stay for the ledger.
+ */
+const ERASED_USER = {
+  ...Object.fromEntries(
+    [
+      erasedColumns('UserRegistered', REGISTERED_COLUMNS),
+      erasedColumns('ProfileUpdated', PROFILE_COLUMNS),
+      erasedColumns('PasswordChanged', PASSWORD_COLUMNS),
+    ].flatMap((columns) => Object.keys(columns).map((column) => [column, null])),
+  ),
+  first_name: DELETED_USER,
+  // Not filled from events; a picture of the person all the same.
+  profile_image_url: null,
+};
 
 /** users: one row per registered user, with profile, roles and the total earned. */
 export const usersProjection: Projection = {
@@ -77,23 +114,7 @@ export const usersProjection: Projection = {
         return;
       }
       case 'UserErased':
-        // Everything that identifies the person goes; the id, roles and dates stay for the ledger.
-        rows.update(
-          'users',
-          { id: userIdOf(event.streamId) },
-          {
-            set: {
-              mobile: null,
-              password_hash: null,
-              first_name: DELETED_USER,
-              last_name: null,
-              email: null,
-              profile_image_url: null,
-              erased_at: event.data.erasedAt,
-              updated_at: event.data.erasedAt,
-            },
-          },
-        );
+        rows.update('users', { id: userIdOf(event.streamId) }, { set: { ...ERASED_USER, erased_at: event.data.erasedAt, updated_at: event.data.erasedAt } });
         return;
       default:
         return;

@@ -60,6 +60,10 @@ export interface BenchHttpResult {
   authUserUnderWrites: Spread;
   /** Withdrawals per second the writer achieved during those runs (target 100), the lowest. */
   writesPerSecond: number;
+  /** One API process, interleaved runs with the event store's commits on the event loop / on a writer thread. */
+  withdrawalsInline: LoadFigure[];
+  withdrawalsThread: LoadFigure[];
+  /** The median run (by answers per second) of the inline ones: the default, the peer of the rows below. */
   withdrawalsOne: LoadFigure;
   withdrawalsTwo: LoadFigure;
   /** The same two API processes with PROJECTIONS=off beside one projection worker (`npm run worker`). */
@@ -139,7 +143,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
           match: m[1]!,
           stop: () =>
             new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
+              if (child.exitCode !== null || child.signalCode !== null) return done();
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),
@@ -158,7 +162,7 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
  * in the bench's environment reach the servers, e.g. `PROJECTIONS=inline EVENT_STORE_WRITER=inline`
  * for everything on the event loop.
  */
-async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Promise<Child> {
+export async function startApi(dataDir: string, seed: boolean, env: Record<string, string> = {}): Promise<Child> {
   const child = await startChild(
     ['apps/api/src/main.ts'],
     // 64 bench users register from one address: lift the per-address registration throttle.
@@ -169,7 +173,7 @@ async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Pr
       SEED_DEMO: seed ? 'true' : 'false',
       WEB_DIST: '',
       REGISTRATIONS_PER_HOUR: '1000000',
-      ...(projections && { PROJECTIONS: projections }),
+      ...env,
     },
     /Kamai is running at (\S+)/,
   );
@@ -236,7 +240,15 @@ function perConnection(cookies: string[], request: LoadRequest): Pick<LoadOption
   };
 }
 
-function spread(runs: number[]): Spread {
+/** The run with the median answers per second. */
+export function middle(runs: LoadFigure[]): LoadFigure {
+  const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
+  const found = sorted[Math.floor(sorted.length / 2)];
+  if (!found) throw new Error('no runs');
+  return found;
+}
+
+export function spread(runs: number[]): Spread {
   const sorted = [...runs].sort((a, b) => a - b);
   return { runs, min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
 }
@@ -321,9 +333,25 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
     }
     await bare.stop();
     if (!bareFigure || !authUser) throw new Error('no read runs');
-    const withdrawalsOne = measured(
-      await withCpu([api], async () => [await autocannon({ url: api.url, duration: seconds, ...withdraw(api.url) })]),
-    );
+    await api.stop();
+
+    // The writer-thread decision: one API process with the event store's commits on its event loop
+    // (inline, the default) or on a thread of its own, each run a new process on the same data, A B B A.
+    const writerRuns = { inline: [] as LoadFigure[], thread: [] as LoadFigure[] };
+    for (let round = 0; round < rounds; round++) {
+      for (const writer of ['inline', 'thread', 'thread', 'inline'] as const) {
+        const one = await startApi(dir, false, { EVENT_STORE_WRITER: writer });
+        try {
+          writerRuns[writer].push(measured(await withCpu([one], async () => [await autocannon({ url: one.url, duration: seconds, ...withdraw(one.url) })])));
+        } finally {
+          await one.stop();
+        }
+      }
+    }
+    log(`  withdrawals, 1 process: inline ${writerRuns.inline.map((f) => f.perSecond).join(', ')}/s; writer thread ${writerRuns.thread.map((f) => f.perSecond).join(', ')}/s`);
+    const withdrawalsOne = middle(writerRuns.inline);
+    const restarted = await startApi(dir, false);
+    children.push(restarted);
 
     // A second process on the same data directory; the 64 connections are split between the two,
     // and so are the 64 users: each user on one connection, as with one process (a user's requests
@@ -332,20 +360,20 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
     const second = await startApi(dir, false);
     children.push(second);
     const halves = [cookies.slice(0, 32), cookies.slice(32)];
-    const two = await withCpu([api, second], () =>
-      Promise.all([api.url, second.url].map((url, i) => autocannon({ url, duration: seconds, ...withdraw(url, halves[i]) }))),
+    const two = await withCpu([restarted, second], () =>
+      Promise.all([restarted.url, second.url].map((url, i) => autocannon({ url, duration: seconds, ...withdraw(url, halves[i]) }))),
     );
     const withdrawalsTwo = measured(two);
 
     // How several API processes would be deployed on one data directory: the projections run once,
     // in a worker, and the API processes wait on its checkpoints.
     await second.stop();
-    await api.stop();
+    await restarted.stop();
     const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir }, /projection worker is (running)/);
     children.push(worker);
-    const offA = await startApi(dir, false, 'off');
+    const offA = await startApi(dir, false, { PROJECTIONS: 'off' });
     children.push(offA);
-    const offB = await startApi(dir, false, 'off');
+    const offB = await startApi(dir, false, { PROJECTIONS: 'off' });
     children.push(offB);
     const withWorker = await withCpu([offA, offB, worker], () =>
       Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, duration: seconds, ...withdraw(url, halves[i]) }))),
@@ -359,6 +387,8 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
       bareUnderWrites: spread(busy.bare),
       authUserUnderWrites: spread(busy.auth),
       writesPerSecond: Math.round(writesPerSecond),
+      withdrawalsInline: writerRuns.inline,
+      withdrawalsThread: writerRuns.thread,
       withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
   } finally {
     for (const child of children) await child.stop();

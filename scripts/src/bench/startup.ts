@@ -4,7 +4,8 @@
  * server answering `GET /api/health`, the median of a few runs. Beside it, in the same run, the
  * server alone (`tsx apps/api/src/main.ts`), which is what the start command wraps.
  * One warm-up run first, not counted: it builds the web app if its sources changed and seeds the
- * data directory the measured runs then restart on.
+ * data directory the measured runs then restart on. Each run is a new OS process; interleaved with
+ * those, the same on a new, empty data directory (keys made, demo data seeded on first start).
  *
  *   node_modules/.bin/tsx scripts/src/bench/startup.ts [--runs 5]
  */
@@ -16,10 +17,14 @@ import { pathToFileURL } from 'node:url';
 import { freePort, repoRoot } from '../browser.ts';
 
 export interface StartupResult {
-  /** `npm start`, milliseconds per measured run. */
+  /** `npm start` on the data directory of earlier runs, milliseconds per measured run. */
   npmStart: number[];
-  /** The server alone, milliseconds per measured run. */
+  /** The server alone on that data directory, milliseconds per measured run. */
   serverAlone: number[];
+  /** `npm start` on a new, empty data directory each run (keys made, demo data seeded), milliseconds. */
+  npmStartNewDir: number[];
+  /** The server alone on a new, empty data directory each run, milliseconds. */
+  serverAloneNewDir: number[];
 }
 
 export const median = (values: readonly number[]): number => {
@@ -66,11 +71,21 @@ export async function benchStartup(options: { runs?: number; log?: (line: string
   const server = [join(repoRoot, 'node_modules/.bin/tsx'), ['apps/api/src/main.ts']] as const;
   try {
     log(`  warm-up: npm start (builds the web app only if its sources changed) ${Math.round(await timeToHealthy(npm[0], [...npm[1]], dataDir, 600_000))} ms`);
-    const result: StartupResult = { npmStart: [], serverAlone: [] };
-    // Interleaved, so a burst of load from elsewhere on the machine hits both alike.
+    const result: StartupResult = { npmStart: [], serverAlone: [], npmStartNewDir: [], serverAloneNewDir: [] };
+    const inNewDir = async (command: string, args: string[]) => {
+      const fresh = mkdtempSync(join(tmpdir(), 'kamai-bench-startup-new-'));
+      try {
+        return await timeToHealthy(command, args, fresh);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
+    };
+    // Interleaved, so a burst of load from elsewhere on the machine hits every kind alike.
     for (let run = 0; run < runs; run++) {
       result.npmStart.push(await timeToHealthy(npm[0], [...npm[1]], dataDir));
+      result.npmStartNewDir.push(await inNewDir(npm[0], [...npm[1]]));
       result.serverAlone.push(await timeToHealthy(server[0], [...server[1]], dataDir));
+      result.serverAloneNewDir.push(await inNewDir(server[0], [...server[1]]));
     }
     return result;
   } finally {
@@ -84,4 +99,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const ms = (values: number[]) => values.map((value) => Math.round(value)).join(', ');
   console.log(`npm start:    median ${Math.round(median(result.npmStart))} ms (${ms(result.npmStart)})`);
   console.log(`server alone: median ${Math.round(median(result.serverAlone))} ms (${ms(result.serverAlone)})`);
+  console.log(`npm start, new data dir:    median ${Math.round(median(result.npmStartNewDir))} ms (${ms(result.npmStartNewDir)})`);
+  console.log(`server alone, new data dir: median ${Math.round(median(result.serverAloneNewDir))} ms (${ms(result.serverAloneNewDir)})`);
 }

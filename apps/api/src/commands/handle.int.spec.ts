@@ -235,6 +235,23 @@ describe('command handler: decision state cached per stream', () => {
     expect(state.wallet.balance).toBe(750 * 100 - 10_000);
   });
 
+  it('keeps snapshots of a stream only this process writes, so a restart folds at most SNAPSHOT_EVERY events', async () => {
+    const { store, file } = openStore();
+    await handleCommand(store, stream, userDecider, register);
+    // Every event through this handler: the cache is never behind, so nothing is ever read back.
+    for (let i = 0; i < SNAPSHOT_EVERY * 2; i++) await handleCommand(store, stream, userDecider, credit(100));
+    const length = (await store.readStream(stream)).length;
+    await store.close();
+    open.splice(open.indexOf(store), 1);
+    const { store: rawCold } = openStore(file);
+    const { store: cold, reads } = counting(rawCold);
+    const { state } = await loadStream(cold, stream, userDecider);
+    const folded = reads.reduce((sum, read) => sum + read.returned, 0);
+    expect(folded).toBeLessThanOrEqual(SNAPSHOT_EVERY);
+    expect(folded).toBeLessThan(length);
+    expect(state).toEqual(await freshFold(rawCold));
+  });
+
   it('ignores a snapshot of another version or one it cannot read, and folds from the events', async () => {
     const { store, file } = openStore();
     await handleCommand(store, stream, userDecider, register);

@@ -61,8 +61,13 @@ function isCurrent(signal: ChangeSignal, streamId: string, entry: CacheEntry, ve
 
 /** How many streams' states a process keeps; each costs what its stream's decisions need (kilobytes). */
 export const COMMAND_CACHE_ENTRIES = 10_000;
-/** A snapshot is kept once this many events were folded since the last one. */
-export const SNAPSHOT_EVERY = 1_000;
+/**
+ * A snapshot is kept once this many events were folded since the last one (read back or appended by
+ * this process). It bounds what the first command on a stream after a restart folds: the snapshot
+ * plus at most this many events, each unsealed. A decision state is a few kilobytes, so keeping one
+ * this often costs little.
+ */
+export const SNAPSHOT_EVERY = 100;
 /** A catch-up reads this many events at a time. */
 const FOLD_PAGE = 500;
 /**
@@ -121,6 +126,14 @@ export class StreamStateCache {
 const caches = new WeakMap<EventStore, StreamStateCache>();
 
 /** The decision-state cache of this store in this process. */
+/**
+ * Makes `alias` (a wrapper of `store`, such as the metrics proxy) use the store's cache: one cache per
+ * store, whichever handle a caller holds, so clearing or reading it through either sees the same.
+ */
+export function shareStreamStateCache(alias: EventStore, store: EventStore): void {
+  caches.set(alias, streamStateCache(store));
+}
+
 export function streamStateCache(store: EventStore): StreamStateCache {
   let cache = caches.get(store);
   if (!cache) {
@@ -293,6 +306,8 @@ export async function handleCommand<State, Command, Event extends { type: string
           streamStateCache(store).drop(streamId, entry);
           throw err;
         }
+        // A stream that only this process writes is never read back: its snapshots come from here.
+        maybeSnapshot(store, streamId, entry, decider.snapshot as SnapshotCodec<unknown> | undefined);
       }
       return { state: structuredClone(entry.state) as State, events, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {

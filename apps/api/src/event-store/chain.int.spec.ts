@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
-import { verifyChain } from './chain.ts';
+import { type KeptHead, recordCheckpoint, verifyChain } from './chain.ts';
+import { deleteCheckpoints, deleteStream, editAndRechain, relinkLog, truncateStream } from '../testing/tamper.ts';
 
 // Tamper evidence on the embedded store: edit the SQLite file behind the store's back, as someone
 // with the file would, and the chain names the stream and position where the log was changed.
 const dir = mkdtempSync(join(tmpdir(), 'kamai-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
+const KEY = Buffer.from('a ledger signing key of at least 32 characters');
 
 /** A small log: two users' streams interleaved. Returns the file and each event's position by name. */
 async function ledgerFile() {
@@ -26,15 +28,15 @@ async function ledgerFile() {
   await put('a2', 'user-a', 'WithdrawalPaid', { amountPaise: 20_000, reference: 'UTR1' }, 1);
   await put('a3', 'user-a', 'WalletCredited', { amountPaise: 5_000 }, 2);
   await put('b1', 'user-b', 'WalletDebited', { amountPaise: 1_000 }, 0);
-  const intact = await verifyChain(store);
+  const intact = await verifyChain(store, { signingKey: KEY });
   await store.close();
   return { file, at, intact };
 }
 
-async function verifyFile(file: string) {
+async function verifyFile(file: string, options: { signingKey?: Buffer | null; head?: KeptHead } = {}) {
   const store = openSqliteEventStore(file);
   try {
-    return await verifyChain(store);
+    return await verifyChain(store, { signingKey: KEY, ...options });
   } finally {
     await store.close();
   }
@@ -72,7 +74,8 @@ describe('verifying the hash chain of the SQLite store', () => {
   it('catches the newest event of a stream deleted, even when others came after it', async () => {
     const { file, at } = await ledgerFile();
     tamper(file, 'DELETE FROM events WHERE position = ?', at['a3']);
-    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a2'], revision: 3, problem: 'removed' });
+    // The next event in the log links to the one removed.
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', position: at['b1'], problem: 'removed', detail: expect.stringContaining(`position ${at['a3']}`) });
     // And the log's very newest event.
     const other = await ledgerFile();
     tamper(other.file, 'DELETE FROM events WHERE position = ?', other.at['b1']);
@@ -110,5 +113,78 @@ describe('verifying the hash chain of the SQLite store', () => {
     await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 10 } }], 1);
     expect(await verifyChain(store)).toMatchObject({ ok: true, events: 3 });
     await store.close();
+  });
+});
+
+describe('the log chain and its signed checkpoints', () => {
+  it('catches a whole stream deleted with its head', async () => {
+    const { file, at } = await ledgerFile();
+    deleteStream(file, 'user-b');
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a1'], problem: 'removed', detail: expect.stringContaining(`position ${at['b0']}`) });
+  });
+
+  it('catches a stream truncated with its head moved back', async () => {
+    const { file, at } = await ledgerFile();
+    truncateStream(file, 'user-a', 1);
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', position: at['b1'], problem: 'removed', detail: expect.stringContaining(`position ${at['a3']}`) });
+  });
+
+  it('catches an edited stream rechained', async () => {
+    const { file, at } = await ledgerFile();
+    editAndRechain(file, at['a1']!, '20000', '2000');
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a1'], revision: 1, problem: 'changed' });
+  });
+
+  it('a log rewritten whole, log chain included, fails its signed checkpoint; with the checkpoints gone too, the head you kept', async () => {
+    const { file, at } = await ledgerFile();
+    const store = openSqliteEventStore(file);
+    const signed = await recordCheckpoint(store, KEY, new Date());
+    await store.close();
+    expect(signed).toMatchObject({ position: at['b1'], hash: (await verifyFile(file)).headHash });
+    editAndRechain(file, at['a1']!, '20000', '2000');
+    relinkLog(file);
+    expect((await verifyFile(file)).failure).toMatchObject({
+      position: at['b1'],
+      problem: 'changed',
+      detail: expect.stringContaining(`signed checkpoint of position ${at['b1']}`),
+    });
+    // Without the key the hashes are still compared.
+    expect((await verifyFile(file, { signingKey: null })).failure).toMatchObject({ position: at['b1'], problem: 'changed' });
+    deleteCheckpoints(file);
+    expect((await verifyFile(file)).ok).toBe(true);
+    expect((await verifyFile(file, { head: { ...signed!, mac: signed!.mac } })).failure).toMatchObject({
+      position: at['b1'],
+      problem: 'changed',
+      detail: expect.stringContaining('the head you kept'),
+    });
+  });
+
+  it('catches the log’s newest events removed, heads fixed, under a signed checkpoint; refuses a checkpoint not signed with the key', async () => {
+    const { file, at } = await ledgerFile();
+    const store = openSqliteEventStore(file);
+    await recordCheckpoint(store, KEY, new Date());
+    await store.close();
+    truncateStream(file, 'user-b', 0);
+    expect((await verifyFile(file)).failure).toMatchObject({ problem: 'removed', detail: expect.stringContaining(`signed checkpoint of position ${at['b1']}`) });
+    expect((await verifyFile(file, { signingKey: Buffer.from('another key, also at least 32 characters') })).failure).toMatchObject({
+      problem: 'inserted',
+      detail: expect.stringContaining('not signed with LEDGER_SIGNING_KEY'),
+    });
+  });
+
+  it('new appends extend the chain after a checkpoint; a reopened store keeps both', async () => {
+    const { file } = await ledgerFile();
+    let store = openSqliteEventStore(file);
+    const first = await recordCheckpoint(store, KEY, new Date());
+    expect(await recordCheckpoint(store, KEY, new Date())).toEqual(first);
+    await store.append('user-c', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 'no_stream');
+    const second = await recordCheckpoint(store, KEY, new Date());
+    expect(second!.position).toBeGreaterThan(first!.position);
+    await store.close();
+    store = openSqliteEventStore(file, { writerThread: true });
+    await store.append('user-c', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 2 } }], 0);
+    const verdict = await verifyChain(store, { signingKey: KEY, head: { ...second!, mac: second!.mac } });
+    await store.close();
+    expect(verdict).toMatchObject({ ok: true, events: 8, checkpoints: { count: 2, latestPosition: second!.position, macsChecked: true } });
   });
 });

@@ -8,7 +8,7 @@
  * runs against a shared KurrentDB that already holds events.
  */
 import { randomUUID } from 'node:crypto';
-import { chainHash, isChainSource, verifyChain } from './chain.ts';
+import { chainHash, isChainSource, isCheckpointStore, recordCheckpoint, verifyChain } from './chain.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   WrongExpectedRevisionError,
@@ -469,6 +469,23 @@ export function describeEventStoreContract(
         const verdict = await verifyChain(store);
         expect(verdict.failure).toBeNull();
         expect(verdict.ok).toBe(true);
+      });
+
+      it('runs a chain through the whole log and keeps signed checkpoints of its head', async () => {
+        if (!isChainSource(store) || !isCheckpointStore(store)) throw new Error('the store keeps no log chain or checkpoints');
+        const key = Buffer.from('the contract suite’s ledger signing key, 32+ characters');
+        await store.append(stream('log-chain'), [event('Opened'), event('Credited', { paise: 100 })], 'no_stream');
+        const head = await store.logHead();
+        expect(head?.position).toBeGreaterThanOrEqual(await store.headPosition());
+        expect(head?.hash).toMatch(/^[0-9a-f]{64}$/);
+        const signed = await recordCheckpoint(store, key, new Date());
+        expect(signed).toMatchObject({ position: head?.position, hash: head?.hash });
+        expect((await store.listCheckpoints()).some((c) => c.position === signed?.position && c.mac === signed?.mac)).toBe(true);
+        // The checkpoint is no event: the port's readers never see it.
+        expect((await store.readAll({ after: head?.position ?? 0, limit: 1000 })).filter((e) => e.type === 'LedgerCheckpointed')).toEqual([]);
+        const verdict = await verifyChain(store, { signingKey: key, head: { ...head!, mac: signed!.mac } });
+        expect(verdict.failure).toBeNull();
+        expect(verdict.checkpoints.count).toBeGreaterThanOrEqual(1);
       });
     });
   });

@@ -49,7 +49,16 @@ import {
   type RecordedEvent,
 } from '@kamai/domain';
 import { assertValidAppend } from './common.ts';
-import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
+import {
+  type ChainHead,
+  type ChainSource,
+  type ChainedEvent,
+  type CheckpointStore,
+  type LedgerCheckpoint,
+  type LogLink,
+  chainHash,
+  logHash,
+} from './chain.ts';
 
 /**
  * The metadata key that carries an event's chain link (chain.ts); stripped before callers see
@@ -59,7 +68,15 @@ import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from '
 const CHAIN_KEY = 'kamai.chain';
 const LEGACY_CHAIN_KEY = '$kamaiChain';
 
-export class KurrentDbEventStore implements EventStore, ChainSource {
+/**
+ * Where the signed checkpoints of the log's head are kept (chain.ts). Written and read with the
+ * client alone: the port's readers never see this stream, so the log chain computed over `$all`
+ * leaves the checkpoints out, as the embedded store's table does.
+ */
+const CHECKPOINT_STREAM = 'kamai-ledger-checkpoints';
+const CHECKPOINT_TYPE = 'LedgerCheckpointed';
+
+export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointStore {
   readonly #client: KurrentDBClient;
   readonly #subscriptions = new Set<KurrentDbAllSubscription>();
 
@@ -228,6 +245,42 @@ export class KurrentDbEventStore implements EventStore, ChainSource {
       after = batch.at(-1)?.position ?? after;
     }
     return [...heads.values()];
+  }
+
+  /**
+   * KurrentDB keeps no per-event log link (appends from many nodes interleave in `$all`, which no
+   * append can be made conditional on), so the log chain is computed over the `$all` order: from the
+   * newest checkpoint on, or from the start.
+   */
+  async logHead(): Promise<LogLink | null> {
+    let link: LogLink | null = (await this.listCheckpoints()).at(-1) ?? null;
+    for (let after = link?.position ?? 0; ; ) {
+      const batch = await this.readChain(after, 2000);
+      if (batch.length === 0) return link;
+      for (const e of batch) link = { position: e.position, hash: logHash(link, e.position, e.hash ?? '') };
+      after = batch.at(-1)?.position ?? after;
+    }
+  }
+
+  async listCheckpoints(): Promise<LedgerCheckpoint[]> {
+    const found: LedgerCheckpoint[] = [];
+    try {
+      for await (const resolved of this.#client.readStream(CHECKPOINT_STREAM, { fromRevision: START, direction: FORWARDS })) {
+        const data = resolved.event?.type === CHECKPOINT_TYPE ? (resolved.event.data as Partial<LedgerCheckpoint>) : null;
+        if (data && typeof data.position === 'number' && typeof data.hash === 'string' && typeof data.mac === 'string' && typeof data.recordedAt === 'string') {
+          found.push({ position: data.position, hash: data.hash, mac: data.mac, recordedAt: data.recordedAt });
+        }
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return found.sort((a, b) => a.position - b.position);
+  }
+
+  async recordCheckpoint(checkpoint: LedgerCheckpoint): Promise<void> {
+    const data: JSONType = { position: checkpoint.position, hash: checkpoint.hash, mac: checkpoint.mac, recordedAt: checkpoint.recordedAt };
+    await this.#client.appendToStream(CHECKPOINT_STREAM, [{ id: crypto.randomUUID(), contentType: 'application/json', type: CHECKPOINT_TYPE, data, metadata: {} }]);
   }
 
   async positionOf(streamId: string, revision: number): Promise<number | null> {
@@ -409,7 +462,7 @@ function assertPosition(after: number): void {
 /** Our view of a KurrentDB event, or undefined for what the port does not carry (system events, links). */
 function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
   const event = resolved.event;
-  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
+  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$') || event.streamId === CHECKPOINT_STREAM) return undefined;
   const { prepare } = fullPosition(resolved);
   if (!event.isJson) throw new TypeError(`event ${event.id} in ${event.streamId} is not JSON`);
   const metadata = event.metadata;

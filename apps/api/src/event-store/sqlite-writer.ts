@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
 import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
-import { chainHash } from './chain.ts';
+import { chainHash, logHash } from './chain.ts';
 
 /** Keeps the newer snapshot of a stream (or one of another codec version). */
 export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
@@ -48,7 +48,8 @@ export class AppendWriter {
     rollbackToSavepoint: Database.Statement<[]>;
     lastRevision: Database.Statement<[string], number>;
     findId: Database.Statement<[string], IdRow>;
-    insert: Database.Statement<[string, string, number, string, string, string, string, string, string | null]>;
+    insert: Database.Statement<[number, string, string, number, string, string, string, string, string, string | null, number, string]>;
+    lastLink: Database.Statement<[], { position: number; log_hash: string | null }>;
     lastHash: Database.Statement<[string], string | null>;
     moveHead: Database.Statement<[string, number, string, number]>;
     head: Database.Statement<[], number>;
@@ -70,9 +71,10 @@ export class AppendWriter {
         .pluck(),
       findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
       insert: db.prepare(
-        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash, log_prev, log_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      lastLink: db.prepare('SELECT position, log_hash FROM events ORDER BY position DESC LIMIT 1'),
       lastHash: db.prepare<[string], string | null>('SELECT hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck(),
       moveHead: db.prepare(
         `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
@@ -140,14 +142,20 @@ export class AppendWriter {
     const recordedAt = new Date().toISOString();
     let position = 0;
     let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
+    // The log's chain: the write lock is held, so the log's last row is the one these follow, and
+    // each takes the next position (as SQLite would hand it out), known before the row is hashed.
+    const tail = this.#sql.lastLink.get();
+    let logLink = tail ? { position: tail.position, hash: tail.log_hash ?? '' } : null;
     events.forEach((event, i) => {
       try {
         const revision = actual + 1 + i;
         const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
-        const info = this.#sql.insert.run(event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash);
-        position = Number(info.lastInsertRowid);
+        position = (logLink?.position ?? 0) + 1;
+        const linked = logHash(logLink, position, hash);
+        this.#sql.insert.run(position, event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash, logLink?.position ?? 0, linked);
         this.#sql.moveHead.run(streamId, revision, hash, position);
         prevHash = hash;
+        logLink = { position, hash: linked };
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
         // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.

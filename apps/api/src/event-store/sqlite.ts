@@ -33,7 +33,16 @@ import type { Worker } from 'node:worker_threads';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
 import { type EventRow, READ_ALL_SQL, toRecordedEvent } from './sqlite-rows.ts';
-import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
+import {
+  type ChainHead,
+  type ChainSource,
+  type ChainedEvent,
+  type CheckpointStore,
+  type LedgerCheckpoint,
+  type LogLink,
+  chainHash,
+  logHash,
+} from './chain.ts';
 import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
@@ -135,6 +144,40 @@ function addChain(db: Database.Database): void {
   }
 }
 
+/**
+ * The log's chain (chain.ts): on each row the position of the row before it and its log hash,
+ * written with the append; and the signed checkpoints of the log's head. A file that predates the
+ * columns gains them at open and its rows are linked then, once, in log order: like the stream
+ * chain's sealing, never later, so a row slipped in afterwards is never linked as if the store had
+ * written it.
+ */
+const CHECKPOINTS_SQL = `
+  CREATE TABLE IF NOT EXISTS ledger_checkpoints (
+    position    INTEGER PRIMARY KEY,
+    hash        TEXT    NOT NULL,
+    mac         TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL
+  ) STRICT;
+`;
+
+function addLogChain(db: Database.Database): void {
+  db.exec(CHECKPOINTS_SQL);
+  const columns = new Set((db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).map((c) => c.name));
+  if (columns.has('log_hash')) return;
+  db.exec('ALTER TABLE events ADD COLUMN log_prev INTEGER');
+  db.exec('ALTER TABLE events ADD COLUMN log_hash TEXT');
+  const page = db.prepare<[number], { position: number; hash: string | null }>('SELECT position, hash FROM events WHERE position > ? ORDER BY position LIMIT 5000');
+  const link = db.prepare<[number, string, number]>('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?');
+  let previous: LogLink | null = null;
+  for (let rows = page.all(0); rows.length > 0; rows = page.all(previous?.position ?? 0)) {
+    for (const row of rows) {
+      const hash = logHash(previous, row.position, row.hash ?? '');
+      link.run(previous?.position ?? 0, hash, row.position);
+      previous = { position: row.position, hash };
+    }
+  }
+}
+
 /** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
 const MAX_GROUP = 512;
 /** Streams whose last local revision is remembered (localRevisionOf). */
@@ -149,7 +192,7 @@ interface PendingAppend extends AppendRequest {
   reject: (error: unknown) => void;
 }
 
-export class SqliteEventStore implements EventStore, ChainSource {
+export class SqliteEventStore implements EventStore, ChainSource, CheckpointStore {
   readonly file: string;
   /** See SqliteEventStoreOptions.changeCheckMs. @internal */
   readonly changeCheckMs: number;
@@ -186,7 +229,13 @@ export class SqliteEventStore implements EventStore, ChainSource {
   #shared: BigInt64Array | null = null;
 
   readonly #sql: {
-    readChain: Database.Statement<[number, number], EventRow & { hash: string | null; prev_hash: string | null }>;
+    readChain: Database.Statement<
+      [number, number],
+      EventRow & { hash: string | null; prev_hash: string | null; log_prev: number | null; log_hash: string | null }
+    >;
+    logHead: Database.Statement<[], { position: number; log_hash: string | null }>;
+    checkpoints: Database.Statement<[], { position: number; hash: string; mac: string; recorded_at: string }>;
+    addCheckpoint: Database.Statement<[number, string, string, string]>;
     heads: Database.Statement<[], { stream_id: string; revision: number; hash: string }>;
     positionOf: Database.Statement<[string, number], number>;
     readStream: Database.Statement<[string, number, number], EventRow>;
@@ -213,6 +262,7 @@ export class SqliteEventStore implements EventStore, ChainSource {
       db.transaction(() => {
         db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL);
         addChain(db);
+        addLogChain(db);
       }).immediate();
     } catch (err) {
       db.close();
@@ -221,6 +271,9 @@ export class SqliteEventStore implements EventStore, ChainSource {
     this.#writer = new AppendWriter(db, this.#busyTimeoutMs);
     this.#sql = {
       readChain: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      logHead: db.prepare('SELECT position, log_hash FROM events ORDER BY position DESC LIMIT 1'),
+      checkpoints: db.prepare('SELECT position, hash, mac, recorded_at FROM ledger_checkpoints ORDER BY position'),
+      addCheckpoint: db.prepare('INSERT INTO ledger_checkpoints (position, hash, mac, recorded_at) VALUES (?, ?, ?, ?) ON CONFLICT (position) DO NOTHING'),
       heads: db.prepare('SELECT stream_id, revision, hash FROM stream_heads ORDER BY stream_id'),
       positionOf: db.prepare<[string, number], number>('SELECT position FROM events WHERE stream_id = ? AND revision = ?').pluck(),
       readStream: db.prepare<[string, number, number], EventRow>(
@@ -463,7 +516,26 @@ export class SqliteEventStore implements EventStore, ChainSource {
       metadata: row.metadata,
       hash: row.hash,
       prevHash: row.prev_hash,
+      logPrev: row.log_prev,
+      logHash: row.log_hash,
     }));
+  }
+
+  async logHead(): Promise<LogLink | null> {
+    this.#assertOpen();
+    const row = this.#sql.logHead.get();
+    return row ? { position: row.position, hash: row.log_hash ?? '' } : null;
+  }
+
+  async listCheckpoints(): Promise<LedgerCheckpoint[]> {
+    this.#assertOpen();
+    return this.#sql.checkpoints.all().map((row) => ({ position: row.position, hash: row.hash, mac: row.mac, recordedAt: row.recorded_at }));
+  }
+
+  /** Outside any append transaction (those run synchronously): one autocommit row, as writeSnapshot's. */
+  async recordCheckpoint(checkpoint: LedgerCheckpoint): Promise<void> {
+    this.#assertOpen();
+    this.#sql.addCheckpoint.run(checkpoint.position, checkpoint.hash, checkpoint.mac, checkpoint.recordedAt);
   }
 
   async chainHeads(): Promise<ChainHead[]> {

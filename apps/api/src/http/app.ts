@@ -25,6 +25,7 @@ import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { meteredStore, metricsRoutes, registerRunnerLag } from '../observability/index.ts';
+import { shareStreamStateCache } from '../commands/handle.ts';
 import { errorBody, respondWithError } from './errors.ts';
 import { pageWithNonce } from './csp.ts';
 import { requestPipeline } from './pipeline.ts';
@@ -38,6 +39,7 @@ export interface AppParts extends AppDeps {
 export function createApp(parts: AppParts) {
   const { objects, ...given } = parts;
   const deps: AppDeps = { ...given, store: meteredStore(given.store) };
+  shareStreamStateCache(deps.store, given.store);
   registerRunnerLag(deps.runner, deps.store);
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));

@@ -65,7 +65,7 @@ describe('deletion requests', () => {
     const listed = await admin.get('/api/admin/deletions?status=pending');
     expect(listed.status).toBe(200);
     const mine = listed.body.find((d: { id: string }) => d.id === requested.body.id);
-    expect(mine).toMatchObject({ userId: user.userId, status: 'pending', erasedAt: null });
+    expect(mine).toMatchObject({ userId: user.userId, status: 'pending', erasedAt: null, balance: '0.00', pendingPayout: '0.00' });
     expect(mine.mobile).toMatch(/^\+91 \d\dx+\d\d$/);
 
     const early = await admin.post(`/api/admin/deletions/${requested.body.id}/erase`);
@@ -114,7 +114,9 @@ describe('erasure', () => {
     const requested = await user.post('/api/profile/deletion-request', { password: user.password });
     expect(requested.status).toBe(202);
     requestId = requested.body.id;
-    // 300 available and 700 pending payout.
+    // 300 available and 700 pending payout, as the admin's list shows.
+    const listedOwed = (await admin.get('/api/admin/deletions')).body.find((d: { id: string }) => d.id === requestId);
+    expect(listedOwed).toMatchObject({ balance: '300.00', pendingPayout: '700.00' });
     const owed = await admin.post(`/api/admin/deletions/${requestId}/erase`);
     expect(owed.status).toBe(409);
     expect(owed.body.error.code).toBe('balance_not_settled');
@@ -167,7 +169,8 @@ describe('erasure', () => {
     expect(fresh.body.id).not.toBe(user.userId);
   });
 
-  it('replay-wallet by user id and a rebuild of the read models give the same scrubbed rows', async () => {
+  // Two CLI runs, each a process start: minutes on a busy machine.
+  it('replay-wallet by user id and a rebuild of the read models give the same scrubbed rows', { timeout: 240_000 }, async () => {
     const replay = await cli(server.dataDir, 'replay-wallet', user.userId);
     expect(replay.stdout).toContain('events say:      available 0.00, pending payout 0.00');
     const rowsOf = () => {
@@ -183,7 +186,24 @@ describe('erasure', () => {
         db.close();
       }
     };
+    // Every row of every table that holds the person, whole: the live scrub leaves what a rebuild writes.
+    const everyRowOf = () => {
+      const db = new Database(join(server.dataDir, 'read.sqlite'), { readonly: true });
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+        const rows: Record<string, unknown[]> = { users: db.prepare('SELECT * FROM users WHERE id = ?').all(user.userId) };
+        for (const table of tables) {
+          const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+          if (columns.includes('user_id')) rows[table] = db.prepare(`SELECT * FROM "${table}" WHERE user_id = ? ORDER BY ${columns.map((c) => `"${c}"`).join(', ')}`).all(user.userId);
+        }
+        return rows;
+      } finally {
+        db.close();
+      }
+    };
     const live = rowsOf();
+    const liveRows = everyRowOf();
+    expect(Object.keys(liveRows)).toEqual(expect.arrayContaining(['users', 'withdrawal_requests', 'kyc_documents', 'notifications', 'deletion_requests']));
     expect(live.user).toMatchObject({ mobile: null, password_hash: null, first_name: 'Deleted user', last_name: null, email: null });
     expect(live.withdrawals.map((w) => JSON.parse((w as { destination: string }).destination))).toEqual(
       expect.arrayContaining([{ kind: 'upi', upiId: '[erased]' }, { kind: 'bank', accountNumber: '[erased]', ifsc: 'HDFC0001234', holderName: '[erased]' }]),
@@ -192,5 +212,7 @@ describe('erasure', () => {
     expect(live.sessions).toEqual({ n: 0 });
     await cli(server.dataDir, 'rebuild-read-models');
     expect(rowsOf()).toEqual(live);
+    const rebuiltRows = everyRowOf();
+    expect(Object.fromEntries(Object.keys(liveRows).map((table) => [table, rebuiltRows[table]]))).toEqual(liveRows);
   });
 });

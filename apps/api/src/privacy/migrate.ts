@@ -88,7 +88,7 @@ export async function migratePrivacy(config: Config, log: (line: string) => void
   let done = false;
   try {
     if ((await old.readStream(streams.privacy(), { maxCount: 1 })).length > 0) throw new MigrationError(`${file} is already sealed: nothing to migrate`);
-    const verdict = await verifyLedger(old);
+    const verdict = await verifyLedger(old, { signingKey: config.ledgerSigningKey });
     if (!verdict.ok) throw new MigrationError(`the old log does not verify (${verdict.failure?.detail ?? 'broken chain'}): restore it from a backup first`);
     log(`[migrate-privacy] copying ${verdict.events} events (head ${verdict.headHash ?? 'none'} at position ${verdict.headPosition}) into ${draft}`);
     const marker: NewEvent = {

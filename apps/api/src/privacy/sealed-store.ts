@@ -6,8 +6,8 @@
  * computed by the adapter over the stored (sealed) bytes, so verify-ledger reads them raw.
  */
 import type { AllSubscription, AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamSnapshot } from '@kamai/domain';
-import type { ChainHead, ChainSource, ChainedEvent } from '../event-store/chain.ts';
-import { isChainSource } from '../event-store/chain.ts';
+import type { ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink } from '../event-store/chain.ts';
+import { isChainSource, isCheckpointStore } from '../event-store/chain.ts';
 import type { OpenPersonalData } from './personal-data.ts';
 import { SnapshotSealer } from './snapshots.ts';
 
@@ -32,6 +32,10 @@ export class SealedEventStore implements EventStore {
   readonly readChain?: (after: number, limit: number) => Promise<ChainedEvent[]>;
   readonly chainHeads?: () => Promise<ChainHead[]>;
   readonly positionOf?: (streamId: string, revision: number) => Promise<number | null>;
+  // The log's head and its signed checkpoints (chain.ts), as the adapter keeps them.
+  readonly logHead?: () => Promise<LogLink | null>;
+  readonly listCheckpoints?: () => Promise<LedgerCheckpoint[]>;
+  readonly recordCheckpoint?: (checkpoint: LedgerCheckpoint) => Promise<void>;
 
   constructor(inner: EventStore, personal: OpenPersonalData, options: { snapshots?: SnapshotSealer; closesKeys?: boolean } = {}) {
     this.inner = inner;
@@ -61,6 +65,12 @@ export class SealedEventStore implements EventStore {
       this.readChain = chain.readChain.bind(inner);
       this.chainHeads = chain.chainHeads.bind(inner);
       this.positionOf = chain.positionOf.bind(inner);
+    }
+    if (isCheckpointStore(inner)) {
+      const checkpoints: CheckpointStore = inner;
+      this.logHead = checkpoints.logHead.bind(inner);
+      this.listCheckpoints = checkpoints.listCheckpoints.bind(inner);
+      this.recordCheckpoint = checkpoints.recordCheckpoint.bind(inner);
     }
   }
 

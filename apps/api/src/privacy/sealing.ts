@@ -10,7 +10,7 @@
  * bytes) reads as erased rather than failing: the log's hash chain is what reports tampering
  * (verify-ledger), and one bad event must not stop every reader.
  */
-import { ERASED, ERASED_SHA256, PERSONAL_FIELDS, type PersonalFields, streams } from '@kamai/contracts';
+import { PERSONAL_FIELDS, type PersonalFields, erasedValue, streams } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import type { KeyStore } from './key-store.ts';
 import { gcmOpen, gcmSeal } from './aead.ts';
@@ -59,11 +59,6 @@ function withValueAt(data: JsonObject, path: string, value: Json | undefined): J
   if (!isObject(child)) return copy;
   copy[head] = withValueAt(child, rest.join('.'), value);
   return copy;
-}
-
-/** What a field reads as once its subject is erased. */
-export function erasedValue(path: string): string {
-  return path.endsWith('Sha256') ? ERASED_SHA256 : ERASED;
 }
 
 function subjectOf(fields: PersonalFields, streamId: string, data: JsonObject, metadata: EventMetadata | undefined): string | null {

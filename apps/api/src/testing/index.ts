@@ -1,2 +1,3 @@
 export * from './server.ts';
 export * from './process.ts';
+export * from './tamper.ts';

@@ -142,6 +142,13 @@ export function ProfileScreen() {
                 </Link>
               </li>
             )}
+            {isAdmin && (
+              <li>
+                <Link to="/admin/deletions" className={rowClasses}>
+                  <RowContent Icon={TrashIcon} label={t('staff.deletions')} />
+                </Link>
+              </li>
+            )}
             {isReviewer && (
               <li>
                 <Link to="/admin/review" className={rowClasses}>

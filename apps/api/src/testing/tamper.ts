@@ -1,0 +1,84 @@
+/**
+ * What someone holding a copy of the embedded event store's file can do to it behind the store's
+ * back, for the tamper-evidence specs: every change below keeps each stream's own chain consistent,
+ * as an attacker who read chain.ts would.
+ */
+import Database from 'better-sqlite3';
+import { type LogLink, chainHash, logHash } from '../event-store/chain.ts';
+
+interface Row {
+  position: number;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+function withFile<T>(file: string, change: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return db.transaction(() => change(db))();
+  } finally {
+    db.close();
+  }
+}
+
+/** Recomputes a stream's chain from its rows as they are now (after `edit` changed them) and moves its head to match. */
+function rechain(db: Database.Database, streamId: string): void {
+  const rows = db.prepare<[string], Row>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(streamId);
+  let prev: string | null = null;
+  for (const row of rows) {
+    const hash = chainHash(prev, { streamId, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
+    db.prepare('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?').run(hash, prev, row.position);
+    prev = hash;
+  }
+  const last = rows.at(-1);
+  if (!last || !prev) db.prepare('DELETE FROM stream_heads WHERE stream_id = ?').run(streamId);
+  else db.prepare('UPDATE stream_heads SET revision = ?, hash = ?, position = ? WHERE stream_id = ?').run(last.revision, prev, last.position, streamId);
+}
+
+/** Deletes a whole stream and its head row. */
+export function deleteStream(file: string, streamId: string): void {
+  withFile(file, (db) => {
+    db.prepare('DELETE FROM events WHERE stream_id = ?').run(streamId);
+    db.prepare('DELETE FROM stream_heads WHERE stream_id = ?').run(streamId);
+  });
+}
+
+/** Drops a stream's events after `keepThrough` and moves its head back to the last one kept. */
+export function truncateStream(file: string, streamId: string, keepThrough: number): void {
+  withFile(file, (db) => {
+    db.prepare('DELETE FROM events WHERE stream_id = ? AND revision > ?').run(streamId, keepThrough);
+    rechain(db, streamId);
+  });
+}
+
+/** Replaces text in one event's data and rechains its stream, head included. */
+export function editAndRechain(file: string, position: number, from: string, to: string): string {
+  return withFile(file, (db) => {
+    const row = db.prepare<[number], Row>('SELECT * FROM events WHERE position = ?').get(position);
+    if (!row || !row.data.includes(from)) throw new Error(`the event at position ${position} holds no ${from}`);
+    db.prepare('UPDATE events SET data = ? WHERE position = ?').run(row.data.replace(from, to), position);
+    rechain(db, row.stream_id);
+    return row.stream_id;
+  });
+}
+
+/** Recomputes the whole log's chain over the rows as they are: what an attacker who knows chain.ts does last. */
+export function relinkLog(file: string): void {
+  withFile(file, (db) => {
+    const rows = db.prepare<[], { position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position').all();
+    let previous: LogLink | null = null;
+    for (const row of rows) {
+      const hash = logHash(previous, row.position, row.hash);
+      db.prepare('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?').run(previous?.position ?? 0, hash, row.position);
+      previous = { position: row.position, hash };
+    }
+  });
+}
+
+/** Deletes every signed checkpoint kept in the file. */
+export function deleteCheckpoints(file: string): void {
+  withFile(file, (db) => db.prepare('DELETE FROM ledger_checkpoints').run());
+}
