@@ -1,4 +1,5 @@
 import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
+import { CONTROL_MESSAGES } from './controls.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { type MessageParams, renderText } from './messages.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
@@ -139,6 +140,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('limit', LIMIT_TEXTS),
   ...prefixed('settings', SETTINGS_MESSAGES),
   ...prefixed('wallet', WALLET_MESSAGES),
+  ...prefixed('controls', CONTROL_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -69,4 +69,6 @@ export type ErrorCode =
   | 'user_erased'
   /** POST /api/auth/password-reset/confirm: the code is wrong, used, expired or replaced: 400. */
   | 'invalid_code'
+  /** A finance member who adjusted a user's wallet in the last 30 days handling that user's withdrawal: 403. */
+  | 'conflict_of_duties'
   | 'internal';

@@ -8,6 +8,7 @@ export * from './notifications.ts';
 export * from './withdrawals.ts';
 export * from './profile.ts';
 export * from './settings.ts';
+export * from './controls.ts';
 export * from './tasks.ts';
 export * from './kyc.ts';
 export * from './uploads.ts';

@@ -183,8 +183,12 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     const staff = await signUp();
     await cli(dataDir, 'grant-role', staff.mobile, 'finance');
     await expect.poll(async () => (await staff.client.get('/api/auth/user')).body.roles, { timeout: 2000, interval: 25 }).toEqual(['finance']);
+    // Whoever adjusted a wallet does not settle its withdrawals: a second member funds it.
+    const funder = await signUp();
+    await cli(dataDir, 'grant-role', funder.mobile, 'finance');
+    await expect.poll(async () => (await funder.client.get('/api/auth/user')).body.roles, { timeout: 2000, interval: 25 }).toEqual(['finance']);
     const { client, mobile } = await signUp();
-    expect((await staff.client.post('/api/admin/adjustments', { mobile, amount: 500, direction: 'credit', reason: 'Missed reward' })).status).toBe(201);
+    expect((await funder.client.post('/api/admin/adjustments', { mobile, amount: 500, direction: 'credit', reason: 'Missed reward' })).status).toBe(201);
     const beforeWithdrawal = new Date().toISOString();
     // The withdrawal must come at a later millisecond than the moment noted.
     await expect.poll(() => Date.now() > Date.parse(beforeWithdrawal), { interval: 1 }).toBe(true);

@@ -34,16 +34,21 @@ describe('the finance screen’s four tabs', () => {
   it('shows the queue, the history with UTR and staff, a user’s ledger whose CSV sums to the balance shown, and the reconciliation', async () => {
     const staff = await registeredAccount(suite.server, 'Farah', 'Khan');
     grantRole(suite.server, staff.mobile, 'finance');
+    // Whoever adjusted a wallet does not settle its withdrawals: a second member funds it.
+    const funder = await registeredAccount(suite.server, 'Neha', 'Joshi');
+    grantRole(suite.server, funder.mobile, 'finance');
     const user = await registeredAccount(suite.server, 'Asha', 'Rao');
     const staffCookie = await sessionCookie(suite.server, staff);
+    const funderCookie = await sessionCookie(suite.server, funder);
     const userCookie = await sessionCookie(suite.server, user);
     // The role reaches the read model within a moment.
     for (let i = 0; i < 40; i++) {
       const res = await fetch(`${suite.server.baseUrl}/api/admin/ledger/reconciliation`, { headers: { cookie: staffCookie } });
-      if (res.ok) break;
+      const funding = await fetch(`${suite.server.baseUrl}/api/admin/ledger/reconciliation`, { headers: { cookie: funderCookie } });
+      if (res.ok && funding.ok) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    await api(staffCookie, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount: 900, direction: 'credit', reason: 'Missed reward' });
+    await api(funderCookie, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount: 900, direction: 'credit', reason: 'Missed reward' });
     const paid = await api(userCookie, 'POST', '/api/withdrawals', { amount: 300, upiId: 'asha.rao@okhdfc' });
     const rejected = await api(userCookie, 'POST', '/api/withdrawals', { amount: 150, upiId: 'asha.rao@okhdfc' });
     await api(userCookie, 'POST', '/api/withdrawals', { amount: 100, upiId: 'asha.rao@okhdfc' });

@@ -24,11 +24,16 @@ const suite = setUpBrowserSuite();
 const { signedIn } = suite;
 
 let staff: TestAccount;
+/** Funds users: whoever adjusted a wallet does not settle its withdrawals. */
+let funder: TestAccount;
 
 beforeAll(async () => {
   staff = await registeredAccount(suite.server, 'Farah', 'Khan');
   grantRole(suite.server, staff.mobile, 'finance');
   await waitForRole(suite.server, staff, 'finance');
+  funder = await registeredAccount(suite.server, 'Neha', 'Joshi');
+  grantRole(suite.server, funder.mobile, 'finance');
+  await waitForRole(suite.server, funder, 'finance');
 });
 
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
@@ -138,7 +143,7 @@ describe('requesting an adjustment', () => {
 describe('paying or rejecting a withdrawal', () => {
   it('shows the amount, the person and where the money goes; Cancel leaves it pending, confirming pays it', async () => {
     const user = await registeredAccount(suite.server, 'Meena', 'Iyer');
-    expect((await post(staff, '/api/admin/adjustments', { mobile: user.mobile, amount: '300', direction: 'credit', reason: 'Test funding' })).status).toBe(201);
+    expect((await post(funder, '/api/admin/adjustments', { mobile: user.mobile, amount: '300', direction: 'credit', reason: 'Test funding' })).status).toBe(201);
     const requested = await post(user, '/api/withdrawals', { amount: 150, upiId: 'meena.iyer@okaxis' });
     expect(requested.status).toBe(201);
     const { id } = (await requested.json()) as { id: string };

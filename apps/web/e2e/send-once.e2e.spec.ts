@@ -79,8 +79,9 @@ async function withdrawals(user: TestAccount): Promise<{ id: string; status: str
   return (await (await api(user, 'GET', '/api/withdrawals')).json()) as { id: string; status: string }[];
 }
 
+/** Funded by the colleague: whoever adjusted a wallet does not settle its withdrawals. */
 async function credit(user: TestAccount, amount: string): Promise<void> {
-  expect((await api(staff, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount, direction: 'credit', reason: 'Test funding' })).status).toBe(201);
+  expect((await api(colleague, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount, direction: 'credit', reason: 'Test funding' })).status).toBe(201);
 }
 
 describe('a double click on a money action', () => {

@@ -1,4 +1,15 @@
-import { DEFAULT_LIMITS, type EventsOf, type Paise, type UserEvent, type adjustmentEvents, msg } from '@kamai/contracts';
+import {
+  CONFLICT_OF_DUTIES_DAYS,
+  DEFAULT_LIMITS,
+  type EventsOf,
+  FOUR_EYES_WINDOW_HOURS,
+  type Paise,
+  type UserEvent,
+  type adjustmentEvents,
+  type ledgerEvents,
+  msg,
+  rupeeText,
+} from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
 import type { AccountState } from './account.ts';
@@ -14,18 +25,68 @@ export interface PendingAdjustment {
 }
 
 /**
- * Adjustments waiting for a second finance member, and how the decided ones ended. Maps, changed in
- * place by evolve: O(1) per event (see ./state.ts on why the command cache allows that).
+ * What one finance member did to this wallet alone, for the controls: when they last adjusted it
+ * (moved at once, or approved after they asked), and what they moved at once per hour of the last
+ * FOUR_EYES_WINDOW_HOURS (ISO hour start -> paise; hours keep the state bounded however many there are).
+ */
+export interface MemberAdjustments {
+  lastAt: string | null;
+  hours: [string, Paise][];
+}
+
+/**
+ * Adjustments waiting for a second finance member, how the decided ones ended, and each member's
+ * recent adjustments (members with none in CONFLICT_OF_DUTIES_DAYS leave). Changed in place by
+ * evolve: O(1) per event (see ./state.ts on why the command cache allows that).
  */
 export interface AdjustmentsState {
   pending: Map<string, PendingAdjustment>;
   decided: Map<string, 'approved' | 'rejected'>;
+  byMember: Map<string, MemberAdjustments>;
 }
 
-export const initialAdjustmentsState = (): AdjustmentsState => ({ pending: new Map(), decided: new Map() });
+export const initialAdjustmentsState = (): AdjustmentsState => ({ pending: new Map(), decided: new Map(), byMember: new Map() });
+
+const HOUR_MS = 3_600_000;
+const DUTIES_MS = CONFLICT_OF_DUTIES_DAYS * 24 * HOUR_MS;
+const WINDOW_MS = FOUR_EYES_WINDOW_HOURS * HOUR_MS;
+const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / HOUR_MS) * HOUR_MS).toISOString();
+/** An hour counts while any part of it is inside the window: the sum never comes out short. */
+const hourCounts = (hour: string, now: number) => Date.parse(hour) + HOUR_MS > now - WINDOW_MS;
+
+/** Records that `by` adjusted the wallet at `at` (moving `alonePaise` without a second member), forgetting what expired. */
+function remember(state: AdjustmentsState, by: string, at: string, alonePaise: Paise): AdjustmentsState {
+  const now = Date.parse(at);
+  for (const [member, m] of state.byMember) {
+    m.hours = m.hours.filter(([hour]) => hourCounts(hour, now));
+    if (m.hours.length === 0 && (m.lastAt === null || Date.parse(m.lastAt) <= now - DUTIES_MS)) state.byMember.delete(member);
+  }
+  const m = state.byMember.get(by) ?? { lastAt: null, hours: [] };
+  if (m.lastAt === null || m.lastAt < at) m.lastAt = at;
+  if (alonePaise > 0) {
+    const hour = hourOf(at);
+    const bucket = m.hours.find(([h]) => h === hour);
+    if (bucket) bucket[1] += alonePaise;
+    else m.hours.push([hour, alonePaise]);
+  }
+  state.byMember.set(by, m);
+  return state;
+}
 
 /** The parts of the user state adjustments are decided on. */
 type AdjustmentParts = { account: AccountState; wallet: WalletState; adjustments: AdjustmentsState };
+
+type LedgerEvent = EventsOf<typeof ledgerEvents>;
+
+/**
+ * A ledger entry that is an adjustment moved at once by its maker (an approved one names its
+ * adjustment as reference and is remembered by its approval).
+ */
+export function evolveAdjustmentEntry(state: AdjustmentsState, event: LedgerEvent): AdjustmentsState {
+  const d = event.data;
+  if (d.kind !== 'adjustment' || d.reference !== undefined || !d.by) return state;
+  return remember(state, d.by, event.type === 'WalletCredited' ? event.data.creditedAt : event.data.debitedAt, d.amountPaise);
+}
 
 export function evolveAdjustments(state: AdjustmentsState, event: AdjustmentEvent): AdjustmentsState {
   switch (event.type) {
@@ -36,6 +97,11 @@ export function evolveAdjustments(state: AdjustmentsState, event: AdjustmentEven
     }
     case 'AdjustmentApproved':
     case 'AdjustmentRejected':
+      if (event.type === 'AdjustmentApproved') {
+        const asked = state.pending.get(event.data.adjustmentId);
+        // The maker adjusted the wallet when the money moved; the approver's eyes keep it out of their sum.
+        if (asked) remember(state, asked.requestedBy, event.data.approvedAt, 0);
+      }
       state.pending.delete(event.data.adjustmentId);
       state.decided.set(event.data.adjustmentId, event.type === 'AdjustmentApproved' ? 'approved' : 'rejected');
       return state;
@@ -71,7 +137,11 @@ export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts
   // Four eyes on money: staff cannot move rupees into or out of their own wallet.
   if (d.by === state.account.userId) throw new DomainError('forbidden', msg('api.ownWallet'));
   if (d.direction === 'debit') assertCovered(d.amountPaise, state);
-  if (d.amountPaise > (d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise)) {
+  // The threshold holds for what one member moves alone to one user within the window, not only
+  // for each adjustment: ten small credits need a second member as one large one does.
+  const now = Date.parse(command.now);
+  const alone = (state.adjustments.byMember.get(d.by)?.hours ?? []).filter(([hour]) => hourCounts(hour, now)).reduce((sum, [, paise]) => sum + paise, 0);
+  if (alone + d.amountPaise > (d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise)) {
     return [
       {
         type: 'AdjustmentRequested',
@@ -124,6 +194,19 @@ export function decideAdjustmentDecision(command: AdjustmentDecision, state: Adj
       return [{ type: 'AdjustmentRejected', data: { adjustmentId, rejectedBy: by, rejectedAt: command.now } }];
     default:
       return assertNever(command);
+  }
+}
+
+/**
+ * A finance member who adjusted this user's wallet within CONFLICT_OF_DUTIES_DAYS, or asked for an
+ * adjustment still pending, does not settle their withdrawals: whoever creates money must not also
+ * pay it out.
+ */
+export function assertNoConflictOfDuties(adjustments: AdjustmentsState, by: string, now: string): void {
+  const lastAt = adjustments.byMember.get(by)?.lastAt;
+  const recently = lastAt != null && Date.parse(lastAt) > Date.parse(now) - DUTIES_MS;
+  if (recently || [...adjustments.pending.values()].some((p) => p.requestedBy === by)) {
+    throw new DomainError('forbidden', msg('controls.conflictOfDuties'), undefined, 'conflict_of_duties');
   }
 }
 

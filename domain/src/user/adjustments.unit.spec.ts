@@ -103,7 +103,7 @@ describe('manual adjustments', () => {
   it('refuses a credit that would take the balance past what a money column holds', () => {
     const big: UserEvent = {
       type: 'WalletCredited',
-      data: { entryId: 'e0', amountPaise: MAX_MONEY_PAISE - 50, kind: 'adjustment', params: { reason: 'x' }, by: 'fin-1', creditedAt: now },
+      data: { entryId: 'e0', amountPaise: MAX_MONEY_PAISE - 50, kind: 'adjustment', params: { reason: 'x' }, by: 'fin-0', creditedAt: now },
     };
     spec.given([registered, big]).when(adjust('credit', 100)).thenFails('conflict', /most a wallet can hold/);
     expect(decideAdjustWallet(adjust('credit', 50), fold(userEvolver, [registered, big]))[0]?.type).toBe('WalletCredited');

@@ -5,7 +5,7 @@ import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type DeletionState, evolveDeletion, initialDeletionState } from './deletion.ts';
 import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } from './kyc.ts';
-import { type AdjustmentsState, type PendingAdjustment, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
+import { type AdjustmentsState, type PendingAdjustment, type MemberAdjustments, evolveAdjustmentEntry, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
 import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
@@ -46,6 +46,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WalletCredited':
       case 'WalletDebited':
         state.wallet = evolveWallet(state.wallet, event);
+        state.adjustments = evolveAdjustmentEntry(state.adjustments, event);
         return state;
       case 'NotificationSent':
       case 'NotificationRead':
@@ -94,13 +95,14 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 6 (the deletion request; no notifications, only
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 7 (each finance member's recent
+ * adjustments, for the money controls; the deletion request; no notifications, only
  * the withdrawals finance has not finished with and the newest paid ones, with their payout states:
  * the state is bounded whatever the history); bump it when the state's shape or
  * any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 6,
+  version: 7,
   save: (state) =>
     ({
       account: state.account,
@@ -108,7 +110,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
-      adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
+      adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
       deletion: state.deletion,
     }) as unknown as Json,
   load: (json) => {
@@ -118,7 +120,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
-      adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
+      adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'>; byMember: Entries<MemberAdjustments> };
       deletion: DeletionState;
     };
     const { account, wallet, tasks, withdrawals, kyc, adjustments, deletion } = saved;
@@ -129,7 +131,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
-      adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
+      adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided), byMember: new Map(adjustments.byMember.map(([by, m]) => [by, { lastAt: m.lastAt, hours: m.hours.map(([h, p]) => [h, p]) }])) },
       deletion: { ...deletion },
     };
   },

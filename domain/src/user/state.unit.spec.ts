@@ -29,7 +29,7 @@ function history(rounds: number): UserEvent[] {
     add([credit({ entryId: `c${r}`, amountPaise: 20_000, kind: 'adjustment', params: { reason: 'bench' }, by: 'f1', now }), note(`n${r}a`)]);
     const destination = { kind: 'upi', upiId: 'asha.rao@okhdfc' } as const;
     add(decideWithdrawals({ type: 'RequestWithdrawal', data: { withdrawalId: `w${r}`, entryId: `h${r}`, notificationId: `n${r}b`, amountPaise: 10_000, destination }, now }, state));
-    add(decideWithdrawals({ type: 'MarkWithdrawalPaid', data: { withdrawalId: `w${r}`, reference: `UTR${r}`, by: 'f1', notificationId: `n${r}c` }, now }, state));
+    add(decideWithdrawals({ type: 'MarkWithdrawalPaid', data: { withdrawalId: `w${r}`, reference: `UTR${r}`, by: 'f2', notificationId: `n${r}c` }, now }, state));
     add([note(`n${r}d`), note(`n${r}e`), { type: 'NotificationRead', data: { notificationId: `n${r}a`, readAt: now } }]);
   }
   return events;

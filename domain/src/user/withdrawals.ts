@@ -13,6 +13,7 @@ import {
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
 import type { AccountState } from './account.ts';
+import { type AdjustmentsState, assertNoConflictOfDuties } from './adjustments.ts';
 import { type WalletState, credit, debit } from './wallet.ts';
 
 export type WithdrawalEvent = EventsOf<typeof withdrawalEvents>;
@@ -22,6 +23,8 @@ export interface WithdrawalDecisionState {
   account: AccountState;
   wallet: WalletState;
   withdrawals: WithdrawalsState;
+  /** Who adjusted this wallet lately: they settle none of its withdrawals. */
+  adjustments: AdjustmentsState;
 }
 
 export interface WithdrawalRecord {
@@ -204,6 +207,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const d = command.data;
       // Paid by hand while pending, or from a batch's results while processing.
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['pending', 'processing']);
+      // Recording the bank's result for a processing one is not a decision: the batch's sender was checked.
+      if (record.status === 'pending') assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [
         {
           type: 'WithdrawalPaid',
@@ -222,6 +227,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     case 'RejectWithdrawal': {
       const d = command.data;
       const record = pendingWithdrawal(state, d.withdrawalId, d.by);
+      assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [
         { type: 'WithdrawalRejected', data: { withdrawalId: d.withdrawalId, reason: d.reason, rejectedBy: d.by, rejectedAt: command.now } },
         credit({
@@ -247,6 +253,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const current = state.withdrawals.byId.get(d.withdrawalId);
       if (current?.status === 'processing' && current.batchId === d.batchId && d.by !== state.account.userId) return [];
       pendingWithdrawal(state, d.withdrawalId, d.by);
+      assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [{ type: 'WithdrawalProcessing', data: { withdrawalId: d.withdrawalId, batchId: d.batchId, by: d.by, processingAt: command.now } }];
     }
     case 'FailWithdrawal': {
@@ -258,6 +265,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     case 'ReverseWithdrawal': {
       const d = command.data;
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['paid']);
+      assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       const reversed: UserEvent = { type: 'WithdrawalReversed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, reversedAt: command.now } };
       return giveBack(state, command, record, reversed, 'payout_reversal', 'withdrawal_reversed', { reference: record.reference ?? '' });
     }

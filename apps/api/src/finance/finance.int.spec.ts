@@ -6,18 +6,21 @@ let server: TestServer;
 let finance: TestClient & { userId: string; mobile: string };
 /** A second finance member. */
 let colleague: TestClient & { userId: string; mobile: string };
+/** The member who funds users: whoever adjusted a wallet does not settle its withdrawals. */
+let funder: TestClient & { userId: string; mobile: string };
 
 beforeAll(async () => {
   server = await startTestServer();
   finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
   colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
+  funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
 });
 afterAll(async () => server?.close());
 
 /** A user with `rupees` and one pending withdrawal of `amount` to a bank account. */
 async function pendingWithdrawal(rupees = 500, amount = 200) {
   const user = await server.signUp({ firstName: 'Asha', lastName: 'Rao' });
-  await adjust(finance, user.mobile, rupees);
+  await adjust(funder, user.mobile, rupees);
   const res = await user.post('/api/withdrawals', { amount, bankAccount: BANK });
   expect(res.status).toBe(201);
   return { user, id: res.body.id as string };
@@ -158,7 +161,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     expect(noReason.body.error.fields).toEqual({ reason: 'Give a reason of at least 3 characters' });
 
     // A finance user's own request is someone else's to settle.
-    await adjust(finance, colleague.mobile, 200);
+    await adjust(funder, colleague.mobile, 200);
     const own = await colleague.post('/api/withdrawals', { amount: 100, upiId: UPI });
     expect((await colleague.post(`/api/admin/withdrawals/${own.body.id}/paid`, { reference: 'UTR12345678' })).status).toBe(403);
     expect((await finance.post(`/api/admin/withdrawals/${own.body.id}/paid`, { reference: 'UTR12345678' })).status).toBe(200);

@@ -5,10 +5,13 @@ import { BANK, adjust } from './testing.ts';
 
 let server: TestServer;
 let finance: TestClient & { userId: string; mobile: string };
+/** Funds users: whoever adjusted a wallet does not settle its withdrawals. */
+let funder: TestClient;
 
 beforeAll(async () => {
   server = await startTestServer();
   finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
+  funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
 });
 afterAll(async () => server?.close());
 
@@ -38,7 +41,7 @@ function parseCsv(text: string): Record<string, string>[] {
 describe('finance ledger over real HTTP', () => {
   it('answers statements, balances at a time, the trial balance and the reconciliation from the journal', async () => {
     const user = await server.signUp({ firstName: 'Asha', lastName: 'Rao' });
-    await adjust(finance, user.mobile, 500);
+    await adjust(funder, user.mobile, 500);
     const first = await user.post('/api/withdrawals', { amount: 200, bankAccount: BANK });
     expect(first.status).toBe(201);
     const midway = new Date().toISOString();
@@ -120,7 +123,7 @@ describe('finance ledger over real HTTP', () => {
 
   it('pages the withdrawal list by cursor with nothing cut off, filters by time, and exports CSV', async () => {
     const user = await server.signUp({ firstName: 'Ravi', lastName: 'Kumar' });
-    await adjust(finance, user.mobile, 1000);
+    await adjust(funder, user.mobile, 1000);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK })).body.id);
     await finance.post(`/api/admin/withdrawals/${ids[0]}/paid`, { reference: 'UTR77770001' });

@@ -8,12 +8,15 @@ let server: TestServer;
 let finance: Member;
 let colleague: Member;
 let admin: Member;
+/** Funds users: whoever adjusted a wallet does not settle its withdrawals. */
+let funder: Member;
 
 beforeAll(async () => {
   server = await startTestServer();
   finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
   colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
   admin = await server.signUp({ roles: ['admin'] });
+  funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
   // Batches above ₹5,000 need a second finance member.
   const set = await admin.put('/api/admin/settings', { payoutBatchApprovalThreshold: '5000.00' });
   expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -29,7 +32,7 @@ async function withdrawals(count: number, base = 500) {
   const made: { user: Member; id: string; amountPaise: number }[] = [];
   for (let i = 0; i < count; i++) {
     const user = await server.signUp({ firstName: 'Asha', lastName: `Rao${i}` });
-    await adjust(finance, user.mobile, 1000);
+    await adjust(funder, user.mobile, 1000);
     const amount = base + i;
     const res = await user.post('/api/withdrawals', i % 2 === 0 ? { amount, bankAccount: BANK } : { amount, upiId: UPI });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -17,7 +17,7 @@ import {
   streams,
   msg,
 } from '@kamai/contracts';
-import { DomainError, type PayoutBatchState, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
+import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
   findWithdrawalForFinance,
@@ -197,8 +197,22 @@ export const payoutRoutes = new Hono<AppEnv>()
     const notPending = rows.filter((r) => r.status !== 'pending').map((r) => r.id);
     if (notPending.length > 0) throw new ApiError(409, 'conflict', msg('payout.notPending'), { withdrawalIds: msg('payout.notPendingIds', { ids: notPending.join(', ') }) });
     if (rows.some((r) => r.user_id === staff.id)) throw forbidden(msg('api.ownWithdrawal'));
-    // Separation of duties beyond "not your own" (such as members who recently adjusted one of these
-    // users) is checked here, before anything is recorded.
+    // Whoever adjusted one of these users lately sends none of their withdrawals: refused whole, before
+    // anything is recorded (the per-withdrawal check on the user stream would only drop them quietly).
+    const conflicted: string[] = [];
+    for (const id of withdrawalIds) {
+      const row = byId.get(id)!;
+      const { state } = await loadStream(deps.store, streams.user(row.user_id), userDecider);
+      try {
+        assertNoConflictOfDuties(state.adjustments, staff.id, deps.now().toISOString());
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        conflicted.push(row.id);
+      }
+    }
+    if (conflicted.length > 0) {
+      throw new ApiError(403, 'conflict_of_duties', msg('controls.conflictOfDutiesInBatch'), { withdrawalIds: msg('controls.conflictedWithdrawals', { ids: conflicted.join(', ') }) });
+    }
     const items = withdrawalIds.map((id) => {
       const row = byId.get(id)!;
       return { withdrawalId: id, userId: row.user_id, amountPaise: row.amount_paise };

@@ -66,7 +66,9 @@ describe('Idempotency-Key across two processes', () => {
     const finance = await pair.signUp(pair.a.url, 'Rohan', ['finance']);
     const a = await pair.signUp(pair.a.url, 'Asha');
     const b = await pair.signUp(pair.b.url, 'Ravi');
-    for (const u of [a, b]) expect((await finance.post('/api/admin/adjustments', { mobile: u.mobile, amount: 500, direction: 'credit', reason: 'Funding' })).status).toBe(201);
+    // Whoever adjusted a wallet does not settle its withdrawals: a second member funds them.
+    const funder = await pair.signUp(pair.b.url, 'Neha', ['finance']);
+    for (const u of [a, b]) expect((await funder.post('/api/admin/adjustments', { mobile: u.mobile, amount: 500, direction: 'credit', reason: 'Funding' })).status).toBe(201);
 
     const shared = { ...json, 'idempotency-key': 'same-key-for-both' };
     const body = JSON.stringify({ amount: 200, bankAccount: BANK });
@@ -130,9 +132,10 @@ describe('one transfer reference pays one withdrawal', () => {
   it('lets exactly one of two processes pay two withdrawals with one UTR at once, and frees a UTR whose pay was refused', async () => {
     const finance = await pair.signUp(pair.a.url, 'Rohan', ['finance']);
     const users = [await pair.signUp(pair.a.url, 'Asha'), await pair.signUp(pair.b.url, 'Ravi')];
+    const funder = await pair.signUp(pair.b.url, 'Neha', ['finance']);
     const ids: string[] = [];
     for (const u of users) {
-      expect((await finance.post('/api/admin/adjustments', { mobile: u.mobile, amount: 1000, direction: 'credit', reason: 'Funding' })).status).toBe(201);
+      expect((await funder.post('/api/admin/adjustments', { mobile: u.mobile, amount: 1000, direction: 'credit', reason: 'Funding' })).status).toBe(201);
       ids.push((await u.post('/api/withdrawals', { amount: 200, bankAccount: BANK })).body.id);
       ids.push((await u.post('/api/withdrawals', { amount: 100, bankAccount: BANK })).body.id);
     }

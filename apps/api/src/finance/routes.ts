@@ -13,12 +13,12 @@ import {
   msg,
   type WithdrawalStatus,
 } from '@kamai/contracts';
-import { type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
+import { type AdjustmentDecision, DomainError, type WithdrawalCommand, assertNoConflictOfDuties, userDecider } from '@kamai/domain';
 import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
-import { handleCommand } from '../commands/handle.ts';
+import { handleCommand, loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
@@ -47,6 +47,11 @@ export const financeRoutes = new Hono<AppEnv>()
     const by = requireUser(c).id;
     // An unknown withdrawal is refused before anything is reserved: a refusal appends nothing.
     const request = await requestOf(c, c.req.param('id'));
+    // So is a member who adjusted this user lately (the decider checks again on the stream itself).
+    if (request.status === 'pending') {
+      const { state } = await loadStream(c.var.deps.store, streams.user(request.user_id), userDecider);
+      assertNoConflictOfDuties(state.adjustments, by, c.var.deps.now().toISOString());
+    }
     // One transfer reference pays one withdrawal (finance/references.ts).
     return withReservedReference(c.var.deps, { reference, withdrawalId: c.req.param('id'), by }, () =>
       settle(c, request, (id, now) => ({

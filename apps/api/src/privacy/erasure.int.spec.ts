@@ -29,11 +29,14 @@ let server: TestServer;
 let admin: TestClient;
 let finance: TestClient;
 let reviewer: TestClient;
+/** Funds users: whoever adjusted a wallet does not settle its withdrawals. */
+let funder: TestClient;
 beforeAll(async () => {
   server = await startTestServer();
   reviewer = await server.signUp({ roles: ['reviewer'] });
   admin = await server.signUp({ roles: ['admin'] });
   finance = await server.signUp({ roles: ['finance'] });
+  funder = await server.signUp({ roles: ['finance'] });
 });
 afterAll(() => server?.close());
 
@@ -90,7 +93,7 @@ describe('erasure', () => {
     user = await server.signUp({ firstName: FIRST, lastName: LAST });
     expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: 0 })).body.deletionCoolingOffHours).toBe(0);
     expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: -1 })).status).toBe(400);
-    await adjust(finance, user.mobile, 1000);
+    await adjust(funder, user.mobile, 1000);
     expect((await user.post('/api/withdrawals', { amount: 300, upiId: UPI })).status).toBe(201);
     expect((await user.post('/api/withdrawals', { amount: 400, bankAccount: { accountNumber: ACCOUNT, ifsc: 'HDFC0001234', holderName: HOLDER } })).status).toBe(201);
     const kyc = await submitDocument(server.url, user, 'pan', 11);

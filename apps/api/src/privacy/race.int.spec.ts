@@ -16,11 +16,13 @@ describe('erasure racing money on the same user', () => {
     const { store } = server;
     const admin = await server.signUp({ roles: ['admin'] });
     const finance = await server.signUp({ roles: ['finance'] });
+    // Whoever adjusted a wallet does not settle its withdrawals.
+    const funder = await server.signUp({ roles: ['finance'] });
     expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: 0 })).status).toBe(200);
 
     // A user with ₹100 asks to be deleted and withdraws it at the moment an admin erases them.
     const user = await server.signUp();
-    await adjust(finance, user.mobile, 100);
+    await adjust(funder, user.mobile, 100);
     const requested = await user.post('/api/profile/deletion-request', { password: 'secret123' });
     expect(requested.status).toBe(202);
     const [withdrawal, early] = await Promise.all([

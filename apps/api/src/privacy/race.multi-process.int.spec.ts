@@ -33,6 +33,8 @@ describe('erasure racing a withdrawal across two API processes', () => {
     const { a, b } = pair;
     const admin = await pair.signUp(a.url, 'Aditi', ['admin']);
     const finance = await pair.signUp(b.url, 'Farah', ['finance']);
+    // Whoever adjusted a wallet does not settle its withdrawals: a second member funds them.
+    const funder = await pair.signUp(a.url, 'Neha', ['finance']);
     expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: 0 })).status).toBe(200);
     const eraseOnA = (id: string) => admin.clone(a.url).post(`/api/admin/deletions/${id}/erase`);
     const withdrawOnB = (user: TestClient, amount: number) => user.clone(b.url).post('/api/withdrawals', { amount, upiId: UPI });
@@ -40,7 +42,7 @@ describe('erasure racing a withdrawal across two API processes', () => {
     // Money on the wallet: the withdrawal lands (before or after the refused erasure, money is owed
     // either way: available before it, a pending payout after it).
     const owed = await pair.signUp(b.url, 'Ravi');
-    await adjust(finance, owed.mobile, 100);
+    await adjust(funder, owed.mobile, 100);
     const owedRequest = await owed.post('/api/profile/deletion-request', { password: 'secret123' });
     expect(owedRequest.status).toBe(202);
     const [withdrawal, refused] = await Promise.all([withdrawOnB(owed, 100), eraseOnA(owedRequest.body.id)]);
@@ -56,7 +58,7 @@ describe('erasure racing a withdrawal across two API processes', () => {
     // two arrive in either order.
     for (let round = 0; round < 3; round++) {
       const user = await pair.signUp(round % 2 ? a.url : b.url, 'Meena');
-      await adjust(finance, user.mobile, 100);
+      await adjust(funder, user.mobile, 100);
       const spent = await withdrawOnB(user, 100);
       expect(spent.status).toBe(201);
       expect((await finance.post(`/api/admin/withdrawals/${spent.body.id}/paid`, { reference: utr() })).status).toBe(200);
