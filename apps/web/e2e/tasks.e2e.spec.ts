@@ -289,7 +289,7 @@ describe('rejection and resubmission', () => {
 });
 
 describe('choosing the image', () => {
-  it('refuses a file over 5MB without uploading, and says so when an upload fails', async () => {
+  it('refuses a file over 5MB without uploading, names a file that is not an image, and says so when an upload fails', async () => {
     const user = newAccount('Geeta');
     await registerAccount(suite.server.baseUrl, user);
     const title = `Play Ludo to level 3 ${user.mobile}`;
@@ -315,6 +315,10 @@ describe('choosing the image', () => {
     expect(uploads).toEqual([]);
     await page.screenshot({ path: '/tmp/kamai-too-large.png' });
 
+    // A file that calls itself a PNG but is not an image: the storage says so, and so does the dialog.
+    await dialog.getByLabel('Proof image').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some notes, not a picture') });
+    await dialog.getByRole('alert').filter({ hasText: 'Only PNG, JPEG, WebP or GIF images are allowed' }).waitFor();
+
     // The storage refuses the PUT: the user is told to try again, and Submit stays disabled.
     await page.route('**/api/objects/put/**', (route) => route.fulfill({ status: 500, body: 'disk full' }));
     await dialog.getByLabel('Description').fill('Reached level 3.');
@@ -327,7 +331,7 @@ describe('choosing the image', () => {
     await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
     await expectToast(page, 'Image Uploaded');
     await expect(dialog.getByRole('button', { name: 'Submit Proof' }).isEnabled()).resolves.toBe(true);
-    expect(uploads.filter((call) => call === 'POST /api/objects/upload')).toHaveLength(2);
+    expect(uploads.filter((call) => call === 'POST /api/objects/upload')).toHaveLength(3);
   });
 });
 
