@@ -127,7 +127,7 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
 
       // Home says the reward is under review.
       await page.goto('/');
-      await page.getByTestId('money-in-flight').getByText(t('home:underReview', { amount: '₹150' })).waitFor();
+      await page.getByTestId('money-in-flight').getByText(t('home:underReview', { amount: '₹150.00' })).waitFor();
 
       // The reviewer approves it.
       const queue = (await api('GET', '/api/admin/submissions?status=submitted')) as { id: string; taskTitle: string }[];

@@ -52,7 +52,7 @@ describe('the wallet, on a phone', () => {
     const page = await signedIn(user);
     await openWallet(page);
     await expect(page.getByTestId('wallet-balance').textContent()).resolves.toBe('₹250.00');
-    await page.getByText('Minimum: ₹100').waitFor();
+    await page.getByText('Minimum: ₹100.00').waitFor();
     const activity = page.getByRole('list', { name: 'Recent activity' });
     const bonus = activity.getByRole('listitem').filter({ hasText: 'Adjustment: Welcome bonus' });
     await expect(bonus.getByText('Just now').isVisible()).resolves.toBe(true);
@@ -64,7 +64,7 @@ describe('the wallet, on a phone', () => {
     const dialog = withdrawDialog(page);
     await dialog.waitFor();
     await dialog.getByText('Available balance: ₹250.00').waitFor();
-    await dialog.getByText('Minimum: ₹100 · Maximum: ₹250.00').waitFor();
+    await dialog.getByText('Minimum: ₹100.00 · Maximum: ₹250.00').waitFor();
     await dialog.getByText('Withdrawal requests are processed within 24-48 hours.').waitFor();
     const amount = dialog.getByLabel('Amount (₹)');
     await expect(amount.inputValue()).resolves.toBe('100');

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BellIcon } from '../../components/icons.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
-import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { formatRupees } from '../../lib/format.ts';
 import { moneyInFlight } from '../wallet/moneyStatus.ts';
 import { currentUserQuery, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -89,8 +89,8 @@ function MoneyInFlight({ underReviewPaise, onItsWayPaise }: { underReviewPaise: 
   const { t } = useTranslation('home');
   if (underReviewPaise === 0 && onItsWayPaise === 0) return null;
   const parts = [
-    underReviewPaise > 0 ? t('underReview', { amount: formatRupeesShort(underReviewPaise / 100) }) : null,
-    onItsWayPaise > 0 ? t('onItsWay', { amount: formatRupeesShort(onItsWayPaise / 100) }) : null,
+    underReviewPaise > 0 ? t('underReview', { amount: formatRupees(underReviewPaise / 100) }) : null,
+    onItsWayPaise > 0 ? t('onItsWay', { amount: formatRupees(onItsWayPaise / 100) }) : null,
   ].filter(Boolean);
   return (
     <Link

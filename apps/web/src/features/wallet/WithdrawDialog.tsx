@@ -10,7 +10,7 @@ import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
 import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts';
 import { useTranslation } from 'react-i18next';
-import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
@@ -183,7 +183,7 @@ function WithdrawForm({ balance, once, onDone }: { balance: string; once: Return
         step="0.01"
         value={amount}
         onValueChange={setAmount}
-        hint={t('withdraw.amountHint', { min: formatRupeesShort(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
+        hint={t('withdraw.amountHint', { min: formatRupees(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
       />
 
       <fieldset className="grid gap-2">
