@@ -90,7 +90,7 @@ describe('a double click on a money action', () => {
     const page = await signedIn(user);
     await page.goto('/wallet');
     await page.getByRole('button', { name: 'Withdraw Money' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Withdraw to Bank' });
+    const dialog = page.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
     await dialog.getByRole('radio', { name: 'UPI ID' }).check();
     await dialog.getByLabel('Amount (₹)').fill('150');
     await dialog.getByRole('textbox', { name: 'UPI ID' }).fill('asha.rao@okaxis');
@@ -164,7 +164,7 @@ describe('dialogs on a phone', () => {
     await page.goto('/wallet');
     await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Withdraw Money' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Withdraw to Bank' });
+    const dialog = page.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
     await dialog.getByRole('radio', { name: 'UPI ID' }).check();
     await dialog.getByRole('textbox', { name: 'UPI ID' }).fill('sunil@okaxis');
 

@@ -140,8 +140,10 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await page.getByTestId('wallet-balance').getByText('₹150.00').waitFor();
       await expectAccessible(page, `wallet (${language})`);
       await page.getByRole('button', { name: t('wallet:withdrawMoney') }).click();
-      const dialog = page.getByRole('dialog', { name: t('wallet:withdraw.title') });
-      await dialog.getByRole('radio', { name: t('wallet:withdraw.upi') }).check();
+      await page.getByRole('dialog', { name: t('wallet:withdraw.title') }).waitFor();
+      // The title follows the chosen destination.
+      const dialog = page.getByRole('dialog', { name: t('wallet:withdraw.titleUpi') });
+      await page.getByRole('radio', { name: t('wallet:withdraw.upi') }).check();
       await dialog.getByRole('textbox', { name: t('wallet:withdraw.upi') }).fill('arjun.yadav@okhdfc');
       await expectAccessible(page, `withdraw dialog (${language})`);
       await dialog.getByRole('button', { name: t('wallet:withdraw.submit') }).click();

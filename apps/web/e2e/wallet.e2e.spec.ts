@@ -28,7 +28,7 @@ async function creditThroughFinance(finance: Page, mobile: string, amount: strin
  * tree (Radix announces toasts through its own live region), so hidden elements are included.
  */
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
-const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: 'Withdraw to Bank' });
+const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
 
 async function expectToast(on: Page, title: string, description: string): Promise<void> {
   await toasts(on).getByText(title, { exact: true }).waitFor();

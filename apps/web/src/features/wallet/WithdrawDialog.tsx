@@ -32,12 +32,14 @@ interface WithdrawDialogProps {
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
   const { t } = useTranslation('wallet');
   const once = useSendOnce(open);
+  // The title names where the money goes, as the form's choice changes.
+  const [kind, setKind] = useState<'bank' | 'upi'>('bank');
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       busy={once.busy}
-      title={t('withdraw.title')}
+      title={kind === 'upi' ? t('withdraw.titleUpi') : t('withdraw.title')}
       description={
         <>
           {t('withdraw.available')} <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
@@ -45,7 +47,7 @@ export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogPr
       }
     >
       {/* Inside the dialog's content, so every opening starts from a fresh form. */}
-      <WithdrawForm balance={balance} once={once} onDone={() => onOpenChange(false)} />
+      <WithdrawForm balance={balance} once={once} onDone={() => onOpenChange(false)} onKindChange={setKind} />
     </Dialog>
   );
 }
@@ -54,7 +56,17 @@ type DestinationChoice = 'saved' | 'bank' | 'upi';
 
 const UpiForm = v.object({ upiId: UpiId });
 
-function WithdrawForm({ balance, once, onDone }: { balance: string; once: ReturnType<typeof useSendOnce>; onDone: () => void }) {
+function WithdrawForm({
+  balance,
+  once,
+  onDone,
+  onKindChange,
+}: {
+  balance: string;
+  once: ReturnType<typeof useSendOnce>;
+  onDone: () => void;
+  onKindChange: (kind: 'bank' | 'upi') => void;
+}) {
   const withdraw = useWithdrawMutation();
   const queryClient = useQueryClient();
   const { t } = useTranslation('wallet');
@@ -66,6 +78,8 @@ function WithdrawForm({ balance, once, onDone }: { balance: string; once: Return
   const [choice, setChoice] = useState<DestinationChoice | null>(null);
   // Until the user picks, the saved destination is offered first when there is one.
   const destination: DestinationChoice = choice ?? (saved ? 'saved' : 'bank');
+  const kind = destination === 'saved' ? (saved?.kind ?? 'bank') : destination;
+  useEffect(() => onKindChange(kind), [kind, onKindChange]);
   const bankForm = useSchemaForm(BankAccount, { accountNumber: '', ifsc: '', holderName: '' });
   const upiForm = useSchemaForm(UpiForm, { upiId: '' });
   // Safer bank details: the account number typed twice (no pasting the second), the IFSC checked
