@@ -199,10 +199,11 @@ describe('a deep link opened signed out', () => {
     const user = await registeredAccount(suite.server, 'Nisha', 'Patel');
     const page = await suite.phone();
     await page.goto('/tasks/rating');
-    await expect.poll(() => path(page)).toBe('/login');
+    // Waits for the page's own conditions (the sign-in answer can take seconds on a busy machine).
+    await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/tasks/rating');
     await submitLogin(page, user);
-    await expect.poll(() => path(page)).toBe('/tasks/rating');
+    await page.waitForURL((url) => url.pathname === '/tasks/rating');
     await page.getByRole('heading', { level: 1 }).waitFor();
 
     const other = await suite.phone();
