@@ -221,3 +221,24 @@ export const RejectRequest = v.object({
   reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
+
+/** The task list screens, and Home's and Categories' cards that lead to them. */
+export const TASK_LISTS = ['rating', 'website', 'games'] as const;
+export type TaskList = (typeof TASK_LISTS)[number];
+
+const LIST_OF_TYPE: Record<TaskType, TaskList> = { rating: 'rating', website: 'website', game: 'games' };
+
+/**
+ * The one list a task shows in: the type its admin chose. Every task is in exactly one list, so the
+ * counts on Home and Categories and the lists themselves agree.
+ */
+export function taskListOf(task: { taskType: TaskType }): TaskList {
+  return LIST_OF_TYPE[task.taskType];
+}
+
+/** How many of these tasks each list shows: the active ones, by `taskListOf`. */
+export function countTasksByList(tasks: readonly { taskType: TaskType; isActive: boolean }[]): Record<TaskList, number> {
+  const counts: Record<TaskList, number> = { rating: 0, website: 0, games: 0 };
+  for (const task of tasks) if (task.isActive) counts[taskListOf(task)] += 1;
+  return counts;
+}

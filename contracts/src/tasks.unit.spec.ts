@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { RejectRequest, SubmitProofRequest, TASK_MESSAGES, TaskInput } from './tasks.ts';
+import { RejectRequest, SubmitProofRequest, TASK_MESSAGES, TaskInput, countTasksByList, taskListOf } from './tasks.ts';
 
 const fieldsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
@@ -56,5 +56,24 @@ describe('SubmitProofRequest and RejectRequest', () => {
   it('requires a reason to reject', () => {
     expect(fieldsOf(RejectRequest, { reason: '  ' })).toEqual({ reason: TASK_MESSAGES.reason });
     expect(v.parse(RejectRequest, { reason: ' blurry ' })).toEqual({ reason: 'blurry' });
+  });
+});
+
+describe('the task lists', () => {
+  it('puts each task in the one list of its type', () => {
+    expect(taskListOf({ taskType: 'rating' })).toBe('rating');
+    expect(taskListOf({ taskType: 'website' })).toBe('website');
+    expect(taskListOf({ taskType: 'game' })).toBe('games');
+  });
+
+  it('counts the active tasks of each list', () => {
+    expect(
+      countTasksByList([
+        { taskType: 'rating', isActive: true },
+        { taskType: 'rating', isActive: true },
+        { taskType: 'game', isActive: true },
+        { taskType: 'website', isActive: false },
+      ]),
+    ).toEqual({ rating: 2, website: 0, games: 1 });
   });
 });

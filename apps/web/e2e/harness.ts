@@ -149,7 +149,34 @@ export async function openPhone(browser: Browser, baseUrl: string): Promise<{ co
   const context = await browser.newContext({ ...PHONE, baseURL: baseUrl });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
+  settleBeforeNavigating(page);
   return { context, page };
+}
+
+/**
+ * A dialog closing takes its history entry off with an asynchronous step back; a navigation started
+ * before the browser has done it races it and one of them is cancelled (`net::ERR_ABORTED`). The app
+ * marks such a step on <html> (`data-history-step`); the page's goto and reload wait for it to land.
+ */
+function settleBeforeNavigating(page: Page): void {
+  const settled = async () => {
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.historyStep === undefined);
+    } catch (error) {
+      // A page already on its way elsewhere has nothing left to settle.
+      if (!/context was destroyed|navigat/i.test(String(error))) throw error;
+    }
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    await settled();
+    return goto(...args);
+  };
+  page.reload = async (...args) => {
+    await settled();
+    return reload(...args);
+  };
 }
 
 let mobileCounter = 0;

@@ -289,7 +289,7 @@ describe('rejection and resubmission', () => {
 });
 
 describe('choosing the image', () => {
-  it('refuses a file over 5MB without uploading, and says so when an upload fails', async () => {
+  it('refuses a file over 5MB without uploading, names a file that is not an image, and says so when an upload fails', async () => {
     const user = newAccount('Geeta');
     await registerAccount(suite.server.baseUrl, user);
     const title = `Play Ludo to level 3 ${user.mobile}`;
@@ -315,6 +315,10 @@ describe('choosing the image', () => {
     expect(uploads).toEqual([]);
     await page.screenshot({ path: '/tmp/kamai-too-large.png' });
 
+    // A file that calls itself a PNG but is not an image: the storage says so, and so does the dialog.
+    await dialog.getByLabel('Proof image').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some notes, not a picture') });
+    await dialog.getByRole('alert').filter({ hasText: 'Only PNG, JPEG, WebP or GIF images are allowed' }).waitFor();
+
     // The storage refuses the PUT: the user is told to try again, and Submit stays disabled.
     await page.route('**/api/objects/put/**', (route) => route.fulfill({ status: 500, body: 'disk full' }));
     await dialog.getByLabel('Description').fill('Reached level 3.');
@@ -327,20 +331,24 @@ describe('choosing the image', () => {
     await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
     await expectToast(page, 'Image Uploaded');
     await expect(dialog.getByRole('button', { name: 'Submit Proof' }).isEnabled()).resolves.toBe(true);
-    expect(uploads.filter((call) => call === 'POST /api/objects/upload')).toHaveLength(2);
+    expect(uploads.filter((call) => call === 'POST /api/objects/upload')).toHaveLength(3);
   });
 });
 
 describe('task screens and staff guards', () => {
-  it('sends /tasks to the categories, with static counts and quick tips', async () => {
+  it('sends /tasks to the categories, counting the tasks as Home and the lists do, with quick tips', async () => {
     const user = newAccount('Nisha');
     await registerAccount(suite.server.baseUrl, user);
     const page = await phone();
     await signIn(page, user);
+    const counts = page.getByTestId('category-count');
+    await counts.nth(2).waitFor();
+    const atHome = await counts.allTextContents();
     await page.goto('/tasks');
     await page.waitForURL((url) => url.pathname === '/tasks/categories');
     await page.getByRole('heading', { name: 'Task Categories' }).waitFor();
-    await expect(page.getByTestId('category-count').allTextContents()).resolves.toEqual(['5+ tasks', '8+ tasks', '10+ tasks']);
+    await counts.nth(2).waitFor();
+    await expect(counts.allTextContents()).resolves.toEqual(atHome);
     await page.getByText('Complete tasks honestly to avoid rejection').waitFor();
     await page.getByText('Upload clear proof screenshots').waitFor();
     await page.getByText('Check back regularly for new tasks').waitFor();
@@ -348,6 +356,9 @@ describe('task screens and staff guards', () => {
     await page.getByTestId('category-game').click();
     await page.waitForURL((url) => url.pathname === '/tasks/games');
     await page.getByRole('heading', { name: 'Gaming Tasks' }).waitFor();
+    // The list holds as many tasks as its card said.
+    await page.getByTestId('task-card').first().waitFor();
+    await expect(page.getByTestId('task-card').count()).resolves.toBe(Number.parseInt(atHome[2] ?? '', 10));
   });
 
   it('shows skeletons while a list loads, and the empty state of an empty list', async () => {

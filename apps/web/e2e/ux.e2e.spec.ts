@@ -123,10 +123,11 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await expectAccessible(page, `proof dialog (${language})`);
       await proof.getByRole('button', { name: t('tasks:card.submitProof') }).click();
       await toast(page, t('tasks:proof.submitted')).waitFor();
+      await proof.waitFor({ state: 'detached' });
 
       // Home says the reward is under review.
       await page.goto('/');
-      await page.getByTestId('money-in-flight').getByText(t('home:underReview', { amount: '₹150' })).waitFor();
+      await page.getByTestId('money-in-flight').getByText(t('home:underReview', { amount: '₹150.00' })).waitFor();
 
       // The reviewer approves it.
       const queue = (await api('GET', '/api/admin/submissions?status=submitted')) as { id: string; taskTitle: string }[];
@@ -139,8 +140,10 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await page.getByTestId('wallet-balance').getByText('₹150.00').waitFor();
       await expectAccessible(page, `wallet (${language})`);
       await page.getByRole('button', { name: t('wallet:withdrawMoney') }).click();
-      const dialog = page.getByRole('dialog', { name: t('wallet:withdraw.title') });
-      await dialog.getByRole('radio', { name: t('wallet:withdraw.upi') }).check();
+      await page.getByRole('dialog', { name: t('wallet:withdraw.title') }).waitFor();
+      // The title follows the chosen destination.
+      const dialog = page.getByRole('dialog', { name: t('wallet:withdraw.titleUpi') });
+      await page.getByRole('radio', { name: t('wallet:withdraw.upi') }).check();
       await dialog.getByRole('textbox', { name: t('wallet:withdraw.upi') }).fill('arjun.yadav@okhdfc');
       await expectAccessible(page, `withdraw dialog (${language})`);
       await dialog.getByRole('button', { name: t('wallet:withdraw.submit') }).click();
@@ -167,9 +170,11 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await row.getByText(t('wallet:detail.utr', { reference: `UTR${width}${language.toUpperCase()}0001` })).waitFor();
       await expectAccessible(page, `wallet with a paid withdrawal (${language})`);
       await row.getByRole('button').click();
-      await page.getByRole('dialog', { name: t('wallet:detail.title') }).waitFor();
+      const details = page.getByRole('dialog', { name: t('wallet:detail.title') });
+      await details.waitFor();
       await expectAccessible(page, `withdrawal details (${language})`);
       await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'detached' });
       // Focus goes back to the row that opened the sheet.
       await expect(row.getByRole('button').evaluate((button) => button === document.activeElement)).resolves.toBe(true);
 
@@ -182,6 +187,7 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await notifications.getByRole('listitem').filter({ hasText: t('messages:notifications.withdrawal_paid.title') }).first().waitFor();
       await expectAccessible(page, `notifications (${language})`);
       await page.keyboard.press('Escape');
+      await notifications.waitFor({ state: 'detached' });
 
       // KYC, where nothing is uploaded yet.
       await page.goto('/kyc');

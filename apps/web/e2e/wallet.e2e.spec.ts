@@ -28,7 +28,7 @@ async function creditThroughFinance(finance: Page, mobile: string, amount: strin
  * tree (Radix announces toasts through its own live region), so hidden elements are included.
  */
 const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
-const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: 'Withdraw to Bank' });
+const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
 
 async function expectToast(on: Page, title: string, description: string): Promise<void> {
   await toasts(on).getByText(title, { exact: true }).waitFor();
@@ -52,7 +52,7 @@ describe('the wallet, on a phone', () => {
     const page = await signedIn(user);
     await openWallet(page);
     await expect(page.getByTestId('wallet-balance').textContent()).resolves.toBe('₹250.00');
-    await page.getByText('Minimum: ₹100').waitFor();
+    await page.getByText('Minimum: ₹100.00').waitFor();
     const activity = page.getByRole('list', { name: 'Recent activity' });
     const bonus = activity.getByRole('listitem').filter({ hasText: 'Adjustment: Welcome bonus' });
     await expect(bonus.getByText('Just now').isVisible()).resolves.toBe(true);
@@ -64,7 +64,7 @@ describe('the wallet, on a phone', () => {
     const dialog = withdrawDialog(page);
     await dialog.waitFor();
     await dialog.getByText('Available balance: ₹250.00').waitFor();
-    await dialog.getByText('Minimum: ₹100 · Maximum: ₹250.00').waitFor();
+    await dialog.getByText('Minimum: ₹100.00 · Maximum: ₹250.00').waitFor();
     await dialog.getByText('Withdrawal requests are processed within 24-48 hours.').waitFor();
     const amount = dialog.getByLabel('Amount (₹)');
     await expect(amount.inputValue()).resolves.toBe('100');

@@ -12,6 +12,7 @@ import { loadAllNamespaces } from './i18n/index.ts';
 import { followSignedInUser } from './lib/session.ts';
 import { registerServiceWorker } from './lib/serviceWorker.ts';
 import { afterFirstScreen, firstScreenShown } from './lib/afterFirstScreen.ts';
+import { gateNavigations } from './lib/historyStep.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
@@ -35,6 +36,9 @@ const router = createRouter({
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
 });
+
+// A dialog taking its history entry off must finish that step before the app navigates on.
+gateNavigations(router.history);
 
 // The first rendered match is the first screen: what waits for it may start (afterFirstScreen.ts).
 const stopWatching = router.subscribe('onRendered', () => {

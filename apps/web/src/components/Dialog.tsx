@@ -1,8 +1,9 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { useRouter } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { stepBack } from '../lib/historyStep.ts';
 import { XIcon } from './icons.tsx';
 
 interface DialogProps {
@@ -32,29 +33,50 @@ function typedFields(root: HTMLElement | null): (HTMLInputElement | HTMLTextArea
 
 /**
  * Back closes an open dialog rather than leaving the page: opening pushes a history entry (the same
- * URL, marked in its state), Back pops it and the dialog closes; a dialog closed otherwise takes its
- * entry off again. A navigation from inside the dialog leaves the entry behind, harmlessly.
+ * URL, marked in its state), Back pops it and the dialog closes. Every other close takes the entry
+ * off again before anything else may navigate: the close button, Escape and the backdrop go back
+ * first and the dialog closes when the browser has done it (returned `requestClose`); a dialog closed
+ * by its screen (after a send) steps back as it closes (stepBack counts the step until it lands). A
+ * navigation from inside the dialog leaves the entry behind, harmlessly. Layout effects, so the step
+ * starts in the same commit that removes the dialog (Preact runs plain effects after the paint).
  */
-function useBackCloses(open: boolean, close: () => void) {
+function useBackCloses(open: boolean, close: () => void): () => void {
   const router = useRouter();
   const closeRef = useRef(close);
   closeRef.current = close;
-  useEffect(() => {
+  const requestClose = useRef<() => void>(() => closeRef.current());
+  useLayoutEffect(() => {
     if (!open) return;
     const history = router.history;
     const marker = crypto.randomUUID();
-    void router.navigate({ to: '.', search: true, hash: true, state: (prev) => ({ ...prev, dialog: marker }) as typeof prev, resetScroll: false });
+    const current = () => dialogMark(history.location.state) === marker;
+    // Our entry has become the current one (the push may wait for an earlier dialog's step back).
+    let entered = false;
     let left = false;
     const unsubscribe = history.subscribe(() => {
-      if (dialogMark(history.location.state) === marker || left) return;
+      if (current()) {
+        entered = true;
+        return;
+      }
+      if (!entered || left) return;
       left = true;
       closeRef.current();
     });
+    const pushed = router.navigate({ to: '.', search: true, hash: true, state: (prev) => ({ ...prev, dialog: marker }) as typeof prev, resetScroll: false });
+    if (current()) entered = true;
+    requestClose.current = () => {
+      if (entered && !left && current()) stepBack(history);
+      else closeRef.current();
+    };
     return () => {
       unsubscribe();
-      if (!left && dialogMark(history.location.state) === marker) history.back();
+      requestClose.current = () => closeRef.current();
+      if (left) return;
+      if (current()) stepBack(history);
+      else if (!entered) void pushed.then(() => current() && stepBack(history));
     };
   }, [open, router]);
+  return () => requestClose.current();
 }
 
 /**
@@ -71,11 +93,11 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
   const initial = useRef(new Map<Element, string>());
   const busyRef = useRef(busy);
   busyRef.current = busy;
+  const requestClose = useBackCloses(open, () => onOpenChange(false));
   const change = (next: boolean) => {
-    if (!next && busyRef.current) return;
-    onOpenChange(next);
+    if (next) onOpenChange(true);
+    else if (!busyRef.current) requestClose();
   };
-  useBackCloses(open, () => onOpenChange(false));
   const guardClose = (event: Event) => {
     if (busyRef.current) {
       event.preventDefault();

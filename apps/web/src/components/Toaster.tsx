@@ -55,7 +55,7 @@ export function Toaster() {
   usePublishedToastSpace(viewport);
 
   return (
-    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD_PX}>
+    <ToastPrimitive.Provider label={t('toasts.one')} duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD_PX}>
       {current && (
         <ToastPrimitive.Root
           // A new id remounts the toast, so a replacement gets its own full display time.
@@ -83,6 +83,7 @@ export function Toaster() {
       {/* Above the bottom navigation, never over a screen's header; an open dialog keeps above it (TOAST_SPACE_VARIABLE). */}
       <ToastPrimitive.Viewport
         ref={viewport}
+        label={t('toasts.region')}
         className="fixed inset-x-0 bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] mx-auto flex max-h-screen w-full max-w-sm flex-col p-4 outline-none sm:right-0 sm:left-auto sm:mx-0 md:max-w-[420px]"
       />
     </ToastPrimitive.Provider>

@@ -26,12 +26,27 @@ function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS
   return typeof key === 'string' && Object.hasOwn(NOTIFICATION_TEXTS, key);
 }
 
+function withDestinationInLanguage(params: MessageParams | undefined): MessageParams | undefined {
+  const destination = params?.['destination'];
+  return typeof destination === 'string' ? { ...params, destination: destinationInLanguage(destination) } : params;
+}
+
 export function notificationInLanguage(n: { title: string; message: string; key?: string | undefined; params?: MessageParams | undefined }) {
   if (!isNotificationKey(n.key)) return { title: translateMessage(n.title), message: n.message };
   return {
     title: template(`notifications.${n.key}.title`) ?? n.title,
-    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, n.params, locale()),
+    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, withDestinationInLanguage(n.params), locale()),
   };
+}
+
+/** The server's masked destination ('A/c XXXXXX4321 · HDFC0001234', 'UPI ra***@okhdfc') in the reader's words. */
+export function destinationInLanguage(destination: string): string {
+  const match = /^(A\/c|UPI) (.+)$/.exec(destination);
+  if (!match) return destination;
+  const interpolation = { escapeValue: false };
+  return match[1] === 'UPI'
+    ? i18n.t('common:destination.upi', { upiId: match[2], interpolation })
+    : i18n.t('common:destination.bank', { account: match[2], interpolation });
 }
 
 /** Kinds whose text has no parameters read the same from a literal older entry, so they translate too. */
@@ -40,7 +55,7 @@ const WITHOUT_PARAMS = new Set(['kyc_bonus']);
 export function ledgerInLanguage(t: { kind: string; description: string; params?: MessageParams | undefined }): string {
   if (!t.params && !WITHOUT_PARAMS.has(t.kind)) return t.description;
   const text = template(`ledger.${t.kind}`);
-  return text === null ? t.description : renderText(text, t.params ?? {}, locale());
+  return text === null ? t.description : renderText(text, withDestinationInLanguage(t.params) ?? {}, locale());
 }
 
 /** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */

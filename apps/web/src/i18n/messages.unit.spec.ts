@@ -14,7 +14,7 @@ import {
 } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, initialized } from './index.ts';
-import { ledgerInLanguage, notificationInLanguage, serverMessage, translateMessage } from './messages.ts';
+import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, serverMessage, translateMessage } from './messages.ts';
 
 const texts = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
@@ -94,5 +94,16 @@ describe('texts the server records, in the reader’s language', () => {
     expect(untranslated).toEqual([]);
     await i18n.changeLanguage('en');
     expect(all.filter((message) => translateMessage(message) !== message)).toEqual([]);
+  });
+});
+
+describe('a withdrawal destination', () => {
+  it('reads in the reader’s language, the masked digits and the UPI ID as they came', async () => {
+    await i18n.changeLanguage('hi');
+    expect(destinationInLanguage('A/c XXXXXX4321 · HDFC0001234')).toBe('खाता XXXXXX4321 · HDFC0001234');
+    expect(destinationInLanguage('UPI ra***@okhdfc')).toBe('UPI ra***@okhdfc');
+    expect(notificationInLanguage({ title: '', message: '', key: 'withdrawal_paid', params: { amountPaise: 15000, destination: 'A/c XXXXXX9012 · HDFC0001234', reference: 'UTR1' } }).message).toContain('खाता XXXXXX9012 · HDFC0001234');
+    await i18n.changeLanguage('en');
+    expect(destinationInLanguage('A/c XXXXXX4321 · HDFC0001234')).toBe('A/c XXXXXX4321 · HDFC0001234');
   });
 });

@@ -1,4 +1,4 @@
-import { parseRupees } from '@kamai/contracts';
+import { parseRupees, rupeeText } from '@kamai/contracts';
 import { i18n } from '../i18n/index.ts';
 
 /**
@@ -32,22 +32,16 @@ function paiseOf(amount: string | number): number | null {
 }
 
 /**
- * A wire amount (decimal string such as "125.00", or a number) shown in rupees with Indian digit
- * grouping: "125000.5" -> "₹1,25,000.50". The string is read as whole paise first, so no float
- * arithmetic touches the amount; anything unreadable is shown as it came, after the rupee sign.
+ * A wire amount (decimal string such as "125.00", or a number) shown in rupees by the one money
+ * format of the app, the contracts' `rupeeText` (also the server's, in notifications): always with
+ * paise and Indian digit grouping, "125000.5" -> "₹1,25,000.50", "1100" -> "₹1,100.00". The string is
+ * read as whole paise first, so no float arithmetic touches the amount; anything unreadable is shown
+ * as it came, after the rupee sign.
  */
 export function formatRupees(amount: string | number): string {
   const paise = paiseOf(amount);
   if (paise === null) return `₹${amount}`;
-  return numberFormat('rupees', { style: 'currency', currency: 'INR' }).format(paise / 100);
-}
-
-/** The same for lists and summaries: whole rupees without ".00" ("₹1,250"), paise only when not zero ("₹1,250.50"). */
-export function formatRupeesShort(amount: string | number): string {
-  const paise = paiseOf(amount);
-  if (paise === null) return `₹${amount}`;
-  if (paise % 100 !== 0) return formatRupees(amount);
-  return numberFormat('whole', { style: 'currency', currency: 'INR', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(paise / 100);
+  return rupeeText(paise, locale());
 }
 
 /** A count with the reader's digit grouping: 100000 -> "1,00,000". */
@@ -65,10 +59,17 @@ export function formatDate(iso: string): string {
   return Number.isNaN(time.getTime()) ? iso : dateFormat('date', DATE).format(time);
 }
 
-/** A wire timestamp with its time of day: "5 Mar 2025, 3:30 pm". */
+/**
+ * A wire timestamp with its time of day: "5 Mar 2025, 3:30 pm". The browsers' Hindi leaves "am" and
+ * "pm" in English, so the day period comes from the locale files.
+ */
 export function formatDateTime(iso: string): string {
   const time = new Date(iso);
-  return Number.isNaN(time.getTime()) ? iso : dateFormat('datetime', { ...DATE, hour: 'numeric', minute: '2-digit' }).format(time);
+  if (Number.isNaN(time.getTime())) return iso;
+  return dateFormat('datetime', { ...DATE, hour: 'numeric', minute: '2-digit', hour12: true })
+    .formatToParts(time)
+    .map((part) => (part.type === 'dayPeriod' ? i18n.t(time.getHours() < 12 ? 'common:time.am' : 'common:time.pm') : part.value))
+    .join('');
 }
 
 /**

@@ -61,11 +61,12 @@ describe('formatDate and formatDateTime', () => {
 });
 
 describe('in the reader’s language (en-IN / hi-IN)', () => {
-  it('shows whole rupees without paise in lists, and paise only when not zero', async () => {
-    const { formatRupeesShort } = await import('./format.ts');
-    expect(formatRupeesShort('100000.00')).toBe('₹1,00,000');
-    expect(formatRupeesShort('1250.50')).toBe('₹1,250.50');
-    expect(formatRupeesShort(100)).toBe('₹100');
+  it('shows every amount in the one format of the contracts, with paise', async () => {
+    const { rupeeText } = await import('@kamai/contracts');
+    expect(formatRupees('100000.00')).toBe('₹1,00,000.00');
+    expect(formatRupees('1250.50')).toBe('₹1,250.50');
+    expect(formatRupees(100)).toBe('₹100.00');
+    expect(formatRupees('-25')).toBe(rupeeText(-2500));
   });
 
   it('formats in hi-IN and says relative times in Hindi', async () => {
@@ -79,6 +80,8 @@ describe('in the reader’s language (en-IN / hi-IN)', () => {
       expect(formatRelativeTime('2025-06-15T09:00:00Z', now)).toBe('3 घंटे पहले');
       expect(formatRelativeTime('2025-06-13T09:00:00Z', now)).toBe('2 दिन पहले');
       expect(formatDate('2025-03-05T06:00:00Z')).toMatch(/^5 मार्च?\.? 2025$|^5 मार्च 2025$/);
+      // The day period in Hindi too, never "am" or "pm".
+      for (const hour of ['00', '06', '12', '18']) expect(formatDateTime(`2025-03-05T${hour}:30:00Z`)).toMatch(/\d:30 (पूर्वाह्न|अपराह्न)$/);
     } finally {
       await i18n.changeLanguage('en');
     }

@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { BellIcon } from '../../components/icons.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
-import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { formatRupees } from '../../lib/format.ts';
 import { moneyInFlight } from '../wallet/moneyStatus.ts';
 import { currentUserQuery, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { taskCount } from '../tasks/categories.ts';
 import { CategoryCards } from '../tasks/CategoryCards.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
-import { countActiveByType } from '../tasks/filters.ts';
+import { countTasksByList } from '@kamai/contracts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
 
 /**
@@ -27,7 +26,7 @@ export function HomeScreen() {
   if (!user) return null;
 
   const name = user.firstName || user.username;
-  const counts = tasks.data ? countActiveByType(tasks.data) : null;
+  const counts = tasks.data ? countTasksByList(tasks.data) : undefined;
   const inFlight = moneyInFlight(userTasks.data, user.pendingPayout);
   return (
     <div className="grid gap-6">
@@ -69,7 +68,7 @@ export function HomeScreen() {
         {tasks.isError ? (
           <LoadFailed title={t('tasksFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} onRetry={() => void tasks.refetch()} />
         ) : (
-          <CategoryCards countOf={(type) => (counts ? taskCount(counts[type]) : undefined)} />
+          <CategoryCards counts={counts} />
         )}
         {tasks.data?.length === 0 && (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-4 text-center text-sm text-slate-600">
@@ -90,8 +89,8 @@ function MoneyInFlight({ underReviewPaise, onItsWayPaise }: { underReviewPaise: 
   const { t } = useTranslation('home');
   if (underReviewPaise === 0 && onItsWayPaise === 0) return null;
   const parts = [
-    underReviewPaise > 0 ? t('underReview', { amount: formatRupeesShort(underReviewPaise / 100) }) : null,
-    onItsWayPaise > 0 ? t('onItsWay', { amount: formatRupeesShort(onItsWayPaise / 100) }) : null,
+    underReviewPaise > 0 ? t('underReview', { amount: formatRupees(underReviewPaise / 100) }) : null,
+    onItsWayPaise > 0 ? t('onItsWay', { amount: formatRupees(onItsWayPaise / 100) }) : null,
   ].filter(Boolean);
   return (
     <Link

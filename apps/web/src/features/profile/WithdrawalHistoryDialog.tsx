@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
 import { withdrawalsQuery } from '../../lib/queries.ts';
+import { destinationInLanguage } from '../../i18n/messages.ts';
 
 /** Locale keys (wallet namespace) of the status chips: Pending, Sent to bank, Paid, Failed, Rejected, Returned. */
 const WITHDRAWAL_STATUS_LABELS = {
@@ -104,7 +105,7 @@ export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: Wit
         <p className="text-lg font-bold tabular-nums text-slate-900">{formatRupees(withdrawal.amount)}</p>
         <WithdrawalStatusBadge status={withdrawal.status} />
       </div>
-      <p className="text-sm break-words text-slate-700">{withdrawal.destination}</p>
+      <p className="text-sm break-words text-slate-700">{destinationInLanguage(withdrawal.destination)}</p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs text-slate-500">
         <dt>{t('history.requestedOn')}</dt>
         <dd className="text-slate-700">

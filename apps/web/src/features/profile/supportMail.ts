@@ -1,6 +1,9 @@
 import type { UserBody } from '@kamai/contracts';
+import { i18n } from '../../i18n/index.ts';
 
-const SUPPORT_SUBJECT = 'Help & Support Request';
+/** A line of a mail draft, in the reader's language (common:mail.*); values go in as typed. */
+export const mailText = (key: string, values: Record<string, string> = {}) =>
+  i18n.t(`common:mail.${key}`, { ...values, interpolation: { escapeValue: false } });
 
 /** The user's full name, or the spec's 'User' when they have none. */
 export function fullNameOf(user: Pick<UserBody, 'firstName' | 'lastName'> | null | undefined): string {
@@ -8,21 +11,21 @@ export function fullNameOf(user: Pick<UserBody, 'firstName' | 'lastName'> | null
 }
 
 /**
- * Help & Support: a mail draft to the support address with the subject 'Help &
- * Support Request' and a body that carries the user's id, mobile and name, so support can find them.
+ * Help & Support: a mail draft, in the reader's language, to the support address with the subject
+ * 'Help & Support Request' and a body that carries the user's id, mobile and name, so support can find them.
  * Encoded with encodeURIComponent: mail apps read '+' literally, so spaces must be %20.
  */
 export function supportMailto(supportEmail: string, user: Pick<UserBody, 'id' | 'mobile' | 'firstName' | 'lastName'>): string {
   const body = [
-    'Hello Kamai Support,',
+    mailText('greeting'),
     '',
-    'Please describe your question or problem here:',
+    mailText('supportAsk'),
     '',
     '',
     '---',
-    `User ID: ${user.id}`,
-    `Mobile: ${user.mobile}`,
-    `Name: ${fullNameOf(user)}`,
+    mailText('userId', { id: user.id }),
+    mailText('mobile', { mobile: user.mobile }),
+    mailText('name', { name: fullNameOf(user) }),
   ].join('\n');
-  return `mailto:${supportEmail}?subject=${encodeURIComponent(SUPPORT_SUBJECT)}&body=${encodeURIComponent(body)}`;
+  return `mailto:${supportEmail}?subject=${encodeURIComponent(mailText('supportSubject'))}&body=${encodeURIComponent(body)}`;
 }

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { i18n, initialized } from '../../i18n/index.ts';
+
+// The texts arrive from their files once i18next has initialised.
+beforeAll(() => initialized);
 import { fullNameOf, supportMailto } from './supportMail.ts';
 
 describe('the Help & Support mail draft', () => {
@@ -22,5 +26,16 @@ describe('the Help & Support mail draft', () => {
   it("names a user without names 'User'", () => {
     expect(fullNameOf({ firstName: null, lastName: null })).toBe('User');
     expect(fullNameOf({ firstName: 'Asha', lastName: null })).toBe('Asha');
+  });
+
+  it('is written in the reader’s language', async () => {
+    await i18n.changeLanguage('hi');
+    try {
+      const url = new URL(supportMailto('help@kamai.in', user));
+      expect(url.searchParams.get('subject')).toBe('मदद और सहायता का अनुरोध');
+      expect(url.searchParams.get('body')).toContain('मोबाइल: 9876543210');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

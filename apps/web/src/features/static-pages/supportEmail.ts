@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_SETTINGS } from '@kamai/contracts';
 import type { UserBody } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
+import { mailText } from '../profile/supportMail.ts';
 
 /** The support mailbox from GET /api/settings (public), or the default one while it loads. */
 export function useSupportEmail(): string {
@@ -9,10 +10,9 @@ export function useSupportEmail(): string {
   return data?.supportEmail || DEFAULT_SETTINGS.supportEmail;
 }
 
-const DELETION_SUBJECT = 'Account Deletion Request';
 
 /**
- * The pre-filled deletion request of the delete-account page. Signed in, it carries the account's
+ * The pre-filled deletion request of the delete-account page, in the reader's language. Signed in, it carries the account's
  * mobile number and name so support can find it; signed out, it leaves blanks to fill in.
  */
 export function deletionMailto(
@@ -21,16 +21,16 @@ export function deletionMailto(
 ): string {
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ');
   const body = [
-    'Hello Kamai Support,',
+    mailText('greeting'),
     '',
-    'Please delete my Kamai account and the personal data linked to it.',
+    mailText('deletionAsk'),
     '',
-    `Registered mobile number: ${user?.mobile ?? ''}`,
-    `Full name: ${name}`,
-    ...(user ? [`User ID: ${user.id}`] : []),
-    'Reason (optional):',
+    mailText('registeredMobile', { mobile: user?.mobile ?? '' }),
+    mailText('fullName', { name }),
+    ...(user ? [mailText('userId', { id: user.id })] : []),
+    mailText('reason'),
     '',
-    'I understand that deletion is permanent, that any wallet balance left in the account cannot be paid out afterwards, and that records the law requires are kept for the period it requires.',
+    mailText('deletionUnderstood'),
   ].join('\n');
-  return `mailto:${supportEmail}?subject=${encodeURIComponent(DELETION_SUBJECT)}&body=${encodeURIComponent(body)}`;
+  return `mailto:${supportEmail}?subject=${encodeURIComponent(mailText('deletionSubject'))}&body=${encodeURIComponent(body)}`;
 }

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initialized } from '../../i18n/index.ts';
+
+// The texts arrive from their files once i18next has initialised.
+beforeAll(() => initialized);
 import { deletionMailto } from './supportEmail.ts';
 
 describe('the pre-filled deletion request', () => {

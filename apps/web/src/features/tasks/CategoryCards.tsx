@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import type { TaskType } from '@kamai/contracts';
+import { taskListOf } from '@kamai/contracts';
+import type { TaskList, TaskType } from '@kamai/contracts';
 import type { ComponentType, SVGProps } from 'react';
 import { ChevronRightIcon, ClockIcon, GamepadIcon, GlobeIcon, StarIcon } from '../../components/icons.tsx';
 import { useTranslation } from 'react-i18next';
-import { TASK_CATEGORIES } from './categories.ts';
+import { TASK_CATEGORIES, taskCount } from './categories.ts';
 
 const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
   rating: { Icon: StarIcon, tile: 'bg-amber-100 text-amber-600' },
@@ -12,16 +13,16 @@ const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; ti
 };
 
 /**
- * The three category cards, each a link to its list. `countOf` gives the count pill's text: Home's
- * live counts, or the categories screen's static ones; undefined shows a placeholder while loading.
+ * The three category cards, each a link to its list, with the number of tasks that list shows
+ * (`countTasksByList`, the one rule Home and Categories share); a placeholder while they load.
  */
-export function CategoryCards({ countOf }: { countOf: (type: TaskType) => string | undefined }) {
+export function CategoryCards({ counts }: { counts: Record<TaskList, number> | undefined }) {
   const { t } = useTranslation('tasks');
   return (
     <ul className="grid gap-3">
       {TASK_CATEGORIES.map((category) => {
         const { Icon, tile } = looks[category.type];
-        const count = countOf(category.type);
+        const count = counts ? taskCount(counts[taskListOf({ taskType: category.type })]) : undefined;
         return (
           <li key={category.type}>
             <Link

@@ -14,7 +14,7 @@ import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from '../../components/icons.tsx';
 import { useSubmitProofMutation } from './taskMutations.ts';
-import { UPLOAD_MESSAGES, checkImageFile, uploadImage } from './upload.ts';
+import { checkImageFile, uploadFailure, uploadImage } from './upload.ts';
 
 interface ProofDialogProps {
   /** The task whose dialog is open; null when it is closed. */
@@ -183,10 +183,10 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
       if (controller.signal.aborted) return;
       setUpload({ phase: 'done', objectURL, previewUrl, fileName: file.name });
       toast({ title: t('proof.imageUploaded'), description: t('proof.imageUploadedBody') });
-    } catch {
+    } catch (error) {
       if (controller.signal.aborted) return;
       setUpload({ phase: 'idle' });
-      setImageAlert(UPLOAD_MESSAGES.failed);
+      setImageAlert(uploadFailure(error));
     }
   };
 

@@ -1,5 +1,5 @@
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, type UploadPurpose } from '@kamai/contracts';
-import { apiRequest, readJson } from '../../lib/api.ts';
+import { apiRequest, parseApiError, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
 /** Upload progress updates are throttled to 500 ms. */
@@ -25,11 +25,23 @@ export function checkImageFile(file: Pick<File, 'size' | 'type'>): string | null
   return null;
 }
 
-/** A failed PUT of the file; its message is 'Upload failed with status: {status}'. */
-class UploadError extends Error {
-  constructor(readonly status: number) {
-    super(`Upload failed with status: ${status}`);
+/**
+ * A failed PUT of the file. Its message is `{status}: {body}` like every failed request of lib/api,
+ * so `serverErrorMessage` shows the server's reason (not an image, too large) rather than a bare
+ * "upload failed".
+ */
+export class UploadError extends Error {
+  constructor(
+    readonly status: number,
+    body: string,
+  ) {
+    super(`${status}: ${body || 'Upload failed'}`);
   }
+}
+
+/** The server's reason a chosen file's upload failed, as a message key; 'Upload failed' for anything else. */
+export function uploadFailure(error: unknown): string {
+  return parseApiError(error)?.body?.error.message ?? UPLOAD_MESSAGES.failed;
 }
 
 /** PUTs the file with XMLHttpRequest, which (unlike fetch) reports upload progress. */
@@ -41,8 +53,8 @@ function putFile(url: string, file: File, onProgress: (percent: number) => void,
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
     };
-    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new UploadError(request.status)));
-    request.onerror = () => reject(new UploadError(request.status));
+    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new UploadError(request.status, request.responseText)));
+    request.onerror = () => reject(new UploadError(request.status, ''));
     request.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => request.abort(), { once: true });
     request.send(file);

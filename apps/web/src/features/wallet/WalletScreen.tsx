@@ -8,7 +8,7 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { useTranslation } from 'react-i18next';
 import { ledgerInLanguage } from '../../i18n/messages.ts';
 import { serverErrorMessage } from '../../lib/api.ts';
-import { formatRelativeTime, formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, transactionsQuery, withdrawalsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
@@ -57,7 +57,7 @@ export function WalletScreen() {
         >
           {t('withdrawMoney')}
         </button>
-        <p className="mt-2 text-center text-xs text-emerald-50">{t('minimum', { amount: formatRupeesShort(MIN_WITHDRAWAL_RUPEES) })}</p>
+        <p className="mt-2 text-center text-xs text-emerald-50">{t('minimum', { amount: formatRupees(MIN_WITHDRAWAL_RUPEES) })}</p>
       </section>
 
       <section aria-labelledby="activity-heading" className="grid gap-3">

@@ -10,7 +10,7 @@ import { TextField } from '../../components/fields.tsx';
 import { HistoryIcon } from '../../components/icons.tsx';
 import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts';
 import { useTranslation } from 'react-i18next';
-import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
+import { formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
@@ -32,12 +32,14 @@ interface WithdrawDialogProps {
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
   const { t } = useTranslation('wallet');
   const once = useSendOnce(open);
+  // The title names where the money goes, as the form's choice changes.
+  const [kind, setKind] = useState<'bank' | 'upi'>('bank');
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       busy={once.busy}
-      title={t('withdraw.title')}
+      title={kind === 'upi' ? t('withdraw.titleUpi') : t('withdraw.title')}
       description={
         <>
           {t('withdraw.available')} <strong className="font-semibold text-slate-900">{formatRupees(balance)}</strong>
@@ -45,7 +47,7 @@ export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogPr
       }
     >
       {/* Inside the dialog's content, so every opening starts from a fresh form. */}
-      <WithdrawForm balance={balance} once={once} onDone={() => onOpenChange(false)} />
+      <WithdrawForm balance={balance} once={once} onDone={() => onOpenChange(false)} onKindChange={setKind} />
     </Dialog>
   );
 }
@@ -54,7 +56,17 @@ type DestinationChoice = 'saved' | 'bank' | 'upi';
 
 const UpiForm = v.object({ upiId: UpiId });
 
-function WithdrawForm({ balance, once, onDone }: { balance: string; once: ReturnType<typeof useSendOnce>; onDone: () => void }) {
+function WithdrawForm({
+  balance,
+  once,
+  onDone,
+  onKindChange,
+}: {
+  balance: string;
+  once: ReturnType<typeof useSendOnce>;
+  onDone: () => void;
+  onKindChange: (kind: 'bank' | 'upi') => void;
+}) {
   const withdraw = useWithdrawMutation();
   const queryClient = useQueryClient();
   const { t } = useTranslation('wallet');
@@ -66,6 +78,8 @@ function WithdrawForm({ balance, once, onDone }: { balance: string; once: Return
   const [choice, setChoice] = useState<DestinationChoice | null>(null);
   // Until the user picks, the saved destination is offered first when there is one.
   const destination: DestinationChoice = choice ?? (saved ? 'saved' : 'bank');
+  const kind = destination === 'saved' ? (saved?.kind ?? 'bank') : destination;
+  useEffect(() => onKindChange(kind), [kind, onKindChange]);
   const bankForm = useSchemaForm(BankAccount, { accountNumber: '', ifsc: '', holderName: '' });
   const upiForm = useSchemaForm(UpiForm, { upiId: '' });
   // Safer bank details: the account number typed twice (no pasting the second), the IFSC checked
@@ -183,7 +197,7 @@ function WithdrawForm({ balance, once, onDone }: { balance: string; once: Return
         step="0.01"
         value={amount}
         onValueChange={setAmount}
-        hint={t('withdraw.amountHint', { min: formatRupeesShort(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
+        hint={t('withdraw.amountHint', { min: formatRupees(MIN_WITHDRAWAL_RUPEES), max: formatRupees(balance) })}
       />
 
       <fieldset className="grid gap-2">
