@@ -15,3 +15,4 @@ export * from './events/index.ts';
 export * from './ledger.ts';
 export * from './audit.ts';
 export * from './text.ts';
+export * from './days.ts';

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, noControlCharacters } from './text.ts';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
+import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 
 /** The longest proof description and rejection reason (spec section 9): one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
@@ -26,7 +27,17 @@ export const TASK_MESSAGES = {
   changedBySomeoneElse: 'This task was changed by someone else',
   /** 428: an admin edit or delete without If-Match. */
   ifMatchRequired: 'Send the If-Match header with the ETag of the task you edited',
+  maxCompletions: 'Completions must be a whole number from 1 to 1000000',
+  expiresOn: DAY_MESSAGE,
+  /** 409 on submit proof: every completion slot is taken. */
+  full: 'This task has no places left',
+  /** 409 on submit proof: the task's last day has passed. */
+  expired: 'This task has ended',
+  notAvailable: 'This task is not available right now',
 } as const;
+
+/** The largest completion limit a task may set. */
+export const MAX_COMPLETIONS_LIMIT = 1_000_000;
 
 /** The admin form's defaults (spec sections 5 and 9). */
 export const TASK_DEFAULTS = {
@@ -102,8 +113,30 @@ export const TaskInput = v.pipe(
     ),
     requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
     proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+    /** How many completions the task pays for; absent or null: no limit. */
+    maxCompletions: v.optional(
+      v.nullable(
+        v.pipe(
+          v.number(TASK_MESSAGES.maxCompletions),
+          v.integer(TASK_MESSAGES.maxCompletions),
+          v.minValue(1, TASK_MESSAGES.maxCompletions),
+          v.maxValue(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
+        ),
+      ),
+      null,
+    ),
+    /** The task's last day (IST, included); absent, null or empty: it does not end. */
+    expiresOn: v.pipe(
+      v.optional(v.nullable(v.string(TASK_MESSAGES.expiresOn)), null),
+      v.transform((day) => (day === null ? null : day.trim() || null)),
+      v.check((day) => day === null || isDay(day), TASK_MESSAGES.expiresOn),
+    ),
   }, TASK_MESSAGES.body),
-  v.transform(({ rupeeReward, ...rest }) => ({ ...rest, rewardPaise: rupeeReward })),
+  v.transform(({ rupeeReward, expiresOn, ...rest }) => ({
+    ...rest,
+    rewardPaise: rupeeReward,
+    expiresAt: expiresOn === null ? null : istDayEnd(expiresOn),
+  })),
 );
 export type TaskInput = v.InferOutput<typeof TaskInput>;
 /** What a client may send (before defaults), e.g. for typing the admin form. */
@@ -123,6 +156,12 @@ export const TaskBody = v.object({
   iconColor: v.string(),
   requiresProof: v.boolean(),
   proofInstructions: v.nullable(v.string()),
+  /** Null: no limit. */
+  maxCompletions: v.nullable(v.number()),
+  /** The first moment the task takes no proof (the end of its last IST day); null: no end. */
+  expiresAt: v.nullable(v.string()),
+  /** Proof submissions holding a slot (under review or approved). */
+  slotsUsed: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
@@ -221,3 +260,22 @@ export const RejectRequest = v.object({
   reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
+
+/** `GET /api/admin/task-figures`: per task, what its completions cost and how review goes. */
+export const TaskFiguresBody = v.object({
+  taskId: v.string(),
+  slotsUsed: v.number(),
+  /** Null: the task has no limit. */
+  slotsLeft: v.nullable(v.number()),
+  approvedCount: v.number(),
+  rejectedCount: v.number(),
+  underReviewCount: v.number(),
+  /** Decimal strings: rewards credited, and rewards of proofs still under review. */
+  approvedRupees: v.string(),
+  underReviewRupees: v.string(),
+  /** approved / (approved + rejected), 0..1; null before any decision. */
+  approvalRate: v.nullable(v.number()),
+  expiresAt: v.nullable(v.string()),
+  expired: v.boolean(),
+});
+export type TaskFiguresBody = v.InferOutput<typeof TaskFiguresBody>;

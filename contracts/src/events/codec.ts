@@ -123,6 +123,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   TaskCreated: 1,
   TaskUpdated: 1,
   TaskDeleted: 1,
+  TaskSlotTaken: 1,
+  TaskSlotReleased: 1,
   SettingsUpdated: 1,
   ReferenceReserved: 1,
   ReferenceReleased: 1,

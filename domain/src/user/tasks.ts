@@ -11,6 +11,7 @@ import {
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
+import { assertOpen } from '../tasks/task.ts';
 import { notify } from './notifications.ts';
 import { type WalletState, credit } from './wallet.ts';
 
@@ -79,6 +80,8 @@ export interface TaskSnapshot {
   rewardPaise: Paise;
   isActive: boolean;
   requiresProof: boolean;
+  /** ISO instant from which the task takes no proof; null: no end. */
+  expiresAt: string | null;
 }
 
 export type UserTaskCommand =
@@ -169,7 +172,7 @@ function underReview(state: UserTasksState, submissionId: string): SubmissionRec
 function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['data'], state: UserTasksState, now: string): UserEvent[] {
   const { task, submissionId } = data;
   if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', 'Task not found');
-  if (!task.isActive) throw new DomainError('conflict', 'This task is not available right now');
+  assertOpen(task, now);
   if (!task.requiresProof) throw new DomainError('invalid', 'This task does not need proof');
 
   const proofImageUrl = data.proofImageUrl.trim();

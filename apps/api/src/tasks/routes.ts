@@ -18,7 +18,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
   return new Hono<AppEnv>()
     .get('/api/tasks', async (c) => {
       requireUser(c);
-      return c.json(await listActiveTasks(c.var.deps.db));
+      return c.json(await listActiveTasks(c.var.deps.db, c.var.deps.now()));
     })
     .get('/api/user-tasks', async (c) => {
       const user = requireUser(c);
