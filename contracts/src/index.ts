@@ -16,3 +16,4 @@ export * from './ledger.ts';
 export * from './audit.ts';
 export * from './text.ts';
 export * from './days.ts';
+export * from './suspension.ts';

@@ -40,6 +40,11 @@ export const NOTIFICATION_TEXTS = {
   kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
   kyc_voter_id_rejected: { title: 'Document Rejected', message: 'Your Voter ID was not accepted: {reason}. Please upload it again.' },
   kyc_bonus: { title: 'KYC Completed!', message: '{amountPaise} has been added to your wallet' },
+  account_suspended: {
+    title: 'Account Suspended',
+    message: 'Your account has been suspended: {reason}. You can still sign in and see your wallet, but cannot do tasks or withdraw.',
+  },
+  account_unsuspended: { title: 'Account Restored', message: 'Your account is active again. You can do tasks and withdraw.' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];

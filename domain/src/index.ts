@@ -15,3 +15,4 @@ export * from './user/kyc.ts';
 export * from './settings.ts';
 export * from './finance/references.ts';
 export * from './user/password.ts';
+export * from './user/suspension.ts';

@@ -55,6 +55,8 @@ export const taskCatalogueEvents = {
  * causes are one atomic append guarded by that stream's revision.
  */
 export const userTaskEvents = {
+  /** The user tapped Start on a task: the time to proof is measured from here. */
+  TaskStarted: v.object({ taskId: v.string(), startedAt: IsoTime }),
   ProofSubmitted: v.object({
     submissionId: v.string(),
     taskId: v.string(),

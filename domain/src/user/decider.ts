@@ -9,6 +9,7 @@ import { type ChangePassword, decideChangePassword } from './password.ts';
 import { type UserState, userEvolver, userSnapshot } from './state.ts';
 import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
+import { type SuspensionCommand, decideSuspension } from './suspension.ts';
 
 /** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
 export type UserCommand =
@@ -19,7 +20,8 @@ export type UserCommand =
   | KycCommand
   | NotificationCommand
   | UserTaskCommand
-  | WithdrawalCommand;
+  | WithdrawalCommand
+  | SuspensionCommand;
 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -43,10 +45,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'MarkAllNotificationsRead':
       case 'DeleteNotification':
         return decideNotifications(command, state.notifications);
+      case 'StartTask':
       case 'SubmitProof':
       case 'ApproveProof':
       case 'RejectProof':
         return decideUserTasks(command, state);
+      case 'SuspendUser':
+      case 'UnsuspendUser':
+        return decideSuspension(command, state);
       case 'RequestWithdrawal':
       case 'MarkWithdrawalPaid':
       case 'RejectWithdrawal':

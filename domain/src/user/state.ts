@@ -41,6 +41,8 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'ProfileUpdated':
       case 'RoleGranted':
       case 'RoleRevoked':
+      case 'AccountSuspended':
+      case 'AccountUnsuspended':
         state.account = evolveAccount(state.account, event);
         return state;
       case 'WalletCredited':
@@ -53,6 +55,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'NotificationDeleted':
         state.notifications = evolveNotifications(state.notifications, event);
         return state;
+      case 'TaskStarted':
       case 'ProofSubmitted':
       case 'ProofApproved':
       case 'ProofRejected':
@@ -86,17 +89,17 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 3 (KYC, adjustments added); bump it when the state's
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 4 (suspension, task starts added); bump it when the state's
  * shape or any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 3,
+  version: 4,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
       notifications: { ids: [...state.notifications.ids], unread: [...state.notifications.unread] },
-      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
+      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started] },
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
@@ -106,7 +109,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account: AccountState;
       wallet: WalletState;
       notifications: { ids: string[]; unread: string[] };
-      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
+      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string> };
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
@@ -117,7 +120,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account,
       wallet,
       notifications: { ids: new Set(notifications.ids), unread: new Set(notifications.unread) },
-      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
+      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started) },
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },

@@ -12,6 +12,7 @@ import {
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
 import { assertOpen } from '../tasks/task.ts';
+import { assertNotSuspended } from './account.ts';
 import { notify } from './notifications.ts';
 import { type WalletState, credit } from './wallet.ts';
 
@@ -41,12 +42,17 @@ export interface UserTasksState {
   byTask: Map<string, UserTaskRecord>;
   /** Keyed by submission id. */
   submissions: Map<string, SubmissionRecord>;
+  /** Task id -> when the user last tapped Start; cleared by a rejection, so a new try starts anew. */
+  started: Map<string, string>;
 }
 
-export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map() });
+export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map(), started: new Map() });
 
 export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): UserTasksState {
   switch (event.type) {
+    case 'TaskStarted':
+      state.started.set(event.data.taskId, event.data.startedAt);
+      return state;
     case 'ProofSubmitted': {
       const { submissionId, taskId, taskTitle, rewardPaise } = event.data;
       state.byTask.set(taskId, { status: 'submitted', submissionId });
@@ -56,6 +62,7 @@ export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): Us
     case 'ProofApproved':
       return reviewed(state, event.data.submissionId, event.data.taskId, 'approved');
     case 'ProofRejected':
+      state.started.delete(event.data.taskId);
       return reviewed(state, event.data.submissionId, event.data.taskId, 'rejected');
     default:
       return assertNever(event);
@@ -85,6 +92,7 @@ export interface TaskSnapshot {
 }
 
 export type UserTaskCommand =
+  | { type: 'StartTask'; data: { taskId: string; task: TaskSnapshot | null }; now: string }
   | {
       type: 'SubmitProof';
       data: { taskId: string; task: TaskSnapshot | null; submissionId: string; proofImageUrl: string; proofDescription: string };
@@ -104,11 +112,13 @@ export const SUBMISSION_NOT_FOUND = 'Submission not found';
 export function decideUserTasks(command: UserTaskCommand, user: { account: AccountState; wallet: WalletState; tasks: UserTasksState }): UserEvent[] {
   const state = user.tasks;
   // Four eyes: staff never review their own proof (the owner of this stream).
+  if (command.type === 'StartTask') return startTask(command.data, user, command.now);
   if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
     throw new DomainError('forbidden', REVIEW_MESSAGES.ownSubmission);
   }
   switch (command.type) {
     case 'SubmitProof':
+      assertNotSuspended(user.account);
       return submitProof(command.data, state, command.now);
     case 'ApproveProof': {
       const { submissionId, reviewerId, entryId, notificationId } = command.data;
@@ -160,6 +170,20 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
     default:
       return assertNever(command);
   }
+}
+
+/**
+ * The user taps Start: the time to proof counts from the first tap. Tapping again, or on a task
+ * already under review or done, records nothing.
+ */
+function startTask(data: Extract<UserTaskCommand, { type: 'StartTask' }>['data'], user: { account: AccountState; tasks: UserTasksState }, now: string): UserEvent[] {
+  const { task } = data;
+  if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', 'Task not found');
+  assertNotSuspended(user.account);
+  const current = user.tasks.byTask.get(task.taskId);
+  if (user.tasks.started.has(task.taskId) || current?.status === 'submitted' || current?.status === 'approved') return [];
+  assertOpen(task, now);
+  return [{ type: 'TaskStarted', data: { taskId: task.taskId, startedAt: now } }];
 }
 
 function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {

@@ -10,7 +10,7 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  version: 1,
+  version: 2,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -40,6 +40,8 @@ export const auditProjection: Projection = {
     'RoleRevoked',
     'TaskCreated',
     'TaskUpdated',
+    'AccountSuspended',
+    'AccountUnsuspended',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -112,6 +114,11 @@ export const auditProjection: Projection = {
         return row('task_reward_set', event.data.createdBy, event.data.createdAt, event.data.rewardPaise, event.data.taskId, null);
       case 'TaskUpdated':
         return row('task_reward_set', event.data.updatedBy, event.data.updatedAt, event.data.rewardPaise, event.data.taskId, null);
+      case 'AccountSuspended':
+        // The reason is in the user's notification and the event; the list shows who and when.
+        return row('user_suspended', event.data.suspendedBy, event.data.suspendedAt, null, null);
+      case 'AccountUnsuspended':
+        return row('user_unsuspended', event.data.unsuspendedBy, event.data.unsuspendedAt, null, null);
       default:
         return;
     }

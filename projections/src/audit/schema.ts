@@ -26,7 +26,9 @@ export type AuditAction =
   | 'withdrawal_rejected'
   | 'role_granted'
   | 'role_revoked'
-  | 'task_reward_set';
+  | 'task_reward_set'
+  | 'user_suspended'
+  | 'user_unsuspended';
 
 /** adjustments: those above the approval threshold, pending until a second finance member decides. */
 export interface AdjustmentsTable {

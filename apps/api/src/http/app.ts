@@ -17,6 +17,7 @@ import { walletRoutes } from '../wallet/routes.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
+import { suspensionRoutes } from '../suspension/routes.ts';
 import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
@@ -85,6 +86,7 @@ export function createApp(parts: AppParts) {
   app.route('/', kycRoutes({ objects }));
   app.route('/', kycReviewerRoutes);
   app.route('/', auditRoutes);
+  app.route('/', suspensionRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

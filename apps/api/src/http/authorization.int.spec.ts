@@ -60,6 +60,7 @@ const MATRIX: Row[] = [
   ['GET', '/api/tasks', 'signedIn', 200],
   ['GET', '/api/user-tasks', 'signedIn', 200],
   ['POST', '/api/tasks/:id/submit-proof', 'signedIn', 400],
+  ['POST', '/api/tasks/:id/start', 'signedIn', 404],
   ['GET', '/api/admin/tasks', 'admin', 200],
   ['POST', '/api/admin/tasks', 'admin', 400],
   ['PUT', '/api/admin/tasks/:id', 'admin', 400],
@@ -68,6 +69,10 @@ const MATRIX: Row[] = [
   ['DELETE', '/api/admin/tasks/:id', 'admin', 428],
   ['PUT', '/api/admin/settings', 'admin', 200],
   ['GET', '/api/admin/audit', 'admin', 200],
+  ['GET', '/api/admin/task-figures', 'admin', 200],
+  // Nobody with this id: 404 from the user's empty stream (the reason is checked first: 400).
+  ['POST', '/api/admin/users/:id/suspend', 'admin', 400],
+  ['POST', '/api/admin/users/:id/unsuspend', 'admin', 404],
   ['GET', '/api/kyc/documents', 'signedIn', 200],
   ['POST', '/api/kyc/documents', 'signedIn', 400],
   ['POST', '/api/kyc/complete', 'signedIn', 409],

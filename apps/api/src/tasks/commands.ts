@@ -96,6 +96,12 @@ export async function submitProof(
   }
 }
 
+/** The user taps Start on a task (idempotent: the first tap counts). */
+export function startTask(store: EventStore, userId: string, task: TaskSnapshot, now: Date) {
+  const command: UserTaskCommand = { type: 'StartTask', data: { taskId: task.taskId, task }, now: now.toISOString() };
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
+}
+
 /** Approves or rejects a submission on its owner's stream; the reviewer is the actor. */
 export async function reviewProof(
   store: EventStore,

@@ -8,7 +8,7 @@ import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
-import { loadTaskSnapshot, submitProof } from './commands.ts';
+import { loadTaskSnapshot, startTask, submitProof } from './commands.ts';
 
 /**
  * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
@@ -23,6 +23,18 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
     .get('/api/user-tasks', async (c) => {
       const user = requireUser(c);
       return c.json(await listUserTasks(c.var.deps.db, user.id));
+    })
+    /** The user tapped Start: recorded once, so the review queue can tell how long the work took. */
+    .post('/api/tasks/:id/start', signedIn, idParam('id', UUID_PATTERN, TASK_NOT_FOUND), async (c) => {
+      const { store, runner, now } = c.var.deps;
+      const user = requireUser(c);
+      const taskId = c.req.param('id').toLowerCase();
+      const task = await loadTaskSnapshot(store, taskId);
+      if (!task) throw notFound(TASK_NOT_FOUND);
+      const { position, state } = await startTask(store, user.id, task, now());
+      const startedAt = state.tasks.started.get(taskId) ?? null;
+      if (position > 0) await runner.waitFor(position);
+      return c.json({ taskId, startedAt }, 200);
     })
     .post(
       '/api/tasks/:id/submit-proof',
