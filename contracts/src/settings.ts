@@ -17,6 +17,8 @@ export const DEFAULT_LIMITS = {
   sessionIdleDays: 7,
   uploadsPerDay: 30,
   uploadBytesPerDay: 60 * 1024 * 1024,
+  /** A proof nobody decided within this many hours is approved by the system; 0 turns it off. */
+  autoApproveAfterHours: 72,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -35,6 +37,7 @@ export function limitsBody(limits: Limits) {
     sessionIdleDays: limits.sessionIdleDays,
     uploadsPerDay: limits.uploadsPerDay,
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
+    autoApproveAfterHours: limits.autoApproveAfterHours,
   };
 }
 
@@ -49,6 +52,7 @@ export const SettingsBody = v.object({
   sessionIdleDays: v.number(),
   uploadsPerDay: v.number(),
   uploadMegabytesPerDay: v.number(),
+  autoApproveAfterHours: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -57,6 +61,7 @@ const LIMIT_MESSAGES = {
   amount: 'Enter an amount in rupees with at most two decimals',
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
+  hours: 'Enter a whole number of hours from 0 (off) to 2160',
 } as const;
 
 /** PUT /api/admin/settings: either or both. */
@@ -78,5 +83,20 @@ export const SettingsUpdateRequest = v.object({
   uploadMegabytesPerDay: v.optional(
     v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
   ),
+  autoApproveAfterHours: v.optional(
+    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(2160, LIMIT_MESSAGES.hours)),
+  ),
 });
+
+/**
+ * When the system decides a proof nobody reviewed: `autoApproveAfterHours` after it came in, or
+ * never (null) when auto-approval is off.
+ */
+export function autoApprovalDue(submittedAt: string, autoApproveAfterHours: number): string | null {
+  if (autoApproveAfterHours <= 0) return null;
+  return new Date(Date.parse(submittedAt) + autoApproveAfterHours * 60 * 60 * 1000).toISOString();
+}
+
+/** The actor recorded for what the system does on its own (auto-approval). */
+export const SYSTEM_ACTOR = 'system';
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

@@ -202,6 +202,8 @@ export const UserTaskBody = v.object({
   rejectionReason: v.nullable(v.string()),
   /** When the latest submission was approved or rejected; null while under review. */
   reviewedAt: v.nullable(v.string()),
+  /** While under review: when the system approves it if no reviewer has (null: auto-approval is off). */
+  decideBy: v.optional(v.nullable(v.string())),
 });
 export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 

@@ -36,6 +36,7 @@ import {
   toCsv,
   toStatementBody,
   userIdForMobile,
+  runAutoApprovals,
   verifyLedger,
 } from '@kamai/api';
 
@@ -52,7 +53,10 @@ const USAGE = `usage: npm run cli -- <command>
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
   export-ledger [--from ISO] [--to ISO]           every journal posting as CSV (> journal.csv)
-  verify-ledger                                   check the event log's hash chain end to end`;
+  verify-ledger                                   check the event log's hash chain end to end
+  run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
+                                                  of a moment; default now), as the running app
+                                                  does every minute; safe beside it`;
 
 class UsageError extends Error {}
 
@@ -77,6 +81,8 @@ async function main(args: string[]): Promise<void> {
         return await exportLedger(store, config.readDbFile, rest);
       case 'verify-ledger':
         return await verify(store);
+      case 'run-auto-approvals':
+        return await autoApprove(store, config.readDbFile, rest);
       default:
         throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
     }
@@ -157,6 +163,23 @@ function options(args: string[], names: readonly string[], flags: readonly strin
     else positional.push(arg);
   }
   return { positional, values, flags: set };
+}
+
+async function autoApprove(store: EventStore, readDbFile: string, args: string[]) {
+  let now = new Date();
+  const at = args.indexOf('--now');
+  if (at >= 0) {
+    const value = args[at + 1];
+    now = new Date(value ?? '');
+    if (!value || Number.isNaN(now.getTime())) throw new UsageError('--now takes an ISO time, e.g. 2026-11-25T10:00:00Z');
+  }
+  const db = await caughtUpReadDb(store, readDbFile);
+  try {
+    const result = await runAutoApprovals({ store, db, now });
+    console.log(`auto-approved ${result.approved.length} submissions as of ${now.toISOString()}; ${result.alreadyDecided} decided meanwhile; ${result.releasedSlots} slots given back`);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**

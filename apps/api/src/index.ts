@@ -9,3 +9,4 @@ export * from './event-store/chain.ts';
 export { verifyLedger } from './finance/verify.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';
 export { toCsv } from './finance/csv.ts';
+export { runAutoApprovals } from './review/auto-approve.ts';

@@ -54,6 +54,7 @@ export const settingsEvents = {
     sessionIdleDays: v.optional(v.number()),
     uploadsPerDay: v.optional(v.number()),
     uploadBytesPerDay: v.optional(v.number()),
+    autoApproveAfterHours: v.optional(v.number()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

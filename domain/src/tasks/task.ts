@@ -22,12 +22,12 @@ export interface TaskFields {
 
 /**
  * One `task-<id>` stream: absent, in the catalogue, or deleted from it (for good). `held` is the
- * submissions holding a completion slot; it is changed in place, so an event costs O(1).
+ * submissions holding a completion slot, with when each took it; changed in place, so an event costs O(1).
  */
 export type TaskState =
   | { status: 'absent' }
-  | { status: 'listed'; taskId: string; fields: TaskFields; held: Set<string> }
-  | { status: 'deleted'; taskId: string; fields: TaskFields; held: Set<string> };
+  | { status: 'listed'; taskId: string; fields: TaskFields; held: Map<string, string> }
+  | { status: 'deleted'; taskId: string; fields: TaskFields; held: Map<string, string> };
 
 export const initialTaskState = (): TaskState => ({ status: 'absent' });
 
@@ -45,11 +45,11 @@ export function evolveTask(state: TaskState, event: TaskCatalogueEvent): TaskSta
   switch (event.type) {
     case 'TaskCreated':
     case 'TaskUpdated':
-      return { status: 'listed', taskId: event.data.taskId, fields: fieldsOf(event.data), held: state.status === 'absent' ? new Set() : state.held };
+      return { status: 'listed', taskId: event.data.taskId, fields: fieldsOf(event.data), held: state.status === 'absent' ? new Map() : state.held };
     case 'TaskDeleted':
       return state.status === 'absent' ? state : { status: 'deleted', taskId: state.taskId, fields: state.fields, held: state.held };
     case 'TaskSlotTaken':
-      if (state.status !== 'absent') state.held.add(event.data.submissionId);
+      if (state.status !== 'absent') state.held.set(event.data.submissionId, event.data.takenAt);
       return state;
     case 'TaskSlotReleased':
       if (state.status !== 'absent') state.held.delete(event.data.submissionId);

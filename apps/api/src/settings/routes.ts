@@ -14,7 +14,7 @@ export const settingsRoutes = new Hono<AppEnv>()
   .put('/api/admin/settings', withRole('admin'), validate('json', SettingsUpdateRequest), async (c) => {
     const deps = c.var.deps;
     const admin = requireUser(c);
-    const { supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay } =
+    const { supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay, autoApproveAfterHours } =
       c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -22,6 +22,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(sessionIdleDays !== undefined && { sessionIdleDays }),
       ...(uploadsPerDay !== undefined && { uploadsPerDay }),
       ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),
+      ...(autoApproveAfterHours !== undefined && { autoApproveAfterHours }),
     };
     const now = deps.now().toISOString();
     const { position } = await handleCommand(

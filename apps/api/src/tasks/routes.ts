@@ -1,4 +1,6 @@
-import { SubmitProofRequest } from '@kamai/contracts';
+import { SubmitProofRequest, type UserTaskBody, autoApprovalDue } from '@kamai/contracts';
+import type { EventStore } from '@kamai/domain';
+import { loadLimits } from '../settings/limits.ts';
 import { TASK_NOT_FOUND } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -9,6 +11,13 @@ import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
 import { loadTaskSnapshot, startTask, submitProof } from './commands.ts';
+
+/** Adds to a proof under review the date by which it is decided (the auto-approval delay after it came in). */
+async function decideByDates(store: EventStore) {
+  const { autoApproveAfterHours } = await loadLimits(store);
+  return (body: UserTaskBody): UserTaskBody =>
+    body.status === 'submitted' ? { ...body, decideBy: autoApprovalDue(body.submittedAt, autoApproveAfterHours) } : body;
+}
 
 /**
  * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
@@ -22,7 +31,8 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
     })
     .get('/api/user-tasks', async (c) => {
       const user = requireUser(c);
-      return c.json(await listUserTasks(c.var.deps.db, user.id));
+      const withDate = await decideByDates(c.var.deps.store);
+      return c.json((await listUserTasks(c.var.deps.db, user.id)).map(withDate));
     })
     /** The user tapped Start: recorded once, so the review queue can tell how long the work took. */
     .post('/api/tasks/:id/start', signedIn, idParam('id', UUID_PATTERN, TASK_NOT_FOUND), async (c) => {
@@ -61,7 +71,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);
         if (!row) throw notYetVisible();
-        return c.json(toUserTaskBody(row), 201);
+        return c.json((await decideByDates(store))(toUserTaskBody(row)), 201);
       },
     );
 }
