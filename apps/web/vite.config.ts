@@ -8,7 +8,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 const api = 'http://localhost:3000';
 
 // The production build runs on Preact (preact/compat) instead of react-dom: about 55 KB gzip less in
-// the first screen's JavaScript, which keeps it under the 100 KB budget (README "Libraries, and why").
+// the first screen's JavaScript, which keeps it under the 100 KB budget (docs/libraries.md).
 // `vite dev` runs on Preact too, so what a developer sees is what ships; the price is a full page
 // reload on edits (React Fast Refresh does not drive Preact). The types stay @types/react. Preact 11, not 10.x:
 // 10's portals render as a separate root, so useId inside a Radix dialog repeated the page's ids.

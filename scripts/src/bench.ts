@@ -6,10 +6,11 @@
  *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
+ *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3)
  *
  * A part that fails prints its reason in its rows and the rest of the table still prints.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes } from './bench/http.ts';
@@ -39,6 +40,7 @@ const section = (title: string) => rows.push({ what: `**${title}**`, figure: '' 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 const x = (value: number, peer: number) => `${(value / peer).toFixed(2)}×`;
 const log = (line: string) => console.error(line);
+const load = () => (loadavg()[0] ?? 0).toFixed(2);
 
 /** Runs a part; a failure becomes a row saying why, so the table still prints. */
 async function part(name: string, run: () => Promise<void>) {
@@ -48,11 +50,14 @@ async function part(name: string, run: () => Promise<void>) {
   }
   log(`[bench] ${name}...`);
   const started = performance.now();
+  const loadBefore = load();
   try {
     await run();
   } catch (err) {
     rows.push({ what: `${name}: did not run`, figure: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
   }
+  // Figures taken beside other work are not the machine's: each part says what else was running.
+  rows.push({ what: `${name}: load average (1 min) before / after`, figure: `${loadBefore} / ${load()}`, peer: `${cpus().length} cores` });
   log(`[bench] ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -62,15 +67,27 @@ await part('appends', async () => {
   rows.push({ what: 'ceiling: plain better-sqlite3 INSERT, one transaction each', figure: `${n(r.ceiling.perSecond)}/s` });
   const ceiling = `${n(r.ceiling.perSecond)}/s`;
   rows.push({ what: 'store, one append at a time', figure: `${n(r.sequential.groupCommit.perSecond)}/s`, peer: ceiling, ratio: x(r.sequential.groupCommit.perSecond, r.ceiling.perSecond) });
-  rows.push({ what: `store, ${r.settings.concurrency} appends in flight (group commit)`, figure: `${n(r.concurrent.groupCommit.perSecond)}/s`, peer: ceiling, ratio: x(r.concurrent.groupCommit.perSecond, r.ceiling.perSecond) });
+  const batched = `${n(r.batchedCeiling.perSecond)}/s (plain, ${r.settings.concurrency} per transaction)`;
+  rows.push({ what: `plain better-sqlite3 INSERT, ${r.settings.concurrency} per transaction`, figure: `${n(r.batchedCeiling.perSecond)}/s` });
+  rows.push({ what: `store, ${r.settings.concurrency} appends in flight (group commit)`, figure: `${n(r.concurrent.groupCommit.perSecond)}/s`, peer: batched, ratio: x(r.concurrent.groupCommit.perSecond, r.batchedCeiling.perSecond) });
 });
 
 await part('http', async () => {
-  const r = await benchHttp({ seconds, log });
-  section(`HTTP, autocannon, 64 connections, ${seconds} s each, server in its own process`);
-  const bare = `${n(r.bare.perSecond)}/s (bare Hono + 1 better-sqlite3 lookup)`;
-  rows.push({ what: 'bare Hono + one better-sqlite3 lookup', figure: `${n(r.bare.perSecond)}/s, p99 ${r.bare.p99} ms` });
-  rows.push({ what: 'GET /api/auth/user (signed in)', figure: `${n(r.authUser.perSecond)}/s, p99 ${r.authUser.p99} ms`, peer: bare, ratio: x(r.authUser.perSecond, r.bare.perSecond) });
+  const rounds = Number(flag('rounds') ?? 3);
+  const r = await benchHttp({ seconds, rounds, log });
+  section(`HTTP, autocannon, 64 connections, ${seconds} s each, each server in its own process as \`npm start\` runs it (default logging)`);
+  // min / median / max of the interleaved runs (A B B A, `rounds` times); ratios are of medians.
+  const s3 = (f: { min: number; median: number; max: number }) => `${n(f.median)}/s (${n(f.min)}–${n(f.max)})`;
+  const bareIdle = `${s3(r.bareRounds)} bare Hono + 1 better-sqlite3 lookup`;
+  rows.push({ what: `bare Hono + one better-sqlite3 lookup: median (min–max) of ${r.bareRounds.runs.length}, interleaved`, figure: `${s3(r.bareRounds)}, p99 ${r.bare.p99} ms` });
+  rows.push({ what: `GET /api/auth/user (signed in): median (min–max) of ${r.authUserRounds.runs.length}, interleaved`, figure: `${s3(r.authUserRounds)}, p99 ${r.authUser.p99} ms`, peer: bareIdle, ratio: x(r.authUserRounds.median, r.bareRounds.median) });
+  rows.push({ what: `bare Hono, while the API writes 100 withdrawals/s (achieved: ${n(r.writesPerSecond)}/s at least)`, figure: s3(r.bareUnderWrites) });
+  rows.push({
+    what: 'GET /api/auth/user (other users), while the API writes 100 withdrawals/s',
+    figure: s3(r.authUserUnderWrites),
+    peer: `${s3(r.bareUnderWrites)} bare, same writes; target 0.6×`,
+    ratio: x(r.authUserUnderWrites.median, r.bareUnderWrites.median),
+  });
   const fails = (f: { failures: number }) => (f.failures ? `, ${f.failures} non-2xx` : '');
   rows.push({ what: 'POST /api/withdrawals, read-your-writes, 1 process', figure: `${n(r.withdrawalsOne.perSecond)}/s, p99 ${r.withdrawalsOne.p99} ms${fails(r.withdrawalsOne)}` });
   rows.push({
@@ -118,6 +135,14 @@ await part('commands', async () => {
       what: `${n(row.events)}-event stream: median of ${result.settings.commands} (first ever; cold from snapshot)`,
       figure: `${row.medianMs} ms (${row.firstMs} ms; ${row.coldMs} ms)`,
       ...(smallest && row !== smallest && { peer: `${smallest.medianMs} ms (${n(smallest.events)} events)`, ratio: x(row.medianMs, smallest.medianMs) }),
+    });
+  }
+  for (const row of result.rows) {
+    rows.push({
+      what: `${n(row.events)}-event stream: first command after a restart (new server on the data dir, nothing cached)`,
+      figure: `${row.restartMs} ms`,
+      peer: `${row.medianMs} ms (warm median; bound 3×)`,
+      ratio: x(row.restartMs, row.medianMs),
     });
   }
   rows.push({
@@ -180,7 +205,7 @@ await part('startup', async () => {
 });
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-console.log(`\nKamai benchmarks: Node ${process.version}, ${cpus().length} × ${cpu}, ${n(totalmem() / 2 ** 30)} GB RAM, ${new Date().toISOString()}\n`);
+console.log(`\nKamai benchmarks: Node ${process.version}, ${cpus().length} × ${cpu}, ${n(totalmem() / 2 ** 30)} GB RAM, ${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min)\n`);
 const header: BenchRow = { what: 'what', figure: 'figure', peer: 'peer or limit, same run', ratio: 'ratio' };
 const widths = (['what', 'figure', 'peer', 'ratio'] as const).map((key) => Math.max(...[header, ...rows].map((row) => (row[key] ?? '').length)));
 const line = (row: BenchRow) => `| ${(['what', 'figure', 'peer', 'ratio'] as const).map((key, i) => (row[key] ?? '').padEnd(widths[i]!)).join(' | ')} |`;

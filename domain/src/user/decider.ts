@@ -44,7 +44,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'MarkNotificationRead':
       case 'MarkAllNotificationsRead':
       case 'DeleteNotification':
-        return decideNotifications(command, state.notifications);
+        return decideNotifications(command);
       case 'StartTask':
       case 'SubmitProof':
       case 'ApproveProof':

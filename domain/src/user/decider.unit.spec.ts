@@ -28,8 +28,7 @@ describe('the user-<id> decider: one decide over every command of the stream', (
     spec.given([registered]).when({ type: 'GrantRole', data: { role: 'reviewer', by: 'cli' }, now }).then([
       { type: 'RoleGranted', data: { role: 'reviewer', grantedBy: 'cli', grantedAt: now } },
     ]);
-    spec.given([registered]).when({ type: 'MarkAllNotificationsRead', now }).then([]);
-    spec.given([registered]).when({ type: 'DeleteNotification', data: { notificationId: 'nope' }, now }).thenFails('not_found');
+    spec.given([registered]).when({ type: 'MarkAllNotificationsRead', data: { unread: 0 }, now }).then([]);
     spec
       .given([registered, credited])
       .when({ type: 'RequestWithdrawal', data: { withdrawalId: 'w1', entryId: 'e1', notificationId: 'n1', amountPaise: 60_000, destination: { kind: 'upi', upiId: 'asha@okhdfc' } }, now })

@@ -1,39 +1,7 @@
 import type { EventsOf, MessageParams, NOTIFICATION_KINDS, NotificationKey, notificationEvents } from '@kamai/contracts';
-import { DomainError, assertNever } from '../errors.ts';
+import { assertNever } from '../errors.ts';
 
 export type NotificationEvent = EventsOf<typeof notificationEvents>;
-
-/**
- * The notifications not deleted, and which of them are unread. Sets, so each event costs O(1) (even
- * "mark all read" costs only the unread ones). Evolve updates the state it is given: see Decider.
- */
-export interface NotificationsState {
-  ids: Set<string>;
-  unread: Set<string>;
-}
-
-export const initialNotificationsState = (): NotificationsState => ({ ids: new Set(), unread: new Set() });
-
-export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
-  switch (event.type) {
-    case 'NotificationSent':
-      state.ids.add(event.data.notificationId);
-      state.unread.add(event.data.notificationId);
-      return state;
-    case 'NotificationRead':
-      state.unread.delete(event.data.notificationId);
-      return state;
-    case 'AllNotificationsRead':
-      state.unread.clear();
-      return state;
-    case 'NotificationDeleted':
-      state.ids.delete(event.data.notificationId);
-      state.unread.delete(event.data.notificationId);
-      return state;
-    default:
-      return assertNever(event);
-  }
-}
 
 /**
  * A notification to the user; deciders add it to the events of what it tells about. It records a
@@ -51,22 +19,28 @@ export function notify(notification: {
   return { type: 'NotificationSent', data: { ...data, sentAt: now } };
 }
 
+/**
+ * What the caller's notifications read model says about the notification named (or all of them).
+ * The route finds the notification among the caller's own (an unknown one, or someone else's, is a
+ * 404 there), so the user's decision state keeps nothing per notification: a stream's history of
+ * notifications would otherwise be folded, snapshotted and loaded on every cold start.
+ */
 export type NotificationCommand =
-  | { type: 'MarkNotificationRead'; data: { notificationId: string }; now: string }
-  | { type: 'MarkAllNotificationsRead'; now: string }
+  | { type: 'MarkNotificationRead'; data: { notificationId: string; unread: boolean }; now: string }
+  | { type: 'MarkAllNotificationsRead'; data: { unread: number }; now: string }
   | { type: 'DeleteNotification'; data: { notificationId: string }; now: string };
 
-/** Reading or deleting someone else's (or an unknown) notification is a 404, whoever asks. */
-export function decideNotifications(command: NotificationCommand, state: NotificationsState): NotificationEvent[] {
+/**
+ * No rule about money or identity depends on these events, and each is idempotent in the read model,
+ * so deciding on a read that two requests made at once at worst records the same fact twice.
+ */
+export function decideNotifications(command: NotificationCommand): NotificationEvent[] {
   switch (command.type) {
-    case 'MarkNotificationRead': {
-      if (!state.ids.has(command.data.notificationId)) throw new DomainError('not_found', 'Notification not found');
-      return !state.unread.has(command.data.notificationId) ? [] : [{ type: 'NotificationRead', data: { notificationId: command.data.notificationId, readAt: command.now } }];
-    }
+    case 'MarkNotificationRead':
+      return command.data.unread ? [{ type: 'NotificationRead', data: { notificationId: command.data.notificationId, readAt: command.now } }] : [];
     case 'MarkAllNotificationsRead':
-      return state.unread.size > 0 ? [{ type: 'AllNotificationsRead', data: { readAt: command.now } }] : [];
+      return command.data.unread > 0 ? [{ type: 'AllNotificationsRead', data: { readAt: command.now } }] : [];
     case 'DeleteNotification':
-      if (!state.ids.has(command.data.notificationId)) throw new DomainError('not_found', 'Notification not found');
       return [{ type: 'NotificationDeleted', data: { notificationId: command.data.notificationId, deletedAt: command.now } }];
     default:
       return assertNever(command);

@@ -5,7 +5,6 @@ import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
 import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } from './kyc.ts';
 import { type AdjustmentsState, type PendingAdjustment, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
-import { type NotificationsState, evolveNotifications, initialNotificationsState } from './notifications.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
 import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
@@ -18,7 +17,6 @@ import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initia
 export interface UserState {
   account: AccountState;
   wallet: WalletState;
-  notifications: NotificationsState;
   tasks: UserTasksState;
   withdrawals: WithdrawalsState;
   kyc: KycState;
@@ -29,7 +27,6 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
   initialState: () => ({
     account: initialAccountState(),
     wallet: initialWalletState(),
-    notifications: initialNotificationsState(),
     tasks: initialUserTasksState(),
     withdrawals: initialWithdrawalsState(),
     kyc: initialKycState(),
@@ -53,7 +50,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'NotificationRead':
       case 'AllNotificationsRead':
       case 'NotificationDeleted':
-        state.notifications = evolveNotifications(state.notifications, event);
+        // Read, mark-all and delete are decided on the read model (./notifications.ts): nothing kept.
         return state;
       case 'TaskStarted':
       case 'ProofSubmitted':
@@ -89,18 +86,19 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 4 (suspension, task starts added); bump it when the state's
- * shape or any area's evolve changes, so snapshots folded by the old logic are not trusted.
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 5 (no notifications, only
+ * pending withdrawals: the state is bounded whatever the history; suspension and task starts added);
+ * bump it when the state's shape or any area's evolve changes, so snapshots folded by the old logic
+ * are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 4,
+  version: 5,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
-      notifications: { ids: [...state.notifications.ids], unread: [...state.notifications.unread] },
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started] },
-      withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
+      withdrawals: { pending: [...state.withdrawals.pending], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
     }) as unknown as Json,
@@ -108,20 +106,18 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     const saved = json as unknown as {
       account: AccountState;
       wallet: WalletState;
-      notifications: { ids: string[]; unread: string[] };
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string> };
-      withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
+      withdrawals: { pending: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
     };
-    const { account, wallet, notifications, tasks, withdrawals, kyc, adjustments } = saved;
+    const { account, wallet, tasks, withdrawals, kyc, adjustments } = saved;
     if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number') throw new Error('not a user snapshot');
     return {
       account,
       wallet,
-      notifications: { ids: new Set(notifications.ids), unread: new Set(notifications.unread) },
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started) },
-      withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
+      withdrawals: { pending: new Map(withdrawals.pending), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
     };

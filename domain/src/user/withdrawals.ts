@@ -33,17 +33,22 @@ export interface WithdrawalRecord {
   reason: string | null;
 }
 
+/** A settled request is no longer in the decision state; the route tells paid from rejected by the read model. */
+export const WITHDRAWAL_SETTLED = 'This withdrawal request has already been settled';
+
 /**
- * The user's withdrawal requests, and where the last one went (offered again by the dialog). The map
- * is updated in place (O(1) per event); records are replaced, never changed.
+ * The user's withdrawal requests still waiting for finance, and where the last one went (offered again
+ * by the dialog). Settled requests leave the map: no rule reads them, and a user's history of them
+ * would otherwise grow the state, its snapshot and every cold start without bound. The map is updated
+ * in place (O(1) per event); records are replaced, never changed.
  */
 export interface WithdrawalsState {
-  /** Keyed by withdrawal id. */
-  byId: Map<string, WithdrawalRecord>;
+  /** Keyed by withdrawal id; only requests neither paid nor rejected. */
+  pending: Map<string, WithdrawalRecord>;
   lastDestination: WithdrawalDestination | null;
 }
 
-export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: new Map(), lastDestination: null });
+export const initialWithdrawalsState = (): WithdrawalsState => ({ pending: new Map(), lastDestination: null });
 
 export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEvent): WithdrawalsState {
   switch (event.type) {
@@ -58,24 +63,17 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         reference: null,
         reason: null,
       };
-      state.byId.set(d.withdrawalId, record);
+      state.pending.set(d.withdrawalId, record);
       state.lastDestination = d.destination;
       return state;
     }
     case 'WithdrawalPaid':
-      return settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
     case 'WithdrawalRejected':
-      return settle(state, event.data.withdrawalId, { status: 'rejected', processedAt: event.data.rejectedAt, reason: event.data.reason });
+      state.pending.delete(event.data.withdrawalId);
+      return state;
     default:
       return assertNever(event);
   }
-}
-
-function settle(state: WithdrawalsState, id: string, change: Partial<WithdrawalRecord>): WithdrawalsState {
-  const record = state.byId.get(id);
-  if (!record) return state;
-  state.byId.set(id, { ...record, ...change });
-  return state;
 }
 
 export type WithdrawalCommand =
@@ -118,7 +116,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL_PAISE) {
         throw new DomainError('invalid', WITHDRAWAL_MESSAGES.minimum, { amount: WITHDRAWAL_MESSAGES.minimum });
       }
-      if (state.withdrawals.byId.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
+      if (state.withdrawals.pending.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
       const destination = d.destination ?? state.withdrawals.lastDestination;
       const label = destination ? maskDestination(destination) : '';
       // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
@@ -196,12 +194,14 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
   }
 }
 
-/** A request still waiting for finance: settled once, never by the user it pays. */
+/**
+ * A request still waiting for finance: settled once, never by the user it pays. One that is not
+ * pending was settled (the route has already answered 404 for an id the read model does not know).
+ */
 function pendingWithdrawal(state: WithdrawalDecisionState, withdrawalId: string, by: string): WithdrawalRecord {
-  const record = state.withdrawals.byId.get(withdrawalId);
-  if (!record) throw new DomainError('not_found', 'Withdrawal request not found');
   if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
-  if (record.status !== 'pending') throw new DomainError('conflict', `This withdrawal request has already been ${record.status}`);
+  const record = state.withdrawals.pending.get(withdrawalId);
+  if (!record) throw new DomainError('conflict', WITHDRAWAL_SETTLED);
   return record;
 }
 

@@ -79,7 +79,7 @@ describe('requesting a withdrawal', () => {
     const after = fold(userEvolver, [...events, ...requested(25_050)]);
     expect(after.wallet.balance).toBe(0);
     expect(after.wallet.totalWithdrawn).toBe(25_050);
-    expect(after.withdrawals.byId.get('w1')?.status).toBe('pending');
+    expect(after.withdrawals.pending.get('w1')?.status).toBe('pending');
   });
 
   it('refuses one paisa over the balance as insufficient_balance', () => {
@@ -143,7 +143,7 @@ describe('settling a withdrawal', () => {
       ]);
     const after = fold(userEvolver, [...pending, ...decideWithdrawals(pay(), fold(userEvolver, pending))]);
     expect(after.wallet).toEqual({ balance: 20_000, totalEarned: 30_000, totalWithdrawn: 10_000 });
-    expect(after.withdrawals.byId.get('w1')).toMatchObject({ status: 'paid', reference: 'UTR123456789', processedAt: later });
+    expect(after.withdrawals.pending.has('w1')).toBe(false);
   });
 
   it('rejects with a refund credit naming the withdrawal, and tells the user why', () => {
@@ -181,15 +181,15 @@ describe('settling a withdrawal', () => {
 
   it('settles once: a second decision, either way, is a conflict', () => {
     const paid = [...pending, ...decideWithdrawals(pay(), fold(userEvolver, pending))];
-    spec.given(paid).when(pay()).thenFails('conflict', /already been paid/);
-    spec.given(paid).when(reject()).thenFails('conflict', /already been paid/);
+    spec.given(paid).when(pay()).thenFails('conflict', /already been settled/);
+    spec.given(paid).when(reject()).thenFails('conflict', /already been settled/);
     const rejected = [...pending, ...decideWithdrawals(reject(), fold(userEvolver, pending))];
-    spec.given(rejected).when(reject()).thenFails('conflict', /already been rejected/);
-    spec.given(rejected).when(pay()).thenFails('conflict', /already been rejected/);
+    spec.given(rejected).when(reject()).thenFails('conflict', /already been settled/);
+    spec.given(rejected).when(pay()).thenFails('conflict', /already been settled/);
   });
 
-  it('refuses an unknown withdrawal, and staff settling their own', () => {
-    spec.given(pending).when(pay('finance-1', 'w-unknown')).thenFails('not_found');
+  it('settles only a pending request (the route 404s ids it does not know), and never staff\'s own', () => {
+    spec.given(pending).when(pay('finance-1', 'w-unknown')).thenFails('conflict', /already been settled/);
     spec.given(pending).when(reject('u1')).thenFails('forbidden');
   });
 });

@@ -35,3 +35,9 @@ export async function countUnreadNotifications(db: ReadDbHandle, userId: string)
     .executeTakeFirst();
   return row?.n ?? 0;
 }
+
+/** One of the user's notifications (not deleted), and whether it is unread; undefined when it is not theirs. */
+export async function findNotification(db: ReadDbHandle, userId: string, id: string): Promise<{ unread: boolean } | undefined> {
+  const row = await db.selectFrom('notifications').select('is_read').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row && { unread: row.is_read === 0 };
+}

@@ -19,6 +19,26 @@ function selectUsers(db: ReadDbHandle) {
     ]);
 }
 
+/**
+ * The events that change what findUserById answers for their stream's user: the users read model's
+ * own, the wallet's balance and earnings, and the pending payout (the journal's withdrawal holds).
+ * A cache of user rows drops a user's row on these and keeps it through everything else.
+ */
+export const USER_ROW_EVENTS = [
+  'UserRegistered',
+  'ProfileUpdated',
+  'PasswordChanged',
+  'RoleGranted',
+  'RoleRevoked',
+  'KycDocumentApproved',
+  'KycBonusClaimed',
+  'WalletCredited',
+  'WalletDebited',
+  'WithdrawalRequested',
+  'WithdrawalPaid',
+  'WithdrawalRejected',
+] as const;
+
 export function findUserById(db: ReadDbHandle, id: string): Promise<UserRow | undefined> {
   // Every signed-in request reads this: a cached prepared statement when the database has one.
   const hot = hotReads(db);

@@ -37,6 +37,8 @@ export interface BenchAppendsResult {
   settings: { seconds: number; concurrency: number; streams: number };
   /** Plain better-sqlite3 INSERT, autocommit: one transaction and one fsync per row. */
   ceiling: BenchFigure;
+  /** Plain better-sqlite3 INSERT, `concurrency` rows per transaction: the group commit's peer. */
+  batchedCeiling: BenchFigure;
   /** One append awaited at a time. */
   sequential: { groupCommit: BenchFigure; transactionPerAppend: BenchFigure };
   /** `concurrency` appends in flight. */
@@ -47,6 +49,8 @@ export interface BenchAppendsResult {
     sequentialTransactionPerAppend: number;
     concurrentGroupCommit: number;
     concurrentTransactionPerAppend: number;
+    /** The group commit over plain inserts batched as many per transaction. */
+    concurrentGroupCommitToBatched: number;
   };
 }
 
@@ -60,9 +64,11 @@ export async function benchAppends(options: BenchAppendsOptions = {}): Promise<B
   let files = 0;
   const newFile = () => join(dir, `run-${++files}.db`);
 
-  const ceiling = plainInserts(newFile(), streams);
+  const ceiling = plainInserts(newFile(), streams, 1);
   const runs = [
     ceiling,
+    // The group commit's fair peer: the same rows, `concurrency` per transaction, one fsync each.
+    plainInserts(newFile(), streams, concurrency),
     storeAppends(newFile(), streams, 1, true),
     storeAppends(newFile(), streams, 1, false),
     storeAppends(newFile(), streams, concurrency, true),
@@ -78,10 +84,11 @@ export async function benchAppends(options: BenchAppendsOptions = {}): Promise<B
       for (let i = 0; i < runs.length; i++) await runs[(round + i) % runs.length]!.runFor(sliceMs);
     }
     for (const run of runs) await run.verify();
-    const [plain, sequentialGroup, sequentialSingle, concurrentGroup, concurrentSingle] = runs.map((run) => run.figure()) as [
-      BenchFigure, BenchFigure, BenchFigure, BenchFigure, BenchFigure,
+    const [plain, plainBatched, sequentialGroup, sequentialSingle, concurrentGroup, concurrentSingle] = runs.map((run) => run.figure()) as [
+      BenchFigure, BenchFigure, BenchFigure, BenchFigure, BenchFigure, BenchFigure,
     ];
     log(line('ceiling: plain better-sqlite3 INSERT, one transaction each', plain));
+    log(line(`plain better-sqlite3 INSERT, ${concurrency} per transaction`, plainBatched, plain));
     log(line('store, sequential, group commit', sequentialGroup, plain));
     log(line('store, sequential, one transaction per append', sequentialSingle, plain));
     log(line(`store, ${concurrency} in flight, group commit`, concurrentGroup, plain));
@@ -90,12 +97,14 @@ export async function benchAppends(options: BenchAppendsOptions = {}): Promise<B
     return {
       settings: { seconds, concurrency, streams },
       ceiling: plain,
+      batchedCeiling: plainBatched,
       sequential: { groupCommit: sequentialGroup, transactionPerAppend: sequentialSingle },
       concurrent: { groupCommit: concurrentGroup, transactionPerAppend: concurrentSingle },
       ratioToCeiling: {
         sequentialGroupCommit: ratio(sequentialGroup),
         sequentialTransactionPerAppend: ratio(sequentialSingle),
         concurrentGroupCommit: ratio(concurrentGroup),
+        concurrentGroupCommitToBatched: round2(concurrentGroup.perSecond / plainBatched.perSecond),
         concurrentTransactionPerAppend: ratio(concurrentSingle),
       },
     };
@@ -123,7 +132,8 @@ function commandEvent(n: number) {
   };
 }
 
-function plainInserts(file: string, streams: number): Run {
+/** Plain better-sqlite3 inserts, `batch` rows per transaction (1: autocommit, one WAL fsync each). */
+function plainInserts(file: string, streams: number, batch: number): Run {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -135,16 +145,23 @@ function plainInserts(file: string, streams: number): Run {
   const revisions = new Array<number>(streams).fill(-1);
   let n = 0;
   let ms = 0;
+  const insertOne = () => {
+    const stream = n % streams;
+    const event = commandEvent(n);
+    revisions[stream] = (revisions[stream] ?? -1) + 1;
+    insert.run(event.id, `bench-${stream}`, revisions[stream], event.type, JSON.stringify(event.data), '{}', new Date().toISOString());
+    n++;
+  };
+  const insertBatch = db.transaction(() => {
+    for (let i = 0; i < batch; i++) insertOne();
+  });
   return {
     async runFor(sliceMs) {
       const started = performance.now();
       while (performance.now() - started < sliceMs) {
-        const stream = n % streams;
-        const event = commandEvent(n);
-        revisions[stream] = (revisions[stream] ?? -1) + 1;
         // Autocommit: each INSERT is its own transaction, committed with one WAL fsync.
-        insert.run(event.id, `bench-${stream}`, revisions[stream], event.type, JSON.stringify(event.data), '{}', new Date().toISOString());
-        n++;
+        if (batch === 1) insertOne();
+        else insertBatch();
       }
       ms += performance.now() - started;
     },

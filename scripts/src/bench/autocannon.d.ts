@@ -22,6 +22,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: Request[];
+    /** Requests per second over all connections (default: as fast as answers come). */
+    overallRate?: number;
     /** Called once per connection, in order, as the connections are made. */
     setupClient?: (client: Client) => void;
   }

@@ -36,6 +36,11 @@ export interface CommandBenchRow {
   firstMs: number;
   /** The next command after emptying the decision cache (as after a restart): from the kept snapshot. */
   coldMs: number;
+  /**
+   * The first command after a restart: the server closed and a new one started on the same data
+   * directory (a new store connection, empty decision and session caches, the snapshot read from disk).
+   */
+  restartMs: number;
   /** Median and 90th percentile of the following `commands` commands. */
   medianMs: number;
   p90Ms: number;
@@ -76,9 +81,10 @@ async function signUp(url: string, mobile: string) {
 }
 
 /**
- * Grows the user's stream to `total` events with what a busy user's history holds: credits, each with
- * its notification, and reads of them. Appended straight to the store in batches, contract-checked
- * and versioned like the command handler's own appends.
+ * Grows the user's stream to `total` events with what a busy user's history holds: per round, a
+ * credit and its notification (left unread), a withdrawal requested (request, hold, notification)
+ * and paid (settlement, notification, left unread), and a read of one notification. Appended straight
+ * to the store in batches, contract-checked and versioned like the command handler's own appends.
  */
 async function growStream(store: EventStore, userId: string, total: number) {
   const stream = streams.user(userId);
@@ -96,12 +102,20 @@ async function growStream(store: EventStore, userId: string, total: number) {
     batch = [];
   };
   const amountPaise = rupees(10_000);
+  const paid = rupees(100);
+  const destination = { kind: 'upi', upiId: 'bench.user@okhdfc' };
   for (let n = revision + 1; n < total; ) {
-    const notificationId = randomUUID();
+    const withdrawalId = randomUUID();
+    const requestedNote = randomUUID();
     const history: [string, { [key: string]: Json }][] = [
       ['WalletCredited', { entryId: randomUUID(), amountPaise, kind: 'adjustment', params: { reason: 'bench' }, by: 'bench', creditedAt: at }],
-      ['NotificationSent', { notificationId, key: 'wallet_credited', params: { amountPaise, reason: 'bench' }, kind: 'success', sentAt: at }],
-      ['NotificationRead', { notificationId, readAt: at }],
+      ['NotificationSent', { notificationId: randomUUID(), key: 'wallet_credited', params: { amountPaise, reason: 'bench' }, kind: 'success', sentAt: at }],
+      ['WithdrawalRequested', { withdrawalId, amountPaise: paid, destination, requestedAt: at }],
+      ['WalletDebited', { entryId: randomUUID(), amountPaise: paid, kind: 'withdrawal', params: { destination: 'UPI be***@okhdfc' }, reference: withdrawalId, debitedAt: at }],
+      ['NotificationSent', { notificationId: requestedNote, key: 'withdrawal_requested', params: { amountPaise: paid, destination: 'UPI be***@okhdfc' }, kind: 'info', sentAt: at }],
+      ['WithdrawalPaid', { withdrawalId, reference: `UTR${n}`, paidBy: 'bench', paidAt: at, amountPaise: paid }],
+      ['NotificationSent', { notificationId: randomUUID(), key: 'withdrawal_paid', params: { amountPaise: paid, destination: 'UPI be***@okhdfc', reference: `UTR${n}` }, kind: 'success', sentAt: at }],
+      ['NotificationRead', { notificationId: requestedNote, readAt: at }],
     ];
     for (const [type, data] of history) {
       if (n >= total) break;
@@ -120,8 +134,8 @@ export async function benchCommands(options: BenchCommandsOptions = {}): Promise
   const log = options.log ?? console.log;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'kamai-bench-commands-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SEED_DEMO: 'false', WEB_DIST: '' });
-  const server = await startServer(config, () => {});
-  const url = `http://127.0.0.1:${server.port}`;
+  let server = await startServer(config, () => {});
+  let url = `http://127.0.0.1:${server.port}`;
   const rows: CommandBenchRow[] = [];
   let longestReadStallFirstMs = 0;
   let longestReadStallColdMs = 0;
@@ -167,6 +181,11 @@ export async function benchCommands(options: BenchCommandsOptions = {}): Promise
       for (let i = 0; i < commands; i++) times.push(await withdraw());
       reading = false;
       await reader;
+      // A real restart: nothing of this process's caches survives, only what is on disk.
+      await server.close();
+      server = await startServer(config, () => {});
+      url = `http://127.0.0.1:${server.port}`;
+      const restartMs = await withdraw();
       if (largest) {
         // A read overlapping the cold command counts for it; the others for the warm ones.
         for (const { start, end } of reads) {
@@ -175,9 +194,9 @@ export async function benchCommands(options: BenchCommandsOptions = {}): Promise
           else longestReadStallWarmMs = Math.max(longestReadStallWarmMs, end - start);
         }
       }
-      const row = { events, firstMs: round(firstMs), coldMs: round(coldMs), medianMs: round(median(times)), p90Ms: round(quantile(times, 0.9)) };
+      const row = { events, firstMs: round(firstMs), coldMs: round(coldMs), restartMs: round(restartMs), medianMs: round(median(times)), p90Ms: round(quantile(times, 0.9)) };
       rows.push(row);
-      log(`  ${String(events).padStart(6)} events: first ${row.firstMs} ms, cold ${row.coldMs} ms, median ${row.medianMs} ms, p90 ${row.p90Ms} ms (${commands} commands)`);
+      log(`  ${String(events).padStart(6)} events: first ${row.firstMs} ms, cold ${row.coldMs} ms, after a restart ${row.restartMs} ms, median ${row.medianMs} ms, p90 ${row.p90Ms} ms (${commands} commands)`);
     }
   } finally {
     await server.close();

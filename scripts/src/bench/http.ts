@@ -40,9 +40,26 @@ export interface LoadFigure {
   serverMainThreadCpuUs?: number;
 }
 
+/** Answers per second of each interleaved run of one kind: min, median, max. */
+export interface Spread {
+  runs: number[];
+  min: number;
+  median: number;
+  max: number;
+}
+
 export interface BenchHttpResult {
+  /** The last interleaved idle run of each, for its latency. */
   bare: LoadFigure;
   authUser: LoadFigure;
+  /** Rounds of A B B A (bare, GET /api/auth/user, the same, bare), idle. */
+  bareRounds: Spread;
+  authUserRounds: Spread;
+  /** The same rounds while 100 withdrawals a second (other users') are written to the API. */
+  bareUnderWrites: Spread;
+  authUserUnderWrites: Spread;
+  /** Withdrawals per second the writer achieved during those runs (target 100), the lowest. */
+  writesPerSecond: number;
   withdrawalsOne: LoadFigure;
   withdrawalsTwo: LoadFigure;
   /** The same two API processes with PROJECTIONS=off beside one projection worker (`npm run worker`). */
@@ -151,7 +168,6 @@ async function startApi(dataDir: string, seed: boolean, projections?: 'off'): Pr
       DATA_DIR: dataDir,
       SEED_DEMO: seed ? 'true' : 'false',
       WEB_DIST: '',
-      LOG_LEVEL: 'warn',
       REGISTRATIONS_PER_HOUR: '1000000',
       ...(projections && { PROJECTIONS: projections }),
     },
@@ -220,8 +236,14 @@ function perConnection(cookies: string[], request: LoadRequest): Pick<LoadOption
   };
 }
 
-export async function benchHttp(options: { seconds?: number; log?: (line: string) => void } = {}): Promise<BenchHttpResult> {
+function spread(runs: number[]): Spread {
+  const sorted = [...runs].sort((a, b) => a - b);
+  return { runs, min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
+}
+
+export async function benchHttp(options: { seconds?: number; rounds?: number; log?: (line: string) => void } = {}): Promise<BenchHttpResult> {
   const seconds = options.seconds ?? 5;
+  const rounds = options.rounds ?? 3;
   const log = options.log ?? console.log;
   const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-http-'));
   const children: Child[] = [];
@@ -254,17 +276,6 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
 
     const bare = await startBare(join(dir, 'read.sqlite'), userId);
     children.push(bare);
-    const bareFigure = measured(await withCpu([bare], async () => [await autocannon({ url: `${bare.url}/user`, connections: 64, duration: seconds })]));
-    await bare.stop();
-    // One prepared request per user, each connection going round them: like the bare peer's, the
-    // requests are built once, not per request (a setupRequest hook rebuilds each request and
-    // deep-copies its context, which doubled the load generator's CPU per answer).
-    const authUser = measured(
-      await withCpu([api], async () => [
-        await autocannon({ url: api.url, connections: 64, duration: seconds, requests: cookies.map((cookie) => ({ method: 'GET', path: '/api/auth/user', headers: { cookie } })) }),
-      ]),
-    );
-
     // Each server checks the Origin against its own address.
     const withdraw = (origin: string, users = cookies) =>
       perConnection(users, {
@@ -273,6 +284,43 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
         headers: { 'content-type': 'application/json', origin },
         body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
       });
+    // Readers and writers are different users: the first 32 read, the other 32 move money.
+    const readers = cookies.slice(0, 32);
+    const writers = cookies.slice(32);
+    const runBare = () => withCpu([bare], async () => [await autocannon({ url: `${bare.url}/user`, connections: 64, duration: seconds })]);
+    // One prepared request per user, each connection going round them: like the bare peer's, the
+    // requests are built once, not per request (a setupRequest hook rebuilds each request and
+    // deep-copies its context, which doubled the load generator's CPU per answer).
+    const runAuthUser = () =>
+      withCpu([api], async () => [
+        await autocannon({ url: api.url, connections: 64, duration: seconds, requests: readers.map((cookie) => ({ method: 'GET', path: '/api/auth/user', headers: { cookie } })) }),
+      ]);
+    let writesPerSecond = Number.POSITIVE_INFINITY;
+    /** A run with 100 withdrawals a second written to the API meanwhile (each waits for its read model). */
+    const underWrites = async (run: typeof runBare) => {
+      const writing = autocannon({ url: api.url, duration: seconds, overallRate: 100, ...withdraw(api.url, writers.slice(0, 8)) });
+      const [result] = await Promise.all([run(), writing.then((w) => (writesPerSecond = Math.min(writesPerSecond, w.requests.average)))]);
+      return result;
+    };
+    // A B B A, `rounds` times, then the same under writes: the machine's drift falls on both alike.
+    const idle = { bare: [] as number[], auth: [] as number[] };
+    const busy = { bare: [] as number[], auth: [] as number[] };
+    let bareFigure: LoadFigure | undefined;
+    let authUser: LoadFigure | undefined;
+    const plain = (run: typeof runBare) => run();
+    for (const [into, wrap] of [[idle, plain], [busy, underWrites]] as const) {
+      for (let round = 0; round < rounds; round++) {
+        for (const which of ['bare', 'auth', 'auth', 'bare'] as const) {
+          const figure = measured(await wrap(which === 'bare' ? runBare : runAuthUser));
+          into[which].push(figure.perSecond);
+          if (into === idle && which === 'bare') bareFigure = figure;
+          if (into === idle && which === 'auth') authUser = figure;
+        }
+      }
+      log(`  ${into === idle ? 'idle' : 'under 100 withdrawals/s'}: bare ${into.bare.join(', ')}/s; GET /api/auth/user ${into.auth.join(', ')}/s`);
+    }
+    await bare.stop();
+    if (!bareFigure || !authUser) throw new Error('no read runs');
     const withdrawalsOne = measured(
       await withCpu([api], async () => [await autocannon({ url: api.url, duration: seconds, ...withdraw(api.url) })]),
     );
@@ -293,7 +341,7 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
     // in a worker, and the API processes wait on its checkpoints.
     await second.stop();
     await api.stop();
-    const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir, LOG_LEVEL: 'warn' }, /projection worker is (running)/);
+    const worker = await startChild(['apps/api/src/worker.ts'], { DATA_DIR: dir }, /projection worker is (running)/);
     children.push(worker);
     const offA = await startApi(dir, false, 'off');
     children.push(offA);
@@ -303,7 +351,15 @@ export async function benchHttp(options: { seconds?: number; log?: (line: string
       Promise.all([offA.url, offB.url].map((url, i) => autocannon({ url, duration: seconds, ...withdraw(url, halves[i]) }))),
     );
     const withdrawalsTwoWithWorker = measured(withWorker);
-    return { bare: bareFigure, authUser, withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
+    return {
+      bare: bareFigure,
+      authUser,
+      bareRounds: spread(idle.bare),
+      authUserRounds: spread(idle.auth),
+      bareUnderWrites: spread(busy.bare),
+      authUserUnderWrites: spread(busy.auth),
+      writesPerSecond: Math.round(writesPerSecond),
+      withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
   } finally {
     for (const child of children) await child.stop();
     rmSync(dir, { recursive: true, force: true });

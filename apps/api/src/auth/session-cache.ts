@@ -1,4 +1,5 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
+import { USER_ROW_EVENTS, userIdOf } from '@kamai/projections';
 
 export interface CachedSession {
   userId: string;
@@ -9,6 +10,9 @@ export interface CachedSession {
 const MAX_ENTRIES = 100_000;
 /** The events that change a cached session. */
 const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
+/** What the cache follows: the session events, and the events that change a user's row. */
+const FOLLOWED: readonly string[] = [...SESSION_EVENTS, ...USER_ROW_EVENTS];
+const CHANGES_USER_ROW: ReadonlySet<string> = new Set(USER_ROW_EVENTS);
 
 /**
  * What a store offers to be followed without waiting (the embedded SQLite store): a change signal
@@ -41,6 +45,10 @@ function isChangeSignalled(store: EventStore): store is EventStore & ChangeSigna
  * with no read at all; changed, the session events since then are read at once, synchronously, so
  * no request waits for a subscription's poll. Other stores (KurrentDB) are followed by a
  * subscription, and a request waits until it has reached the store's head.
+ *
+ * Following the same events, it notes per user the position of the last event that changed their
+ * row in the read model (userRowChangedAt), so a kept user row is dropped when that user's row
+ * changes, not whenever anything at all is committed (money moving for other users, say).
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
@@ -52,6 +60,10 @@ export class SessionCache {
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
   private broken = false;
+  /** Per user, the position of the last event seen that changes their row. */
+  private readonly userChanges = new Map<string, number>();
+  /** Changes at or before this position are not in userChanges (before start, or forgotten). */
+  private userChangesSince = 0;
 
   constructor(private readonly store: EventStore) {
     this.signalled = isChangeSignalled(store) ? store : null;
@@ -61,9 +73,11 @@ export class SessionCache {
     if (this.signalled) {
       this.seenVersion = this.signalled.externalVersion();
       this.position = this.signalled.headNow();
+      this.userChangesSince = this.position;
       return;
     }
     this.position = await this.store.headPosition();
+    this.userChangesSince = this.position;
     const subscription = this.store.subscribeToAll({ after: this.position });
     this.subscription = subscription;
     this.following = (async () => {
@@ -101,7 +115,7 @@ export class SessionCache {
         if (version === this.seenVersion && signalled.localHead <= this.position) return true;
         const head = signalled.headNow();
         if (head > this.position) {
-          for (const event of signalled.readTypesNow(this.position, head, SESSION_EVENTS)) this.apply(event);
+          for (const event of signalled.readTypesNow(this.position, head, FOLLOWED)) this.apply(event);
           this.position = head;
         }
         this.seenVersion = version;
@@ -133,12 +147,28 @@ export class SessionCache {
   }
 
   private apply(event: RecordedEvent): void {
-    if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
+    if (CHANGES_USER_ROW.has(event.type)) {
+      // Bounded like the sessions: forgetting is safe, it only makes every older row stale.
+      if (this.userChanges.size >= MAX_ENTRIES) {
+        this.userChanges.clear();
+        this.userChangesSince = event.position;
+      }
+      this.userChanges.set(userIdOf(event.streamId), event.position);
+    } else if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
     else if (event.type === 'SessionSeen') {
       const data = event.data as { sessionId: string; seenAt: string };
       const entry = this.entries.get(data.sessionId);
       if (entry) entry.lastSeenAt = data.seenAt;
     }
+  }
+
+  /**
+   * The position after which the user's row has not changed, as far as the cache has seen: a row the
+   * read model answered once it included this position is still the row it would answer now. Ask
+   * after catchUp() returned true.
+   */
+  userRowChangedAt(userId: string): number {
+    return Math.max(this.userChangesSince, this.userChanges.get(userId) ?? 0);
   }
 
   get(sid: string): CachedSession | undefined {

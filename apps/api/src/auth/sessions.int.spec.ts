@@ -1,10 +1,15 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { newSessionToken, sessionIdOf } from './sessions.ts';
+import { SessionCache } from './session-cache.ts';
+import { handleCommand } from '../commands/handle.ts';
+import { openSqliteEventStore } from '../event-store/sqlite.ts';
+import { userDecider } from '@kamai/domain';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -116,17 +121,45 @@ describe('idle timeout and last seen', () => {
 });
 
 describe('the signed-in user\'s row', () => {
-  it('is answered as the read database holds it now, whoever changed it (another process\'s connection)', async () => {
+  it('is answered as the read models hold it now, whoever changed it (another process\'s command)', async () => {
     const user = await server.signUp({ firstName: 'Asha' });
     // Twice: the second answer may come from memory.
     for (let i = 0; i < 2; i++) expect((await user.get('/api/auth/user')).body.firstName).toBe('Asha');
-    // Another connection to the read database (as another process's projections) changes the row.
-    const other = new Database(join(server.dataDir, 'read.sqlite'));
+    // Another connection to the event store (as another process) changes the profile.
+    const other = openSqliteEventStore(join(server.dataDir, 'events.sqlite'));
+    let position = 0;
     try {
-      other.prepare('UPDATE users SET first_name = ? WHERE id = ?').run('Meera', user.userId);
+      ({ position } = await handleCommand(other, streams.user(user.userId), userDecider, { type: 'UpdateProfile', data: { firstName: 'Meera' }, now: new Date().toISOString() }));
     } finally {
-      other.close();
+      await other.close();
     }
+    expect(await server.runner.waitFor(position)).toBe(true);
     expect((await user.get('/api/auth/user')).body.firstName).toBe('Meera');
+  });
+
+  it('is kept while other users\' money moves, and read again when the user\'s own does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kamai-user-rows-'));
+    const store = openSqliteEventStore(join(dir, 'events.sqlite'));
+    try {
+      const cache = new SessionCache(store);
+      await cache.start();
+      const since = cache.userRowChangedAt('a');
+      const credited = (entryId: string) => ({
+        id: randomUUID(),
+        type: 'WalletCredited',
+        data: { entryId, amountPaise: 100, kind: 'adjustment', params: { reason: 'test' }, by: 'f', creditedAt: new Date().toISOString() },
+      });
+      await store.append(streams.user('b'), [credited('e1')], 'any');
+      await store.append(streams.user('b'), [{ id: randomUUID(), type: 'NotificationRead', data: { notificationId: 'n', readAt: new Date().toISOString() } }], 'any');
+      expect(cache.catchUp()).toBe(true);
+      expect(cache.userRowChangedAt('a')).toBe(since);
+      const { position } = await store.append(streams.user('a'), [credited('e2')], 'any');
+      expect(cache.catchUp()).toBe(true);
+      expect(cache.userRowChangedAt('a')).toBe(position);
+      await cache.stop();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

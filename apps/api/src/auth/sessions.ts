@@ -2,8 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel, streams } from '@kamai/contracts';
 import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
-import { type ReadDbHandle, findLiveSession, findUserById, getLimits, hotReads, type UserRow } from '@kamai/projections';
-import type Database from 'better-sqlite3';
+import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { parse as parseCookies } from 'hono/utils/cookie';
@@ -174,51 +173,46 @@ async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession 
 }
 
 /**
- * The signed-in user's row, the same the read model answers now: rows read through the hot-read
- * connection are kept until that connection's `data_version` moves, which it does whenever any
- * connection (this process's projections, another process) commits to the read database. So an
- * unchanged read database costs one cheap call per request instead of the user query.
+ * The signed-in user's row, the same the read model answers now: a row is kept with the read
+ * models' position when it was read, and served while no event that changes that user's row has
+ * come after that position (the session cache follows those events: userRowChangedAt). Money moving
+ * for other users, or anything else committed, leaves it kept.
  */
-interface UserRows {
-  dataVersion: Database.Statement<[], number>;
-  version: number;
-  rows: Map<string, UserRow>;
+interface KeptUser {
+  row: UserRow;
+  readAt: number;
 }
-const userRowsOf = new WeakMap<ReadDbHandle, UserRows | null>();
+const userRowsOf = new WeakMap<AppDeps, Map<string, KeptUser>>();
 const MAX_USER_ROWS = 10_000;
 
-function userRows(db: ReadDbHandle): UserRows | null {
-  let cached = userRowsOf.get(db);
-  if (cached === undefined) {
-    const hot = hotReads(db);
-    cached = hot ? { dataVersion: hot.userById.database.prepare<[], number>('PRAGMA data_version').pluck(), version: -1, rows: new Map() } : null;
-    userRowsOf.set(db, cached);
+function userRows(deps: AppDeps): Map<string, KeptUser> {
+  let rows = userRowsOf.get(deps);
+  if (!rows) {
+    rows = new Map();
+    userRowsOf.set(deps, rows);
   }
-  return cached;
+  return rows;
 }
 
-/** The user's row if it is kept and the read database has not changed since; synchronous. */
-function keptUser(cache: UserRows | null, userId: string): UserRow | undefined {
-  if (!cache) return undefined;
-  const version = cache.dataVersion.get() ?? 0;
-  if (version !== cache.version) {
-    cache.rows.clear();
-    cache.version = version;
-  }
-  return cache.rows.get(userId);
+/** The user's row if it is kept and unchanged since; synchronous. Only after sessions.catchUp() returned true. */
+function keptUser(deps: AppDeps, userId: string): UserRow | undefined {
+  const kept = userRows(deps).get(userId);
+  return kept && kept.readAt >= deps.sessions.userRowChangedAt(userId) ? kept.row : undefined;
 }
 
 async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
-  const cache = userRows(deps.db);
-  if (!cache) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
-  const kept = keptUser(cache, userId);
+  const caught = deps.sessions.catchUp();
+  const current = typeof caught === 'boolean' ? caught : await caught;
+  if (!current) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  const kept = keptUser(deps, userId);
   if (kept) return kept;
-  const version = cache.version;
+  // The read models include at least this position when the row is read (they only move on).
+  const readAt = deps.runner.position;
   const row = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
-  // Kept only if the database did not change while it was read (readWithCatchUp may wait).
-  if (row && cache.version === version && (cache.dataVersion.get() ?? 0) === version) {
-    if (cache.rows.size >= MAX_USER_ROWS) cache.rows.clear();
-    cache.rows.set(userId, row);
+  if (row) {
+    const rows = userRows(deps);
+    if (rows.size >= MAX_USER_ROWS) rows.clear();
+    rows.set(userId, { row, readAt });
   }
   return row;
 }
@@ -280,7 +274,7 @@ export function resolveSession(c: Context<AppEnv>): Promise<void> | undefined {
   if (!session || !limits) return resolveFromReadModel(c, deps, sid);
   const now = deps.now();
   if (!isLive(session, limits, now)) return undefined;
-  const user = keptUser(userRows(deps.db), session.userId);
+  const user = keptUser(deps, session.userId);
   if (!user) return resolveFromReadModel(c, deps, sid);
   c.set('user', user);
   c.set('sessionId', sid);

@@ -17,7 +17,7 @@ import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
@@ -152,6 +152,8 @@ async function settle(c: Context<AppEnv>, id: string, command: (id: string, now:
   const deps = c.var.deps;
   const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
   if (!request) throw notFound(NOT_FOUND);
+  // Said here, where paid and rejected are still told apart; the decider refuses any settled one.
+  if (request.status !== 'pending') throw conflict(`This withdrawal request has already been ${request.status}`);
   const decided = command(id, deps.now().toISOString());
   const { position } = await handleCommand(
     deps.store,

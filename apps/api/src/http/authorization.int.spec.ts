@@ -97,7 +97,7 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/trial-balance', 'finance', 200],
   ['GET', '/api/admin/ledger/reconciliation', 'finance', 200],
   ['GET', '/api/admin/ledger/verify', 'finance', 200],
-  // Prometheus scrapes without a session; keep it off the public network (README, Operations).
+  // Prometheus scrapes without a session; keep it off the public network (docs/logs-and-metrics.md).
   ['GET', '/metrics', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
 ];

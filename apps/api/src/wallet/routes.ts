@@ -44,7 +44,7 @@ export const walletRoutes = new Hono<AppEnv>()
       { actor: user.id },
     );
     // Read before the next await: the state is the handler's cache, which later commands move on.
-    const record = state.withdrawals.byId.get(withdrawalId);
+    const record = state.withdrawals.pending.get(withdrawalId);
     await deps.runner.waitFor(position);
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
     return c.json(withdrawalBody(user.id, withdrawalId, record), 201);
