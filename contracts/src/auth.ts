@@ -1,7 +1,8 @@
 import * as v from 'valibot';
+import { Consent } from './privacy.ts';
 import { noControlCharacters } from './text.ts';
 
-/** Spec section 5 and 9: the rules and messages shared by the forms and the API. */
+/** The rules and messages shared by the forms and the API. */
 export const MESSAGES = {
   mobile: 'Mobile number must be 10 digits',
   password: 'Password must be at least 6 characters',
@@ -39,6 +40,8 @@ export const RegisterRequest = v.object({
   password: Password,
   firstName: FirstName,
   lastName: LastName,
+  /** "I am 18 or older and agree to the Privacy Policy": required, recorded with the policy's version. */
+  consent: Consent,
 });
 export type RegisterRequest = v.InferOutput<typeof RegisterRequest>;
 
@@ -85,6 +88,27 @@ export const ChangePasswordRequest = v.object({
 });
 export type ChangePasswordRequest = v.InferOutput<typeof ChangePasswordRequest>;
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** A password-reset code: 6 digits, sent by SMS, valid for 10 minutes, used once. */
+export const PASSWORD_RESET_CODE_LENGTH = 6;
+export const PASSWORD_RESET_CODE_TTL_MS = 10 * 60_000;
+/** Codes sent per mobile number, and reset requests per client address, per hour. */
+export const PASSWORD_RESET_SENDS_PER_HOUR = { perMobile: 3, perClient: 20 } as const;
+/** Wrong codes tried per mobile number, and per client address, per 15 minutes. */
+export const PASSWORD_RESET_GUESSES = { perMobile: 5, perClient: 50 } as const;
+export const PASSWORD_RESET_CODE_INVALID = 'This code is wrong or has expired. Ask for a new one.';
+
+/** POST /api/auth/password-reset: always answered 202, whether or not the number has an account. */
+export const PasswordResetRequest = v.object({ mobile: Mobile });
+export type PasswordResetRequest = v.InferOutput<typeof PasswordResetRequest>;
+
+/** POST /api/auth/password-reset/confirm: sets the password and ends every session of the user. */
+export const PasswordResetConfirmRequest = v.object({
+  mobile: Mobile,
+  code: v.pipe(v.string('Enter the 6-digit code'), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code')),
+  newPassword: Password,
+});
+export type PasswordResetConfirmRequest = v.InferOutput<typeof PasswordResetConfirmRequest>;
 
 /** GET /api/auth/sessions: where the user is signed in. */
 export const SessionBody = v.object({

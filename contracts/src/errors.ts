@@ -1,11 +1,19 @@
 import * as v from 'valibot';
+import { MessageParams } from './messages.ts';
 
-/** Every API error answers with this body; `fields` names each invalid input with its message. */
+/**
+ * Every API error answers with this body; `fields` names each invalid input with its message. The
+ * messages are English; `key` and `params` name the message in the catalogue (SERVER_MESSAGES) and
+ * `fieldKeys` each field's, for a client that shows them in another language.
+ */
 export const ErrorBody = v.object({
   error: v.object({
     code: v.string(),
     message: v.string(),
+    key: v.optional(v.string()),
+    params: v.optional(MessageParams),
     fields: v.optional(v.record(v.string(), v.string())),
+    fieldKeys: v.optional(v.record(v.string(), v.object({ key: v.string(), params: v.optional(MessageParams) }))),
   }),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
@@ -57,4 +65,14 @@ export type ErrorCode =
   | 'task_expired'
   /** A suspended account submitted proof, started a task or asked for a withdrawal: 403. */
   | 'account_suspended'
+  /** A payout batch above the approval threshold whose file is asked for before a second finance member approved it: 409. */
+  | 'batch_not_approved'
+  /** Erasure asked for before the request's cooling-off ended: 409. */
+  | 'deletion_cooling_off'
+  /** Erasure asked for while the user has an available balance or a payout pending: 409. */
+  | 'balance_not_settled'
+  /** Anything asked of (or for) a user who was erased: 409. */
+  | 'user_erased'
+  /** POST /api/auth/password-reset/confirm: the code is wrong, used, expired or replaced: 400. */
+  | 'invalid_code'
   | 'internal';

@@ -17,3 +17,6 @@ export * from './audit.ts';
 export * from './text.ts';
 export * from './days.ts';
 export * from './suspension.ts';
+export * from './payouts.ts';
+export * from './catalogue.ts';
+export * from './privacy.ts';

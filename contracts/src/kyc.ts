@@ -7,7 +7,7 @@ import { RejectRequest } from './tasks.ts';
 export const KYC_DOCUMENT_NAMES: Record<KycDocumentType, string> = { pan: 'PAN Card', voter_id: 'Voter ID' };
 
 export const KYC_MESSAGES = {
-  /** Spec section 8: 'KYC Incomplete' with this message. */
+  /** Shown under the title 'KYC Incomplete'. */
   incomplete: 'Please upload all required documents',
   documentType: 'Document type must be pan or voter_id',
   imageMissing: 'Upload both the front and the back image',
@@ -43,7 +43,7 @@ export const KYC_DOCUMENT_STATUSES = ['pending', 'approved', 'rejected'] as cons
 export const KycDocumentStatus = v.picklist(KYC_DOCUMENT_STATUSES);
 export type KycDocumentStatus = v.InferOutput<typeof KycDocumentStatus>;
 
-/** One document as `GET /api/kyc/documents` lists it (spec section 3, kyc_documents). */
+/** One document as `GET /api/kyc/documents` lists it. */
 export const KycDocumentBody = v.object({
   id: v.string(),
   documentType: v.picklist(KYC_DOCUMENT_TYPES),

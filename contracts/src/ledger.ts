@@ -1,39 +1,83 @@
 import * as v from 'valibot';
 import { Mobile } from './auth.ts';
-import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
+import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE } from './withdrawals.ts';
 
 /**
- * Finance's ledger (issue 11): statements, balances as of a moment, trial balance, reconciliation,
+ * Finance's ledger: statements, balances as of a moment, trial balance, reconciliation,
  * the withdrawal history and the tamper check. Money on the wire is decimal rupees ("125.00").
  */
 
-/** A moment: a date (`2026-11-01`, its start in UTC) or an ISO-8601 timestamp. */
-export const Moment = v.pipe(
-  v.string('Give a date or an ISO-8601 time'),
-  v.trim(),
-  v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'Give a date (YYYY-MM-DD) or an ISO-8601 time'),
-  v.check((s) => !Number.isNaN(Date.parse(s)), 'Give a real date'),
-  v.transform((s) => new Date(s).toISOString()),
-);
+/** India time is UTC+05:30 all year (no daylight saving). */
+const IST_OFFSET = '+05:30';
 
-export const LedgerUserParam = v.object({ mobile: Mobile });
+/**
+ * A whole day in India time as UTC instants: from its first millisecond to its last, so a period
+ * `from`..`to` given as dates includes the whole `to` day.
+ */
+export function istDay(date: string): { start: string; end: string } {
+  const start = new Date(`${date}T00:00:00.000${IST_OFFSET}`);
+  return { start: start.toISOString(), end: new Date(start.getTime() + 86_400_000 - 1).toISOString() };
+}
+
+/** The India-time date (YYYY-MM-DD) an instant falls on. */
+export function istDateOf(instant: string | Date): string {
+  return new Date(new Date(instant).getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Periods as people give them: a date means the whole day in India time, so a period's start is
+ * its first moment and its end (and an "as of" date) its last moment; an ISO time is taken as given.
+ */
+export function periodStart(moment: string): string {
+  return DATE_ONLY.test(moment) ? istDay(moment).start : new Date(moment).toISOString();
+}
+export function periodEnd(moment: string): string {
+  return DATE_ONLY.test(moment) ? istDay(moment).end : new Date(moment).toISOString();
+}
+
+/** A moment: a date (`2026-11-01`, a whole IST day) or an ISO-8601 timestamp, as the UTC instant `edge` makes it. */
+function moment(edge: 'start' | 'end') {
+  return v.pipe(
+    v.string('Give a date or an ISO-8601 time'),
+    v.trim(),
+    v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'Give a date (YYYY-MM-DD) or an ISO-8601 time'),
+    v.check((s) => !Number.isNaN(Date.parse(s)), 'Give a real date'),
+    v.transform(edge === 'start' ? periodStart : periodEnd),
+  );
+}
+/** A period's start: a date is its first moment in India time. */
+export const MomentFrom = moment('start');
+/** A period's end or an "as of": a date is its last moment in India time (inclusive). */
+export const MomentTo = moment('end');
+
+/**
+ * Whose ledger: a mobile number, or a user id (the only name an erased person still has). The path
+ * segment keeps its name `mobile` for the clients that send one.
+ */
+export const LedgerUserParam = v.object({
+  mobile: v.union([v.pipe(v.string(), v.uuid()), Mobile], 'Give a 10-digit mobile number or a user id'),
+});
 
 export const StatementQuery = v.object({
-  from: v.optional(Moment),
-  to: v.optional(Moment),
+  from: v.optional(MomentFrom),
+  to: v.optional(MomentTo),
   format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
 });
-export const BalanceQuery = v.object({ at: v.optional(Moment) });
-export const TrialBalanceQuery = v.object({ at: v.optional(Moment) });
+export const BalanceQuery = v.object({ at: v.optional(MomentTo) });
+export const TrialBalanceQuery = v.object({ at: v.optional(MomentTo) });
 
 /** Page size of the withdrawal list; the next page is named by `X-Next-Cursor`, never cut silently. */
 export const WITHDRAWAL_PAGE_SIZE = 500;
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all&from=&to=&cursor=&format=csv */
 export const WithdrawalListQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], 'status must be pending, paid, rejected or all'), 'pending'),
-  from: v.optional(Moment),
-  to: v.optional(Moment),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
+  from: v.optional(MomentFrom),
+  to: v.optional(MomentTo),
+  /** Processing longer than the `latePayoutDays` setting (with status=processing or all). */
+  late: v.optional(v.picklist(['true', 'false'], 'late must be true or false')),
   cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'))),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'limit is 1 to 1000'), v.transform(Number), v.minValue(1, 'limit is 1 to 1000'), v.maxValue(1000, 'limit is 1 to 1000'))),
   format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
@@ -94,6 +138,8 @@ export interface ReconciliationBody {
   paid: string;
   /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
   difference: string;
+  /** User accounts below zero, which the rules never allow: each one is money that was never there. */
+  negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balance: string }>;
   /** Log position the read models reflect, and the store's head. */
   position: number;
   headPosition: number;
@@ -113,7 +159,10 @@ export interface LedgerVerifyBody {
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/withdrawals$/,
   /^\/api\/admin\/adjustments$/,
-  /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject)$/,
+  /^\/api\/admin\/adjustments\/[^/]+\/(approve|reject)$/,
+  /^\/api\/admin\/withdrawals\/[^/]+\/(paid|reject|reverse)$/,
+  /^\/api\/admin\/payout-batches$/,
+  /^\/api\/admin\/payout-batches\/[^/]+\/(approve|results)$/,
   /^\/api\/tasks\/[^/]+\/submit-proof$/,
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
 ];

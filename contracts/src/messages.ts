@@ -35,6 +35,14 @@ export const NOTIFICATION_TEXTS = {
     title: 'Withdrawal Rejected',
     message: 'Your withdrawal of {amountPaise} was not processed: {reason}. The amount is back in your wallet.',
   },
+  withdrawal_failed: {
+    title: 'Withdrawal Failed',
+    message: 'Your withdrawal of {amountPaise} could not be sent: {reason}. {amountPaise} is back in your wallet.',
+  },
+  withdrawal_reversed: {
+    title: 'Withdrawal Returned',
+    message: 'The bank returned your withdrawal of {amountPaise} (transfer reference {reference}): {reason}. {amountPaise} is back in your wallet.',
+  },
   kyc_pan_approved: { title: 'Document Approved', message: 'Your PAN Card has been approved.' },
   kyc_voter_id_approved: { title: 'Document Approved', message: 'Your Voter ID has been approved.' },
   kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
@@ -45,6 +53,11 @@ export const NOTIFICATION_TEXTS = {
     message: 'Your account has been suspended: {reason}. You can still sign in and see your wallet, but cannot do tasks or withdraw.',
   },
   account_unsuspended: { title: 'Account Restored', message: 'Your account is active again. You can do tasks and withdraw.' },
+  deletion_requested: {
+    title: 'Account Deletion Requested',
+    message: 'We received your request to delete your account. You can cancel it until the cooling-off period ends.',
+  },
+  deletion_cancelled: { title: 'Account Deletion Cancelled', message: 'Your request to delete your account was cancelled.' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];
@@ -59,6 +72,8 @@ export const LEDGER_TEXTS = {
   withdrawal: 'Withdrawal to {destination}',
   withdrawal_refund: 'Refund of rejected withdrawal: {reason}',
   adjustment: 'Adjustment: {reason}',
+  payout_failed: 'Refund of failed withdrawal: {reason}',
+  payout_reversal: 'Refund of reversed withdrawal: {reason}',
   /** Not a wallet entry: the journal's line for a paid withdrawal (payout pending -> bank). */
   withdrawal_paid: 'Withdrawal paid, transfer reference {reference}',
 } as const satisfies Record<string, string>;

@@ -10,7 +10,7 @@ const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
 
 /**
  * An e-mail that may be cleared: an empty string or null clears it, anything else must be
- * e-mail shaped (spec section 5: 'Invalid email address').
+ * e-mail shaped ('Invalid email address').
  */
 export const OptionalEmail = v.pipe(
   v.nullable(v.string(MESSAGES.email)),
@@ -20,7 +20,7 @@ export const OptionalEmail = v.pipe(
 );
 
 /**
- * PUT /api/profile (spec section 3, "Profile update shape"): every field optional; the client sends
+ * PUT /api/profile: every field optional; the client sends
  * only what changed. Answers the updated user body (UserBody), unchanged when nothing changed.
  */
 export const ProfileUpdateRequest = v.object({
@@ -32,7 +32,7 @@ export const ProfileUpdateRequest = v.object({
 });
 export type ProfileUpdateRequest = v.InferOutput<typeof ProfileUpdateRequest>;
 
-/** Spec section 8: what the profile dialog shows. */
+/** What the profile dialog shows. */
 export const PROFILE_MESSAGES = {
   updated: 'Profile Updated',
   noChanges: { title: 'No Changes', message: 'No changes were made to your profile.' },

@@ -3,7 +3,7 @@ import { MESSAGES } from './auth.ts';
 import { rupeeText } from './messages.ts';
 import { type Paise, RupeeAmount, formatPaise, rupees } from './money.ts';
 
-/** Spec section 3: a default support e-mail and homepage exist before anyone sets them. */
+/** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
 
 /**
@@ -17,6 +17,12 @@ export const DEFAULT_LIMITS = {
   sessionIdleDays: 7,
   uploadsPerDay: 30,
   uploadBytesPerDay: 60 * 1024 * 1024,
+  /** A payout batch above this total needs a second finance member's approval before its file. */
+  payoutBatchApprovalThresholdPaise: rupees(50000),
+  /** A payout processing longer than this many days is late (the finance screen's filter). */
+  latePayoutDays: 2,
+  /** How long a deletion request waits before an admin may erase the account (0: at once). */
+  deletionCoolingOffHours: 48,
   /** A proof nobody decided within this many hours is approved by the system; 0 turns it off. */
   autoApproveAfterHours: 72,
 } as const;
@@ -37,6 +43,9 @@ export function limitsBody(limits: Limits) {
     sessionIdleDays: limits.sessionIdleDays,
     uploadsPerDay: limits.uploadsPerDay,
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
+    payoutBatchApprovalThreshold: formatPaise(limits.payoutBatchApprovalThresholdPaise),
+    latePayoutDays: limits.latePayoutDays,
+    deletionCoolingOffHours: limits.deletionCoolingOffHours,
     autoApproveAfterHours: limits.autoApproveAfterHours,
   };
 }
@@ -52,16 +61,21 @@ export const SettingsBody = v.object({
   sessionIdleDays: v.number(),
   uploadsPerDay: v.number(),
   uploadMegabytesPerDay: v.number(),
+  payoutBatchApprovalThreshold: v.string(),
+  latePayoutDays: v.number(),
+  deletionCoolingOffHours: v.number(),
   autoApproveAfterHours: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
 const HOMEPAGE_MESSAGE = 'Homepage must be an http or https URL';
-const LIMIT_MESSAGES = {
+/** The settings form's messages, by rule. */
+export const LIMIT_MESSAGES = {
   amount: 'Enter an amount in rupees with at most two decimals',
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
-  hours: 'Enter a whole number of hours from 0 (off) to 2160',
+  hours: 'Enter a whole number of hours from 0 to 720',
+  approvalHours: 'Enter a whole number of hours from 0 (off) to 2160',
 } as const;
 
 /** PUT /api/admin/settings: either or both. */
@@ -83,8 +97,13 @@ export const SettingsUpdateRequest = v.object({
   uploadMegabytesPerDay: v.optional(
     v.pipe(v.number(LIMIT_MESSAGES.count), v.integer(LIMIT_MESSAGES.count), v.minValue(1, LIMIT_MESSAGES.count), v.maxValue(10_000, LIMIT_MESSAGES.count)),
   ),
+  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: LIMIT_MESSAGES.amount }), v.minValue(1, LIMIT_MESSAGES.amount))),
+  latePayoutDays: v.optional(v.pipe(v.number(LIMIT_MESSAGES.days), v.integer(LIMIT_MESSAGES.days), v.minValue(1, LIMIT_MESSAGES.days), v.maxValue(30, LIMIT_MESSAGES.days))),
+  deletionCoolingOffHours: v.optional(
+    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(720, LIMIT_MESSAGES.hours)),
+  ),
   autoApproveAfterHours: v.optional(
-    v.pipe(v.number(LIMIT_MESSAGES.hours), v.integer(LIMIT_MESSAGES.hours), v.minValue(0, LIMIT_MESSAGES.hours), v.maxValue(2160, LIMIT_MESSAGES.hours)),
+    v.pipe(v.number(LIMIT_MESSAGES.approvalHours), v.integer(LIMIT_MESSAGES.approvalHours), v.minValue(0, LIMIT_MESSAGES.approvalHours), v.maxValue(2160, LIMIT_MESSAGES.approvalHours)),
   ),
 });
 

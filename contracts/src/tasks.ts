@@ -4,11 +4,11 @@ import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 
-/** The longest proof description and rejection reason (spec section 9): one number for form, API and domain. */
+/** The longest proof description and rejection reason: one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
 export const REJECT_REASON_MAX_LENGTH = 500;
 
-/** Messages of the task, proof and review rules (spec sections 5 and 8), shared by forms and API. */
+/** Messages of the task, proof and review rules, shared by forms and API. */
 export const TASK_MESSAGES = {
   title: 'Title is required',
   description: 'Description is required',
@@ -39,7 +39,7 @@ export const TASK_MESSAGES = {
 /** The largest completion limit a task may set. */
 export const MAX_COMPLETIONS_LIMIT = 1_000_000;
 
-/** The admin form's defaults (spec sections 5 and 9). */
+/** The admin form's defaults. */
 export const TASK_DEFAULTS = {
   rupeeReward: '10.00',
   estimatedTime: '5 min',
@@ -88,7 +88,7 @@ function isWebUrl(text: string): boolean {
 }
 
 /**
- * The body of `POST /api/admin/tasks` and `PUT /api/admin/tasks/:id` (spec section 7). Missing fields
+ * The body of `POST /api/admin/tasks` and `PUT /api/admin/tasks/:id`. Missing fields
  * take the form's defaults; a field sent empty is an error where the spec requires it. The output
  * carries the reward as `rewardPaise`, the shape of the catalogue events.
  */
@@ -207,7 +207,7 @@ export const UserTaskBody = v.object({
 });
 export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 
-/** `POST /api/tasks/:id/submit-proof` (spec sections 5 and 7). */
+/** `POST /api/tasks/:id/submit-proof`. */
 export const SubmitProofRequest = v.object({
   /** The `objectURL` answered by `POST /api/objects/upload`, after the PUT of the image. */
   proofImageUrl: v.pipe(

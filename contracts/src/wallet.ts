@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MessageParams } from './messages.ts';
+import { WithdrawalStatus } from './withdrawal-status.ts';
 
 /** One ledger entry as GET /api/transactions answers it, newest first. */
 export const TransactionBody = v.object({
@@ -18,6 +19,9 @@ export const TransactionBody = v.object({
   /** The facts the description is made of; absent for entries recorded before texts were keys. */
   params: v.optional(MessageParams),
   taskId: v.nullable(v.string()),
+  /** The withdrawal request the entry belongs to (its debit or its refund), and that request's status now. */
+  withdrawalId: v.optional(v.string()),
+  withdrawalStatus: v.optional(WithdrawalStatus),
   createdAt: v.string(),
 });
 export type TransactionBody = v.InferOutput<typeof TransactionBody>;

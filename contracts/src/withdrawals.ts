@@ -4,12 +4,15 @@ import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
 import { TransactionBody } from './wallet.ts';
+import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus } from './withdrawal-status.ts';
 
-/** Spec section 9: the smallest withdrawal, in paise. The domain refuses below it as well. */
+export { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus };
+
+/** The smallest withdrawal, in paise. The domain refuses below it as well. */
 export const MIN_WITHDRAWAL_PAISE: Paise = rupees(100);
 
 /**
- * Spec sections 5 and 8. The API answers `message`; the client shows the title above it, chosen by
+ * The API answers `message`; the client shows the title above it, chosen by
  * the error code: `validation_failed` on `fields.amount` -> 'Invalid Amount',
  * `insufficient_balance` -> 'Insufficient Balance'.
  */
@@ -79,9 +82,6 @@ export function destinationOf(request: WithdrawalRequest): WithdrawalDestination
   return undefined;
 }
 
-export const WITHDRAWAL_STATUSES = ['pending', 'paid', 'rejected'] as const;
-export const WithdrawalStatus = v.picklist(WITHDRAWAL_STATUSES);
-export type WithdrawalStatus = v.InferOutput<typeof WithdrawalStatus>;
 
 /** One withdrawal request as the user sees it (POST and GET /api/withdrawals), destination masked. */
 export const WithdrawalBody = v.object({
@@ -94,12 +94,14 @@ export const WithdrawalBody = v.object({
   destination: v.string(),
   destinationKind: v.picklist(['bank', 'upi']),
   requestedAt: v.string(),
-  /** When it was paid or rejected; null while pending. */
+  /** When it was paid, failed, rejected or reversed; null while pending or processing. */
   processedAt: v.nullable(v.string()),
   /** The transfer reference of a paid request. */
   reference: v.nullable(v.string()),
-  /** Why a rejected request was refused. */
+  /** Why a rejected request was refused, a payout failed or was reversed. */
   reason: v.nullable(v.string()),
+  /** The payout batch it was sent in, once processing. */
+  batchId: v.optional(v.nullable(v.string())),
 });
 export type WithdrawalBody = v.InferOutput<typeof WithdrawalBody>;
 
@@ -136,7 +138,7 @@ export const IfscParam = v.object({
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all (default pending). */
 export const WithdrawalQueueQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], 'status must be pending, paid, rejected or all'), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
 });
 
 /** A withdrawal as finance staff see it: who asked, and the full destination to pay. */
@@ -171,6 +173,9 @@ const Reason = v.pipe(
 
 export const RejectWithdrawalRequest = v.object({ reason: Reason });
 export type RejectWithdrawalRequest = v.InferOutput<typeof RejectWithdrawalRequest>;
+/** POST /api/admin/withdrawals/:id/reverse: the bank returned a paid withdrawal. */
+export const ReverseWithdrawalRequest = v.object({ reason: Reason });
+export type ReverseWithdrawalRequest = v.InferOutput<typeof ReverseWithdrawalRequest>;
 
 /** POST /api/admin/adjustments: a manual ledger entry on the wallet of the user with this mobile. */
 export const AdjustmentRequest = v.object({

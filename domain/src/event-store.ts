@@ -85,6 +85,29 @@ export interface EventStore {
   readSnapshot?(streamId: string): Promise<StreamSnapshot | null>;
   /** Keeps the snapshot unless a newer one (higher revision) is already kept. */
   writeSnapshot?(streamId: string, snapshot: StreamSnapshot): Promise<void>;
+  /**
+   * Optional, synchronous extras of an adapter that can offer them cheaply (the embedded SQLite one),
+   * which a decorator forwards: followers (the command handler's stream cache, the session cache)
+   * use them when present and fall back to plain reads when not.
+   *
+   * A change signal that moves when another process (another connection) committed; this process's
+   * own appends never move it (see localRevisionOf).
+   */
+  externalVersion?(): number;
+  /** The last revision this process appended to a stream, or undefined when unknown since localRevisionsEpoch moved. */
+  localRevisionOf?(streamId: string): number | undefined;
+  /** Moves whenever localRevisionOf forgot what it knew. */
+  readonly localRevisionsEpoch?: number;
+  /** Synchronous headPosition. */
+  headNow?(): number;
+  /** The highest position this process has appended (0: none). */
+  readonly localHead?: number;
+  /** The events of the given types in (after, upTo], in order, read synchronously. */
+  readTypesNow?(after: number, upTo: number, types: readonly string[]): RecordedEvent[];
+  /** Calls `listener` with this process's head after each commit of its appends; returns the way to stop. */
+  onAppended?(listener: (position: number) => void): () => void;
+  /** Subscriptions look at the log now rather than at their next poll. */
+  wakeSubscriptions?(): void;
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
    * The events of one stream from `fromRevision` (default 0), oldest first, at most `maxCount` of them

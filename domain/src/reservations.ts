@@ -2,14 +2,14 @@ import type { MobileEvent, SESSION_END_REASONS, SessionEvent } from '@kamai/cont
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
 
-/** `mobile-<digits>`: who holds this mobile number, if anyone. */
+/** `mobile-<keyed hash>`: who holds this mobile number, if anyone. */
 export interface MobileState {
   userId: string | null;
 }
 
 export const mobileEvolver: Evolver<MobileState, MobileEvent> = {
   initialState: () => ({ userId: null }),
-  evolve: (_state, event) => ({ userId: event.data.userId }),
+  evolve: (_state, event) => ({ userId: event.type === 'MobileReserved' ? event.data.userId : null }),
 };
 
 export function decideReserveMobile(
@@ -72,10 +72,20 @@ export function decideSeeSession(command: { sessionId: string; now: string }, st
   return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, seenAt: command.now } }];
 }
 
-/** The decider of `mobile-<digits>`. */
-export const mobileDecider: Decider<MobileState, { type: 'ReserveMobile'; mobile: string; userId: string; now: string }, MobileEvent> = {
+/** Frees the number of an erased holder; releasing a number someone else now holds changes nothing. */
+export function decideReleaseMobile(command: { userId: string; now: string }, state: MobileState): MobileEvent[] {
+  if (state.userId !== command.userId) return [];
+  return [{ type: 'MobileReleased', data: { userId: command.userId, releasedAt: command.now } }];
+}
+
+export type MobileCommand =
+  | { type: 'ReserveMobile'; mobile: string; userId: string; now: string }
+  | { type: 'ReleaseMobile'; userId: string; now: string };
+
+/** The decider of `mobile-<keyed hash>`. */
+export const mobileDecider: Decider<MobileState, MobileCommand, MobileEvent> = {
   ...mobileEvolver,
-  decide: (command, state) => decideReserveMobile(command, state),
+  decide: (command, state) => (command.type === 'ReserveMobile' ? decideReserveMobile(command, state) : decideReleaseMobile(command, state)),
 };
 
 export type SessionCommand =

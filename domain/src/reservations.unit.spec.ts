@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from './testing/spec.ts';
-import { decideEndSession, decideReserveMobile, decideSeeSession, mobileEvolver, sessionEvolver, decideStartSession } from './reservations.ts';
+import { decideEndSession, decideReleaseMobile, decideReserveMobile, decideSeeSession, mobileEvolver, sessionEvolver, decideStartSession } from './reservations.ts';
 import { userDecider } from './user/decider.ts';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -18,6 +18,21 @@ describe('mobile reservation', () => {
       .given([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: now } }])
       .when({ mobile: '9876543210', userId: 'u2', now })
       .thenFails('conflict', /already registered/);
+  });
+  const reserved = { type: 'MobileReserved' as const, data: { mobile: '9876543210', userId: 'u1', reservedAt: now } };
+  const released = { type: 'MobileReleased' as const, data: { userId: 'u1', releasedAt: now } };
+  it('frees the number of an erased holder, and it registers again', () => {
+    deciderSpec(mobileEvolver, decideReleaseMobile).given([reserved]).when({ userId: 'u1', now }).then([released]);
+    spec
+      .given([reserved, released])
+      .when({ mobile: '9876543210', userId: 'u2', now })
+      .then([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u2', reservedAt: now } }]);
+  });
+  it('releasing a number someone else holds now changes nothing', () => {
+    deciderSpec(mobileEvolver, decideReleaseMobile)
+      .given([reserved, released, { ...reserved, data: { ...reserved.data, userId: 'u2' } }])
+      .when({ userId: 'u1', now })
+      .then([]);
   });
 });
 

@@ -66,6 +66,9 @@ export function connectReadDb(file: string, options: ReadDbConnectionOptions = {
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
+  // Deleted and overwritten rows are zeroed on disk, so an erased person's data leaves the file's
+  // free pages too, not only its live rows (the erasure then checkpoints the WAL away).
+  sqlite.pragma('secure_delete = ON');
   if (options.cacheSizeKb) sqlite.pragma(`cache_size = -${Math.trunc(options.cacheSizeKb)}`);
   if (options.walAutocheckpointPages !== undefined) sqlite.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
   if (options.tempStoreMemory) sqlite.pragma('temp_store = MEMORY');
@@ -122,7 +125,8 @@ export function readDbFileOf(db: ReadDbHandle): string {
 
 /**
  * The tables every projection shares: a checkpoint per projection (with the version its rows were
- * built by) and the claims of builds in progress. A data directory from before per-projection
+ * built by), the read models parked at an event they could not apply, and the claims of builds in
+ * progress. A data directory from before per-projection
  * checkpoints (one 'read-models' checkpoint, kysely migrations) loses those; its tables keep serving
  * until each projection has been built aside and swapped in.
  */
@@ -135,6 +139,7 @@ async function prepareBookkeeping(trx: Kysely<ReadDb>): Promise<void> {
   await sql`DELETE FROM checkpoints WHERE name = 'read-models'`.execute(trx);
   await sql`DROP TABLE IF EXISTS kysely_migration`.execute(trx);
   await sql`DROP TABLE IF EXISTS kysely_migration_lock`.execute(trx);
+  await sql`CREATE TABLE IF NOT EXISTS parked_read_models (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL, event_type TEXT NOT NULL, error TEXT NOT NULL, parked_at TEXT NOT NULL)`.execute(trx);
   await sql`CREATE TABLE IF NOT EXISTS projection_builds (name TEXT PRIMARY KEY, version INTEGER NOT NULL, generation TEXT NOT NULL, heartbeat_at INTEGER NOT NULL)`.execute(trx);
 }
 

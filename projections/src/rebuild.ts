@@ -105,15 +105,42 @@ export function applyTo(rows: Rows, targets: readonly Projection[], recorded: Re
   let event: ReturnType<typeof toProjectedEvent> | undefined;
   for (const projection of targets) {
     if (!handledBy(projection).has(recorded.type)) continue;
-    if (event === undefined) event = toProjectedEvent(recorded);
-    if (event === null) return;
-    projection.apply(rows, event);
+    try {
+      if (event === undefined) event = toProjectedEvent(recorded);
+      if (event === null) return;
+      projection.apply(rows, event);
+    } catch (err) {
+      throw new ProjectionFailure(projection.name, recorded, err);
+    }
+  }
+}
+
+/** One projection threw on one event: which, where, and why (`cause`), so the runner can park it alone. */
+export class ProjectionFailure extends Error {
+  readonly position: number;
+  readonly eventType: string;
+
+  constructor(
+    readonly projection: string,
+    recorded: Pick<RecordedEvent, 'type' | 'position'>,
+    cause: unknown,
+  ) {
+    super(`${projection} could not apply ${recorded.type} at position ${recorded.position}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.position = recorded.position;
+    this.eventType = recorded.type;
   }
 }
 
 /** Applies a decoded event to those of `targets` that handle its type. */
 function applyDecoded(rows: Rows, targets: readonly Projection[], event: ProjectedEvent): void {
-  for (const projection of targets) if (handledBy(projection).has(event.type)) projection.apply(rows, event);
+  for (const projection of targets) {
+    if (!handledBy(projection).has(event.type)) continue;
+    try {
+      projection.apply(rows, event);
+    } catch (err) {
+      throw new ProjectionFailure(projection.name, event, err);
+    }
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -315,6 +342,8 @@ export async function buildAside(
       }
       for (const table of tables) await sql`ALTER TABLE ${sql.table(shadowOf(table))} RENAME TO ${sql.table(table)}`.execute(trx);
       for (const projection of projections) writeCheckpoint(shadow, projection.name, projection.version, position);
+      // Rebuilt from every event without failing: a model parked at one of them serves again.
+      await trx.deleteFrom('parked_read_models').where('name', 'in', projections.map((p) => p.name)).execute();
       await trx.deleteFrom('projection_builds').where('generation', '=', generation).execute();
     });
     claimed = false;

@@ -1,8 +1,10 @@
 import type { Projection } from './projection.ts';
 import { auditProjection } from './audit/projection.ts';
+import { deletionsProjection } from './deletions/projection.ts';
 import { journalProjection } from './journal/projection.ts';
 import { kycProjection } from './kyc/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
+import { payoutsProjection } from './payouts/projection.ts';
 import { sessionsProjection } from './sessions/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
 import { tasksProjection } from './tasks/projection.ts';
@@ -27,6 +29,8 @@ export const allProjections: readonly Projection[] = [
   kycProjection,
   journalProjection,
   auditProjection,
+  payoutsProjection,
+  deletionsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

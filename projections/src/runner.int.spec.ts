@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KamaiEvent } from '@kamai/contracts';
-import type { EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb } from './db.ts';
@@ -13,7 +12,7 @@ import { ProjectionRunner } from './runner.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
 import { readCheckpoints } from './tables.ts';
-import { listAsEventSource, recordEvents, rowsOf, taskCreated } from './testing.ts';
+import { listStore, recordEvents, rowsOf, taskCreated } from './testing.ts';
 
 const at = (i: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString();
 
@@ -21,31 +20,6 @@ const settings = (i: number): { stream: string; event: KamaiEvent } => ({
   stream: 'settings',
   event: { type: 'SettingsUpdated', data: { supportEmail: `s${i}@kamai.in`, updatedBy: 'admin', updatedAt: at(i) } },
 });
-
-/** A store over a growing list: read in batches, followed live by polling, as the SQLite store does. */
-function listStore(events: RecordedEvent[]): EventStore {
-  return {
-    ...listAsEventSource(events),
-    headPosition: async () => events.length,
-    subscribeToAll: ({ after }: { after: number }) => {
-      let closed = false;
-      return {
-        close: async () => {
-          closed = true;
-        },
-        async *[Symbol.asyncIterator]() {
-          let position = after;
-          while (!closed) {
-            const next = events.slice(position, position + 100);
-            if (next.length === 0) await new Promise((r) => setTimeout(r, 5));
-            for (const e of next) yield e;
-            position += next.length;
-          }
-        },
-      };
-    },
-  } as unknown as EventStore;
-}
 
 // The table of the read model below, added to the read database's type as a new read model's schema.ts would.
 declare module './schema.ts' {

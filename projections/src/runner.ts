@@ -1,10 +1,10 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
-import { type ReadDbHandle, writeTransaction, writerOf } from './db.ts';
+import { type ReadDbHandle, isBusy, writeTransaction, writerOf } from './db.ts';
 import type { Projection } from './projection.ts';
-import { BUILD_STALE_MS, BuildInProgressError, type ReadAhead, applyTo, buildAside } from './rebuild.ts';
+import { BUILD_STALE_MS, BuildInProgressError, ProjectionFailure, type ReadAhead, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
-import { checkpointIn, ensureTables, readCheckpoints, writeCheckpoint } from './tables.ts';
+import { type Checkpoint, type Parked, checkpointIn, ensureTables, isParkedIn, readCheckpoints, readParked, writeCheckpoint, writeParked } from './tables.ts';
 
 /** Where one read model stands, for health checks and `npm run cli -- read-models`. */
 export interface ReadModelStatus {
@@ -17,10 +17,45 @@ export interface ReadModelStatus {
   /**
    * live: kept up to date; building: being built aside from zero (the old rows serve meanwhile);
    * stale: older rows, waiting for a build; newer: built by a newer version of the code, left alone;
-   * failed: stopped at an event it could not apply.
+   * parked: stopped at an event it could not apply while the others go on (see `parked`; a
+   * `rebuild-read-models <name>` after the fix brings it back); failed: the whole runner stopped.
    */
-  state: 'live' | 'building' | 'stale' | 'newer' | 'failed';
+  state: 'live' | 'building' | 'stale' | 'newer' | 'parked' | 'failed';
+  /** For a parked model: the event it could not apply and the error. */
+  parked?: { position: number; eventType: string; error: string; since: string };
 }
+
+/** The status of one read model from its stored checkpoint and parking, as every ReadModels reports it. */
+export function readModelStatus(
+  projection: Projection,
+  stored: Checkpoint | undefined,
+  parked: Parked | undefined,
+  state: ReadModelStatus['state'],
+): ReadModelStatus {
+  const status: ReadModelStatus = { name: projection.name, version: projection.version, storedVersion: stored?.version ?? null, position: stored?.position ?? 0, state };
+  if (parked && parked.version === projection.version) {
+    status.parked = { position: parked.position, eventType: parked.eventType, error: parked.error, since: parked.parkedAt };
+    if (state !== 'newer' && state !== 'failed') status.state = 'parked';
+  }
+  return status;
+}
+
+/**
+ * Errors worth trying again as they are: the read database busy or locked by another process, or a
+ * connection to the event store that dropped.
+ */
+export function isTransient(err: unknown): boolean {
+  let e = err;
+  for (let depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
+    if (isBusy(e)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UNAVAILABLE|DEADLINE_EXCEEDED)$/.test(code)) return true;
+  }
+  return false;
+}
+
+/** Backoff before retry `attempt` (0-based): doubling from 50 ms, at most 5 s. */
+export const backoffMs = (attempt: number) => Math.min(5000, 50 * 2 ** Math.min(attempt, 10));
 
 /**
  * The read side as the API sees it, whether this process runs the projections (inline) or only
@@ -122,6 +157,8 @@ export class ProjectionRunner implements ReadModels {
   private draining: Promise<void> | null = null;
   private failure: unknown = null;
   private stopped = false;
+  /** How often the subscription was lost and taken up again (tests and logs read it). */
+  resubscriptions = 0;
 
   constructor(
     private readonly db: ReadDbHandle,
@@ -166,20 +203,7 @@ export class ProjectionRunner implements ReadModels {
       else this.log(`${projection.name}: the database holds version ${stored.version}, newer than this code's ${projection.version}; left alone`);
     }
     await this.catchUp();
-    const subscription = this.store.subscribeToAll({ after: this.applied });
-    this.subscription = subscription;
-    this.following = (async () => {
-      try {
-        for await (const event of subscription) {
-          if (this.failure) break;
-          this.enqueue(event);
-          // Backpressure: a backlog is read no faster than it is applied, so the buffer stays bounded.
-          if (this.buffer.length >= this.batchSize) await this.draining;
-        }
-      } catch (err) {
-        this.fail(err);
-      }
-    })();
+    this.following = this.follow();
     if (stale.length > 0) {
       this.builds = this.buildAndJoin(stale).catch((err: unknown) => {
         if (!this.stopped) this.fail(err);
@@ -189,10 +213,89 @@ export class ProjectionRunner implements ReadModels {
     }
   }
 
+  /**
+   * Follows the store from where the read models are. A subscription that ends or fails (a dropped
+   * connection, a restarted node) is taken up again from the position applied, after a backoff, for
+   * as long as the runner runs.
+   */
+  private async follow(): Promise<void> {
+    for (let attempt = 0; !this.stopped && !this.failure; attempt++) {
+      const subscription = this.store.subscribeToAll({ after: this.applied });
+      this.subscription = subscription;
+      let reason = 'it ended';
+      try {
+        for await (const event of subscription) {
+          attempt = 0;
+          if (this.failure) break;
+          this.enqueue(event);
+          // Backpressure: a backlog is read no faster than it is applied, so the buffer stays bounded.
+          if (this.buffer.length >= this.batchSize) await this.draining;
+        }
+      } catch (err) {
+        reason = err instanceof Error ? err.message : String(err);
+      }
+      if (this.stopped || this.failure) return;
+      // What was received is applied first, so the next subscription starts right after it.
+      await this.draining;
+      this.resubscriptions += 1;
+      this.log(`the subscription to the event store was lost (${reason}); resubscribing after position ${this.applied}`);
+      await this.pause(backoffMs(attempt));
+    }
+  }
+
+  /** Waits `ms`, or less when the runner stops meanwhile. */
+  private pause(ms: number): Promise<void> {
+    if (this.abort.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.abort.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.abort.signal.addEventListener('abort', done);
+    });
+  }
+
+  /**
+   * Runs one write of events into the read models until it goes through: a projection that throws
+   * on an event is parked there (the write then goes on without it), a transient error is retried
+   * after a backoff; anything else is thrown.
+   */
+  private async parkingFailures<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (this.stopped) throw err;
+        if (isTransient(err)) {
+          this.log(`read models: ${err instanceof Error ? err.message : String(err)}; trying again`);
+          await this.pause(backoffMs(attempt));
+          continue;
+        }
+        if (!(err instanceof ProjectionFailure)) throw err;
+        await this.park(err);
+      }
+    }
+  }
+
+  /** Records that a projection stopped at an event; batches leave it out from then on. */
+  private async park(failure: ProjectionFailure): Promise<void> {
+    const projection = this.projections.find((p) => p.name === failure.projection);
+    if (!projection) throw failure;
+    const cause = failure.cause instanceof Error ? failure.cause.message : String(failure.cause);
+    await writeTransaction(this.db, (trx) =>
+      writeParked(writerOf(trx), { name: projection.name, version: projection.version, position: failure.position, eventType: failure.eventType, error: cause }),
+    );
+    this.log(`read model ${projection.name} parked at position ${failure.position} (${failure.eventType}): ${cause}; the others go on`);
+  }
+
   /** Applies everything in the store after the live projections' checkpoints, batch by batch. */
   async catchUp(): Promise<number> {
-    const checkpoints = await readCheckpoints(this.db);
-    const positions = this.live.map((p) => checkpoints.get(p.name)?.position ?? 0);
+    const [checkpoints, parked] = await Promise.all([readCheckpoints(this.db), readParked(this.db)]);
+    // A parked model waits for its rebuild: the others need not re-read what it is behind on.
+    const following = this.live.filter((p) => parked.get(p.name)?.version !== p.version);
+    const positions = (following.length > 0 ? following : this.live).map((p) => checkpoints.get(p.name)?.position ?? 0);
     // With nothing live yet (a fresh or pre-checkpoint database), there is nothing to catch up: the
     // builds start from zero and join at the head.
     if (positions.length === 0) {
@@ -214,13 +317,13 @@ export class ProjectionRunner implements ReadModels {
   }
 
   async status(): Promise<ReadModelStatus[]> {
-    const checkpoints = await readCheckpoints(this.db);
+    const [checkpoints, parked] = await Promise.all([readCheckpoints(this.db), readParked(this.db)]);
     return this.projections.map((p) => {
       const stored = checkpoints.get(p.name);
       const isLive = this.live.includes(p);
       const state: ReadModelStatus['state'] =
         isLive && this.failure ? 'failed' : isLive ? 'live' : this.building.has(p.name) ? 'building' : stored && stored.version > p.version ? 'newer' : 'stale';
-      return { name: p.name, version: p.version, storedVersion: stored?.version ?? null, position: stored?.position ?? 0, state };
+      return readModelStatus(p, stored, parked.get(p.name), state);
     });
   }
 
@@ -239,15 +342,28 @@ export class ProjectionRunner implements ReadModels {
   /**
    * Builds `stale` aside (or waits while another process does), then lets each join the live ones.
    */
-  private async buildAndJoin(stale: Projection[]): Promise<void> {
-    for (const p of stale) this.building.add(p.name);
+  private async buildAndJoin(all: Projection[]): Promise<void> {
+    let stale = all;
+    for (const p of all) this.building.add(p.name);
     try {
-      for (;;) {
+      for (let attempt = 0; ; ) {
         try {
           const result = await buildAside(this.db, this.store, stale, { signal: this.abort.signal, log: this.log, readAhead: this.readAhead });
           this.log(`built ${stale.map((p) => p.name).join(', ')} from ${result.events} events in ${result.seconds.toFixed(1)} s`);
           break;
         } catch (err) {
+          if (this.stopped) throw err;
+          if (isTransient(err)) {
+            await this.pause(backoffMs(attempt++));
+            continue;
+          }
+          // One model that cannot build is parked (its older rows keep serving); the others build.
+          if (err instanceof ProjectionFailure) {
+            await this.park(err);
+            stale = stale.filter((p) => p.name !== err.projection);
+            if (stale.length === 0) return;
+            continue;
+          }
           if (!(err instanceof BuildInProgressError)) throw err;
         }
         // Another process builds them: wait until its swap shows in the checkpoints, or its claim dies.
@@ -263,7 +379,7 @@ export class ProjectionRunner implements ReadModels {
       }
       for (const p of stale) await this.join(p);
     } finally {
-      for (const p of stale) this.building.delete(p.name);
+      for (const p of all) this.building.delete(p.name);
     }
   }
 
@@ -275,9 +391,10 @@ export class ProjectionRunner implements ReadModels {
   private async join(projection: Projection): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const joined = await writeTransaction(this.db, async (trx) => {
+      const joined = await this.parkingFailures(() => writeTransaction(this.db, async (trx) => {
         const from = (await readCheckpoints(trx)).get(projection.name)?.position ?? 0;
-        if (from >= this.applied) {
+        // A model parked while joining joins as it is: the batches skip it until its rebuild.
+        if (from >= this.applied || isParkedIn(writerOf(trx), projection)) {
           this.live.push(projection);
           this.waiters.advance(this.applied);
           this.onAdvance?.(this.position);
@@ -287,7 +404,7 @@ export class ProjectionRunner implements ReadModels {
         if (batch.length === 0) throw new Error(`${projection.name}: the store has no events after ${from}, yet the runner is at ${this.applied}`);
         applyEvents(trx, [projection], batch.filter((e) => e.position <= this.applied));
         return false;
-      });
+      }));
       if (joined) return;
     }
   }
@@ -316,10 +433,12 @@ export class ProjectionRunner implements ReadModels {
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     // The live set is read inside the transaction: a projection that joins meanwhile gets this batch too.
-    const reached = await writeTransaction(this.db, (trx) => {
-      applyEvents(trx, this.live, batch);
-      return batch.at(-1)!.position;
-    });
+    const reached = await this.parkingFailures(() =>
+      writeTransaction(this.db, (trx) => {
+        applyEvents(trx, this.live, batch);
+        return batch.at(-1)!.position;
+      }),
+    );
     this.advance(reached);
   }
 
@@ -343,7 +462,8 @@ export class ProjectionRunner implements ReadModels {
  * Applies the events each projection has not seen yet (after its own checkpoint) and moves the
  * checkpoints, inside the caller's transaction (`trx`, from writeTransaction), synchronously. A
  * projection whose stored version is another version's is left alone: another process owns those
- * rows. Returns the lowest position reached.
+ * rows; so is a parked one, until a rebuild brings it back. A projection that throws throws a
+ * ProjectionFailure naming it (the caller rolls back). Returns the lowest position reached.
  */
 export function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projection[], batch: readonly RecordedEvent[]): number {
   const rows = writerOf(trx);
@@ -352,6 +472,7 @@ export function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projectio
   for (const p of projections) {
     const checkpoint = checkpointIn(rows, p.name);
     if ((checkpoint?.version ?? p.version) !== p.version) continue;
+    if (isParkedIn(rows, p)) continue;
     targets.push(p);
     from.push(checkpoint?.position ?? 0);
   }

@@ -1,10 +1,12 @@
 import type { KycStatus } from '@kamai/contracts';
 import type { Generated } from 'kysely';
+import type { DeletionRequestsTable } from './deletions/schema.ts';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
+import type { BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -13,6 +15,7 @@ import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/sc
 export interface ReadDb {
   checkpoints: CheckpointsTable;
   projection_builds: ProjectionBuildsTable;
+  parked_read_models: ParkedReadModelsTable;
   users: UsersTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
@@ -29,6 +32,10 @@ export interface ReadDb {
   audit_log: AuditLogTable;
   adjustments: AdjustmentsTable;
   audit_withdrawals: AuditWithdrawalsTable;
+  payout_batches: PayoutBatchesTable;
+  payout_batch_items: PayoutBatchItemsTable;
+  bank_statement_runs: BankStatementRunsTable;
+  deletion_requests: DeletionRequestsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */
@@ -38,6 +45,21 @@ export interface CheckpointsTable {
   /** Global position of the last event applied. */
   position: number;
   updated_at: string;
+}
+
+/**
+ * A read model stopped at an event it could not apply, while the others go on: the event it stopped
+ * at and why. Its row goes when a rebuild of that model is swapped in.
+ */
+export interface ParkedReadModelsTable {
+  name: string;
+  /** The projection version that failed (a rebuild of another version is not parked by it). */
+  version: number;
+  /** The position of the event it could not apply. */
+  position: number;
+  event_type: string;
+  error: string;
+  parked_at: string;
 }
 
 /** A build in progress (one per projection at a time, across processes), kept alive by its heartbeat. */
@@ -52,8 +74,10 @@ export interface ProjectionBuildsTable {
 
 export interface UsersTable {
   id: string;
-  mobile: string;
-  password_hash: string;
+  /** Null once the person was erased. */
+  mobile: string | null;
+  password_hash: string | null;
+  /** DELETED_USER once the person was erased. */
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -67,6 +91,8 @@ export interface UsersTable {
   kyc_status: Generated<KycStatus>;
   created_at: string;
   updated_at: string;
+  /** When the person was erased; null while they are not. */
+  erased_at: string | null;
 }
 
 export interface SessionsTable {

@@ -71,3 +71,34 @@ export function checkpointIn(rows: Rows, name: string): { version: number; posit
 export function writeCheckpoint(rows: Rows, name: string, version: number, position: number): void {
   rows.upsert('checkpoints', { name, version, position, updated_at: new Date().toISOString() }, { conflict: ['name'], set: ['version', 'position', 'updated_at'] });
 }
+
+/** Where a read model was parked: the event it could not apply, and why. */
+export interface Parked {
+  name: string;
+  version: number;
+  position: number;
+  eventType: string;
+  error: string;
+  parkedAt: string;
+}
+
+export async function readParked(db: Db): Promise<Map<string, Parked>> {
+  const rows = await db.selectFrom('parked_read_models').selectAll().execute();
+  return new Map(
+    rows.map((r) => [r.name, { name: r.name, version: r.version, position: r.position, eventType: r.event_type, error: r.error, parkedAt: r.parked_at }]),
+  );
+}
+
+/** Whether this version of a projection is parked, as the transaction of `rows` sees it. */
+export function isParkedIn(rows: Rows, projection: Pick<Projection, 'name' | 'version'>): boolean {
+  return rows.get('parked_read_models', { name: projection.name, version: projection.version }, ['name']) !== undefined;
+}
+
+/** Parks a projection at the event it could not apply, inside the transaction of `rows`. */
+export function writeParked(rows: Rows, parked: Omit<Parked, 'parkedAt'>): void {
+  rows.upsert(
+    'parked_read_models',
+    { name: parked.name, version: parked.version, position: parked.position, event_type: parked.eventType, error: parked.error, parked_at: new Date().toISOString() },
+    { conflict: ['name'], set: ['version', 'position', 'event_type', 'error', 'parked_at'] },
+  );
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KamaiEvent } from '@kamai/contracts';
-import type { EventStore, RecordedEvent } from '@kamai/domain';
+import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
@@ -114,4 +114,42 @@ export function projectionSpec(...projections: Projection[]) {
       };
     },
   };
+}
+
+/**
+ * A store over a growing list: read in batches, followed live by polling, as the SQLite store does.
+ * `dropAfter`: its first subscription fails after that many events, as a dropped connection would.
+ */
+export function listStore(events: RecordedEvent[], options: { dropAfter?: number } = {}): EventStore & { subscriptions: number } {
+  const store = {
+    ...listAsEventSource(events),
+    subscriptions: 0,
+    headPosition: async () => events.length,
+    subscribeToAll: ({ after }: { after: number }): AllSubscription => {
+      store.subscriptions += 1;
+      const dropAfter = store.subscriptions === 1 ? options.dropAfter : undefined;
+      let closed = false;
+      return {
+        close: async () => {
+          closed = true;
+        },
+        async *[Symbol.asyncIterator]() {
+          let position = after;
+          let delivered = 0;
+          while (!closed) {
+            const next = events.slice(position, position + 100);
+            if (next.length === 0) await new Promise((r) => setTimeout(r, 5));
+            for (const e of next) {
+              if (dropAfter !== undefined && delivered === dropAfter) throw Object.assign(new Error('connection reset by peer'), { code: 'ECONNRESET' });
+              delivered += 1;
+              yield e;
+            }
+            position += next.length;
+          }
+        },
+      };
+    },
+  };
+  // The parts of the port the runner uses; the rest is never called on it.
+  return store as unknown as EventStore & { subscriptions: number };
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { ReadDbHandle } from './db.ts';
 import type { Projection } from './projection.ts';
-import { type ReadModelStatus, type ReadModels, Waiters } from './runner.ts';
-import { readCheckpoints } from './tables.ts';
+import { type ReadModelStatus, type ReadModels, Waiters, readModelStatus } from './runner.ts';
+import { readCheckpoints, readParked } from './tables.ts';
 
 export interface WatcherOptions {
   /** How often to look while a request waits for its write to show. */
@@ -66,11 +66,11 @@ export class CheckpointWatcher implements ReadModels {
   }
 
   async status(): Promise<ReadModelStatus[]> {
-    const checkpoints = await readCheckpoints(this.db);
+    const [checkpoints, parked] = await Promise.all([readCheckpoints(this.db), readParked(this.db)]);
     return this.projections.map((p) => {
       const stored = checkpoints.get(p.name);
       const state: ReadModelStatus['state'] = !stored || stored.version < p.version ? 'stale' : stored.version > p.version ? 'newer' : 'live';
-      return { name: p.name, version: p.version, storedVersion: stored?.version ?? null, position: stored?.position ?? 0, state };
+      return readModelStatus(p, stored, parked.get(p.name), state);
     });
   }
 
@@ -100,10 +100,11 @@ export class CheckpointWatcher implements ReadModels {
     if (!force && dataVersion === this.lastDataVersion && Date.now() - this.lastLook < this.idleMs) return;
     this.lastDataVersion = dataVersion;
     this.lastLook = Date.now();
-    const checkpoints = await readCheckpoints(this.db);
+    const [checkpoints, parked] = await Promise.all([readCheckpoints(this.db), readParked(this.db)]);
+    // A parked model stays behind until its rebuild: requests wait for the others only.
     const positions = this.projections.map((p) => {
       const stored = checkpoints.get(p.name);
-      return stored && stored.version === p.version ? stored.position : null;
+      return stored && stored.version === p.version && parked.get(p.name)?.version !== p.version ? stored.position : null;
     });
     const current = positions.filter((p): p is number => p !== null);
     const position = current.length > 0 ? Math.min(...current) : 0;

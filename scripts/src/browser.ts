@@ -123,7 +123,7 @@ export async function startWebSession(): Promise<WebSession> {
       browser,
       async register(firstName) {
         registered += 1;
-        const account = { mobile: `9${String(Date.now() + registered).slice(-9)}`, password: 'browser-run-1', firstName, lastName: 'Rao' };
+        const account = { mobile: `9${String(Date.now() + registered).slice(-9)}`, password: 'browser-run-1', firstName, lastName: 'Rao', consent: true };
         const answer = await fetch(`${baseUrl}/api/auth/register`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Origin: baseUrl },

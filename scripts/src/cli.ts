@@ -2,7 +2,8 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { ROLES, type Role, formatPaise, streams } from '@kamai/contracts';
+import { existsSync } from 'node:fs';
+import { ROLES, type Role, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
@@ -19,6 +20,7 @@ import {
   openReadDb,
   projectionsNamed,
   readCheckpoints,
+  readParked,
   rebuildReadModels,
   reconciliation,
   toProjectedEvent,
@@ -27,6 +29,8 @@ import {
 } from '@kamai/projections';
 import {
   ConfigError,
+  MigrationError,
+  type SealedEventStore,
   grantRole,
   loadConfig,
   openEventStore,
@@ -36,6 +40,7 @@ import {
   toCsv,
   toStatementBody,
   userIdForMobile,
+  migratePrivacy,
   runAutoApprovals,
   verifyLedger,
 } from '@kamai/api';
@@ -48,12 +53,15 @@ const USAGE = `usage: npm run cli -- <command>
                                                   every event, aside, and swap it in; a running app
                                                   keeps serving the old rows meanwhile
   read-models                                     list the read models: name, version, position
-  replay-wallet <mobile> [--as-of ISO] [--csv]   replay a wallet's ledger from its events (up to a
+  replay-wallet <mobile|user id> [--as-of ISO] [--csv]
+                                                  replay a wallet's ledger from its events (up to a
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
-  export-ledger [--from ISO] [--to ISO]           every journal posting as CSV (> journal.csv)
+  export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
   verify-ledger                                   check the event log's hash chain end to end
+  migrate-privacy                                 copy a log written before personal data was sealed
+                                                  into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
                                                   of a moment; default now), as the running app
                                                   does every minute; safe beside it`;
@@ -63,6 +71,12 @@ class UsageError extends Error {}
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   const config = loadConfig();
+  // Every command works on an existing installation: a mistyped DATA_DIR is said plainly, not
+  // created empty nor reported as a stack trace from SQLite.
+  if (config.eventStore.kind === 'sqlite' && !existsSync(config.dataDir)) {
+    throw new ConfigError(`The data directory ${config.dataDir} does not exist. Set DATA_DIR to the directory the app keeps its data in (start the app once to create it).`);
+  }
+  if (command === 'migrate-privacy') return migrate(config);
   const store = await openEventStore(config);
   try {
     switch (command) {
@@ -91,16 +105,27 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-async function userIdOrFail(store: EventStore, mobile: string | undefined): Promise<string> {
-  if (!mobile || !/^\d{10}$/.test(mobile)) throw new UsageError('give a 10-digit mobile number');
-  const userId = await userIdForMobile(store, mobile);
+async function migrate(config: ReturnType<typeof loadConfig>) {
+  const report = await migratePrivacy(config);
+  console.log(`migrated ${report.events} events; the new log's first event records the old head ${report.oldHeadHash ?? '(none)'} at position ${report.oldHeadPosition}`);
+  console.log(`mobile reservations renamed: ${report.mobileStreamsRenamed}; wallets replayed to the same balances: ${report.walletsChecked}`);
+  for (const file of report.keptAside) console.log(`kept aside (plain personal data: delete it once you have a backup you trust): ${file}`);
+  console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
+}
+
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user a mobile number names, or a user id as given (the only name an erased person keeps). */
+async function userIdOrFail(store: SealedEventStore, mobile: string | undefined): Promise<string> {
+  if (!mobile || !(/^\d{10}$/.test(mobile) || USER_ID.test(mobile))) throw new UsageError('give a 10-digit mobile number or a user id');
+  const userId = USER_ID.test(mobile) ? mobile : await userIdForMobile(store, store.personal, mobile);
   if (!userId || (await store.readStream(streams.user(userId))).length === 0) {
-    throw new UsageError(`no user is registered with mobile ${mobile}`);
+    throw new UsageError(`no user is registered with ${USER_ID.test(mobile) ? `id ${mobile}` : `mobile ${maskMobile(mobile)}`}`);
   }
   return userId;
 }
 
-async function changeRole(store: EventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
+async function changeRole(store: SealedEventStore, command: 'grant-role' | 'revoke-role', [mobile, role]: string[]) {
   if (!ROLES.includes(role as Role)) throw new UsageError(`role must be one of: ${ROLES.join(', ')}`);
   const userId = await userIdOrFail(store, mobile);
   const change = command === 'grant-role' ? grantRole : revokeRole;
@@ -132,12 +157,20 @@ async function rebuild(store: EventStore, readDbFile: string, names: string[]) {
 async function listReadModels(store: EventStore, readDbFile: string) {
   const db = await openReadDb(readDbFile);
   try {
-    const [checkpoints, head] = await Promise.all([readCheckpoints(db), store.headPosition()]);
+    const [checkpoints, parked, head] = await Promise.all([readCheckpoints(db), readParked(db), store.headPosition()]);
     console.log(`store head: ${head}`);
     console.log('name            version  stored  position  behind');
     for (const p of allProjections) {
       const stored = checkpoints.get(p.name);
-      const note = !stored ? '  (not built yet)' : stored.version !== p.version ? `  (rows are version ${stored.version}: a rebuild is due)` : '';
+      const stuck = parked.get(p.name);
+      const note =
+        stuck && stuck.version === p.version
+          ? `  PARKED at position ${stuck.position} (${stuck.eventType}) since ${stuck.parkedAt}: ${stuck.error}; after the fix: rebuild-read-models ${p.name}`
+          : !stored
+            ? '  (not built yet)'
+            : stored.version !== p.version
+              ? `  (rows are version ${stored.version}: a rebuild is due)`
+              : '';
       console.log(
         `${p.name.padEnd(14)}  ${String(p.version).padStart(7)}  ${String(stored?.version ?? '-').padStart(6)}  ${String(stored?.position ?? 0).padStart(8)}  ${String(head - (stored?.position ?? 0)).padStart(6)}${note}`,
       );
@@ -158,7 +191,8 @@ function options(args: string[], names: readonly string[], flags: readonly strin
     else if (names.includes(arg)) {
       const value = args[++i];
       if (value === undefined || Number.isNaN(Date.parse(value))) throw new UsageError(`${arg} needs an ISO date or time`);
-      values[arg] = new Date(value).toISOString();
+      // Kept as given: a date alone is a whole day in India time, which only the option's user can place.
+      values[arg] = value;
     } else if (arg.startsWith('--')) throw new UsageError(`unknown option: ${arg}`);
     else positional.push(arg);
   }
@@ -201,8 +235,13 @@ async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<Re
   return db;
 }
 
-async function verify(store: EventStore) {
+async function verify(store: SealedEventStore) {
   const verdict = await verifyLedger(store);
+  // Snapshots are not the log: one that does not open is ignored (its stream is folded from its
+  // events), so it is reported without failing the check. An erased user's snapshots are among them.
+  for (const { streamId, revision, problem } of await store.snapshotProblems()) {
+    console.log(`snapshot of ${streamId} at revision ${revision} ${problem === 'unsealed' ? 'was kept before sealing' : 'does not open or verify'}: ignored`);
+  }
   if (verdict.ok) {
     console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
     return;
@@ -218,16 +257,17 @@ async function verify(store: EventStore) {
  * running available balance and pending payout, folded from the events themselves, then compared
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
-async function replayWallet(store: EventStore, readDbFile: string, args: string[]) {
+async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[]) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
-  const asOf = values['--as-of'];
+  // An "as of" date is the end of that day in India time.
+  const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
   const userId = await userIdOrFail(store, positional[0]);
   const mobile = positional[0] ?? '';
   const db = await caughtUpReadDb(store, readDbFile);
   try {
     if (flags.has('--csv')) {
       const user = await findUserById(db, userId);
-      if (!user) throw new UsageError(`the read models have no user ${mobile} yet`);
+      if (!user) throw new UsageError(`the read models have no user ${maskMobile(mobile)} yet`);
       process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
       return;
     }
@@ -236,7 +276,8 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
       if (!id) return '';
       if (!names.has(id)) {
         const row = await findUserById(db, id);
-        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile} (${row.mobile})` : id);
+        // Who acted (staff, for the audit) by name; never a full mobile number.
+        names.set(id, row ? `${[row.first_name, row.last_name].filter(Boolean).join(' ') || id} (${row.mobile ? maskMobile(row.mobile) : 'erased'})` : id);
       }
       return names.get(id) ?? id;
     };
@@ -244,7 +285,7 @@ async function replayWallet(store: EventStore, readDbFile: string, args: string[
     let available = 0;
     let pending = 0;
     let last = 0;
-    console.log(`wallet of ${mobile} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
+    console.log(`wallet of ${maskMobile(mobile)} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
     console.log('position  time                      available    pending      balance  what');
     for (const recorded of await store.readStream(streams.user(userId))) {
       const event = toProjectedEvent(recorded);
@@ -297,9 +338,12 @@ async function reconcile(store: EventStore, readDbFile: string) {
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);
     console.log(`paid to banks             ${formatPaise(r.paidPaise).padStart(14)}`);
     console.log(`difference                ${formatPaise(r.differencePaise).padStart(14)}`);
+    // The rules never let a wallet go below zero: each line here is money that was never there.
+    console.log(`negative balances         ${String(r.negativeBalances.length).padStart(14)}`);
+    for (const n of r.negativeBalances) console.log(`  user ${n.userId} ${n.account} ${formatPaise(n.balancePaise)}`);
     console.log(`log: head position ${await store.headPosition()}; verification ${verdict.ok ? `OK (head ${verdict.headHash})` : `FAILED: ${verdict.failure?.problem} in ${verdict.failure?.streamId} at position ${verdict.failure?.position}`}`);
     if (!verdict.ok) process.exitCode = 4;
-    else if (r.differencePaise !== 0) process.exitCode = 3;
+    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0) process.exitCode = 3;
   } finally {
     await db.destroy();
   }
@@ -310,7 +354,16 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
   if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
   const db = await caughtUpReadDb(store, readDbFile);
   try {
-    const range = { ...(values['--from'] && { from: values['--from'] }), ...(values['--to'] && { to: values['--to'] }) };
+    // A date is a whole day in India time, the --to day included.
+    const moment = (name: '--from' | '--to') => {
+      const value = values[name];
+      if (value === undefined) return undefined;
+      if (Number.isNaN(Date.parse(value))) throw new UsageError(`${name} must be a date (YYYY-MM-DD) or an ISO-8601 time`);
+      return name === '--from' ? periodStart(value) : periodEnd(value);
+    };
+    const from = moment('--from');
+    const to = moment('--to');
+    const range = { ...(from && { from }), ...(to && { to }) };
     const rows = await listPostings(db, range);
     const header = ['position', 'transaction_id', 'time', 'account', 'debit', 'credit', 'kind', 'description', 'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision'];
     process.stdout.write(
@@ -333,7 +386,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
     console.error(`${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (err instanceof ConfigError) {
+  } else if (err instanceof ConfigError || err instanceof MigrationError) {
     console.error(err.message);
     process.exitCode = 2;
   } else {

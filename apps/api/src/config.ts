@@ -31,6 +31,18 @@ const Env = v.object({
   S3_FORCE_PATH_STYLE: Flag('true'),
   /** HMAC key for signed upload URLs; shared by every API process. Defaults to a key kept in DATA_DIR. */
   APP_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  /** When set, `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  /**
+   * Key-encryption key of the personal-data key store (32 bytes, hex or base64). Defaults to a key
+   * created once in DATA_DIR, which is fine for development only: a copy of DATA_DIR then carries it.
+   */
+  KEY_ENCRYPTION_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => parseKeyEncryptionKey(value) !== null, 'must be 32 bytes as 64 hex digits or base64'),
+    ),
+  ),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -71,6 +83,16 @@ const Env = v.object({
    * GET /api/ifsc/:code. Unset: no branch names, the withdraw form shows the bank only.
    */
   IFSC_DATASET: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Where password-reset codes go: console (the server log, for development) or an SMS gateway. */
+  SMS_PROVIDER: v.optional(v.picklist(['console', 'gateway'], 'must be console or gateway'), 'console'),
+  SMS_GATEWAY_URL: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  SMS_GATEWAY_API_KEY: v.optional(v.string()),
+  /** The DLT header (sender id), e.g. KAMAIN. */
+  SMS_SENDER_ID: v.optional(v.string()),
+  SMS_DLT_ENTITY_ID: v.optional(v.string()),
+  /** The DLT content template ids of the reset-code SMS in English and in Hindi. */
+  SMS_DLT_TEMPLATE_ID_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_HI: v.optional(v.string()),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -79,6 +101,17 @@ export type Config = ReturnType<typeof loadConfig>;
 
 /** Secrets published in .env.example or older compose files: a server must never run with one. */
 export const EXAMPLE_APP_SECRETS: readonly string[] = ['replace-with-at-least-32-random-characters', 'change-me-to-32-or-more-random-characters!!'];
+
+/** 32 bytes from 64 hex digits or base64 (standard or URL-safe); null when it is neither. */
+export function parseKeyEncryptionKey(value: string): Buffer | null {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text, 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
 
 export class ConfigError extends Error {}
 
@@ -94,6 +127,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
   if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
+  }
+  const gatewayMissing = (
+    ['SMS_GATEWAY_URL', 'SMS_GATEWAY_API_KEY', 'SMS_SENDER_ID', 'SMS_DLT_ENTITY_ID', 'SMS_DLT_TEMPLATE_ID_EN', 'SMS_DLT_TEMPLATE_ID_HI'] as const
+  ).filter((key) => !e[key]);
+  if (e.SMS_PROVIDER === 'gateway' && gatewayMissing.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  ${gatewayMissing.join(', ')} required when SMS_PROVIDER=gateway`);
   }
   if (e.APP_SECRET && EXAMPLE_APP_SECRETS.includes(e.APP_SECRET)) {
     throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
@@ -119,6 +158,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
     },
     appSecret: e.APP_SECRET,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    keyEncryptionKey: e.KEY_ENCRYPTION_KEY === undefined ? null : parseKeyEncryptionKey(e.KEY_ENCRYPTION_KEY),
+    keysFile: resolve(dataDir, 'keys.sqlite'),
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),
@@ -127,6 +169,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     projections: e.PROJECTIONS,
     ifscDataset: e.IFSC_DATASET === undefined ? null : resolve(e.IFSC_DATASET),
+    sms:
+      e.SMS_PROVIDER === 'gateway'
+        ? {
+            kind: 'gateway' as const,
+            url: e.SMS_GATEWAY_URL!,
+            apiKey: e.SMS_GATEWAY_API_KEY!,
+            senderId: e.SMS_SENDER_ID!,
+            entityId: e.SMS_DLT_ENTITY_ID!,
+            templateIds: { en: e.SMS_DLT_TEMPLATE_ID_EN!, hi: e.SMS_DLT_TEMPLATE_ID_HI! },
+          }
+        : { kind: 'console' as const },
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

@@ -5,11 +5,15 @@ import type { UploadLedger } from './uploads/sweep.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
+import type { PersonalData } from './privacy/personal-data.ts';
+import type { SmsPort } from './auth/sms.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
   config: Config;
   store: EventStore;
+  /** The personal-data keys: erasure, and the names of streams keyed by personal data. */
+  personalData: PersonalData;
   db: ReadDbHandle;
   /**
    * The read models' progress: the in-process projection runner (PROJECTIONS=inline) or a watcher of
@@ -26,6 +30,10 @@ export interface AppDeps {
   attempts: AttemptStore;
   /** Uploads handed out, until a command uses them or the sweep deletes them. */
   uploads: UploadLedger;
+  /** Where password-reset codes are sent (auth/sms.ts). */
+  sms: SmsPort;
+  /** The server's secret, for HMACs of codes that must not be stored in plain text. */
+  secret: Uint8Array;
 }
 
 export interface AppEnv {

@@ -1,6 +1,6 @@
 import type { Role } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
-import { grantRole, registerUser } from './auth/accounts.ts';
+import { type MobileStreams, grantRole, registerUser } from './auth/accounts.ts';
 import { ApiError } from './http/errors.ts';
 
 export interface DemoAccount {
@@ -33,12 +33,12 @@ export function addSeedStep(step: SeedStep): void {
  * Writes the demo data through the same commands the API uses. Idempotent enough for two processes
  * starting at once on an empty store: an account whose mobile is already taken is skipped.
  */
-export async function seedDemoData(store: EventStore, now: Date): Promise<DemoAccount[]> {
+export async function seedDemoData(store: EventStore, mobiles: MobileStreams, now: Date): Promise<DemoAccount[]> {
   const created: DemoAccount[] = [];
   const ids: Record<string, string> = {};
   for (const account of DEMO_ACCOUNTS) {
     try {
-      const { userId } = await registerUser(store, account, now);
+      const { userId } = await registerUser(store, mobiles, { ...account, consent: true }, now);
       for (const role of account.roles) await grantRole(store, userId, role, 'seed', now);
       ids[account.label] = userId;
       created.push(account);

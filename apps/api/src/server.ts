@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -17,9 +16,14 @@ import {
   startWalCheckpointer,
 } from '@kamai/projections';
 import type { Config } from './config.ts';
-import { SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
+import { readOrCreateSecretFile } from './secret-file.ts';
+import { openSqliteEventStore } from './event-store/sqlite.ts';
+import { PLAIN_LOG_WARNING, markOrCheckLog } from './privacy/marker.ts';
+import { type OpenPersonalData, openPersonalData } from './privacy/personal-data.ts';
+import { type SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
+import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { runAutoApprovals } from './review/auto-approve.ts';
 import { SessionCache } from './auth/session-cache.ts';
@@ -39,6 +43,8 @@ export interface RunningServer {
   seeded: DemoAccount[];
   /** The stores this server works on, for operators' scripts and tests. */
   store: EventStore;
+  /** The personal-data keys of this server's store. */
+  personalData: OpenPersonalData;
   db: ReadDbHandle;
   runner: ReadModels;
   /** Every route the app answers (method and Hono path), for the authorization matrix test. */
@@ -49,7 +55,21 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function openEventStore(config: Config): Promise<EventStore> {
+/**
+ * The configured event store, with personal data sealed by the key store of DATA_DIR (closing the
+ * store closes the key store). `log` hears the key store's start-up advice.
+ */
+export async function openEventStore(config: Config, log?: (line: string) => void): Promise<SealedEventStore> {
+  const personal = openPersonalData(config, log);
+  try {
+    return sealEventStore(await openAdapter(config), personal, { closesKeys: true });
+  } catch (err) {
+    personal.close();
+    throw err;
+  }
+}
+
+async function openAdapter(config: Config): Promise<EventStore> {
   if (config.eventStore.kind === 'kurrentdb') {
     // Loaded only when configured: the gRPC client is heavy and the embedded default needs none of it.
     const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
@@ -70,32 +90,17 @@ export function checkpointOffTheEventLoop(config: Config, db: ReadDbHandle): Wal
 
 /**
  * The signing key for upload URLs, shared by every process on this DATA_DIR: taken from APP_SECRET,
- * or created once in the data folder. The key is written to a file of its own and then hard-linked
- * into place: the link appears with its whole content and fails if another process linked first, so
- * two first starts agree and neither ever reads a half-written key (an exclusive create followed by
- * a write let the second process read an empty file).
+ * or created once in the data folder.
  */
 export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8Array {
   if (config.appSecret) return new TextEncoder().encode(config.appSecret);
-  const file = join(config.dataDir, 'secret.key');
-  if (!existsSync(file)) {
-    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(draft, randomBytes(32).toString('hex'), { mode: 0o600 });
-    try {
-      linkSync(draft, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      unlinkSync(draft);
-    }
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  return readOrCreateSecretFile(join(config.dataDir, 'secret.key')).secret;
 }
 
 /** Opens the stores, catches the read models up, seeds demo data when asked, and serves HTTP. */
 export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await openEventStore(config);
+  const store = await openEventStore(config, log);
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);
 
@@ -103,7 +108,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     config.projections === 'off'
       ? new CheckpointWatcher(db, allProjections)
       : config.projections === 'thread' && config.eventStore.kind === 'sqlite'
-        ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, log: (line) => log(`[projections] ${line}`) })
+        ? new ProjectionThread({ eventStoreFile: config.eventStore.file, readDbFile: config.readDbFile, keys: store.personal.location, log: (line) => log(`[projections] ${line}`) })
         : new ProjectionRunner(db, store, allProjections, { log: (line) => log(`[projections] ${line}`), readAhead: readAheadFor(store) });
   // Started first: a projection thread boots (loads its modules, opens its connections) while this
   // thread seeds and wires the app, so a cold start pays for the two side by side.
@@ -111,14 +116,15 @@ export async function startServer(config: Config, log: (line: string) => void = 
   starting.catch(() => {}); // awaited below, before the app answers anything
   // The projection thread follows the file with connections of its own: told of each commit here,
   // it applies at once rather than at its next look.
-  const unwake =
-    runner instanceof ProjectionThread && store instanceof SqliteEventStore ? store.onAppended((position) => runner.wake(position)) : () => {};
+  const unwake = runner instanceof ProjectionThread && store.onAppended ? store.onAppended((position) => runner.wake(position)) : () => {};
 
   let seeded: DemoAccount[] = [];
   const embedded = config.eventStore.kind === 'sqlite';
   try {
-    if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && (await store.headPosition()) === 0)) {
-      seeded = await seedDemoData(store, new Date());
+    const empty = (await store.headPosition()) === 0;
+    if ((await markOrCheckLog(store, new Date())) === 'plain') log(PLAIN_LOG_WARNING);
+    if (config.seedDemo === 'true' || (config.seedDemo === 'auto' && embedded && empty)) {
+      seeded = await seedDemoData(store, store.personal, new Date());
     }
   } catch (err) {
     unwake();
@@ -137,7 +143,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const attempts = new AttemptStore(config.throttleFile);
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
-  const app = createApp({ config, store, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads });
+  const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
+  const app = createApp({ config, store, personalData: store.personal, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads, sms, secret });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
   const sweep = setInterval(() => {
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
@@ -169,6 +176,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     port,
     seeded,
     store,
+    personalData: store.personal,
     db,
     runner,
     // Middleware is registered as method ALL; only real routes are listed.

@@ -31,6 +31,7 @@ describe('signing up and in, on a phone', () => {
     await page.getByLabel('Mobile number').fill(account.mobile);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await expect(page.getByText('Minimum 6 characters').isVisible()).resolves.toBe(true);
+    await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.getByRole('heading', { name: 'Hello, Asha' }).waitFor();
@@ -65,13 +66,13 @@ describe('signing up and in, on a phone', () => {
     await expectPath(page, '/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
-    // The session is gone: the signed-in area sends us back to /login.
+    // The session is gone: the signed-in area sends us back to /login, and signing in returns to it.
     await page.goto('/wallet');
     await expectPath(page, '/login');
 
     await submitLogin(page, account);
-    await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
-    await expectPath(page, '/');
+    await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
+    await expectPath(page, '/wallet');
   });
 
   it('shows the Login Failed toast for a wrong password', async () => {
@@ -131,6 +132,7 @@ describe('signing up and in, on a phone', () => {
     await page.getByLabel('Last name').fill('Rao');
     await page.getByLabel('Mobile number').fill(account.mobile);
     await page.getByLabel('Password', { exact: true }).fill('another-secret');
+    await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create account' }).click();
     await toasts(page).getByText('Registration Failed', { exact: true }).waitFor();
     expect(path(page)).toBe('/register');
@@ -217,10 +219,12 @@ describe('routes and guards', () => {
     expect(userReads).toEqual([]);
     expect(consoleErrors).toEqual([]);
 
+    // Signing in returns to the page that was asked for.
     await submitLogin(page, account);
-    await page.getByRole('heading', { name: 'Hello, Meera' }).waitFor();
+    await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
+    await expectPath(page, '/wallet');
     await page.reload();
-    await page.getByRole('heading', { name: 'Hello, Meera' }).waitFor();
+    await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
     expect(userReads).toContain(200);
 
     // The session ends elsewhere: the next visit is answered 401 once, and the one after asks nothing.

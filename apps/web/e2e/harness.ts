@@ -173,7 +173,7 @@ export async function registerAccount(baseUrl: string, account: TestAccount): Pr
   const response = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: baseUrl },
-    body: JSON.stringify(account),
+    body: JSON.stringify({ ...account, consent: true }),
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
 }

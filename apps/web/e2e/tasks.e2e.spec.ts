@@ -99,7 +99,7 @@ describe('a task from the admin panel to the wallet', () => {
     await adminPage.getByRole('heading', { name: 'Admin Panel' }).waitFor();
     const totalBefore = Number(await adminPage.getByTestId('total-tasks').textContent());
     const form = adminPage.getByRole('region', { name: 'Add Task' });
-    // The form's defaults (spec section 9).
+    // The form's defaults.
     await expect(form.getByLabel('Rupee reward').inputValue()).resolves.toBe('10');
     await expect(form.getByLabel('Estimated time').inputValue()).resolves.toBe('5 min');
     await expect(form.getByLabel('Task type').inputValue()).resolves.toBe('website');

@@ -91,6 +91,7 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await expect(mobile.inputValue()).resolves.toBe('');
       await mobile.fill(`+91 ${account.mobile.slice(0, 5)}-${account.mobile.slice(5)}`);
       await page.getByLabel(t('common:fields.password'), { exact: true }).fill(account.password);
+      await page.getByRole('checkbox').check();
       await page.getByRole('button', { name: t('auth:register.submit') }).click();
       await page.getByRole('heading', { name: t('home:hello', { name: account.firstName }) }).waitFor();
       // The device's choice is stored on the new account.

@@ -17,6 +17,7 @@ import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
 import { Route as AuthedKycRouteImport } from './routes/_authed/kyc';
 import { Route as AuthedProfileRouteImport } from './routes/_authed/profile';
 import { Route as AuthedWalletRouteImport } from './routes/_authed/wallet';
+import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-password';
 import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
@@ -68,6 +69,11 @@ const AuthedWalletRoute = AuthedWalletRouteImport.update({
   id: '/wallet',
   path: '/wallet',
   getParentRoute: () => AuthedRoute,
+} as any);
+const GuestForgotPasswordRoute = GuestForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => GuestRoute,
 } as any);
 const GuestLoginRoute = GuestLoginRouteImport.update({
   id: '/login',
@@ -142,6 +148,7 @@ export interface FileRoutesByFullPath {
   '/kyc': typeof AuthedKycRoute;
   '/profile': typeof AuthedProfileRoute;
   '/wallet': typeof AuthedWalletRoute;
+  '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -163,6 +170,7 @@ export interface FileRoutesByTo {
   '/kyc': typeof AuthedKycRoute;
   '/profile': typeof AuthedProfileRoute;
   '/wallet': typeof AuthedWalletRoute;
+  '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -187,6 +195,7 @@ export interface FileRoutesById {
   '/_authed/kyc': typeof AuthedKycRoute;
   '/_authed/profile': typeof AuthedProfileRoute;
   '/_authed/wallet': typeof AuthedWalletRoute;
+  '/_guest/forgot-password': typeof GuestForgotPasswordRoute;
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -210,6 +219,7 @@ export interface FileRouteTypes {
     | '/kyc'
     | '/profile'
     | '/wallet'
+    | '/forgot-password'
     | '/login'
     | '/register'
     | '/admin/finance'
@@ -231,6 +241,7 @@ export interface FileRouteTypes {
     | '/kyc'
     | '/profile'
     | '/wallet'
+    | '/forgot-password'
     | '/login'
     | '/register'
     | '/admin/finance'
@@ -254,6 +265,7 @@ export interface FileRouteTypes {
     | '/_authed/kyc'
     | '/_authed/profile'
     | '/_authed/wallet'
+    | '/_guest/forgot-password'
     | '/_guest/login'
     | '/_guest/register'
     | '/_authed/admin/finance'
@@ -334,6 +346,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/wallet';
       preLoaderRoute: typeof AuthedWalletRouteImport;
       parentRoute: typeof AuthedRoute;
+    };
+    '/_guest/forgot-password': {
+      id: '/_guest/forgot-password';
+      path: '/forgot-password';
+      fullPath: '/forgot-password';
+      preLoaderRoute: typeof GuestForgotPasswordRouteImport;
+      parentRoute: typeof GuestRoute;
     };
     '/_guest/login': {
       id: '/_guest/login';
@@ -467,11 +486,13 @@ const AuthedRouteWithChildren =
   AuthedRoute._addFileChildren(AuthedRouteChildren);
 
 interface GuestRouteChildren {
+  GuestForgotPasswordRoute: typeof GuestForgotPasswordRoute;
   GuestLoginRoute: typeof GuestLoginRoute;
   GuestRegisterRoute: typeof GuestRegisterRoute;
 }
 
 const GuestRouteChildren: GuestRouteChildren = {
+  GuestForgotPasswordRoute: GuestForgotPasswordRoute,
   GuestLoginRoute: GuestLoginRoute,
   GuestRegisterRoute: GuestRegisterRoute,
 };

@@ -12,6 +12,8 @@ export const accountEvents = {
     firstName: v.string(),
     lastName: v.string(),
     registeredAt: IsoTime,
+    /** The privacy policy version the person agreed to (and confirmed being 18 or older); absent before consent was asked. */
+    consentPolicyVersion: v.optional(v.string()),
   }),
   /** Only the fields that changed are present; `email: null` clears the e-mail. */
   ProfileUpdated: v.object({
@@ -38,12 +40,24 @@ export const credentialEvents = {
   PasswordChanged: v.object({ passwordHash: v.string(), changedAt: IsoTime }),
 };
 
-/** Why a session ended: the user signed out here, elsewhere, everywhere, or changed the password. */
-export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed'] as const;
+/**
+ * `password-reset-<userId>`: the codes sent by SMS to reset a forgotten password. The code itself is
+ * never stored: `codeHash` is an HMAC of it under the server's secret.
+ */
+export const passwordResetEvents = {
+  PasswordResetCodeIssued: v.object({ userId: v.string(), codeHash: v.string(), issuedAt: IsoTime, expiresAt: IsoTime }),
+  /** The code was used: it sets a password once, never again. */
+  PasswordResetCodeUsed: v.object({ userId: v.string(), usedAt: IsoTime }),
+};
 
-/** `mobile-<10 digits>`: appended once with "no stream" expected, so a mobile registers once. */
+/** Why a session ended: the user signed out here, elsewhere, everywhere, changed or reset the password, or was erased. */
+export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'password_reset', 'erased'] as const;
+
+/** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {
   MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
+  /** Its holder was erased: the number may register again. */
+  MobileReleased: v.object({ userId: v.string(), releasedAt: IsoTime }),
 };
 
 /** `session-<id>`: a signed-in session; the id is the SHA-256 of the cookie's token, never the token. */

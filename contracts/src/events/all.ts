@@ -1,10 +1,13 @@
 import type { EventsOf } from './define.ts';
-import { accountEvents, credentialEvents, mobileEvents, sessionEvents } from './account.ts';
+import { accountEvents, credentialEvents, mobileEvents, passwordResetEvents, sessionEvents } from './account.ts';
+import { deletionEvents } from './erasure.ts';
 import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
+import { bankStatementEvents, payoutBatchEvents } from './payouts.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
+import { privacyEvents } from './privacy.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -19,24 +22,33 @@ export const userEvents = {
   ...withdrawalEvents,
   ...kycEvents,
   ...adjustmentEvents,
+  ...deletionEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;
 export type SessionEvent = EventsOf<typeof sessionEvents>;
+export type PasswordResetEvent = EventsOf<typeof passwordResetEvents>;
 export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
 export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
+export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
+export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
+export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
   ...userEvents,
   ...mobileEvents,
   ...sessionEvents,
+  ...passwordResetEvents,
   ...taskCatalogueEvents,
   ...settingsEvents,
   ...referenceEvents,
   ...idempotencyEvents,
+  ...payoutBatchEvents,
+  ...bankStatementEvents,
+  ...privacyEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

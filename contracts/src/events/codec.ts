@@ -99,6 +99,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   AccountSuspended: 1,
   AccountUnsuspended: 1,
   PasswordChanged: 1,
+  PasswordResetCodeIssued: 1,
+  PasswordResetCodeUsed: 1,
   AdjustmentRequested: 1,
   AdjustmentApproved: 1,
   AdjustmentRejected: 1,
@@ -115,11 +117,18 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WithdrawalRequested: 1,
   WithdrawalPaid: 1,
   WithdrawalRejected: 1,
+  WithdrawalProcessing: 1,
+  WithdrawalFailed: 1,
+  WithdrawalReversed: 1,
   KycDocumentSubmitted: 1,
   KycDocumentApproved: 1,
   KycDocumentRejected: 1,
   KycBonusClaimed: 1,
   MobileReserved: 1,
+  MobileReleased: 1,
+  DeletionRequested: 1,
+  DeletionCancelled: 1,
+  UserErased: 1,
   SessionStarted: 1,
   SessionEnded: 1,
   SessionSeen: 1,
@@ -131,9 +140,17 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   SettingsUpdated: 1,
   ReferenceReserved: 1,
   ReferenceReleased: 1,
-  IdempotencyKeyReserved: 1,
+  IdempotencyKeyReserved: 2,
+  IdempotentCommandCompleted: 1,
   IdempotentResponseRecorded: 1,
   IdempotencyKeyReleased: 1,
+  PayoutBatchCreated: 1,
+  PayoutBatchItemDropped: 1,
+  PayoutBatchApproved: 1,
+  PayoutBatchFileDownloaded: 1,
+  PayoutResultsImported: 1,
+  BankStatementReconciled: 1,
+  PersonalDataSealed: 1,
 };
 
 /**
@@ -157,6 +174,8 @@ export const EVENT_UPCASTERS: { readonly [T in keyof KamaiSchemas]?: Readonly<Re
   NotificationSent: { 1: literalNotification },
   WalletCredited: { 1: literalDescription },
   WalletDebited: { 1: literalDescription },
+  // Reservations from before tokens: no event carries an empty token, so a retry runs afresh.
+  IdempotencyKeyReserved: { 1: (data) => ({ ...data, token: '' }) },
 };
 
 /** The codec of every event the system writes. */

@@ -4,19 +4,28 @@ export * from './ledger.ts';
 export * from './tasks.ts';
 export * from './withdrawals.ts';
 export * from './kyc.ts';
+export * from './erasure.ts';
 export * from './finance.ts';
+export * from './payouts.ts';
 export * from './personal.ts';
+export * from './privacy.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
 export const streams = {
   user: (userId: string) => `user-${userId}`,
-  mobile: (mobile: string) => `mobile-${mobile}`,
+  /** A mobile number's reservation, named by a keyed hash of the number (never the number itself). */
+  mobile: (mobileHash: string) => `mobile-${mobileHash}`,
   session: (sessionId: string) => `session-${sessionId}`,
+  passwordReset: (userId: string) => `password-reset-${userId}`,
   task: (taskId: string) => `task-${taskId}`,
   settings: () => 'settings',
   /** A transfer reference, normalised (upper case, no spaces). */
   reference: (reference: string) => `utr-${reference}`,
   idempotency: (hash: string) => `idempotency-${hash}`,
+  payoutBatch: (batchId: string) => `payout-batch-${batchId}`,
+  bankStatement: (runId: string) => `bank-statement-${runId}`,
+  /** The log's sealing marker (PersonalDataSealed). */
+  privacy: () => 'privacy',
 };
 export * from './codec.ts';

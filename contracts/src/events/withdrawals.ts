@@ -42,6 +42,34 @@ export const withdrawalEvents = {
     rejectedBy: v.string(),
     rejectedAt: IsoTime,
   }),
+  /** Put into a payout batch: sent to the bank, waiting for its result. Moves no money. */
+  WithdrawalProcessing: v.object({
+    withdrawalId: v.string(),
+    batchId: v.string(),
+    by: v.string(),
+    processingAt: IsoTime,
+  }),
+  /**
+   * The bank could not pay it (after processing). Appended with the credit that returns the held
+   * amount (kind `payout_failed`: payout pending -> available).
+   */
+  WithdrawalFailed: v.object({
+    withdrawalId: v.string(),
+    /** The bank's failure reason, as its results file gave it. */
+    reason: v.string(),
+    by: v.string(),
+    failedAt: IsoTime,
+  }),
+  /**
+   * A paid withdrawal the bank returned. Appended with the credit that gives the money back
+   * (kind `payout_reversal`: bank -> available).
+   */
+  WithdrawalReversed: v.object({
+    withdrawalId: v.string(),
+    reason: v.string(),
+    by: v.string(),
+    reversedAt: IsoTime,
+  }),
 };
 
 /** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
@@ -55,6 +83,9 @@ export const settingsEvents = {
     uploadsPerDay: v.optional(v.number()),
     uploadBytesPerDay: v.optional(v.number()),
     autoApproveAfterHours: v.optional(v.number()),
+    payoutBatchApprovalThresholdPaise: v.optional(v.number()),
+    latePayoutDays: v.optional(v.number()),
+    deletionCoolingOffHours: v.optional(v.number()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

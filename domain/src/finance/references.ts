@@ -1,4 +1,4 @@
-import type { IdempotencyEvent, ReferenceEvent } from '@kamai/contracts';
+import type { ReferenceEvent } from '@kamai/contracts';
 import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -50,29 +50,6 @@ export const referenceDecider: Decider<ReferenceState, ReferenceCommand, Referen
         return decideReleaseReference(command, state);
       default:
         return assertNever(command);
-    }
-  },
-};
-
-/** `idempotency-<hash>`: a keyed command and, once it has one, its response. */
-export interface IdempotencyState {
-  requestHash: string | null;
-  reservedAt: string | null;
-  response: { status: number; body: unknown } | null;
-}
-
-export const idempotencyEvolver: Evolver<IdempotencyState, IdempotencyEvent> = {
-  initialState: () => ({ requestHash: null, reservedAt: null, response: null }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'IdempotencyKeyReserved':
-        return { requestHash: event.data.requestHash, reservedAt: event.data.reservedAt, response: null };
-      case 'IdempotentResponseRecorded':
-        return { ...state, response: { status: event.data.status, body: event.data.body } };
-      case 'IdempotencyKeyReleased':
-        return { requestHash: null, reservedAt: null, response: null };
-      default:
-        return state;
     }
   },
 };

@@ -73,7 +73,7 @@ export function assertNotSuspended(state: AccountState) {
 export type AccountCommand =
   | {
       type: 'RegisterUser';
-      data: { userId: string; mobile: string; passwordHash: string; firstName: string; lastName: string };
+      data: { userId: string; mobile: string; passwordHash: string; firstName: string; lastName: string; consentPolicyVersion?: string };
       now: string;
     }
   | {

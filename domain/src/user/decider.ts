@@ -3,6 +3,7 @@ import type { Decider } from '../decider.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountCommand, decideAccount } from './account.ts';
 import { type AdjustWallet, type AdjustmentDecision, decideAdjustWallet, decideAdjustmentDecision } from './adjustments.ts';
+import { type DeletionCommand, decideDeletion, refuseIfErased } from './deletion.ts';
 import { type KycCommand, decideKyc } from './kyc.ts';
 import { type NotificationCommand, decideNotifications } from './notifications.ts';
 import { type ChangePassword, decideChangePassword } from './password.ts';
@@ -17,6 +18,7 @@ export type UserCommand =
   | ChangePassword
   | AdjustWallet
   | AdjustmentDecision
+  | DeletionCommand
   | KycCommand
   | NotificationCommand
   | UserTaskCommand
@@ -28,6 +30,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   ...userEvolver,
   snapshot: userSnapshot,
   decide: (command, state) => {
+    refuseIfErased(state, command);
     switch (command.type) {
       case 'RegisterUser':
       case 'UpdateProfile':
@@ -56,12 +59,19 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'RequestWithdrawal':
       case 'MarkWithdrawalPaid':
       case 'RejectWithdrawal':
+      case 'MarkWithdrawalProcessing':
+      case 'FailWithdrawal':
+      case 'ReverseWithdrawal':
         return decideWithdrawals(command, state);
       case 'SubmitKycDocument':
       case 'ApproveKycDocument':
       case 'RejectKycDocument':
       case 'ClaimKycBonus':
         return decideKyc(command, state);
+      case 'RequestDeletion':
+      case 'CancelDeletion':
+      case 'EraseUser':
+        return decideDeletion(command, state);
       default:
         return assertNever(command);
     }

@@ -92,7 +92,7 @@ export type KycCommand =
   | { type: 'ClaimKycBonus'; data: { entryId: string; notificationId: string }; now: string };
 
 /**
- * Upload is allowed only when the document is not uploaded or rejected (spec section 4). Exported so
+ * Upload is allowed only when the document is not uploaded or rejected. Exported so
  * the API can refuse before it spends work on the images; the decider checks it again.
  */
 export function assertKycDocumentOpen(state: KycState, documentType: KycDocumentType): void {

@@ -3,6 +3,7 @@ import type { Evolver, SnapshotCodec } from '../decider.ts';
 import type { Json } from '../event-store.ts';
 import { assertNever } from '../errors.ts';
 import { type AccountState, evolveAccount, initialAccountState } from './account.ts';
+import { type DeletionState, evolveDeletion, initialDeletionState } from './deletion.ts';
 import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } from './kyc.ts';
 import { type AdjustmentsState, type PendingAdjustment, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
@@ -21,6 +22,7 @@ export interface UserState {
   withdrawals: WithdrawalsState;
   kyc: KycState;
   adjustments: AdjustmentsState;
+  deletion: DeletionState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -31,6 +33,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     withdrawals: initialWithdrawalsState(),
     kyc: initialKycState(),
     adjustments: initialAdjustmentsState(),
+    deletion: initialDeletionState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -61,6 +64,9 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalRequested':
       case 'WithdrawalPaid':
       case 'WithdrawalRejected':
+      case 'WithdrawalProcessing':
+      case 'WithdrawalFailed':
+      case 'WithdrawalReversed':
         state.withdrawals = evolveWithdrawals(state.withdrawals, event);
         return state;
       case 'KycDocumentSubmitted':
@@ -77,6 +83,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'AdjustmentRejected':
         state.adjustments = evolveAdjustments(state.adjustments, event);
         return state;
+      case 'DeletionRequested':
+      case 'DeletionCancelled':
+      case 'UserErased':
+        state.deletion = evolveDeletion(state.deletion, event);
+        return state;
       default:
         return assertNever(event);
     }
@@ -86,40 +97,44 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 5 (no notifications, only
- * pending withdrawals: the state is bounded whatever the history; suspension and task starts added);
- * bump it when the state's shape or any area's evolve changes, so snapshots folded by the old logic
- * are not trusted.
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 7 (suspension and task starts;
+ * the deletion request; no notifications, only the withdrawals finance has not finished with and the
+ * newest paid ones, with their payout states: the state is bounded whatever the history); bump it
+ * when the state's shape or any area's evolve changes, so snapshots folded by the old logic are not
+ * trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 5,
+  version: 7,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started] },
-      withdrawals: { pending: [...state.withdrawals.pending], lastDestination: state.withdrawals.lastDestination },
+      withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided] },
+      deletion: state.deletion,
     }) as unknown as Json,
   load: (json) => {
     const saved = json as unknown as {
       account: AccountState;
       wallet: WalletState;
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string> };
-      withdrawals: { pending: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
+      withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'> };
+      deletion: DeletionState;
     };
-    const { account, wallet, tasks, withdrawals, kyc, adjustments } = saved;
-    if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number') throw new Error('not a user snapshot');
+    const { account, wallet, tasks, withdrawals, kyc, adjustments, deletion } = saved;
+    if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number' || typeof deletion !== 'object') throw new Error('not a user snapshot');
     return {
       account,
       wallet,
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started) },
-      withdrawals: { pending: new Map(withdrawals.pending), lastDestination: withdrawals.lastDestination },
+      withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided) },
+      deletion: { ...deletion },
     };
   },
 };

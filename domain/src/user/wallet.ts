@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES, rupeeText } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_MESSAGES, WITHDRAWAL_RETURN_KINDS, rupeeText } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -21,7 +21,7 @@ export function evolveWallet(state: WalletState, event: LedgerEvent): WalletStat
       return {
         balance: state.balance + amountPaise,
         totalEarned: state.totalEarned + (EARNING_KINDS.has(kind) ? amountPaise : 0),
-        totalWithdrawn: state.totalWithdrawn - (kind === 'withdrawal_refund' ? amountPaise : 0),
+        totalWithdrawn: state.totalWithdrawn - (WITHDRAWAL_RETURN_KINDS.has(kind) ? amountPaise : 0),
       };
     }
     case 'WalletDebited': {

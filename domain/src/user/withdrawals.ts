@@ -4,8 +4,10 @@ import {
   type UserEvent,
   MIN_WITHDRAWAL_PAISE,
   WITHDRAWAL_MESSAGES,
+  type WithdrawalBody,
   type WithdrawalDestination,
   type WithdrawalStatus,
+  formatPaise,
   type withdrawalEvents,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -27,28 +29,37 @@ export interface WithdrawalRecord {
   status: WithdrawalStatus;
   destination: WithdrawalDestination;
   requestedAt: string;
-  /** When it was paid or rejected. */
+  /** When it was paid, failed, rejected or reversed. */
   processedAt: string | null;
   reference: string | null;
   reason: string | null;
+  /** The payout batch it was sent in (absent on records of snapshots taken before batches). */
+  batchId?: string | null;
 }
 
 /** A settled request is no longer in the decision state; the route tells paid from rejected by the read model. */
 export const WITHDRAWAL_SETTLED = 'This withdrawal request has already been settled';
 
 /**
- * The user's withdrawal requests still waiting for finance, and where the last one went (offered again
- * by the dialog). Settled requests leave the map: no rule reads them, and a user's history of them
- * would otherwise grow the state, its snapshot and every cold start without bound. The map is updated
- * in place (O(1) per event); records are replaced, never changed.
+ * How many paid withdrawals stay in the decision state, the newest, so that a bank's return can
+ * reverse them. Older ones leave it (a return that late is booked as an adjustment): the state stays
+ * bounded whatever the history, as do its snapshot and every cold start.
+ */
+export const PAID_WITHDRAWALS_KEPT = 20;
+
+/**
+ * The user's withdrawal requests finance has not finished with (pending, processing, and the newest
+ * paid ones), and where the last one went (offered again by the dialog). Rejected, failed and
+ * reversed requests leave the map: no rule reads them. The map is updated in place (O(1) per event,
+ * but for the bounded scan that drops the oldest paid one); records are replaced, never changed.
  */
 export interface WithdrawalsState {
-  /** Keyed by withdrawal id; only requests neither paid nor rejected. */
-  pending: Map<string, WithdrawalRecord>;
+  /** Keyed by withdrawal id. */
+  byId: Map<string, WithdrawalRecord>;
   lastDestination: WithdrawalDestination | null;
 }
 
-export const initialWithdrawalsState = (): WithdrawalsState => ({ pending: new Map(), lastDestination: null });
+export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: new Map(), lastDestination: null });
 
 export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEvent): WithdrawalsState {
   switch (event.type) {
@@ -62,18 +73,45 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         processedAt: null,
         reference: null,
         reason: null,
+        batchId: null,
       };
-      state.pending.set(d.withdrawalId, record);
+      state.byId.set(d.withdrawalId, record);
       state.lastDestination = d.destination;
       return state;
     }
     case 'WithdrawalPaid':
+      settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
+      return forgetOldestPaid(state);
+    case 'WithdrawalProcessing':
+      return settle(state, event.data.withdrawalId, { status: 'processing', batchId: event.data.batchId });
     case 'WithdrawalRejected':
-      state.pending.delete(event.data.withdrawalId);
+    case 'WithdrawalFailed':
+    case 'WithdrawalReversed':
+      state.byId.delete(event.data.withdrawalId);
       return state;
     default:
       return assertNever(event);
   }
+}
+
+/** Keeps at most PAID_WITHDRAWALS_KEPT paid records: the map's order is the requests', oldest first. */
+function forgetOldestPaid(state: WithdrawalsState): WithdrawalsState {
+  let paid = 0;
+  for (const record of state.byId.values()) if (record.status === 'paid') paid++;
+  for (const [id, record] of state.byId) {
+    if (paid <= PAID_WITHDRAWALS_KEPT) break;
+    if (record.status !== 'paid') continue;
+    state.byId.delete(id);
+    paid--;
+  }
+  return state;
+}
+
+function settle(state: WithdrawalsState, id: string, change: Partial<WithdrawalRecord>): WithdrawalsState {
+  const record = state.byId.get(id);
+  if (!record) return state;
+  state.byId.set(id, { ...record, ...change });
+  return state;
 }
 
 export type WithdrawalCommand =
@@ -99,6 +137,24 @@ export type WithdrawalCommand =
       type: 'RejectWithdrawal';
       data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
       now: string;
+    }
+  | {
+      /** Sent to the bank in a payout batch. Marking it again for the same batch changes nothing. */
+      type: 'MarkWithdrawalProcessing';
+      data: { withdrawalId: string; batchId: string; by: string };
+      now: string;
+    }
+  | {
+      /** The bank could not pay a processing withdrawal: its money goes back to the wallet. */
+      type: 'FailWithdrawal';
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      now: string;
+    }
+  | {
+      /** The bank returned a paid withdrawal: its money goes back to the wallet. */
+      type: 'ReverseWithdrawal';
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      now: string;
     };
 
 /**
@@ -116,7 +172,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL_PAISE) {
         throw new DomainError('invalid', WITHDRAWAL_MESSAGES.minimum, { amount: WITHDRAWAL_MESSAGES.minimum });
       }
-      if (state.withdrawals.pending.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
+      if (state.withdrawals.byId.has(d.withdrawalId)) throw new DomainError('conflict', 'This withdrawal request already exists');
       const destination = d.destination ?? state.withdrawals.lastDestination;
       const label = destination ? maskDestination(destination) : '';
       // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
@@ -150,7 +206,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     }
     case 'MarkWithdrawalPaid': {
       const d = command.data;
-      const record = pendingWithdrawal(state, d.withdrawalId, d.by);
+      // Paid by hand while pending, or from a batch's results while processing.
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['pending', 'processing']);
       return [
         {
           type: 'WithdrawalPaid',
@@ -189,20 +246,99 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
         }),
       ];
     }
+    case 'MarkWithdrawalProcessing': {
+      const d = command.data;
+      const current = state.withdrawals.byId.get(d.withdrawalId);
+      if (current?.status === 'processing' && current.batchId === d.batchId && d.by !== state.account.userId) return [];
+      pendingWithdrawal(state, d.withdrawalId, d.by);
+      return [{ type: 'WithdrawalProcessing', data: { withdrawalId: d.withdrawalId, batchId: d.batchId, by: d.by, processingAt: command.now } }];
+    }
+    case 'FailWithdrawal': {
+      const d = command.data;
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['processing']);
+      const failed: UserEvent = { type: 'WithdrawalFailed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, failedAt: command.now } };
+      return giveBack(state, command, record, failed, 'payout_failed', 'withdrawal_failed', {});
+    }
+    case 'ReverseWithdrawal': {
+      const d = command.data;
+      const record = withdrawalIn(state, d.withdrawalId, d.by, ['paid']);
+      const reversed: UserEvent = { type: 'WithdrawalReversed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, reversedAt: command.now } };
+      return giveBack(state, command, record, reversed, 'payout_reversal', 'withdrawal_reversed', { reference: record.reference ?? '' });
+    }
     default:
       return assertNever(command);
   }
 }
 
 /**
- * A request still waiting for finance: settled once, never by the user it pays. One that is not
- * pending was settled (the route has already answered 404 for an id the read model does not know).
+ * A payout the bank did not keep (failed, or reversed after paying): its outcome, the credit that
+ * returns the amount to the wallet, and the user's notification with the reason.
  */
+function giveBack(
+  state: WithdrawalDecisionState,
+  command: { data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string }; now: string },
+  record: WithdrawalRecord,
+  outcome: UserEvent,
+  kind: 'payout_failed' | 'payout_reversal',
+  key: 'withdrawal_failed' | 'withdrawal_reversed',
+  params: Record<string, string>,
+): UserEvent[] {
+  const d = command.data;
+  return [
+    outcome,
+    credit({ entryId: d.entryId, amountPaise: record.amountPaise, kind, params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now }, state.wallet),
+    notify({
+      notificationId: d.notificationId,
+      key,
+      params: { amountPaise: record.amountPaise, ...params, reason: d.reason },
+      kind: 'error',
+      now: command.now,
+    }),
+  ];
+}
+
+/** A request still waiting for finance: settled once, never by the user it pays. */
 function pendingWithdrawal(state: WithdrawalDecisionState, withdrawalId: string, by: string): WithdrawalRecord {
-  if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
-  const record = state.withdrawals.pending.get(withdrawalId);
+  return withdrawalIn(state, withdrawalId, by, ['pending']);
+}
+
+/** A withdrawal in one of the states a command may move it from, never handled by the user it pays. */
+function withdrawalIn(state: WithdrawalDecisionState, withdrawalId: string, by: string, from: readonly WithdrawalStatus[]): WithdrawalRecord {
+  const record = state.withdrawals.byId.get(withdrawalId);
+  // Not kept: settled long enough ago to have left the state (the route answered 404 for an id the
+  // read model does not know, and names the state it was settled in).
   if (!record) throw new DomainError('conflict', WITHDRAWAL_SETTLED);
+  if (by === state.account.userId) throw new DomainError('forbidden', 'You cannot process your own withdrawal');
+  if (!from.includes(record.status)) throw new DomainError('conflict', WITHDRAWAL_STATE_CONFLICTS[record.status]);
   return record;
+}
+
+/** Why a withdrawal in this state cannot take the command. */
+const WITHDRAWAL_STATE_CONFLICTS: Record<WithdrawalStatus, string> = {
+  pending: 'This withdrawal request has not been paid or sent to the bank yet',
+  processing: 'This withdrawal request is with the bank: wait for its result',
+  paid: 'This withdrawal request has already been paid',
+  failed: 'This withdrawal request has already failed',
+  rejected: 'This withdrawal request has already been rejected',
+  reversed: 'This withdrawal request has already been reversed',
+};
+
+/** The user's view of a request (the destination masked): what the command answers and the read model lists alike. */
+export function withdrawalBody(id: string, userId: string, record: WithdrawalRecord): WithdrawalBody {
+  return {
+    id,
+    userId,
+    amount: formatPaise(record.amountPaise),
+    status: record.status,
+    destination: maskDestination(record.destination),
+    destinationKind: record.destination.kind,
+    requestedAt: record.requestedAt,
+    processedAt: record.processedAt,
+    reference: record.reference,
+    reason: record.reason,
+    // Only once it is in a batch: withdrawals settled by hand never have one.
+    ...(record.batchId != null && { batchId: record.batchId }),
+  };
 }
 
 /** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */

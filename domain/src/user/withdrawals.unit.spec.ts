@@ -79,7 +79,7 @@ describe('requesting a withdrawal', () => {
     const after = fold(userEvolver, [...events, ...requested(25_050)]);
     expect(after.wallet.balance).toBe(0);
     expect(after.wallet.totalWithdrawn).toBe(25_050);
-    expect(after.withdrawals.pending.get('w1')?.status).toBe('pending');
+    expect(after.withdrawals.byId.get('w1')?.status).toBe('pending');
   });
 
   it('refuses one paisa over the balance as insufficient_balance', () => {
@@ -143,7 +143,7 @@ describe('settling a withdrawal', () => {
       ]);
     const after = fold(userEvolver, [...pending, ...decideWithdrawals(pay(), fold(userEvolver, pending))]);
     expect(after.wallet).toEqual({ balance: 20_000, totalEarned: 30_000, totalWithdrawn: 10_000 });
-    expect(after.withdrawals.pending.has('w1')).toBe(false);
+    expect(after.withdrawals.byId.get('w1')?.status).toBe('paid');
   });
 
   it('rejects with a refund credit naming the withdrawal, and tells the user why', () => {
@@ -181,8 +181,8 @@ describe('settling a withdrawal', () => {
 
   it('settles once: a second decision, either way, is a conflict', () => {
     const paid = [...pending, ...decideWithdrawals(pay(), fold(userEvolver, pending))];
-    spec.given(paid).when(pay()).thenFails('conflict', /already been settled/);
-    spec.given(paid).when(reject()).thenFails('conflict', /already been settled/);
+    spec.given(paid).when(pay()).thenFails('conflict', /already been paid/);
+    spec.given(paid).when(reject()).thenFails('conflict', /already been paid/);
     const rejected = [...pending, ...decideWithdrawals(reject(), fold(userEvolver, pending))];
     spec.given(rejected).when(reject()).thenFails('conflict', /already been settled/);
     spec.given(rejected).when(pay()).thenFails('conflict', /already been settled/);

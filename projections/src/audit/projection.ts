@@ -36,10 +36,18 @@ export const auditProjection: Projection = {
     'WithdrawalRequested',
     'WithdrawalPaid',
     'WithdrawalRejected',
+    'WithdrawalFailed',
+    'WithdrawalReversed',
+    'PayoutBatchCreated',
+    'PayoutBatchApproved',
+    'PayoutBatchFileDownloaded',
+    'PayoutResultsImported',
+    'BankStatementReconciled',
     'RoleGranted',
     'RoleRevoked',
     'TaskCreated',
     'TaskUpdated',
+    'UserErased',
     'AccountSuspended',
     'AccountUnsuspended',
   ],
@@ -106,6 +114,23 @@ export const auditProjection: Projection = {
           event.data.withdrawalId,
         );
       }
+      case 'WithdrawalFailed':
+      case 'WithdrawalReversed': {
+        const failed = event.type === 'WithdrawalFailed';
+        const found = rows.get('audit_withdrawals', { id: event.data.withdrawalId }, ['amount_paise']);
+        const at = event.type === 'WithdrawalFailed' ? event.data.failedAt : event.data.reversedAt;
+        return row(failed ? 'withdrawal_failed' : 'withdrawal_reversed', event.data.by, at, found?.amount_paise ?? null, event.data.withdrawalId);
+      }
+      case 'PayoutBatchCreated':
+        return row('payout_batch_created', event.data.createdBy, event.data.createdAt, event.data.totalPaise, event.data.batchId, null);
+      case 'PayoutBatchApproved':
+        return row('payout_batch_approved', event.data.approvedBy, event.data.approvedAt, null, event.data.batchId, null);
+      case 'PayoutBatchFileDownloaded':
+        return row('payout_file_downloaded', event.data.by, event.data.downloadedAt, event.data.totalPaise, event.data.batchId, null);
+      case 'PayoutResultsImported':
+        return row('payout_results_imported', event.data.by, event.data.importedAt, null, event.data.batchId, null);
+      case 'BankStatementReconciled':
+        return row('bank_statement_reconciled', event.data.by, event.data.reconciledAt, null, event.data.runId, null);
       case 'RoleGranted':
         return row('role_granted', event.data.grantedBy, event.data.grantedAt, null, event.data.role);
       case 'RoleRevoked':
@@ -114,6 +139,9 @@ export const auditProjection: Projection = {
         return row('task_reward_set', event.data.createdBy, event.data.createdAt, event.data.rewardPaise, event.data.taskId, null);
       case 'TaskUpdated':
         return row('task_reward_set', event.data.updatedBy, event.data.updatedAt, event.data.rewardPaise, event.data.taskId, null);
+      case 'UserErased':
+        // Who erased whom and when, by id: the request id is the reference.
+        return row('user_erased', event.data.erasedBy, event.data.erasedAt, null, event.data.requestId);
       case 'AccountSuspended':
         // The reason is in the user's notification and the event; the list shows who and when.
         return row('user_suspended', event.data.suspendedBy, event.data.suspendedAt, null, null);

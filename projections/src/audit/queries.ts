@@ -55,11 +55,11 @@ export async function listAdjustments(db: ReadDbHandle, status: 'pending' | 'app
   return rows.map(toAdjustmentBody);
 }
 
-export function toAdjustmentBody(r: Omit<AdjustmentsTable, 'position'> & { mobile: string }): PendingAdjustmentBody {
+export function toAdjustmentBody(r: Omit<AdjustmentsTable, 'position'> & { mobile: string | null }): PendingAdjustmentBody {
   return {
     id: r.id,
     userId: r.user_id,
-    mobile: r.mobile,
+    mobile: r.mobile ?? '',
     amount: formatPaise(r.amount_paise),
     direction: r.direction,
     reason: r.reason,

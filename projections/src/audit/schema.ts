@@ -24,9 +24,17 @@ export type AuditAction =
   | 'proof_rejected'
   | 'withdrawal_paid'
   | 'withdrawal_rejected'
+  | 'withdrawal_failed'
+  | 'withdrawal_reversed'
+  | 'payout_batch_created'
+  | 'payout_batch_approved'
+  | 'payout_file_downloaded'
+  | 'payout_results_imported'
+  | 'bank_statement_reconciled'
   | 'role_granted'
   | 'role_revoked'
   | 'task_reward_set'
+  | 'user_erased'
   | 'user_suspended'
   | 'user_unsuspended';
 

@@ -21,7 +21,15 @@ export function changeOf(account: string, from: string, to: string, amountPaise:
 /** Accounts whose outflow funds the users' wallets. */
 export const FUNDING_ACCOUNTS: readonly string[] = [accounts.taskRewards, accounts.kycBonus, accounts.adjustments];
 
-export type JournalKind = 'task_reward' | 'kyc_bonus' | 'adjustment' | 'withdrawal' | 'withdrawal_refund' | 'withdrawal_paid';
+export type JournalKind =
+  | 'task_reward'
+  | 'kyc_bonus'
+  | 'adjustment'
+  | 'withdrawal'
+  | 'withdrawal_refund'
+  | 'withdrawal_paid'
+  | 'payout_failed'
+  | 'payout_reversal';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -105,6 +113,12 @@ export function journalTransactionOf(
           return ledgerEntry(event, userId, d, d.creditedAt, 'adjustment', accounts.adjustments, to);
         case 'withdrawal_refund':
           return ledgerEntry(event, userId, d, d.creditedAt, 'withdrawal_refund', accounts.payoutPending(userId), to, { withdrawalId: d.reference ?? null });
+        case 'payout_failed':
+          // The bank never paid it: the hold goes back, as for a rejection.
+          return ledgerEntry(event, userId, d, d.creditedAt, 'payout_failed', accounts.payoutPending(userId), to, { withdrawalId: d.reference ?? null });
+        case 'payout_reversal':
+          // Paid, then returned by the bank: the money comes back from the bank.
+          return ledgerEntry(event, userId, d, d.creditedAt, 'payout_reversal', accounts.bank, to, { withdrawalId: d.reference ?? null });
         default:
           return null;
       }

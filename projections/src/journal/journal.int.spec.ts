@@ -92,7 +92,7 @@ describe('the double-entry journal', () => {
     expect(trial.debitPaise).toBe(trial.creditPaise);
     expect(trial.accounts.find((a) => a.account === 'platform:task_rewards')).toEqual({ account: 'platform:task_rewards', debitPaise: 50_000, creditPaise: 0 });
     expect((await trialBalance(db, t(2))).accounts.map((a) => a.account)).toEqual(['platform:kyc_bonus', 'platform:task_rewards', 'user:u1:available']);
-    expect(await reconciliation(db)).toEqual({ availablePaise: 23_500, pendingPayoutPaise: 0, fundedPaise: 53_500, paidPaise: 30_000, differencePaise: 0 });
+    expect(await reconciliation(db)).toEqual({ availablePaise: 23_500, pendingPayoutPaise: 0, fundedPaise: 53_500, paidPaise: 30_000, differencePaise: 0, negativeBalances: [] });
 
     const statement = await userStatement(db, 'u1', { from: t(3), to: t(6) });
     expect(statement.opening).toEqual({ availablePaise: 55_000, pendingPayoutPaise: 0 });
@@ -111,6 +111,22 @@ describe('the double-entry journal', () => {
     // Disposable: a rebuild gives identical postings.
     await rebuildReadModels(db, listAsEventSource(recorded), allProjections);
     expect(await listPostings(db)).toEqual(postings);
+  });
+
+  it('reports a wallet below zero, as a withdrawal decided on a forged balance leaves it', async () => {
+    register('u1', '9876543210', 'Asha');
+    on('u1', credit({ entryId: 'r1', amountPaise: 10_000, kind: 'task_reward', params: { taskTitle: 'T' }, now: t(1) }));
+    // What an edited snapshot would hand the decider: ₹1 crore more than the log ever credited.
+    const forged = state('u1');
+    forged.wallet.balance = (forged.wallet.balance + 1_000_000_000) as typeof forged.wallet.balance;
+    const request: WithdrawalCommand = {
+      type: 'RequestWithdrawal',
+      data: { withdrawalId: 'w1', entryId: 'h1', notificationId: 'n1', amountPaise: 5_000_000 as typeof forged.wallet.balance, destination: bank },
+      now: t(2),
+    };
+    on('u1', ...decideWithdrawals(request, forged));
+    await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recordEvents(log)));
+    expect((await reconciliation(db)).negativeBalances).toEqual([{ userId: 'u1', account: 'available', balancePaise: -4_990_000 }]);
   });
 
   it('shows a pending payout beside the balance until the request is paid', async () => {

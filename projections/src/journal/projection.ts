@@ -1,3 +1,4 @@
+import { LEDGER_PARAM_PATHS, scrubPaths } from '../erasure.ts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -38,10 +39,20 @@ export const journalProjection: Projection = {
     },
   },
   retired: ['journal_postings'],
-  handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid'],
+  handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid', 'UserErased'],
   apply(rows, event) {
     if (!event.streamId.startsWith('user-')) return;
     const userId = userIdOf(event.streamId);
+    if (event.type === 'UserErased') {
+      // Amounts, accounts and dates stay; parameters that name the person's details read as erased.
+      for (const row of rows.all('journal_entries', { user_id: userId }, ['position', 'params'])) {
+        if (row.params === null) continue;
+        const params = JSON.parse(row.params) as Record<string, unknown>;
+        if (!LEDGER_PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;
+        rows.update('journal_entries', { position: row.position }, { set: { params: JSON.stringify(scrubPaths(params, LEDGER_PARAM_PATHS)) } });
+      }
+      return;
+    }
     if (event.type === 'WithdrawalRequested') {
       rows.upsert(
         'journal_withdrawals',

@@ -208,6 +208,11 @@ export interface Reconciliation {
   paidPaise: number;
   /** available + pending − (funded − paid): zero when the books agree. */
   differencePaise: number;
+  /**
+   * User accounts below zero. The deciders never let a balance go negative, so one here means money
+   * left that was never there (a state that was not folded from the log, an edited store).
+   */
+  negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balancePaise: number }>;
 }
 
 export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> {
@@ -216,14 +221,18 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   let pendingPayoutPaise = 0;
   let fundedPaise = 0;
   let paidPaise = 0;
+  const negativeBalances: Reconciliation['negativeBalances'] = [];
   for (const row of rows) {
     const balance = row.credit_paise - row.debit_paise;
-    if (row.account.startsWith('user:') && row.account.endsWith(':available')) availablePaise += balance;
-    else if (row.account.startsWith('user:') && row.account.endsWith(':payout_pending')) pendingPayoutPaise += balance;
+    const user = /^user:(.+):(available|payout_pending)$/.exec(row.account);
+    if (user && balance < 0) negativeBalances.push({ userId: user[1]!, account: user[2] as 'available' | 'payout_pending', balancePaise: balance });
+    if (user?.[2] === 'available') availablePaise += balance;
+    else if (user?.[2] === 'payout_pending') pendingPayoutPaise += balance;
     else if (FUNDING_ACCOUNTS.includes(row.account)) fundedPaise -= balance;
     else if (row.account === accounts.bank) paidPaise += balance;
   }
-  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise: availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise) };
+  const differencePaise = availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise);
+  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, negativeBalances };
 }
 
 /** One side of a journal transaction: the amount arriving in (+) or leaving (−) one account. */

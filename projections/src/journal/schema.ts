@@ -14,7 +14,7 @@ export interface JournalEntriesTable {
   user_id: string;
   /** The event's revision in the user's stream. */
   revision: number;
-  /** task_reward, kyc_bonus, adjustment, withdrawal, withdrawal_refund, withdrawal_paid. */
+  /** task_reward, kyc_bonus, adjustment, withdrawal, withdrawal_refund, withdrawal_paid, payout_failed, payout_reversal. */
   kind: string;
   from_account: string;
   to_account: string;

@@ -1,3 +1,4 @@
+import { ERASED, ERASED_SHA256 } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -20,7 +21,7 @@ export const kycProjection: Projection = {
       },
     },
   },
-  handles: ['KycDocumentSubmitted', 'KycDocumentApproved', 'KycDocumentRejected'],
+  handles: ['KycDocumentSubmitted', 'KycDocumentApproved', 'KycDocumentRejected', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'KycDocumentSubmitted': {
@@ -58,6 +59,12 @@ export const kycProjection: Projection = {
           { id: d.documentId, user_id: userIdOf(event.streamId) },
           { set: { status: 'rejected', reviewed_at: d.rejectedAt, reviewed_by: d.reviewedBy, rejection_reason: d.reason } },
         );
+        return;
+      }
+      case 'UserErased': {
+        // The image keys and their hashes identify the person's documents: they read as erased.
+        const erased = { front_image_url: ERASED, back_image_url: ERASED, front_image_sha256: ERASED_SHA256, back_image_sha256: ERASED_SHA256 };
+        rows.update('kyc_documents', { user_id: userIdOf(event.streamId) }, { set: erased });
         return;
       }
       default:

@@ -57,7 +57,7 @@ async function alsoSubmittedBy(db: ReadDbHandle, rows: readonly QueueRow[]): Pro
     const mine = new Set([row.front_image_sha256, row.back_image_sha256]);
     const others = matches
       .filter((m) => m.user_id !== row.user_id && (mine.has(m.front_image_sha256) || mine.has(m.back_image_sha256)))
-      .map((m) => m.mobile);
+      .flatMap((m) => (m.mobile === null ? [] : [m.mobile]));
     answer.set(row.id, [...new Set(others)].sort().map(maskMobile));
   }
   return answer;

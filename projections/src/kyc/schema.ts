@@ -1,6 +1,6 @@
 import type { KycDocumentStatus, KycDocumentType } from '@kamai/contracts';
 
-/** kyc_documents: one row per submission of a KYC document (spec section 3), with its review. */
+/** kyc_documents: one row per submission of a KYC document, with its review. */
 export interface KycDocumentsTable {
   id: string;
   user_id: string;

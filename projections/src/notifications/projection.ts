@@ -1,4 +1,5 @@
-import { notificationText } from '@kamai/contracts';
+import { type MessageParams, type NotificationKey, notificationText } from '@kamai/contracts';
+import { PARAM_PATHS, scrubPaths } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -13,7 +14,7 @@ export const notificationsProjection: Projection = {
       indexes: { user: 'user_id, position' },
     },
   },
-  handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted'],
+  handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'NotificationSent': {
@@ -42,6 +43,18 @@ export const notificationsProjection: Projection = {
       case 'NotificationDeleted':
         rows.delete('notifications', { id: event.data.notificationId, user_id: userIdOf(event.streamId) });
         return;
+      case 'UserErased': {
+        // Parameters that name a person's details (a payout destination) read as erased, texts re-rendered.
+        for (const row of rows.all('notifications', { user_id: userIdOf(event.streamId) }, ['id', 'params', 'message_key'])) {
+          if (row.params === null || row.message_key === null) continue;
+          const params = JSON.parse(row.params) as MessageParams;
+          if (!PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;
+          const scrubbed = scrubPaths(params, PARAM_PATHS) as MessageParams;
+          const text = notificationText({ key: row.message_key as NotificationKey, params: scrubbed });
+          rows.update('notifications', { id: row.id }, { set: { params: JSON.stringify(scrubbed), title: text.title, message: text.message } });
+        }
+        return;
+      }
       default:
         return;
     }

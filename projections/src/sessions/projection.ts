@@ -1,4 +1,5 @@
 import type { Projection } from '../projection.ts';
+import { userIdOf } from '../users/projection.ts';
 
 /** sessions: the signed-in sessions that have not been ended, with device and last use. */
 export const sessionsProjection: Projection = {
@@ -11,7 +12,7 @@ export const sessionsProjection: Projection = {
       indexes: { expires_at: 'expires_at', user_id: 'user_id' },
     },
   },
-  handles: ['SessionStarted', 'SessionSeen', 'SessionEnded'],
+  handles: ['SessionStarted', 'SessionSeen', 'SessionEnded', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'SessionStarted':
@@ -29,6 +30,10 @@ export const sessionsProjection: Projection = {
         return;
       case 'SessionEnded':
         rows.delete('sessions', { sid: event.data.sessionId });
+        return;
+      case 'UserErased':
+        // The erasure ends their sessions (SessionEnded removes the rows); until then no device line names them.
+        rows.update('sessions', { user_id: userIdOf(event.streamId) }, { set: { device: null } });
         return;
       default:
         return;

@@ -28,3 +28,9 @@ export function listUserSessions(db: ReadDbHandle, userId: string, now: string) 
     .orderBy('started_at', 'desc')
     .execute();
 }
+
+/** Every session row of the user, live or expired: the erasure ends them all. */
+export async function listSessionIdsOf(db: ReadDbHandle, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sessions').select('sid').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.sid);
+}

@@ -1,3 +1,4 @@
+import { ERASED } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -24,7 +25,7 @@ export const userTasksProjection: Projection = {
       indexes: { queue: 'status, position' },
     },
   },
-  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected'],
+  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'ProofSubmitted': {
@@ -88,6 +89,14 @@ export const userTasksProjection: Projection = {
           { user_id: userIdOf(event.streamId), submission_id: d.submissionId },
           { set: { status: 'rejected', rejection_reason: d.reason, reviewed_at: d.rejectedAt } },
         );
+        return;
+      }
+      case 'UserErased': {
+        // What the person wrote and the pictures they sent read as erased; the task, status and amounts stay.
+        const erased = { proof_image_url: ERASED, proof_description: ERASED };
+        const user_id = userIdOf(event.streamId);
+        rows.update('proof_submissions', { user_id }, { set: erased });
+        rows.update('user_tasks', { user_id }, { set: erased });
         return;
       }
       default:

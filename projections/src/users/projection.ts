@@ -1,4 +1,4 @@
-import type { Role } from '@kamai/contracts';
+import { DELETED_USER, type Role, isErased } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 
 /** users: one row per registered user, with profile, roles and the total earned. */
@@ -6,33 +6,36 @@ export const usersProjection: Projection = {
   name: 'users',
   // 2: kyc_status follows KycDocumentApproved / KycBonusClaimed. 3: a changed password's hash.
   // 4: the language a person chose (null until they choose).
-  version: 4,
+  // 5: erasure: mobile and password hash may be null (an erased person), erased_at.
+  version: 5,
   tables: {
     users: {
-      columns: `id TEXT PRIMARY KEY, mobile TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, first_name TEXT,
+      columns: `id TEXT PRIMARY KEY, mobile TEXT UNIQUE, password_hash TEXT, first_name TEXT,
         last_name TEXT, email TEXT, profile_image_url TEXT, notifications_enabled INTEGER NOT NULL DEFAULT 1,
         roles TEXT NOT NULL DEFAULT '[]', is_admin INTEGER NOT NULL DEFAULT 0, kyc_status TEXT NOT NULL DEFAULT 'pending', language TEXT,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL`,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, erased_at TEXT`,
     },
   },
-  handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed'],
+  handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'UserRegistered': {
         const d = event.data;
+        // An erased person's events read as placeholders in a rebuild: null, so two of them never
+        // collide on the unique mobile.
         rows.insert('users', {
           id: d.userId,
-          mobile: d.mobile,
-          password_hash: d.passwordHash,
-          first_name: d.firstName,
-          last_name: d.lastName,
+          mobile: plain(d.mobile),
+          password_hash: plain(d.passwordHash),
+          first_name: plain(d.firstName),
+          last_name: plain(d.lastName),
           created_at: d.registeredAt,
           updated_at: d.registeredAt,
         });
         return;
       }
       case 'PasswordChanged':
-        rows.update('users', { id: userIdOf(event.streamId) }, { set: { password_hash: event.data.passwordHash, updated_at: event.data.changedAt } });
+        rows.update('users', { id: userIdOf(event.streamId) }, { set: { password_hash: plain(event.data.passwordHash), updated_at: event.data.changedAt } });
         return;
       case 'ProfileUpdated': {
         const d = event.data;
@@ -41,9 +44,9 @@ export const usersProjection: Projection = {
           { id: userIdOf(event.streamId) },
           {
             set: {
-              first_name: d.firstName,
-              last_name: d.lastName,
-              email: d.email,
+              first_name: d.firstName === undefined ? undefined : plain(d.firstName),
+              last_name: d.lastName === undefined ? undefined : plain(d.lastName),
+              email: d.email === undefined || d.email === null ? d.email : plain(d.email),
               notifications_enabled: d.notificationsEnabled === undefined ? undefined : d.notificationsEnabled ? 1 : 0,
               language: d.language,
               updated_at: d.updatedAt,
@@ -73,11 +76,35 @@ export const usersProjection: Projection = {
         rows.update('users', { id: userIdOf(event.streamId) }, { set: { kyc_status: kycStatus } });
         return;
       }
+      case 'UserErased':
+        // Everything that identifies the person goes; the id, roles and dates stay for the ledger.
+        rows.update(
+          'users',
+          { id: userIdOf(event.streamId) },
+          {
+            set: {
+              mobile: null,
+              password_hash: null,
+              first_name: DELETED_USER,
+              last_name: null,
+              email: null,
+              profile_image_url: null,
+              erased_at: event.data.erasedAt,
+              updated_at: event.data.erasedAt,
+            },
+          },
+        );
+        return;
       default:
         return;
     }
   },
 };
+
+/** A personal field's value, or null where it reads as erased. */
+function plain(value: string): string | null {
+  return isErased(value) ? null : value;
+}
 
 /** `user-<id>` -> `<id>`. */
 export function userIdOf(streamId: string): string {

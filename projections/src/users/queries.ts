@@ -54,13 +54,13 @@ export function rolesOf(row: Pick<UserRow, 'roles'>): Role[] {
   return JSON.parse(row.roles) as Role[];
 }
 
-/** The user body of spec section 7 (`GET /api/auth/user`), plus isAdmin, roles and totalEarned. */
+/** The user body of `GET /api/auth/user`, plus isAdmin, roles and totalEarned. */
 export function toUserBody(row: UserRow): UserBody {
   const fullName = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {
     id: row.id,
-    username: fullName || row.mobile,
-    mobile: row.mobile,
+    username: fullName || (row.mobile ?? ''),
+    mobile: row.mobile ?? '',
     firstName: row.first_name,
     lastName: row.last_name,
     email: row.email,

@@ -8,6 +8,7 @@ import { toProjectedEvent } from '../projection.ts';
 import { applyEvents } from '../runner.ts';
 import { projectionSpec, recordEvents, rowsOf } from '../testing.ts';
 import { journalProjection } from '../journal/projection.ts';
+import { withdrawalsProjection } from '../withdrawals/projection.ts';
 import { walletProjection } from './projection.ts';
 import { listTransactions } from './queries.ts';
 
@@ -16,7 +17,7 @@ const on = (event: KamaiEvent) => ({ stream: 'user-u1', event });
 const registered = on({ type: 'UserRegistered', data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: at(0) } });
 
 // The history is read from the journal's entries.
-const spec = projectionSpec(walletProjection, journalProjection);
+const spec = projectionSpec(walletProjection, journalProjection, withdrawalsProjection);
 
 describe('wallet read model', () => {
   it('given a registration, then an empty wallet and no transactions', async () => {

@@ -1,4 +1,4 @@
-import { EARNING_KINDS } from '@kamai/contracts';
+import { EARNING_KINDS, WITHDRAWAL_RETURN_KINDS } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import type { Rows } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -37,7 +37,7 @@ export const walletProjection: Projection = {
       case 'WalletCredited': {
         const d = event.data;
         const earned = EARNING_KINDS.has(d.kind) ? d.amountPaise : 0;
-        const refunded = d.kind === 'withdrawal_refund' ? d.amountPaise : 0;
+        const refunded = WITHDRAWAL_RETURN_KINDS.has(d.kind) ? d.amountPaise : 0;
         move(rows, event.streamId, event.position, { balance_paise: d.amountPaise, total_earned_paise: earned, total_withdrawn_paise: -refunded }, d.creditedAt);
         return;
       }

@@ -21,10 +21,12 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
   const available = accounts.available(userId);
   const rows = await db
     .selectFrom('journal_entries')
-    .selectAll()
-    .where('user_id', '=', userId)
+    .leftJoin('withdrawal_requests', 'withdrawal_requests.id', 'journal_entries.withdrawal_id')
+    .selectAll('journal_entries')
+    .select('withdrawal_requests.status as withdrawal_status')
+    .where('journal_entries.user_id', '=', userId)
     .where((eb) => eb.or([eb('to_account', '=', available), eb('from_account', '=', available)]))
-    .orderBy('position', 'desc')
+    .orderBy('journal_entries.position', 'desc')
     .limit(limit)
     .execute();
   return rows.map((row) => {
@@ -40,6 +42,8 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
       description: descriptionOf(row, params),
       ...(params !== undefined && { params }),
       taskId: row.task_id,
+      ...(row.withdrawal_id !== null && { withdrawalId: row.withdrawal_id }),
+      ...(row.withdrawal_status !== null && { withdrawalStatus: row.withdrawal_status }),
       createdAt: row.effective_at,
     };
   });

@@ -1,19 +1,21 @@
 import type { Projection } from '../projection.ts';
+import { DESTINATION_PATHS, scrubPaths } from '../erasure.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** withdrawal_requests: every request on a user's stream and how it was settled. */
 export const withdrawalsProjection: Projection = {
   name: 'withdrawals',
-  version: 1,
+  // 2: payout states (processing, failed, reversed), the batch and when processing began.
+  version: 2,
   tables: {
     withdrawal_requests: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, status TEXT NOT NULL,
         destination_kind TEXT NOT NULL, destination TEXT NOT NULL, requested_at TEXT NOT NULL, processed_at TEXT,
-        processed_by TEXT, reference TEXT, reason TEXT, position INTEGER NOT NULL`,
-      indexes: { user: 'user_id, position', status: 'status, position' },
+        processed_by TEXT, reference TEXT, reason TEXT, position INTEGER NOT NULL, batch_id TEXT, processing_at TEXT`,
+      indexes: { user: 'user_id, position', status: 'status, position', batch: 'batch_id' },
     },
   },
-  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected'],
+  handles: ['WithdrawalRequested', 'WithdrawalPaid', 'WithdrawalRejected', 'WithdrawalProcessing', 'WithdrawalFailed', 'WithdrawalReversed', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
       case 'WithdrawalRequested': {
@@ -31,6 +33,8 @@ export const withdrawalsProjection: Projection = {
           reference: null,
           reason: null,
           position: event.position,
+          batch_id: null,
+          processing_at: null,
         });
         return;
       }
@@ -50,6 +54,42 @@ export const withdrawalsProjection: Projection = {
           { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
           { set: { status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason } },
         );
+        return;
+      }
+      case 'WithdrawalProcessing': {
+        const d = event.data;
+        rows.update(
+          'withdrawal_requests',
+          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'processing', batch_id: d.batchId, processing_at: d.processingAt } },
+        );
+        return;
+      }
+      case 'WithdrawalFailed': {
+        const d = event.data;
+        rows.update(
+          'withdrawal_requests',
+          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'failed', processed_at: d.failedAt, processed_by: d.by, reason: d.reason } },
+        );
+        return;
+      }
+      case 'WithdrawalReversed': {
+        const d = event.data;
+        // The UTR stays: it names the transfer the bank returned.
+        rows.update(
+          'withdrawal_requests',
+          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
+          { set: { status: 'reversed', processed_at: d.reversedAt, processed_by: d.by, reason: d.reason } },
+        );
+        return;
+      }
+      case 'UserErased': {
+        // The destination's personal parts read as erased, as a rebuild decodes them; kind and IFSC stay.
+        for (const row of rows.all('withdrawal_requests', { user_id: userIdOf(event.streamId) }, ['id', 'destination'])) {
+          const destination = scrubPaths(JSON.parse(row.destination) as Record<string, unknown>, DESTINATION_PATHS);
+          rows.update('withdrawal_requests', { id: row.id }, { set: { destination: JSON.stringify(destination) } });
+        }
         return;
       }
       default:

@@ -4,9 +4,8 @@ import {
   type SavedDestination,
   WithdrawalDestination,
   type WithdrawalBody,
-  formatPaise,
 } from '@kamai/contracts';
-import { maskDestination } from '@kamai/domain';
+import { maskDestination, withdrawalBody } from '@kamai/domain';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { WithdrawalRequestsTable } from './schema.ts';
@@ -19,18 +18,16 @@ function destinationOf(row: Pick<WithdrawalRow, 'destination'>): WithdrawalDesti
 
 /** The user's view of a request: the destination masked. */
 export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    amount: formatPaise(row.amount_paise),
+  return withdrawalBody(row.id, row.user_id, {
+    amountPaise: row.amount_paise,
     status: row.status,
-    destination: maskDestination(destinationOf(row)),
-    destinationKind: row.destination_kind,
+    destination: destinationOf(row),
     requestedAt: row.requested_at,
     processedAt: row.processed_at,
     reference: row.reference,
     reason: row.reason,
-  };
+    batchId: row.batch_id,
+  });
 }
 
 /** The user's withdrawal requests, newest first (Withdrawal History on /profile). */
@@ -85,7 +82,7 @@ function selectForFinance(db: ReadDbHandle) {
 type FinanceRow = WithdrawalRow & {
   first_name: string | null;
   last_name: string | null;
-  mobile: string;
+  mobile: string | null;
   staff_first_name: string | null;
   staff_last_name: string | null;
 };
@@ -93,7 +90,7 @@ type FinanceRow = WithdrawalRow & {
 function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
   return {
     ...toWithdrawalBody(row),
-    user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.mobile, mobile: row.mobile },
+    user: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.mobile ?? ''), mobile: row.mobile ?? '' },
     payTo: destinationOf(row),
     processedBy: row.processed_by,
     processedByName: [row.staff_first_name, row.staff_last_name].filter(Boolean).join(' ') || null,
@@ -120,21 +117,33 @@ export async function findWithdrawalForFinance(db: ReadDbHandle, id: string): Pr
 }
 
 /**
- * One page of the finance list (issue 11): filtered by status and by time (the request's time for
+ * One page of the finance list: filtered by status and by time (the request's time for
  * pending and all, the settlement's for paid and rejected), `after` the cursor of the previous page.
  * Returns the next cursor when more rows follow, so no caller is cut off silently.
  */
 export async function listWithdrawalsPage(
   db: ReadDbHandle,
-  options: { status: WithdrawalQueueStatus; from?: string | undefined; to?: string | undefined; cursor?: number | undefined; limit: number },
+  options: {
+    status: WithdrawalQueueStatus;
+    from?: string | undefined;
+    to?: string | undefined;
+    cursor?: number | undefined;
+    limit: number;
+    /** Only payouts processing since before this moment (late ones). */
+    processingBefore?: string | undefined;
+  },
 ): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
   const ascending = options.status === 'pending';
-  const timeColumn = options.status === 'paid' || options.status === 'rejected' ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
+  const settled = options.status === 'paid' || options.status === 'rejected' || options.status === 'failed' || options.status === 'reversed';
+  const timeColumn = settled ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
   let query = selectForFinance(db);
   if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
   if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
   if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
   if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);
+  if (options.processingBefore !== undefined) {
+    query = query.where('withdrawal_requests.status', '=', 'processing').where('withdrawal_requests.processing_at', '<', options.processingBefore);
+  }
   const rows = await query
     .orderBy('withdrawal_requests.position', ascending ? 'asc' : 'desc')
     .limit(options.limit + 1)

@@ -1,9 +1,11 @@
-/** withdrawal_requests: one row per withdrawal request (spec section 3), with what finance needs to pay it. */
+import type { WithdrawalStatus } from '@kamai/contracts';
+
+/** withdrawal_requests: one row per withdrawal request, with what finance needs to pay it. */
 export interface WithdrawalRequestsTable {
   id: string;
   user_id: string;
   amount_paise: number;
-  status: 'pending' | 'paid' | 'rejected';
+  status: WithdrawalStatus;
   destination_kind: 'bank' | 'upi';
   /** The full destination as JSON (finance pays it); user-facing answers mask it. */
   destination: string;
@@ -17,6 +19,10 @@ export interface WithdrawalRequestsTable {
   reason: string | null;
   /** Position of the request event: the stable order of the queue and the history. */
   position: number;
+  /** The payout batch it was sent in. */
+  batch_id: string | null;
+  /** When it was put in that batch (late payouts are counted from here). */
+  processing_at: string | null;
 }
 
 /** app_settings: a single row (id 'app') once an admin has changed a setting; defaults until then. */

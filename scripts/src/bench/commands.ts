@@ -72,7 +72,7 @@ async function signUp(url: string, mobile: string) {
     method: 'POST',
     // State-changing requests must name the app's own origin (cross-site protection).
     headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ mobile, password: 'bench1234', firstName: 'Bench', lastName: 'User' }),
+    body: JSON.stringify({ mobile, password: 'bench1234', firstName: 'Bench', lastName: 'User', consent: true }),
   });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');

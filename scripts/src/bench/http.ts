@@ -262,7 +262,7 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
       const mobile = String(7_100_000_000 + i);
       const registered = await call(api.url, '/api/auth/register', {
         method: 'POST',
-        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}` },
+        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
       });
       userId ||= String(registered.body.id);
       cookies.push(registered.cookie);

@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type RegisterRequest, type Role, streams } from '@kamai/contracts';
+import { PRIVACY_POLICY_VERSION, type RegisterRequest, type Role, streams } from '@kamai/contracts';
 import { DomainError, type EventStore, mobileDecider, userDecider } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { ApiError } from '../http/errors.ts';
 import { hashPassword } from './passwords.ts';
+import type { PersonalData } from '../privacy/personal-data.ts';
+
+/** What names a mobile number's reservation stream (AppDeps.personalData). */
+export type MobileStreams = Pick<PersonalData, 'mobileStreamId'>;
+
+/**
+ * Where a store written before stream names were hashed reserved a number (`mobile-<digits>`), read
+ * until `migrate-privacy` renames those streams: a number reserved there is still taken.
+ */
+const legacyMobileStream = (mobile: string) => streams.mobile(mobile);
 
 const MOBILE_TAKEN = 'This mobile number is already registered';
 
@@ -16,11 +26,12 @@ export const mobileTaken = () => new ApiError(409, 'mobile_taken', MOBILE_TAKEN,
  */
 export async function registerUser(
   store: EventStore,
+  mobiles: MobileStreams,
   request: RegisterRequest,
   now: Date,
 ): Promise<{ userId: string; position: number }> {
   const passwordHash = await hashPassword(request.password);
-  const userId = await reserveMobile(store, request.mobile, now);
+  const userId = await reserveMobile(store, mobiles, request.mobile, now);
   try {
     const { position } = await handleCommand(
       store,
@@ -28,7 +39,14 @@ export async function registerUser(
       userDecider,
       {
         type: 'RegisterUser',
-        data: { userId, mobile: request.mobile, passwordHash, firstName: request.firstName, lastName: request.lastName },
+        data: {
+          userId,
+          mobile: request.mobile,
+          passwordHash,
+          firstName: request.firstName,
+          lastName: request.lastName,
+          consentPolicyVersion: PRIVACY_POLICY_VERSION,
+        },
         now: now.toISOString(),
       },
       { actor: userId },
@@ -45,12 +63,15 @@ export async function registerUser(
  * across API processes. A reservation whose user stream was never written (the process died between
  * the two appends) is resumed instead of locking the number out forever.
  */
-async function reserveMobile(store: EventStore, mobile: string, now: Date): Promise<string> {
+async function reserveMobile(store: EventStore, mobiles: MobileStreams, mobile: string, now: Date): Promise<string> {
+  const legacyHolder = (await loadStream(store, legacyMobileStream(mobile), mobileDecider)).state.userId;
+  if (legacyHolder) return resumeOrRefuse(store, legacyHolder);
   const userId = randomUUID();
+  const streamId = mobiles.mobileStreamId(mobile);
   try {
     await handleCommand(
       store,
-      streams.mobile(mobile),
+      streamId,
       mobileDecider,
       { type: 'ReserveMobile', mobile, userId, now: now.toISOString() },
       { actor: userId },
@@ -59,14 +80,20 @@ async function reserveMobile(store: EventStore, mobile: string, now: Date): Prom
   } catch (err) {
     if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
   }
-  const holder = (await loadStream(store, streams.mobile(mobile), mobileDecider)).state.userId;
-  if (holder && (await store.readStream(streams.user(holder))).length === 0) return holder;
+  const holder = (await loadStream(store, streamId, mobileDecider)).state.userId;
+  if (!holder) throw mobileTaken();
+  return resumeOrRefuse(store, holder);
+}
+
+async function resumeOrRefuse(store: EventStore, holder: string): Promise<string> {
+  if ((await store.readStream(streams.user(holder), { maxCount: 1 })).length === 0) return holder;
   throw mobileTaken();
 }
 
 /** The user id registered with this mobile number, read from the event store itself. */
-export async function userIdForMobile(store: EventStore, mobile: string): Promise<string | null> {
-  return (await loadStream(store, streams.mobile(mobile), mobileDecider)).state.userId;
+export async function userIdForMobile(store: EventStore, mobiles: MobileStreams, mobile: string): Promise<string | null> {
+  const holder = (await loadStream(store, mobiles.mobileStreamId(mobile), mobileDecider)).state.userId;
+  return holder ?? (await loadStream(store, legacyMobileStream(mobile), mobileDecider)).state.userId;
 }
 
 export async function grantRole(store: EventStore, userId: string, role: Role, by: string, now: Date) {

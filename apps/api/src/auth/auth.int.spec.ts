@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRIVACY_POLICY_VERSION } from '@kamai/contracts';
 import { type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
 
 let server: TestServer;
@@ -9,7 +10,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const account = () => ({ mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Rao' });
+const account = () => ({ mobile: freshMobile(), password: 'secret123', firstName: 'Asha', lastName: 'Rao', consent: true });
 
 describe('POST /api/auth/register', () => {
   it('creates the account, signs in with an HttpOnly Lax cookie and answers the user body', async () => {
@@ -44,7 +45,7 @@ describe('POST /api/auth/register', () => {
 
   it('answers 400 with the spec messages per field and writes nothing', async () => {
     const head = await server.store.headPosition();
-    const res = await server.client().post('/api/auth/register', { mobile: '98765', password: 'abc', firstName: 'A', lastName: 'B' });
+    const res = await server.client().post('/api/auth/register', { mobile: '98765', password: 'abc', firstName: 'A', lastName: 'B', consent: true });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.fields).toEqual({
@@ -56,9 +57,22 @@ describe('POST /api/auth/register', () => {
     expect(await server.store.headPosition()).toBe(head);
   });
 
+  it('requires consent (18 or older, the privacy policy), naming the field, and records its policy version', async () => {
+    const head = await server.store.headPosition();
+    for (const consent of [undefined, false, 'true']) {
+      const res = await server.client().post('/api/auth/register', { ...account(), consent });
+      expect(res.status).toBe(400);
+      expect(res.body.error.fields).toEqual({ consent: 'Please confirm you are 18 or older and agree to the Privacy Policy' });
+    }
+    expect(await server.store.headPosition()).toBe(head);
+    const client = server.client();
+    expect((await client.post('/api/auth/register', account())).status).toBe(201);
+    expect((await client.get('/api/profile/export')).body.consent).toMatchObject({ policyVersion: PRIVACY_POLICY_VERSION, confirmedAdult: true });
+  });
+
   it('refuses wrong types, missing fields, malformed JSON and oversized bodies with a 4xx', async () => {
     const client = server.client();
-    const wrongTypes = await client.post('/api/auth/register', { mobile: 9876543210, password: ['x'], firstName: 1, lastName: null });
+    const wrongTypes = await client.post('/api/auth/register', { mobile: 9876543210, password: ['x'], firstName: 1, lastName: null, consent: true });
     expect(wrongTypes.status).toBe(400);
     expect(Object.keys(wrongTypes.body.error.fields).sort()).toEqual(['firstName', 'lastName', 'mobile', 'password']);
     expect((await client.post('/api/auth/register', {})).status).toBe(400);
@@ -111,7 +125,7 @@ describe('sign in and out', () => {
     const unknown = await server.client().post('/api/auth/login', { mobile: freshMobile(), password: 'whatever1' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid mobile number or password' } });
+    expect(wrong.body).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid mobile number or password', key: 'api.badCredentials' } });
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });

@@ -16,7 +16,7 @@ describe('two API processes sharing one DATA_DIR', () => {
     const { a, b } = pair;
     const onA = new TestClient(a.url);
     const mobile = freshMobile();
-    expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Ravi', lastName: 'Kumar' })).status).toBe(201);
+    expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Ravi', lastName: 'Kumar', consent: true })).status).toBe(201);
     // The same cookie, straight to the other process: its read model catches up before answering.
     const me = await onA.clone(b.url).get('/api/auth/user');
     expect(me.status).toBe(200);
@@ -30,7 +30,7 @@ describe('two API processes sharing one DATA_DIR', () => {
   it('registers a mobile number once when both processes race for it', async () => {
     const { a, b } = pair;
     const mobile = freshMobile();
-    const body = { mobile, password: 'secret123', firstName: 'Meena', lastName: 'Iyer' };
+    const body = { mobile, password: 'secret123', firstName: 'Meena', lastName: 'Iyer', consent: true };
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => new TestClient(i % 2 ? a.url : b.url).post('/api/auth/register', body)),
     );
@@ -40,7 +40,7 @@ describe('two API processes sharing one DATA_DIR', () => {
   it('keeps a session across a restart of the process', async () => {
     const client = new TestClient(pair.a.url);
     const mobile = freshMobile();
-    expect((await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Anil', lastName: 'Das' })).status).toBe(201);
+    expect((await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Anil', lastName: 'Das', consent: true })).status).toBe(201);
     await pair.restartA();
     const me = await client.clone(pair.a.url).get('/api/auth/user');
     expect(me.status).toBe(200);
@@ -51,7 +51,7 @@ describe('two API processes sharing one DATA_DIR', () => {
     const { a, b } = pair;
     const mobile = freshMobile();
     const onA = new TestClient(a.url);
-    expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Lata', lastName: 'Bose' })).status).toBe(201);
+    expect((await onA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Lata', lastName: 'Bose', consent: true })).status).toBe(201);
     const onB = new TestClient(b.url);
     expect((await onB.post('/api/auth/login', { mobile, password: 'secret123' })).status).toBe(200);
     // B has looked the session up (and cached it) before the change.

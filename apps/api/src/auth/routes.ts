@@ -13,7 +13,11 @@ const BAD_CREDENTIALS = 'Invalid mobile number or password';
 /** OWASP's device cookie: proof this browser signed in to the number before (see LoginGuard). */
 export const DEVICE_COOKIE = 'kamai_device';
 
-function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
+/** The sign-in throttle's refusal, also for guesses of the current password on a password change. */
+export const tooManySignIns = (minutes: string) => `Too many failed sign-ins. Please try again in ${minutes}.`;
+
+/** 429 `too_many_attempts` with Retry-After, its message naming the wait in minutes. */
+export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, message: (minutes: string) => string): never {
   const minutes = Math.ceil(wait / 60_000);
   c.header('Retry-After', String(Math.ceil(wait / 1000)));
   throw new ApiError(429, 'too_many_attempts', message(`${minutes} minute${minutes === 1 ? '' : 's'}`));
@@ -40,7 +44,7 @@ export const authRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const wait = deps.loginGuard.register(clientAddress(c));
     if (wait > 0) tooMany(c, wait, (minutes) => `Too many new accounts from your network. Please try again in ${minutes}.`);
-    const { userId } = await registerUser(deps.store, c.req.valid('json'), deps.now());
+    const { userId } = await registerUser(deps.store, deps.personalData, c.req.valid('json'), deps.now());
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
     const user = await findUserById(deps.db, userId);
@@ -54,7 +58,7 @@ export const authRoutes = new Hono<AppEnv>()
     const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
     // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
     const wait = deps.loginGuard.attempt(mobile, client, device);
-    if (wait > 0) tooMany(c, wait, (minutes) => `Too many failed sign-ins. Please try again in ${minutes}.`);
+    if (wait > 0) tooMany(c, wait, tooManySignIns);
     const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
     // Same answer, and about the same time, whether or not the mobile exists.
     const ok = await verifyPassword(user?.password_hash ?? null, password);
@@ -77,5 +81,5 @@ export const authRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .get('/api/auth/user', (c) => c.body(userJson(requireUser(c)), 200, JSON_TYPE))
-  // The client's 401 target (spec section 7): the sign-in screen.
+  // The client's 401 target: the sign-in screen.
   .get('/api/login', (c) => c.redirect('/login', 302));

@@ -15,21 +15,13 @@ const FOLLOWED: readonly string[] = [...SESSION_EVENTS, ...USER_ROW_EVENTS];
 const CHANGES_USER_ROW: ReadonlySet<string> = new Set(USER_ROW_EVENTS);
 
 /**
- * What a store offers to be followed without waiting (the embedded SQLite store): a change signal
- * that costs one cheap call, and synchronous reads. See SqliteEventStore.
+ * What a store offers to be followed without waiting (the embedded SQLite store, the port's optional
+ * extras): a change signal that costs one cheap call, and synchronous reads.
  */
-export interface ChangeSignalledStore {
-  /** Moves whenever another connection (another process) committed to the store since the last call. */
-  externalVersion(): number;
-  /** The highest position this process has appended (0: none). */
-  readonly localHead: number;
-  headNow(): number;
-  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[];
-}
+export type ChangeSignalledStore = Required<Pick<EventStore, 'externalVersion' | 'localHead' | 'headNow' | 'readTypesNow'>>;
 
 function isChangeSignalled(store: EventStore): store is EventStore & ChangeSignalledStore {
-  const s = store as Partial<ChangeSignalledStore>;
-  return typeof s.externalVersion === 'function' && typeof s.readTypesNow === 'function' && typeof s.headNow === 'function';
+  return store.externalVersion !== undefined && store.readTypesNow !== undefined && store.headNow !== undefined && store.localHead !== undefined;
 }
 
 /**

@@ -2,13 +2,15 @@ import { ChangePasswordRequest, type SessionBody, WRONG_CURRENT_PASSWORD, stream
 import { userDecider } from '@kamai/domain';
 import { listUserSessions } from '@kamai/projections';
 import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { clearSessionCookie, endSessions, requireUser } from './sessions.ts';
+import { DEVICE_COOKIE, tooMany, tooManySignIns } from './routes.ts';
+import { clearSessionCookie, clientAddress, endSessions, requireUser } from './sessions.ts';
 
 const SESSION_NOT_FOUND = 'Session not found';
 const sessionIdParam = idParam('id', /^[0-9a-f]{64}$/, SESSION_NOT_FOUND);
@@ -58,9 +60,17 @@ export const sessionRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const user = requireUser(c);
     const { currentPassword, newPassword } = c.req.valid('json');
+    // A guess of the current password is a sign-in attempt: the same throttle, counted the same way.
+    const client = clientAddress(c);
+    // Counted per number, as sign-ins are (an erased user, whose number is gone, cannot be signed in).
+    const mobile = user.mobile ?? user.id;
+    const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
+    const wait = deps.loginGuard.attempt(mobile, client, device);
+    if (wait > 0) tooMany(c, wait, tooManySignIns);
     if (!(await verifyPassword(user.password_hash, currentPassword))) {
       throw new ApiError(400, 'validation_failed', WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD });
     }
+    deps.loginGuard.succeed(mobile, client, device);
     const passwordHash = await hashPassword(newPassword);
     const now = deps.now().toISOString();
     await handleCommand(deps.store, streams.user(user.id), userDecider, { type: 'ChangePassword', data: { passwordHash }, now }, {

@@ -7,6 +7,7 @@ import { newSessionToken, sessionIdOf } from './sessions.ts';
 import { SessionCache } from './session-cache.ts';
 import { handleCommand } from '../commands/handle.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
 import { userDecider } from '@kamai/domain';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,7 +127,7 @@ describe('the signed-in user\'s row', () => {
     // Twice: the second answer may come from memory.
     for (let i = 0; i < 2; i++) expect((await user.get('/api/auth/user')).body.firstName).toBe('Asha');
     // Another connection to the event store (as another process) changes the profile.
-    const other = openSqliteEventStore(join(server.dataDir, 'events.sqlite'));
+    const other = openSealedSqliteStore(join(server.dataDir, 'events.sqlite'));
     let position = 0;
     try {
       ({ position } = await handleCommand(other, streams.user(user.userId), userDecider, { type: 'UpdateProfile', data: { firstName: 'Meera' }, now: new Date().toISOString() }));

@@ -276,6 +276,8 @@ export function resolveSession(c: Context<AppEnv>): Promise<void> | undefined {
   if (!isLive(session, limits, now)) return undefined;
   const user = keptUser(deps, session.userId);
   if (!user) return resolveFromReadModel(c, deps, sid);
+  // An erased person's sessions are ended by the erasure; until that lands, none of them counts.
+  if (user.erased_at !== null) return undefined;
   c.set('user', user);
   c.set('sessionId', sid);
   return now.getTime() - timeOf(session.lastSeenAt) < SESSION_SEEN_EVERY_MS ? undefined : recordSeen(deps, sid, session, now);
@@ -286,7 +288,7 @@ async function resolveFromReadModel(c: Context<AppEnv>, deps: AppDeps, sid: stri
   const now = deps.now();
   if (!session || !isLive(session, await currentLimits(deps), now)) return;
   const user = await findUser(deps, session.userId);
-  if (!user) return;
+  if (!user || user.erased_at !== null) return;
   c.set('user', user);
   c.set('sessionId', sid);
   await recordSeen(deps, sid, session, now);

@@ -74,12 +74,27 @@ describe('throttles that hold', () => {
 
   it('throttles registrations per client address', async () => {
     const s = await server({ REGISTRATIONS_PER_HOUR: '3' });
-    const register = () => s.client().post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bulk', lastName: 'Bot' });
+    const register = () => s.client().post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Bulk', lastName: 'Bot', consent: true });
     for (let i = 0; i < 3; i++) expect((await register()).status).toBe(201);
     const refused = await register();
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('too_many_attempts');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+  });
+
+  it('counts guesses of the current password on a password change as failed sign-ins: 429 after the limit', async () => {
+    const s = await server();
+    const holder = await s.signUp({ password: 'owner-pass1' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await holder.put('/api/auth/password', { currentPassword: `guess-${i}-x`, newPassword: 'taken-over1' })).status);
+    }
+    expect(statuses.slice(0, 10).every((x) => x === 400)).toBe(true);
+    expect(statuses.slice(10).every((x) => x === 429)).toBe(true);
+    // The same allowance as sign-in: the number is now held off there too, and the password is unchanged.
+    expect((await guess(s, holder.mobile)).status).toBe(429);
+    const right = await holder.put('/api/auth/password', { currentPassword: 'owner-pass1', newPassword: 'taken-over1' });
+    expect(right.status).toBe(429);
   });
 
 });

@@ -131,7 +131,7 @@ describe('command handler: decision state cached per stream', () => {
     const { state } = await loadStream(store, stream, userDecider);
     expect(state).toEqual(await freshFold(store));
     expect(state.wallet.balance).toBe(15_000);
-    expect(state.withdrawals.pending.size).toBe(0);
+    expect(state.withdrawals.byId.size).toBe(0);
     // And the next good command decides on the right balance.
     const decided = await handleCommand(store, stream, userDecider, withdraw(15_000));
     expect(decided.state.wallet.balance).toBe(0);

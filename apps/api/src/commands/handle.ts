@@ -10,14 +10,17 @@ import {
   type SnapshotCodec,
   WrongExpectedRevisionError,
 } from '@kamai/domain';
+import { decodeStep, findStep, killIfArmed, nextStep, stepMetadata } from './keyed.ts';
 
 export interface Decided<State, Event> {
   /**
-   * State of the stream after the new events. It is the handler's cached state, which later commands
-   * on this stream update in place: read what you need from it before your next `await`.
+   * State of the stream after the new events: a copy, so neither a later command (which moves the
+   * handler's cached state on in place) nor the route can change what the other sees.
    */
   state: State;
   events: Event[];
+  /** The stream's revision after the decision (-1: the stream has no events); a task's ETag. */
+  revision: number;
   /** Global position of the last appended event, or of nothing (0) when the decision added none. */
   position: number;
 }
@@ -44,15 +47,10 @@ interface CacheEntry {
  * A store that says cheaply what changed (the embedded SQLite store): whether another process
  * committed, and the last revision this process appended to a stream (through this handler or not).
  */
-interface ChangeSignal {
-  externalVersion(): number;
-  localRevisionOf(streamId: string): number | undefined;
-  readonly localRevisionsEpoch: number;
-}
+type ChangeSignal = Required<Pick<EventStore, 'externalVersion' | 'localRevisionOf' | 'localRevisionsEpoch'>>;
 
 function changeSignalOf(store: EventStore): ChangeSignal | null {
-  const s = store as Partial<ChangeSignal>;
-  return typeof s.externalVersion === 'function' && typeof s.localRevisionOf === 'function' ? (store as unknown as ChangeSignal) : null;
+  return store.externalVersion && store.localRevisionOf && store.localRevisionsEpoch !== undefined ? (store as ChangeSignal) : null;
 }
 
 /** Nothing was appended to the stream since the entry last read it: no other process, no other path. */
@@ -256,11 +254,22 @@ export async function handleCommand<State, Command, Event extends { type: string
   metadata: EventMetadata = {},
   maxAttempts = 20,
 ): Promise<Decided<State, Event>> {
+  // Under a keyed command (an Idempotency-Key), this append is tagged, and one that already happened is found.
+  const tag = nextStep(streamId);
   for (let attempt = 1; ; attempt++) {
     const entry = await catchUp(store, streamId, decider);
+    if (tag && entry.revision >= 0) {
+      const checked = entry.revision;
+      const done = await findStep(store, streamId, checked, tag);
+      if (done.length > 0) {
+        return { state: structuredClone(entry.state) as State, events: decodeStep<Event>(done), position: done[done.length - 1]!.position, revision: entry.revision };
+      }
+      // Another command of this process appended while we looked: look again.
+      if (entry.revision !== checked) continue;
+    }
     const expected = entry.revision;
     const events = decider.decide(command, entry.state as State);
-    if (events.length === 0) return { state: entry.state as State, events, position: 0 };
+    if (events.length === 0) return { state: structuredClone(entry.state) as State, events, position: 0, revision: entry.revision };
     // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.
     const encoded = events.map((event) => eventCodec.encode(event));
     try {
@@ -270,10 +279,11 @@ export async function handleCommand<State, Command, Event extends { type: string
           id: randomUUID(),
           type,
           data: data as Json,
-          metadata: { ...metadata, [SCHEMA_VERSION_KEY]: schemaVersion },
+          metadata: { ...metadata, ...(tag ? stepMetadata(tag) : {}), [SCHEMA_VERSION_KEY]: schemaVersion },
         })),
         expected < 0 ? 'no_stream' : expected,
       );
+      if (tag) killIfArmed();
       // Fold our own events unless a concurrent catch-up of this process already read them back.
       if (entry.revision === expected) {
         try {
@@ -284,7 +294,7 @@ export async function handleCommand<State, Command, Event extends { type: string
           throw err;
         }
       }
-      return { state: entry.state as State, events, position: result.position };
+      return { state: structuredClone(entry.state) as State, events, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       // Something this entry has not seen was appended (another process, or an append that did

@@ -48,8 +48,9 @@ describe('a wave-one event store', () => {
       expect(revision).toBe(20);
       expect(state.account).toMatchObject({ registered: true, userId: 'u1', firstName: 'Asha', email: 'asha@example.in' });
       expect(state.wallet).toEqual({ balance: 12_500, totalEarned: 2_500, totalWithdrawn: 10_000 });
-      // Both requests were settled (w1 paid, w2 rejected): none is left waiting.
-      expect(state.withdrawals.pending.size).toBe(0);
+      // Both requests were settled (w1 paid, w2 rejected): none is left waiting; the paid one is kept
+      // (for a bank's return), the rejected one is not.
+      expect([...state.withdrawals.byId].map(([id, w]) => [id, w.status])).toEqual([['w1', 'paid']]);
       expect(state.withdrawals.lastDestination).toEqual({ kind: 'bank', accountNumber: '123456789012', ifsc: 'HDFC0001234', holderName: 'Asha Rao' });
       expect(state.tasks.byTask.get('t1')).toEqual({ status: 'approved', submissionId: 'sub-1' });
       expect((await loadStream(store, 'task-t1', taskDecider)).state).toMatchObject({ status: 'listed', fields: { title: 'Rate PhonePe', rewardPaise: 2500 } });

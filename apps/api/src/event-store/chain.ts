@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Tamper evidence (issue 11): every event carries a hash of its stream id, revision, type, data and
+ * Tamper evidence: every event carries a hash of its stream id, revision, type, data and
  * metadata (as stored) chained to the hash of the stream's previous event, and each store keeps
  * the head (last revision and hash) of every stream, written with the append. A changed, removed,
  * inserted or reordered event breaks a link; removing a stream's newest events leaves its head

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEventStoreContract, event, stream, withTimeout } from './contract.ts';
 import { openKurrentDbEventStore } from './kurrentdb.ts';
 
-const IMAGE = process.env.KURRENTDB_IMAGE ?? 'docker.kurrent.io/kurrent-latest/kurrentdb:latest';
+/** The one KurrentDB version Kamai is tested against; docker-compose.yml runs the same image. */
+const IMAGE = process.env.KURRENTDB_IMAGE ?? 'kurrentplatform/kurrentdb:25.1';
 
 type Target = { kind: 'url'; url: string } | { kind: 'container' } | { kind: 'skip'; reason: string };
 

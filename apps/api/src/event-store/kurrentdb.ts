@@ -51,8 +51,13 @@ import {
 import { assertValidAppend } from './common.ts';
 import { type ChainHead, type ChainSource, type ChainedEvent, chainHash } from './chain.ts';
 
-/** The metadata key that carries an event's chain link (chain.ts); stripped before callers see metadata. */
-const CHAIN_KEY = '$kamaiChain';
+/**
+ * The metadata key that carries an event's chain link (chain.ts); stripped before callers see
+ * metadata. KurrentDB reserves `$`-prefixed keys for itself, so the link is under our own name;
+ * events written before carry it under LEGACY_CHAIN_KEY, still read.
+ */
+const CHAIN_KEY = 'kamai.chain';
+const LEGACY_CHAIN_KEY = '$kamaiChain';
 
 export class KurrentDbEventStore implements EventStore, ChainSource {
   readonly #client: KurrentDBClient;
@@ -313,7 +318,7 @@ class KurrentDbAllSubscription implements AllSubscription {
 
 function chainOf(metadata: unknown): { hash: string; prev: string | null } | undefined {
   if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata) || metadata instanceof Uint8Array) return undefined;
-  const link = (metadata as Record<string, unknown>)[CHAIN_KEY];
+  const link = (metadata as Record<string, unknown>)[CHAIN_KEY] ?? (metadata as Record<string, unknown>)[LEGACY_CHAIN_KEY];
   if (!link || typeof link !== 'object') return undefined;
   const { hash, prev } = link as { hash?: unknown; prev?: unknown };
   return typeof hash === 'string' ? { hash, prev: typeof prev === 'string' ? prev : null } : undefined;
@@ -425,7 +430,7 @@ function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): Reco
 
 /** Callers see the metadata they appended; the chain link is the store's own. */
 function withoutChain(metadata: EventMetadata): EventMetadata {
-  if (!Object.hasOwn(metadata, CHAIN_KEY)) return metadata;
-  const { [CHAIN_KEY]: _link, ...rest } = metadata;
+  if (!Object.hasOwn(metadata, CHAIN_KEY) && !Object.hasOwn(metadata, LEGACY_CHAIN_KEY)) return metadata;
+  const { [CHAIN_KEY]: _link, [LEGACY_CHAIN_KEY]: _legacy, ...rest } = metadata;
   return rest;
 }

@@ -306,6 +306,15 @@ export class SqliteEventStore implements EventStore, ChainSource {
     return row ? { revision: row.revision, version: row.version, state: JSON.parse(row.state) as Json } : null;
   }
 
+  /** Every snapshot kept, as stored (verify-ledger checks that each opens). */
+  async listSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
+    this.#assertOpen();
+    return this.#db
+      .prepare<[], { stream_id: string; revision: number; version: number; state: string }>('SELECT stream_id, revision, version, state FROM snapshots ORDER BY stream_id')
+      .all()
+      .map((row) => ({ streamId: row.stream_id, revision: row.revision, version: row.version, state: JSON.parse(row.state) as Json }));
+  }
+
   async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
     this.#assertOpen();
     const state = JSON.stringify(snapshot.state);

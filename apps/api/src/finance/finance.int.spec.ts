@@ -77,7 +77,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     expect((await finance.get('/api/admin/withdrawals')).body.map((w: { id: string }) => w.id)).toEqual(ids); // pending by default
     const bad = await finance.get('/api/admin/withdrawals?status=lost');
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toEqual({ status: 'status must be pending, paid, rejected or all' });
+    expect(bad.body.error.fields).toEqual({ status: 'status must be pending, processing, paid, failed, rejected, reversed or all' });
   });
 
   it('pays once: the hold is settled, the user is told, a second decision is a 409', async () => {
@@ -96,7 +96,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     });
     const twice = await finance.post(`/api/admin/withdrawals/${id}/paid`, { reference: 'UTR99999999' });
     expect(twice.status).toBe(409);
-    expect(twice.body.error).toEqual({ code: 'conflict', message: 'This withdrawal request has already been paid' });
+    expect(twice.body.error).toMatchObject({ code: 'conflict', message: 'This withdrawal request has already been paid' });
     expect((await colleague.post(`/api/admin/withdrawals/${id}/reject`, { reason: 'Changed my mind' })).status).toBe(409);
     expect(await balanceOf(user)).toBe('300.00');
     expect((await finance.get('/api/admin/withdrawals?status=pending')).body.map((w: { id: string }) => w.id)).not.toContain(id);
@@ -137,11 +137,14 @@ describe('finance over real HTTP: the withdrawal queue', () => {
 
   it('answers 404 for unknown and malformed ids, 400 for bad bodies, 403 for staff settling their own', async () => {
     const { id } = await pendingWithdrawal();
+    // A refused pay appends nothing: no reference is reserved for a withdrawal that does not exist.
+    const head = await server.store.headPosition();
     for (const path of [`/api/admin/withdrawals/${UNKNOWN_ID}/paid`, '/api/admin/withdrawals/not-an-id/paid', '/api/admin/withdrawals/%2e%2e/paid']) {
       const res = await finance.post(path, { reference: 'UTR12345678' });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
+    expect(await server.store.headPosition()).toBe(head);
     expect((await finance.post(`/api/admin/withdrawals/${UNKNOWN_ID}/reject`, { reason: 'Nope' })).status).toBe(404);
     expect((await finance.get(`/api/admin/withdrawals/${UNKNOWN_ID}`)).status).toBe(404);
     expect((await finance.get('/api/admin/withdrawals/1%27%20OR%201=1')).status).toBe(404);
@@ -208,7 +211,7 @@ describe('finance over real HTTP: manual adjustments', () => {
 
     const unknown = await finance.post('/api/admin/adjustments', { mobile: '6000000000', amount: 10, direction: 'credit', reason: 'Who?' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toEqual({ code: 'not_found', message: 'No user with this mobile number', fields: { mobile: 'No user with this mobile number' } });
+    expect(unknown.body.error).toMatchObject({ code: 'not_found', message: 'No user with this mobile number', fields: { mobile: 'No user with this mobile number' } });
     for (const body of [
       { mobile: '123', amount: 10, direction: 'credit', reason: 'Bad mobile' },
       { mobile: user.mobile, amount: 0, direction: 'credit', reason: 'Zero' },

@@ -1,19 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS, streams } from '@kamai/contracts';
-import { type Json, WrongExpectedRevisionError, idempotencyEvolver } from '@kamai/domain';
+import { DomainError, type Json, idempotencyDecider } from '@kamai/domain';
+import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { loadStream } from '../commands/handle.ts';
+import { handleCommand } from '../commands/handle.ts';
+import { runKeyed } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, respondWithError } from '../http/errors.ts';
 
 const KEY_MESSAGE = 'Idempotency-Key must be 1 to 100 visible characters';
-
-/**
- * After this long without a recorded response, a reservation is taken to belong to a process that
- * died mid-command, and a retry may run the command again.
- */
-export const STALE_RESERVATION_MS = 60_000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -31,11 +27,15 @@ function canonical(text: string): string {
 }
 
 /**
- * Makes the listed commands safe to retry. The key is remembered per caller in an
- * `idempotency-<hash>` stream of the event store, reserved with `no_stream` before the command runs
- * (so two processes receiving the same retry cannot both run it) and answered from the recorded
- * response afterwards: same key and body -> the first answer again, nothing appended; another body
- * -> 422 `idempotency_key_reused`. Kept as long as the store keeps events, well over 24 hours.
+ * Makes the listed commands safe to retry, exactly once even across a crash. The key is remembered
+ * per caller in an `idempotency-<hash>` stream (through its decider): the first request reserves it
+ * with a random token, and the route then runs as that keyed command (commands/keyed.ts), so every
+ * event it appends carries the token in the same append. A retry with the same body, whether the
+ * first attempt answered, is still running, or died between its append and its answer, runs the route
+ * again as the same keyed command: each append that already happened is found and taken as done, the
+ * ids it made are the same, and the answer is built from them; only what did not happen yet is done.
+ * A refusal (4xx) is recorded and answered again as it was. No response body is kept. Another body
+ * under the key -> 422 `idempotency_key_reused`. After IDEMPOTENCY_RETENTION_HOURS the key is new.
  */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== 'POST' || !IDEMPOTENT_COMMANDS.some((route) => route.test(c.req.path))) return next();
@@ -49,54 +49,71 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const deps = c.var.deps;
   const requestHash = sha256(`${c.req.method} ${c.req.path}\n${canonical(await c.req.text())}`);
   const streamId = streams.idempotency(sha256(`${user.id}\n${key}`));
-  const metadata = { actor: user.id, causationId: key };
-
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadStream(deps.store, streamId, idempotencyEvolver);
-    if (state.requestHash !== null) {
-      if (state.requestHash !== requestHash) {
-        throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request');
-      }
-      if (state.response) {
-        c.header('idempotent-replayed', 'true');
-        return c.json(state.response.body as Json, state.response.status as ContentfulStatusCode);
-      }
-      const age = deps.now().getTime() - Date.parse(state.reservedAt ?? '');
-      if (age < STALE_RESERVATION_MS) throw new ApiError(409, 'busy', 'This request is still being processed. Please try again in a moment.');
-    }
-    try {
-      await deps.store.append(
-        streamId,
-        [
-          {
-            id: randomUUID(),
-            type: 'IdempotencyKeyReserved',
-            data: { caller: user.id, requestHash, method: c.req.method, path: c.req.path, reservedAt: deps.now().toISOString() },
-            metadata,
-          },
-        ],
-        revision,
-      );
-      break;
-    } catch (err) {
-      // Another process reserved it first: read again and answer as a retry would.
-      if (!(err instanceof WrongExpectedRevisionError) || attempt >= 5) throw err;
-    }
+  const metadata = { actor: user.id };
+  let reserved;
+  try {
+    reserved = await handleCommand(
+      deps.store,
+      streamId,
+      idempotencyDecider,
+      {
+        type: 'ReserveIdempotencyKey',
+        data: { caller: user.id, requestHash, method: c.req.method, path: c.req.path, token: randomUUID() },
+        now: deps.now().toISOString(),
+      },
+      metadata,
+    );
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.message);
+    throw err;
   }
-
-  await next();
-  const now = deps.now().toISOString();
-  if (c.res.status >= 500) {
-    // Nothing is known to have happened: let a retry run the command.
-    await deps.store.append(streamId, [{ id: randomUUID(), type: 'IdempotencyKeyReleased', data: { releasedAt: now }, metadata }], 'any');
-    return;
+  const { state } = reserved;
+  if (state.legacyResponse) {
+    c.header('idempotent-replayed', 'true');
+    return c.json(state.legacyResponse.body, state.legacyResponse.status as ContentfulStatusCode);
   }
-  const text = await c.res.clone().text();
-  let body: Json = text;
-  if ((c.res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text) as Json;
-  await deps.store.append(
+  if (state.completed?.error) {
+    c.header('idempotent-replayed', 'true');
+    return c.json({ error: state.completed.error } as Json, state.completed.status as ContentfulStatusCode);
+  }
+  const token = state.token;
+  const retry = reserved.events.length === 0;
+  // Every event of the command comes after its reservation in the log.
+  const reservedAt = retry ? await reservationPosition(c, streamId) : reserved.position;
+
+  await runKeyed(token, reservedAt, () => routeAnswering(c, next));
+  if (retry) c.header('idempotent-replayed', 'true');
+  // A 5xx records nothing: whatever the command did is found again by a retry under the same token.
+  if (c.res.status >= 500) return;
+  let error: Json | null = null;
+  if (c.res.status >= 400) {
+    const body = (await c.res.clone().json().catch(() => null)) as { error?: Json } | null;
+    error = body?.error ?? null;
+  }
+  await handleCommand(
+    deps.store,
     streamId,
-    [{ id: randomUUID(), type: 'IdempotentResponseRecorded', data: { status: c.res.status, body, recordedAt: now }, metadata }],
-    'any',
+    idempotencyDecider,
+    { type: 'CompleteIdempotentCommand', data: { token, status: c.res.status, error }, now: deps.now().toISOString() },
+    metadata,
   );
 });
+
+/** The route, with a refusal it throws turned into its answer here, so the answer can be recorded. */
+async function routeAnswering(c: Context<AppEnv>, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    c.res = respondWithError(c, err);
+  }
+}
+
+/** Log position of the newest reservation of a key (its stream is a few events long). */
+async function reservationPosition(c: Context<AppEnv>, streamId: string): Promise<number> {
+  const events = await c.var.deps.store.readStream(streamId);
+  const last = events.filter((e) => e.type === 'IdempotencyKeyReserved').at(-1);
+  if (!last) throw new Error(`stream ${streamId} holds no reservation`);
+  return last.position;
+}

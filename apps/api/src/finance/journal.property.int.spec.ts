@@ -42,14 +42,14 @@ const command = fc.oneof(
 type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
 
 const minute = (step: number) => new Date(Date.UTC(2026, 10, 1, 0, step + 1)).toISOString();
-const pendingOf = (state: UserState) => [...state.withdrawals.pending.values()].reduce((sum, w) => sum + w.amountPaise, 0);
+const pendingOf = (state: UserState) => [...state.withdrawals.byId.values()].filter((w) => w.status === 'pending' || w.status === 'processing').reduce((sum, w) => sum + w.amountPaise, 0);
 const toPaise = (rupees: string) => Math.round(Number(rupees) * 100);
 
 /** What a command decides on the user's stream, or nothing when the domain refuses it. */
 function decide(c: Command, state: UserState, step: number): UserEvent[] {
   const now = minute(step);
   const id = `${c.type}-${step}`;
-  const pendingIds = [...state.withdrawals.pending.keys()];
+  const pendingIds = [...state.withdrawals.byId].filter(([, w]) => w.status === 'pending').map(([id]) => id);
   try {
     switch (c.type) {
       case 'reward':

@@ -15,6 +15,7 @@ import {
 import { maskDestination } from '@kamai/domain';
 import {
   type Statement,
+  findUserById,
   findUserByMobile,
   listWithdrawalsPage,
   reconciliation,
@@ -30,24 +31,26 @@ import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
+import { loadLimits } from '../settings/limits.ts';
 
 const NO_USER = 'No user with this mobile number';
-// Roles separate duties: ledgers and payouts are finance's alone, not an admin's (issue 9).
+// Roles separate duties: ledgers and payouts are finance's alone, not an admin's.
 const financeStaff = withRole('finance');
 
 /** Lets the read models catch up with the store first: finance reads the figures as of now. */
-async function caughtUp(deps: AppDeps): Promise<void> {
+export async function caughtUp(deps: AppDeps): Promise<void> {
   const head = await deps.store.headPosition();
   if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
 }
 
-async function userFor(deps: AppDeps, mobile: string) {
-  const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+async function userFor(deps: AppDeps, mobileOrId: string) {
+  const byId = !/^\d{10}$/.test(mobileOrId);
+  const user = await readWithCatchUp(deps, () => (byId ? findUserById(deps.db, mobileOrId) : findUserByMobile(deps.db, mobileOrId)));
   if (!user) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
   return user;
 }
 
-function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
+export function csvResponse(c: Context<AppEnv>, name: string, body: string, headers: Record<string, string> = {}) {
   return c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
@@ -90,11 +93,11 @@ export function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
 
 /** The statement as the API and the CLI answer it: rupees as decimal strings. */
 export function toStatementBody(
-  user: { id: string; first_name: string | null; last_name: string | null; mobile: string },
+  user: { id: string; first_name: string | null; last_name: string | null; mobile: string | null },
   statement: Statement,
 ): StatementBody {
   return {
-    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.mobile, mobile: user.mobile },
+    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || (user.mobile ?? user.id), mobile: user.mobile ?? '' },
     from: statement.from,
     to: statement.to,
     opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
@@ -117,7 +120,7 @@ export function toStatementBody(
 }
 
 /**
- * Finance's ledger (issue 11): statements and balances as of any moment, the trial balance, the
+ * Finance's ledger: statements and balances as of any moment, the trial balance, the
  * reconciliation, and the withdrawal list with history, filters, cursor pages and CSV.
  */
 export const ledgerRoutes = new Hono<AppEnv>()
@@ -129,7 +132,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
     const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
     const body = toStatementBody(user, statement);
     if (format === 'csv') {
-      return csvResponse(c, `statement-${user.mobile}.csv`, statementCsv(body), {
+      return csvResponse(c, `statement-${user.mobile ?? user.id}.csv`, statementCsv(body), {
         'x-opening-balance': body.opening.available,
         'x-closing-balance': body.closing.available,
       });
@@ -179,6 +182,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       funded: formatPaise(r.fundedPaise),
       paid: formatPaise(r.paidPaise),
       difference: formatPaise(r.differencePaise),
+      negativeBalances: r.negativeBalances.map(({ userId, account, balancePaise }) => ({ userId, account, balance: formatPaise(balancePaise) })),
       position: deps.runner.position,
       headPosition: await deps.store.headPosition(),
     };
@@ -187,13 +191,16 @@ export const ledgerRoutes = new Hono<AppEnv>()
   .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store)))
   .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
     const deps = c.var.deps;
-    const { status, from, to, cursor, limit, format } = c.req.valid('query');
+    const { status, from, to, cursor, limit, format, late } = c.req.valid('query');
+    // Late payouts: processing (sent to the bank) for longer than the setting says.
+    const processingBefore =
+      late === 'true' ? new Date(deps.now().getTime() - (await loadLimits(deps.store)).latePayoutDays * 86_400_000).toISOString() : undefined;
     if (format === 'csv') {
       // The whole selection, page by page: an export is never cut off.
       const all: FinanceWithdrawalBody[] = [];
       let after = cursor === undefined ? undefined : Number(cursor);
       for (;;) {
-        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000 });
+        const page = await listWithdrawalsPage(deps.db, { status, from, to, cursor: after, limit: 1000, processingBefore });
         all.push(...page.rows);
         if (page.nextCursor === null) break;
         after = page.nextCursor;
@@ -201,7 +208,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       return csvResponse(c, `withdrawals-${status}.csv`, withdrawalsCsv(all));
     }
     const page = await listWithdrawalsPage(deps.db, {
-      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE,
+      status, from, to, cursor: cursor === undefined ? undefined : Number(cursor), limit: limit ?? WITHDRAWAL_PAGE_SIZE, processingBefore,
     });
     // The body stays the array the queue screen reads; the next page is named in a header.
     if (page.nextCursor !== null) c.header('x-next-cursor', String(page.nextCursor));

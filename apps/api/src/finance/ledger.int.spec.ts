@@ -95,7 +95,7 @@ describe('finance ledger over real HTTP', () => {
     expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00' });
 
     const recon = await finance.get<ReconciliationBody>('/api/admin/ledger/reconciliation');
-    expect(recon.body).toMatchObject({ available: '300.00', pendingPayout: '0.00', funded: '500.00', paid: '200.00', difference: '0.00' });
+    expect(recon.body).toMatchObject({ available: '300.00', pendingPayout: '0.00', funded: '500.00', paid: '200.00', difference: '0.00', negativeBalances: [] });
     expect(recon.body.position).toBe(recon.body.headPosition);
   });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { commandId } from '../commands/keyed.ts';
 import {
   AdjustmentRequest,
   type AdjustmentBody,
@@ -6,11 +6,12 @@ import {
   AdjustmentsQuery,
   MarkWithdrawalPaidRequest,
   RejectWithdrawalRequest,
+  ReverseWithdrawalRequest,
   formatPaise,
   ledgerText,
   streams,
 } from '@kamai/contracts';
-import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, type WithdrawalCommand, userDecider } from '@kamai/domain';
+import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
 import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
@@ -44,11 +45,13 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
     const { reference } = c.req.valid('json');
     const by = requireUser(c).id;
+    // An unknown withdrawal is refused before anything is reserved: a refusal appends nothing.
+    const request = await requestOf(c, c.req.param('id'));
     // One transfer reference pays one withdrawal (finance/references.ts).
     return withReservedReference(c.var.deps, { reference, withdrawalId: c.req.param('id'), by }, () =>
-      settle(c, c.req.param('id'), (id, now) => ({
+      settle(c, request, (id, now) => ({
         type: 'MarkWithdrawalPaid',
-        data: { withdrawalId: id, reference, by, notificationId: randomUUID() },
+        data: { withdrawalId: id, reference, by, notificationId: commandId() },
         now,
       })),
     );
@@ -56,9 +59,19 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/withdrawals/:id/reject', financeStaff, withdrawalId, validate('json', RejectWithdrawalRequest), async (c) => {
     const { reason } = c.req.valid('json');
     const by = requireUser(c).id;
-    return settle(c, c.req.param('id'), (id, now) => ({
+    return settle(c, await requestOf(c, c.req.param('id')), (id, now) => ({
       type: 'RejectWithdrawal',
-      data: { withdrawalId: id, reason, by, entryId: randomUUID(), notificationId: randomUUID() },
+      data: { withdrawalId: id, reason, by, entryId: commandId(), notificationId: commandId() },
+      now,
+    }));
+  })
+  .post('/api/admin/withdrawals/:id/reverse', financeStaff, withdrawalId, validate('json', ReverseWithdrawalRequest), async (c) => {
+    const { reason } = c.req.valid('json');
+    const by = requireUser(c).id;
+    // The bank returned a paid payout: its money comes back to the wallet (bank -> available).
+    return settle(c, await requestOf(c, c.req.param('id')), (id, now) => ({
+      type: 'ReverseWithdrawal',
+      data: { withdrawalId: id, reason, by, entryId: commandId(), notificationId: commandId() },
       now,
     }));
   })
@@ -67,24 +80,26 @@ export const financeRoutes = new Hono<AppEnv>()
     const staff = requireUser(c);
     const { mobile, amount, direction, reason } = c.req.valid('json');
     // The event store, not the read model, says who holds a mobile number.
-    const userId = await userIdForMobile(deps.store, mobile);
+    const userId = await userIdForMobile(deps.store, deps.personalData, mobile);
     if (!userId) throw new ApiError(404, 'not_found', NO_USER, { mobile: NO_USER });
-    const entryId = randomUUID();
+    const entryId = commandId();
     const now = deps.now().toISOString();
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
-    const { state, position } = await handleCommand(
+    const { state, events, position } = await handleCommand(
       deps.store,
       streams.user(userId),
       userDecider,
       {
         type: 'AdjustWallet',
-        data: { entryId, notificationId: randomUUID(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
+        data: { entryId, notificationId: commandId(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
         now,
       },
       { actor: staff.id },
     );
-    // Read before the next await: the state is the handler's cache, which later commands move on.
     const balance = state.wallet.balance;
+    // When it was made, as recorded: a retry of a keyed adjustment answers the first one's time.
+    const moved = events.find((e) => e.type === 'WalletCredited' || e.type === 'WalletDebited');
+    const createdAt = moved?.type === 'WalletCredited' ? moved.data.creditedAt : moved?.type === 'WalletDebited' ? moved.data.debitedAt : now;
     await deps.runner.waitFor(position);
     if (state.adjustments.pending.has(entryId)) {
       // Above the threshold: recorded, no money moved until a second finance member approves.
@@ -106,7 +121,7 @@ export const financeRoutes = new Hono<AppEnv>()
         description: ledgerText({ kind: 'adjustment', params: { reason } }),
         params: { reason },
         taskId: null,
-        createdAt: now,
+        createdAt,
       },
       balance: formatPaise(balance),
     };
@@ -116,7 +131,7 @@ export const financeRoutes = new Hono<AppEnv>()
     c.json(await listAdjustments(c.var.deps.db, c.req.valid('query').status)),
   )
   .post('/api/admin/adjustments/:id/approve', financeStaff, adjustmentId, (c) =>
-    decideAdjustment(c, (id, by, now) => ({ type: 'ApproveAdjustment', data: { adjustmentId: id, by, notificationId: randomUUID() }, now })),
+    decideAdjustment(c, (id, by, now) => ({ type: 'ApproveAdjustment', data: { adjustmentId: id, by, notificationId: commandId() }, now })),
   )
   .post('/api/admin/adjustments/:id/reject', financeStaff, adjustmentId, (c) =>
     decideAdjustment(c, (id, by, now) => ({ type: 'RejectAdjustment', data: { adjustmentId: id, by }, now })),
@@ -147,20 +162,32 @@ async function listAdjustmentsById(c: Context<AppEnv>, id: string) {
   return [toAdjustmentBody({ ...row, mobile })];
 }
 
-/** Finds whose request it is, decides on that user's stream, and answers the settled request. */
-async function settle(c: Context<AppEnv>, id: string, command: (id: string, now: string) => WithdrawalCommand) {
+/** Whose withdrawal request it is (404 when there is none). */
+async function requestOf(c: Context<AppEnv>, id: string) {
   const deps = c.var.deps;
   const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
   if (!request) throw notFound(NOT_FOUND);
-  // Said here, where paid and rejected are still told apart; the decider refuses any settled one.
-  if (request.status !== 'pending') throw conflict(`This withdrawal request has already been ${request.status}`);
+  return request;
+}
+
+/** Decides on the requester's stream, and answers the settled request. */
+async function settle(
+  c: Context<AppEnv>,
+  request: { id: string; user_id: string; status: string },
+  command: (id: string, now: string) => WithdrawalCommand,
+) {
+  const deps = c.var.deps;
+  const id = request.id;
   const decided = command(id, deps.now().toISOString());
-  const { position } = await handleCommand(
-    deps.store,
-    streams.user(request.user_id),
-    userDecider,
-    decided,
-    { actor: requireUser(c).id },
+  // A keyed retry of a settle that happened finds it recorded, so a settled request is told apart only
+  // when the decider refuses: said here, where paid and rejected are still told apart.
+  const { position } = await handleCommand(deps.store, streams.user(request.user_id), userDecider, decided, { actor: requireUser(c).id }).catch(
+    (err: unknown) => {
+      if (err instanceof DomainError && err.kind === 'conflict' && request.status !== 'pending') {
+        throw conflict(`This withdrawal request has already been ${request.status}`);
+      }
+      throw err;
+    },
   );
   await deps.runner.waitFor(position);
   const body = await findWithdrawalForFinance(deps.db, id);

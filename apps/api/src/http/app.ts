@@ -7,10 +7,13 @@ import { Hono } from 'hono';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { passwordResetRoutes } from '../auth/password-reset-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
+import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
+import { privacyRoutes } from '../privacy/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
 import { settingsRoutes } from '../settings/routes.ts';
 import { walletRoutes } from '../wallet/routes.ts';
@@ -43,16 +46,19 @@ export function createApp(parts: AppParts) {
   // session and idempotency: one middleware running each module's step in turn (see pipeline.ts).
   app.use(requestPipeline(deps));
 
-  // Each read model's version, position and state (live, building, stale, newer, failed) and how
-  // far it lags the store; 503 once the read models stop following the store, so a load balancer or
-  // operator notices.
+  // Each read model's version, position and state (live, building, stale, newer, parked, failed)
+  // and how far it lags the store. A parked model (stopped at an event it could not apply) makes the
+  // status 'degraded' and is named, but the app still serves: 200. 503 only once the read models as
+  // a whole stop following the store, so a load balancer or operator notices.
   app.get('/api/health', async (c) => {
     const [readModels, head] = await Promise.all([deps.runner.status(), deps.store.headPosition()]);
+    const parked = readModels.filter((m) => m.state === 'parked').map((m) => m.name);
     const body = {
-      status: deps.runner.failed ? 'degraded' : 'ok',
+      status: deps.runner.failed || parked.length > 0 ? 'degraded' : 'ok',
       projections: deps.config.projections,
       position: deps.runner.position,
       head,
+      ...(parked.length > 0 ? { parked } : {}),
       readModels: readModels.map((m) => ({ ...m, lag: Math.max(0, head - m.position) })),
     };
     if (deps.runner.failed) return c.json({ ...body, reason: 'read models are not being updated' }, 503);
@@ -61,10 +67,12 @@ export function createApp(parts: AppParts) {
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
+  app.route('/', passwordResetRoutes);
   app.route('/', walletRoutes);
   app.route('/', ifscRoutes);
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
+  app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
@@ -87,6 +95,7 @@ export function createApp(parts: AppParts) {
   app.route('/', kycReviewerRoutes);
   app.route('/', auditRoutes);
   app.route('/', suspensionRoutes);
+  app.route('/', privacyRoutes({ objects }));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', `No such API route: ${c.req.method} ${c.req.path}`), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

@@ -34,6 +34,9 @@ const MATRIX: Row[] = [
   ['GET', '/api/login', 'public', 302],
   ['POST', '/api/auth/register', 'public', 400],
   ['POST', '/api/auth/login', 'public', 400],
+  // An empty body is refused before anything is looked up or sent.
+  ['POST', '/api/auth/password-reset', 'public', 400],
+  ['POST', '/api/auth/password-reset/confirm', 'public', 400],
   ['POST', '/api/auth/logout', 'public', 204, { fresh: true }],
   ['GET', '/api/auth/user', 'signedIn', 200],
   ['GET', '/api/auth/sessions', 'signedIn', 200],
@@ -42,6 +45,11 @@ const MATRIX: Row[] = [
   ['PUT', '/api/auth/password', 'signedIn', 400],
   ['GET', '/api/settings', 'public', 200],
   ['PUT', '/api/profile', 'signedIn', 200],
+  ['GET', '/api/profile/deletion-request', 'signedIn', 200],
+  ['POST', '/api/profile/deletion-request', 'signedIn', 400],
+  // Nothing pending to cancel: 404 for whoever asks.
+  ['DELETE', '/api/profile/deletion-request', 'signedIn', 404],
+  ['GET', '/api/profile/export', 'signedIn', 200],
   ['GET', '/api/transactions', 'signedIn', 200],
   ['GET', '/api/withdrawals', 'signedIn', 200],
   ['GET', '/api/withdrawals/destination', 'signedIn', 200],
@@ -68,6 +76,8 @@ const MATRIX: Row[] = [
   // No If-Match: the precondition is asked for before the task is looked up.
   ['DELETE', '/api/admin/tasks/:id', 'admin', 428],
   ['PUT', '/api/admin/settings', 'admin', 200],
+  ['GET', '/api/admin/deletions', 'admin', 200],
+  ['POST', '/api/admin/deletions/:id/erase', 'admin', 404],
   ['GET', '/api/admin/audit', 'admin', 200],
   ['GET', '/api/admin/task-figures', 'admin', 200],
   // Nobody with this id: 404 from the user's empty stream (the reason is checked first: 400).
@@ -86,6 +96,16 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/withdrawals/:id', 'finance', 404],
   ['POST', '/api/admin/withdrawals/:id/paid', 'finance', 400],
   ['POST', '/api/admin/withdrawals/:id/reject', 'finance', 400],
+  ['POST', '/api/admin/withdrawals/:id/reverse', 'finance', 400],
+  ['POST', '/api/admin/payout-batches', 'finance', 400],
+  ['GET', '/api/admin/payout-batches', 'finance', 200],
+  ['GET', '/api/admin/payout-batches/:id', 'finance', 404],
+  ['POST', '/api/admin/payout-batches/:id/approve', 'finance', 404],
+  ['GET', '/api/admin/payout-batches/:id/file', 'finance', 404],
+  // A JSON body where the bank's CSV belongs: 415 before anything is looked up.
+  ['POST', '/api/admin/payout-batches/:id/results', 'finance', 415],
+  ['POST', '/api/admin/ledger/bank-statements', 'finance', 415],
+  ['GET', '/api/admin/ledger/bank-statements', 'finance', 200],
   ['POST', '/api/admin/adjustments', 'finance', 400],
   ['GET', '/api/admin/adjustments', 'finance', 200],
   ['POST', '/api/admin/adjustments/:id/approve', 'finance', 404],

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorBody, ErrorCode } from '@kamai/contracts';
+import { type ErrorBody, type ErrorCode, messageOf } from '@kamai/contracts';
 import { DomainError, type DomainErrorKind, WrongExpectedRevisionError } from '@kamai/domain';
 
 /** An error the API answers with its own status and the JSON error body; anything else is a 500. */
@@ -30,8 +30,22 @@ export const conflict = (message: string) => new ApiError(409, 'conflict', messa
 export const notYetVisible = () =>
   new ApiError(503, 'busy', 'Your change was saved but is taking a moment to show. Please refresh in a few seconds.');
 
+/**
+ * The error body: the English texts, and beside each its key and parameters in the catalogue
+ * (`messageOf`), so a client can show it in the reader's language.
+ */
 export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ErrorBody {
-  return { error: fields ? { code, message, fields } : { code, message } };
+  const error: ErrorBody['error'] = { code, message, ...messageOf(message) };
+  if (fields) {
+    error.fields = fields;
+    const fieldKeys: NonNullable<ErrorBody['error']['fieldKeys']> = {};
+    for (const [name, text] of Object.entries(fields)) {
+      const ref = messageOf(text);
+      if (ref) fieldKeys[name] = ref;
+    }
+    if (Object.keys(fieldKeys).length > 0) error.fieldKeys = fieldKeys;
+  }
+  return { error };
 }
 
 const domainStatus: Record<DomainErrorKind, [ContentfulStatusCode, ErrorCode]> = {

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { loadLimits } from '../settings/limits.ts';
 import type { AppEnv } from '../deps.ts';
 import { MAX_UPLOAD_BYTES } from '../object-storage/index.ts';
+import { parseObjectKey } from '../object-storage/port.ts';
 import { DISK_PUT_PATH } from '../object-storage/disk.ts';
 import { ApiError } from './errors.ts';
 
@@ -33,9 +34,11 @@ export const uploadQuota = new Hono<AppEnv>()
     }
   })
   .put(`${DISK_PUT_PATH}*`, async (c, next) => {
-    // uploads/<owner id>/<object id>: the signature is checked by the store; the quota by owner here.
-    const owner = /^uploads\/([0-9a-f-]{36})\//i.exec(c.req.path.slice(DISK_PUT_PATH.length))?.[1];
-    if (!owner) return next();
+    // uploads/ or kyc-uploads/<owner id>/<object id>: the signature is checked by the store; the
+    // quota by owner here, for proof and KYC images alike.
+    const parsed = parseObjectKey(decodeURIComponent(c.req.path.slice(DISK_PUT_PATH.length)));
+    if (parsed?.stage !== 'upload') return next();
+    const owner = parsed.ownerId;
     const declared = Number(c.req.header('content-length'));
     const size = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_UPLOAD_BYTES) : MAX_UPLOAD_BYTES;
     const limits = await loadLimits(c.var.deps.store);

@@ -43,7 +43,7 @@ describe('GET /api/ifsc/:code over real HTTP', () => {
     for (const code of ['HDFC1001234', 'HDFC000123', '1234', 'HDFC0001234X']) {
       const res = await user.get(`/api/ifsc/${code}`);
       expect(res.status, code).toBe(400);
-      expect(res.body.error).toEqual({
+      expect(res.body.error).toMatchObject({
         code: 'validation_failed',
         message: 'Enter a valid IFSC code, e.g. HDFC0001234',
         fields: { code: 'Enter a valid IFSC code, e.g. HDFC0001234' },

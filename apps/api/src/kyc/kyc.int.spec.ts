@@ -230,7 +230,7 @@ describe('KYC over HTTP', () => {
     const user = await server.signUp();
     const incomplete = await user.post('/api/kyc/complete');
     expect(incomplete.status).toBe(409);
-    expect(incomplete.body.error).toEqual({ code: 'kyc_incomplete', message: 'Please upload all required documents' });
+    expect(incomplete.body.error).toMatchObject({ code: 'kyc_incomplete', message: 'Please upload all required documents' });
 
     const pan = await submit(user, 'pan');
     const voter = await submit(user, 'voter_id');
@@ -251,7 +251,7 @@ describe('KYC over HTTP', () => {
 
     const second = await user.post('/api/kyc/complete');
     expect(second.status).toBe(409);
-    expect(second.body.error).toEqual({ code: 'kyc_bonus_already_claimed', message: 'You have already claimed the KYC bonus' });
+    expect(second.body.error).toMatchObject({ code: 'kyc_bonus_already_claimed', message: 'You have already claimed the KYC bonus' });
     expect((await user.get('/api/auth/user')).body.totalRupees).toBe('200.00');
   });
 

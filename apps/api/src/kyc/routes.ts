@@ -12,7 +12,7 @@ import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../
 import { claimKycBonus, submitKycDocument } from './commands.ts';
 
 /**
- * The signed-in user's KYC routes (spec section 7): their documents, submitting one (front and back
+ * The signed-in user's KYC routes: their documents, submitting one (front and back
  * images uploaded with purpose `kyc`), and claiming the bonus once both are approved.
  */
 export function kycRoutes(deps: { objects: ObjectStorage }) {

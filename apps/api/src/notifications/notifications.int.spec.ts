@@ -79,7 +79,7 @@ describe('notifications over real HTTP', () => {
     ] as const) {
       const res = await me.request(method, path);
       expect(res.status, path).toBe(404);
-      expect(res.body.error).toEqual({ code: 'not_found', message: 'Notification not found' });
+      expect(res.body.error).toMatchObject({ code: 'not_found', message: 'Notification not found' });
     }
     for (const [method, path] of [
       ['PUT', `/api/notifications/${target}/read`],
@@ -103,7 +103,7 @@ describe('notifications over real HTTP', () => {
       ] as const) {
         const res = await user.request(method, path);
         expect(res.status, `${method} ${path}`).toBe(404);
-        expect(res.body.error).toEqual({ code: 'not_found', message: 'Notification not found' });
+        expect(res.body.error).toMatchObject({ code: 'not_found', message: 'Notification not found' });
       }
     }
     expect((await server.store.readStream(stream)).length).toBe(before);

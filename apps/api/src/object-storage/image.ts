@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from '@kamai/contracts';
 import { ApiError } from '../http/errors.ts';
 
-/** Spec section 9: one proof or KYC image is at most 5 MB (contracts' MAX_IMAGE_BYTES). */
+/** One proof or KYC image is at most 5 MB (contracts' MAX_IMAGE_BYTES). */
 export const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES;
 /** Enough leading bytes to recognise every accepted format (WebP needs 12). */
 export const SNIFF_BYTES = 12;

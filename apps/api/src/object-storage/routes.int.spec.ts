@@ -83,7 +83,7 @@ describe('object routes with disk storage, over real HTTP', () => {
     it('answers 401 with the error body when signed out', async () => {
       const res = await requestUpload({});
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: { code: 'unauthenticated', message: 'You are not signed in' } });
+      expect(await res.json()).toEqual({ error: { code: 'unauthenticated', message: 'You are not signed in', key: 'api.notSignedIn' } });
     });
 
     it("answers a signed same-origin PUT URL and the object's lasting address under the user", async () => {

@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { EventStore } from '@kamai/domain';
 import type { ReadModels } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { logger } from './logger.ts';
+import type { AppEnv } from '../deps.ts';
+import { unauthenticated } from '../http/errors.ts';
 import { nodeResponse, requestHeader } from '../http/request.ts';
 import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
 
@@ -61,8 +63,19 @@ function requestLine(reqId: string, method: string, route: string, path: string,
   return { reqId, method, route, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 };
 }
 
-/** `GET /metrics`: Prometheus text format. */
-export const metricsRoutes = new Hono().get('/metrics', async (c) => {
+/** The header names the token, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = createHash('sha256').update(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '').digest();
+  return timingSafeEqual(given, createHash('sha256').update(token).digest());
+}
+
+/** `GET /metrics`: Prometheus text format; behind a bearer token when METRICS_TOKEN is set. */
+export const metricsRoutes = new Hono<AppEnv>().get('/metrics', async (c) => {
+  const token = c.var.deps.config.metricsToken;
+  if (token !== null && !bearerMatches(c.req.header('authorization'), token)) {
+    c.header('WWW-Authenticate', 'Bearer');
+    throw unauthenticated();
+  }
   const { body, contentType } = await metricsText();
   return c.body(body, 200, { 'Content-Type': contentType });
 });
@@ -114,7 +127,12 @@ export function registerRunnerLag(runner: ReadModels, store: EventStore): () => 
       return age;
     };
     return Promise.all(
-      models.map(async (m) => (head <= m.position ? { projection: m.name, events: 0, ms: 0 } : { projection: m.name, events: head - m.position, ms: await ageAfter(m.position) })),
+      models.map(async (m) => {
+        const parked = m.state === 'parked';
+        return head <= m.position
+          ? { projection: m.name, events: 0, ms: 0, parked }
+          : { projection: m.name, events: head - m.position, ms: await ageAfter(m.position), parked };
+      }),
     );
   });
   return runnerLag;

@@ -12,15 +12,26 @@ function level(env = process.env): Level {
 
 /**
  * The process's structured log: one JSON object per line on stdout (pino's format: level, time in
- * ms, pid, hostname, msg, and the fields of the call). Cookies, passwords, tokens and image bytes
- * never reach it: the request log writes only the fields named in `requestLog`, and the redaction
+ * ms, pid, hostname, msg, and the fields of the call). Cookies, passwords, tokens, image bytes and
+ * personal data never reach it: the request log writes only the fields named in `requestLog`, and the redaction
  * list catches them should someone log a whole header set or body later.
  */
 export const logger = pino({
   level: level(),
   base: { pid: process.pid, service: 'kamai-api' },
   redact: {
-    paths: ['headers.cookie', 'headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.passwordHash', 'password', 'token'],
+    paths: [
+      'headers.cookie',
+      'headers.authorization',
+      'req.headers.cookie',
+      'res.headers["set-cookie"]',
+      '*.password',
+      '*.passwordHash',
+      'password',
+      'token',
+      // Personal data (contracts' PERSONAL_FIELDS), should a payload or a row ever be logged whole.
+      ...['mobile', 'firstName', 'lastName', 'email', 'accountNumber', 'holderName', 'upiId'].flatMap((field) => [field, `*.${field}`]),
+    ],
     censor: '[redacted]',
   },
 });

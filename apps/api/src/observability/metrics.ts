@@ -50,6 +50,8 @@ export interface ProjectionLag {
   events: number;
   /** Age of the oldest event it has not applied, in ms; 0 when caught up. */
   ms: number;
+  /** Stopped at an event it could not apply (the others go on). */
+  parked?: boolean;
 }
 
 type LagSource = () => Promise<ProjectionLag[]>;
@@ -74,17 +76,29 @@ const lagMs = new Gauge({
   },
 });
 
+const parked = new Gauge({
+  name: 'kamai_read_model_parked',
+  help: 'A read model stopped at an event it could not apply (1), while the others go on; rebuild it after the fix',
+  labelNames: ['projection'] as const,
+  registers: [registry],
+  async collect() {
+    await collectLag();
+  },
+});
+
 let collecting: Promise<void> | null = null;
-/** Both gauges come from one read of every source, once per scrape. */
+/** The gauges come from one read of every source, once per scrape. */
 function collectLag(): Promise<void> {
   collecting ??= (async () => {
     try {
       lagEvents.reset();
       lagMs.reset();
+      parked.reset();
       for (const source of lagSources) {
         for (const lag of await source().catch(() => [])) {
           lagEvents.set({ projection: lag.projection }, lag.events);
           lagMs.set({ projection: lag.projection }, lag.ms);
+          parked.set({ projection: lag.projection }, lag.parked ? 1 : 0);
         }
       }
     } finally {

@@ -93,9 +93,9 @@ describe('request ids, metrics and compression over HTTP', () => {
     expect(metrics.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(metrics.body).toString()).toContain('kamai_http_requests_total');
 
-    const small = await rawGet(`${server.url}/api/health`, { 'accept-encoding': 'br' });
+    const small = await rawGet(`${server.url}/api/auth/user`, { 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(small.body.toString()).status).toBe('ok');
+    expect(JSON.parse(small.body.toString()).error.code).toBe('unauthenticated');
   });
 });
 
@@ -116,7 +116,7 @@ describe('structured logs', () => {
     const res = await fetch(`${api.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-1', origin: api.url },
-      body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test' }),
+      body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test', consent: true }),
     });
     expect(res.status).toBe(201);
     const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
@@ -125,7 +125,8 @@ describe('structured logs', () => {
     // A KYC image's address (owner and object id) is personal data: never in the log, even when refused.
     const kycPath = '/objects/kyc/4f6c1a52-0000-4000-8000-000000000000/9d1e7c3b-0000-4000-8000-000000000000';
     await fetch(`${api.url}${kycPath}`, { headers: { cookie, 'x-request-id': 'log-test-3' } });
-    await new Promise((r) => setTimeout(r, 200));
+    // The process writes its log line once the answer is sent: wait until it is there.
+    await expect.poll(() => api.output().includes('"reqId":"log-test-3"')).toBe(true);
     const lines = api
       .output()
       .split('\n')
@@ -142,5 +143,23 @@ describe('structured logs', () => {
     expect(all).not.toContain('probe=1');
     expect(lines.find((l) => l.reqId === 'log-test-3')).toMatchObject({ path: '/objects/kyc/[redacted]' });
     expect(all).not.toContain('9d1e7c3b-0000-4000-8000-000000000000');
+  });
+});
+
+describe('/metrics behind METRICS_TOKEN', () => {
+  it('answers 401 without the bearer token or with a wrong one, and the metrics with it', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const server = await startTestServer({ METRICS_TOKEN: token });
+    try {
+      const without = await rawGet(`${server.url}/metrics`);
+      expect(without.status).toBe(401);
+      expect(JSON.parse(without.body.toString()).error.code).toBe('unauthenticated');
+      expect((await rawGet(`${server.url}/metrics`, { authorization: 'Bearer wrong-token-0123456789abc' })).status).toBe(401);
+      const allowed = await rawGet(`${server.url}/metrics`, { authorization: `Bearer ${token}` });
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.toString()).toContain('kamai_http_requests_total');
+    } finally {
+      await server.close();
+    }
   });
 });

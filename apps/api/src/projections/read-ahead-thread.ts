@@ -10,6 +10,7 @@ import { decodePage } from '@kamai/projections/projection';
 import { type EventRow, READ_ALL_SQL, toRecordedEvent } from '../event-store/sqlite-rows.ts';
 import type { FromReader, ReaderData, ToReader } from './read-ahead.ts';
 import { describeError } from '../ts-thread.ts';
+import { personalDataAt } from '../privacy/personal-data.ts';
 
 const port = parentPort;
 if (!port) throw new Error('read-ahead-thread.ts runs only as a worker thread');
@@ -17,6 +18,7 @@ const data = workerData as ReaderData;
 const post = (message: FromReader) => port.postMessage(message);
 
 try {
+  const personal = personalDataAt(data.keys);
   const db = new Database(data.file, { fileMustExist: true });
   db.pragma('query_only = ON');
   const read = db.prepare<[number, number], EventRow>(READ_ALL_SQL);
@@ -31,13 +33,14 @@ try {
         if (rows.length === 0) {
           ended = true;
           db.close();
+          personal.close();
           post({ kind: 'end' });
           return;
         }
         position = rows.at(-1)!.position;
         credit -= 1;
         // Rows of other types are counted, not parsed.
-        const events = decodePage(rows.filter((row) => types.has(row.type)).map(toRecordedEvent), types);
+        const events = decodePage(rows.filter((row) => types.has(row.type)).map((row) => personal.sealer.open(toRecordedEvent(row))), types);
         post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });
       }
     } catch (err) {

@@ -6,17 +6,18 @@ import { type ReadDbHandle, allProjections, openReadDb, rebuildReadModels } from
 import { rowsOf } from '@kamai/projections/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SqliteEventStore, openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
+import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { seedDemoData } from '../seed.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 
 let dir: string;
-let store: SqliteEventStore;
+let store: SealedEventStore;
 const dbs: ReadDbHandle[] = [];
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kamai-read-ahead-'));
-  store = openSqliteEventStore(join(dir, 'events.sqlite'));
-  await seedDemoData(store, new Date('2026-11-01T10:00:00Z'));
+  store = openSealedSqliteStore(join(dir, 'events.sqlite'));
+  await seedDemoData(store, store.personal, new Date('2026-11-01T10:00:00Z'));
 });
 afterEach(async () => {
   for (const db of dbs.splice(0)) await db.destroy();

@@ -8,6 +8,8 @@
 import type { EventStore } from '@kamai/domain';
 import { type EventPage, type EventPages, type ProjectedEvent, type ReadAhead, readPages } from '@kamai/projections';
 import { SqliteEventStore } from '../event-store/sqlite.ts';
+import type { KeyStoreLocation } from '../privacy/personal-data.ts';
+import { SealedEventStore } from '../privacy/sealed-store.ts';
 import { startTsThread } from '../ts-thread.ts';
 
 /**
@@ -26,6 +28,8 @@ export interface ReaderData {
   types: string[];
   pageSize: number;
   ahead: number;
+  /** The thread opens sealed personal fields with these keys, as the store's own reads do. */
+  keys: KeyStoreLocation;
 }
 
 /** Messages from the reader thread; `failed` is also what ts-thread.ts reports when the entry fails to load. */
@@ -38,18 +42,21 @@ export type ToReader = { kind: 'more' };
  * Where builds read their events: a reader thread when there are at least `threadFromEvents` to
  * read (default THREAD_FROM_EVENTS), this thread otherwise.
  */
-export function sqliteReadAhead(store: SqliteEventStore, options: { threadFromEvents?: number } = {}): ReadAhead {
+export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEvents?: number } = {}): ReadAhead {
   const onThisThread = readPages(store);
+  const inner = store.inner;
+  if (!(inner instanceof SqliteEventStore)) return onThisThread;
   const threadFrom = options.threadFromEvents ?? THREAD_FROM_EVENTS;
+  const keys = store.personal.location;
   return (after, types, pageSize) =>
-    store.headNow() - after >= threadFrom
-      ? readerThread({ file: store.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD })
+    inner.headNow() - after >= threadFrom
+      ? readerThread({ file: inner.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys })
       : onThisThread(after, types, pageSize);
 }
 
 /** The read-ahead for this store, if it has one (the SQLite store; KurrentDB is read on this thread). */
 export function readAheadFor(store: EventStore): ReadAhead | undefined {
-  return store instanceof SqliteEventStore ? sqliteReadAhead(store) : undefined;
+  return store instanceof SealedEventStore && store.inner instanceof SqliteEventStore ? sqliteReadAhead(store) : undefined;
 }
 
 function readerThread(data: ReaderData): EventPages {

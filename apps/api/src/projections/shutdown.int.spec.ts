@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openSealedSqliteStore } from '../privacy/open.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
 
 const repoRoot = join(import.meta.dirname, '../../../..');
@@ -46,7 +46,7 @@ describe('SIGTERM', () => {
     const signUps = Array.from({ length: 24 }, async () => {
       const mobile = freshMobile();
       try {
-        const res = await new TestClient(api.url).post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Late', lastName: 'Night' });
+        const res = await new TestClient(api.url).post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Late', lastName: 'Night', consent: true });
         answers.push({ mobile, status: res.status, at: Date.now() });
       } catch {
         // A connection the kernel had queued but the server had not yet accepted when it stopped
@@ -66,15 +66,15 @@ describe('SIGTERM', () => {
     expect(answers.length + refused.length).toBe(24);
     expect(api.output()).toContain('[api] stopped');
     // Exactly the answered sign-ups are recorded: none half-done, none without its answer.
-    const events = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
+    // Read through the key store: the mobile numbers are sealed in the log.
+    const events = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     try {
-      const registered = events
-        .prepare("SELECT json_extract(data, '$.mobile') AS mobile FROM events WHERE type = 'UserRegistered'")
-        .all()
-        .map((row) => (row as { mobile: string }).mobile);
+      const registered = (await events.readAll({ after: 0, limit: 100_000 }))
+        .filter((event) => event.type === 'UserRegistered')
+        .map((event) => (event.data as { mobile: string }).mobile);
       expect(registered.sort()).toEqual(answers.map((a) => a.mobile).sort());
     } finally {
-      events.close();
+      await events.close();
     }
 
     // What they wrote is in the read models when the next process starts, with nothing to catch up.

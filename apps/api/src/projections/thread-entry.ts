@@ -5,6 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ProjectionRunner, WAL_AUTOCHECKPOINT_PAGES, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
+import { type KeyStoreLocation, personalDataAt } from '../privacy/personal-data.ts';
+import { sealEventStore } from '../privacy/sealed-store.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { describeError } from '../ts-thread.ts';
@@ -25,20 +27,24 @@ const post = (message: FromThread) => port.postMessage(message);
 // opened before `go` (a thread spawned early has only loaded its modules until then).
 let handle: ((message: ToThread) => void) | null = null;
 const waiting: ToThread[] = [];
-let go!: () => void;
-const going = new Promise<void>((resolve) => (go = resolve));
+let go!: (keys: KeyStoreLocation) => void;
+const going = new Promise<KeyStoreLocation>((resolve) => (go = resolve));
 port.on('message', (message: ToThread) => {
-  if (message.kind === 'go') go();
+  if (message.kind === 'go') go(message.keys);
   else if (handle) handle(message);
   else waiting.push(message);
 });
-await going;
+const keys = await going;
 
 try {
   // The process's WAL checkpointer thread checkpoints these files; these connections only past its safety net.
   // This process's appends wake the thread by message (see ProjectionThread.wake): the file is
   // checked for other processes' commits less often than a follower without that would.
-  const store = openSqliteEventStore(data.eventStoreFile, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, changeCheckMs: OTHERS_CHECK_MS });
+  const store = sealEventStore(
+    openSqliteEventStore(data.eventStoreFile, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, changeCheckMs: OTHERS_CHECK_MS }),
+    personalDataAt(keys),
+    { closesKeys: true },
+  );
   const db = await openReadDb(data.readDbFile);
   sqliteConnectionOf(db).pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   const runner = new ProjectionRunner(db, store, allProjections, {
@@ -49,7 +55,7 @@ try {
   let stopping = false;
   handle = (message: ToThread) => {
     if (message.kind === 'wake') {
-      store.wakeSubscriptions();
+      store.wakeSubscriptions?.();
     } else if (message.kind === 'status') {
       runner.status().then(
         (status) => post({ kind: 'status', id: message.id, status }),

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { type ReadModelStatus, type ReadModels, Waiters } from '@kamai/projections';
 import { describeError } from '../ts-thread.ts';
+import type { KeyStoreLocation } from '../privacy/personal-data.ts';
 import { type ThreadData, spawnProjectionThread, takeSpawnedThread } from './thread-spawn.ts';
 
 export type { ThreadData } from './thread-spawn.ts';
@@ -17,6 +18,8 @@ export type { ThreadData } from './thread-spawn.ts';
 export interface ProjectionThreadOptions {
   eventStoreFile: string;
   readDbFile: string;
+  /** The personal-data key store the thread opens events with. */
+  keys: KeyStoreLocation;
   log?: (line: string) => void;
 }
 
@@ -30,7 +33,7 @@ export type FromThread =
   | { kind: 'stopped'; position: number };
 
 /** Messages to the thread. `go` comes first: a thread spawned early waits for it before it opens anything. */
-export type ToThread = { kind: 'go' } | { kind: 'status'; id: number } | { kind: 'stop' } | { kind: 'wake' };
+export type ToThread = { kind: 'go'; keys: KeyStoreLocation } | { kind: 'status'; id: number } | { kind: 'stop' } | { kind: 'wake' };
 
 export class ProjectionThread implements ReadModels {
   private reached = 0;
@@ -97,7 +100,7 @@ export class ProjectionThread implements ReadModels {
       spawned.adopt();
       for (const message of spawned.early) onMessage(message as FromThread);
       if (spawned.earlyError) onError(spawned.earlyError);
-      worker.postMessage({ kind: 'go' } satisfies ToThread);
+      worker.postMessage({ kind: 'go', keys: this.options.keys } satisfies ToThread);
       worker.on('exit', (code) => {
         if (!this.stopped) {
           const err = new Error(`the projection thread exited with code ${code}`);

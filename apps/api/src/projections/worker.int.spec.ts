@@ -1,52 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from '../testing/process.ts';
+import { type ApiProcess, startApiProcess, startWorkerProcess } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
-
-const repoRoot = join(import.meta.dirname, '../../../..');
-
-/** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
-async function startWorker(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
-  let log = '';
-  // As `npm run worker` runs it: Node with tsx as a loader (the tsx CLI may SIGKILL a busy child on SIGTERM).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/worker is running/.test(log)) {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    child,
-    output: () => log,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
-}
 
 describe('a projection worker and two API processes with PROJECTIONS=off on one DATA_DIR', () => {
   let dataDir: string;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let worker: Awaited<ReturnType<typeof startWorkerProcess>>;
   let a: ApiProcess;
   let b: ApiProcess;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'kamai-worker-'));
-    worker = await startWorker(dataDir);
+    worker = await startWorkerProcess(dataDir);
     [a, b] = await Promise.all([startApiProcess(dataDir, { PROJECTIONS: 'off' }), startApiProcess(dataDir, { PROJECTIONS: 'off' })]);
   });
   afterAll(async () => {
@@ -58,7 +25,7 @@ describe('a projection worker and two API processes with PROJECTIONS=off on one 
     const viaA = new TestClient(a.url);
     const mobile = freshMobile();
     // Register answers with the user read back from the read model: the worker must have projected it.
-    const registered = await viaA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Meera', lastName: 'Iyer' });
+    const registered = await viaA.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Meera', lastName: 'Iyer', consent: true });
     expect(registered.status).toBe(201);
     expect((await viaA.get('/api/auth/user')).body).toMatchObject({ mobile, firstName: 'Meera' });
 
@@ -96,7 +63,7 @@ describe('a projection worker and two API processes with PROJECTIONS=off on one 
     expect(code).toBe(0);
     expect(worker.output()).toMatch(/stopped at position \d+/);
     const client = new TestClient(a.url);
-    const res = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Late', lastName: 'Comer' });
+    const res = await client.post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Late', lastName: 'Comer', consent: true });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('busy');
   });

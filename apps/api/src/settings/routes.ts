@@ -14,14 +14,20 @@ export const settingsRoutes = new Hono<AppEnv>()
   .put('/api/admin/settings', withRole('admin'), validate('json', SettingsUpdateRequest), async (c) => {
     const deps = c.var.deps;
     const admin = requireUser(c);
-    const { supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay, autoApproveAfterHours } =
-      c.req.valid('json');
+    const {
+      supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
+      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours,
+      autoApproveAfterHours,
+    } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
       ...(adjustmentApprovalThreshold !== undefined && { adjustmentApprovalThresholdPaise: adjustmentApprovalThreshold }),
       ...(sessionIdleDays !== undefined && { sessionIdleDays }),
       ...(uploadsPerDay !== undefined && { uploadsPerDay }),
       ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),
+      ...(payoutBatchApprovalThreshold !== undefined && { payoutBatchApprovalThresholdPaise: payoutBatchApprovalThreshold }),
+      ...(latePayoutDays !== undefined && { latePayoutDays }),
+      ...(deletionCoolingOffHours !== undefined && { deletionCoolingOffHours }),
       ...(autoApproveAfterHours !== undefined && { autoApproveAfterHours }),
     };
     const now = deps.now().toISOString();

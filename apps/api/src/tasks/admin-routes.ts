@@ -25,7 +25,7 @@ async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
   return toTaskBody(row);
 }
 
-/** The admin's task catalogue (spec sections 2 "Admin panel", 5 and 7). Only the `admin` role. */
+/** The admin's task catalogue. Only the `admin` role. */
 export const adminTaskRoutes = new Hono<AppEnv>()
   .get('/api/admin/tasks', adminOnly, async (c) => c.json(await listCatalogueTasks(c.var.deps.db)))
   /** Per task: slots used and left, money approved and under review, approval rate, expiry. */
@@ -60,8 +60,9 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const expected = ifMatchRevision(c);
     const { maxTaskRewardPaise } = await loadLimits(deps.store);
     const store = pinnedTo(deps.store, streams.task(taskId), expected);
-    const { position, events } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
-    c.header('ETag', etagOf(expected + events.length));
+    const { position, revision } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
+    // The stream's revision, also when the edit changed nothing (then If-Match may name an older one).
+    c.header('ETag', etagOf(revision));
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
   .delete('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {

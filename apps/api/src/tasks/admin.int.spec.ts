@@ -139,6 +139,12 @@ describe('admin task catalogue over HTTP', () => {
     expect(unchanged.body).toEqual(res.body);
     // Nothing changed, so nothing was appended: the revision stays.
     expect(unchanged.headers.get('etag')).toBe('"1"');
+    // An edit that changes nothing, sent on an older copy: the answer names the task's real revision.
+    const again = await admin.request<TaskBody>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title: 'Rate PhonePe again', rupeeReward: '30', isActive: false }), {
+      'if-match': '"0"',
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('etag')).toBe('"1"');
     const listed = (await admin.get<TaskBody[]>('/api/admin/tasks')).body.find((t) => t.id === task.id);
     expect(listed).toEqual(res.body);
     const one = await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`);
@@ -184,7 +190,7 @@ describe('admin task catalogue over HTTP', () => {
     expect(saved.status).toBe(200);
     const lost = await second.request<any>('PUT', `/api/admin/tasks/${task.id}`, taskInput({ title: 'Second admin overwrites' }), { 'if-match': stale });
     expect(lost.status).toBe(412);
-    expect(lost.body.error).toEqual({ code: 'precondition_failed', message: 'This task was changed by someone else' });
+    expect(lost.body.error).toMatchObject({ code: 'precondition_failed', message: 'This task was changed by someone else' });
     const gone = await second.request<any>('DELETE', `/api/admin/tasks/${task.id}`, undefined, { 'if-match': stale });
     expect(gone.status).toBe(412);
 

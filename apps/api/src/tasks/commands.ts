@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { commandId, nextStepDone } from '../commands/keyed.ts';
 import { streams } from '@kamai/contracts';
 import {
   type EventStore,
@@ -83,10 +83,12 @@ export async function submitProof(
   now: Date,
 ) {
   // Fixed in the command, so a retry after a conflict reuses the same id.
-  const submissionId = randomUUID();
+  const submissionId = commandId();
   const command: UserTaskCommand = { type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() };
-  const { state } = await loadStream(store, streams.user(userId), userDecider);
-  userDecider.decide(command, state);
+  const { state, revision } = await loadStream(store, streams.user(userId), userDecider);
+  // A keyed retry whose proof was recorded skips the check (it would refuse the proof it finds).
+  const recorded = await nextStepDone(store, streams.user(userId), revision === 'no_stream' ? -1 : revision);
+  if (!recorded) userDecider.decide(command, state);
   await takeSlot(store, data.taskId, submissionId, userId, now);
   try {
     return await handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
@@ -112,10 +114,10 @@ export async function reviewProof(
   now: Date,
 ) {
   const at = now.toISOString();
-  const notificationId = randomUUID();
+  const notificationId = commandId();
   const command: UserTaskCommand =
     review.decision === 'approve'
-      ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: randomUUID(), notificationId }, now: at }
+      ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: commandId(), notificationId }, now: at }
       : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
   const decided = await handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
   // A rejection gives the submission's slot back to the task (an approval keeps it).

@@ -1,15 +1,16 @@
-import { SubmitProofRequest, type UserTaskBody, autoApprovalDue } from '@kamai/contracts';
-import type { EventStore } from '@kamai/domain';
-import { loadLimits } from '../settings/limits.ts';
-import { TASK_NOT_FOUND } from '@kamai/domain';
+import { SubmitProofRequest, type UserTaskBody, autoApprovalDue, streams } from '@kamai/contracts';
+import { type EventStore, TASK_NOT_FOUND, userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
+import { loadStream } from '../commands/handle.ts';
+import { nextStepDone } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
+import { loadLimits } from '../settings/limits.ts';
 import { loadTaskSnapshot, startTask, submitProof } from './commands.ts';
 
 /** Adds to a proof under review the date by which it is decided (the auto-approval delay after it came in). */
@@ -20,7 +21,7 @@ async function decideByDates(store: EventStore) {
 }
 
 /**
- * The signed-in user's task routes (spec section 7): the active tasks, their own statuses, and proof
+ * The signed-in user's task routes: the active tasks, their own statuses, and proof
  * submission. The object storage comes in here because only submit-proof needs it.
  */
 export function taskRoutes(deps: { objects: ObjectStorage }) {
@@ -63,11 +64,17 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         if (!task) throw notFound(TASK_NOT_FOUND);
         // Only an image this same user uploaded, at most 5 MB and really an image; re-encoded (no
         // EXIF/GPS) and stored under its lasting address, which is what the proof records.
-        const image = await acceptUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
-
-        const { position } = await withAcceptedImages([image], () =>
-          submitProof(store, user.id, { taskId, task, proofImageUrl: image.objectURL, proofDescription }, now()),
-        );
+        // A retry of a keyed submission that was recorded: its upload is already consumed, the
+        // recorded proof is the answer (submitProof finds it).
+        const { revision } = await loadStream(store, streams.user(user.id), userDecider);
+        const recorded = await nextStepDone(store, streams.user(user.id), revision === 'no_stream' ? -1 : revision);
+        const submit = (url: string) => submitProof(store, user.id, { taskId, task, proofImageUrl: url, proofDescription }, now());
+        let position: number;
+        if (recorded) ({ position } = await submit(proofImageUrl));
+        else {
+          const image = await acceptUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
+          ({ position } = await withAcceptedImages([image], () => submit(image.objectURL)));
+        }
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);
         if (!row) throw notYetVisible();

@@ -5,12 +5,44 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Role } from '@kamai/contracts';
 import { grantRole } from '../auth/accounts.ts';
-import { type SqliteEventStore, openSqliteEventStore } from '../event-store/sqlite.ts';
+import { openSealedSqliteStore } from '../privacy/open.ts';
+import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { TestClient, freshMobile } from './server.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 const main = join(repoRoot, 'apps/api/src/main.ts');
+
+/** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
+export async function startWorkerProcess(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
+  let log = '';
+  // As `npm run worker` runs it: Node with tsx as a loader (the tsx CLI may SIGKILL a busy child on SIGTERM).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/api/src/worker.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  // Generous: a loaded machine takes long to load the worker's modules under tsx.
+  const deadline = Date.now() + 180_000;
+  while (!/worker is running/.test(log)) {
+    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start within 180 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    output: () => log,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
 
 export interface ApiProcess {
   url: string;
@@ -34,7 +66,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   let url = '';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API process exited with ${child.exitCode}:\n${log}`);
@@ -48,7 +80,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`API process did not start within 60 s:\n${log}`);
+      throw new Error(`API process did not start within 180 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -68,6 +100,7 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
   };
 }
 
+
 /**
  * Two API processes on one fresh DATA_DIR, plus this test's own connection to their event store
  * file: how one host runs several API processes on the embedded store.
@@ -76,7 +109,7 @@ export interface ApiPair {
   dataDir: string;
   a: ApiProcess;
   b: ApiProcess;
-  store: SqliteEventStore;
+  store: SealedEventStore;
   /** Registers through `url`; with roles, grants them on the store and waits until the API shows them. */
   signUp(url: string, firstName: string, roles?: Role[]): Promise<TestClient & { mobile: string; userId: string }>;
   /** Stops process A and starts a new one on the same DATA_DIR. */
@@ -87,7 +120,7 @@ export interface ApiPair {
 export async function startApiPair(name: string): Promise<ApiPair> {
   const dataDir = mkdtempSync(join(tmpdir(), `kamai-${name}-`));
   const [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
-  const store = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+  const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
   const pair: ApiPair = {
     dataDir,
     a,
@@ -96,7 +129,7 @@ export async function startApiPair(name: string): Promise<ApiPair> {
     async signUp(url, firstName, roles = []) {
       const client = new TestClient(url);
       const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test' });
+      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
       if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
       const userId = (res.body as { id: string }).id;
       for (const role of roles) await grantRole(store, userId, role, 'test', new Date());

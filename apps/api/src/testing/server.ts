@@ -106,13 +106,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         lastName: options.lastName ?? 'User',
       };
       const client = new TestClient(url);
-      const res = await client.post('/api/auth/register', account);
+      const res = await client.post('/api/auth/register', { ...account, consent: true });
       if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
       for (const role of options.roles ?? []) await testServer.grantRole(account.mobile, role);
       return Object.assign(client, { mobile: account.mobile, password: account.password, userId: (res.body as { id: string }).id });
     },
     async grantRole(mobile, role) {
-      const userId = await userIdForMobile(server.store, mobile);
+      const userId = await userIdForMobile(server.store, server.personalData, mobile);
       if (!userId) throw new Error(`no user with mobile ${mobile}`);
       const { position } = await grantRole(server.store, userId, role, 'test', new Date());
       await server.runner.waitFor(position);

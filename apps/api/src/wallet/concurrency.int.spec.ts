@@ -69,7 +69,7 @@ describe(`${REQUESTS} concurrent withdrawals of ₹${AMOUNT_RUPEES} against ₹$
     expect(state.wallet.balance).toBe(0);
     expect(events.filter((e) => e.type === 'WithdrawalRequested')).toHaveLength(expected);
     expect(events.filter((e) => e.type === 'WalletDebited')).toHaveLength(expected);
-    expect([...state.withdrawals.pending.keys()].sort()).toEqual(accepted.map((r) => r.body.id).sort());
+    expect([...state.withdrawals.byId].filter(([, w]) => w.status === 'pending').map(([id]) => id).sort()).toEqual(accepted.map((r) => r.body.id).sort());
 
     // The read model, read straight from the file both processes write.
     const read = new Database(join(dataDir, 'read.sqlite'), { readonly: true });

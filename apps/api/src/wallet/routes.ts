@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { WithdrawalRequest, type WithdrawalBody, destinationOf, formatPaise, streams } from '@kamai/contracts';
-import { type WithdrawalRecord, maskDestination, userDecider } from '@kamai/domain';
+import { WithdrawalRequest, destinationOf, streams } from '@kamai/contracts';
+import { userDecider, withdrawalBody } from '@kamai/domain';
+import { commandId } from '../commands/keyed.ts';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -24,13 +24,13 @@ export const walletRoutes = new Hono<AppEnv>()
     const user = requireUser(c);
     const deps = c.var.deps;
     const request = c.req.valid('json');
-    const withdrawalId = randomUUID();
+    const withdrawalId = commandId();
     const command = {
       type: 'RequestWithdrawal' as const,
       data: {
         withdrawalId,
-        entryId: randomUUID(),
-        notificationId: randomUUID(),
+        entryId: commandId(),
+        notificationId: commandId(),
         amountPaise: request.amount,
         destination: destinationOf(request),
       },
@@ -44,23 +44,9 @@ export const walletRoutes = new Hono<AppEnv>()
       { actor: user.id },
     );
     // Read before the next await: the state is the handler's cache, which later commands move on.
-    const record = state.withdrawals.pending.get(withdrawalId);
+    const record = state.withdrawals.byId.get(withdrawalId);
     await deps.runner.waitFor(position);
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
-    return c.json(withdrawalBody(user.id, withdrawalId, record), 201);
+    return c.json(withdrawalBody(withdrawalId, user.id, record), 201);
   });
 
-function withdrawalBody(userId: string, id: string, record: WithdrawalRecord): WithdrawalBody {
-  return {
-    id,
-    userId,
-    amount: formatPaise(record.amountPaise),
-    status: record.status,
-    destination: maskDestination(record.destination),
-    destinationKind: record.destination.kind,
-    requestedAt: record.requestedAt,
-    processedAt: record.processedAt,
-    reference: record.reference,
-    reason: record.reason,
-  };
-}

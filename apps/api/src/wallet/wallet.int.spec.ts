@@ -49,7 +49,7 @@ describe('wallet and withdrawals over real HTTP', () => {
     for (const [amount, message] of cases) {
       const res = await user.post('/api/withdrawals', { amount, upiId: UPI });
       expect(res.status, String(amount)).toBe(400);
-      expect(res.body.error).toEqual({ code: 'validation_failed', message, fields: { amount: message } });
+      expect(res.body.error).toMatchObject({ code: 'validation_failed', message, fields: { amount: message } });
     }
     expect(await balanceOf(user)).toBe('500.00');
   });
@@ -76,7 +76,7 @@ describe('wallet and withdrawals over real HTTP', () => {
     const user = await userWith(250);
     const res = await user.post('/api/withdrawals', { amount: '250.01', upiId: UPI });
     expect(res.status).toBe(409);
-    expect(res.body.error).toEqual({
+    expect(res.body.error).toMatchObject({
       code: 'insufficient_balance',
       message: "You don't have enough rupees for this withdrawal",
       fields: { amount: "You don't have enough rupees for this withdrawal" },
@@ -92,7 +92,7 @@ describe('wallet and withdrawals over real HTTP', () => {
     expect((await user.get('/api/withdrawals/destination')).body).toEqual({ destination: null });
     const res = await user.post('/api/withdrawals', { amount: 100 });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({
+    expect(res.body.error).toMatchObject({
       code: 'destination_required',
       message: 'Tell us where to send the money: add a bank account or a UPI ID',
       fields: { destination: 'Tell us where to send the money: add a bank account or a UPI ID' },
@@ -128,6 +128,9 @@ describe('wallet and withdrawals over real HTTP', () => {
       description: 'Withdrawal to A/c XXXXXX4321 · HDFC0001234',
       params: { destination: 'A/c XXXXXX4321 · HDFC0001234' },
       taskId: null,
+      // The entry names its request: the web opens it from the ledger by this id.
+      withdrawalId: res.body.id,
+      withdrawalStatus: 'pending',
       createdAt: res.body.requestedAt,
     });
     expect(transactions[1]).toMatchObject({ type: 'other', direction: 'credit', kind: 'adjustment', amount: '500.00', description: 'Adjustment: Test funding' });

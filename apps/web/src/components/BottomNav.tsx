@@ -9,7 +9,7 @@ interface NavEntry {
   Icon: ComponentType<SVGProps<SVGSVGElement>>;
 }
 
-/** Spec section 2: exactly these three entries. */
+/** Exactly these three entries. */
 const NAV_ENTRIES: readonly NavEntry[] = [
   { to: '/', label: 'nav.home', Icon: HomeIcon },
   { to: '/wallet', label: 'nav.wallet', Icon: WalletIcon },

@@ -1,5 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { useRef } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { XIcon } from './icons.tsx';
@@ -14,15 +15,75 @@ interface DialogProps {
   /** A line of text under the title; also the dialog's accessible description. */
   description?: ReactNode;
   children: ReactNode;
+  /** A send is waiting for its answer (useSendOnce's `busy`): nothing closes the dialog meanwhile. */
+  busy?: boolean;
+}
+
+/** The mark an open dialog leaves in the state of the history entry it pushed. */
+const dialogMark = (state: object): unknown => (state as { dialog?: unknown }).dialog;
+
+/** The text fields a user may have typed into (inputs that are not choices or buttons, text areas). */
+function typedFields(root: HTMLElement | null): (HTMLInputElement | HTMLTextAreaElement)[] {
+  if (!root) return [];
+  return [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')].filter(
+    (field) => !(field instanceof HTMLInputElement) || !['radio', 'checkbox', 'hidden', 'button', 'submit', 'reset'].includes(field.type),
+  );
+}
+
+/**
+ * Back closes an open dialog rather than leaving the page: opening pushes a history entry (the same
+ * URL, marked in its state), Back pops it and the dialog closes; a dialog closed otherwise takes its
+ * entry off again. A navigation from inside the dialog leaves the entry behind, harmlessly.
+ */
+function useBackCloses(open: boolean, close: () => void) {
+  const router = useRouter();
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const history = router.history;
+    const marker = crypto.randomUUID();
+    void router.navigate({ to: '.', search: true, hash: true, state: (prev) => ({ ...prev, dialog: marker }) as typeof prev, resetScroll: false });
+    let left = false;
+    const unsubscribe = history.subscribe(() => {
+      if (dialogMark(history.location.state) === marker || left) return;
+      left = true;
+      closeRef.current();
+    });
+    return () => {
+      unsubscribe();
+      if (!left && dialogMark(history.location.state) === marker) history.back();
+    };
+  }, [open, router]);
 }
 
 /**
  * A modal dialog on Radix Dialog: focus trapped, Escape and the overlay close it, and on a phone it
  * fits the screen with its own scroll. The heading row carries a close button. Its content unmounts
- * when it closes, so a form inside starts empty each time it opens.
+ * when it closes, so a form inside starts empty each time it opens. Back closes it too. A tap on the
+ * backdrop (or Escape) while it holds typed input asks before closing, so a stray second tap does
+ * not lose a form; while `busy`, nothing closes it.
  */
-export function Dialog({ open, onOpenChange, title, titleAside, description, children }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, titleAside, description, children, busy = false }: DialogProps) {
   const { t } = useTranslation();
+  const content = useRef<HTMLDivElement>(null);
+  // What the fields held when the dialog opened: a prefilled value is not typed input.
+  const initial = useRef(new Map<Element, string>());
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const change = (next: boolean) => {
+    if (!next && busyRef.current) return;
+    onOpenChange(next);
+  };
+  useBackCloses(open, () => onOpenChange(false));
+  const guardClose = (event: Event) => {
+    if (busyRef.current) {
+      event.preventDefault();
+      return;
+    }
+    const typed = typedFields(content.current).some((field) => field.value !== (initial.current.get(field) ?? ''));
+    if (typed && !window.confirm(t('discardTyped'))) event.preventDefault();
+  };
   // Radix returns focus to a Dialog.Trigger; these dialogs open from ordinary buttons (state), so the
   // element that had focus when it opened gets it back on close.
   // Read while rendering the opening, before Radix moves focus into the dialog.
@@ -33,7 +94,7 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
   }
   wasOpen.current = open;
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+    <DialogPrimitive.Root open={open} onOpenChange={change}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <DialogPrimitive.Content
@@ -41,7 +102,13 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
           // toast's measured height from the bottom edge, 0px without one) or 1rem, whichever is more.
           // On a phone it hangs from the top; on larger screens it is centred in the room left.
           className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh_-_1rem_-_max(1rem,var(--toast-space,0px)))] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none sm:top-[calc(50%_+_(1rem_-_max(1rem,var(--toast-space,0px)))/2)] sm:-translate-y-1/2"
+          ref={content}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={() => {
+            initial.current = new Map(typedFields(content.current).map((field) => [field, field.value]));
+          }}
+          onPointerDownOutside={guardClose}
+          onEscapeKeyDown={guardClose}
           onCloseAutoFocus={(event) => {
             if (opener.current?.isConnected) {
               event.preventDefault();

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../lib/usePageTitle.ts';
 
-/** Spec section 2: the screen of any path outside the route table. */
+/** The screen of any path outside the route table. */
 export function NotFoundScreen() {
   const { t } = useTranslation();
   usePageTitle(t('notFound.title'));

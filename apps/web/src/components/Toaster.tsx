@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../i18n/messages.ts';
 import { XIcon } from './icons.tsx';
 
-/** Spec section 9: 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
+/** 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
 const TOAST_DURATION_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
 

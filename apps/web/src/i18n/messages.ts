@@ -1,4 +1,4 @@
-import { type MessageParams, NOTIFICATION_TEXTS, renderText } from '@kamai/contracts';
+import { type MessageParams, NOTIFICATION_TEXTS, messageOf, renderText } from '@kamai/contracts';
 import { i18n } from './index.ts';
 
 /**
@@ -8,8 +8,10 @@ import { i18n } from './index.ts';
  *   `messages` namespace is filled in (money as rupees in the reader's locale). Entries recorded before
  *   texts were keys carry no key and keep their English text.
  * - Validation and error messages (the contracts' English, from the form schemas or the server's
- *   error body) are looked up in the `errors` namespace by their English text; a message without a
- *   translation is shown as it came.
+ *   error body) are texts of the catalogue of server messages (SERVER_MESSAGES): `messageOf` finds
+ *   the key and parameters, and the `messages` namespace's `server.<key>` gives the reader's text.
+ *   Texts only the web shows are looked up in the `errors` namespace by their English text; a
+ *   message that is neither is shown as it came.
  */
 function locale(): string {
   return i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
@@ -44,6 +46,11 @@ export function translateMessage(message: string): string;
 export function translateMessage(message: string | undefined): string | undefined;
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;
+  const ref = messageOf(message);
+  if (ref) {
+    const text = template(`server.${ref.key}`);
+    if (text !== null) return renderText(text, ref.params, locale());
+  }
   const options = { ns: 'errors', keySeparator: false, nsSeparator: false } as const;
   return i18n.exists(message, options) ? i18n.t(message, { ...options, interpolation: { skipOnVariables: true } }) : message;
 }

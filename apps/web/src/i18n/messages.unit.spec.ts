@@ -8,6 +8,9 @@ import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_TITLES,
   MESSAGES,
+  SERVER_MESSAGES,
+  type ServerMessageKey,
+  serverText,
 } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, initialized } from './index.ts';
@@ -22,6 +25,33 @@ beforeAll(async () => {
   await i18n.loadLanguages([...LANGUAGES]);
 });
 afterAll(() => i18n.changeLanguage('en'));
+
+describe('every message the server can send, by its key, in both languages', () => {
+  const keys = Object.keys(SERVER_MESSAGES) as ServerMessageKey[];
+  /** A sample value for each parameter of a template. */
+  const sample = (key: ServerMessageKey) =>
+    Object.fromEntries([...SERVER_MESSAGES[key].matchAll(/\{(\w+)\}/g)].map((m, i) => [m[1]!, `P${i}`]));
+
+  it('has the English text of every key exactly as the catalogue in contracts has it', () => {
+    const en = i18n.getResourceBundle('en', 'messages') as { server: Record<string, Record<string, string>> };
+    for (const key of keys) {
+      const [group, name] = key.split('.') as [string, string];
+      expect(en.server[group]?.[name], key).toBe(SERVER_MESSAGES[key]);
+    }
+  });
+
+  it('shows each in Hindi with its parameters, found from the English text the server sends', async () => {
+    await i18n.changeLanguage('hi');
+    const untranslated = keys.filter((key) => {
+      const params = sample(key);
+      const hindi = translateMessage(serverText({ key, params }));
+      return hindi === serverText({ key, params }) || Object.values(params).some((value) => !hindi.includes(value));
+    });
+    expect(untranslated).toEqual([]);
+    await i18n.changeLanguage('en');
+    expect(keys.filter((key) => translateMessage(serverText({ key, params: sample(key) })) !== serverText({ key, params: sample(key) }))).toEqual([]);
+  });
+});
 
 describe('texts the server records, in the reader’s language', () => {
   it('has the English of every server key exactly as contracts has it, and a Hindi text for each', () => {

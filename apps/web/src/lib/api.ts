@@ -7,7 +7,7 @@ import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
 
 /**
- * The HTTP client of the app (spec section 7). Every request sends the session cookie; a failed one
+ * The HTTP client of the app. Every request sends the session cookie; a failed one
  * becomes an Error whose message is `{status}: {body text}` (or the status text when the body is
  * empty), so screens can show the server's words and forms can map its `fields`.
  */
@@ -19,13 +19,14 @@ const COMMAND_RETRIES = 2;
 
 /**
  * For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer.
- * Money and review commands carry one Idempotency-Key per call (one user action) and are sent again
- * with the same key when the network fails, so a retry is answered, never done twice.
+ * Money and review commands carry an Idempotency-Key and are sent again with the same key when the
+ * network fails, so a retry is answered, never done twice. The key is the user action's when the
+ * caller passes one in `extraHeaders` (sendOnce.ts: made when the dialog opens), else one per call.
  */
 export async function apiRequest(method: HttpMethod, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const headers: Record<string, string> = body === undefined ? { ...extraHeaders } : { 'Content-Type': 'application/json', ...extraHeaders };
   const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((route) => route.test(url.split('?')[0] ?? ''));
-  if (idempotent) headers['Idempotency-Key'] = crypto.randomUUID();
+  if (idempotent && !headers['Idempotency-Key']) headers['Idempotency-Key'] = crypto.randomUUID();
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {

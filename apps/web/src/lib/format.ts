@@ -72,7 +72,7 @@ export function formatDateTime(iso: string): string {
 }
 
 /**
- * Spec section 2 (Wallet): under an hour 'Just now', under a day 'Nh ago', under a week 'Nd ago',
+ * Wallet: under an hour 'Just now', under a day 'Nh ago', under a week 'Nd ago',
  * otherwise the date. A time slightly ahead of this device's clock also reads 'Just now'.
  */
 export function formatRelativeTime(iso: string, now: Date = new Date()): string {

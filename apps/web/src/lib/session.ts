@@ -7,10 +7,10 @@ import { currentUserQuery } from './queries.ts';
 import { rememberSession } from './sessionHint.ts';
 import { toast } from './toast.ts';
 
-/** Spec section 9: how long the "logged out" toast shows before the user is sent to /login. */
+/** How long the "logged out" toast shows before the user is sent to /login. */
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 
-/** Spec section 8: the toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
+/** The toast of a withdrawal answered 401, and of a signed-out visit to /profile. */
 export function toastSignedOut(): void {
   // A signed-in screen may not have fetched the sign-in texts yet.
   void loadNamespaces('auth').finally(() =>
@@ -49,7 +49,9 @@ export function useSessionExpired(): () => void {
     toastSignedOut();
     setTimeout(() => {
       queryClient.setQueryData(currentUserQuery().queryKey, null);
-      void navigate({ to: '/login' }).then(() => {
+      // Signing in again returns to this page.
+      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+      void navigate({ to: '/login', search: { redirect: here } }).then(() => {
         // What the old session read must not show to whoever signs in next.
         queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQuery().queryKey[0] });
       });

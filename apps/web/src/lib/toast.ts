@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * The app's toasts (spec section 9): one visible at a time, so a new toast replaces the current one.
+ * The app's toasts: one visible at a time, so a new toast replaces the current one.
  * `toast()` works anywhere, in components and in plain callbacks; the <Toaster /> renders it.
  */
 

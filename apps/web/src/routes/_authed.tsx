@@ -6,8 +6,9 @@ import { hadSession, toastSignedOut, waitForSignedOutRedirect } from '../lib/ses
 /**
  * The signed-in area: every route under it needs a user, and a signed-out visitor goes to /login.
  * The user lands in the route context, so child loaders can use it without another read.
- * Spec section 2 (Profile): a signed-out visit to /profile is told so first, and sent after 500 ms
- * (only when this device had a session: a visitor who never signed in is not alarmed).
+ * Profile: a signed-out visit to /profile is told so first, and sent after 500 ms
+ * (only when this device had a session: a visitor who never signed in is not alarmed). Signing in
+ * then returns to the page that was asked for.
  */
 export const Route = createFileRoute('/_authed')({
   beforeLoad: async ({ context, location, preload }) => {
@@ -18,7 +19,8 @@ export const Route = createFileRoute('/_authed')({
         toastSignedOut();
         await waitForSignedOutRedirect();
       }
-      throw redirect({ to: '/login' });
+      // Back to the page asked for once signed in (validated by the login route).
+      throw redirect({ to: '/login', search: { redirect: location.href } });
     }
     return { user };
   },

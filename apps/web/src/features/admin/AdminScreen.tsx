@@ -14,13 +14,14 @@ import { formatDate, formatRupees } from '../../lib/format.ts';
 import { adminTaskFiguresQuery, adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { RewardAndTime } from '../tasks/TaskCard.tsx';
 import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
 import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
 
 /**
- * /admin (spec section 2, Admin panel): counts of all and active tasks, the Add Task form, and the
+ * /admin: counts of all and active tasks, the Add Task form, and the
  * catalogue with edit and delete, inactive tasks flagged. Only for the admin role; the server
  * refuses the calls of anyone else, and the screen tells them so instead of failing.
  */
@@ -38,6 +39,7 @@ function AdminPanel() {
   const figures = useQuery(adminTaskFiguresQuery());
   const figuresOf = new Map((figures.data ?? []).map((f) => [f.taskId, f]));
   const create = useCreateTaskMutation();
+  const creating = useSendOnce();
   const [addFormKey, setAddFormKey] = useState(0);
   const [editing, setEditing] = useState<TaskBody | null>(null);
   const [deleting, setDeleting] = useState<TaskBody | null>(null);
@@ -46,12 +48,14 @@ function AdminPanel() {
   const active = tasks.data?.filter((task) => task.isActive).length;
 
   const onCreate = async (body: TaskInputRequest) => {
+    let sent;
     try {
-      await create.mutateAsync(body);
+      sent = await creating.send(() => create.mutateAsync(body));
     } catch (error) {
       toast({ variant: 'destructive', title: t('createFailed'), description: serverErrorMessage(error, t('pleaseRetry')) });
       throw error;
     }
+    if (!sent) return;
     toast({ title: t('created') });
     // A fresh form, back to the defaults.
     setAddFormKey((key) => key + 1);
@@ -89,7 +93,7 @@ function AdminPanel() {
           <h2 id="add-task-heading" className="text-lg font-semibold">
             {t('add')}
           </h2>
-          <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={create.isPending} onSave={onCreate} />
+          <TaskForm key={addFormKey} submitLabel={t('add')} pendingLabel={t('adding')} pending={creating.busy} onSave={onCreate} />
         </section>
 
         <section aria-labelledby="catalogue-heading" className="grid gap-3">
@@ -228,18 +232,21 @@ function useTaskRevision(task: TaskBody | null, onClose: () => void, failedTitle
  */
 function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const update = useUpdateTaskMutation();
+  const saving = useSendOnce(task !== null);
   const { t } = useTranslation('admin');
   const { current, changed, close, writeOnRevision } = useTaskRevision(task, onClose, t('updateFailed'));
 
   // A refusal other than a stale revision is thrown on, so the form can mark the fields it names.
   const onSave = async (body: TaskInputRequest) => {
-    if (!(await writeOnRevision((id, etag) => update.mutateAsync({ id, task: body, etag })))) return;
+    // A second press would write on the revision the first one replaced: it is ignored.
+    const sent = await saving.send(() => writeOnRevision((id, etag) => update.mutateAsync({ id, task: body, etag })));
+    if (!sent?.value) return;
     toast({ title: t('updated') });
     close();
   };
 
   return (
-    <Dialog open={task !== null} onOpenChange={(open) => !open && close()} title={t('editTitle')}>
+    <Dialog open={task !== null} onOpenChange={(open) => !open && close()} busy={saving.busy} title={t('editTitle')}>
       {changed && <ChangedNotice />}
       {task && current.isError && (
         <LoadFailed message={serverErrorMessage(current.error, t('loadTaskFailed'))} onRetry={() => void current.refetch()} />
@@ -254,7 +261,7 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
           task={current.data.task}
           submitLabel={t('save')}
           pendingLabel={t('saving')}
-          pending={update.isPending}
+          pending={saving.busy}
           onSave={onSave}
           onCancel={close}
         />
@@ -274,13 +281,14 @@ function ChangedNotice() {
 
 function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () => void }) {
   const remove = useDeleteTaskMutation();
+  const deleting = useSendOnce(task !== null);
   const { t } = useTranslation('admin');
   const { current, changed, close, writeOnRevision } = useTaskRevision(task, onClose, t('deleteFailed'));
 
   const onDelete = async () => {
     // Any other refusal was toasted; the dialog stays open for another try.
-    const deleted = await writeOnRevision((id, etag) => remove.mutateAsync({ id, etag })).catch(() => false);
-    if (!deleted) return;
+    const deleted = await deleting.send(() => writeOnRevision((id, etag) => remove.mutateAsync({ id, etag }))).catch(() => undefined);
+    if (!deleted?.value) return;
     toast({ title: t('deleted') });
     close();
   };
@@ -290,16 +298,17 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
     <Dialog
       open={task !== null}
       onOpenChange={(open) => !open && close()}
+      busy={deleting.busy}
       title={t('deleteTitle')}
       description={shown ? t('deleteQuestion', { title: shown.title }) : undefined}
     >
       {changed && <ChangedNotice />}
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={remove.isPending}>
+        <Button variant="secondary" onClick={close} disabled={deleting.busy}>
           {t('common:cancel')}
         </Button>
-        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending || !current.data}>
-          {remove.isPending ? t('deleting') : t('deleteShort')}
+        <Button variant="danger" onClick={() => void onDelete()} disabled={deleting.busy || !current.data}>
+          {deleting.busy ? t('deleting') : t('deleteShort')}
         </Button>
       </div>
     </Dialog>

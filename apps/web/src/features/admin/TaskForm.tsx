@@ -9,9 +9,9 @@ import { serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 
 /**
- * The admin's task form (spec section 5): the text fields are checked with the same rules the API
+ * The admin's task form: the text fields are checked with the same rules the API
  * uses (the contracts' TaskInput entries), so title, description, reward and time are required and
- * the URL must be a URL. Every task is sent active with the blue icon colour (spec section 9).
+ * the URL must be a URL. Every task is sent active with the blue icon colour.
  */
 const { entries } = TaskInput.pipe[0];
 const TaskFormSchema = v.object({

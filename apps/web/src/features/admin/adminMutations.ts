@@ -4,7 +4,7 @@ import { apiRequest, readJson } from '../../lib/api.ts';
 import { adminTaskFiguresQuery, adminTasksQuery, tasksQuery } from '../../lib/queries.ts';
 
 /**
- * The admin's catalogue commands (spec section 7). Each one refreshes the users' task list and the
+ * The admin's catalogue commands. Each one refreshes the users' task list and the
  * admin's catalogue, and is done only once both have been refetched.
  */
 function useRefreshCatalogue() {

@@ -1,19 +1,23 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { LoginRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, PasswordField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
+import { safeRedirect } from '../../lib/redirect.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useTranslation } from 'react-i18next';
 import { useLoginMutation } from './authMutations.ts';
 
-/** Sign in with mobile number and password (spec section 2, Login). Shown at /login and at / signed out. */
+/** Sign in with mobile number and password. Shown at /login and at / signed out. */
 export function LoginScreen() {
   const { t } = useTranslation('auth');
   usePageTitle(t('login.pageTitle'));
   const navigate = useNavigate();
+  // A signed-out deep link (/tasks/rating) came here with `redirect`: signing in returns there.
+  const search: { redirect?: unknown } = useSearch({ strict: false });
+  const returnTo = safeRedirect(search.redirect) ?? '/';
   const login = useLoginMutation();
   const form = useSchemaForm(LoginRequest, { mobile: '', password: '' });
 
@@ -32,7 +36,7 @@ export function LoginScreen() {
       return;
     }
     toast({ title: t('login.welcomeBack'), description: t('login.loggedIn') });
-    void navigate({ to: '/' });
+    void navigate({ href: returnTo });
   });
 
   return (
@@ -42,6 +46,9 @@ export function LoginScreen() {
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
         <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
         <PasswordField label={t('common:fields.password')} autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} {...form.field('password')} />
+        <Link to="/forgot-password" className="-mt-2 inline-flex min-h-11 items-center justify-self-end text-sm font-semibold text-emerald-700 hover:underline">
+          {t('login.forgot')}
+        </Link>
         <Button type="submit" disabled={login.isPending} className="mt-2">
           {login.isPending ? t('login.submitting') : t('login.submit')}
         </Button>

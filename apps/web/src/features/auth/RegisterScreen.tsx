@@ -1,22 +1,33 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { RegisterRequest } from '@kamai/contracts';
+import { CONSENT_MESSAGE, RegisterRequest } from '@kamai/contracts';
+import { useId } from 'react';
+import * as v from 'valibot';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
 import { i18n } from '../../i18n/index.ts';
+import { translateMessage } from '../../i18n/messages.ts';
 import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useRegisterMutation } from './authMutations.ts';
 
-/** Create an account (spec section 2, Register). */
+/** The API's registration with the consent checkbox as the form holds it ('true' when ticked). */
+const RegisterForm = v.object({
+  ...RegisterRequest.entries,
+  consent: v.pipe(v.string(), v.check((value) => value === 'true', CONSENT_MESSAGE), v.transform((): true => true)),
+});
+
+/** Create an account. */
 export function RegisterScreen() {
   const { t } = useTranslation('auth');
   usePageTitle(t('register.pageTitle'));
   const navigate = useNavigate();
   const register = useRegisterMutation();
-  const form = useSchemaForm(RegisterRequest, { firstName: '', lastName: '', mobile: '', password: '' });
+  const form = useSchemaForm(RegisterForm, { firstName: '', lastName: '', mobile: '', password: '', consent: '' });
+  const consentId = useId();
+  const consent = form.field('consent');
 
   // mutateAsync, not mutate's callbacks: at '/' this screen unmounts as soon as the user query
   // refreshes, and the success toast and navigation must still happen.
@@ -46,6 +57,30 @@ export function RegisterScreen() {
         <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
         <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
         <PasswordField label={t('common:fields.password')} autoComplete="new-password" hint={t('register.passwordHint')} {...form.field('password')} />
+        <div>
+          <div className="flex items-start gap-3 text-sm text-slate-700">
+            <input
+              id={consentId}
+              type="checkbox"
+              checked={consent.value === 'true'}
+              onChange={(event) => consent.onValueChange(event.target.checked ? 'true' : '')}
+              aria-invalid={consent.error ? true : undefined}
+              aria-describedby={consent.error ? `${consentId}-error` : undefined}
+              className="mt-0.5 size-5 shrink-0 rounded accent-emerald-600"
+            />
+            <label htmlFor={consentId}>
+              {t('register.consent')}{' '}
+              <Link to="/privacy-policy" className="font-semibold text-emerald-700 underline">
+                {t('register.privacyPolicy')}
+              </Link>
+            </label>
+          </div>
+          {consent.error ? (
+            <p id={`${consentId}-error`} role="alert" className="mt-1 text-sm text-red-700">
+              {translateMessage(consent.error)}
+            </p>
+          ) : null}
+        </div>
         <Button type="submit" disabled={register.isPending} className="mt-2">
           {register.isPending ? t('register.submitting') : t('register.submit')}
         </Button>

@@ -46,7 +46,8 @@ export function AdjustmentConfirmDialog({
   return (
     <Dialog
       open={adjustment !== null}
-      onOpenChange={(open) => !open && !pending && onClose()}
+      onOpenChange={(open) => !open && onClose()}
+      busy={pending}
       title={title}
       description={
         adjustment ? t(adjustment.direction === 'credit' ? 'confirm.credit' : 'confirm.debit', { amount: formatRupees(adjustment.amount), person: who }) : undefined

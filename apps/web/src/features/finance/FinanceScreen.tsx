@@ -14,6 +14,7 @@ import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/form
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts';
 import { canHandleMoney } from '../../lib/roles.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -60,6 +61,8 @@ function PendingWithdrawals() {
   const { t } = useTranslation('finance');
   const queue = useQuery(financeWithdrawalsQuery('pending'));
   const [action, setAction] = useState<Action>(null);
+  // One key per opening of the pay or reject dialog.
+  const once = useSendOnce(action !== null);
   const close = (open: boolean) => {
     if (!open) setAction(null);
   };
@@ -108,11 +111,11 @@ function PendingWithdrawals() {
         </ul>
       )}
 
-      <Dialog open={action?.kind === 'pay'} onOpenChange={close} title={t('pay.title')} description={t('pay.description')}>
-        {action?.kind === 'pay' && <PayForm withdrawal={action.withdrawal} onDone={() => setAction(null)} />}
+      <Dialog open={action?.kind === 'pay'} onOpenChange={close} busy={once.busy} title={t('pay.title')} description={t('pay.description')}>
+        {action?.kind === 'pay' && <PayForm withdrawal={action.withdrawal} once={once} onDone={() => setAction(null)} />}
       </Dialog>
-      <Dialog open={action?.kind === 'reject'} onOpenChange={close} title={t('reject.title')} description={t('reject.description')}>
-        {action?.kind === 'reject' && <RejectForm withdrawal={action.withdrawal} onDone={() => setAction(null)} />}
+      <Dialog open={action?.kind === 'reject'} onOpenChange={close} busy={once.busy} title={t('reject.title')} description={t('reject.description')}>
+        {action?.kind === 'reject' && <RejectForm withdrawal={action.withdrawal} once={once} onDone={() => setAction(null)} />}
       </Dialog>
     </section>
   );
@@ -182,12 +185,16 @@ function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
   );
 }
 
+type SendOnce = ReturnType<typeof useSendOnce>;
+
 /**
- * The submit of the pay and reject dialogs: `send` makes the call; a refusal marks the fields the
- * server names and says why in an 'Action Failed' toast, a success shows `success` and closes.
+ * The submit of the pay and reject dialogs: `send` makes the call with the dialog's key, once; a
+ * refusal marks the fields the server names and says why in an 'Action Failed' toast, a success shows
+ * `success` and closes.
  */
 async function settle(
-  send: () => Promise<unknown>,
+  once: SendOnce,
+  send: (key: string) => Promise<unknown>,
   { form, failed, failure, success, onDone }: {
     form: { setServerErrors: (fields: Record<string, string>) => void };
     /** The toast title of a refusal ('Action Failed'). */
@@ -197,23 +204,25 @@ async function settle(
     onDone: () => void;
   },
 ): Promise<void> {
+  let sent;
   try {
-    await send();
+    sent = await once.send(send);
   } catch (error) {
     form.setServerErrors(serverFieldErrors(error));
     toast({ variant: 'destructive', title: failed, description: serverErrorMessage(error, failure) });
     return;
   }
+  if (!sent) return;
   toast(success);
   onDone();
 }
 
-function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
+function PayForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithdrawalBody; once: SendOnce; onDone: () => void }) {
   const { t } = useTranslation('finance');
   const markPaid = useMarkPaidMutation();
   const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '' });
   const onSubmit = form.handleSubmit(({ reference }) =>
-    settle(() => markPaid.mutateAsync({ id: withdrawal.id, reference }), {
+    settle(once, (key) => markPaid.mutateAsync({ id: withdrawal.id, reference, key }), {
       form,
       failed: t('actionFailed'),
       failure: t('pay.failed'),
@@ -231,17 +240,17 @@ function PayForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; on
         placeholder={t('pay.referencePlaceholder')}
         {...form.field('reference')}
       />
-      <FormActions submitLabel={t('pay.confirm')} pendingLabel={t('pay.saving')} pending={markPaid.isPending} onCancel={onDone} />
+      <FormActions submitLabel={t('pay.confirm')} pendingLabel={t('pay.saving')} pending={once.busy} onCancel={onDone} />
     </form>
   );
 }
 
-function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody; onDone: () => void }) {
+function RejectForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithdrawalBody; once: SendOnce; onDone: () => void }) {
   const { t } = useTranslation('finance');
   const reject = useRejectWithdrawalMutation();
   const form = useSchemaForm(RejectWithdrawalRequest, { reason: '' });
   const onSubmit = form.handleSubmit(({ reason }) =>
-    settle(() => reject.mutateAsync({ id: withdrawal.id, reason }), {
+    settle(once, (key) => reject.mutateAsync({ id: withdrawal.id, reason, key }), {
       form,
       failed: t('actionFailed'),
       failure: t('reject.failed'),
@@ -258,7 +267,7 @@ function RejectForm({ withdrawal, onDone }: { withdrawal: FinanceWithdrawalBody;
         hint={t('reject.reasonHint')}
         {...form.field('reason')}
       />
-      <FormActions variant="danger" submitLabel={t('reject.confirm')} pendingLabel={t('reject.rejecting')} pending={reject.isPending} onCancel={onDone} />
+      <FormActions variant="danger" submitLabel={t('reject.confirm')} pendingLabel={t('reject.rejecting')} pending={once.busy} onCancel={onDone} />
     </form>
   );
 }
@@ -278,6 +287,8 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   // The valid form waits here, with whose wallet it is, until finance confirms it.
   const [confirming, setConfirming] = useState<{ adjustment: AdjustmentToConfirm; person: LedgerPerson } | null>(null);
   const [checking, setChecking] = useState(false);
+  // One key per opening of the confirmation.
+  const once = useSendOnce(confirming !== null);
 
   const failed = (error: unknown) => {
     form.setServerErrors(serverFieldErrors(error));
@@ -302,14 +313,16 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   const onConfirm = async () => {
     if (!confirming) return;
     const { mobile, amount, direction } = confirming.adjustment;
-    let answer;
+    let sent;
     try {
-      answer = await adjust.mutateAsync(confirming.adjustment);
+      sent = await once.send((key) => adjust.mutateAsync({ ...confirming.adjustment, key }));
     } catch (error) {
       setConfirming(null);
       failed(error);
       return;
     }
+    if (!sent) return;
+    const answer = sent.value;
     if (answer && 'adjustment' in answer) {
       // Above the approval threshold: recorded, waiting for a second finance member.
       toast({ title: tSecurity('adjustment.pendingTitle'), description: tSecurity('adjustment.pendingDescription', { amount: formatRupees(answer.adjustment.amount) }) });
@@ -379,7 +392,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
           confirming ? t(confirming.adjustment.direction === 'credit' ? 'confirm.creditButton' : 'confirm.debitButton', { amount: formatRupees(confirming.adjustment.amount) }) : ''
         }
         pendingLabel={t('adjust.applying')}
-        pending={adjust.isPending}
+        pending={once.busy}
         onConfirm={() => void onConfirm()}
         onClose={() => setConfirming(null)}
       />

@@ -5,6 +5,7 @@ import type { PendingAdjustmentBody, UserBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { apiRequest, getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
+import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
 import { ledgerPersonQuery } from './ledgerPerson.ts';
@@ -26,12 +27,17 @@ export function PendingAdjustments({ user }: { user: UserBody }) {
   // Their name and balance, read while the confirmation is open; the number stands in until then.
   const person = useQuery({ ...ledgerPersonQuery(approving?.mobile ?? ''), enabled: approving !== null });
   const decide = useMutation({
-    mutationFn: async ({ id, decision }: { id: string; decision: 'approve' | 'reject' }) => apiRequest('POST', `/api/admin/adjustments/${id}/${decision}`),
+    mutationFn: async ({ id, decision, key }: { id: string; decision: 'approve' | 'reject'; key: string }) =>
+      apiRequest('POST', `/api/admin/adjustments/${encodeURIComponent(id)}/${decision}`, undefined, idempotencyHeader(key)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: pendingAdjustmentsQuery().queryKey }),
   });
+  // Approving: one key per opening of the confirmation. Rejecting has no dialog: one per press.
+  const approval = useSendOnce(approving !== null);
+  const rejection = useSendOnce();
   const onDecide = async (id: string, decision: 'approve' | 'reject') => {
     try {
-      await decide.mutateAsync({ id, decision });
+      const sent = await (decision === 'approve' ? approval : rejection).send((key) => decide.mutateAsync({ id, decision, key }));
+      if (!sent) return;
       toast({ title: t(decision === 'approve' ? 'pending.approved' : 'pending.rejected') });
     } catch (error) {
       toast({ variant: 'destructive', title: t('failedTitle'), description: serverErrorMessage(error, t('failedDescription')) });
@@ -73,7 +79,7 @@ export function PendingAdjustments({ user }: { user: UserBody }) {
         title={tFinance('confirm.approveTitle')}
         confirmLabel={approving ? tFinance('confirm.approveButton', { amount: formatRupees(approving.amount) }) : ''}
         pendingLabel={tFinance('confirm.approving')}
-        pending={decide.isPending}
+        pending={approval.busy}
         onConfirm={() => approving && void onDecide(approving.id, 'approve')}
         onClose={() => setApproving(null)}
       />

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdjustmentBody, AdjustmentPendingBody, FinanceWithdrawalBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
 
 /**
@@ -13,8 +14,8 @@ import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
 export function useMarkPaidMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, reference }: { id: string; reference: string }) =>
-      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/paid`, { reference })),
+    mutationFn: async ({ id, reference, key }: { id: string; reference: string; key?: string }) =>
+      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/paid`, { reference }, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
   });
 }
@@ -22,8 +23,8 @@ export function useMarkPaidMutation() {
 export function useRejectWithdrawalMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, reason }: { id: string; reason: string }) =>
-      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/reject`, { reason })),
+    mutationFn: async ({ id, reason, key }: { id: string; reason: string; key?: string }) =>
+      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/reject`, { reason }, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
   });
 }
@@ -39,6 +40,7 @@ export interface AdjustmentInput {
 /** A manual credit or debit of another user's wallet: nothing this app has read changes with it. */
 export function useAdjustmentMutation() {
   return useMutation({
-    mutationFn: async (input: AdjustmentInput) => readJson<AdjustmentBody | AdjustmentPendingBody>(await apiRequest('POST', '/api/admin/adjustments', input)),
+    mutationFn: async ({ key, ...input }: AdjustmentInput & { key?: string }) =>
+      readJson<AdjustmentBody | AdjustmentPendingBody>(await apiRequest('POST', '/api/admin/adjustments', input, idempotencyHeader(key))),
   });
 }

@@ -6,7 +6,7 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
 import { moneyInFlight } from '../wallet/moneyStatus.ts';
-import { currentUserQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../../lib/queries.ts';
+import { currentUserQuery, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { taskCount } from '../tasks/categories.ts';
 import { CategoryCards } from '../tasks/CategoryCards.tsx';
@@ -15,7 +15,7 @@ import { countActiveByType } from '../tasks/filters.ts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
 
 /**
- * Home (spec section 2): greeting, the user's rupees, a bell with the unread count (to /profile),
+ * Home: greeting, the user's rupees, a bell with the unread count (to /profile),
  * and the three category cards with live counts of active tasks. Renders nothing without a user.
  */
 export function HomeScreen() {
@@ -24,12 +24,11 @@ export function HomeScreen() {
   const { data: user } = useQuery(currentUserQuery());
   const tasks = useQuery({ ...tasksQuery(), enabled: Boolean(user) });
   const userTasks = useQuery({ ...userTasksQuery(), enabled: Boolean(user) });
-  const withdrawals = useQuery({ ...withdrawalsQuery(), enabled: Boolean(user) });
   if (!user) return null;
 
   const name = user.firstName || user.username;
   const counts = tasks.data ? countActiveByType(tasks.data) : null;
-  const inFlight = moneyInFlight(userTasks.data, withdrawals.data);
+  const inFlight = moneyInFlight(userTasks.data, user.pendingPayout);
   return (
     <div className="grid gap-6">
       <header className="flex items-start justify-between gap-3">
@@ -119,7 +118,7 @@ function NotificationBell() {
       {unread > 0 && (
         <span
           data-testid="unread-count"
-          className="absolute -top-1 -right-1 grid h-5 min-w-5 place-items-center rounded-full bg-red-500 px-1 text-[11px] font-bold text-white ring-2 ring-slate-50"
+          className="absolute -top-1 -right-1 grid h-5 min-w-5 place-items-center rounded-full bg-red-700 px-1 text-[11px] font-bold text-white ring-2 ring-slate-50"
         >
           {unread > 99 ? '99+' : unread}
         </span>

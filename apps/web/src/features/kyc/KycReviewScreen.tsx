@@ -14,6 +14,7 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { kycQueueQuery, useApproveKycDocument, useRejectKycDocument } from './kycQueries.ts';
 
@@ -145,32 +146,36 @@ function DocumentCard({
 function ApproveDialog({ item, onClose }: { item: KycQueueItem | null; onClose: () => void }) {
   const { t } = useTranslation('kyc');
   const approve = useApproveKycDocument();
+  const once = useSendOnce(item !== null);
   const documentName = item ? t(`documents.${item.documentType}`) : '';
   const onConfirm = async () => {
     if (!item) return;
+    let sent;
     try {
-      await approve.mutateAsync(item.id);
+      sent = await once.send(() => approve.mutateAsync(item.id));
     } catch (error) {
       toast({ variant: 'destructive', title: t('review.approveFailed'), description: serverErrorMessage(error, t('review.approveFailedText')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('review.approved'), description: t('review.approvedText', { name: item.userName, document: documentName }) });
     onClose();
   };
   return (
     <Dialog
       open={item !== null}
-      onOpenChange={(open) => !open && !approve.isPending && onClose()}
+      onOpenChange={(open) => !open && onClose()}
+      busy={once.busy}
       title={t('review.approveTitle')}
       description={item ? t('review.approveQuestion', { name: item.userName, mobile: item.userMobile, document: documentName }) : undefined}
     >
       {item && <p className="text-sm text-slate-700">{t('review.approveBonus', { name: item.userName, amount: formatRupees(formatPaise(KYC_BONUS_PAISE)) })}</p>}
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={approve.isPending}>
+        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
           {t('review.cancel')}
         </Button>
-        <Button onClick={() => void onConfirm()} disabled={approve.isPending}>
-          {approve.isPending ? t('review.approving') : t('review.approveDocument', { document: documentName })}
+        <Button onClick={() => void onConfirm()} disabled={once.busy}>
+          {once.busy ? t('review.approving') : t('review.approveDocument', { document: documentName })}
         </Button>
       </div>
     </Dialog>
@@ -194,16 +199,19 @@ function RejectDialog({ item, onClose }: { item: KycQueueItem | null; onClose: (
 function RejectForm({ item, onDone }: { item: KycQueueItem; onDone: () => void }) {
   const { t } = useTranslation('kyc');
   const reject = useRejectKycDocument();
+  const once = useSendOnce();
   const form = useSchemaForm(KycRejectRequest, { reason: '' });
 
   const onSubmit = form.handleSubmit(async (body) => {
+    let sent;
     try {
-      await reject.mutateAsync({ documentId: item.id, body });
+      sent = await once.send(() => reject.mutateAsync({ documentId: item.id, body }));
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({ variant: 'destructive', title: t('review.rejectFailed'), description: serverErrorMessage(error, t('review.rejectFailedText')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('review.rejected'), description: t('review.rejectedText', { name: item.userName }) });
     onDone();
   });
@@ -212,11 +220,11 @@ function RejectForm({ item, onDone }: { item: KycQueueItem; onDone: () => void }
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField label={t('review.reason')} rows={4} maxLength={500} placeholder={t('review.reasonPlaceholder')} {...form.field('reason')} />
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={reject.isPending}>
+        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
           {t('review.cancel')}
         </Button>
-        <Button type="submit" variant="danger" disabled={reject.isPending}>
-          {reject.isPending ? t('review.rejecting') : t('review.reject')}
+        <Button type="submit" variant="danger" disabled={once.busy}>
+          {once.busy ? t('review.rejecting') : t('review.reject')}
         </Button>
       </div>
     </form>

@@ -9,6 +9,7 @@ import { serverErrorMessage } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { uploadImage } from '../tasks/upload.ts';
 // With the Home banner, so Home does not download this screen for it.
@@ -25,7 +26,7 @@ type Slot =
   | { phase: 'done'; objectURL: string; previewUrl: string };
 
 /**
- * /kyc (spec sections 2 and 4): the PAN Card and Voter ID cards, each with a front and a back image
+ * /kyc: the PAN Card and Voter ID cards, each with a front and a back image
  * slot and a status badge; a document is submitted once both images are uploaded (or with Submit),
  * and only while it is not uploaded or rejected. With both approved, a banner claims the bonus.
  */
@@ -83,11 +84,14 @@ function CompletedCard() {
 function ClaimBanner() {
   const { t } = useTranslation('kyc');
   const claim = useClaimKycBonus();
+  const once = useSendOnce();
   const amount = kycBonusText();
 
   const onClaim = async () => {
     try {
-      const result = await claim.mutateAsync();
+      const sent = await once.send(() => claim.mutateAsync());
+      if (!sent) return;
+      const result = sent.value;
       toast({ title: t('toast.completed'), description: t('toast.completedText', { amount: formatRupees(result?.rupees ?? formatPaise(KYC_BONUS_PAISE)) }) });
     } catch (error) {
       toast({ variant: 'destructive', title: t('toast.incomplete'), description: serverErrorMessage(error, t('toast.incompleteText')) });
@@ -106,8 +110,8 @@ function ClaimBanner() {
         </h2>
         <p className="text-sm text-emerald-50">{t('claim.text', { amount })}</p>
       </div>
-      <Button variant="secondary" onClick={() => void onClaim()} disabled={claim.isPending}>
-        {claim.isPending ? t('claim.claiming') : t('claim.button', { amount })}
+      <Button variant="secondary" onClick={() => void onClaim()} disabled={once.busy}>
+        {once.busy ? t('claim.claiming') : t('claim.button', { amount })}
       </Button>
     </section>
   );
@@ -154,6 +158,7 @@ function DocumentCard({ type, document }: { type: KycDocumentType; document: Kyc
 function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmitting: boolean }) {
   const { t } = useTranslation('kyc');
   const submit = useSubmitKycDocument();
+  const once = useSendOnce();
   const [slots, setSlots] = useState<Record<Side, Slot>>({ front: { phase: 'idle' }, back: { phase: 'idle' } });
   const previews = useRef<string[]>([]);
   const submittedPair = useRef<string | null>(null);
@@ -170,16 +175,18 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
       return;
     }
     submittedPair.current = `${front.objectURL} ${back.objectURL}`;
+    let sent;
     try {
-      await submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL });
+      sent = await once.send(() => submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL }));
     } catch (error) {
       toast({ variant: 'destructive', title: t('toast.uploadFailed'), description: serverErrorMessage(error, t('toast.uploadFailedText')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('toast.documentUploaded'), description: t('toast.documentUploadedText', { document: name }) });
   };
 
-  // Submitted automatically once both images are uploaded (spec section 4), once per pair of images.
+  // Submitted automatically once both images are uploaded, once per pair of images.
   useEffect(() => {
     if (front.phase === 'done' && back.phase === 'done' && submittedPair.current !== `${front.objectURL} ${back.objectURL}`) void onSubmit();
     // onSubmit reads the same slots; the pair check keeps this to one submission per pair.
@@ -227,13 +234,13 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
             side={side}
             document={name}
             slot={slots[side]}
-            disabled={slots[side].phase === 'uploading' || submit.isPending}
+            disabled={slots[side].phase === 'uploading' || once.busy}
             onChange={(event) => void onFileChosen(side, event)}
           />
         ))}
       </div>
-      <Button onClick={() => void onSubmit()} disabled={!ready || uploading || submit.isPending}>
-        {submit.isPending ? t('submitting') : t('submit')}
+      <Button onClick={() => void onSubmit()} disabled={!ready || uploading || once.busy}>
+        {once.busy ? t('submitting') : t('submit')}
       </Button>
     </div>
   );
@@ -308,7 +315,7 @@ function ImageSlot({
   );
 }
 
-/** A chosen image's preview; when the browser cannot draw it, an 'uploaded' tick instead (spec section 2). */
+/** A chosen image's preview; when the browser cannot draw it, an 'uploaded' tick instead. */
 function Preview({ src, alt }: { src: string; alt: string }) {
   const [broken, setBroken] = useState(false);
   if (broken) return <CheckCircleIcon className="size-8 text-emerald-600" aria-label={alt} />;

@@ -14,7 +14,7 @@ import { toast } from '../../lib/toast.ts';
 import { useUnreadCount } from './useUnreadCount.ts';
 import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
 
-/** Spec section 8: notification failures show as text in the dialog, never as a toast. */
+/** Notification failures show as text in the dialog, never as a toast. */
 export const NOTIFICATION_FAILURES = {
   markRead: 'failures.markRead',
   markAllRead: 'failures.markAllRead',
@@ -26,7 +26,7 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
   if (count === 0) return null;
   return (
     <span
-      className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-500 px-1.5 text-xs font-bold text-white ${className}`}
+      className={`inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-red-700 px-1.5 text-xs font-bold text-white ${className}`}
       aria-label={t('unread', { count })}
     >
       {count > 99 ? '99+' : count}
@@ -34,7 +34,7 @@ export function UnreadBadge({ count, className = '' }: { count: number; classNam
   );
 }
 
-/** Spec section 2 (Notifications dialog): unread badge, 'Mark All Read', per-item read and delete. */
+/** Notifications dialog: unread badge, 'Mark All Read', per-item read and delete. */
 export function NotificationsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const unread = useUnreadCount();
   const { t } = useTranslation('notifications');

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 import { notificationsQuery } from '../../lib/queries.ts';
 
-/** Spec section 7: one notification read, all read, one deleted; each reads the list again. */
+/** One notification read, all read, one deleted; each reads the list again. */
 
 function useNotificationMutation<Input>(request: (input: Input) => Promise<unknown>) {
   const queryClient = useQueryClient();

@@ -13,10 +13,10 @@ import { toast } from '../../lib/toast.ts';
 import { changedProfileFields } from './profileChanges.ts';
 import { useUpdateProfileMutation } from './profileMutations.ts';
 
-/** The text fields of the form, checked with the same rules the API applies (spec section 5). */
+/** The text fields of the form, checked with the same rules the API applies. */
 const ProfileForm = v.object({ firstName: FirstName, lastName: LastName, email: OptionalEmail });
 
-/** Spec section 2 (Profile): first name, last name, optional e-mail and the notifications toggle. */
+/** Profile: first name, last name, optional e-mail and the notifications toggle. */
 export function EditProfileDialog({ open, onOpenChange, user }: { open: boolean; onOpenChange: (open: boolean) => void; user: UserBody }) {
   const { t } = useTranslation('profile');
   return (

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useLogoutMutation } from '../auth/authMutations.ts';
 
-/** Spec section 9: the user is sent to /login one second after signing out. */
+/** The user is sent to /login one second after signing out. */
 const LOGOUT_REDIRECT_DELAY_MS = 1000;
 
 /**

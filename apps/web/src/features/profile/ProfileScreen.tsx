@@ -29,7 +29,7 @@ import { fullNameOf, supportMailto } from './supportMail.ts';
 
 type OpenDialog = 'edit' | 'notifications' | 'withdrawals' | null;
 
-/** Spec section 2 (Profile): who is signed in, the settings rows, staff links by role, and Logout. */
+/** Profile: who is signed in, the settings rows, staff links by role, and Logout. */
 export function ProfileScreen() {
   const { t } = useTranslation('profile');
   usePageTitle(t('pageTitle'));
@@ -115,6 +115,12 @@ export function ProfileScreen() {
           <Link to="/privacy-policy" className={rowClasses}>
             <RowContent Icon={ShieldIcon} label={t('rows.privacy')} />
           </Link>
+        </li>
+        <li>
+          {/* Everything the app holds about the person, as a JSON file (the right of access). */}
+          <a href="/api/profile/export" download className={rowClasses}>
+            <RowContent Icon={ShieldIcon} label={t('rows.export')} />
+          </a>
         </li>
         <li>
           <Link to="/delete-account" className={rowClasses}>

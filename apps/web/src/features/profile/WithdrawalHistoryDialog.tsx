@@ -7,18 +7,35 @@ import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
 import { withdrawalsQuery } from '../../lib/queries.ts';
 
-/** Locale keys (wallet namespace) of the status chips: Pending, Paid, Rejected. */
+/** Locale keys (wallet namespace) of the status chips: Pending, Sent to bank, Paid, Failed, Rejected, Returned. */
 export const WITHDRAWAL_STATUS_LABELS = {
   pending: 'status.pending',
+  processing: 'status.processing',
   paid: 'status.paid',
+  failed: 'status.failed',
   rejected: 'status.rejected',
+  reversed: 'status.reversed',
 } as const satisfies Record<WithdrawalStatus, string>;
 
 const STATUS_CLASSES: Record<WithdrawalStatus, string> = {
   pending: 'bg-amber-100 text-amber-800',
+  processing: 'bg-sky-100 text-sky-800',
   paid: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-red-100 text-red-700',
   rejected: 'bg-red-100 text-red-700',
+  reversed: 'bg-red-100 text-red-700',
 };
+
+/** The date label of a settled withdrawal (wallet namespace). */
+const SETTLED_ON: Partial<Record<WithdrawalStatus, string>> = {
+  paid: 'history.paidOn',
+  rejected: 'history.rejectedOn',
+  failed: 'history.failedOn',
+  reversed: 'history.reversedOn',
+};
+
+/** Statuses whose money came back to the wallet, with the reason shown. */
+export const RETURNED_STATUSES: ReadonlySet<WithdrawalStatus> = new Set(['rejected', 'failed', 'reversed']);
 
 export function WithdrawalStatusBadge({ status }: { status: WithdrawalStatus }) {
   const { t } = useTranslation('wallet');
@@ -95,7 +112,7 @@ export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: Wit
         </dd>
         {withdrawal.processedAt && (
           <>
-            <dt>{withdrawal.status === 'paid' ? t('history.paidOn') : withdrawal.status === 'rejected' ? t('history.rejectedOn') : t('history.processed')}</dt>
+            <dt>{t(SETTLED_ON[withdrawal.status] ?? 'history.processed')}</dt>
             <dd className="text-slate-700">
               <time dateTime={withdrawal.processedAt}>{formatDate(withdrawal.processedAt)}</time>
             </dd>
@@ -108,7 +125,7 @@ export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: Wit
           </>
         )}
       </dl>
-      {withdrawal.status === 'rejected' && withdrawal.reason && (
+      {RETURNED_STATUSES.has(withdrawal.status) && withdrawal.reason && (
         <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           <span className="font-semibold">{t('history.reason')}</span> {withdrawal.reason}
           <span className="mt-1 block text-xs text-red-600">{t('history.returned')}</span>

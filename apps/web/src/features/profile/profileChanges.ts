@@ -9,7 +9,7 @@ export interface ProfileFormOutput {
 }
 
 /**
- * Spec section 5: only the fields that changed are sent with PUT /api/profile. An empty object means
+ * Only the fields that changed are sent with PUT /api/profile. An empty object means
  * nothing changed, and the dialog answers 'No Changes' without asking the server.
  */
 export function changedProfileFields(

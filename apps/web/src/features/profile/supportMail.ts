@@ -8,7 +8,7 @@ export function fullNameOf(user: Pick<UserBody, 'firstName' | 'lastName'> | null
 }
 
 /**
- * Spec section 2 (Help & Support): a mail draft to the support address with the subject 'Help &
+ * Help & Support: a mail draft to the support address with the subject 'Help &
  * Support Request' and a body that carries the user's id, mobile and name, so support can find them.
  * Encoded with encodeURIComponent: mail apps read '+' literally, so spaces must be %20.
  */

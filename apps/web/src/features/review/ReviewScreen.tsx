@@ -14,6 +14,7 @@ import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, submissionsQuery } from '../../lib/queries.ts';
 import { canReview } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useRejectMutation } from './reviewMutations.ts';
 import { KycReviewLink } from '../kyc/KycLinks.tsx';
@@ -114,14 +115,17 @@ function SubmissionCard({ submission, onApprove, onReject }: { submission: Submi
 function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
   const { t } = useTranslation('review');
   const approve = useApproveMutation();
+  const once = useSendOnce(submission !== null);
   const onConfirm = async () => {
     if (!submission) return;
+    let sent;
     try {
-      await approve.mutateAsync(submission.id);
+      sent = await once.send((key) => approve.mutateAsync({ submissionId: submission.id, key }));
     } catch (error) {
       toast({ variant: 'destructive', title: t('approveFailed'), description: serverErrorMessage(error, t('approveFailedBody')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('approved'), description: t('approvedBody', { amount: formatRupees(submission.rupeeReward), name: submission.userName }) });
     onClose();
   };
@@ -129,6 +133,7 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
     <Dialog
       open={submission !== null}
       onOpenChange={(open) => !open && onClose()}
+      busy={once.busy}
       title={t('approveTitle')}
       description={
         submission
@@ -137,11 +142,11 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
       }
     >
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={approve.isPending}>
+        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
           {t('common:cancel')}
         </Button>
-        <Button onClick={() => void onConfirm()} disabled={approve.isPending}>
-          {approve.isPending ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
+        <Button onClick={() => void onConfirm()} disabled={once.busy}>
+          {once.busy ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
         </Button>
       </div>
     </Dialog>
@@ -164,17 +169,20 @@ function RejectDialog({ submission, onClose }: { submission: SubmissionBody | nu
 
 function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone: () => void }) {
   const reject = useRejectMutation();
+  const once = useSendOnce();
   const { t } = useTranslation('review');
   const form = useSchemaForm(RejectRequest, { reason: '' });
 
   const onSubmit = form.handleSubmit(async (body) => {
+    let sent;
     try {
-      await reject.mutateAsync({ submissionId: submission.id, body });
+      sent = await once.send((key) => reject.mutateAsync({ submissionId: submission.id, body, key }));
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
       toast({ variant: 'destructive', title: t('rejectFailed'), description: serverErrorMessage(error, t('rejectFailedBody')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('rejected'), description: t('rejectedBody', { name: submission.userName }) });
     onDone();
   });
@@ -189,11 +197,11 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
         {...form.field('reason')}
       />
       <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={reject.isPending}>
+        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
           {t('common:cancel')}
         </Button>
-        <Button type="submit" variant="danger" disabled={reject.isPending}>
-          {reject.isPending ? t('rejecting') : t('reject')}
+        <Button type="submit" variant="danger" disabled={once.busy}>
+          {once.busy ? t('rejecting') : t('reject')}
         </Button>
       </div>
     </form>

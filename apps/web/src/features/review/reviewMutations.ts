@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RejectRequest, SubmissionBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { SUBMISSIONS_KEY } from '../../lib/queries.ts';
 
 /**
@@ -11,8 +12,8 @@ import { SUBMISSIONS_KEY } from '../../lib/queries.ts';
 export function useApproveMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (submissionId: string) =>
-      readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/approve`)),
+    mutationFn: async ({ submissionId, key }: { submissionId: string; key?: string }) =>
+      readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/approve`, undefined, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
   });
 }
@@ -20,8 +21,8 @@ export function useApproveMutation() {
 export function useRejectMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ submissionId, body }: { submissionId: string; body: RejectRequest }) =>
-      readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/reject`, body)),
+    mutationFn: async ({ submissionId, body, key }: { submissionId: string; body: RejectRequest; key?: string }) =>
+      readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/reject`, body, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
   });
 }

@@ -4,13 +4,14 @@ import { Trans, useTranslation } from 'react-i18next';
 import { AlertTriangleIcon, MailIcon } from '../../components/icons.tsx';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { DeletionRequestPanel } from './DeletionRequestPanel.tsx';
 import { BulletList, MailLink, PolicyHeader, PolicySection } from './PolicyParts.tsx';
 import { deletionMailto, useSupportEmail } from './supportEmail.ts';
 
-/** Spec section 9: a deletion request usually takes 3-7 business days (the text is in the static-pages namespace). */
+/** A deletion request usually takes 3-7 business days (the text is in the static-pages namespace). */
 const STEP_COUNT = 4;
 
-/** Spec section 2 (Delete account): warning, what goes, the steps, legal retention, the request mail. */
+/** Delete account: warning, what goes, the steps, legal retention, the request mail. */
 export function DeleteAccountPage() {
   const { t } = useTranslation('static-pages');
   usePageTitle(t('deleteAccount.pageTitle'));
@@ -81,6 +82,8 @@ export function DeleteAccountPage() {
           {t('deleteAccount.request')}
         </a>
       </section>
+
+      {user ? <DeletionRequestPanel /> : null}
 
       <nav aria-label={t('deleteAccount.more')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium">
         <Link to="/privacy-policy" className="inline-flex min-h-11 items-center text-emerald-700 hover:underline">

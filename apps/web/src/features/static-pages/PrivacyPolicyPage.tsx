@@ -31,7 +31,7 @@ interface SectionTexts {
   after?: string[];
 }
 
-/** Spec section 2 (Privacy policy): every section the spec lists, under Indian law. */
+/** Privacy policy: every section the spec lists, under Indian law. */
 export function PrivacyPolicyPage() {
   const { t } = useTranslation('static-pages');
   usePageTitle(t('privacy.pageTitle'));

@@ -8,6 +8,7 @@ import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
@@ -24,7 +25,7 @@ interface ProofDialogProps {
 }
 
 /**
- * The task detail and proof dialog (spec section 2): the task's instructions, proof requirements,
+ * The task detail and proof dialog: the task's instructions, proof requirements,
  * reward and time; the submission once one exists (image, description, time, rejection reason); the
  * upload form while a proof is wanted; 'Proof Under Review' or 'Task Completed!' otherwise.
  * Its form lives inside the dialog's content, so closing the dialog clears it.
@@ -134,6 +135,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
   const descriptionId = useId();
   const counterId = useId();
   const submit = useSubmitProofMutation();
+  const once = useSendOnce();
   const { t } = useTranslation('tasks');
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
   /** The image's alert (too large, not an image, upload failed), shown under the picker. */
@@ -195,12 +197,15 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
       return;
     }
     setFormAlert(null);
+    const proof = { proofImageUrl: upload.objectURL, proofDescription: description.trim() };
+    let sent;
     try {
-      await submit.mutateAsync({ taskId: task.id, proof: { proofImageUrl: upload.objectURL, proofDescription: description.trim() } });
+      sent = await once.send((key) => submit.mutateAsync({ taskId: task.id, proof, key }));
     } catch (error) {
       toast({ variant: 'destructive', title: t('proof.submitFailed'), description: serverErrorMessage(error, t('proof.submitFailedBody')) });
       return;
     }
+    if (!sent) return;
     toast({ title: t('proof.submitted'), description: t('proof.submittedBody') });
     onSubmitted();
   };
@@ -236,7 +241,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
             type="file"
             accept="image/*"
             aria-label={t('proof.image')}
-            disabled={uploading || submit.isPending}
+            disabled={uploading || once.busy}
             onChange={(event) => void onFileChosen(event)}
             className="sr-only"
           />
@@ -283,8 +288,8 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
       </div>
 
       <div className="grid gap-2">
-        <Button type="submit" disabled={missing || submit.isPending || uploading}>
-          {submit.isPending ? t('proof.submitting') : t('card.submitProof')}
+        <Button type="submit" disabled={missing || once.busy || uploading}>
+          {once.busy ? t('proof.submitting') : t('card.submitProof')}
         </Button>
         {formAlert && missing ? (
           <p role="alert" className="text-center text-sm font-medium text-red-700">

@@ -37,7 +37,7 @@ const actionClasses =
   'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2';
 
 /**
- * One task of a list (spec section 2): title, description, reward, time, status badge and proof
+ * One task of a list: title, description, reward, time, status badge and proof
  * instructions. The start button opens the task URL in a new tab until the task is approved; Submit
  * Proof shows while a proof is wanted (pending or rejected). Once a proof exists, View Proof opens
  * the same dialog to see it.

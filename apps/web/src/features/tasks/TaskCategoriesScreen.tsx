@@ -6,7 +6,7 @@ import { TaskScreenHeader } from './TaskScreenHeader.tsx';
 
 const QUICK_TIPS = ['tips.honest', 'tips.clearProof', 'tips.checkBack'] as const;
 
-/** /tasks/categories (spec section 2): the three cards with static counts, and quick tips. */
+/** /tasks/categories: the three cards with static counts, and quick tips. */
 export function TaskCategoriesScreen() {
   const { t } = useTranslation('tasks');
   usePageTitle(t('categoriesScreen.title'));

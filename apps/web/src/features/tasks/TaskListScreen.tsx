@@ -12,7 +12,7 @@ import { TaskCard } from './TaskCard.tsx';
 import { TaskScreenHeader } from './TaskScreenHeader.tsx';
 import type { TaskCardKind } from './TaskCard.tsx';
 
-/** Spec section 2, task list screens: each list's words live in the tasks namespace under `lists.<list>`. */
+/** Task list screens: each list's words live in the tasks namespace under `lists.<list>`. */
 const CARD_KIND: Record<TaskList, TaskCardKind> = { rating: 'rating', website: 'website', games: 'generic' };
 
 /** One task list screen: back link, title, subtitle, then skeletons, the cards or the empty state. */

@@ -2,7 +2,7 @@ import { i18n } from '../../i18n/index.ts';
 import type { TaskType } from '@kamai/contracts';
 
 /**
- * The three task categories of Home and /tasks/categories (spec sections 2 and 9). Their words
+ * The three task categories of Home and /tasks/categories. Their words
  * (title, blurb, time, static count) live in the tasks namespace under `categories.<type>`.
  */
 export interface TaskCategory {

@@ -1,7 +1,7 @@
 import type { TaskBody, TaskType, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 
 /**
- * Which tasks each list screen shows (spec section 2, task list screens). A list takes the tasks of
+ * Which tasks each list screen shows. A list takes the tasks of
  * its type, and the rating and website lists also take tasks whose words say they belong there:
  *
  * - Rating: taskType rating, or the title or description mentions "rate" or "review" without the
@@ -75,7 +75,7 @@ export function statusOf(taskId: string, userTasks: readonly Pick<UserTaskBody, 
   return userTasks?.find((record) => record.taskId === taskId)?.status ?? 'pending';
 }
 
-/** The locale key (tasks namespace) of each status's badge text (spec section 4: Not Started, Under Review, Completed, Rejected). */
+/** The locale key (tasks namespace) of each status's badge text (Not Started, Under Review, Completed, Rejected). */
 export const STATUS_LABEL_KEYS = {
   pending: 'status.pending',
   submitted: 'status.submitted',

@@ -1,18 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 
 /**
- * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed (spec section 7),
+ * `POST /api/tasks/{id}/submit-proof`. Afterwards both task lists are refreshed,
  * and the review queue the proof joins, which a reviewer may have read; the refresh is not awaited,
  * so the dialog closes at once and the card follows a moment later.
  */
 export function useSubmitProofMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ taskId, proof }: { taskId: string; proof: SubmitProofRequest }) =>
-      readJson<UserTaskBody>(await apiRequest('POST', `/api/tasks/${encodeURIComponent(taskId)}/submit-proof`, proof)),
+    mutationFn: async ({ taskId, proof, key }: { taskId: string; proof: SubmitProofRequest; key?: string }) =>
+      readJson<UserTaskBody>(await apiRequest('POST', `/api/tasks/${encodeURIComponent(taskId)}/submit-proof`, proof, idempotencyHeader(key))),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey });

@@ -1,5 +1,5 @@
 /**
- * Calls `fn` at most once per `intervalMs` (spec section 9: upload progress updates are throttled to
+ * Calls `fn` at most once per `intervalMs` (upload progress updates are throttled to
  * 500 ms). The first call runs at once; calls inside the interval are held and the latest of them
  * runs when it ends, so the last value is never lost. `flush` runs a held call now; `cancel` drops it.
  */

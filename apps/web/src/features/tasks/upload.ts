@@ -2,7 +2,7 @@ import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, type UploadPurpose } from '@kamai/con
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
-/** Spec section 9: upload progress updates are throttled to 500 ms. */
+/** Upload progress updates are throttled to 500 ms. */
 export const UPLOAD_PROGRESS_INTERVAL_MS = 500;
 
 export const UPLOAD_MESSAGES = {
@@ -25,7 +25,7 @@ export function checkImageFile(file: Pick<File, 'size' | 'type'>): string | null
   return null;
 }
 
-/** A failed PUT of the file; its message is 'Upload failed with status: {status}' (spec section 8). */
+/** A failed PUT of the file; its message is 'Upload failed with status: {status}'. */
 export class UploadError extends Error {
   constructor(readonly status: number) {
     super(`Upload failed with status: ${status}`);
@@ -50,7 +50,7 @@ function putFile(url: string, file: File, onProgress: (percent: number) => void,
 }
 
 /**
- * Uploads one image the signed way (spec section 7): ask for an upload URL, PUT the file there with
+ * Uploads one image the signed way: ask for an upload URL, PUT the file there with
  * its content type, and answer the object address to send as `proofImageUrl`. `onProgress` gets the
  * percentage at most once per 500 ms; a report still held when the upload ends is dropped, as the
  * screen then shows the uploaded image instead of the bar.

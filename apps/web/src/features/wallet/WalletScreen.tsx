@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TransactionBody, WithdrawalBody } from '@kamai/contracts';
+import type { TransactionBody, WithdrawalBody, WithdrawalStatus } from '@kamai/contracts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { WithdrawalItem, WithdrawalStatusBadge } from '../profile/WithdrawalHistoryDialog.tsx';
+import { RETURNED_STATUSES, WithdrawalItem, WithdrawalStatusBadge } from '../profile/WithdrawalHistoryDialog.tsx';
 import { withdrawalFor } from './moneyStatus.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,14 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { MIN_WITHDRAWAL_RUPEES, canWithdraw } from './withdrawal.ts';
 
-/** Spec section 2 (Wallet): the balance, 'Withdraw Money', and the recent activity. */
+/** The line under a withdrawal whose money came back: why (wallet namespace). */
+const REASON_KEYS: Partial<Record<WithdrawalStatus, string>> = {
+  rejected: 'detail.rejectedReason',
+  failed: 'detail.failedReason',
+  reversed: 'detail.reversedReason',
+};
+
+/** Wallet: the balance, 'Withdraw Money', and the recent activity. */
 export function WalletScreen() {
   const { t } = useTranslation('wallet');
   usePageTitle(t('pageTitle'));
@@ -136,11 +143,11 @@ function ActivityRow({
           <time dateTime={transaction.createdAt}>{formatRelativeTime(transaction.createdAt, now)}</time>
           {withdrawal && <WithdrawalStatusBadge status={withdrawal.status} />}
         </span>
-        {withdrawal?.status === 'paid' && withdrawal.reference && (
+        {(withdrawal?.status === 'paid' || withdrawal?.status === 'reversed') && withdrawal.reference && (
           <span className="mt-0.5 block text-xs break-all text-slate-600">{t('detail.utr', { reference: withdrawal.reference })}</span>
         )}
-        {withdrawal?.status === 'rejected' && withdrawal.reason && (
-          <span className="mt-0.5 block text-xs text-red-700">{t('detail.rejectedReason', { reason: withdrawal.reason })}</span>
+        {withdrawal && RETURNED_STATUSES.has(withdrawal.status) && withdrawal.reason && (
+          <span className="mt-0.5 block text-xs text-red-700">{t(REASON_KEYS[withdrawal.status] ?? 'detail.rejectedReason', { reason: withdrawal.reason })}</span>
         )}
       </span>
       <span className={`shrink-0 text-sm font-semibold tabular-nums ${credit ? 'text-emerald-700' : 'text-red-700'}`} data-testid="amount">

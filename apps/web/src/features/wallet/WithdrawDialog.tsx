@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { formatRupees, formatRupeesShort } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { savedDestinationQuery } from '../../lib/queries.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { useSessionExpired } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { type IfscData, ifscBranchQuery, loadIfscData, lookupIfsc } from './ifsc.ts';
@@ -27,13 +28,15 @@ interface WithdrawDialogProps {
   balance: string;
 }
 
-/** Spec section 2 (Wallet): the 'Withdraw to Bank' dialog. */
+/** Wallet: the 'Withdraw to Bank' dialog. */
 export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogProps) {
   const { t } = useTranslation('wallet');
+  const once = useSendOnce(open);
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
+      busy={once.busy}
       title={t('withdraw.title')}
       description={
         <>
@@ -42,7 +45,7 @@ export function WithdrawDialog({ open, onOpenChange, balance }: WithdrawDialogPr
       }
     >
       {/* Inside the dialog's content, so every opening starts from a fresh form. */}
-      <WithdrawForm balance={balance} onDone={() => onOpenChange(false)} />
+      <WithdrawForm balance={balance} once={once} onDone={() => onOpenChange(false)} />
     </Dialog>
   );
 }
@@ -51,7 +54,7 @@ type DestinationChoice = 'saved' | 'bank' | 'upi';
 
 const UpiForm = v.object({ upiId: UpiId });
 
-function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void }) {
+function WithdrawForm({ balance, once, onDone }: { balance: string; once: ReturnType<typeof useSendOnce>; onDone: () => void }) {
   const withdraw = useWithdrawMutation();
   const queryClient = useQueryClient();
   const { t } = useTranslation('wallet');
@@ -82,13 +85,15 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
   /** The branch for the confirmation: asked now if the field's lookup has not answered; none on failure. */
   const branchFor = (code: string) => queryClient.fetchQuery(ifscBranchQuery(code)).catch(() => null);
 
-  const send = async (input: WithdrawalInput) => {
+  /** True when the request was answered (either way), false for an ignored second press. */
+  const send = async (input: WithdrawalInput): Promise<boolean> => {
+    let sent;
     try {
-      await withdraw.mutateAsync(input);
+      sent = await once.send((key) => withdraw.mutateAsync({ ...input, key }));
     } catch (error) {
       if (errorStatus(error) === 401) {
         sessionExpired();
-        return;
+        return true;
       }
       const fields = serverFieldErrors(error);
       bankForm.setServerErrors(
@@ -102,17 +107,19 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       if (parseApiError(error)?.body?.error.code === 'destination_required') setChoice('bank');
       const { title, message } = withdrawalFailureToast(parseApiError(error)?.body);
       toast({ variant: 'destructive', title, description: message });
-      return;
+      return true;
     }
+    if (!sent) return false;
     toast({ title: t('withdraw.requested'), description: t('withdraw.requestedBody') });
     onDone();
+    return true;
   };
 
   const confirm = (input: WithdrawalInput, to: string) => setReview({ input, amount: input.amount, to });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (withdraw.isPending) return;
+    if (once.busy) return;
     const checked = checkWithdrawalAmount(amount, balance);
     if (!checked.ok) {
       toast({ variant: 'destructive', title: checked.title, description: checked.message });
@@ -158,8 +165,8 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
       <ConfirmWithdrawal
         amount={review.amount}
         to={review.to}
-        pending={withdraw.isPending}
-        onConfirm={() => void send(review.input).then(() => setReview(null))}
+        pending={once.busy}
+        onConfirm={() => void send(review.input).then((answered) => answered && setReview(null))}
         onBack={() => setReview(null)}
       />
     );
@@ -260,7 +267,7 @@ function WithdrawForm({ balance, onDone }: { balance: string; onDone: () => void
         {t('withdraw.processing')}
       </p>
 
-      <FormActions submitLabel={t('withdraw.submit')} pendingLabel={t('withdraw.submitting')} pending={withdraw.isPending} onCancel={onDone} />
+      <FormActions submitLabel={t('withdraw.submit')} pendingLabel={t('withdraw.submitting')} pending={once.busy} onCancel={onDone} />
     </form>
   );
 }

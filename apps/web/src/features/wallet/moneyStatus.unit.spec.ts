@@ -7,32 +7,28 @@ describe('withdrawalFor', () => {
     { id: 'w2', requestedAt: '2026-11-21T10:00:00.000Z', amount: '100.00', status: 'paid' },
   ];
 
-  it('finds the request a withdrawal debit paid out, by time and amount', () => {
-    const row = { kind: 'withdrawal', direction: 'debit' as const, amount: '100.00', createdAt: '2026-11-21T10:00:00Z' };
+  it('finds the request a withdrawal debit paid out, by the id the entry carries', () => {
+    const row = { kind: 'withdrawal', direction: 'debit' as const, withdrawalId: 'w2' };
     expect(withdrawalFor(row, withdrawals)?.id).toBe('w2');
-    expect(withdrawalFor({ ...row, amount: '99.00' }, withdrawals)).toBeNull();
+    expect(withdrawalFor({ ...row, withdrawalId: 'w9' }, withdrawals)).toBeNull();
   });
 
   it('gives nothing for other entries or before the requests are read', () => {
-    const row = { kind: 'withdrawal_refund', direction: 'credit' as const, amount: '150.50', createdAt: '2026-11-20T10:00:00.000Z' };
+    const row = { kind: 'withdrawal_refund', direction: 'credit' as const, withdrawalId: 'w1' };
     expect(withdrawalFor(row, withdrawals)).toBeNull();
     expect(withdrawalFor({ ...row, kind: 'withdrawal', direction: 'debit' }, undefined)).toBeNull();
+    expect(withdrawalFor({ kind: 'withdrawal', direction: 'debit' }, withdrawals)).toBeNull();
   });
 });
 
 describe('moneyInFlight', () => {
-  it('adds the rewards of proofs under review and the requested withdrawals not yet paid', () => {
+  it('adds the rewards of proofs under review, and takes the pending payout as the server counts it', () => {
     const tasks = [
       { status: 'submitted' as const, rupeeReward: '25.00' },
       { status: 'submitted' as const, rupeeReward: '10.50' },
       { status: 'approved' as const, rupeeReward: '40.00' },
     ];
-    const withdrawals = [
-      { status: 'pending' as const, amount: '150.00' },
-      { status: 'paid' as const, amount: '100.00' },
-      { status: 'rejected' as const, amount: '300.00' },
-    ];
-    expect(moneyInFlight(tasks, withdrawals)).toEqual({ underReviewPaise: 3550, onItsWayPaise: 15000 });
+    expect(moneyInFlight(tasks, '150.00')).toEqual({ underReviewPaise: 3550, onItsWayPaise: 15000 });
     expect(moneyInFlight(undefined, undefined)).toEqual({ underReviewPaise: 0, onItsWayPaise: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BankAccount, WithdrawalBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import {
   FINANCE_WITHDRAWALS_KEY,
   currentUserQuery,
@@ -27,7 +28,8 @@ export interface WithdrawalInput {
 export function useWithdrawMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: WithdrawalInput) => readJson<WithdrawalBody>(await apiRequest('POST', '/api/withdrawals', input)),
+    mutationFn: async ({ key, ...input }: WithdrawalInput & { key?: string }) =>
+      readJson<WithdrawalBody>(await apiRequest('POST', '/api/withdrawals', input, idempotencyHeader(key))),
     onSuccess: () =>
       Promise.all(
         [

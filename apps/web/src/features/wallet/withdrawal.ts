@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
 import type { ErrorBody } from '@kamai/contracts';
 
-/** Spec sections 5 and 9: the smallest withdrawal (contracts' MIN_WITHDRAWAL_PAISE) and the dialog's default entry, in rupees. */
+/** The smallest withdrawal (contracts' MIN_WITHDRAWAL_PAISE) and the dialog's default entry, in rupees. */
 export const MIN_WITHDRAWAL_RUPEES = MIN_WITHDRAWAL_PAISE / 100;
 
-/** Spec section 8: shown when a withdrawal fails for a reason the spec names no title for. */
+/** Shown when a withdrawal fails for a reason the spec names no title for. */
 export const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
 
 export type AmountCheck = { ok: true; amount: string } | { ok: false; title: string; message: string };

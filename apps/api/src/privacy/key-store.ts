@@ -1,0 +1,196 @@
+/**
+ * Data keys of personal data, kept outside the event log (crypto-shredding): one AES-256 key per
+ * data subject (a user id), created on first use and stored wrapped by a key-encryption key (KEK).
+ * Erasing a subject deletes its key and leaves a tombstone, so the key is never created again and
+ * whatever was sealed with it stays unreadable for good.
+ *
+ * The port is synchronous because the event store's synchronous reads (the session cache, the
+ * subscriptions) unseal events; a cloud KMS adapter would keep the same shape by unwrapping each data
+ * key through the KMS once and caching it, as this one caches keys in memory.
+ */
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { gcmOpenPacked, gcmSealPacked } from './aead.ts';
+
+export interface KeyStore {
+  /** The subject's data key, created on first use; null once the subject was erased. */
+  keyFor(subject: string): Buffer | null;
+  /** The subject's data key if it exists (a read never creates one); null when absent or erased. */
+  existingKey(subject: string): Buffer | null;
+  /** Whether the subject's key was erased. */
+  isErased(subject: string): boolean;
+  /** Deletes the subject's key for good, in every process that shares the store. */
+  erase(subject: string): void;
+  /** A key of the system itself (the mobile-number HMAC key, the snapshot key), created once. */
+  systemKey(name: string): Buffer;
+  close(): void;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS data_keys (
+    subject TEXT PRIMARY KEY,
+    wrapped BLOB NOT NULL
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS tombstones (
+    seq       INTEGER PRIMARY KEY,
+    subject   TEXT    NOT NULL UNIQUE,
+    erased_at TEXT    NOT NULL
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS kek_check (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    wrapped BLOB    NOT NULL
+  ) STRICT;
+`;
+
+/** System keys live beside the subjects' under a prefix no user id has. */
+const SYSTEM_PREFIX = 'system:';
+/** What the KEK check wraps: a wrong KEK fails on it at open instead of reading as "every key erased". */
+const CHECK_VALUE = Buffer.from('kamai key store');
+
+/** AES-256-GCM with the subject as associated data: a wrapped key moved to another row does not open. */
+const wrap = (kek: Buffer, subject: string, key: Buffer): Buffer => gcmSealPacked(kek, key, Buffer.from(subject));
+const unwrap = (kek: Buffer, subject: string, wrapped: Buffer): Buffer => gcmOpenPacked(kek, wrapped, Buffer.from(subject));
+
+export class KeyStoreError extends Error {
+  override readonly name = 'KeyStoreError';
+}
+
+/**
+ * The key store in one SQLite file (DATA_DIR/keys.sqlite), shared by every process on the data
+ * directory. Keys are cached in memory; before each use the file's `data_version` is looked at, and
+ * when another connection committed since, the tombstones added meanwhile drop their keys from the
+ * cache, so an erasure anywhere stops every process from opening that subject's data at once.
+ */
+export class SqliteKeyStore implements KeyStore {
+  readonly file: string;
+  readonly #db: Database.Database;
+  readonly #kek: Buffer;
+  readonly #cache = new Map<string, Buffer | null>();
+  #dataVersion = -1;
+  #lastTombstone = 0;
+  readonly #sql: {
+    dataVersion: Database.Statement<[], number>;
+    key: Database.Statement<[string], Buffer>;
+    tombstone: Database.Statement<[string], number>;
+    tombstonesAfter: Database.Statement<[number], { seq: number; subject: string }>;
+    insertKey: Database.Statement<[string, Buffer]>;
+    deleteKey: Database.Statement<[string]>;
+    insertTombstone: Database.Statement<[string, string]>;
+  };
+
+  constructor(file: string, kek: Buffer) {
+    if (kek.length !== 32) throw new KeyStoreError('the key-encryption key must be 32 bytes');
+    this.file = file;
+    this.#kek = kek;
+    const db = new Database(file);
+    this.#db = db;
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      // An erased key's bytes are overwritten, not just unlinked from the b-tree.
+      db.pragma('secure_delete = ON');
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        const check = db.prepare<[], Buffer>('SELECT wrapped FROM kek_check WHERE id = 1').pluck().get();
+        if (!check) {
+          db.prepare('INSERT INTO kek_check (id, wrapped) VALUES (1, ?)').run(wrap(kek, 'kek-check', CHECK_VALUE));
+          return;
+        }
+        let opened: Buffer | null = null;
+        try {
+          opened = unwrap(kek, 'kek-check', check);
+        } catch {
+          // reported below
+        }
+        if (!opened?.equals(CHECK_VALUE)) throw new KeyStoreError(`${file} was made with another key-encryption key (KEY_ENCRYPTION_KEY)`);
+      }).immediate();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.#sql = {
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+      key: db.prepare<[string], Buffer>('SELECT wrapped FROM data_keys WHERE subject = ?').pluck(),
+      tombstone: db.prepare<[string], number>('SELECT seq FROM tombstones WHERE subject = ?').pluck(),
+      tombstonesAfter: db.prepare('SELECT seq, subject FROM tombstones WHERE seq > ? ORDER BY seq'),
+      insertKey: db.prepare('INSERT OR IGNORE INTO data_keys (subject, wrapped) VALUES (?, ?)'),
+      deleteKey: db.prepare('DELETE FROM data_keys WHERE subject = ?'),
+      insertTombstone: db.prepare('INSERT OR IGNORE INTO tombstones (subject, erased_at) VALUES (?, ?)'),
+    };
+    this.#lastTombstone = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM tombstones').pluck().get() ?? 0;
+    this.#dataVersion = this.#sql.dataVersion.get() ?? 0;
+  }
+
+  /** Forgets cached keys of subjects another process erased since the last look. */
+  #refresh(): void {
+    const version = this.#sql.dataVersion.get() ?? 0;
+    if (version === this.#dataVersion) return;
+    this.#dataVersion = version;
+    for (const row of this.#sql.tombstonesAfter.all(this.#lastTombstone)) {
+      this.#cache.set(row.subject, null);
+      this.#lastTombstone = row.seq;
+    }
+  }
+
+  #read(subject: string): Buffer | null | undefined {
+    this.#refresh();
+    if (this.#cache.has(subject)) return this.#cache.get(subject);
+    const wrapped = this.#sql.key.get(subject);
+    if (wrapped) {
+      const key = unwrap(this.#kek, subject, wrapped);
+      this.#cache.set(subject, key);
+      return key;
+    }
+    if (this.#sql.tombstone.get(subject) !== undefined) {
+      this.#cache.set(subject, null);
+      return null;
+    }
+    return undefined;
+  }
+
+  keyFor(subject: string): Buffer | null {
+    const known = this.#read(subject);
+    if (known !== undefined) return known;
+    // Race-safe across processes: the write lock is taken before the tombstone is looked at, and the
+    // first process to insert wins (INSERT OR IGNORE); everyone then reads the winner's key.
+    this.#db.transaction(() => {
+      if (this.#sql.tombstone.get(subject) !== undefined) return;
+      this.#sql.insertKey.run(subject, wrap(this.#kek, subject, randomBytes(32)));
+    }).immediate();
+    const created = this.#read(subject);
+    if (created === undefined) throw new KeyStoreError(`no key for ${subject} after creating it`);
+    return created;
+  }
+
+  existingKey(subject: string): Buffer | null {
+    return this.#read(subject) ?? null;
+  }
+
+  isErased(subject: string): boolean {
+    return this.#read(subject) === null;
+  }
+
+  erase(subject: string): void {
+    if (subject.startsWith(SYSTEM_PREFIX)) throw new KeyStoreError('system keys are never erased');
+    this.#db.transaction(() => {
+      this.#sql.deleteKey.run(subject);
+      this.#sql.insertTombstone.run(subject, new Date().toISOString());
+    }).immediate();
+    this.#cache.set(subject, null);
+    // The deleted page's old bytes may still sit in the WAL: copy it into the file (secure_delete
+    // zeroes the freed cells there) and truncate the WAL to nothing. A reader holding an old
+    // snapshot can stop the truncation; the next erasure's checkpoint (or SQLite's own) finishes it.
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  systemKey(name: string): Buffer {
+    const key = this.keyFor(SYSTEM_PREFIX + name);
+    if (!key) throw new KeyStoreError(`system key ${name} is missing`);
+    return key;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}

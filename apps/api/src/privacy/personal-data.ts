@@ -1,0 +1,92 @@
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { streams } from '@kamai/contracts';
+import type { Config } from '../config.ts';
+import { readOrCreateSecretFile } from '../secret-file.ts';
+import { type KeyStore, SqliteKeyStore } from './key-store.ts';
+import { PersonalDataSealer } from './sealing.ts';
+
+/** What the routes use of the personal-data keys (AppDeps.personalData). */
+export interface PersonalData {
+  /**
+   * Forgets a person: deletes their data key in every process sharing the key store, so their
+   * sealed fields read as ERASED from now on (the log itself never changes).
+   */
+  erase(userId: string): Promise<void>;
+  /** The stream that reserves a mobile number: named by a keyed HMAC of it, never the number. */
+  mobileStreamId(mobile: string): string;
+  /** The stream a mobile number was reserved on before stream names were hashed (legacy stores). */
+  legacyMobileStreamId(mobile: string): string;
+}
+
+/** Where a thread or another process finds the same keys: the key store's file and its KEK. */
+export interface KeyStoreLocation {
+  keysFile: string;
+  kek: Uint8Array;
+}
+
+export interface OpenPersonalData extends PersonalData {
+  readonly keys: KeyStore;
+  readonly sealer: PersonalDataSealer;
+  readonly location: KeyStoreLocation;
+  close(): void;
+}
+
+/** The system key behind mobile-number stream names. */
+const MOBILE_HMAC_KEY = 'mobile-hmac';
+/** 16 letters standing for the 16 hex digits: a stream name with no digit can never hold a phone number. */
+const LETTERS = 'abcdefghijklmnop';
+
+function letters(digest: Buffer): string {
+  let out = '';
+  for (const byte of digest) out += LETTERS[byte >> 4]! + LETTERS[byte & 15]!;
+  return out;
+}
+
+type KeyConfig = Pick<Config, 'keyEncryptionKey' | 'keysFile' | 'dataDir'>;
+
+/**
+ * The key-encryption key: KEY_ENCRYPTION_KEY, or (development) a key created once in DATA_DIR,
+ * about which the start-up log warns, since a copy of DATA_DIR then carries the key with the data.
+ */
+export function loadKeyEncryptionKey(config: KeyConfig, log: (line: string) => void = () => {}): Buffer {
+  if (config.keyEncryptionKey) return config.keyEncryptionKey;
+  const file = join(config.dataDir, 'kek.key');
+  const { secret, created } = readOrCreateSecretFile(file);
+  log(
+    `[privacy] the key-encryption key is ${file}${created ? ' (created now)' : ''}: in production set KEY_ENCRYPTION_KEY ` +
+      'from a secret store and delete the file, so a copy of DATA_DIR does not carry the key to its own personal data',
+  );
+  return secret;
+}
+
+/** Opens the key store at a known location (threads, other processes). */
+export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
+  const kek = Buffer.from(location.kek);
+  const keys = new SqliteKeyStore(location.keysFile, kek);
+  const sealer = new PersonalDataSealer(keys);
+  let mobileKey: Buffer | null = null;
+  return {
+    keys,
+    sealer,
+    location: { keysFile: location.keysFile, kek },
+    async erase(userId) {
+      keys.erase(userId);
+    },
+    mobileStreamId(mobile) {
+      mobileKey ??= keys.systemKey(MOBILE_HMAC_KEY);
+      return streams.mobile(letters(createHmac('sha256', mobileKey).update(mobile).digest()));
+    },
+    legacyMobileStreamId(mobile) {
+      return streams.mobile(mobile);
+    },
+    close() {
+      keys.close();
+    },
+  };
+}
+
+/** Opens the key store of a configuration (DATA_DIR/keys.sqlite), creating it and the KEK file if needed. */
+export function openPersonalData(config: KeyConfig, log?: (line: string) => void): OpenPersonalData {
+  return personalDataAt({ keysFile: config.keysFile, kek: loadKeyEncryptionKey(config, log) });
+}

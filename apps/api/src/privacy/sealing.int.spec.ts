@@ -1,0 +1,103 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERASED, ERASED_SHA256, eventCodec } from '@kamai/contracts';
+import type { Json, NewEvent, RecordedEvent } from '@kamai/domain';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeEventStoreContract } from '../event-store/contract.ts';
+import { SqliteKeyStore } from './key-store.ts';
+import { openSealedSqliteStore } from './open.ts';
+import { PersonalDataSealer, SEALED_KEY } from './sealing.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'kamai-sealing-'));
+let files = 0;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeEventStoreContract('sqlite, personal data sealed', () => openSealedSqliteStore(join(dir, `events-${++files}.sqlite`)));
+
+/** What the store would hand back for an event as `seal` made it. */
+function recorded(streamId: string, event: NewEvent): RecordedEvent {
+  // Through JSON, as a store keeps it.
+  const stored = JSON.parse(JSON.stringify(event)) as NewEvent;
+  return { ...stored, streamId, revision: 0, position: 1, metadata: stored.metadata ?? {}, recordedAt: new Date().toISOString() };
+}
+
+const sha = (char: string) => char.repeat(64);
+
+describe('sealing personal fields', () => {
+  let keys: SqliteKeyStore;
+  let sealer: PersonalDataSealer;
+  const userId = randomUUID();
+  const stream = `user-${userId}`;
+  const registered: NewEvent = {
+    id: randomUUID(),
+    type: 'UserRegistered',
+    data: { userId, mobile: '9876543210', passwordHash: '$argon2id$v=19$secret', firstName: 'Asha', lastName: 'Verma', registeredAt: '2026-11-01T10:00:00.000Z' },
+    metadata: { actor: userId },
+  };
+  const upi: NewEvent = {
+    id: randomUUID(),
+    type: 'WithdrawalRequested',
+    data: { withdrawalId: 'w1', amountPaise: 10000, destination: { kind: 'upi', upiId: 'asha@okbank' }, requestedAt: '2026-11-01T10:00:00.000Z' },
+  };
+  const kyc: NewEvent = {
+    id: randomUUID(),
+    type: 'KycDocumentSubmitted',
+    data: { documentId: 'd1', documentType: 'pan', frontImageUrl: 'kyc/a.jpg', backImageUrl: 'kyc/b.jpg', frontImageSha256: sha('a'), backImageSha256: sha('b'), submittedAt: '2026-11-01T10:00:00.000Z' },
+  };
+
+  beforeEach(() => {
+    keys = new SqliteKeyStore(join(dir, `keys-${++files}.sqlite`), randomBytes(32));
+    sealer = new PersonalDataSealer(keys);
+  });
+  afterEach(() => keys.close());
+
+  it('stores no personal value, and reads every one back', () => {
+    for (const event of [registered, upi, kyc]) {
+      const sealed = sealer.seal(stream, event);
+      const text = JSON.stringify(sealed);
+      for (const secret of ['9876543210', 'argon2id', 'Asha', 'Verma', 'asha@okbank', 'kyc/a.jpg', sha('a')]) expect(text).not.toContain(secret);
+      expect(sealed.metadata?.[SEALED_KEY]).toBeDefined();
+      const opened = sealer.open(recorded(stream, sealed));
+      expect(opened.data).toEqual(event.data);
+      expect(opened.metadata).toEqual(event.metadata ?? {});
+    }
+  });
+
+  it('leaves events without personal fields, and events stored before sealing, as they are', () => {
+    const credited: NewEvent = { id: randomUUID(), type: 'WalletCredited', data: { entryId: 'e1', amountPaise: 100 } };
+    expect(sealer.seal(stream, credited)).toBe(credited);
+    const plain = recorded(stream, registered);
+    expect(sealer.open(plain)).toBe(plain);
+  });
+
+  it('reads an erased person’s fields as placeholders that still pass the contract', () => {
+    const stored = [registered, upi, kyc].map((event) => recorded(stream, sealer.seal(stream, event)));
+    keys.erase(userId);
+    const [user, withdrawal, document] = stored.map((event) => sealer.open(event));
+    expect(user!.data).toMatchObject({ userId, mobile: ERASED, passwordHash: ERASED, firstName: ERASED, lastName: ERASED });
+    expect(withdrawal!.data).toMatchObject({ amountPaise: 10000, destination: { kind: 'upi', upiId: ERASED } });
+    expect(document!.data).toMatchObject({ frontImageUrl: ERASED, frontImageSha256: ERASED_SHA256, backImageSha256: ERASED_SHA256 });
+    expect(eventCodec.decode(document!)).not.toBeNull();
+    // Written after the erasure: stored as placeholders, and no key is created again.
+    const late = sealer.seal(stream, upi);
+    expect(late.metadata?.[SEALED_KEY]).toBeUndefined();
+    expect((late.data as { destination: Json }).destination).toEqual({ kind: 'upi', upiId: ERASED });
+    expect(keys.keyFor(userId)).toBeNull();
+  });
+
+  it('reads a tampered blob, or one moved onto another event, as erased, never failing', () => {
+    const sealed = recorded(stream, sealer.seal(stream, registered));
+    const blob = sealed.metadata[SEALED_KEY] as { c: string };
+    const flipped = `${blob.c.slice(0, 5)}${blob.c[5] === 'A' ? 'B' : 'A'}${blob.c.slice(6)}`;
+    const tampered = { ...sealed, metadata: { ...sealed.metadata, [SEALED_KEY]: { ...blob, c: flipped } } };
+    expect(sealer.open(tampered).data).toMatchObject({ mobile: ERASED, firstName: ERASED });
+    expect(sealer.open({ ...sealed, id: randomUUID() }).data).toMatchObject({ mobile: ERASED });
+  });
+
+  it('refuses a personal event with no data subject, and a writer’s own blob', () => {
+    expect(() => sealer.seal('settings', upi)).toThrow(/no data subject/);
+    expect(() => sealer.seal(stream, { ...registered, metadata: { [SEALED_KEY]: 'x' } })).toThrow(/reserved/);
+  });
+});

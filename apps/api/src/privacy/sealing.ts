@@ -1,0 +1,149 @@
+/**
+ * Sealing personal fields of events (contracts' PERSONAL_FIELDS): before an event is stored, its
+ * personal fields leave the payload and travel together as one AES-256-GCM blob in the event's
+ * metadata, under the data key of the person they belong to. Reading puts them back, or, once that
+ * person's key is erased, puts ERASED (ERASED_SHA256 for digests) in their place: deciders,
+ * projections and rebuilds keep working on an erased person's events.
+ *
+ * The blob is bound (GCM associated data) to the event id, its type, the subject and the sealed
+ * paths, so a blob copied onto another event does not open. A blob that does not open (tampered
+ * bytes) reads as erased rather than failing: the log's hash chain is what reports tampering
+ * (verify-ledger), and one bad event must not stop every reader.
+ */
+import { ERASED, ERASED_SHA256, PERSONAL_FIELDS, type PersonalFields, streams } from '@kamai/contracts';
+import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
+import type { KeyStore } from './key-store.ts';
+import { gcmOpen, gcmSeal } from './aead.ts';
+
+/** The metadata entry holding an event's sealed personal fields. */
+export const SEALED_KEY = 'personal';
+
+interface SealedBlob {
+  /** Format version. */
+  v: 1;
+  /** Whose key sealed it (a user id). */
+  s: string;
+  /** The paths sealed, in order (field names, never values). */
+  p: string[];
+  /** Nonce, base64url. */
+  n: string;
+  /** Ciphertext followed by the GCM tag, base64url. */
+  c: string;
+}
+
+const USER_STREAM_PREFIX = streams.user('');
+
+type JsonObject = { [key: string]: Json };
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function valueAt(data: Json, path: string): Json | undefined {
+  let node: Json | undefined = data;
+  for (const part of path.split('.')) {
+    if (!isObject(node) || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+/** A copy of `data` with `path` set to `value` (or removed when undefined), sharing untouched branches. */
+function withValueAt(data: JsonObject, path: string, value: Json | undefined): JsonObject {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  const copy: JsonObject = { ...data };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return copy;
+  }
+  const child = copy[head];
+  if (!isObject(child)) return copy;
+  copy[head] = withValueAt(child, rest.join('.'), value);
+  return copy;
+}
+
+/** What a field reads as once its subject is erased. */
+export function erasedValue(path: string): string {
+  return path.endsWith('Sha256') ? ERASED_SHA256 : ERASED;
+}
+
+function subjectOf(fields: PersonalFields, streamId: string, data: JsonObject, metadata: EventMetadata | undefined): string | null {
+  if (fields.subject === 'stream') return streamId.startsWith(USER_STREAM_PREFIX) ? streamId.slice(USER_STREAM_PREFIX.length) : null;
+  const value = fields.subject === 'userId' ? data.userId : metadata?.actor;
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+function aad(eventId: string, type: string, subject: string, paths: readonly string[]): Buffer {
+  return Buffer.from(JSON.stringify([eventId, type, subject, paths]));
+}
+
+function isSealedBlob(value: unknown): value is SealedBlob {
+  return (
+    isObject(value) &&
+    value.v === 1 &&
+    typeof value.s === 'string' &&
+    Array.isArray(value.p) &&
+    value.p.every((p) => typeof p === 'string') &&
+    typeof value.n === 'string' &&
+    typeof value.c === 'string'
+  );
+}
+
+export class PersonalDataSealer {
+  readonly keys: KeyStore;
+
+  constructor(keys: KeyStore) {
+    this.keys = keys;
+  }
+
+  /** The event as it is to be stored: its personal fields sealed under their subject's key. */
+  seal<E extends NewEvent>(streamId: string, event: E): E {
+    const fields = PERSONAL_FIELDS[event.type as keyof typeof PERSONAL_FIELDS];
+    if (!fields || !isObject(event.data)) return event;
+    if (event.metadata?.[SEALED_KEY] !== undefined) throw new Error(`event ${event.id}: metadata.${SEALED_KEY} is reserved for sealed personal data`);
+    const present = fields.paths.filter((path) => valueAt(event.data, path) !== undefined);
+    if (present.length === 0) return event;
+    const subject = subjectOf(fields, streamId, event.data, event.metadata);
+    if (!subject) throw new Error(`event ${event.type} on ${streamId}: no data subject to seal its personal fields for`);
+    let data: JsonObject = event.data;
+    const plain: JsonObject = {};
+    for (const path of present) {
+      plain[path] = valueAt(event.data, path) as Json;
+      data = withValueAt(data, path, undefined);
+    }
+    const key = this.keys.keyFor(subject);
+    if (!key) {
+      // The person is already erased: what is written about them now is written erased.
+      for (const path of present) data = withValueAt(data, path, erasedValue(path));
+      return { ...event, data };
+    }
+    const { nonce, body } = gcmSeal(key, JSON.stringify(plain), aad(event.id, event.type, subject, present));
+    const blob: SealedBlob = { v: 1, s: subject, p: present, n: nonce.toString('base64url'), c: body.toString('base64url') };
+    return { ...event, data, metadata: { ...event.metadata, [SEALED_KEY]: blob as unknown as Json } };
+  }
+
+  /** The stored event as its writer meant it: personal fields back in place, or erased placeholders. */
+  open<E extends RecordedEvent>(event: E): E {
+    const blob = event.metadata[SEALED_KEY];
+    // An event without a blob was written before sealing (or holds no personal field): as stored.
+    if (blob === undefined || !isObject(event.data)) return event;
+    const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
+    if (!isSealedBlob(blob)) return { ...event, metadata };
+    const plain = this.#decrypt(event, blob);
+    let data: JsonObject = event.data;
+    for (const path of blob.p) data = withValueAt(data, path, plain ? (plain[path] ?? erasedValue(path)) : erasedValue(path));
+    return { ...event, data, metadata };
+  }
+
+  #decrypt(event: RecordedEvent, blob: SealedBlob): JsonObject | null {
+    const key = this.keys.existingKey(blob.s);
+    if (!key) return null;
+    try {
+      const nonce = Buffer.from(blob.n, 'base64url');
+      const text = gcmOpen(key, nonce, Buffer.from(blob.c, 'base64url'), aad(event.id, event.type, blob.s, blob.p)).toString('utf8');
+      const parsed: unknown = JSON.parse(text);
+      return isObject(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
+import { KYC_MESSAGES } from './kyc.ts';
+import { type MessageParams, renderText } from './messages.ts';
+import { IMAGE_TOO_LARGE } from './rules.ts';
+import { LIMIT_MESSAGES, LIMIT_TEXTS } from './settings.ts';
+import { SUSPENSION_MESSAGES } from './suspension.ts';
+import { REVIEW_MESSAGES, TASK_MESSAGES } from './tasks.ts';
+import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
+import { WITHDRAWAL_MESSAGES } from './withdrawals.ts';
+
+/**
+ * The texts of the server's errors that only the server says (the rules' own messages are kept with
+ * their rules, below). `{name}` is a parameter, filled in by renderText.
+ */
+export const API_MESSAGES = {
+  notSignedIn: 'You are not signed in',
+  notAllowed: 'You are not allowed to do this',
+  notFound: 'Not found',
+  badRequest: 'Bad request',
+  internal: 'Something went wrong. Please try again.',
+  bodyTooLarge: 'Request body too large',
+  bodyNotJson: 'Request body must be JSON',
+  crossSite: 'This request did not come from the Kamai app',
+  notYetVisible: 'Your change was saved but is taking a moment to show. Please refresh in a few seconds.',
+  stillProcessing: 'This request is still being processed. Please try again in a moment.',
+  tooManyChanges: 'Too many changes at once. Please try again.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different request',
+  idempotencyKeyFormat: 'Idempotency-Key must be 1 to 100 visible characters',
+  badCredentials: 'Invalid mobile number or password',
+  tooManySignIns: 'Too many failed sign-ins. Please try again in {wait}.',
+  tooManyAccounts: 'Too many new accounts from your network. Please try again in {wait}.',
+  mobileTaken: 'This mobile number is already registered',
+  accountExists: 'This account already exists',
+  sessionExists: 'Session already exists',
+  sessionNotFound: 'Session not found',
+  wrongCurrentPassword: WRONG_CURRENT_PASSWORD,
+  currentPasswordMissing: 'Enter your current password',
+  passwordTooLong: 'Password must be at most 256 characters',
+  firstNameTooLong: 'First name must be at most 60 characters',
+  lastNameTooLong: 'Last name must be at most 60 characters',
+  noSuchUser: 'No such user',
+  noUserWithMobile: 'No user with this mobile number',
+  notificationNotFound: 'Notification not found',
+  taskNotFound: 'Task not found',
+  taskExists: 'This task already exists',
+  noProofNeeded: 'This task does not need proof',
+  proofUnderReview: 'Your proof for this task is already under review',
+  taskCompleted: 'You have already completed this task',
+  submissionExists: 'This submission already exists',
+  submissionNotFound: 'Submission not found',
+  submissionReviewed: 'This submission has already been reviewed',
+  submissionStatus: 'Status must be submitted, approved or rejected',
+  documentExists: 'This document submission already exists',
+  documentStatus: 'Status must be pending, approved or rejected',
+  uploadPurpose: 'Purpose must be proof or kyc',
+  uploadFirst: 'Upload the image first',
+  imageAlreadyUploaded: 'This image was already uploaded',
+  imageNotYours: 'That image was not uploaded by you',
+  imageNotViewable: 'You cannot view this image',
+  imageNotFound: 'That image was not found. Please upload it again.',
+  imageTooLarge: IMAGE_TOO_LARGE,
+  fileTooLarge: 'This file is larger than {megabytes}MB',
+  notImageFile: 'This file is not an image',
+  unreadableImage: 'This file is not a readable image. Please choose another photo.',
+  notProofImage: 'That image was not uploaded as proof',
+  notAnImage: 'Only PNG, JPEG, WebP or GIF images are allowed',
+  invalidObjectKey: 'Invalid object key',
+  uploadLinkInvalid: 'This upload link is not valid',
+  uploadLinkExpired: 'This upload link has expired. Please upload the image again.',
+  uploadIncomplete: 'The upload did not complete. Please try again.',
+  uploadQuota: LIMIT_TEXTS.uploadQuota,
+  rewardAbove: 'Reward can be at most {maxRupees}',
+  withdrawalNotFound: 'Withdrawal request not found',
+  withdrawalExists: 'This withdrawal request already exists',
+  withdrawalDecided: 'This withdrawal request has already been {status}',
+  ownWithdrawal: 'You cannot process your own withdrawal',
+  holderNameTooLong: 'Account holder name must be at most 100 characters',
+  transferReference: 'Enter the bank or UPI transfer reference (4 to 64 letters and digits)',
+  duplicateReference: 'This transfer reference has already been used for another withdrawal',
+  reasonTooShort: 'Give a reason of at least 3 characters',
+  reasonUnder300: 'Keep the reason under 300 characters',
+  amountAboveZero: 'Amount must be more than zero',
+  positiveAmount: 'Amount must be a positive number of rupees',
+  ownWallet: 'You cannot adjust your own wallet',
+  adjustmentNotFound: 'Adjustment not found',
+  adjustmentDecided: 'This adjustment was already {decision}',
+  ownAdjustment: 'Another finance member must approve an adjustment you made',
+  unknownIfsc: 'No bank branch has the IFSC {code}',
+  noBranchDirectory: 'This server has no bank branch directory',
+  textTooLong: '{what} must be at most {max} characters',
+  controlCharacters: CONTROL_CHARACTERS_MESSAGE,
+  consentRequired: "Please confirm you are 18 or older and agree to the Privacy Policy",
+  passwordRequired: "Enter your password",
+  noDeletionToCancel: "There is no pending deletion request to cancel",
+  deletionNotFound: "No such deletion request",
+  deletionNotPending: "This deletion request is not pending",
+  deletionCoolingOff: "The cooling-off period of this request has not ended yet",
+  balanceNotSettled: "The user still has an available balance or a pending payout; settle it first",
+  accountDeleted: "This account has been deleted",
+  hoursRange: "Enter a whole number of hours from 0 to 720",
+  approvalHoursRange: LIMIT_MESSAGES.approvalHours,
+  withdrawalNotSentYet: "This withdrawal request has not been paid or sent to the bank yet",
+  withdrawalWithBank: "This withdrawal request is with the bank: wait for its result",
+  withdrawalFailedAlready: "This withdrawal request has already failed",
+  failedAtBank: "Failed at the bank",
+  payoutBatchExists: "This payout batch already exists",
+  reconciliationExists: "This reconciliation is already recorded",
+  codeRequired: "Enter the 6-digit code",
+  codeInvalid: "This code is wrong or has expired. Ask for a new one.",
+  tooManyCodes: "Too many codes asked for. Please try again in 60 minutes.",
+  tooManyWrongCodes: "Too many wrong codes. Please try again in 15 minutes.",
+} as const;
+
+type Prefixed<P extends string, T> = { readonly [K in keyof T & string as `${P}.${K}`]: T[K] };
+function prefixed<P extends string, T extends Record<string, unknown>>(prefix: P, texts: T): Prefixed<P, T> {
+  return Object.fromEntries(Object.entries(texts).filter(([, text]) => typeof text === 'string').map(([key, text]) => [`${prefix}.${key}`, text])) as Prefixed<P, T>;
+}
+
+/**
+ * Every text the server can send a person in an error, by its key: the message and each field's.
+ * The API's error body carries the English text (`message`, `fields`) for API clients, and the key
+ * with its parameters (`key`, `params`); the web app shows the text of the key in the reader's
+ * language (its `messages` namespace, under `server.<key>`), and a unit test there fails on a key
+ * without both an English and a Hindi text. A new server message goes here first.
+ */
+export const SERVER_MESSAGES = {
+  ...prefixed('api', API_MESSAGES),
+  ...prefixed('auth', MESSAGES),
+  ...prefixed('kyc', KYC_MESSAGES),
+  ...prefixed('task', TASK_MESSAGES),
+  ...prefixed('review', REVIEW_MESSAGES),
+  ...prefixed('withdrawal', WITHDRAWAL_MESSAGES),
+  ...prefixed('suspension', SUSPENSION_MESSAGES),
+} as const;
+export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
+
+/** A server message as facts: its catalogue key and parameters. */
+export interface MessageRef {
+  key: ServerMessageKey;
+  params?: MessageParams;
+}
+
+/** The English text of a message. */
+export function serverText(ref: MessageRef): string {
+  return renderText(SERVER_MESSAGES[ref.key], ref.params);
+}
+
+const exact = new Map<string, ServerMessageKey>();
+const patterns: Array<{ key: ServerMessageKey; pattern: RegExp; names: string[] }> = [];
+for (const [key, template] of Object.entries(SERVER_MESSAGES) as Array<[ServerMessageKey, string]>) {
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  if (names.length === 0) {
+    if (!exact.has(template)) exact.set(template, key);
+    continue;
+  }
+  const source = template
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('(.+?)');
+  patterns.push({ key, pattern: new RegExp(`^${source}$`), names });
+}
+
+/**
+ * The catalogue entry an English server text was rendered from, with its parameters (as text), or
+ * null for a text the catalogue does not have. Messages are still thrown as their English text
+ * across the server; this is how the error body and the web app get back to the key.
+ */
+export function messageOf(text: string): MessageRef | null {
+  const key = exact.get(text);
+  if (key) return { key };
+  for (const { key, pattern, names } of patterns) {
+    const match = pattern.exec(text);
+    if (match) return { key, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
+  }
+  return null;
+}

@@ -1,0 +1,73 @@
+import * as v from 'valibot';
+
+/**
+ * The privacy policy in force: a registration records the version the person agreed to, so a later
+ * policy can tell who agreed to which. Change it whenever the policy's text changes in substance.
+ */
+export const PRIVACY_POLICY_VERSION = '2026-11-25';
+
+export const CONSENT_MESSAGE = 'Please confirm you are 18 or older and agree to the Privacy Policy';
+/**
+ * `consent: true` on registration: the person is 18 or older and agrees to the privacy policy.
+ * Missing, false or anything else is the same 400, naming the field with this message.
+ */
+export const Consent = v.pipe(
+  // Missing reads as false, so it is refused with the same message as false.
+  v.optional(v.unknown(), false),
+  v.check((value) => value === true, CONSENT_MESSAGE),
+  v.transform((): true => true),
+);
+
+/** What an erased person's name reads as wherever a name is shown. */
+export const DELETED_USER = 'Deleted user';
+
+export const DELETION_STATUSES = ['pending', 'cancelled', 'erased'] as const;
+export type DeletionStatus = (typeof DELETION_STATUSES)[number];
+
+export const DELETION_TEXTS = {
+  noneToCancel: 'There is no pending deletion request to cancel',
+  notFound: 'No such deletion request',
+  notPending: 'This deletion request is not pending',
+  coolingOff: 'The cooling-off period of this request has not ended yet',
+  balanceNotSettled: 'The user still has an available balance or a pending payout; settle it first',
+  erased: 'This account has been deleted',
+} as const;
+
+/** `POST /api/profile/deletion-request`: the password, entered again. */
+export const DeletionRequestCreate = v.object({
+  password: v.pipe(v.string('Enter your password'), v.minLength(1, 'Enter your password'), v.maxLength(256)),
+});
+export type DeletionRequestCreate = v.InferOutput<typeof DeletionRequestCreate>;
+
+/** The signed-in user's own request (GET, POST and DELETE /api/profile/deletion-request). */
+export const DeletionRequestBody = v.object({
+  id: v.string(),
+  status: v.picklist(DELETION_STATUSES),
+  requestedAt: v.string(),
+  /** From then on an admin may erase the account. */
+  coolingOffEndsAt: v.string(),
+  cancelledAt: v.nullable(v.string()),
+});
+export type DeletionRequestBody = v.InferOutput<typeof DeletionRequestBody>;
+
+/** `GET /api/profile/deletion-request`: the latest request, or null when there was none. */
+export const MyDeletionBody = v.object({ request: v.nullable(DeletionRequestBody) });
+export type MyDeletionBody = v.InferOutput<typeof MyDeletionBody>;
+
+/** `GET /api/admin/deletions?status=`: a request as staff see it; the mobile masked, and gone once erased. */
+export const AdminDeletionBody = v.object({
+  id: v.string(),
+  userId: v.string(),
+  status: v.picklist(DELETION_STATUSES),
+  requestedAt: v.string(),
+  coolingOffEndsAt: v.string(),
+  cancelledAt: v.nullable(v.string()),
+  erasedAt: v.nullable(v.string()),
+  /** The admin's user id. */
+  erasedBy: v.nullable(v.string()),
+  /** "+91 98xxxxxx21" while the user is not erased; null after. */
+  mobile: v.nullable(v.string()),
+});
+export type AdminDeletionBody = v.InferOutput<typeof AdminDeletionBody>;
+
+export const DeletionListQuery = v.object({ status: v.optional(v.picklist(DELETION_STATUSES), 'pending') });
