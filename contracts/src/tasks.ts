@@ -53,9 +53,14 @@ export const TASK_DEFAULTS = {
 const tooLong = (what: string, max: number) => `${what} must be at most ${max} characters`;
 
 /** Messages of the review rules. */
+/** The most submissions one bulk decision takes. */
+export const BULK_REVIEW_MAX = 100;
+
 export const REVIEW_MESSAGES = {
   ownSubmission: 'You cannot review your own submission',
   reasonTooLong: tooLong('Reason', REJECT_REASON_MAX_LENGTH),
+  bulkIds: `Choose 1 to ${BULK_REVIEW_MAX} submissions`,
+  decision: 'Decision must be approve or reject',
 } as const;
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
@@ -262,6 +267,46 @@ export const RejectRequest = v.object({
   reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
+
+const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * `POST /api/admin/submissions/bulk`: one decision for several submissions, each decided on its
+ * own. An id given twice is decided once. A rejection needs its reason, as a single one does.
+ */
+export const BulkReviewRequest = v.pipe(
+  v.object(
+    {
+      ids: v.pipe(
+        v.array(v.pipe(v.string(REVIEW_MESSAGES.bulkIds), v.trim(), v.toLowerCase(), v.regex(SUBMISSION_ID, REVIEW_MESSAGES.bulkIds)), REVIEW_MESSAGES.bulkIds),
+        v.minLength(1, REVIEW_MESSAGES.bulkIds),
+        v.maxLength(BULK_REVIEW_MAX, REVIEW_MESSAGES.bulkIds),
+        v.transform((ids) => [...new Set(ids)]),
+      ),
+      decision: v.picklist(['approve', 'reject'], REVIEW_MESSAGES.decision),
+      reason: v.pipe(
+        v.optional(v.string(TASK_MESSAGES.reason), ''),
+        v.trim(),
+        v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong),
+        noControlCharacters(),
+      ),
+    },
+    TASK_MESSAGES.body,
+  ),
+  v.forward(
+    v.check((input) => input.decision !== 'reject' || input.reason.length > 0, TASK_MESSAGES.reason),
+    ['reason'],
+  ),
+);
+export type BulkReviewRequest = v.InferOutput<typeof BulkReviewRequest>;
+
+/** What became of each submission of a bulk decision. */
+export const BULK_REVIEW_RESULTS = ['approved', 'rejected', 'conflict', 'not_found', 'own_submission'] as const;
+export type BulkReviewResult = (typeof BULK_REVIEW_RESULTS)[number];
+export const BulkReviewBody = v.object({
+  results: v.array(v.object({ id: v.string(), result: v.picklist(BULK_REVIEW_RESULTS) })),
+});
+export type BulkReviewBody = v.InferOutput<typeof BulkReviewBody>;
 
 /** `GET /api/admin/task-figures`: per task, what its completions cost and how review goes. */
 export const TaskFiguresBody = v.object({

@@ -92,6 +92,7 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/submissions', 'reviewer', 200],
   ['POST', '/api/admin/submissions/:id/approve', 'reviewer', 404],
   ['POST', '/api/admin/submissions/:id/reject', 'reviewer', 400],
+  ['POST', '/api/admin/submissions/bulk', 'reviewer', 400],
   ['GET', '/api/admin/withdrawals', 'finance', 200],
   ['GET', '/api/admin/withdrawals/:id', 'finance', 404],
   ['POST', '/api/admin/withdrawals/:id/paid', 'finance', 400],
