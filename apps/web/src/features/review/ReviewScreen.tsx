@@ -296,6 +296,7 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <CannedReasons onPick={form.field('reason').onValueChange} />
       <TextAreaField
         label={t('reason')}
         rows={4}
@@ -378,6 +379,14 @@ function BulkDialog({
     >
       <div className="grid gap-4">
         {decision === 'reject' && (
+          <CannedReasons
+            onPick={(text) => {
+              setReason(text);
+              setReasonError(undefined);
+            }}
+          />
+        )}
+        {decision === 'reject' && (
           <TextAreaField
             label={t('reason')}
             rows={3}
@@ -408,3 +417,24 @@ function BulkDialog({
   );
 }
 
+
+/** Reasons reviewers give most, as one tap each, written in the reviewer's language; still editable. */
+const CANNED_REASONS = ['blurry', 'wrongApp', 'incomplete', 'notYours'] as const;
+
+function CannedReasons({ onPick }: { onPick: (text: string) => void }) {
+  const { t } = useTranslation('review');
+  return (
+    <div role="group" aria-label={t('cannedReasons')} className="flex flex-wrap gap-2">
+      {CANNED_REASONS.map((name) => (
+        <button
+          key={name}
+          type="button"
+          onClick={() => onPick(t(`canned.${name}`))}
+          className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+        >
+          {t(`canned.${name}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
