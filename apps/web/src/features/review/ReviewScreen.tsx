@@ -58,28 +58,36 @@ function ReviewQueue() {
     });
 
   const dialogOpen = approving !== null || rejecting !== null || bulk !== null;
+  // Read by the key handler, which keys pressed faster than React renders must still see current.
+  const latest = useRef({ items, current, dialogOpen });
+  latest.current = { ...latest.current, items, dialogOpen };
+  const moveTo = (index: number) => {
+    latest.current.current = index;
+    setCurrent(index);
+  };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (dialogOpen || event.altKey || event.ctrlKey || event.metaKey || items.length === 0) return;
+      const { items: list, current: at, dialogOpen: busy } = latest.current;
+      if (busy || event.altKey || event.ctrlKey || event.metaKey || list.length === 0) return;
       // Typing is typing.
       const target = event.target as HTMLElement | null;
       if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
       const shortcut = shortcutOf(event.key);
       if (!shortcut) return;
       event.preventDefault();
-      const index = Math.min(current, items.length - 1);
-      const submission = items[index]!;
+      const index = Math.min(at, list.length - 1);
+      const submission = list[index]!;
       if (shortcut === 'next' || shortcut === 'previous') {
-        const to = Math.max(0, Math.min(items.length - 1, index + (shortcut === 'next' ? 1 : -1)));
-        setCurrent(to);
-        cards.current.get(items[to]!.id)?.focus();
+        const to = Math.max(0, Math.min(list.length - 1, index + (shortcut === 'next' ? 1 : -1)));
+        moveTo(to);
+        cards.current.get(list[to]!.id)?.focus();
       } else if (shortcut === 'approve') setApproving(submission);
       else if (shortcut === 'reject') setRejecting(submission);
       else toggle(submission.id);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   return (
     <section className="grid gap-5">
@@ -135,7 +143,7 @@ function ReviewQueue() {
                   submission={submission}
                   current={index === Math.min(current, items.length - 1)}
                   selected={selected.has(submission.id)}
-                  onFocus={() => setCurrent(index)}
+                  onFocus={() => moveTo(index)}
                   onToggle={() => toggle(submission.id)}
                   onApprove={() => setApproving(submission)}
                   onReject={() => setRejecting(submission)}
