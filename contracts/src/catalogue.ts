@@ -6,6 +6,7 @@ import { PAYOUT_MESSAGES } from './payouts.ts';
 import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
 import { IMAGE_TOO_LARGE } from './rules.ts';
 import { LIMIT_TEXTS, SETTINGS_MESSAGES } from './settings.ts';
+import { SUSPENSION_MESSAGES } from './suspension.ts';
 import { REVIEW_MESSAGES, TASK_MESSAGES } from './tasks.ts';
 import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
 import { WALLET_MESSAGES } from './wallet.ts';
@@ -47,7 +48,6 @@ export const API_MESSAGES = {
   notificationNotFound: 'Notification not found',
   taskNotFound: 'Task not found',
   taskExists: 'This task already exists',
-  taskUnavailable: 'This task is not available right now',
   noProofNeeded: 'This task does not need proof',
   proofUnderReview: 'Your proof for this task is already under review',
   taskCompleted: 'You have already completed this task',
@@ -141,6 +141,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('settings', SETTINGS_MESSAGES),
   ...prefixed('wallet', WALLET_MESSAGES),
   ...prefixed('controls', CONTROL_MESSAGES),
+  ...prefixed('suspension', SUSPENSION_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -59,6 +59,12 @@ export type ErrorCode =
   | 'unknown_ifsc'
   /** GET /api/ifsc/:code: the server has no branch directory (IFSC_DATASET unset): 404, the form shows the bank only. */
   | 'no_branch_directory'
+  /** Submit proof: every completion slot of the task is taken: 409. */
+  | 'task_full'
+  /** Submit proof: the task's end date has passed: 409. */
+  | 'task_expired'
+  /** A suspended account submitted proof, started a task or asked for a withdrawal: 403. */
+  | 'account_suspended'
   /** A payout batch above the approval threshold whose file is asked for before a second finance member approved it: 409. */
   | 'batch_not_approved'
   /** Erasure asked for before the request's cooling-off ended: 409. */

@@ -16,6 +16,8 @@ export * from './events/index.ts';
 export * from './ledger.ts';
 export * from './audit.ts';
 export * from './text.ts';
+export * from './days.ts';
+export * from './suspension.ts';
 export * from './payouts.ts';
 export * from './catalogue.ts';
 export * from './privacy.ts';

@@ -167,6 +167,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/payout-batches\/[^/]+\/(approve|results)$/,
   /^\/api\/tasks\/[^/]+\/submit-proof$/,
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
+  /^\/api\/admin\/submissions\/bulk$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

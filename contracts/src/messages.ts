@@ -48,6 +48,11 @@ export const NOTIFICATION_TEXTS = {
   kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
   kyc_voter_id_rejected: { title: 'Document Rejected', message: 'Your Voter ID was not accepted: {reason}. Please upload it again.' },
   kyc_bonus: { title: 'KYC Completed!', message: '{amountPaise} has been added to your wallet' },
+  account_suspended: {
+    title: 'Account Suspended',
+    message: 'Your account has been suspended: {reason}. You can still sign in and see your wallet, but cannot do tasks or withdraw.',
+  },
+  account_unsuspended: { title: 'Account Restored', message: 'Your account is active again. You can do tasks and withdraw.' },
   deletion_requested: {
     title: 'Account Deletion Requested',
     message: 'We received your request to delete your account. You can cancel it until the cooling-off period ends.',

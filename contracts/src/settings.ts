@@ -22,6 +22,8 @@ export const DEFAULT_LIMITS = {
   latePayoutDays: 2,
   /** How long a deletion request waits before an admin may erase the account (0: at once). */
   deletionCoolingOffHours: 48,
+  /** A proof nobody decided within this many hours is approved by the system; 0 turns it off. */
+  autoApproveAfterHours: 72,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -43,6 +45,7 @@ export function limitsBody(limits: Limits) {
     payoutBatchApprovalThreshold: formatPaise(limits.payoutBatchApprovalThresholdPaise),
     latePayoutDays: limits.latePayoutDays,
     deletionCoolingOffHours: limits.deletionCoolingOffHours,
+    autoApproveAfterHours: limits.autoApproveAfterHours,
   };
 }
 
@@ -60,6 +63,7 @@ export const SettingsBody = v.object({
   payoutBatchApprovalThreshold: v.string(),
   latePayoutDays: v.number(),
   deletionCoolingOffHours: v.number(),
+  autoApproveAfterHours: v.number(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -70,6 +74,7 @@ export const SETTINGS_MESSAGES = {
   days: 'Enter a whole number of days from 1 to 30',
   count: 'Enter a whole number',
   hours: 'Enter a whole number of hours from 0 to 720',
+  approvalHours: 'Enter a whole number of hours from 0 (off) to 2160',
 } as const;
 
 /** PUT /api/admin/settings: either or both. */
@@ -96,5 +101,20 @@ export const SettingsUpdateRequest = v.object({
   deletionCoolingOffHours: v.optional(
     v.pipe(v.number(SETTINGS_MESSAGES.hours), v.integer(SETTINGS_MESSAGES.hours), v.minValue(0, SETTINGS_MESSAGES.hours), v.maxValue(720, SETTINGS_MESSAGES.hours)),
   ),
+  autoApproveAfterHours: v.optional(
+    v.pipe(v.number(SETTINGS_MESSAGES.approvalHours), v.integer(SETTINGS_MESSAGES.approvalHours), v.minValue(0, SETTINGS_MESSAGES.approvalHours), v.maxValue(2160, SETTINGS_MESSAGES.approvalHours)),
+  ),
 });
+
+/**
+ * When the system decides a proof nobody reviewed: `autoApproveAfterHours` after it came in, or
+ * never (null) when auto-approval is off.
+ */
+export function autoApprovalDue(submittedAt: string, autoApproveAfterHours: number): string | null {
+  if (autoApproveAfterHours <= 0) return null;
+  return new Date(Date.parse(submittedAt) + autoApproveAfterHours * 60 * 60 * 1000).toISOString();
+}
+
+/** The actor recorded for what the system does on its own (auto-approval). */
+export const SYSTEM_ACTOR = 'system';
 export type SettingsUpdateRequest = v.InferOutput<typeof SettingsUpdateRequest>;

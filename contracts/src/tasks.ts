@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, noControlCharacters } from './text.ts';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
+import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 
 /** The longest proof description and rejection reason: one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
@@ -26,7 +27,17 @@ export const TASK_MESSAGES = {
   changedBySomeoneElse: 'This task was changed by someone else',
   /** 428: an admin edit or delete without If-Match. */
   ifMatchRequired: 'Send the If-Match header with the ETag of the task you edited',
+  maxCompletions: 'Completions must be a whole number from 1 to 1000000',
+  expiresOn: DAY_MESSAGE,
+  /** 409 on submit proof: every completion slot is taken. */
+  full: 'This task has no places left',
+  /** 409 on submit proof: the task's last day has passed. */
+  expired: 'This task has ended',
+  notAvailable: 'This task is not available right now',
 } as const;
+
+/** The largest completion limit a task may set. */
+export const MAX_COMPLETIONS_LIMIT = 1_000_000;
 
 /** The admin form's defaults. */
 export const TASK_DEFAULTS = {
@@ -42,9 +53,14 @@ export const TASK_DEFAULTS = {
 const tooLong = (what: string, max: number) => `${what} must be at most ${max} characters`;
 
 /** Messages of the review rules. */
+/** The most submissions one bulk decision takes. */
+export const BULK_REVIEW_MAX = 100;
+
 export const REVIEW_MESSAGES = {
   ownSubmission: 'You cannot review your own submission',
   reasonTooLong: tooLong('Reason', REJECT_REASON_MAX_LENGTH),
+  bulkIds: `Choose 1 to ${BULK_REVIEW_MAX} submissions`,
+  decision: 'Decision must be approve or reject',
 } as const;
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
@@ -102,8 +118,30 @@ export const TaskInput = v.pipe(
     ),
     requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
     proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+    /** How many completions the task pays for; absent or null: no limit. */
+    maxCompletions: v.optional(
+      v.nullable(
+        v.pipe(
+          v.number(TASK_MESSAGES.maxCompletions),
+          v.integer(TASK_MESSAGES.maxCompletions),
+          v.minValue(1, TASK_MESSAGES.maxCompletions),
+          v.maxValue(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
+        ),
+      ),
+      null,
+    ),
+    /** The task's last day (IST, included); absent, null or empty: it does not end. */
+    expiresOn: v.pipe(
+      v.optional(v.nullable(v.string(TASK_MESSAGES.expiresOn)), null),
+      v.transform((day) => (day === null ? null : day.trim() || null)),
+      v.check((day) => day === null || isDay(day), TASK_MESSAGES.expiresOn),
+    ),
   }, TASK_MESSAGES.body),
-  v.transform(({ rupeeReward, ...rest }) => ({ ...rest, rewardPaise: rupeeReward })),
+  v.transform(({ rupeeReward, expiresOn, ...rest }) => ({
+    ...rest,
+    rewardPaise: rupeeReward,
+    expiresAt: expiresOn === null ? null : istDayEnd(expiresOn),
+  })),
 );
 export type TaskInput = v.InferOutput<typeof TaskInput>;
 /** What a client may send (before defaults), e.g. for typing the admin form. */
@@ -123,6 +161,12 @@ export const TaskBody = v.object({
   iconColor: v.string(),
   requiresProof: v.boolean(),
   proofInstructions: v.nullable(v.string()),
+  /** Null: no limit. */
+  maxCompletions: v.nullable(v.number()),
+  /** The first moment the task takes no proof (the end of its last IST day); null: no end. */
+  expiresAt: v.nullable(v.string()),
+  /** Proof submissions holding a slot (under review or approved). */
+  slotsUsed: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
@@ -163,6 +207,8 @@ export const UserTaskBody = v.object({
   rejectionReason: v.nullable(v.string()),
   /** When the latest submission was approved or rejected; null while under review. */
   reviewedAt: v.nullable(v.string()),
+  /** While under review: when the system approves it if no reviewer has (null: auto-approval is off). */
+  decideBy: v.optional(v.nullable(v.string())),
 });
 export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 
@@ -242,3 +288,62 @@ export function countTasksByList(tasks: readonly { taskType: TaskType; isActive:
   for (const task of tasks) if (task.isActive) counts[taskListOf(task)] += 1;
   return counts;
 }
+
+const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * `POST /api/admin/submissions/bulk`: one decision for several submissions, each decided on its
+ * own. An id given twice is decided once. A rejection needs its reason, as a single one does.
+ */
+export const BulkReviewRequest = v.pipe(
+  v.object(
+    {
+      ids: v.pipe(
+        v.array(v.pipe(v.string(REVIEW_MESSAGES.bulkIds), v.trim(), v.toLowerCase(), v.regex(SUBMISSION_ID, REVIEW_MESSAGES.bulkIds)), REVIEW_MESSAGES.bulkIds),
+        v.minLength(1, REVIEW_MESSAGES.bulkIds),
+        v.maxLength(BULK_REVIEW_MAX, REVIEW_MESSAGES.bulkIds),
+        v.transform((ids) => [...new Set(ids)]),
+      ),
+      decision: v.picklist(['approve', 'reject'], REVIEW_MESSAGES.decision),
+      reason: v.pipe(
+        v.optional(v.string(TASK_MESSAGES.reason), ''),
+        v.trim(),
+        v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong),
+        noControlCharacters(),
+      ),
+    },
+    TASK_MESSAGES.body,
+  ),
+  v.forward(
+    v.check((input) => input.decision !== 'reject' || input.reason.length > 0, TASK_MESSAGES.reason),
+    ['reason'],
+  ),
+);
+export type BulkReviewRequest = v.InferOutput<typeof BulkReviewRequest>;
+
+/** What became of each submission of a bulk decision. */
+export const BULK_REVIEW_RESULTS = ['approved', 'rejected', 'conflict', 'not_found', 'own_submission'] as const;
+export type BulkReviewResult = (typeof BULK_REVIEW_RESULTS)[number];
+export const BulkReviewBody = v.object({
+  results: v.array(v.object({ id: v.string(), result: v.picklist(BULK_REVIEW_RESULTS) })),
+});
+export type BulkReviewBody = v.InferOutput<typeof BulkReviewBody>;
+
+/** `GET /api/admin/task-figures`: per task, what its completions cost and how review goes. */
+export const TaskFiguresBody = v.object({
+  taskId: v.string(),
+  slotsUsed: v.number(),
+  /** Null: the task has no limit. */
+  slotsLeft: v.nullable(v.number()),
+  approvedCount: v.number(),
+  rejectedCount: v.number(),
+  underReviewCount: v.number(),
+  /** Decimal strings: rewards credited, and rewards of proofs still under review. */
+  approvedRupees: v.string(),
+  underReviewRupees: v.string(),
+  /** approved / (approved + rejected), 0..1; null before any decision. */
+  approvalRate: v.nullable(v.number()),
+  expiresAt: v.nullable(v.string()),
+  expired: v.boolean(),
+});
+export type TaskFiguresBody = v.InferOutput<typeof TaskFiguresBody>;

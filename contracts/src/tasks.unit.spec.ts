@@ -21,6 +21,8 @@ describe('TaskInput', () => {
       iconColor: '#3B82F6',
       requiresProof: true,
       proofInstructions: null,
+      maxCompletions: null,
+      expiresAt: null,
     });
   });
 

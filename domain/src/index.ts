@@ -17,5 +17,6 @@ export * from './settings.ts';
 export * from './finance/references.ts';
 export * from './finance/idempotency.ts';
 export * from './user/password.ts';
+export * from './user/suspension.ts';
 export * from './finance/payout-batch.ts';
 export * from './password-reset.ts';

@@ -44,6 +44,7 @@ import {
   checkpointLedger,
   formatHead,
   parseHead,
+  runAutoApprovals,
   verifyLedger,
 } from '@kamai/api';
 
@@ -67,7 +68,10 @@ const USAGE = `usage: npm run cli -- <command>
   ledger-head                                     sign and print the log's current head, for you to keep
                                                   outside this machine (see docs/ledger-integrity.md)
   migrate-privacy                                 copy a log written before personal data was sealed
-                                                  into a sealed one (app stopped; see docs/privacy.md)`;
+                                                  into a sealed one (app stopped; see docs/privacy.md)
+  run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
+                                                  of a moment; default now), as the running app
+                                                  does every minute; safe beside it`;
 
 class UsageError extends Error {}
 
@@ -100,6 +104,8 @@ async function main(args: string[]): Promise<void> {
         return await verify(store, rest, config.ledgerSigningKey);
       case 'ledger-head':
         return await ledgerHead(store, config.ledgerSigningKey);
+      case 'run-auto-approvals':
+        return await autoApprove(store, config.readDbFile, rest);
       default:
         throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
     }
@@ -200,6 +206,23 @@ function options(args: string[], names: readonly string[], flags: readonly strin
     else positional.push(arg);
   }
   return { positional, values, flags: set };
+}
+
+async function autoApprove(store: EventStore, readDbFile: string, args: string[]) {
+  let now = new Date();
+  const at = args.indexOf('--now');
+  if (at >= 0) {
+    const value = args[at + 1];
+    now = new Date(value ?? '');
+    if (!value || Number.isNaN(now.getTime())) throw new UsageError('--now takes an ISO time, e.g. 2026-11-25T10:00:00Z');
+  }
+  const db = await caughtUpReadDb(store, readDbFile);
+  try {
+    const result = await runAutoApprovals({ store, db, now });
+    console.log(`auto-approved ${result.approved.length} submissions as of ${now.toISOString()}; ${result.alreadyDecided} decided meanwhile; ${result.releasedSlots} slots given back`);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**

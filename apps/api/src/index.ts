@@ -9,6 +9,7 @@ export * from './event-store/chain.ts';
 export { checkpointLedger, verifyLedger } from './finance/verify.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';
 export { toCsv } from './finance/csv.ts';
+export { runAutoApprovals } from './review/auto-approve.ts';
 export { type KeyStore, SqliteKeyStore } from './privacy/key-store.ts';
 export { type KeyStoreLocation, type OpenPersonalData, type PersonalData, openPersonalData, personalDataAt } from './privacy/personal-data.ts';
 export { SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';

@@ -25,6 +25,7 @@ import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
+import { runAutoApprovals } from './review/auto-approve.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
 import { createObjectStorage } from './object-storage/index.ts';
@@ -151,6 +152,18 @@ export async function startServer(config: Config, log: (line: string) => void = 
   }, 60 * 60_000);
   sweep.unref();
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log);
+  // Every minute: proofs past the auto-approval delay are approved by the system. Every process may
+  // sweep; each approval is decided on its user's stream, so two sweeps never credit twice.
+  let autoApproving = false;
+  const autoApprove = setInterval(() => {
+    if (autoApproving) return;
+    autoApproving = true;
+    runAutoApprovals({ store, db, now: new Date() })
+      .then((r) => r.approved.length > 0 && log(`[review] auto-approved ${r.approved.length} submissions`))
+      .catch((err) => log(`[review] auto-approval sweep failed: ${String(err)}`))
+      .finally(() => (autoApproving = false));
+  }, 60_000);
+  autoApprove.unref();
   await starting;
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
@@ -178,6 +191,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       await closed;
       clearTimeout(force);
       clearInterval(sweep);
+      clearInterval(autoApprove);
       await sessions.stop();
       attempts.close();
       uploads.close();

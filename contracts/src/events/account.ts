@@ -27,6 +27,12 @@ export const accountEvents = {
   }),
   RoleGranted: v.object({ role: Role, grantedBy: v.string(), grantedAt: IsoTime }),
   RoleRevoked: v.object({ role: Role, revokedBy: v.string(), revokedAt: IsoTime }),
+  /**
+   * An admin suspended the account: it may sign in and see its wallet, but not submit proof, start
+   * a task or withdraw. The reason is a staff member's words about the account, not the person's data.
+   */
+  AccountSuspended: v.object({ reason: v.string(), suspendedBy: v.string(), suspendedAt: IsoTime }),
+  AccountUnsuspended: v.object({ unsuspendedBy: v.string(), unsuspendedAt: IsoTime }),
 };
 
 /** A user's password changed (on their stream); the API ends their other sessions with it. */

@@ -40,7 +40,9 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   WithdrawalRequested: { subject: 'stream', paths: ['destination.accountNumber', 'destination.holderName', 'destination.upiId'] },
   /** A withdrawal's hold names its (masked) destination. */
   WalletDebited: { subject: 'stream', paths: ['params.destination'] },
-  NotificationSent: { subject: 'stream', paths: ['params.destination'] },
+  /** Reasons are free text written about the person (a suspension's, a rejection's). */
+  NotificationSent: { subject: 'stream', paths: ['params.destination', 'params.reason'] },
+  AccountSuspended: { subject: 'stream', paths: ['reason'] },
   ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription'] },
   KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256'] },
   MobileReserved: { subject: 'userId', paths: ['mobile'] },

@@ -20,6 +20,10 @@ const taskFields = {
   iconColor: v.string(),
   requiresProof: v.boolean(),
   proofInstructions: v.nullable(v.string()),
+  /** How many completions the task pays for; absent or null: no limit (events before limits existed). */
+  maxCompletions: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  /** From this moment the task takes no more proof; absent or null: it does not expire. */
+  expiresAt: v.optional(v.nullable(IsoTime)),
 };
 
 /**
@@ -31,6 +35,19 @@ export const taskCatalogueEvents = {
   TaskUpdated: v.object({ taskId: v.string(), ...taskFields, updatedBy: v.string(), updatedAt: IsoTime }),
   /** The task leaves the catalogue; submissions, approvals and credits made for it stay as they are. */
   TaskDeleted: v.object({ taskId: v.string(), deletedBy: v.string(), deletedAt: IsoTime }),
+  /**
+   * A proof submission holds one of the task's completion slots. Taken on the task's own stream
+   * before the proof is recorded on the user's, so the stream's revision serialises every taker and
+   * a limited task never pays for more completions than it says.
+   */
+  TaskSlotTaken: v.object({ taskId: v.string(), submissionId: v.string(), userId: v.string(), takenAt: IsoTime }),
+  /** The slot is free again: its proof was rejected, or it was never recorded. */
+  TaskSlotReleased: v.object({
+    taskId: v.string(),
+    submissionId: v.string(),
+    why: v.picklist(['rejected', 'not_submitted']),
+    releasedAt: IsoTime,
+  }),
 };
 
 /**
@@ -38,6 +55,8 @@ export const taskCatalogueEvents = {
  * causes are one atomic append guarded by that stream's revision.
  */
 export const userTaskEvents = {
+  /** The user tapped Start on a task: the time to proof is measured from here. */
+  TaskStarted: v.object({ taskId: v.string(), startedAt: IsoTime }),
   ProofSubmitted: v.object({
     submissionId: v.string(),
     taskId: v.string(),

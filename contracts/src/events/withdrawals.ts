@@ -82,6 +82,7 @@ export const settingsEvents = {
     sessionIdleDays: v.optional(v.number()),
     uploadsPerDay: v.optional(v.number()),
     uploadBytesPerDay: v.optional(v.number()),
+    autoApproveAfterHours: v.optional(v.number()),
     payoutBatchApprovalThresholdPaise: v.optional(v.number()),
     latePayoutDays: v.optional(v.number()),
     deletionCoolingOffHours: v.optional(v.number()),

@@ -14,28 +14,46 @@ export interface TaskFields {
   iconColor: string;
   requiresProof: boolean;
   proofInstructions: string | null;
+  /** Null: no limit. */
+  maxCompletions: number | null;
+  /** ISO instant from which the task takes no proof; null: no end. */
+  expiresAt: string | null;
 }
 
-/** One `task-<id>` stream: absent, in the catalogue, or deleted from it (for good). */
+/**
+ * One `task-<id>` stream: absent, in the catalogue, or deleted from it (for good). `held` is the
+ * submissions holding a completion slot, with when each took it; changed in place, so an event costs O(1).
+ */
 export type TaskState =
   | { status: 'absent' }
-  | { status: 'listed'; taskId: string; fields: TaskFields }
-  | { status: 'deleted'; taskId: string; fields: TaskFields };
+  | { status: 'listed'; taskId: string; fields: TaskFields; held: Map<string, string> }
+  | { status: 'deleted'; taskId: string; fields: TaskFields; held: Map<string, string> };
 
 export const initialTaskState = (): TaskState => ({ status: 'absent' });
 
-function fieldsOf(data: TaskFields): TaskFields {
+/** The fields as events carry them: a limit or end missing from an older event is none. */
+function fieldsOf(data: Omit<TaskFields, 'maxCompletions' | 'expiresAt'> & { maxCompletions?: number | null | undefined; expiresAt?: string | null | undefined }): TaskFields {
   const { title, description, rewardPaise, estimatedTime, taskType, taskUrl, isActive, iconColor, requiresProof, proofInstructions } = data;
-  return { title, description, rewardPaise, estimatedTime, taskType, taskUrl, isActive, iconColor, requiresProof, proofInstructions };
+  return {
+    title, description, rewardPaise, estimatedTime, taskType, taskUrl, isActive, iconColor, requiresProof, proofInstructions,
+    maxCompletions: data.maxCompletions ?? null,
+    expiresAt: data.expiresAt ?? null,
+  };
 }
 
 export function evolveTask(state: TaskState, event: TaskCatalogueEvent): TaskState {
   switch (event.type) {
     case 'TaskCreated':
     case 'TaskUpdated':
-      return { status: 'listed', taskId: event.data.taskId, fields: fieldsOf(event.data) };
+      return { status: 'listed', taskId: event.data.taskId, fields: fieldsOf(event.data), held: state.status === 'absent' ? new Map() : state.held };
     case 'TaskDeleted':
-      return state.status === 'absent' ? state : { status: 'deleted', taskId: state.taskId, fields: state.fields };
+      return state.status === 'absent' ? state : { status: 'deleted', taskId: state.taskId, fields: state.fields, held: state.held };
+    case 'TaskSlotTaken':
+      if (state.status !== 'absent') state.held.set(event.data.submissionId, event.data.takenAt);
+      return state;
+    case 'TaskSlotReleased':
+      if (state.status !== 'absent') state.held.delete(event.data.submissionId);
+      return state;
     default:
       return assertNever(event);
   }
@@ -46,7 +64,9 @@ export const taskEvolver: Evolver<TaskState, TaskCatalogueEvent> = { initialStat
 export type TaskCommand =
   | { type: 'CreateTask'; data: { taskId: string; fields: TaskFields; by: string; maxRewardPaise?: Paise }; now: string }
   | { type: 'UpdateTask'; data: { taskId: string; fields: TaskFields; by: string; maxRewardPaise?: Paise }; now: string }
-  | { type: 'DeleteTask'; data: { taskId: string; by: string }; now: string };
+  | { type: 'DeleteTask'; data: { taskId: string; by: string }; now: string }
+  | { type: 'TakeSlot'; data: { taskId: string; submissionId: string; userId: string }; now: string }
+  | { type: 'ReleaseSlot'; data: { taskId: string; submissionId: string; why: 'rejected' | 'not_submitted' }; now: string };
 
 /**
  * The admin's catalogue. A deleted task is gone for the catalogue: updating or deleting it again is
@@ -72,9 +92,33 @@ export function decideTask(command: TaskCommand, state: TaskState): TaskCatalogu
     case 'DeleteTask':
       if (state.status !== 'listed') throw new DomainError('not_found', msg('api.taskNotFound'));
       return [{ type: 'TaskDeleted', data: { taskId: command.data.taskId, deletedBy: command.data.by, deletedAt: command.now } }];
+    case 'TakeSlot': {
+      const { taskId, submissionId, userId } = command.data;
+      if (state.status !== 'listed') throw new DomainError('not_found', msg('api.taskNotFound'));
+      // Taking the same slot again (a retried request) records nothing.
+      if (state.held.has(submissionId)) return [];
+      assertOpen(state.fields, command.now);
+      const max = state.fields.maxCompletions;
+      if (max !== null && state.held.size >= max) throw new DomainError('conflict', msg('task.full'), undefined, 'task_full');
+      return [{ type: 'TaskSlotTaken', data: { taskId, submissionId, userId, takenAt: command.now } }];
+    }
+    case 'ReleaseSlot': {
+      const { taskId, submissionId, why } = command.data;
+      // A deleted task still gives a slot back, so its figures stay true.
+      if (state.status === 'absent' || !state.held.has(submissionId)) return [];
+      return [{ type: 'TaskSlotReleased', data: { taskId, submissionId, why, releasedAt: command.now } }];
+    }
     default:
       return assertNever(command);
   }
+}
+
+/** A task takes proof while active and before its end: 409 `task_expired` after it. */
+export function assertOpen(fields: Pick<TaskFields, 'isActive' | 'expiresAt'>, now: string) {
+  if (fields.expiresAt !== null && Date.parse(now) >= Date.parse(fields.expiresAt)) {
+    throw new DomainError('conflict', msg('task.expired'), undefined, 'task_expired');
+  }
+  if (!fields.isActive) throw new DomainError('conflict', msg('task.notAvailable'));
 }
 
 /**

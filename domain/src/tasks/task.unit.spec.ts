@@ -18,6 +18,8 @@ const fields: TaskFields = {
   iconColor: '#3B82F6',
   requiresProof: true,
   proofInstructions: 'Screenshot of your published review',
+  maxCompletions: null,
+  expiresAt: null,
 };
 const created: TaskCatalogueEvent = { type: 'TaskCreated', data: { taskId: 't1', ...fields, createdBy: 'admin', createdAt: now } };
 const deleted: TaskCatalogueEvent = { type: 'TaskDeleted', data: { taskId: 't1', deletedBy: 'admin', deletedAt: later } };
@@ -77,5 +79,58 @@ describe('task catalogue decider', () => {
 
   it('does not let a deleted task be created again under the same id', () => {
     spec.given([created, deleted]).when({ type: 'CreateTask', data: { taskId: 't1', fields, by: 'admin' }, now }).thenFails('conflict');
+  });
+});
+
+describe('task completion slots', () => {
+  const limited = (maxCompletions: number, expiresAt: string | null = null): TaskCatalogueEvent => ({
+    type: 'TaskCreated',
+    data: { taskId: 't1', ...fields, maxCompletions, expiresAt, createdBy: 'admin', createdAt: now },
+  });
+  const take = (submissionId: string, at = now): TaskCommand => ({ type: 'TakeSlot', data: { taskId: 't1', submissionId, userId: `u-${submissionId}` }, now: at });
+  const taken = (submissionId: string): TaskCatalogueEvent => ({
+    type: 'TaskSlotTaken',
+    data: { taskId: 't1', submissionId, userId: `u-${submissionId}`, takenAt: now },
+  });
+  const released = (submissionId: string): TaskCatalogueEvent => ({
+    type: 'TaskSlotReleased',
+    data: { taskId: 't1', submissionId, why: 'rejected', releasedAt: now },
+  });
+
+  it('a submission takes a free slot', () => {
+    spec.given([limited(2), taken('s1')]).when(take('s2')).then([taken('s2')]);
+  });
+
+  it('a task without a limit always has a slot', () => {
+    spec.given([created, taken('s1'), taken('s2')]).when(take('s3')).then([taken('s3')]);
+  });
+
+  it('refuses a submission once every slot is taken (task_full)', () => {
+    spec.given([limited(2), taken('s1'), taken('s2')]).when(take('s3')).thenFails('conflict', /no places left/);
+  });
+
+  it('a rejection gives its slot back, an approval keeps it', () => {
+    spec.given([limited(2), taken('s1'), taken('s2'), released('s1')]).when(take('s3')).then([taken('s3')]);
+  });
+
+  it('taking the same slot twice records nothing', () => {
+    spec.given([limited(1), taken('s1')]).when(take('s1')).then([]);
+  });
+
+  it('refuses a submission from the task\'s end on (task_expired)', () => {
+    spec.given([limited(5, later)]).when(take('s1', later)).thenFails('conflict', /ended/);
+    spec.given([limited(5, later)]).when(take('s1', now)).then([taken('s1')]);
+  });
+
+  it('refuses a slot of an inactive or deleted task', () => {
+    spec.given([{ type: 'TaskCreated', data: { taskId: 't1', ...fields, isActive: false, createdBy: 'admin', createdAt: now } }]).when(take('s1')).thenFails('conflict');
+    spec.given([created, deleted]).when(take('s1')).thenFails('not_found');
+  });
+
+  it('releases a held slot once, and nothing for a slot it does not hold', () => {
+    const release = (submissionId: string): TaskCommand => ({ type: 'ReleaseSlot', data: { taskId: 't1', submissionId, why: 'rejected' }, now });
+    spec.given([limited(2), taken('s1')]).when(release('s1')).then([released('s1')]);
+    spec.given([limited(2), taken('s1'), released('s1')]).when(release('s1')).then([]);
+    spec.given([limited(2)]).when(release('s9')).then([]);
   });
 });

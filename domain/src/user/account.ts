@@ -14,6 +14,8 @@ export interface AccountState {
   notificationsEnabled: boolean;
   language: string | null;
   roles: Role[];
+  /** Suspended by an admin: may sign in and read, not earn or withdraw. */
+  suspended: boolean;
 }
 
 export const initialAccountState = (): AccountState => ({
@@ -26,6 +28,7 @@ export const initialAccountState = (): AccountState => ({
   notificationsEnabled: true,
   language: null,
   roles: [],
+  suspended: false,
 });
 
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
@@ -54,9 +57,18 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return state.roles.includes(event.data.role) ? state : { ...state, roles: [...state.roles, event.data.role] };
     case 'RoleRevoked':
       return { ...state, roles: state.roles.filter((role) => role !== event.data.role) };
+    case 'AccountSuspended':
+      return { ...state, suspended: true };
+    case 'AccountUnsuspended':
+      return { ...state, suspended: false };
     default:
       return assertNever(event);
   }
+}
+
+/** 403 `account_suspended` for what a suspended account may not do: earn (proof, start) or withdraw. */
+export function assertNotSuspended(state: AccountState) {
+  if (state.suspended) throw new DomainError('forbidden', msg('suspension.suspended'), undefined, 'account_suspended');
 }
 
 export type AccountCommand =

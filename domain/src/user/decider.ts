@@ -10,6 +10,7 @@ import { type ChangePassword, decideChangePassword } from './password.ts';
 import { type UserState, userEvolver, userSnapshot } from './state.ts';
 import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
+import { type SuspensionCommand, decideSuspension } from './suspension.ts';
 
 /** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
 export type UserCommand =
@@ -21,7 +22,8 @@ export type UserCommand =
   | KycCommand
   | NotificationCommand
   | UserTaskCommand
-  | WithdrawalCommand;
+  | WithdrawalCommand
+  | SuspensionCommand;
 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -46,10 +48,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'MarkAllNotificationsRead':
       case 'DeleteNotification':
         return decideNotifications(command);
+      case 'StartTask':
       case 'SubmitProof':
       case 'ApproveProof':
       case 'RejectProof':
         return decideUserTasks(command, state);
+      case 'SuspendUser':
+      case 'UnsuspendUser':
+        return decideSuspension(command, state);
       case 'RequestWithdrawal':
       case 'MarkWithdrawalPaid':
       case 'RejectWithdrawal':

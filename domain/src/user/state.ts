@@ -41,6 +41,8 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'ProfileUpdated':
       case 'RoleGranted':
       case 'RoleRevoked':
+      case 'AccountSuspended':
+      case 'AccountUnsuspended':
         state.account = evolveAccount(state.account, event);
         return state;
       case 'WalletCredited':
@@ -54,6 +56,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'NotificationDeleted':
         // Read, mark-all and delete are decided on the read model (./notifications.ts): nothing kept.
         return state;
+      case 'TaskStarted':
       case 'ProofSubmitted':
       case 'ProofApproved':
       case 'ProofRejected':
@@ -95,19 +98,19 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
 type Entries<V> = [string, V][];
 
 /**
- * The user state as JSON: Maps and Sets as arrays of entries. Version 7 (each finance member's recent
- * adjustments, for the money controls; the deletion request; no notifications, only
- * the withdrawals finance has not finished with and the newest paid ones, with their payout states:
- * the state is bounded whatever the history); bump it when the state's shape or
+ * The user state as JSON: Maps and Sets as arrays of entries. Version 8 (each finance member's recent
+ * adjustments, for the money controls; suspension and task starts; the deletion request; no
+ * notifications, only the withdrawals finance has not finished with and the newest paid ones, with
+ * their payout states: the state is bounded whatever the history); bump it when the state's shape or
  * any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 7,
+  version: 8,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
-      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions] },
+      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started] },
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
@@ -117,7 +120,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     const saved = json as unknown as {
       account: AccountState;
       wallet: WalletState;
-      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord> };
+      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string> };
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'>; byMember: Entries<MemberAdjustments> };
@@ -128,7 +131,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     return {
       account,
       wallet,
-      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions) },
+      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started) },
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided), byMember: new Map(adjustments.byMember.map(([by, m]) => [by, { lastAt: m.lastAt, hours: m.hours.map(([h, p]) => [h, p]) }])) },

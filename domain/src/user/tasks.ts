@@ -11,6 +11,8 @@ import {
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
+import { assertOpen } from '../tasks/task.ts';
+import { assertNotSuspended } from './account.ts';
 import { notify } from './notifications.ts';
 import { type WalletState, credit } from './wallet.ts';
 
@@ -40,12 +42,17 @@ export interface UserTasksState {
   byTask: Map<string, UserTaskRecord>;
   /** Keyed by submission id. */
   submissions: Map<string, SubmissionRecord>;
+  /** Task id -> when the user last tapped Start; cleared by a rejection, so a new try starts anew. */
+  started: Map<string, string>;
 }
 
-export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map() });
+export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map(), started: new Map() });
 
 export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): UserTasksState {
   switch (event.type) {
+    case 'TaskStarted':
+      state.started.set(event.data.taskId, event.data.startedAt);
+      return state;
     case 'ProofSubmitted': {
       const { submissionId, taskId, taskTitle, rewardPaise } = event.data;
       state.byTask.set(taskId, { status: 'submitted', submissionId });
@@ -55,6 +62,7 @@ export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): Us
     case 'ProofApproved':
       return reviewed(state, event.data.submissionId, event.data.taskId, 'approved');
     case 'ProofRejected':
+      state.started.delete(event.data.taskId);
       return reviewed(state, event.data.submissionId, event.data.taskId, 'rejected');
     default:
       return assertNever(event);
@@ -79,9 +87,12 @@ export interface TaskSnapshot {
   rewardPaise: Paise;
   isActive: boolean;
   requiresProof: boolean;
+  /** ISO instant from which the task takes no proof; null: no end. */
+  expiresAt: string | null;
 }
 
 export type UserTaskCommand =
+  | { type: 'StartTask'; data: { taskId: string; task: TaskSnapshot | null }; now: string }
   | {
       type: 'SubmitProof';
       data: { taskId: string; task: TaskSnapshot | null; submissionId: string; proofImageUrl: string; proofDescription: string };
@@ -98,11 +109,13 @@ export type UserTaskCommand =
 export function decideUserTasks(command: UserTaskCommand, user: { account: AccountState; wallet: WalletState; tasks: UserTasksState }): UserEvent[] {
   const state = user.tasks;
   // Four eyes: staff never review their own proof (the owner of this stream).
+  if (command.type === 'StartTask') return startTask(command.data, user, command.now);
   if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
     throw new DomainError('forbidden', msg('review.ownSubmission'));
   }
   switch (command.type) {
     case 'SubmitProof':
+      assertNotSuspended(user.account);
       return submitProof(command.data, state, command.now);
     case 'ApproveProof': {
       const { submissionId, reviewerId, entryId, notificationId } = command.data;
@@ -156,6 +169,20 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
   }
 }
 
+/**
+ * The user taps Start: the time to proof counts from the first tap. Tapping again, or on a task
+ * already under review or done, records nothing.
+ */
+function startTask(data: Extract<UserTaskCommand, { type: 'StartTask' }>['data'], user: { account: AccountState; tasks: UserTasksState }, now: string): UserEvent[] {
+  const { task } = data;
+  if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', msg('api.taskNotFound'));
+  assertNotSuspended(user.account);
+  const current = user.tasks.byTask.get(task.taskId);
+  if (user.tasks.started.has(task.taskId) || current?.status === 'submitted' || current?.status === 'approved') return [];
+  assertOpen(task, now);
+  return [{ type: 'TaskStarted', data: { taskId: task.taskId, startedAt: now } }];
+}
+
 function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {
   const submission = state.submissions.get(submissionId);
   if (!submission) throw new DomainError('not_found', msg('api.submissionNotFound'));
@@ -166,7 +193,7 @@ function underReview(state: UserTasksState, submissionId: string): SubmissionRec
 function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['data'], state: UserTasksState, now: string): UserEvent[] {
   const { task, submissionId } = data;
   if (!task || task.taskId !== data.taskId) throw new DomainError('not_found', msg('api.taskNotFound'));
-  if (!task.isActive) throw new DomainError('conflict', msg('api.taskUnavailable'));
+  assertOpen(task, now);
   if (!task.requiresProof) throw new DomainError('invalid', msg('api.noProofNeeded'));
 
   const proofImageUrl = data.proofImageUrl.trim();

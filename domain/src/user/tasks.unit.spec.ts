@@ -10,7 +10,7 @@ const t1 = '2026-11-21T11:00:00.000Z';
 const t2 = '2026-11-21T12:00:00.000Z';
 const spec = deciderSpec<UserState, UserEvent, UserTaskCommand>(userEvolver, decideUserTasks);
 
-const task: TaskSnapshot = { taskId: 't1', title: 'Rate PhonePe', rewardPaise: 2500, isActive: true, requiresProof: true };
+const task: TaskSnapshot = { taskId: 't1', title: 'Rate PhonePe', rewardPaise: 2500, isActive: true, requiresProof: true, expiresAt: null };
 const registered: UserEvent = {
   type: 'UserRegistered',
   data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: t0 },
@@ -70,6 +70,8 @@ describe('proof submission', () => {
   it('refuses an unknown or deleted task (404), an inactive one (409) and one without proof (400)', () => {
     spec.given([registered]).when(submit('s1', { task: null })).thenFails('not_found', /Task not found/);
     spec.given([registered]).when(submit('s1', { task: { ...task, isActive: false } })).thenFails('conflict', /not available/);
+    // From the end of the task's last day on, no proof (task_expired).
+    spec.given([registered]).when(submit('s1', { task: { ...task, expiresAt: t1 } })).thenFails('conflict', /ended/);
     spec.given([registered]).when(submit('s1', { task: { ...task, requiresProof: false } })).thenFails('invalid', /does not need proof/);
   });
 

@@ -12,7 +12,7 @@ import {
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
-import type { AccountState } from './account.ts';
+import { type AccountState, assertNotSuspended } from './account.ts';
 import { type AdjustmentsState, assertNoConflictOfDuties } from './adjustments.ts';
 import { type WalletState, credit, debit } from './wallet.ts';
 
@@ -168,6 +168,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
   switch (command.type) {
     case 'RequestWithdrawal': {
       const d = command.data;
+      assertNotSuspended(state.account);
       if (!Number.isSafeInteger(d.amountPaise) || d.amountPaise < MIN_WITHDRAWAL_PAISE) {
         throw new DomainError('invalid', msg('withdrawal.minimum'), { amount: msg('withdrawal.minimum') });
       }

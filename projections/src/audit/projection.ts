@@ -10,7 +10,7 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  version: 1,
+  version: 2,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -48,6 +48,8 @@ export const auditProjection: Projection = {
     'TaskCreated',
     'TaskUpdated',
     'UserErased',
+    'AccountSuspended',
+    'AccountUnsuspended',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -140,6 +142,11 @@ export const auditProjection: Projection = {
       case 'UserErased':
         // Who erased whom and when, by id: the request id is the reference.
         return row('user_erased', event.data.erasedBy, event.data.erasedAt, null, event.data.requestId);
+      case 'AccountSuspended':
+        // The reason is in the user's notification and the event; the list shows who and when.
+        return row('user_suspended', event.data.suspendedBy, event.data.suspendedAt, null, null);
+      case 'AccountUnsuspended':
+        return row('user_unsuspended', event.data.unsuspendedBy, event.data.unsuspendedAt, null, null);
       default:
         return;
     }

@@ -34,7 +34,9 @@ export type AuditAction =
   | 'role_granted'
   | 'role_revoked'
   | 'task_reward_set'
-  | 'user_erased';
+  | 'user_erased'
+  | 'user_suspended'
+  | 'user_unsuspended';
 
 /** adjustments: those above the approval threshold, pending until a second finance member decides. */
 export interface AdjustmentsTable {

@@ -3,17 +3,18 @@ import type { ProjectedEvent, Projection } from '../projection.ts';
 /** tasks: the catalogue. A deleted task is marked, not removed, so submissions and credits can still name it. */
 export const tasksProjection: Projection = {
   name: 'tasks',
-  version: 1,
+  version: 2,
   tables: {
     tasks: {
       columns: `id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT NOT NULL, reward_paise INTEGER NOT NULL,
         estimated_time TEXT NOT NULL, task_type TEXT NOT NULL, task_url TEXT, is_active INTEGER NOT NULL,
         icon_color TEXT NOT NULL, requires_proof INTEGER NOT NULL, proof_instructions TEXT, created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL, deleted_at TEXT, position INTEGER NOT NULL`,
+        updated_at TEXT NOT NULL, deleted_at TEXT, position INTEGER NOT NULL, max_completions INTEGER, expires_at TEXT,
+        slots_used INTEGER NOT NULL DEFAULT 0`,
       indexes: { listed: 'deleted_at, is_active, position' },
     },
   },
-  handles: ['TaskCreated', 'TaskUpdated', 'TaskDeleted'],
+  handles: ['TaskCreated', 'TaskUpdated', 'TaskDeleted', 'TaskSlotTaken', 'TaskSlotReleased'],
   apply(rows, event) {
     switch (event.type) {
       case 'TaskCreated': {
@@ -25,9 +26,16 @@ export const tasksProjection: Projection = {
           updated_at: d.createdAt,
           deleted_at: null,
           position: event.position,
+          slots_used: 0,
         });
         return;
       }
+      case 'TaskSlotTaken':
+        rows.update('tasks', { id: event.data.taskId }, { add: { slots_used: 1 } });
+        return;
+      case 'TaskSlotReleased':
+        rows.update('tasks', { id: event.data.taskId }, { add: { slots_used: -1 } });
+        return;
       case 'TaskUpdated': {
         const d = event.data;
         rows.update('tasks', { id: d.taskId }, { set: { ...taskColumns(d), updated_at: d.updatedAt } });
@@ -55,5 +63,7 @@ function taskColumns(d: Extract<ProjectedEvent, { type: 'TaskCreated' | 'TaskUpd
     icon_color: d.iconColor,
     requires_proof: d.requiresProof ? 1 : 0,
     proof_instructions: d.proofInstructions,
+    max_completions: d.maxCompletions ?? null,
+    expires_at: d.expiresAt ?? null,
   };
 }

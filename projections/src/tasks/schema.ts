@@ -18,6 +18,12 @@ export interface TasksTable {
   deleted_at: string | null;
   /** Position of the TaskCreated event, for stable ordering. */
   position: number;
+  /** Null: no limit. */
+  max_completions: number | null;
+  /** ISO instant from which the task takes no proof; null: no end. */
+  expires_at: string | null;
+  /** Submissions holding a slot (under review or approved), from the task stream's slot events. */
+  slots_used: number;
 }
 
 /** One row per user and task they submitted proof for: the latest submission's state. */

@@ -60,7 +60,7 @@ describe('a wave-one event store', () => {
         type: 'SubmitProof',
         data: {
           taskId: 't1',
-          task: { taskId: 't1', title: 'Rate PhonePe', rewardPaise: 2500, isActive: true, requiresProof: true },
+          task: { taskId: 't1', title: 'Rate PhonePe', rewardPaise: 2500, isActive: true, requiresProof: true, expiresAt: null },
           submissionId: 'sub-2',
           proofImageUrl: '/objects/uploads/u1/img-2',
           proofDescription: 'Again',

@@ -1,4 +1,5 @@
-import { RejectRequest, SubmissionsQuery, msg } from '@kamai/contracts';
+import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, SubmissionsQuery, msg } from '@kamai/contracts';
+import { DomainError } from '@kamai/domain';
 import { findSubmission, listSubmissions } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
@@ -37,12 +38,44 @@ async function review(c: Context<AppEnv>, decision: Review) {
   return c.json(reviewed, 200);
 }
 
+/**
+ * One decision for several submissions: each is its own command on its owner's stream, so a refusal
+ * (decided meanwhile, the reviewer's own, gone) is that id's result and changes nothing for the
+ * others. Ids are decided in the order given, so a keyed retry finds each earlier decision again.
+ */
+async function bulkReview(c: Context<AppEnv>, request: BulkReviewRequest) {
+  const deps = c.var.deps;
+  const reviewer = requireRole(c, 'reviewer');
+  const decision: Review = request.decision === 'approve' ? { decision: 'approve' } : { decision: 'reject', reason: request.reason };
+  const results: BulkReviewBody['results'] = [];
+  let last = 0;
+  for (const submissionId of request.ids) {
+    const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
+    let result: BulkReviewResult;
+    if (!submission) result = 'not_found';
+    else {
+      try {
+        const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
+        last = Math.max(last, position);
+        result = request.decision === 'approve' ? 'approved' : 'rejected';
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        result = err.kind === 'forbidden' ? 'own_submission' : err.kind === 'not_found' ? 'not_found' : 'conflict';
+      }
+    }
+    results.push({ id: submissionId, result });
+  }
+  if (last > 0) await deps.runner.waitFor(last);
+  return c.json({ results } satisfies BulkReviewBody, 200);
+}
+
 /** The proof review queue and its decisions: the `reviewer` role. */
 export const reviewRoutes = new Hono<AppEnv>()
   .get('/api/admin/submissions', reviewerOnly, validate('query', SubmissionsQuery), async (c) => {
     const { status } = c.req.valid('query');
     return c.json(await listSubmissions(c.var.deps.db, { status }));
   })
+  .post('/api/admin/submissions/bulk', reviewerOnly, validate('json', BulkReviewRequest), (c) => bulkReview(c, c.req.valid('json')))
   .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))
   .post('/api/admin/submissions/:id/reject', reviewerOnly, submissionIdParam, validate('json', RejectRequest), (c) =>
     review(c, { decision: 'reject', reason: c.req.valid('json').reason }),

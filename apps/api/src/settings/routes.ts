@@ -17,6 +17,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours,
+      autoApproveAfterHours,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -27,6 +28,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(payoutBatchApprovalThreshold !== undefined && { payoutBatchApprovalThresholdPaise: payoutBatchApprovalThreshold }),
       ...(latePayoutDays !== undefined && { latePayoutDays }),
       ...(deletionCoolingOffHours !== undefined && { deletionCoolingOffHours }),
+      ...(autoApproveAfterHours !== undefined && { autoApproveAfterHours }),
     };
     const now = deps.now().toISOString();
     const { position } = await handleCommand(

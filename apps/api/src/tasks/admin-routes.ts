@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type DeletedTaskBody, TaskInput, streams, msg } from '@kamai/contracts';
 import { DomainError } from '@kamai/domain';
-import { findTask, listCatalogueTasks, toTaskBody } from '@kamai/projections';
+import { findTask, listCatalogueTasks, listTaskFigures, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
@@ -28,6 +28,8 @@ async function taskBodyAfter(deps: AppDeps, taskId: string, position: number) {
 /** The admin's task catalogue. Only the `admin` role. */
 export const adminTaskRoutes = new Hono<AppEnv>()
   .get('/api/admin/tasks', adminOnly, async (c) => c.json(await listCatalogueTasks(c.var.deps.db)))
+  /** Per task: slots used and left, money approved and under review, approval rate, expiry. */
+  .get('/api/admin/task-figures', adminOnly, async (c) => c.json(await listTaskFigures(c.var.deps.db, c.var.deps.now())))
   /** One task with its ETag (the stream's revision), for an edit or delete that sends it back in If-Match. */
   .get('/api/admin/tasks/:id', adminOnly, taskIdParam, async (c) => {
     const deps = c.var.deps;

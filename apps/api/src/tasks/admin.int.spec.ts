@@ -54,9 +54,20 @@ describe('admin task catalogue over HTTP', () => {
       iconColor: '#3B82F6',
       requiresProof: true,
       proofInstructions: null,
+      maxCompletions: null,
+      expiresAt: null,
+      slotsUsed: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
+  });
+
+  it('takes a completion limit and a last day (IST, included): the task ends at the start of the next IST day', async () => {
+    const task = await createTaskAs(admin, { maxCompletions: 25, expiresOn: '2026-12-31' });
+    expect(task).toMatchObject({ maxCompletions: 25, expiresAt: '2026-12-31T18:30:00.000Z', slotsUsed: 0 });
+    const bad = await admin.post('/api/admin/tasks', { title: 't', description: 'd', maxCompletions: 0, expiresOn: '2026-02-30' });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.error.fields).sort()).toEqual(['expiresOn', 'maxCompletions']);
   });
 
   it('creates a task with every field of the spec body, reward as a two-place decimal string', async () => {

@@ -1,4 +1,4 @@
-import { commandId } from '../commands/keyed.ts';
+import { commandId, nextStepDone } from '../commands/keyed.ts';
 import { streams } from '@kamai/contracts';
 import {
   type EventStore,
@@ -36,11 +36,47 @@ export function deleteTask(store: EventStore, taskId: string, by: string, now: D
 export async function loadTaskSnapshot(store: EventStore, taskId: string): Promise<TaskSnapshot | null> {
   const { state } = await loadStream(store, streams.task(taskId), taskDecider);
   if (state.status !== 'listed') return null;
-  const { title, rewardPaise, isActive, requiresProof } = state.fields;
-  return { taskId, title, rewardPaise, isActive, requiresProof };
+  const { title, rewardPaise, isActive, requiresProof, expiresAt } = state.fields;
+  return { taskId, title, rewardPaise, isActive, requiresProof, expiresAt };
 }
 
-export function submitProof(
+/**
+ * Commands of this process on one stream, one after another. The task stream is where every
+ * submission to a task takes its slot; queued here, this process's takers do not collide with each
+ * other, only with other processes, so a crowd on one task does not exhaust handleCommand's retries.
+ */
+const queues = new Map<string, Promise<unknown>>();
+function inTurn<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const before = queues.get(key) ?? Promise.resolve();
+  const mine = before.then(run, run);
+  const tail = mine.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return mine;
+}
+
+/** Takes one of the task's completion slots for a submission (409 task_full / task_expired when none). */
+export function takeSlot(store: EventStore, taskId: string, submissionId: string, userId: string, now: Date) {
+  const command = { type: 'TakeSlot' as const, data: { taskId, submissionId, userId }, now: now.toISOString() };
+  return inTurn(streams.task(taskId), () => handleCommand(store, streams.task(taskId), taskDecider, command, { actor: userId }));
+}
+
+/** Gives a submission's slot back; nothing when it holds none. */
+export function releaseSlot(store: EventStore, taskId: string, submissionId: string, why: 'rejected' | 'not_submitted', actor: string, now: Date) {
+  const command = { type: 'ReleaseSlot' as const, data: { taskId, submissionId, why }, now: now.toISOString() };
+  return inTurn(streams.task(taskId), () => handleCommand(store, streams.task(taskId), taskDecider, command, { actor }));
+}
+
+/**
+ * A proof submission: first a slot on the task's stream (the one place all takers of a task meet, so
+ * a limited task is never over-filled, whichever process they reach), then the proof on the user's
+ * stream. The user's rules are checked before the slot is taken, so a refusal there rarely holds a
+ * slot; when the proof is refused after all, the slot is given back at once. A process that dies
+ * between the two leaves a slot with no proof: the sweep gives such slots back.
+ */
+export async function submitProof(
   store: EventStore,
   userId: string,
   data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string },
@@ -48,17 +84,28 @@ export function submitProof(
 ) {
   // Fixed in the command, so a retry after a conflict reuses the same id.
   const submissionId = commandId();
-  return handleCommand(
-    store,
-    streams.user(userId),
-    userDecider,
-    { type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() },
-    { actor: userId },
-  );
+  const command: UserTaskCommand = { type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() };
+  const { state, revision } = await loadStream(store, streams.user(userId), userDecider);
+  // A keyed retry whose proof was recorded skips the check (it would refuse the proof it finds).
+  const recorded = await nextStepDone(store, streams.user(userId), revision === 'no_stream' ? -1 : revision);
+  if (!recorded) userDecider.decide(command, state);
+  await takeSlot(store, data.taskId, submissionId, userId, now);
+  try {
+    return await handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
+  } catch (err) {
+    await releaseSlot(store, data.taskId, submissionId, 'not_submitted', userId, now);
+    throw err;
+  }
+}
+
+/** The user taps Start on a task (idempotent: the first tap counts). */
+export function startTask(store: EventStore, userId: string, task: TaskSnapshot, now: Date) {
+  const command: UserTaskCommand = { type: 'StartTask', data: { taskId: task.taskId, task }, now: now.toISOString() };
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
 }
 
 /** Approves or rejects a submission on its owner's stream; the reviewer is the actor. */
-export function reviewProof(
+export async function reviewProof(
   store: EventStore,
   ownerId: string,
   review:
@@ -72,5 +119,10 @@ export function reviewProof(
     review.decision === 'approve'
       ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: commandId(), notificationId }, now: at }
       : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
-  return handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
+  const decided = await handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
+  // A rejection gives the submission's slot back to the task (an approval keeps it).
+  for (const event of decided.events) {
+    if (event.type === 'ProofRejected') await releaseSlot(store, event.data.taskId, event.data.submissionId, 'rejected', review.reviewerId, now);
+  }
+  return decided;
 }

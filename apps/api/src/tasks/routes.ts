@@ -1,5 +1,5 @@
-import { SubmitProofRequest, streams, msg } from '@kamai/contracts';
-import { userDecider } from '@kamai/domain';
+import { SubmitProofRequest, type UserTaskBody, autoApprovalDue, streams, msg } from '@kamai/contracts';
+import { type EventStore, userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
@@ -10,7 +10,15 @@ import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
-import { loadTaskSnapshot, submitProof } from './commands.ts';
+import { loadLimits } from '../settings/limits.ts';
+import { loadTaskSnapshot, startTask, submitProof } from './commands.ts';
+
+/** Adds to a proof under review the date by which it is decided (the auto-approval delay after it came in). */
+async function decideByDates(store: EventStore) {
+  const { autoApproveAfterHours } = await loadLimits(store);
+  return (body: UserTaskBody): UserTaskBody =>
+    body.status === 'submitted' ? { ...body, decideBy: autoApprovalDue(body.submittedAt, autoApproveAfterHours) } : body;
+}
 
 /**
  * The signed-in user's task routes: the active tasks, their own statuses, and proof
@@ -20,11 +28,24 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
   return new Hono<AppEnv>()
     .get('/api/tasks', async (c) => {
       requireUser(c);
-      return c.json(await listActiveTasks(c.var.deps.db));
+      return c.json(await listActiveTasks(c.var.deps.db, c.var.deps.now()));
     })
     .get('/api/user-tasks', async (c) => {
       const user = requireUser(c);
-      return c.json(await listUserTasks(c.var.deps.db, user.id));
+      const withDate = await decideByDates(c.var.deps.store);
+      return c.json((await listUserTasks(c.var.deps.db, user.id)).map(withDate));
+    })
+    /** The user tapped Start: recorded once, so the review queue can tell how long the work took. */
+    .post('/api/tasks/:id/start', signedIn, idParam('id', UUID_PATTERN, msg('api.taskNotFound')), async (c) => {
+      const { store, runner, now } = c.var.deps;
+      const user = requireUser(c);
+      const taskId = c.req.param('id').toLowerCase();
+      const task = await loadTaskSnapshot(store, taskId);
+      if (!task) throw notFound(msg('api.taskNotFound'));
+      const { position, state } = await startTask(store, user.id, task, now());
+      const startedAt = state.tasks.started.get(taskId) ?? null;
+      if (position > 0) await runner.waitFor(position);
+      return c.json({ taskId, startedAt }, 200);
     })
     .post(
       '/api/tasks/:id/submit-proof',
@@ -57,7 +78,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);
         if (!row) throw notYetVisible();
-        return c.json(toUserTaskBody(row), 201);
+        return c.json((await decideByDates(store))(toUserTaskBody(row)), 201);
       },
     );
 }

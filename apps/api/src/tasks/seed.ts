@@ -10,7 +10,7 @@ const proof = 'Upload a clear screenshot that shows the finished step.';
  * Demo catalogue within the spec's ranges (section 9): rating ₹10-25 in 2-5 min, website ₹5-15 in
  * 1-3 min, game ₹15-50 in 5-15 min. Rewards in paise.
  */
-const DEMO_TASKS: readonly TaskFields[] = [
+export const DEMO_TASKS: readonly Omit<TaskFields, 'maxCompletions' | 'expiresAt'>[] = [
   {
     title: 'Rate PhonePe on Google Play',
     description: 'Open PhonePe on the Play Store and give it an honest star rating with a one-line review of your UPI experience.',
@@ -123,5 +123,5 @@ const DEMO_TASKS: readonly TaskFields[] = [
 
 addSeedStep(async (store, accounts, now) => {
   const by = accounts.admin ?? 'seed';
-  for (const task of DEMO_TASKS) await createTask(store, randomUUID(), task, by, now);
+  for (const task of DEMO_TASKS) await createTask(store, randomUUID(), { ...task, maxCompletions: null, expiresAt: null }, by, now);
 });

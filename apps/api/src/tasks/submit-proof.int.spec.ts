@@ -67,6 +67,8 @@ describe('tasks and proof submission over HTTP', () => {
       rupeesEarned: null,
       rejectionReason: null,
       reviewedAt: null,
+      // Decided by then at the latest: the default auto-approval delay after it came in.
+      decideBy: new Date(Date.parse(res.body.submittedAt) + 72 * 60 * 60 * 1000).toISOString(),
     };
     expect(res.body).toEqual(expected);
     expect((await user.get(res.body.proofImageUrl)).status).toBe(200);

@@ -88,7 +88,7 @@ export function TextField({
   type = 'text',
   ...inputProps
 }: InputFieldProps & {
-  type?: 'text' | 'tel' | 'email' | 'number';
+  type?: 'text' | 'tel' | 'email' | 'number' | 'date';
   /** Fixed text inside the input's left edge, e.g. '+91'. */
   prefix?: string;
 }) {

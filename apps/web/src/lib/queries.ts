@@ -7,6 +7,7 @@ import type {
   SubmissionBody,
   SubmissionStatus,
   TaskBody,
+  TaskFiguresBody,
   TransactionBody,
   UserBody,
   UserTaskBody,
@@ -64,6 +65,13 @@ export const adminTasksQuery = () =>
   queryOptions({
     queryKey: ['/api/admin/tasks'],
     queryFn: getJson<TaskBody[]>(),
+  });
+
+/** Per catalogue task: slots, money approved and under review, approval rate, expiry (admin role). */
+export const adminTaskFiguresQuery = () =>
+  queryOptions({
+    queryKey: ['/api/admin/task-figures'],
+    queryFn: getJson<TaskFiguresBody[]>(),
   });
 
 /**

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { TASK_MESSAGES, type TaskBody, type TaskInputRequest } from '@kamai/contracts';
+import { TASK_MESSAGES, type TaskBody, type TaskFiguresBody, type TaskInputRequest, istLastDayBefore } from '@kamai/contracts';
 import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -10,7 +10,8 @@ import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { errorStatus, serverErrorMessage } from '../../lib/api.ts';
-import { adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
+import { formatDate, formatRupees } from '../../lib/format.ts';
+import { adminTaskFiguresQuery, adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
@@ -35,6 +36,8 @@ function AdminPanel() {
   const { t } = useTranslation('admin');
   usePageTitle(t('title'));
   const tasks = useQuery(adminTasksQuery());
+  const figures = useQuery(adminTaskFiguresQuery());
+  const figuresOf = new Map((figures.data ?? []).map((f) => [f.taskId, f]));
   const create = useCreateTaskMutation();
   const creating = useSendOnce();
   const [addFormKey, setAddFormKey] = useState(0);
@@ -113,7 +116,7 @@ function AdminPanel() {
             <ul className="grid gap-3 xl:grid-cols-2">
               {tasks.data.map((task) => (
                 <li key={task.id}>
-                  <AdminTaskRow task={task} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
+                  <AdminTaskRow task={task} figures={figuresOf.get(task.id)} onEdit={() => setEditing(task)} onDelete={() => setDeleting(task)} />
                 </li>
               ))}
             </ul>
@@ -127,7 +130,7 @@ function AdminPanel() {
   );
 }
 
-function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () => void; onDelete: () => void }) {
+function AdminTaskRow({ task, figures, onEdit, onDelete }: { task: TaskBody; figures: TaskFiguresBody | undefined; onEdit: () => void; onDelete: () => void }) {
   const titleId = `admin-task-${task.id}`;
   const { t } = useTranslation('admin');
   return (
@@ -158,7 +161,27 @@ function AdminTaskRow({ task, onEdit, onDelete }: { task: TaskBody; onEdit: () =
       </div>
       <p className="line-clamp-2 text-sm text-slate-600">{task.description}</p>
       <RewardAndTime task={task} />
+      {figures && <TaskFigures figures={figures} maxCompletions={task.maxCompletions} />}
     </article>
+  );
+}
+
+/** What a task costs and how its review goes: slots, money approved and under review, approval rate, end. */
+function TaskFigures({ figures, maxCompletions }: { figures: TaskFiguresBody; maxCompletions: number | null }) {
+  const { t } = useTranslation('admin');
+  // The end is stored as the first instant after the last day; the admin typed (and reads) the last day.
+  const lastDay = figures.expiresAt === null ? null : formatDate(`${istLastDayBefore(figures.expiresAt)}T12:00:00+05:30`);
+  return (
+    <ul data-testid="task-figures" className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700">
+      <li>
+        {maxCompletions === null ? t('figures.slotsUnlimited', { used: figures.slotsUsed }) : t('figures.slots', { used: figures.slotsUsed, max: maxCompletions })}
+        {figures.slotsLeft === 0 && <span className="ml-1 rounded-full bg-amber-100 px-2 font-semibold text-amber-800">{t('figures.full')}</span>}
+      </li>
+      <li>{t('figures.approved', { amount: formatRupees(figures.approvedRupees) })}</li>
+      <li>{t('figures.underReview', { amount: formatRupees(figures.underReviewRupees) })}</li>
+      <li>{figures.approvalRate === null ? t('figures.noRate') : t('figures.rate', { rate: `${Math.round(figures.approvalRate * 100)}%` })}</li>
+      {lastDay && <li>{t(figures.expired ? 'figures.expired' : 'figures.expires', { date: lastDay })}</li>}
+    </ul>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
-import { TASK_DEFAULTS, TASK_TYPES, TaskInput } from '@kamai/contracts';
+import { MAX_COMPLETIONS_LIMIT, TASK_DEFAULTS, TASK_MESSAGES, TASK_TYPES, TaskInput, isDay, istLastDayBefore } from '@kamai/contracts';
 import type { TaskBody, TaskInputRequest, TaskType } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../components/fields.tsx';
@@ -22,6 +22,13 @@ const TaskFormSchema = v.object({
   taskType: entries.taskType,
   taskUrl: entries.taskUrl,
   proofInstructions: entries.proofInstructions,
+  // Typed as text: empty means no limit and no end; the API checks the same rules (TaskInput).
+  maxCompletions: v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => text === '' || (/^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_COMPLETIONS_LIMIT), TASK_MESSAGES.maxCompletions),
+  ),
+  expiresOn: v.pipe(v.string(), v.trim(), v.check((text) => text === '' || isDay(text), TASK_MESSAGES.expiresOn)),
 });
 
 type TextValues = Record<keyof v.InferInput<typeof TaskFormSchema>, string>;
@@ -41,6 +48,8 @@ const NEW_TASK: TextValues = {
   taskType: TASK_DEFAULTS.taskType,
   taskUrl: '',
   proofInstructions: '',
+  maxCompletions: '',
+  expiresOn: '',
 };
 
 function valuesOf(task: TaskBody): TextValues {
@@ -52,6 +61,8 @@ function valuesOf(task: TaskBody): TextValues {
     taskType: task.taskType,
     taskUrl: task.taskUrl ?? '',
     proofInstructions: task.proofInstructions ?? '',
+    maxCompletions: task.maxCompletions === null ? '' : String(task.maxCompletions),
+    expiresOn: task.expiresAt === null ? '' : istLastDayBefore(task.expiresAt),
   };
 }
 
@@ -86,6 +97,8 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
         proofInstructions: values.proofInstructions.trim() || null,
         isActive: TASK_DEFAULTS.isActive,
         iconColor: TASK_DEFAULTS.iconColor,
+        maxCompletions: values.maxCompletions.trim() === '' ? null : Number(values.maxCompletions.trim()),
+        expiresOn: values.expiresOn.trim() || null,
       });
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
@@ -122,6 +135,10 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
         placeholder="https://"
         {...form.field('taskUrl')}
       />
+      <div className="grid grid-cols-2 gap-3">
+        <TextField label={t('form.maxCompletions')} hint={t('form.maxCompletionsHint')} size={6} inputMode="numeric" {...form.field('maxCompletions')} />
+        <TextField label={t('form.expiresOn')} hint={t('form.expiresOnHint')} type="date" {...form.field('expiresOn')} />
+      </div>
       <label htmlFor={proofId} className="flex items-center gap-3 rounded-xl border border-slate-200 px-3 py-3 text-sm font-medium text-slate-700">
         <input
           id={proofId}

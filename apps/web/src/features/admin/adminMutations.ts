@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeletedTaskBody, TaskBody, TaskInputRequest } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
-import { adminTasksQuery, tasksQuery } from '../../lib/queries.ts';
+import { adminTaskFiguresQuery, adminTasksQuery, tasksQuery } from '../../lib/queries.ts';
 
 /**
  * The admin's catalogue commands. Each one refreshes the users' task list and the
@@ -13,6 +13,7 @@ function useRefreshCatalogue() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: tasksQuery().queryKey }),
       queryClient.invalidateQueries({ queryKey: adminTasksQuery().queryKey }),
+      queryClient.invalidateQueries({ queryKey: adminTaskFiguresQuery().queryKey }),
     ]);
 }
 

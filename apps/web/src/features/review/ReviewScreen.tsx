@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { RejectRequest } from '@kamai/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { BULK_REVIEW_MAX, RejectRequest, formatPaise, parseRupees } from '@kamai/contracts';
 import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -16,7 +16,7 @@ import { canReview } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { useApproveMutation, useRejectMutation } from './reviewMutations.ts';
+import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './reviewMutations.ts';
 import { KycReviewLink } from '../kyc/KycLinks.tsx';
 
 /**
@@ -31,12 +31,63 @@ export function ReviewScreen() {
   return <ReviewQueue />;
 }
 
+/** Keys a reviewer works the queue with; ignored while typing or while a dialog is open. */
+const SHORTCUTS = { next: ['j', 'ArrowDown'], previous: ['k', 'ArrowUp'], approve: ['a'], reject: ['r'], select: ['x'] } as const;
+type Shortcut = keyof typeof SHORTCUTS;
+const shortcutOf = (key: string) => (Object.keys(SHORTCUTS) as Shortcut[]).find((name) => (SHORTCUTS[name] as readonly string[]).includes(key));
+
 function ReviewQueue() {
   const { t } = useTranslation('review');
   usePageTitle(t('title'));
   const queue = useQuery(submissionsQuery('submitted'));
   const [rejecting, setRejecting] = useState<SubmissionBody | null>(null);
   const [approving, setApproving] = useState<SubmissionBody | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [bulk, setBulk] = useState<'approve' | 'reject' | null>(null);
+  const [current, setCurrent] = useState(0);
+  const cards = useRef(new Map<string, HTMLElement>());
+
+  const items = queue.data ?? [];
+  // Only proofs still in the queue stay selected (others were decided meanwhile).
+  const chosen = items.filter((submission) => selected.has(submission.id)).slice(0, BULK_REVIEW_MAX);
+  const toggle = (id: string) =>
+    setSelected((before) => {
+      const next = new Set(before);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const dialogOpen = approving !== null || rejecting !== null || bulk !== null;
+  // Read by the key handler, which keys pressed faster than React renders must still see current.
+  const latest = useRef({ items, current, dialogOpen });
+  latest.current = { ...latest.current, items, dialogOpen };
+  const moveTo = (index: number) => {
+    latest.current.current = index;
+    setCurrent(index);
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const { items: list, current: at, dialogOpen: busy } = latest.current;
+      if (busy || event.altKey || event.ctrlKey || event.metaKey || list.length === 0) return;
+      // Typing is typing.
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      const shortcut = shortcutOf(event.key);
+      if (!shortcut) return;
+      event.preventDefault();
+      const index = Math.min(at, list.length - 1);
+      const submission = list[index]!;
+      if (shortcut === 'next' || shortcut === 'previous') {
+        const to = Math.max(0, Math.min(list.length - 1, index + (shortcut === 'next' ? 1 : -1)));
+        moveTo(to);
+        cards.current.get(list[to]!.id)?.focus();
+      } else if (shortcut === 'approve') setApproving(submission);
+      else if (shortcut === 'reject') setRejecting(submission);
+      else toggle(submission.id);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   return (
     <section className="grid gap-5">
@@ -45,6 +96,7 @@ function ReviewQueue() {
         <p className="text-sm text-slate-600">
           {queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}
         </p>
+        <p className="text-xs text-slate-500">{t('shortcuts')}</p>
         <KycReviewLink />
       </header>
 
@@ -62,27 +114,90 @@ function ReviewQueue() {
           <p className="text-sm text-slate-600">{t('empty')}</p>
         </div>
       ) : (
-        <ul className="grid gap-4 lg:grid-cols-2">
-          {queue.data.map((submission) => (
-            <li key={submission.id}>
-              <SubmissionCard submission={submission} onApprove={() => setApproving(submission)} onReject={() => setRejecting(submission)} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <div role="toolbar" aria-label={t('selection')} className="grid gap-2 sm:grid-cols-3">
+            <p className="text-sm text-slate-600 sm:col-span-3" aria-live="polite">
+              {t('selectedCount', { count: chosen.length })}
+            </p>
+            <Button
+              variant="secondary"
+              onClick={() => setSelected(chosen.length === items.length ? new Set() : new Set(items.slice(0, BULK_REVIEW_MAX).map((s) => s.id)))}
+            >
+              {chosen.length === items.length ? t('selectNone') : t('selectAll')}
+            </Button>
+            <Button variant="danger" disabled={chosen.length === 0} onClick={() => setBulk('reject')}>
+              {t('rejectSelected')}
+            </Button>
+            <Button disabled={chosen.length === 0} onClick={() => setBulk('approve')}>
+              {t('approveSelected')}
+            </Button>
+          </div>
+          <ul className="grid gap-4 lg:grid-cols-2">
+            {queue.data.map((submission, index) => (
+              <li key={submission.id}>
+                <SubmissionCard
+                  ref={(node) => {
+                    if (node) cards.current.set(submission.id, node);
+                    else cards.current.delete(submission.id);
+                  }}
+                  submission={submission}
+                  current={index === Math.min(current, items.length - 1)}
+                  selected={selected.has(submission.id)}
+                  onFocus={() => moveTo(index)}
+                  onToggle={() => toggle(submission.id)}
+                  onApprove={() => setApproving(submission)}
+                  onReject={() => setRejecting(submission)}
+                />
+              </li>
+            ))}
+          </ul>
+        </>
       )}
 
       <ApproveDialog submission={approving} onClose={() => setApproving(null)} />
       <RejectDialog submission={rejecting} onClose={() => setRejecting(null)} />
+      <BulkDialog
+        decision={bulk}
+        submissions={chosen}
+        onClose={() => setBulk(null)}
+        onDone={() => {
+          setSelected(new Set());
+          setBulk(null);
+        }}
+      />
     </section>
   );
 }
 
-function SubmissionCard({ submission, onApprove, onReject }: { submission: SubmissionBody; onApprove: () => void; onReject: () => void }) {
+interface SubmissionCardProps {
+  ref: (node: HTMLElement | null) => void;
+  submission: SubmissionBody;
+  current: boolean;
+  selected: boolean;
+  onFocus: () => void;
+  onToggle: () => void;
+  onApprove: () => void;
+  onReject: () => void;
+}
+
+function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle, onApprove, onReject }: SubmissionCardProps) {
   const { t } = useTranslation('review');
   const titleId = `submission-${submission.id}`;
 
   return (
-    <article aria-labelledby={titleId} data-testid="submission" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+    <article
+      ref={ref}
+      tabIndex={-1}
+      onFocus={onFocus}
+      aria-labelledby={titleId}
+      aria-current={current ? 'true' : undefined}
+      data-testid="submission"
+      className={`grid gap-3 rounded-2xl border bg-white p-4 shadow-sm outline-none focus:ring-2 focus:ring-blue-600 ${current ? 'border-blue-600' : 'border-slate-200'}`}
+    >
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input type="checkbox" checked={selected} onChange={onToggle} className="h-4 w-4" />
+        {t('select', { title: submission.taskTitle, name: submission.userName })}
+      </label>
       <header className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={titleId} className="font-semibold break-words text-slate-900">
@@ -189,6 +304,7 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <CannedReasons onPick={form.field('reason').onValueChange} />
       <TextAreaField
         label={t('reason')}
         rows={4}
@@ -205,5 +321,128 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Total of the proofs' rewards, in paise summed exactly, as rupees. */
+function totalRupees(submissions: readonly SubmissionBody[]): string {
+  return formatPaise(submissions.reduce((sum, submission) => sum + (parseRupees(submission.rupeeReward) ?? 0), 0));
+}
+
+/**
+ * Approve or reject the selected proofs at once. The confirmation names how many and the rupees
+ * involved; one press sends once (the key is made when the dialog opens), and the answer says what
+ * became of each, so proofs decided meanwhile by someone else are counted, not lost.
+ */
+function BulkDialog({
+  decision,
+  submissions,
+  onClose,
+  onDone,
+}: {
+  decision: 'approve' | 'reject' | null;
+  submissions: readonly SubmissionBody[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation('review');
+  const mutation = useBulkReviewMutation();
+  const once = useSendOnce(decision !== null);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+  const count = submissions.length;
+  const amount = formatRupees(totalRupees(submissions));
+
+  const onConfirm = async () => {
+    if (!decision) return;
+    if (decision === 'reject' && reason.trim() === '') {
+      setReasonError(t('reasonRequired'));
+      return;
+    }
+    let sent;
+    try {
+      sent = await once.send((key) =>
+        mutation.mutateAsync({ body: { ids: submissions.map((s) => s.id), decision, reason: decision === 'reject' ? reason : '' }, key }),
+      );
+    } catch (error) {
+      setReasonError(serverFieldErrors(error).reason);
+      toast({ variant: 'destructive', title: t('bulkFailed'), description: serverErrorMessage(error, t('bulkFailedBody')) });
+      return;
+    }
+    if (!sent) return;
+    const tally = new Map<string, number>();
+    for (const { result } of sent.value?.results ?? []) tally.set(result, (tally.get(result) ?? 0) + 1);
+    toast({ title: t('bulkDone'), description: [...tally].map(([result, n]) => t(`result.${result}`, { count: n })).join(' · ') });
+    setReason('');
+    onDone();
+  };
+
+  return (
+    <Dialog
+      open={decision !== null}
+      onOpenChange={(open) => !open && onClose()}
+      busy={once.busy}
+      title={decision === 'reject' ? t('rejectSelectedTitle', { count }) : t('approveSelectedTitle', { count })}
+      description={decision === 'reject' ? t('rejectSelectedQuestion', { count, amount }) : t('approveSelectedQuestion', { count, amount })}
+    >
+      <div className="grid gap-4">
+        {decision === 'reject' && (
+          <CannedReasons
+            onPick={(text) => {
+              setReason(text);
+              setReasonError(undefined);
+            }}
+          />
+        )}
+        {decision === 'reject' && (
+          <TextAreaField
+            label={t('reason')}
+            rows={3}
+            maxLength={500}
+            placeholder={t('reasonPlaceholder')}
+            value={reason}
+            onValueChange={(value: string) => {
+              setReason(value);
+              setReasonError(undefined);
+            }}
+            error={reasonError}
+          />
+        )}
+        <div className="flex gap-2">
+          <Button variant="secondary" onClick={onClose} disabled={once.busy}>
+            {t('common:cancel')}
+          </Button>
+          <Button variant={decision === 'reject' ? 'danger' : 'primary'} onClick={() => void onConfirm()} disabled={once.busy || count === 0}>
+            {once.busy
+              ? t('sending')
+              : decision === 'reject'
+                ? t('rejectCount', { count })
+                : t('approveCount', { count, amount })}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+
+/** Reasons reviewers give most, as one tap each, written in the reviewer's language; still editable. */
+const CANNED_REASONS = ['blurry', 'wrongApp', 'incomplete', 'notYours'] as const;
+
+function CannedReasons({ onPick }: { onPick: (text: string) => void }) {
+  const { t } = useTranslation('review');
+  return (
+    <div role="group" aria-label={t('cannedReasons')} className="flex flex-wrap gap-2">
+      {CANNED_REASONS.map((name) => (
+        <button
+          key={name}
+          type="button"
+          onClick={() => onPick(t(`canned.${name}`))}
+          className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+        >
+          {t(`canned.${name}`)}
+        </button>
+      ))}
+    </div>
   );
 }

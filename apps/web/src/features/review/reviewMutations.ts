@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RejectRequest, SubmissionBody } from '@kamai/contracts';
+import type { BulkReviewBody, BulkReviewRequest, RejectRequest, SubmissionBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { SUBMISSIONS_KEY } from '../../lib/queries.ts';
@@ -23,6 +23,16 @@ export function useRejectMutation() {
   return useMutation({
     mutationFn: async ({ submissionId, body, key }: { submissionId: string; body: RejectRequest; key?: string }) =>
       readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/reject`, body, idempotencyHeader(key))),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
+  });
+}
+
+/** One decision for the selected proofs; the answer says what became of each. */
+export function useBulkReviewMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ body, key }: { body: BulkReviewRequest; key?: string }) =>
+      readJson<BulkReviewBody>(await apiRequest('POST', '/api/admin/submissions/bulk', body, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
   });
 }

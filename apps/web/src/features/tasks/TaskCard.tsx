@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
-import { formatRupees } from '../../lib/format.ts';
+import { apiRequest } from '../../lib/api.ts';
+import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { ClockIcon, ExternalLinkIcon } from '../../components/icons.tsx';
@@ -71,6 +72,11 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
           {record.rejectionReason}
         </p>
       )}
+      {status === 'submitted' && record?.decideBy && (
+        <p data-testid="decide-by" className="text-xs text-slate-600">
+          {t('card.decideBy', { date: formatDateTime(record.decideBy) })}
+        </p>
+      )}
       {status === 'approved' && (
         <p data-testid="earned" className="text-sm font-semibold text-emerald-700">
           {t('card.earned', { amount: formatRupees(earned) })}
@@ -83,6 +89,8 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
               href={task.taskUrl}
               target="_blank"
               rel="noopener noreferrer"
+              // The time to proof counts from the first tap (the server keeps only that one).
+              onClick={() => void apiRequest('POST', `/api/tasks/${task.id}/start`).catch(() => undefined)}
               className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600`}
             >
               {t(START_LABELS[kind])}

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { balanceOf, expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { drawPng } from './png.ts';
+
+/**
+ * Bulk review on a phone: the reviewer moves through the queue with the keyboard, selects proofs,
+ * approves them at once after a confirmation naming the count and the total, and rejects others with
+ * a common reason; both languages pass axe.
+ */
+
+const suite = setUpBrowserSuite();
+
+type Texts = { [key: string]: string | Texts };
+
+/** A text of the review screen as the locale files have it, with its {{placeholders}} filled in. */
+function tx(language: 'en' | 'hi', key: string, params: Record<string, string> = {}): string {
+  const texts = JSON.parse(readFileSync(new URL(`../src/locales/${language}/review.json`, import.meta.url), 'utf8')) as Texts;
+  const value = key.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), texts);
+  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? '');
+}
+
+let admin: TestAccount;
+let reviewer: TestAccount;
+
+async function api(account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const response = await fetch(`${suite.server.baseUrl}${url}`, {
+    method,
+    headers: { cookie: await sessionCookie(suite.server, account), Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+beforeAll(async () => {
+  admin = await registeredAccount(suite.server, 'Anil', 'Verma');
+  reviewer = await registeredAccount(suite.server, 'Rekha', 'Verma');
+  grantRole(suite.server, admin.mobile, 'admin');
+  grantRole(suite.server, reviewer.mobile, 'reviewer');
+  await waitForRole(suite.server, admin, 'admin');
+  await waitForRole(suite.server, reviewer, 'reviewer');
+});
+
+let drawn = 0;
+/** A worker with a proof under review for `taskId`. */
+async function workerWithProof(taskId: string, firstName: string): Promise<TestAccount> {
+  const worker = await registeredAccount(suite.server, firstName, 'Das');
+  const { uploadURL, objectURL } = (await (await api(worker, 'POST', '/api/objects/upload')).json()) as { uploadURL: string; objectURL: string };
+  drawn += 1;
+  const shade = (drawn * 40) % 256;
+  const target = new URL(uploadURL, suite.server.baseUrl);
+  await api(worker, 'PUT', target.pathname + target.search, drawPng(16, 16, (x) => [shade, x * 8, 100]), { 'Content-Type': 'image/png' });
+  await api(worker, 'POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: objectURL, proofDescription: 'Done' });
+  return worker;
+}
+
+describe('bulk review on /admin/review', () => {
+  it('selects with the keyboard, approves two at once with the total named, rejects one with a common reason', async () => {
+    const title = `Rate the Kamai app ${Date.now()}`;
+    const created = await api(admin, 'POST', '/api/admin/tasks', {
+      title,
+      description: 'Rate it.',
+      rupeeReward: '12.50',
+      estimatedTime: '3 min',
+      taskType: 'rating',
+      requiresProof: true,
+      isActive: true,
+      iconColor: '#3B82F6',
+    });
+    const { id: taskId } = (await created.json()) as { id: string };
+    const [asha, bina, chetan] = [await workerWithProof(taskId, 'Asha'), await workerWithProof(taskId, 'Bina'), await workerWithProof(taskId, 'Chetan')];
+
+    const page = await suite.signedIn(reviewer);
+    await page.goto('/admin/review');
+    const t = (key: string, params?: Record<string, string>) => tx('en', key, params);
+    await page.getByRole('heading', { name: t('title') }).waitFor();
+    const cards = page.getByTestId('submission');
+    await expect.poll(() => cards.count()).toBe(3);
+    await expectAccessible(page, 'review queue (en)');
+
+    // The first card is current: X selects it, J moves to the second, X selects it too.
+    await page.keyboard.press('x');
+    await page.getByText(t('selectedCount_one', { count: '1' })).waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.getByText(t('selectedCount_other', { count: '2' })).waitFor();
+
+    await page.getByRole('button', { name: t('approveSelected') }).click();
+    const dialog = page.getByRole('dialog', { name: t('approveSelectedTitle_other', { count: '2' }) });
+    await dialog.getByText(t('approveSelectedQuestion_other', { count: '2', amount: '₹25.00' })).waitFor();
+    await expectAccessible(page, 'bulk approve dialog (en)');
+    await dialog.getByRole('button', { name: t('approveCount_other', { count: '2', amount: '₹25.00' }) }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => cards.count()).toBe(1);
+    expect([await balanceOf(suite.server, asha), await balanceOf(suite.server, bina)]).toEqual(['12.50', '12.50']);
+
+    // The last one: R opens the rejection, a common reason fills it in.
+    await page.keyboard.press('r');
+    const reject = page.getByRole('dialog', { name: t('rejectTitle') });
+    await reject.getByRole('button', { name: t('canned.blurry') }).click();
+    await expect(reject.getByRole('textbox', { name: t('reason') }).inputValue()).resolves.toBe(t('canned.blurry'));
+    await reject.getByRole('button', { name: t('reject') }).click();
+    await reject.waitFor({ state: 'detached' });
+    await page.getByText(t('caughtUp')).waitFor();
+    expect(await balanceOf(suite.server, chetan)).toBe('0.00');
+  });
+
+  it('passes axe in Hindi with proofs selected', async () => {
+    const title = `Visit the Kamai blog ${Date.now()}`;
+    const created = await api(admin, 'POST', '/api/admin/tasks', {
+      title,
+      description: 'Read it.',
+      rupeeReward: '5',
+      estimatedTime: '2 min',
+      taskType: 'website',
+      taskUrl: 'https://kamai.in/blog',
+      requiresProof: true,
+      isActive: true,
+      iconColor: '#3B82F6',
+    });
+    const { id: taskId } = (await created.json()) as { id: string };
+    await workerWithProof(taskId, 'Deepa');
+    const page = await suite.signedIn(reviewer);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await page.getByRole('heading', { name: 'प्रोफ़ाइल', level: 1 }).waitFor();
+    await page.goto('/admin/review');
+    const t = (key: string, params?: Record<string, string>) => tx('hi', key, params);
+    await page.getByRole('heading', { name: t('title') }).waitFor();
+    await page.getByTestId('submission').first().waitFor();
+    // Whatever the queue holds (the other test may have left a proof): all of it.
+    const count = await page.getByTestId('submission').count();
+    const plural = `_${new Intl.PluralRules('hi').select(count)}`;
+    await page.getByRole('button', { name: t('selectAll') }).click();
+    await expectAccessible(page, 'review queue (hi)');
+    await page.getByRole('button', { name: t('rejectSelected') }).click();
+    const dialog = page.getByRole('dialog', { name: t(`rejectSelectedTitle${plural}`, { count: String(count) }) });
+    await dialog.getByRole('button', { name: t(`rejectCount${plural}`, { count: String(count) }) }).waitFor();
+    await expectAccessible(page, 'bulk reject dialog (hi)');
+  });
+});

@@ -1,0 +1,34 @@
+import * as v from 'valibot';
+import { noControlCharacters } from './text.ts';
+
+export const SUSPEND_REASON_MAX_LENGTH = 500;
+
+/** Messages of account suspension, shared by the API, the domain and the web. */
+export const SUSPENSION_MESSAGES = {
+  /** 403 `account_suspended`: what a suspended user reads when they try to earn or withdraw. */
+  suspended: 'Your account is suspended, so you cannot do tasks or withdraw. Please contact support.',
+  reason: 'Please give a reason for the suspension',
+  reasonTooLong: `Reason must be at most ${SUSPEND_REASON_MAX_LENGTH} characters`,
+  notSuspended: 'This account is not suspended',
+  alreadySuspended: 'This account is already suspended',
+  own: 'You cannot suspend your own account',
+} as const;
+
+/** `POST /api/admin/users/:id/suspend`. */
+export const SuspendRequest = v.object(
+  {
+    reason: v.pipe(
+      v.optional(v.string(SUSPENSION_MESSAGES.reason), ''),
+      v.trim(),
+      v.minLength(1, SUSPENSION_MESSAGES.reason),
+      v.maxLength(SUSPEND_REASON_MAX_LENGTH, SUSPENSION_MESSAGES.reasonTooLong),
+      noControlCharacters(),
+    ),
+  },
+  'Send a JSON object',
+);
+export type SuspendRequest = v.InferOutput<typeof SuspendRequest>;
+
+/** The answer of suspend and unsuspend. */
+export const SuspensionBody = v.object({ userId: v.string(), suspended: v.boolean() });
+export type SuspensionBody = v.InferOutput<typeof SuspensionBody>;
