@@ -138,6 +138,10 @@ export interface ReconciliationBody {
   paid: string;
   /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
   difference: string;
+  /** Everything the company moved into the payout bank account (booked fundings). */
+  bankFunded: string;
+  /** What the payout account should hold: bankFunded − paid (compare with the bank statement's balance). */
+  bankBalance: string;
   /** User accounts below zero, which the rules never allow: each one is money that was never there. */
   negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balance: string }>;
   /** Log position the read models reflect, and the store's head. */

@@ -208,6 +208,10 @@ export interface Reconciliation {
   paidPaise: number;
   /** available + pending − (funded − paid): zero when the books agree. */
   differencePaise: number;
+  /** Everything the company put into the payout bank account. */
+  bankFundedPaise: number;
+  /** What the payout account should hold: bankFunded − paid. */
+  bankBalancePaise: number;
   /**
    * User accounts below zero. The deciders never let a balance go negative, so one here means money
    * left that was never there (a state that was not folded from the log, an edited store).
@@ -220,7 +224,8 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   let availablePaise = 0;
   let pendingPayoutPaise = 0;
   let fundedPaise = 0;
-  let paidPaise = 0;
+  let bankPaise = 0;
+  let bankFundedPaise = 0;
   const negativeBalances: Reconciliation['negativeBalances'] = [];
   for (const row of rows) {
     const balance = row.credit_paise - row.debit_paise;
@@ -229,10 +234,13 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     if (user?.[2] === 'available') availablePaise += balance;
     else if (user?.[2] === 'payout_pending') pendingPayoutPaise += balance;
     else if (FUNDING_ACCOUNTS.includes(row.account)) fundedPaise -= balance;
-    else if (row.account === accounts.bank) paidPaise += balance;
+    else if (row.account === accounts.bank) bankPaise = balance;
+    else if (row.account === accounts.companyFunding) bankFundedPaise = balance;
   }
+  // Fundings leave platform:bank as payouts arrive in it, so they are added back to tell the paid.
+  const paidPaise = bankPaise + bankFundedPaise;
   const differencePaise = availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise);
-  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, negativeBalances };
+  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
 }
 
 /** One side of a journal transaction: the amount arriving in (+) or leaving (−) one account. */
