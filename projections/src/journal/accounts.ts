@@ -12,6 +12,12 @@ export const accounts = {
   companyFunding: 'platform:company_funding',
 } as const;
 
+/** The user a `user:<id>:…` account belongs to; null for the platform's accounts. */
+export function userOfAccount(account: string): string | null {
+  const match = /^user:(.+):(?:available|payout_pending)$/.exec(account);
+  return match ? match[1]! : null;
+}
+
 /** The user_id of journal rows that touch no user's accounts (fundings of the payout account). */
 export const PLATFORM_ENTRY = 'platform';
 

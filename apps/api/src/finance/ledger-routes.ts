@@ -15,6 +15,8 @@ import {
 import { maskDestination } from '@kamai/domain';
 import {
   type Statement,
+  accountHolders,
+  userOfAccount,
   findUserById,
   findUserByMobile,
   listWithdrawalsPage,
@@ -170,10 +172,12 @@ export const ledgerRoutes = new Hono<AppEnv>()
     const at = c.req.valid('query').at;
     await caughtUp(deps);
     const trial = await trialBalance(deps.db, at);
+    const holders = await accountHolders(deps.db, trial.accounts.flatMap((a) => userOfAccount(a.account) ?? []));
     const body: TrialBalanceBody = {
       at: at ?? null,
       accounts: trial.accounts.map((a) => ({
         account: a.account,
+        holder: holders.get(userOfAccount(a.account) ?? '') ?? null,
         debit: formatPaise(a.debitPaise),
         credit: formatPaise(a.creditPaise),
         balance: formatPaise(a.creditPaise - a.debitPaise),

@@ -52,7 +52,8 @@ describe('finance ledger over real HTTP', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     // A UTF-8 BOM for spreadsheets, and the balances in the file itself: opening first, closing last.
-    expect(csv.body.startsWith('\uFEFFposition,')).toBe(true);
+    const bytes = await finance.bytes(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(csv.body);
     expect(rows).toHaveLength(7);
     expect(rows[0]).toMatchObject({ kind: 'opening_balance', amount: '', balance: '0.00', pending_payout: '0.00' });
@@ -76,7 +77,10 @@ describe('finance ledger over real HTTP', () => {
     expect(trial.status).toBe(200);
     expect(trial.body.difference).toBe('0.00');
     expect(trial.body.totalDebit).toBe(trial.body.totalCredit);
-    expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00' });
+    expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00', holder: null });
+    // A user's accounts name their holder, with the mobile masked.
+    const masked = `+91 ${user.mobile.slice(0, 2)}xxxxxx${user.mobile.slice(-2)}`;
+    expect(trial.body.accounts.find((a) => a.account === `user:${user.userId}:available`)?.holder).toEqual({ id: user.userId, name: 'Asha Rao', mobile: masked });
 
     const recon = await finance.get<ReconciliationBody>('/api/admin/ledger/reconciliation');
     expect(recon.body).toMatchObject({ available: '300.00', pendingPayout: '0.00', funded: '500.00', paid: '200.00', difference: '0.00', negativeBalances: [] });
