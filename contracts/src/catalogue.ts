@@ -1,5 +1,6 @@
 import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
 import { CONTROL_MESSAGES } from './controls.ts';
+import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { type MessageParams, renderText } from './messages.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
@@ -142,6 +143,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('wallet', WALLET_MESSAGES),
   ...prefixed('controls', CONTROL_MESSAGES),
   ...prefixed('suspension', SUSPENSION_MESSAGES),
+  ...prefixed('funding', FUNDING_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -19,5 +19,6 @@ export * from './text.ts';
 export * from './days.ts';
 export * from './suspension.ts';
 export * from './payouts.ts';
+export * from './funding.ts';
 export * from './catalogue.ts';
 export * from './privacy.ts';

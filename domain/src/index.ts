@@ -20,3 +20,4 @@ export * from './user/password.ts';
 export * from './user/suspension.ts';
 export * from './finance/payout-batch.ts';
 export * from './password-reset.ts';
+export * from './finance/funding.ts';

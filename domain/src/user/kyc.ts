@@ -7,6 +7,7 @@ import {
   type kycEvents,
   KYC_BONUS_PAISE,
   KYC_DOCUMENT_TYPES,
+  PAN_PATTERN,
   REJECT_REASON_MAX_LENGTH,
   type MessageRef,
   msg,
@@ -83,7 +84,7 @@ export interface KycImage {
 export type KycCommand =
   | {
       type: 'SubmitKycDocument';
-      data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage };
+      data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage; panNumber?: string | undefined };
       now: string;
     }
   | { type: 'ApproveKycDocument'; data: { documentId: string; reviewerId: string; notificationId: string }; now: string }
@@ -112,7 +113,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
   const kyc = state.kyc;
   switch (command.type) {
     case 'SubmitKycDocument': {
-      const { documentId, documentType, front, back } = command.data;
+      const { documentId, documentType, front, back, panNumber } = command.data;
       if (!KYC_DOCUMENT_TYPES.includes(documentType)) {
         throw new DomainError('invalid', msg('kyc.documentType'), { documentType: msg('kyc.documentType') });
       }
@@ -120,6 +121,8 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       if (!front.url.trim()) fields.frontImageUrl = msg('kyc.imageMissing');
       if (!back.url.trim()) fields.backImageUrl = msg('kyc.imageMissing');
       if (Object.keys(fields).length > 0) throw new DomainError('invalid', msg('kyc.imageMissing'), fields);
+      if (panNumber !== undefined && documentType !== 'pan') throw new DomainError('invalid', msg('kyc.panOnlyOnPan'), { panNumber: msg('kyc.panOnlyOnPan') });
+      if (panNumber !== undefined && !PAN_PATTERN.test(panNumber)) throw new DomainError('invalid', msg('kyc.panNumber'), { panNumber: msg('kyc.panNumber') });
       assertKycDocumentOpen(kyc, documentType);
       if (kyc.submissions.has(documentId)) throw new DomainError('conflict', msg('api.documentExists'));
       return [
@@ -132,6 +135,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
             backImageUrl: back.url.trim(),
             frontImageSha256: front.sha256,
             backImageSha256: back.sha256,
+            ...(panNumber !== undefined && { panNumber }),
             submittedAt: command.now,
           },
         },

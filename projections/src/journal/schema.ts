@@ -10,7 +10,7 @@ export interface JournalEntriesTable {
   position: number;
   /** The money event's id. */
   transaction_id: string;
-  /** The user the transaction belongs to (one of its accounts is theirs). */
+  /** The user the transaction belongs to (one of its accounts is theirs); `platform` for a funding of the payout account. */
   user_id: string;
   /** The event's revision in the user's stream. */
   revision: number;

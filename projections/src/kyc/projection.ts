@@ -1,4 +1,5 @@
 import { type ColumnsOf, erasedColumns } from '../erasure.ts';
+import { isErased } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -11,19 +12,21 @@ export const DOCUMENT_COLUMNS: ColumnsOf = {
   frontImageSha256: 'front_image_sha256',
   backImageSha256: 'back_image_sha256',
   submittedAt: 'uploaded_at',
+  panNumber: 'pan_number',
 };
 
 /** kyc_documents: every KYC document submission on a user's stream and its review. */
 export const kycProjection: Projection = {
   name: 'kyc',
-  version: 1,
+  // 2: pan_number, for the yearly report.
+  version: 2,
   tables: {
     // With the images' hashes, for finding one picture sent by two accounts.
     kyc_documents: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, document_type TEXT NOT NULL, front_image_url TEXT NOT NULL,
         back_image_url TEXT NOT NULL, front_image_sha256 TEXT NOT NULL, back_image_sha256 TEXT NOT NULL,
         status TEXT NOT NULL DEFAULT 'pending', rejection_reason TEXT, uploaded_at TEXT NOT NULL, reviewed_at TEXT,
-        reviewed_by TEXT, position INTEGER NOT NULL`,
+        reviewed_by TEXT, position INTEGER NOT NULL, pan_number TEXT`,
       indexes: {
         user: 'user_id, document_type, position',
         status: 'status, position',
@@ -45,6 +48,8 @@ export const kycProjection: Projection = {
           back_image_url: d.backImageUrl,
           front_image_sha256: d.frontImageSha256,
           back_image_sha256: d.backImageSha256,
+          // Read as erased in a rebuild after the person's key is gone: kept as no PAN.
+          pan_number: d.panNumber === undefined || isErased(d.panNumber) ? null : d.panNumber,
           status: 'pending',
           rejection_reason: null,
           uploaded_at: d.submittedAt,

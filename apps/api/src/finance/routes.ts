@@ -14,7 +14,7 @@ import {
   type WithdrawalStatus,
 } from '@kamai/contracts';
 import { type AdjustmentDecision, DomainError, type WithdrawalCommand, assertNoConflictOfDuties, userDecider } from '@kamai/domain';
-import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
+import { findAdjustment, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
@@ -24,6 +24,7 @@ import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
+import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import { loadLimits } from '../settings/limits.ts';
 
 /** Paying and adjusting need `finance`; admin alone is not enough (separation of duties). */
@@ -167,10 +168,9 @@ async function listAdjustmentsById(c: Context<AppEnv>, id: string) {
   return [toAdjustmentBody({ ...row, mobile })];
 }
 
-/** Whose withdrawal request it is (404 when there is none). */
+/** Whose withdrawal request it is and where it stands (404 when there is none). */
 async function requestOf(c: Context<AppEnv>, id: string) {
-  const deps = c.var.deps;
-  const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
+  const request = await withdrawalAsFinanceSees(c.var.deps, id);
   if (!request) throw notFound(msg('api.withdrawalNotFound'));
   return request;
 }
