@@ -33,6 +33,24 @@ export const PendingAdjustmentBody = v.object({
 });
 export type PendingAdjustmentBody = v.InferOutput<typeof PendingAdjustmentBody>;
 
+/** Default page of the audit list; the next page is named by `X-Next-Cursor`, never cut silently. */
+export const AUDIT_PAGE_SIZE = 200;
+export const AUDIT_PAGE_MAX = 1000;
+
+/** GET /api/admin/audit?cursor=&limit=: newest first; `cursor` is the previous page's X-Next-Cursor. */
+export const AuditQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'), v.transform(Number))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, `limit is 1 to ${AUDIT_PAGE_MAX}`),
+      v.transform(Number),
+      v.minValue(1, `limit is 1 to ${AUDIT_PAGE_MAX}`),
+      v.maxValue(AUDIT_PAGE_MAX, `limit is 1 to ${AUDIT_PAGE_MAX}`),
+    ),
+  ),
+});
+
 export const AdjustmentsQuery = v.object({
   status: v.optional(v.picklist(['pending', 'approved', 'rejected'], 'status must be pending, approved or rejected'), 'pending'),
 });

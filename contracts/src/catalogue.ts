@@ -1,4 +1,5 @@
 import { MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
+import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { type MessageParams, renderText } from './messages.ts';
 import { IMAGE_TOO_LARGE } from './rules.ts';
@@ -129,6 +130,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('task', TASK_MESSAGES),
   ...prefixed('review', REVIEW_MESSAGES),
   ...prefixed('withdrawal', WITHDRAWAL_MESSAGES),
+  ...prefixed('funding', FUNDING_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

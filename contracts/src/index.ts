@@ -16,5 +16,6 @@ export * from './ledger.ts';
 export * from './audit.ts';
 export * from './text.ts';
 export * from './payouts.ts';
+export * from './funding.ts';
 export * from './catalogue.ts';
 export * from './privacy.ts';

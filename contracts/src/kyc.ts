@@ -19,7 +19,12 @@ export const KYC_MESSAGES = {
   ownDocument: 'You cannot review your own documents',
   notKycImage: 'That image was not uploaded for KYC',
   body: 'Send documentType, frontImageUrl and backImageUrl',
+  panNumber: 'Enter the PAN as printed on the card, like ABCDE1234F',
+  panOnlyOnPan: 'Only a PAN card carries a PAN number',
 } as const;
+
+/** A PAN as the Income Tax Department issues it: five letters, four digits, one letter (AAAAA9999A). */
+export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
 
 const ImageUrl = v.pipe(
   v.optional(v.string(KYC_MESSAGES.imageMissing), ''),
@@ -34,6 +39,8 @@ export const KycDocumentRequest = v.object(
     documentType: v.picklist(KYC_DOCUMENT_TYPES, KYC_MESSAGES.documentType),
     frontImageUrl: ImageUrl,
     backImageUrl: ImageUrl,
+    /** The PAN card's number, kept for the yearly report to the accountant (personal: sealed in the log). */
+    panNumber: v.optional(v.pipe(v.string(KYC_MESSAGES.panNumber), v.trim(), v.toUpperCase(), v.regex(PAN_PATTERN, KYC_MESSAGES.panNumber))),
   },
   KYC_MESSAGES.body,
 );

@@ -68,6 +68,53 @@ export const StatementQuery = v.object({
 export const BalanceQuery = v.object({ at: v.optional(MomentTo) });
 export const TrialBalanceQuery = v.object({ at: v.optional(MomentTo) });
 
+/**
+ * An Indian financial year, `2025-26`: 1 April 2025 to 31 March 2026, whole days in India time.
+ * Null when the label is not one.
+ */
+export function financialYear(label: string): { label: string; from: string; to: string } | null {
+  const match = /^(\d{4})-(\d{2})$/.exec(label);
+  if (!match) return null;
+  const start = Number(match[1]);
+  if ((start + 1) % 100 !== Number(match[2])) return null;
+  return { label, from: periodStart(`${start}-04-01`), to: periodEnd(`${start + 1}-03-31`) };
+}
+
+export const FINANCIAL_YEAR_MESSAGE = 'Give the financial year as 2025-26 (April to March)';
+
+/** GET /api/admin/reports/yearly?fy=2025-26&format=json|csv */
+export const YearlyReportQuery = v.object({
+  fy: v.pipe(v.string(FINANCIAL_YEAR_MESSAGE), v.trim(), v.check((s) => financialYear(s) !== null, FINANCIAL_YEAR_MESSAGE)),
+  format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+});
+
+/** One person's year: what they earned and were paid, in decimal rupees. */
+export interface YearlyReportLine {
+  userId: string;
+  /** The person's name, or "erased". */
+  name: string;
+  /** Masked; null for an erased person. */
+  mobile: string | null;
+  /** The PAN given at KYC (an approved PAN card's first); null when none was given. */
+  pan: string | null;
+  /** Task rewards credited. */
+  rewards: string;
+  /** KYC bonuses credited. */
+  bonuses: string;
+  /** Finance's adjustments, credits less debits. */
+  adjustments: string;
+  /** Withdrawals paid to the bank, less those the bank returned. */
+  payouts: string;
+}
+
+export interface YearlyReportBody {
+  fy: string;
+  from: string;
+  to: string;
+  people: YearlyReportLine[];
+  totals: { rewards: string; bonuses: string; adjustments: string; payouts: string };
+}
+
 /** Page size of the withdrawal list; the next page is named by `X-Next-Cursor`, never cut silently. */
 export const WITHDRAWAL_PAGE_SIZE = 500;
 
@@ -128,7 +175,8 @@ export interface LedgerBalanceBody {
 
 export interface TrialBalanceBody {
   at: string | null;
-  accounts: { account: string; debit: string; credit: string; balance: string }[];
+  /** `holder`: whose account it is (name and masked mobile, or name "erased"); null for the platform's. */
+  accounts: { account: string; holder: { id: string; name: string; mobile: string | null } | null; debit: string; credit: string; balance: string }[];
   totalDebit: string;
   totalCredit: string;
   difference: string;
@@ -141,6 +189,10 @@ export interface ReconciliationBody {
   paid: string;
   /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
   difference: string;
+  /** Everything the company moved into the payout bank account (booked fundings). */
+  bankFunded: string;
+  /** What the payout account should hold: bankFunded − paid (compare with the bank statement's balance). */
+  bankBalance: string;
   /** User accounts below zero, which the rules never allow: each one is money that was never there. */
   negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balance: string }>;
   /** Log position the read models reflect, and the store's head. */

@@ -71,6 +71,8 @@ export const LEDGER_TEXTS = {
   payout_reversal: 'Refund of reversed withdrawal: {reason}',
   /** Not a wallet entry: the journal's line for a paid withdrawal (payout pending -> bank). */
   withdrawal_paid: 'Withdrawal paid, transfer reference {reference}',
+  /** Not a wallet entry: the company's money into the payout account (platform:bank -> platform:company_funding). */
+  bank_funding: 'Payout account funded, bank reference {reference}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

@@ -19,3 +19,4 @@ export * from './finance/idempotency.ts';
 export * from './user/password.ts';
 export * from './finance/payout-batch.ts';
 export * from './password-reset.ts';
+export * from './finance/funding.ts';

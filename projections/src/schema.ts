@@ -6,7 +6,7 @@ import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable
 import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
-import type { BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
+import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -35,6 +35,7 @@ export interface ReadDb {
   payout_batches: PayoutBatchesTable;
   payout_batch_items: PayoutBatchItemsTable;
   bank_statement_runs: BankStatementRunsTable;
+  bank_fundings: BankFundingsTable;
   deletion_requests: DeletionRequestsTable;
 }
 

@@ -198,8 +198,13 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     expect(replay).toContain('OK: the read models agree with the events, and the log verifies');
     expect((await cli(dataDir, 'replay-wallet', mobile, '--as-of', beforeWithdrawal)).stdout).toContain('events say:      available 500.00, pending payout 0.00');
 
-    const csv = (await cli(dataDir, 'replay-wallet', mobile, '--csv')).stdout.trim().split('\r\n');
+    const csvText = (await cli(dataDir, 'replay-wallet', mobile, '--csv')).stdout;
+    // A UTF-8 BOM first (trim() drops it), so spreadsheets read the file as UTF-8.
+    expect(csvText.startsWith('\uFEFFposition,')).toBe(true);
+    const csv = csvText.trim().split('\r\n');
     expect(csv[0]).toMatch(/^position,time,kind,description,amount,/);
+    expect(csv[1]).toMatch(/^,[^,]*,opening_balance,/);
+    expect(csv.at(-1)).toMatch(/^,[^,]*,closing_balance,Closing balance,,,300\.00,0\.00,/);
     // Split on commas outside quotes (descriptions may hold commas).
     const amounts = csv.slice(1).map((line) => Number(line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)[4]));
     expect(amounts.reduce((a, b) => a + b, 0)).toBeCloseTo(300, 2);
@@ -207,14 +212,27 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     const reconcile = (await cli(dataDir, 'reconcile')).stdout;
     expect(reconcile).toMatch(/difference\s+0\.00/);
     expect(reconcile).toContain('verification OK');
-    const exported = (await cli(dataDir, 'export-ledger', '--from', beforeWithdrawal)).stdout.trim().split('\r\n');
-    expect(exported[0]).toBe('position,transaction_id,time,account,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision');
+    const exportedText = (await cli(dataDir, 'export-ledger', '--from', beforeWithdrawal)).stdout;
+    expect(exportedText.startsWith('\uFEFF')).toBe(true);
+    const exported = exportedText.trim().split('\r\n');
+    expect(exported[0]).toBe(
+      'position,transaction_id,time,account,account_holder,account_holder_mobile,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision',
+    );
+    // User accounts carry their holder: the name and a masked mobile, never the full number.
+    expect(exported.some((line) => line.includes(':payout_pending,Sita Verma,+91 ') && !line.includes(mobile))).toBe(true);
     expect(exported.some((line) => line.includes('platform:bank') && line.includes('UTR31337001'))).toBe(true);
     expect(exported.some((line) => line.includes('Missed reward'))).toBe(false);
     // A date is a whole day in India time: --to today includes everything of today.
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
     expect((await cli(dataDir, 'export-ledger', '--from', today, '--to', today)).stdout).toContain('UTR31337001');
     expect((await cli(dataDir, 'verify-ledger')).stdout).toMatch(/^OK: \d+ events verified; head [0-9a-f]{64} at position \d+/);
+    // The accountant's yearly report: this financial year holds the pay-out; a bad year is a usage error.
+    const [y, m] = today.split('-').map(Number) as [number, number];
+    const fyStart = m >= 4 ? y : y - 1;
+    const yearly = (await cli(dataDir, 'yearly-report', `${fyStart}-${String((fyStart + 1) % 100).padStart(2, '0')}`)).stdout;
+    expect(yearly.startsWith('\uFEFFfinancial_year,user_id,name,mobile,pan,rewards,bonuses,adjustments,payouts\r\n')).toBe(true);
+    expect(yearly).toMatch(/,TOTAL,,,,[\d.]+,[\d.]+,[\d.]+,[1-9][\d]*\.\d\d\r\n$/);
+    expect(await cli(dataDir, 'yearly-report', '2025').catch((err: { code: number }) => err)).toMatchObject({ code: 2 });
 
     // Someone with the file raises the credit: verification names the place, before and after a rebuild.
     const db = new Database(join(dataDir, 'events.sqlite'));

@@ -3,10 +3,13 @@
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
 import { existsSync } from 'node:fs';
-import { ROLES, type Role, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
+import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
+  PLATFORM_ENTRY,
+  accountHolders,
+  userOfAccount,
   ProjectionRunner,
   type ReadDbHandle,
   accounts,
@@ -37,11 +40,14 @@ import {
   readAheadFor,
   revokeRole,
   statementCsv,
+  UTF8_BOM,
   toCsv,
   toStatementBody,
   userIdForMobile,
   migratePrivacy,
   verifyLedger,
+  yearlyReport,
+  yearlyReportCsv,
 } from '@kamai/api';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -58,6 +64,9 @@ const USAGE = `usage: npm run cli -- <command>
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
   export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
+  yearly-report <2025-26>                         per person for an Indian financial year (April-March, IST):
+                                                  rewards, bonuses, adjustments, payouts and PAN, as CSV
+                                                  for the accountant (> yearly.csv); no tax is withheld
   verify-ledger                                   check the event log's hash chain end to end
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)`;
@@ -89,6 +98,8 @@ async function main(args: string[]): Promise<void> {
         return await reconcile(store, config.readDbFile);
       case 'export-ledger':
         return await exportLedger(store, config.readDbFile, rest);
+      case 'yearly-report':
+        return await printYearlyReport(store, config.readDbFile, rest);
       case 'verify-ledger':
         return await verify(store);
       default:
@@ -342,18 +353,40 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
     const to = moment('--to');
     const range = { ...(from && { from }), ...(to && { to }) };
     const rows = await listPostings(db, range);
-    const header = ['position', 'transaction_id', 'time', 'account', 'debit', 'credit', 'kind', 'description', 'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision'];
+    // Accounts named by their holder too (name and masked mobile; "erased" for an erased person).
+    const holders = await accountHolders(db, rows.flatMap((p) => userOfAccount(p.account) ?? []));
+    const header = [
+      'position', 'transaction_id', 'time', 'account', 'account_holder', 'account_holder_mobile', 'debit', 'credit', 'kind', 'description',
+      'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision',
+    ];
     process.stdout.write(
-      toCsv(
-        header,
-        rows.map((p) => [
-          p.position, p.transactionId, p.effectiveAt, p.account,
-          p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
-          p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr, streams.user(p.userId), p.revision,
-        ]),
-        new Set(['position', 'debit', 'credit', 'revision']),
-      ),
+      UTF8_BOM +
+        toCsv(
+          header,
+          rows.map((p) => {
+            const holder = holders.get(userOfAccount(p.account) ?? '');
+            return [
+              p.position, p.transactionId, p.effectiveAt, p.account, holder?.name ?? null, holder?.mobile ?? null,
+              p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
+              p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr,
+              p.userId === PLATFORM_ENTRY ? streams.funding(p.entryId ?? '') : streams.user(p.userId), p.revision,
+            ];
+          }),
+          new Set(['position', 'debit', 'credit', 'revision']),
+        ),
     );
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function printYearlyReport(store: EventStore, readDbFile: string, args: string[]) {
+  const { positional } = options(args, []);
+  const fy = positional[0];
+  if (positional.length !== 1 || fy === undefined || financialYear(fy) === null) throw new UsageError(FINANCIAL_YEAR_MESSAGE);
+  const db = await caughtUpReadDb(store, readDbFile);
+  try {
+    process.stdout.write(yearlyReportCsv(await yearlyReport(db, fy)));
   } finally {
     await db.destroy();
   }

@@ -5,6 +5,7 @@ import { kycEvents } from './kyc.ts';
 import { idempotencyEvents, referenceEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { bankStatementEvents, payoutBatchEvents } from './payouts.ts';
+import { fundingEvents } from './funding.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 import { privacyEvents } from './privacy.ts';
@@ -34,6 +35,7 @@ export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
 export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
 export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
+export type FundingEvent = EventsOf<typeof fundingEvents>;
 export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
@@ -48,6 +50,7 @@ export const allEvents = {
   ...idempotencyEvents,
   ...payoutBatchEvents,
   ...bankStatementEvents,
+  ...fundingEvents,
   ...privacyEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;

@@ -145,6 +145,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   PayoutBatchFileDownloaded: 1,
   PayoutResultsImported: 1,
   BankStatementReconciled: 1,
+  BankFundingRecorded: 1,
+  BankFundingApproved: 1,
+  BankFundingRejected: 1,
   PersonalDataSealed: 1,
 };
 

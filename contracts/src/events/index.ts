@@ -7,6 +7,7 @@ export * from './kyc.ts';
 export * from './erasure.ts';
 export * from './finance.ts';
 export * from './payouts.ts';
+export * from './funding.ts';
 export * from './personal.ts';
 export * from './privacy.ts';
 export * from './all.ts';
@@ -25,6 +26,8 @@ export const streams = {
   idempotency: (hash: string) => `idempotency-${hash}`,
   payoutBatch: (batchId: string) => `payout-batch-${batchId}`,
   bankStatement: (runId: string) => `bank-statement-${runId}`,
+  /** A funding of the payout account (its id is random, never the bank reference). */
+  funding: (fundingId: string) => `funding-${fundingId}`,
   /** The log's sealing marker (PersonalDataSealed). */
   privacy: () => 'privacy',
 };

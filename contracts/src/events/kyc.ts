@@ -23,6 +23,8 @@ export const kycEvents = {
     /** SHA-256 of the re-encoded bytes: the same picture sent by two accounts is a fraud signal. */
     frontImageSha256: Sha256Hex,
     backImageSha256: Sha256Hex,
+    /** A PAN card's number (AAAAA9999A), when the user gave it; absent in older events. */
+    panNumber: v.optional(v.string()),
     submittedAt: IsoTime,
   }),
   KycDocumentApproved: v.object({

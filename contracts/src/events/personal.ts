@@ -37,7 +37,7 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   WalletDebited: { subject: 'stream', paths: ['params.destination'] },
   NotificationSent: { subject: 'stream', paths: ['params.destination'] },
   ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription'] },
-  KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256'] },
+  KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'] },
   MobileReserved: { subject: 'userId', paths: ['mobile'] },
   SessionStarted: { subject: 'userId', paths: ['device'] },
 };

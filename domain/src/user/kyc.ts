@@ -8,6 +8,7 @@ import {
   KYC_BONUS_PAISE,
   KYC_DOCUMENT_TYPES,
   KYC_MESSAGES,
+  PAN_PATTERN,
   REJECT_REASON_MAX_LENGTH,
   REVIEW_MESSAGES,
   TASK_MESSAGES,
@@ -84,7 +85,7 @@ export interface KycImage {
 export type KycCommand =
   | {
       type: 'SubmitKycDocument';
-      data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage };
+      data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage; panNumber?: string | undefined };
       now: string;
     }
   | { type: 'ApproveKycDocument'; data: { documentId: string; reviewerId: string; notificationId: string }; now: string }
@@ -113,7 +114,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
   const kyc = state.kyc;
   switch (command.type) {
     case 'SubmitKycDocument': {
-      const { documentId, documentType, front, back } = command.data;
+      const { documentId, documentType, front, back, panNumber } = command.data;
       if (!KYC_DOCUMENT_TYPES.includes(documentType)) {
         throw new DomainError('invalid', KYC_MESSAGES.documentType, { documentType: KYC_MESSAGES.documentType });
       }
@@ -121,6 +122,8 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       if (!front.url.trim()) fields.frontImageUrl = KYC_MESSAGES.imageMissing;
       if (!back.url.trim()) fields.backImageUrl = KYC_MESSAGES.imageMissing;
       if (Object.keys(fields).length > 0) throw new DomainError('invalid', KYC_MESSAGES.imageMissing, fields);
+      if (panNumber !== undefined && documentType !== 'pan') throw new DomainError('invalid', KYC_MESSAGES.panOnlyOnPan, { panNumber: KYC_MESSAGES.panOnlyOnPan });
+      if (panNumber !== undefined && !PAN_PATTERN.test(panNumber)) throw new DomainError('invalid', KYC_MESSAGES.panNumber, { panNumber: KYC_MESSAGES.panNumber });
       assertKycDocumentOpen(kyc, documentType);
       if (kyc.submissions.has(documentId)) throw new DomainError('conflict', 'This document submission already exists');
       return [
@@ -133,6 +136,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
             backImageUrl: back.url.trim(),
             frontImageSha256: front.sha256,
             backImageSha256: back.sha256,
+            ...(panNumber !== undefined && { panNumber }),
             submittedAt: command.now,
           },
         },

@@ -167,3 +167,20 @@ describe('KYC bonus claim', () => {
     expect(state.wallet.totalEarned).toBe(20000);
   });
 });
+
+describe('the PAN number on a PAN card', () => {
+  const withPan = (documentType: DocType, panNumber: string): KycCommand => {
+    const command = submit('d9', documentType);
+    return { ...command, data: { ...command.data, panNumber } } as KycCommand;
+  };
+
+  it('is kept as data with the submission when it reads AAAAA9999A', () => {
+    const expected = submitted('d9');
+    spec.given([registered]).when(withPan('pan', 'ABCDE1234F')).then([{ ...expected, data: { ...expected.data, panNumber: 'ABCDE1234F' } } as UserEvent]);
+  });
+
+  it('is refused in any other form, and on any other document', () => {
+    for (const pan of ['ABCD1234F', 'abcde1234f', 'ABCDE12345', '']) spec.given([registered]).when(withPan('pan', pan)).thenFails('invalid', /PAN/);
+    spec.given([registered]).when(withPan('voter_id', 'ABCDE1234F')).thenFails('invalid', /Only a PAN card/);
+  });
+});

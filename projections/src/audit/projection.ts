@@ -43,6 +43,9 @@ export const auditProjection: Projection = {
     'PayoutBatchFileDownloaded',
     'PayoutResultsImported',
     'BankStatementReconciled',
+    'BankFundingRecorded',
+    'BankFundingApproved',
+    'BankFundingRejected',
     'RoleGranted',
     'RoleRevoked',
     'TaskCreated',
@@ -129,6 +132,14 @@ export const auditProjection: Projection = {
         return row('payout_results_imported', event.data.by, event.data.importedAt, null, event.data.batchId, null);
       case 'BankStatementReconciled':
         return row('bank_statement_reconciled', event.data.by, event.data.reconciledAt, null, event.data.runId, null);
+      case 'BankFundingRecorded': {
+        const d = event.data;
+        return row(d.approvalRequired ? 'funding_requested' : 'funding_booked', d.recordedBy, d.recordedAt, d.amountPaise, d.fundingId, null);
+      }
+      case 'BankFundingApproved':
+        return row('funding_approved', event.data.approvedBy, event.data.approvedAt, event.data.amountPaise, event.data.fundingId, null);
+      case 'BankFundingRejected':
+        return row('funding_rejected', event.data.rejectedBy, event.data.rejectedAt, null, event.data.fundingId, null);
       case 'RoleGranted':
         return row('role_granted', event.data.grantedBy, event.data.grantedAt, null, event.data.role);
       case 'RoleRevoked':

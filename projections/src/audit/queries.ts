@@ -1,17 +1,25 @@
-import { type AuditEntryBody, type PendingAdjustmentBody, formatPaise } from '@kamai/contracts';
+import { AUDIT_PAGE_SIZE, type AuditEntryBody, type PendingAdjustmentBody, formatPaise } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
 import type { AdjustmentsTable } from './schema.ts';
 
 const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 
-/** GET /api/admin/audit: staff actions, newest first. */
-export async function listAudit(db: ReadDbHandle, limit = 200): Promise<AuditEntryBody[]> {
-  const rows = await db
+/**
+ * GET /api/admin/audit: staff actions, newest first, a page at a time. `before` is the previous
+ * page's cursor (a position); the answer names the next one when more rows follow.
+ */
+export async function listAudit(
+  db: ReadDbHandle,
+  options: { before?: number | undefined; limit?: number | undefined } = {},
+): Promise<{ rows: AuditEntryBody[]; nextCursor: number | null }> {
+  const limit = options.limit ?? AUDIT_PAGE_SIZE;
+  let query = db
     .selectFrom('audit_log as a')
     .leftJoin('users as actor', 'actor.id', 'a.actor_id')
     .leftJoin('users as subject', 'subject.id', 'a.subject_user_id')
     .select([
       'a.id',
+      'a.position',
       'a.at',
       'a.action',
       'a.actor_id',
@@ -26,9 +34,12 @@ export async function listAudit(db: ReadDbHandle, limit = 200): Promise<AuditEnt
       'subject.mobile as subject_mobile',
     ])
     .orderBy('a.position', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
+    .limit(limit + 1);
+  if (options.before !== undefined) query = query.where('a.position', '<', options.before);
+  const fetched = await query.execute();
+  const more = fetched.length > limit;
+  const page = more ? fetched.slice(0, limit) : fetched;
+  const rows = page.map((r) => ({
     id: r.id,
     at: r.at,
     action: r.action,
@@ -37,6 +48,7 @@ export async function listAudit(db: ReadDbHandle, limit = 200): Promise<AuditEnt
     amount: r.amount_paise === null ? null : formatPaise(r.amount_paise),
     reference: r.reference,
   }));
+  return { rows, nextCursor: more ? (page.at(-1)?.position ?? null) : null };
 }
 
 export async function findAdjustment(db: ReadDbHandle, id: string) {

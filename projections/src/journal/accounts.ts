@@ -8,7 +8,18 @@ export const accounts = {
   kycBonus: 'platform:kyc_bonus',
   adjustments: 'platform:adjustments',
   bank: 'platform:bank',
+  /** The company's own money put into the payout bank account (its fundings arrive here). */
+  companyFunding: 'platform:company_funding',
 } as const;
+
+/** The user a `user:<id>:…` account belongs to; null for the platform's accounts. */
+export function userOfAccount(account: string): string | null {
+  const match = /^user:(.+):(?:available|payout_pending)$/.exec(account);
+  return match ? match[1]! : null;
+}
+
+/** The user_id of journal rows that touch no user's accounts (fundings of the payout account). */
+export const PLATFORM_ENTRY = 'platform';
 
 /**
  * What a transaction of `amountPaise` moving money `from` one account `to` another did to `account`:
@@ -29,7 +40,8 @@ export type JournalKind =
   | 'withdrawal_refund'
   | 'withdrawal_paid'
   | 'payout_failed'
-  | 'payout_reversal';
+  | 'payout_reversal'
+  | 'bank_funding';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -154,6 +166,31 @@ export function journalTransactionOf(
         taskId: null,
         withdrawalId: d.withdrawalId,
         utr: d.reference,
+      };
+    }
+    case 'BankFundingRecorded':
+    case 'BankFundingApproved': {
+      const d = event.data;
+      // Booked when recorded at or below the threshold, otherwise when approved.
+      if (event.type === 'BankFundingRecorded' && event.data.approvalRequired) return null;
+      const at = event.type === 'BankFundingRecorded' ? event.data.recordedAt : event.data.approvedAt;
+      const actor = event.type === 'BankFundingRecorded' ? event.data.recordedBy : event.data.approvedBy;
+      return {
+        userId,
+        kind: 'bank_funding',
+        amountPaise: d.amountPaise,
+        // Money into the payout account: a debit of platform:bank, where payouts are its credits.
+        from: accounts.bank,
+        to: accounts.companyFunding,
+        effectiveAt: at,
+        actor,
+        params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
+        description: null,
+        entryId: d.fundingId,
+        submissionId: null,
+        taskId: null,
+        withdrawalId: null,
+        utr: null,
       };
     }
     default:

@@ -2,7 +2,7 @@ import { LEDGER_PARAM_PATHS, scrubPaths } from '../erasure.ts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
-import { type JournalTransaction, type KnownWithdrawal, journalTransactionOf } from './accounts.ts';
+import { type JournalTransaction, type KnownWithdrawal, PLATFORM_ENTRY, journalTransactionOf } from './accounts.ts';
 
 /**
  * The double-entry journal: each money event of a user's stream becomes one transaction, money
@@ -39,8 +39,22 @@ export const journalProjection: Projection = {
     },
   },
   retired: ['journal_postings'],
-  handles: ['WalletCredited', 'WalletDebited', 'WithdrawalRequested', 'WithdrawalRejected', 'WithdrawalPaid', 'UserErased'],
+  handles: [
+    'WalletCredited',
+    'WalletDebited',
+    'WithdrawalRequested',
+    'WithdrawalRejected',
+    'WithdrawalPaid',
+    'UserErased',
+    'BankFundingRecorded',
+    'BankFundingApproved',
+  ],
   apply(rows, event) {
+    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved') {
+      const transaction = journalTransactionOf(event, PLATFORM_ENTRY, () => undefined);
+      if (transaction) post(rows, event, transaction);
+      return;
+    }
     if (!event.streamId.startsWith('user-')) return;
     const userId = userIdOf(event.streamId);
     if (event.type === 'UserErased') {

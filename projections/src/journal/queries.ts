@@ -1,7 +1,7 @@
 import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, ledgerText } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import { FUNDING_ACCOUNTS, accounts, changeOf } from './accounts.ts';
+import { FUNDING_ACCOUNTS, PLATFORM_ENTRY, accounts, changeOf } from './accounts.ts';
 import type { JournalEntriesTable } from './schema.ts';
 
 type EntryRow = Selectable<JournalEntriesTable>;
@@ -208,6 +208,10 @@ export interface Reconciliation {
   paidPaise: number;
   /** available + pending − (funded − paid): zero when the books agree. */
   differencePaise: number;
+  /** Everything the company put into the payout bank account. */
+  bankFundedPaise: number;
+  /** What the payout account should hold: bankFunded − paid. */
+  bankBalancePaise: number;
   /**
    * User accounts below zero. The deciders never let a balance go negative, so one here means money
    * left that was never there (a state that was not folded from the log, an edited store).
@@ -220,7 +224,8 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   let availablePaise = 0;
   let pendingPayoutPaise = 0;
   let fundedPaise = 0;
-  let paidPaise = 0;
+  let bankPaise = 0;
+  let bankFundedPaise = 0;
   const negativeBalances: Reconciliation['negativeBalances'] = [];
   for (const row of rows) {
     const balance = row.credit_paise - row.debit_paise;
@@ -229,10 +234,13 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     if (user?.[2] === 'available') availablePaise += balance;
     else if (user?.[2] === 'payout_pending') pendingPayoutPaise += balance;
     else if (FUNDING_ACCOUNTS.includes(row.account)) fundedPaise -= balance;
-    else if (row.account === accounts.bank) paidPaise += balance;
+    else if (row.account === accounts.bank) bankPaise = balance;
+    else if (row.account === accounts.companyFunding) bankFundedPaise = balance;
   }
+  // Fundings leave platform:bank as payouts arrive in it, so they are added back to tell the paid.
+  const paidPaise = bankPaise + bankFundedPaise;
   const differencePaise = availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise);
-  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, negativeBalances };
+  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
 }
 
 /** One side of a journal transaction: the amount arriving in (+) or leaving (−) one account. */
@@ -248,6 +256,8 @@ export interface JournalPosting {
   kind: string;
   effectiveAt: string;
   userId: string;
+  /** The ledger entry (or funding) id the transaction books. */
+  entryId: string | null;
   actor: string | null;
   reason: string | null;
   description: string;
@@ -275,6 +285,7 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
       kind: row.kind,
       effectiveAt: row.effective_at,
       userId: row.user_id,
+      entryId: row.entry_id,
       actor: row.actor,
       reason: reasonOf(params),
       description: descriptionOf(row, params),
@@ -285,4 +296,37 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
     });
     return [side(0, row.from_account, -row.amount_paise), side(1, row.to_account, row.amount_paise)];
   });
+}
+
+/** One user's money of a period, by what it was (paise). */
+export interface YearlyTotals {
+  userId: string;
+  rewardsPaise: number;
+  bonusesPaise: number;
+  adjustmentsPaise: number;
+  payoutsPaise: number;
+}
+
+/**
+ * Per user, between two instants (inclusive): rewards and bonuses credited, adjustments net
+ * (credits less debits), and payouts net of reversals; users with none of these are left out.
+ */
+export async function totalsByUser(db: ReadDbHandle, from: string, to: string): Promise<YearlyTotals[]> {
+  const { rows } = await sql<{ user_id: string; rewards: number; bonuses: number; adjustments: number; payouts: number }>`
+    SELECT user_id,
+      SUM(CASE WHEN kind = 'task_reward' THEN amount_paise ELSE 0 END) AS rewards,
+      SUM(CASE WHEN kind = 'kyc_bonus' THEN amount_paise ELSE 0 END) AS bonuses,
+      SUM(CASE WHEN kind = 'adjustment' AND to_account LIKE 'user:%' THEN amount_paise WHEN kind = 'adjustment' THEN -amount_paise ELSE 0 END) AS adjustments,
+      SUM(CASE WHEN kind = 'withdrawal_paid' THEN amount_paise WHEN kind = 'payout_reversal' THEN -amount_paise ELSE 0 END) AS payouts
+    FROM journal_entries
+    WHERE effective_at >= ${isoMoment(from)} AND effective_at <= ${isoMoment(to)} AND user_id != ${PLATFORM_ENTRY}
+      AND kind IN ('task_reward', 'kyc_bonus', 'adjustment', 'withdrawal_paid', 'payout_reversal')
+    GROUP BY user_id ORDER BY user_id`.execute(db);
+  return rows.map((r) => ({
+    userId: r.user_id,
+    rewardsPaise: Number(r.rewards),
+    bonusesPaise: Number(r.bonuses),
+    adjustmentsPaise: Number(r.adjustments),
+    payoutsPaise: Number(r.payouts),
+  }));
 }

@@ -1,18 +1,19 @@
-import { ERASED, ERASED_SHA256 } from '@kamai/contracts';
+import { ERASED, ERASED_SHA256, isErased } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** kyc_documents: every KYC document submission on a user's stream and its review. */
 export const kycProjection: Projection = {
   name: 'kyc',
-  version: 1,
+  // 2: pan_number, for the yearly report.
+  version: 2,
   tables: {
     // With the images' hashes, for finding one picture sent by two accounts.
     kyc_documents: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, document_type TEXT NOT NULL, front_image_url TEXT NOT NULL,
         back_image_url TEXT NOT NULL, front_image_sha256 TEXT NOT NULL, back_image_sha256 TEXT NOT NULL,
         status TEXT NOT NULL DEFAULT 'pending', rejection_reason TEXT, uploaded_at TEXT NOT NULL, reviewed_at TEXT,
-        reviewed_by TEXT, position INTEGER NOT NULL`,
+        reviewed_by TEXT, position INTEGER NOT NULL, pan_number TEXT`,
       indexes: {
         user: 'user_id, document_type, position',
         status: 'status, position',
@@ -34,6 +35,8 @@ export const kycProjection: Projection = {
           back_image_url: d.backImageUrl,
           front_image_sha256: d.frontImageSha256,
           back_image_sha256: d.backImageSha256,
+          // Read as erased in a rebuild after the person's key is gone: kept as no PAN.
+          pan_number: d.panNumber === undefined || isErased(d.panNumber) ? null : d.panNumber,
           status: 'pending',
           rejection_reason: null,
           uploaded_at: d.submittedAt,
@@ -63,7 +66,7 @@ export const kycProjection: Projection = {
       }
       case 'UserErased': {
         // The image keys and their hashes identify the person's documents: they read as erased.
-        const erased = { front_image_url: ERASED, back_image_url: ERASED, front_image_sha256: ERASED_SHA256, back_image_sha256: ERASED_SHA256 };
+        const erased = { front_image_url: ERASED, back_image_url: ERASED, front_image_sha256: ERASED_SHA256, back_image_sha256: ERASED_SHA256, pan_number: null };
         rows.update('kyc_documents', { user_id: userIdOf(event.streamId) }, { set: erased });
         return;
       }

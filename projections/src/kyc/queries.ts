@@ -91,3 +91,27 @@ export async function findKycQueueItem(db: ReadDbHandle, documentId: string): Pr
   if (!row) return undefined;
   return toQueueItem(row, await alsoSubmittedBy(db, [row]));
 }
+
+/**
+ * The PAN each user gave at KYC: from an approved PAN card when there is one, else from their
+ * latest PAN submission. Users who gave none are left out.
+ */
+export async function pansOf(db: ReadDbHandle, userIds: readonly string[]): Promise<Map<string, string>> {
+  const pans = new Map<string, { pan: string; approved: boolean }>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('kyc_documents')
+      .select(['user_id', 'pan_number', 'status'])
+      .where('document_type', '=', 'pan')
+      .where('pan_number', 'is not', null)
+      .where('user_id', 'in', userIds.slice(i, i + 500))
+      .orderBy('position')
+      .execute();
+    for (const r of rows) {
+      const approved = r.status === 'approved';
+      // Later rows win, except that an approved card is never replaced by an unapproved one.
+      if (r.pan_number !== null && (approved || !pans.get(r.user_id)?.approved)) pans.set(r.user_id, { pan: r.pan_number, approved });
+    }
+  }
+  return new Map([...pans].map(([id, p]) => [id, p.pan]));
+}

@@ -17,4 +17,6 @@ export interface KycDocumentsTable {
   reviewed_by: string | null;
   /** Position of the submission event: the queue's order. */
   position: number;
+  /** A PAN card's number (AAAAA9999A) as the user gave it; null when not given or erased. */
+  pan_number: string | null;
 }

@@ -1,9 +1,13 @@
 import type { Projection } from '../projection.ts';
 
-/** Payout batches and bank statement reconciliations, as finance's Batches and Reconciliation tabs list them. */
+/**
+ * Payout batches, bank statement reconciliations and fundings of the payout account, as finance's
+ * Batches and Reconciliation tabs list them.
+ */
 export const payoutsProjection: Projection = {
   name: 'payouts',
-  version: 1,
+  // 2: bank_fundings.
+  version: 2,
   tables: {
     payout_batches: {
       columns: `id TEXT PRIMARY KEY, count INTEGER NOT NULL, total_paise INTEGER NOT NULL, approval_required INTEGER NOT NULL,
@@ -20,8 +24,23 @@ export const payoutsProjection: Projection = {
         to_date TEXT NOT NULL, lines INTEGER NOT NULL, missing TEXT NOT NULL, unmatched TEXT NOT NULL`,
       indexes: { position: 'position' },
     },
+    bank_fundings: {
+      columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, amount_paise INTEGER NOT NULL, reference TEXT NOT NULL,
+        value_date TEXT NOT NULL, status TEXT NOT NULL, recorded_by TEXT NOT NULL, recorded_at TEXT NOT NULL, decided_by TEXT,
+        decided_at TEXT`,
+      indexes: { position: 'position' },
+    },
   },
-  handles: ['PayoutBatchCreated', 'PayoutBatchItemDropped', 'PayoutBatchApproved', 'PayoutBatchFileDownloaded', 'BankStatementReconciled'],
+  handles: [
+    'PayoutBatchCreated',
+    'PayoutBatchItemDropped',
+    'PayoutBatchApproved',
+    'PayoutBatchFileDownloaded',
+    'BankStatementReconciled',
+    'BankFundingRecorded',
+    'BankFundingApproved',
+    'BankFundingRejected',
+  ],
   apply(rows, event) {
     switch (event.type) {
       case 'PayoutBatchCreated': {
@@ -72,6 +91,29 @@ export const payoutsProjection: Projection = {
         });
         return;
       }
+      case 'BankFundingRecorded': {
+        const d = event.data;
+        const booked = !d.approvalRequired;
+        rows.insert('bank_fundings', {
+          id: d.fundingId,
+          position: event.position,
+          amount_paise: d.amountPaise,
+          reference: d.reference,
+          value_date: d.valueDate,
+          status: booked ? 'booked' : 'pending',
+          recorded_by: d.recordedBy,
+          recorded_at: d.recordedAt,
+          decided_by: booked ? d.recordedBy : null,
+          decided_at: booked ? d.recordedAt : null,
+        });
+        return;
+      }
+      case 'BankFundingApproved':
+        rows.update('bank_fundings', { id: event.data.fundingId }, { set: { status: 'booked', decided_by: event.data.approvedBy, decided_at: event.data.approvedAt } });
+        return;
+      case 'BankFundingRejected':
+        rows.update('bank_fundings', { id: event.data.fundingId }, { set: { status: 'rejected', decided_by: event.data.rejectedBy, decided_at: event.data.rejectedAt } });
+        return;
       default:
         return;
     }

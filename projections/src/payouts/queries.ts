@@ -1,7 +1,7 @@
-import { type BankStatementRunBody, type PayoutBatchBody, type PayoutBatchItemBody, formatPaise } from '@kamai/contracts';
+import { type BankStatementRunBody, type FundingBody, type FundingStatus, type PayoutBatchBody, type PayoutBatchItemBody, formatPaise } from '@kamai/contracts';
 import { sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import type { PayoutBatchesTable } from './schema.ts';
+import type { BankFundingsTable, PayoutBatchesTable } from './schema.ts';
 
 type BatchRow = PayoutBatchesTable;
 type Counts = PayoutBatchBody['counts'];
@@ -121,4 +121,41 @@ export function toBankStatementRunBody(row: RunRow): BankStatementRunBody {
 export async function listBankStatementRuns(db: ReadDbHandle, limit = 50): Promise<BankStatementRunBody[]> {
   const rows = await db.selectFrom('bank_statement_runs').selectAll().orderBy('position', 'desc').limit(limit).execute();
   return rows.map(toBankStatementRunBody);
+}
+
+export function toFundingBody(row: BankFundingsTable): FundingBody {
+  return {
+    id: row.id,
+    amount: formatPaise(row.amount_paise),
+    reference: row.reference,
+    date: row.value_date,
+    status: row.status,
+    recordedBy: row.recorded_by,
+    recordedAt: row.recorded_at,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at,
+  };
+}
+
+/** GET /api/admin/ledger/funding: newest first. */
+export async function listFundings(db: ReadDbHandle, status: FundingStatus | 'all', limit = 500): Promise<FundingBody[]> {
+  let query = db.selectFrom('bank_fundings').selectAll().orderBy('position', 'desc').limit(limit);
+  if (status !== 'all') query = query.where('status', '=', status);
+  return (await query.execute()).map(toFundingBody);
+}
+
+export async function findFunding(db: ReadDbHandle, id: string): Promise<FundingBody | undefined> {
+  const row = await db.selectFrom('bank_fundings').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toFundingBody(row);
+}
+
+/** A funding not rejected that already carries this bank reference (compared without spaces, any case). */
+export async function fundingWithReference(db: ReadDbHandle, reference: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('bank_fundings')
+    .select('id')
+    .where('status', '!=', 'rejected')
+    .where(sql<string>`upper(replace(reference, ' ', ''))`, '=', reference.replace(/\s+/g, '').toUpperCase())
+    .executeTakeFirst();
+  return row?.id;
 }

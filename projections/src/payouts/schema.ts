@@ -34,3 +34,18 @@ export interface BankStatementRunsTable {
   missing: string;
   unmatched: string;
 }
+
+/** bank_fundings: the company's fundings of the payout account, pending, booked or rejected. */
+export interface BankFundingsTable {
+  id: string;
+  position: number;
+  amount_paise: number;
+  reference: string;
+  /** The IST day the money arrived. */
+  value_date: string;
+  status: 'pending' | 'booked' | 'rejected';
+  recorded_by: string;
+  recorded_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+}

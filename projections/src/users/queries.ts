@@ -1,4 +1,4 @@
-import { formatPaise, type Role, type UserBody } from '@kamai/contracts';
+import { formatPaise, maskMobile, type Role, type UserBody } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { PENDING_PAYOUT_SQL, hotReads } from '../hot-reads.ts';
@@ -76,4 +76,41 @@ export function toUserBody(row: UserRow): UserBody {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Whose an account or a row is, as exports name them: the name and a masked mobile, or "erased". */
+export interface AccountHolder {
+  id: string;
+  name: string;
+  /** Masked (`+91 98xxxxxx10`); null for an erased person. */
+  mobile: string | null;
+}
+
+export const ERASED_HOLDER = 'erased';
+
+/**
+ * The people behind user ids, for exports. Names come from the users read model, which the runner
+ * folds from the log through the key store (names are sealed in the log); an erased person reads
+ * as "erased", an unknown id is left out.
+ */
+export async function accountHolders(db: ReadDbHandle, ids: Iterable<string>): Promise<Map<string, AccountHolder>> {
+  const wanted = [...new Set(ids)];
+  const holders = new Map<string, AccountHolder>();
+  // SQLite binds at most a few hundred parameters per statement.
+  for (let i = 0; i < wanted.length; i += 500) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'mobile', 'erased_at'])
+      .where('id', 'in', wanted.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      const erased = r.erased_at !== null;
+      holders.set(r.id, {
+        id: r.id,
+        name: erased ? ERASED_HOLDER : [r.first_name, r.last_name].filter(Boolean).join(' ') || r.id,
+        mobile: erased || r.mobile === null ? null : maskMobile(r.mobile),
+      });
+    }
+  }
+  return holders;
 }

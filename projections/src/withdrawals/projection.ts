@@ -1,4 +1,5 @@
 import type { Projection } from '../projection.ts';
+import type { Rows, Update } from '../rows.ts';
 import { DESTINATION_PATHS, scrubPaths } from '../erasure.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -40,49 +41,24 @@ export const withdrawalsProjection: Projection = {
       }
       case 'WithdrawalPaid': {
         const d = event.data;
-        rows.update(
-          'withdrawal_requests',
-          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
-          { set: { status: 'paid', processed_at: d.paidAt, processed_by: d.paidBy, reference: d.reference } },
-        );
-        return;
+        return settle(rows, event.streamId, d.withdrawalId, { status: 'paid', processed_at: d.paidAt, processed_by: d.paidBy, reference: d.reference });
       }
       case 'WithdrawalRejected': {
         const d = event.data;
-        rows.update(
-          'withdrawal_requests',
-          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
-          { set: { status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason } },
-        );
-        return;
+        return settle(rows, event.streamId, d.withdrawalId, { status: 'rejected', processed_at: d.rejectedAt, processed_by: d.rejectedBy, reason: d.reason });
       }
       case 'WithdrawalProcessing': {
         const d = event.data;
-        rows.update(
-          'withdrawal_requests',
-          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
-          { set: { status: 'processing', batch_id: d.batchId, processing_at: d.processingAt } },
-        );
-        return;
+        return settle(rows, event.streamId, d.withdrawalId, { status: 'processing', batch_id: d.batchId, processing_at: d.processingAt });
       }
       case 'WithdrawalFailed': {
         const d = event.data;
-        rows.update(
-          'withdrawal_requests',
-          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
-          { set: { status: 'failed', processed_at: d.failedAt, processed_by: d.by, reason: d.reason } },
-        );
-        return;
+        return settle(rows, event.streamId, d.withdrawalId, { status: 'failed', processed_at: d.failedAt, processed_by: d.by, reason: d.reason });
       }
       case 'WithdrawalReversed': {
         const d = event.data;
         // The UTR stays: it names the transfer the bank returned.
-        rows.update(
-          'withdrawal_requests',
-          { id: d.withdrawalId, user_id: userIdOf(event.streamId) },
-          { set: { status: 'reversed', processed_at: d.reversedAt, processed_by: d.by, reason: d.reason } },
-        );
-        return;
+        return settle(rows, event.streamId, d.withdrawalId, { status: 'reversed', processed_at: d.reversedAt, processed_by: d.by, reason: d.reason });
       }
       case 'UserErased': {
         // The destination's personal parts read as erased, as a rebuild decodes them; kind and IFSC stay.
@@ -97,3 +73,8 @@ export const withdrawalsProjection: Projection = {
     }
   },
 };
+
+/** A request's new state, on the row of that request on that user's stream only. */
+function settle(rows: Rows, streamId: string, withdrawalId: string, set: NonNullable<Update<'withdrawal_requests'>['set']>): void {
+  rows.update('withdrawal_requests', { id: withdrawalId, user_id: userIdOf(streamId) }, { set });
+}

@@ -124,3 +124,34 @@ describe('the audit list', () => {
     for (const action of ['proof_approved', 'withdrawal_paid', 'role_granted', 'task_reward_set']) expect(actions).toContain(action);
   });
 });
+
+describe('the audit list pages', () => {
+  it('walks every entry newest first by X-Next-Cursor, without gaps or repeats; a bad cursor or limit is 400', async () => {
+    const user = await server.signUp();
+    for (const amount of [1, 2, 3, 4, 5]) await adjust(finance, user.mobile, amount);
+    const whole = await admin.get('/api/admin/audit?limit=1000');
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('x-next-cursor')).toBeNull();
+
+    const walked: string[] = [];
+    let path = '/api/admin/audit?limit=2';
+    for (;;) {
+      const page = await admin.get(path);
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body.map((e: { id: string }) => e.id));
+      const next = page.headers.get('x-next-cursor');
+      if (next === null) break;
+      path = `/api/admin/audit?limit=2&cursor=${next}`;
+    }
+    expect(walked).toEqual(whole.body.map((e: { id: string }) => e.id));
+    const mine = whole.body.filter((e: { subject: { id: string } | null }) => e.subject?.id === user.userId);
+    expect(mine.map((e: { amount: string }) => e.amount)).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00']);
+
+    for (const bad of ['limit=0', 'limit=1001', 'limit=x', 'cursor=-1', 'cursor=abc']) {
+      const refused = await admin.get(`/api/admin/audit?${bad}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBeDefined();
+    }
+  });
+});

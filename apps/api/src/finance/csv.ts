@@ -12,3 +12,6 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArr
   for (const row of rows) lines.push(row.map((cell, i) => csvCell(cell, !numeric.has(header[i] ?? ''))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** Marks a file as UTF-8 for spreadsheets, which otherwise misread Hindi names and the rupee sign. */
+export const UTF8_BOM = '\uFEFF';

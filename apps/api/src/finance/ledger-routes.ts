@@ -15,6 +15,8 @@ import {
 import { maskDestination } from '@kamai/domain';
 import {
   type Statement,
+  accountHolders,
+  userOfAccount,
   findUserById,
   findUserByMobile,
   listWithdrawalsPage,
@@ -29,7 +31,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import { toCsv } from './csv.ts';
+import { UTF8_BOM, toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
 import { loadLimits } from '../settings/limits.ts';
 
@@ -64,15 +66,27 @@ const STATEMENT_HEADER = [
 ] as const;
 const STATEMENT_NUMERIC = new Set(['position', 'amount', 'pending_payout_change', 'balance', 'pending_payout']);
 
-/** The statement's CSV: one row per entry; the `amount` column sums to closing − opening. */
+/**
+ * The statement's CSV, with a UTF-8 BOM: an `opening_balance` row, one row per entry, and a
+ * `closing_balance` row, so the file read alone shows both balances. The balance rows leave `amount`
+ * empty, so the `amount` column sums to closing − opening.
+ */
 export function statementCsv(statement: StatementBody): string {
-  return toCsv(
+  const balanceRow = (kind: 'opening_balance' | 'closing_balance', time: string | null, b: StatementBody['opening']) => [
+    null, time, kind, kind === 'opening_balance' ? 'Opening balance' : 'Closing balance', null, null, b.available, b.pendingPayout,
+    null, null, null, null, null, null, null,
+  ];
+  return UTF8_BOM + toCsv(
     STATEMENT_HEADER,
-    statement.entries.map((e) => [
-      e.position, e.time, e.kind, e.description, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout,
-      e.actor?.name ?? null, e.actor?.mobile ?? null, e.reason,
-      e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr,
-    ]),
+    [
+      balanceRow('opening_balance', statement.from, statement.opening),
+      ...statement.entries.map((e) => [
+        e.position, e.time, e.kind, e.description, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout,
+        e.actor?.name ?? null, e.actor?.mobile ?? null, e.reason,
+        e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr,
+      ]),
+      balanceRow('closing_balance', statement.to, statement.closing),
+    ],
     STATEMENT_NUMERIC,
   );
 }
@@ -158,10 +172,12 @@ export const ledgerRoutes = new Hono<AppEnv>()
     const at = c.req.valid('query').at;
     await caughtUp(deps);
     const trial = await trialBalance(deps.db, at);
+    const holders = await accountHolders(deps.db, trial.accounts.flatMap((a) => userOfAccount(a.account) ?? []));
     const body: TrialBalanceBody = {
       at: at ?? null,
       accounts: trial.accounts.map((a) => ({
         account: a.account,
+        holder: holders.get(userOfAccount(a.account) ?? '') ?? null,
         debit: formatPaise(a.debitPaise),
         credit: formatPaise(a.creditPaise),
         balance: formatPaise(a.creditPaise - a.debitPaise),
@@ -182,6 +198,8 @@ export const ledgerRoutes = new Hono<AppEnv>()
       funded: formatPaise(r.fundedPaise),
       paid: formatPaise(r.paidPaise),
       difference: formatPaise(r.differencePaise),
+      bankFunded: formatPaise(r.bankFundedPaise),
+      bankBalance: formatPaise(r.bankBalancePaise),
       negativeBalances: r.negativeBalances.map(({ userId, account, balancePaise }) => ({ userId, account, balance: formatPaise(balancePaise) })),
       position: deps.runner.position,
       headPosition: await deps.store.headPosition(),

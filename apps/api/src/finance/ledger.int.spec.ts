@@ -1,7 +1,7 @@
 import type { FinanceWithdrawalBody, LedgerBalanceBody, ReconciliationBody, StatementBody, TrialBalanceBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
-import { BANK, adjust } from './testing.ts';
+import { BANK, adjust, parseCsv } from './testing.ts';
 
 let server: TestServer;
 let finance: TestClient & { userId: string; mobile: string };
@@ -13,27 +13,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const toPaise = (rupees: string) => Math.round(Number(rupees) * 100);
-
-/** Parses the CSV the routes write (quoted cells, CRLF lines). */
-function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
-    else if (ch !== '\r') cell += ch;
-  }
-  const [header = [], ...body] = rows;
-  return body.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
-}
 
 describe('finance ledger over real HTTP', () => {
   it('answers statements, balances at a time, the trial balance and the reconciliation from the journal', async () => {
@@ -72,10 +51,16 @@ describe('finance ledger over real HTTP', () => {
     const csv = await finance.get<string>(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
+    // A UTF-8 BOM for spreadsheets, and the balances in the file itself: opening first, closing last.
+    const bytes = await finance.bytes(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(csv.body);
-    expect(rows).toHaveLength(5);
-    expect(rows.reduce((sum, r) => sum + toPaise(r['amount'] ?? ''), 0)).toBe(toPaise(csv.headers.get('x-closing-balance') ?? '') - toPaise(csv.headers.get('x-opening-balance') ?? ''));
-    expect(rows[3]).toMatchObject({ kind: 'withdrawal_paid', actor_name: 'Rohan Gupta', utr: 'UTR55550001' });
+    expect(rows).toHaveLength(7);
+    expect(rows[0]).toMatchObject({ kind: 'opening_balance', amount: '', balance: '0.00', pending_payout: '0.00' });
+    expect(rows[6]).toMatchObject({ kind: 'closing_balance', amount: '', balance: '300.00', pending_payout: '0.00' });
+    expect(rows[6]?.['balance']).toBe(csv.headers.get('x-closing-balance'));
+    expect(rows.reduce((sum, r) => sum + toPaise(r['amount'] || '0'), 0)).toBe(toPaise(rows[6]?.['balance'] ?? '') - toPaise(rows[0]?.['balance'] ?? ''));
+    expect(rows[4]).toMatchObject({ kind: 'withdrawal_paid', actor_name: 'Rohan Gupta', utr: 'UTR55550001' });
 
     // A window: the opening balance carries everything before it.
     const later = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.mobile}/statement?from=${encodeURIComponent(midway)}`);
@@ -92,7 +77,10 @@ describe('finance ledger over real HTTP', () => {
     expect(trial.status).toBe(200);
     expect(trial.body.difference).toBe('0.00');
     expect(trial.body.totalDebit).toBe(trial.body.totalCredit);
-    expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00' });
+    expect(trial.body.accounts.find((a) => a.account === 'platform:bank')).toMatchObject({ credit: '200.00', holder: null });
+    // A user's accounts name their holder, with the mobile masked.
+    const masked = `+91 ${user.mobile.slice(0, 2)}xxxxxx${user.mobile.slice(-2)}`;
+    expect(trial.body.accounts.find((a) => a.account === `user:${user.userId}:available`)?.holder).toEqual({ id: user.userId, name: 'Asha Rao', mobile: masked });
 
     const recon = await finance.get<ReconciliationBody>('/api/admin/ledger/reconciliation');
     expect(recon.body).toMatchObject({ available: '300.00', pendingPayout: '0.00', funded: '500.00', paid: '200.00', difference: '0.00', negativeBalances: [] });

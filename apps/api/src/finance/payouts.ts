@@ -19,7 +19,6 @@ import {
 import { DomainError, type PayoutBatchState, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
-  findWithdrawalForFinance,
   listBankStatementRuns,
   listPayoutBatches,
   paidPayoutsBetween,
@@ -30,6 +29,7 @@ import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
+import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
@@ -70,17 +70,8 @@ async function onUserStream(deps: AppDeps, userId: string, actor: string, comman
   }
 }
 
-/** A withdrawal's state as its own stream has it now. */
-async function withdrawalNow(deps: AppDeps, userId: string, withdrawalId: string) {
-  const { state } = await loadStream(deps.store, streams.user(userId), userDecider);
-  const record = state.withdrawals.byId.get(withdrawalId);
-  if (record) return { status: record.status, reference: record.reference };
-  // Settled and gone from the bounded decision state (failed, rejected, reversed, or an older paid
-  // one): the read model knows how, once it has caught up with the store.
-  await deps.runner.waitFor(await deps.store.headPosition());
-  const row = await findWithdrawalForFinance(deps.db, withdrawalId);
-  return row && row.userId === userId ? { status: row.status, reference: row.reference } : undefined;
-}
+/** A withdrawal's state as its own stream has it now (or the caught-up read model, once settled and gone from it). */
+const withdrawalNow = (deps: AppDeps, userId: string, withdrawalId: string) => withdrawalAsFinanceSees(deps, withdrawalId, userId);
 
 type Outcome = 'applied' | 'skipped' | ResultRefusal;
 

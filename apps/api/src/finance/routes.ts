@@ -12,7 +12,7 @@ import {
   streams,
 } from '@kamai/contracts';
 import { ADJUSTMENT_NOT_FOUND, type AdjustmentDecision, DomainError, type WithdrawalCommand, userDecider } from '@kamai/domain';
-import { findAdjustment, findWithdrawal, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
+import { findAdjustment, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
@@ -22,6 +22,7 @@ import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
+import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import { loadLimits } from '../settings/limits.ts';
 
 const NOT_FOUND = 'Withdrawal request not found';
@@ -162,10 +163,9 @@ async function listAdjustmentsById(c: Context<AppEnv>, id: string) {
   return [toAdjustmentBody({ ...row, mobile })];
 }
 
-/** Whose withdrawal request it is (404 when there is none). */
+/** Whose withdrawal request it is and where it stands (404 when there is none). */
 async function requestOf(c: Context<AppEnv>, id: string) {
-  const deps = c.var.deps;
-  const request = await readWithCatchUp(deps, () => findWithdrawal(deps.db, id));
+  const request = await withdrawalAsFinanceSees(c.var.deps, id);
   if (!request) throw notFound(NOT_FOUND);
   return request;
 }

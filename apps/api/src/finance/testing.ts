@@ -1,4 +1,5 @@
 // Helpers for the wallet, finance and notification API specs only; nothing in the app imports this.
+import { parseCsv as parseCsvRows } from '@kamai/contracts';
 import { expect } from 'vitest';
 import type { TestClient } from '../testing/server.ts';
 
@@ -17,3 +18,9 @@ export async function balanceOf(client: TestClient): Promise<string> {
 
 export const UPI = 'ravi.kumar@okhdfc';
 export const BANK = { accountNumber: '0012 3456 7894 321', ifsc: 'hdfc0001234', holderName: 'Ravi Kumar' };
+
+/** A CSV the routes write, as records by its header (the contracts' parser: BOM dropped, quotes kept apart). */
+export function parseCsv(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsvRows(text);
+  return rows.map(({ cells }) => Object.fromEntries((header?.cells ?? []).map((h, i) => [h, cells[i] ?? ''])));
+}

@@ -9,6 +9,8 @@ import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { passwordResetRoutes } from '../auth/password-reset-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
+import { fundingRoutes } from '../finance/funding.ts';
+import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
@@ -71,6 +73,8 @@ export function createApp(parts: AppParts) {
   app.route('/', ifscRoutes);
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
+  app.route('/', fundingRoutes);
+  app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
   app.route('/', profileRoutes);

@@ -112,6 +112,12 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/trial-balance', 'finance', 200],
   ['GET', '/api/admin/ledger/reconciliation', 'finance', 200],
   ['GET', '/api/admin/ledger/verify', 'finance', 200],
+  ['POST', '/api/admin/ledger/funding', 'finance', 400],
+  ['GET', '/api/admin/ledger/funding', 'finance', 200],
+  ['POST', '/api/admin/ledger/funding/:id/approve', 'finance', 404],
+  ['POST', '/api/admin/ledger/funding/:id/reject', 'finance', 404],
+  // No financial year given: 400 before anything is read.
+  ['GET', '/api/admin/reports/yearly', 'finance', 400],
   // Prometheus scrapes without a session; keep it off the public network (docs/logs-and-metrics.md).
   ['GET', '/metrics', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],

@@ -7,7 +7,7 @@ import { handleCommand } from '../commands/handle.ts';
 export function submitKycDocument(
   store: EventStore,
   userId: string,
-  data: { documentType: KycDocumentType; front: KycImage; back: KycImage },
+  data: { documentType: KycDocumentType; front: KycImage; back: KycImage; panNumber?: string | undefined },
   now: Date,
 ) {
   // Fixed outside the decide callback, so a retry after a conflict reuses the same id.

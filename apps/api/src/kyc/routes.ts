@@ -21,7 +21,7 @@ export function kycRoutes(deps: { objects: ObjectStorage }) {
     .post('/api/kyc/documents', signedIn, validate('json', KycDocumentRequest), async (c) => {
       const { store, db, runner, now } = c.var.deps;
       const user = requireUser(c);
-      const { documentType, frontImageUrl, backImageUrl } = c.req.valid('json');
+      const { documentType, frontImageUrl, backImageUrl, panNumber } = c.req.valid('json');
 
       // A locked document is refused before any work on its images; the decider checks it again.
       const { state } = await loadStream(store, streams.user(user.id), userEvolver);
@@ -40,7 +40,7 @@ export function kycRoutes(deps: { objects: ObjectStorage }) {
         submitKycDocument(
           store,
           user.id,
-          { documentType, front: { url: front.objectURL, sha256: front.sha256 }, back: { url: back.objectURL, sha256: back.sha256 } },
+          { documentType, front: { url: front.objectURL, sha256: front.sha256 }, back: { url: back.objectURL, sha256: back.sha256 }, panNumber },
           now(),
         ),
       );

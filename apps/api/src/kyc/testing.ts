@@ -25,11 +25,11 @@ export async function kycUpload(baseURL: string, client: TestClient, bytes: Uint
   return res.body.objectURL;
 }
 
-/** Uploads two fresh photos and submits them as one document; returns the 201 body. */
-export async function submitDocument(baseURL: string, client: TestClient, documentType: 'pan' | 'voter_id', seed: number): Promise<KycDocumentBody> {
+/** Uploads two fresh photos and submits them as one document (a PAN card with its number, when given); returns the 201 body. */
+export async function submitDocument(baseURL: string, client: TestClient, documentType: 'pan' | 'voter_id', seed: number, panNumber?: string): Promise<KycDocumentBody> {
   const frontImageUrl = await kycUpload(baseURL, client, await photo(seed));
   const backImageUrl = await kycUpload(baseURL, client, await photo(seed + 1));
-  const res = await client.post<KycDocumentBody>('/api/kyc/documents', { documentType, frontImageUrl, backImageUrl });
+  const res = await client.post<KycDocumentBody>('/api/kyc/documents', { documentType, frontImageUrl, backImageUrl, ...(panNumber && { panNumber }) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }

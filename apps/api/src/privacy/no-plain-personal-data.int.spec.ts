@@ -25,7 +25,8 @@ describe('personal data in the event log', () => {
     const bank = { accountNumber: '907856341287', ifsc: 'HDFC0001234', holderName: 'Zubeida Q Holder' };
     expect((await user.post('/api/withdrawals', { amount: 100, upiId })).status).toBe(201);
     expect((await user.post('/api/withdrawals', { amount: 150, bankAccount: bank })).status).toBe(201);
-    const document = await submitDocument(server.url, user, 'pan', 7);
+    const pan = 'ZQUAS4321K';
+    const document = await submitDocument(server.url, user, 'pan', 7, pan);
 
     // The values as the app holds them, read back through the sealed store.
     const events = await server.store.readStream(streams.user(user.userId));
@@ -33,6 +34,7 @@ describe('personal data in the event log', () => {
     const kyc = events.find((e) => e.type === 'KycDocumentSubmitted')!.data as Record<string, string>;
     expect(registered.mobile).toBe(user.mobile);
     expect(kyc.frontImageUrl).toBeTruthy();
+    expect(kyc.panNumber).toBe(pan);
     void document;
 
     const file = join(server.dataDir, 'events.sqlite');
@@ -47,6 +49,7 @@ describe('personal data in the event log', () => {
       passwordHash: registered.passwordHash,
       frontImageUrl: kyc.frontImageUrl!,
       frontImageSha256: kyc.frontImageSha256!,
+      pan,
     };
     const found = Object.entries(secrets).filter(([, value]) => bytes.some((b) => b.includes(Buffer.from(value))));
     expect(found.map(([name]) => name)).toEqual([]);

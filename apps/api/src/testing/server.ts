@@ -62,6 +62,13 @@ export class TestClient {
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
 
+  /** A GET's body as the bytes sent (text() drops a leading UTF-8 BOM). */
+  async bytes(path: string): Promise<Uint8Array> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return new Uint8Array(await (await fetch(this.baseUrl + path, { headers })).arrayBuffer());
+  }
+
   get = <T = any>(path: string) => this.request<T>('GET', path);
   post = <T = any>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
   put = <T = any>(path: string, body?: unknown) => this.request<T>('PUT', path, body ?? {});

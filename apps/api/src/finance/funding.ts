@@ -1,0 +1,67 @@
+import { FUNDING_MESSAGES, FundingQuery, FundingRequest, streams } from '@kamai/contracts';
+import { type FundingCommand, fundingDecider } from '@kamai/domain';
+import { findFunding, fundingWithReference, listFundings } from '@kamai/projections';
+import { type Context, Hono } from 'hono';
+import { requireUser } from '../auth/sessions.ts';
+import { handleCommand } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
+import type { AppEnv } from '../deps.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+import { loadLimits } from '../settings/limits.ts';
+import { caughtUp } from './ledger-routes.ts';
+
+const financeStaff = withRole('finance');
+const fundingId = idParam('id', UUID_PATTERN, FUNDING_MESSAGES.notFound);
+
+/**
+ * Funding of the payout account: finance books the company's money arriving in the bank account
+ * payouts leave from. Above the adjustment threshold a second finance member approves it first.
+ */
+export const fundingRoutes = new Hono<AppEnv>()
+  .post('/api/admin/ledger/funding', financeStaff, validate('json', FundingRequest), async (c) => {
+    const deps = c.var.deps;
+    const by = requireUser(c).id;
+    const { amount, reference, date } = c.req.valid('json');
+    const id = commandId();
+    // A reference recorded before is refused; a keyed retry of this very request finds its own funding.
+    await caughtUp(deps);
+    const earlier = await fundingWithReference(deps.db, reference);
+    if (earlier !== undefined && earlier !== id) {
+      throw new ApiError(409, 'duplicate_reference', FUNDING_MESSAGES.duplicateReference, { reference: FUNDING_MESSAGES.duplicateReference });
+    }
+    const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
+    const { state, position } = await handleCommand(
+      deps.store,
+      streams.funding(id),
+      fundingDecider,
+      { type: 'RecordBankFunding', data: { fundingId: id, amountPaise: amount, reference, valueDate: date, by, approvalThresholdPaise: adjustmentApprovalThresholdPaise }, now: deps.now().toISOString() },
+      { actor: by },
+    );
+    await deps.runner.waitFor(position);
+    const body = await findFunding(deps.db, id);
+    if (!body) throw notFound(FUNDING_MESSAGES.notFound);
+    return c.json(body, state.status === 'pending' ? 202 : 201);
+  })
+  .get('/api/admin/ledger/funding', financeStaff, validate('query', FundingQuery), async (c) =>
+    c.json(await listFundings(c.var.deps.db, c.req.valid('query').status)),
+  )
+  .post('/api/admin/ledger/funding/:id/approve', financeStaff, fundingId, (c) =>
+    decide(c, (id, by, now) => ({ type: 'ApproveBankFunding', data: { fundingId: id, by }, now })),
+  )
+  .post('/api/admin/ledger/funding/:id/reject', financeStaff, fundingId, (c) =>
+    decide(c, (id, by, now) => ({ type: 'RejectBankFunding', data: { fundingId: id, by }, now })),
+  );
+
+/** A second finance member approves or rejects a pending funding, on its own stream. */
+async function decide(c: Context<AppEnv>, command: (id: string, by: string, now: string) => FundingCommand) {
+  const deps = c.var.deps;
+  const by = requireUser(c).id;
+  const id = c.req.param('id')?.toLowerCase() ?? '';
+  const { position } = await handleCommand(deps.store, streams.funding(id), fundingDecider, command(id, by, deps.now().toISOString()), { actor: by });
+  await deps.runner.waitFor(position);
+  const body = await findFunding(deps.db, id);
+  if (!body) throw notFound(FUNDING_MESSAGES.notFound);
+  return c.json(body);
+}

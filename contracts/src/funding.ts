@@ -1,0 +1,63 @@
+import * as v from 'valibot';
+import { RupeeAmount } from './money.ts';
+import { noControlCharacters } from './text.ts';
+
+/**
+ * Funding of the payout account: the company's money moved into the bank account payouts leave
+ * from, booked so `platform:bank` has a real balance. Four eyes above the adjustment threshold.
+ */
+
+export const FUNDING_MESSAGES = {
+  amount: 'Enter an amount in rupees with at most two decimals',
+  amountPositive: 'Amount must be more than zero',
+  reference: 'Enter the bank reference of the transfer (1 to 64 characters)',
+  date: 'Enter the day the money arrived (YYYY-MM-DD)',
+  futureDate: 'The day the money arrived cannot be in the future',
+  notFound: 'Funding not found',
+  ownFunding: 'Another finance member must approve a funding you recorded',
+  decided: 'This funding was already {decision}',
+  exists: 'This funding is already recorded',
+  duplicateReference: 'This bank reference is already recorded for another funding',
+} as const;
+
+export const FUNDING_STATUSES = ['pending', 'booked', 'rejected'] as const;
+export type FundingStatus = (typeof FUNDING_STATUSES)[number];
+
+/** POST /api/admin/ledger/funding */
+export const FundingRequest = v.object({
+  amount: v.pipe(RupeeAmount({ format: FUNDING_MESSAGES.amount, negative: FUNDING_MESSAGES.amountPositive }), v.minValue(1, FUNDING_MESSAGES.amountPositive)),
+  reference: v.pipe(
+    v.string(FUNDING_MESSAGES.reference),
+    v.trim(),
+    v.minLength(1, FUNDING_MESSAGES.reference),
+    v.maxLength(64, FUNDING_MESSAGES.reference),
+    noControlCharacters(),
+  ),
+  date: v.pipe(
+    v.string(FUNDING_MESSAGES.date),
+    v.trim(),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, FUNDING_MESSAGES.date),
+    v.check((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 10) === s, FUNDING_MESSAGES.date),
+  ),
+});
+export type FundingRequest = v.InferOutput<typeof FundingRequest>;
+
+/** GET /api/admin/ledger/funding?status= */
+export const FundingQuery = v.object({
+  status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], 'status must be pending, booked, rejected or all'), 'all'),
+});
+
+export interface FundingBody {
+  id: string;
+  /** Decimal rupees. */
+  amount: string;
+  reference: string;
+  /** The IST day the money arrived. */
+  date: string;
+  status: FundingStatus;
+  recordedBy: string;
+  recordedAt: string;
+  /** Who approved or rejected it; for a funding booked at once, its recorder. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+}

@@ -1,0 +1,103 @@
+import { DEFAULT_LIMITS, FUNDING_MESSAGES, type FundingEvent, type Paise, istDateOf, renderText } from '@kamai/contracts';
+import type { Decider } from '../decider.ts';
+import { DomainError, assertNever } from '../errors.ts';
+
+/** `funding-<id>`: one funding of the payout account, and where it stands. */
+export interface FundingState {
+  recorded: boolean;
+  amountPaise: Paise;
+  reference: string;
+  valueDate: string;
+  recordedBy: string | null;
+  status: 'pending' | 'booked' | 'rejected' | null;
+}
+
+export type FundingCommand =
+  | {
+      type: 'RecordBankFunding';
+      data: {
+        fundingId: string;
+        amountPaise: Paise;
+        reference: string;
+        /** The IST day the money arrived. */
+        valueDate: string;
+        by: string;
+        /** Above this a second finance member approves (the adjustment threshold; its default when absent). */
+        approvalThresholdPaise?: Paise;
+      };
+      now: string;
+    }
+  | { type: 'ApproveBankFunding'; data: { fundingId: string; by: string }; now: string }
+  | { type: 'RejectBankFunding'; data: { fundingId: string; by: string }; now: string };
+
+function pending(state: FundingState): FundingState {
+  if (!state.recorded) throw new DomainError('not_found', FUNDING_MESSAGES.notFound);
+  if (state.status !== 'pending') {
+    throw new DomainError('conflict', renderText(FUNDING_MESSAGES.decided, { decision: state.status === 'booked' ? 'approved' : 'rejected' }));
+  }
+  return state;
+}
+
+/**
+ * Records a funding: up to the threshold it is booked at once; above it, it waits for a different
+ * finance member (four eyes, as for adjustments). Rejecting moves no money.
+ */
+export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent> = {
+  initialState: () => ({ recorded: false, amountPaise: 0, reference: '', valueDate: '', recordedBy: null, status: null }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'BankFundingRecorded': {
+        const d = event.data;
+        return { recorded: true, amountPaise: d.amountPaise, reference: d.reference, valueDate: d.valueDate, recordedBy: d.recordedBy, status: d.approvalRequired ? 'pending' : 'booked' };
+      }
+      case 'BankFundingApproved':
+        return { ...state, status: 'booked' };
+      case 'BankFundingRejected':
+        return { ...state, status: 'rejected' };
+      default:
+        return assertNever(event);
+    }
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'RecordBankFunding': {
+        const d = command.data;
+        if (state.recorded) throw new DomainError('conflict', FUNDING_MESSAGES.exists);
+        // The day is an IST day, compared with today's IST date at the command's time.
+        if (d.valueDate > istDateOf(command.now)) throw new DomainError('invalid', FUNDING_MESSAGES.futureDate, { date: FUNDING_MESSAGES.futureDate });
+        const threshold = d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise;
+        return [
+          {
+            type: 'BankFundingRecorded',
+            data: {
+              fundingId: d.fundingId,
+              amountPaise: d.amountPaise,
+              reference: d.reference,
+              valueDate: d.valueDate,
+              recordedBy: d.by,
+              recordedAt: command.now,
+              approvalRequired: d.amountPaise > threshold,
+            },
+          },
+        ];
+      }
+      case 'ApproveBankFunding': {
+        const { fundingId, by } = command.data;
+        pending(state);
+        if (by === state.recordedBy) throw new DomainError('forbidden', FUNDING_MESSAGES.ownFunding);
+        return [
+          {
+            type: 'BankFundingApproved',
+            data: { fundingId, amountPaise: state.amountPaise, reference: state.reference, valueDate: state.valueDate, approvedBy: by, approvedAt: command.now },
+          },
+        ];
+      }
+      case 'RejectBankFunding':
+        pending(state);
+        // The recorder may withdraw their own, as with adjustments.
+        return [{ type: 'BankFundingRejected', data: { fundingId: command.data.fundingId, rejectedBy: command.data.by, rejectedAt: command.now } }];
+      default:
+        return assertNever(command);
+    }
+  },
+};
