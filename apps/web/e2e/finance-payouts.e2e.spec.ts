@@ -261,3 +261,37 @@ describe('bank statement reconciliation on the finance screen', () => {
     await expectAccessible(finance, 'finance reconciliation in Hindi');
   }, 240_000);
 });
+
+describe('funding the payout account on the finance screen', () => {
+  it('records a funding above the limit once, and a second finance member approves it once', async () => {
+    const today = istDateOf(new Date());
+    const finance = await openFinanceScreen(await suite.signedIn(staff));
+    await finance.getByRole('tab', { name: 'Reconciliation' }).click();
+    await finance.getByRole('heading', { name: 'Fund the payout account' }).waitFor();
+    await finance.getByLabel('Amount (₹)').fill('2500');
+    await finance.getByLabel('Bank reference').fill('NEFT-CO-0001');
+    await finance.getByLabel('Day the money arrived').fill(today);
+    await finance.getByRole('button', { name: 'Record funding' }).click();
+    const record = finance.getByRole('dialog', { name: 'Record this funding?' });
+    await record.getByText(/^₹2,500\.00 arrived on .*, bank reference NEFT-CO-0001\.$/).waitFor();
+    await expectAccessible(finance, 'the funding confirmation');
+    expect(await doubleClickWhileSlow(finance, record, record.getByRole('button', { name: 'Record ₹2,500.00' }), /^\/api\/admin\/ledger\/funding$/)).toHaveLength(1);
+    await finance.getByText('Recorded by you: another finance member approves it.').waitFor();
+    const pending = await json<{ id: string; status: string }[]>(api(staff, 'GET', '/api/admin/ledger/funding?status=pending'));
+    expect(pending).toHaveLength(1);
+
+    const second = await openFinanceScreen(await suite.signedIn(colleague));
+    await second.getByRole('tab', { name: 'Reconciliation' }).click();
+    await second.getByTestId('pending-funding').getByRole('button', { name: 'Approve' }).click();
+    const approve = second.getByRole('dialog', { name: 'Approve this funding?' });
+    expect(await doubleClickWhileSlow(second, approve, approve.getByRole('button', { name: 'Approve ₹2,500.00' }), /\/funding\/[^/]+\/approve$/)).toHaveLength(1);
+    await second.getByTestId('pending-funding').waitFor({ state: 'detached' });
+    const booked = await json<{ reference: string; status: string }[]>(api(staff, 'GET', '/api/admin/ledger/funding?status=all'));
+    expect(booked.map((f) => [f.reference, f.status])).toEqual([['NEFT-CO-0001', 'booked']]);
+    await expectAccessible(second, 'finance reconciliation with funding');
+    await toHindi(second);
+    await second.getByRole('tab', { name: 'मिलान' }).click();
+    await second.getByRole('heading', { name: 'भुगतान खाते में पैसे जमा करें' }).waitFor();
+    await expectAccessible(second, 'finance funding in Hindi');
+  }, 240_000);
+});

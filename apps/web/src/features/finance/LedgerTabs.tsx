@@ -8,6 +8,7 @@ import { getAllPages, getJson } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 
 import { BankStatements } from './BankStatements.tsx';
+import { Funding } from './Funding.tsx';
 import { inputClass, linkButton } from './styles.ts';
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
@@ -269,6 +270,7 @@ export function ReconciliationTab() {
         </dl>
       )}
       <BankStatements />
+      <Funding />
       <div className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="recon-verification">
         <p className="text-xs text-slate-500">{t('reconciliation.verification')}</p>
         <p className="mt-1 break-all text-sm font-medium">
