@@ -118,9 +118,12 @@ export interface YearlyReportBody {
 /** Page size of the withdrawal list; the next page is named by `X-Next-Cursor`, never cut silently. */
 export const WITHDRAWAL_PAGE_SIZE = 500;
 
-/** GET /api/admin/withdrawals?status=pending|paid|rejected|all&from=&to=&cursor=&format=csv */
+/** The statuses a withdrawal ends in: `status=settled` on the withdrawal list asks for all of them. */
+export const SETTLED_WITHDRAWAL_STATUSES = ['paid', 'failed', 'rejected', 'reversed'] as const;
+
+/** GET /api/admin/withdrawals?status=pending|…|settled|all&from=&to=&late=&cursor=&format=csv */
 export const WithdrawalListQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'settled', 'all'], `${WITHDRAWAL_STATUS_MESSAGE} (or settled)`), 'pending'),
   from: v.optional(MomentFrom),
   to: v.optional(MomentTo),
   /** Processing longer than the `latePayoutDays` setting (with status=processing or all). */

@@ -322,3 +322,23 @@ export function boxesOverlap(
 ): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
+
+/**
+ * A slow network for the POSTs to paths matching `pattern`: each is held until `release()`. `keys`
+ * lists the Idempotency-Key of every request that left the page.
+ */
+export async function slowNetwork(page: Page, pattern: RegExp) {
+  const keys: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => pattern.test(url.pathname),
+    async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      await released;
+      await route.continue();
+    },
+  );
+  return { keys, release };
+}

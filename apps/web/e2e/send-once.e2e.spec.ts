@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, submitLogin, waitForRole } from './helpers.ts';
+import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, slowNetwork, submitLogin, waitForRole } from './helpers.ts';
 
 /**
  * Every money action sends once: its confirm button double-clicked while the network is slow (the
@@ -35,26 +35,6 @@ async function api(account: TestAccount, method: string, path: string, body?: un
     headers: { cookie, origin: suite.server.baseUrl, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-}
-
-/**
- * A slow network for the POSTs to paths matching `pattern`: each is held until `release()`. `keys`
- * lists the Idempotency-Key of every request that left the page.
- */
-async function slowNetwork(page: Page, pattern: RegExp) {
-  const keys: string[] = [];
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(
-    (url) => pattern.test(url.pathname),
-    async (route) => {
-      if (route.request().method() !== 'POST') return route.fallback();
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      await released;
-      await route.continue();
-    },
-  );
-  return { keys, release };
 }
 
 /** Double-clicks `button` while its request is held; the dialog is still there, busy, after both clicks. */

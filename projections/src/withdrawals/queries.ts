@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import {
+  SETTLED_WITHDRAWAL_STATUSES,
   type FinanceWithdrawalBody,
   type SavedDestination,
   WithdrawalDestination,
@@ -68,7 +69,8 @@ export async function findSavedDestination(db: ReadDbHandle, userId: string): Pr
   };
 }
 
-export type WithdrawalQueueStatus = WithdrawalRequestsTable['status'] | 'all';
+/** A status, `settled` (paid, failed, rejected or reversed: every end state) or `all`. */
+export type WithdrawalQueueStatus = WithdrawalRequestsTable['status'] | 'settled' | 'all';
 
 function selectForFinance(db: ReadDbHandle) {
   return db
@@ -97,14 +99,18 @@ function toFinanceBody(row: FinanceRow): FinanceWithdrawalBody {
   };
 }
 
+function withStatus(query: ReturnType<typeof selectForFinance>, status: WithdrawalQueueStatus) {
+  if (status === 'all') return query;
+  if (status === 'settled') return query.where('withdrawal_requests.status', 'in', SETTLED_WITHDRAWAL_STATUSES);
+  return query.where('withdrawal_requests.status', '=', status);
+}
+
 /**
  * The finance view. Pending requests come oldest first (a queue: who waited longest is paid first);
  * settled ones newest first (recent history).
  */
 export async function listWithdrawalsForFinance(db: ReadDbHandle, status: WithdrawalQueueStatus, limit = 500): Promise<FinanceWithdrawalBody[]> {
-  let query = selectForFinance(db);
-  if (status !== 'all') query = query.where('withdrawal_requests.status', '=', status);
-  const rows = await query
+  const rows = await withStatus(selectForFinance(db), status)
     .orderBy('withdrawal_requests.position', status === 'pending' ? 'asc' : 'desc')
     .limit(limit)
     .execute();
@@ -134,10 +140,9 @@ export async function listWithdrawalsPage(
   },
 ): Promise<{ rows: FinanceWithdrawalBody[]; nextCursor: number | null }> {
   const ascending = options.status === 'pending';
-  const settled = options.status === 'paid' || options.status === 'rejected' || options.status === 'failed' || options.status === 'reversed';
+  const settled = options.status === 'settled' || (SETTLED_WITHDRAWAL_STATUSES as readonly string[]).includes(options.status);
   const timeColumn = settled ? 'withdrawal_requests.processed_at' : 'withdrawal_requests.requested_at';
-  let query = selectForFinance(db);
-  if (options.status !== 'all') query = query.where('withdrawal_requests.status', '=', options.status);
+  let query = withStatus(selectForFinance(db), options.status);
   if (options.from !== undefined) query = query.where(timeColumn, '>=', options.from);
   if (options.to !== undefined) query = query.where(timeColumn, '<=', options.to);
   if (options.cursor !== undefined) query = query.where('withdrawal_requests.position', ascending ? '>' : '<', options.cursor);

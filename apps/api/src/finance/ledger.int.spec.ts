@@ -145,4 +145,25 @@ describe('finance ledger over real HTTP', () => {
     expect(parseCsv(csv.body).find((r) => r['id'] === ids[1])).toMatchObject({ status: 'rejected', amount: '100.00', reason: 'Wrong account', user_name: 'Ravi Kumar' });
     expect((await finance.get('/api/admin/withdrawals?cursor=abc')).status).toBe(400);
   });
+
+  it('lists every settled withdrawal with status=settled, and its CSV is the same selection as the list', async () => {
+    const user = await server.signUp({ firstName: 'Sunita', lastName: 'Iyer' });
+    await adjust(finance, user.mobile, 1000);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK })).body.id);
+    await finance.post(`/api/admin/withdrawals/${ids[0]}/paid`, { reference: 'UTR77780001' });
+    await finance.post(`/api/admin/withdrawals/${ids[1]}/reject`, { reason: 'Wrong account' });
+
+    const settled = await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals?status=settled&from=2020-01-01');
+    const mine = settled.body.filter((w) => ids.includes(w.id));
+    expect(mine.map((w) => [w.id, w.status])).toEqual([[ids[1], 'rejected'], [ids[0], 'paid']]);
+    expect(settled.body.every((w) => ['paid', 'failed', 'rejected', 'reversed'].includes(w.status))).toBe(true);
+
+    const csv = await finance.get<string>('/api/admin/withdrawals?status=settled&from=2020-01-01&format=csv');
+    expect(parseCsv(csv.body).map((r) => r['id'])).toEqual(settled.body.map((w) => w.id));
+    // A day before anything was settled: nothing, in the list and in its CSV.
+    expect((await finance.get<FinanceWithdrawalBody[]>('/api/admin/withdrawals?status=settled&to=2020-01-01')).body).toEqual([]);
+    expect(parseCsv((await finance.get<string>('/api/admin/withdrawals?status=settled&to=2020-01-01&format=csv')).body)).toEqual([]);
+    expect((await finance.get('/api/admin/withdrawals?status=done')).status).toBe(400);
+  });
 });

@@ -17,6 +17,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Network failures a command is sent again after, with the same Idempotency-Key. */
 const COMMAND_RETRIES = 2;
 
+/** A CSV file's text sent as the request body itself (`Content-Type: text/csv`), not as JSON. */
+export class CsvBody {
+  constructor(readonly text: string) {}
+}
+
 /**
  * For mutations: sends `body` as JSON only when there is one; throws on any non-2xx answer.
  * Money and review commands carry an Idempotency-Key and are sent again with the same key when the
@@ -24,7 +29,9 @@ const COMMAND_RETRIES = 2;
  * caller passes one in `extraHeaders` (sendOnce.ts: made when the dialog opens), else one per call.
  */
 export async function apiRequest(method: HttpMethod, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
-  const headers: Record<string, string> = body === undefined ? { ...extraHeaders } : { 'Content-Type': 'application/json', ...extraHeaders };
+  const raw = body instanceof CsvBody;
+  const headers: Record<string, string> =
+    body === undefined ? { ...extraHeaders } : { 'Content-Type': raw ? 'text/csv' : 'application/json', ...extraHeaders };
   const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((route) => route.test(url.split('?')[0] ?? ''));
   if (idempotent && !headers['Idempotency-Key']) headers['Idempotency-Key'] = crypto.randomUUID();
   for (let attempt = 0; ; attempt++) {
@@ -33,7 +40,7 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
       response = await fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof CsvBody ? body.text : JSON.stringify(body),
         credentials: 'include',
       });
     } catch (err) {

@@ -1,8 +1,9 @@
 import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BatchesTab } from './BatchesTab.tsx';
 import { HistoryTab, ReconciliationTab, UserLedgerTab } from './LedgerTabs.tsx';
 
-const TABS = ['queue', 'history', 'ledger', 'reconciliation'] as const;
+const TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The finance screen's sections as WAI-ARIA tabs: arrow keys move between them. */
@@ -42,7 +43,7 @@ export function FinanceTabs({ queue }: { queue: ReactNode }) {
         ))}
       </div>
       <div role="tabpanel" id={`finance-panel-${active}`} aria-labelledby={`finance-tab-${active}`} className="grid gap-8">
-        {active === 'queue' ? queue : active === 'history' ? <HistoryTab /> : active === 'ledger' ? <UserLedgerTab /> : <ReconciliationTab />}
+        {active === 'queue' ? queue : active === 'batches' ? <BatchesTab /> : active === 'history' ? <HistoryTab /> : active === 'ledger' ? <UserLedgerTab /> : <ReconciliationTab />}
       </div>
     </div>
   );

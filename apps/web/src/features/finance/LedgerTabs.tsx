@@ -7,16 +7,13 @@ import { errorStatus } from '../../lib/api.ts';
 import { getAllPages, getJson } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 
+import { BankStatements } from './BankStatements.tsx';
+import { Funding } from './Funding.tsx';
+import { inputClass, linkButton } from './styles.ts';
+
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
 
 const cell = 'px-3 py-2 text-left align-top';
-const inputClass = 'h-11 rounded-xl border border-slate-300 bg-white px-3 text-base focus:border-emerald-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600';
-const linkButton =
-  'inline-flex h-11 items-center justify-center rounded-xl border border-emerald-700 px-4 text-sm font-semibold text-emerald-800 hover:bg-emerald-50 focus:outline-none focus-visible:ring-4 focus-visible:ring-emerald-600';
-
-/** A moment as the API takes it: the end of the chosen day, in UTC. */
-const endOfDay = (date: string) => `${date}T23:59:59.999Z`;
-const startOfDay = (date: string) => `${date}T00:00:00.000Z`;
 
 function query(params: Record<string, string | undefined>): string {
   const search = new URLSearchParams();
@@ -25,22 +22,27 @@ function query(params: Record<string, string | undefined>): string {
   return text ? `?${text}` : '';
 }
 
-/** History: paid and rejected withdrawals with UTR, staff and reason, filtered by status and dates, as CSV too. */
+const HISTORY_STATUSES = ['settled', 'paid', 'failed', 'reversed', 'rejected'] as const;
+type HistoryStatus = (typeof HISTORY_STATUSES)[number];
+
+/**
+ * History: settled withdrawals (paid, failed, returned, rejected) with UTR, staff and reason,
+ * filtered by status and by days (India time, the end day included); the CSV is the same selection.
+ */
 export function HistoryTab() {
   const { t } = useTranslation('finance');
-  const [status, setStatus] = useState<'settled' | 'paid' | 'rejected'>('settled');
+  const [status, setStatus] = useState<HistoryStatus>('settled');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const params = { from: from ? startOfDay(from) : undefined, to: to ? endOfDay(to) : undefined };
-  const statuses = status === 'settled' ? (['paid', 'rejected'] as const) : ([status] as const);
+  // The server reads a date as the whole day in India time; the table and its CSV ask the same.
+  const filters = { status, from: from || undefined, to: to || undefined };
   const history = useQuery({
     queryKey: ['/api/admin/withdrawals', 'history', status, from, to],
     queryFn: async (context) => {
-      const lists = await Promise.all(statuses.map((s) => getAllPages<FinanceWithdrawalBody>(`/api/admin/withdrawals${query({ status: s, ...params, limit: '1000' })}`, context.signal)));
-      return lists.flat().sort((a, b) => (b.processedAt ?? '').localeCompare(a.processedAt ?? ''));
+      const rows = await getAllPages<FinanceWithdrawalBody>(`/api/admin/withdrawals${query({ ...filters, limit: '1000' })}`, context.signal);
+      return rows.sort((a, b) => (b.processedAt ?? '').localeCompare(a.processedAt ?? ''));
     },
   });
-  const csvStatus = status === 'settled' ? 'all' : status;
 
   return (
     <section aria-labelledby="history-heading" className="grid gap-4">
@@ -50,10 +52,12 @@ export function HistoryTab() {
       <div className="flex flex-wrap items-end gap-3">
         <label className="grid gap-1 text-sm font-medium">
           {t('history.status')}
-          <select className={inputClass} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-            <option value="settled">{t('history.statusSettled')}</option>
-            <option value="paid">{t('history.statusPaid')}</option>
-            <option value="rejected">{t('history.statusRejected')}</option>
+          <select className={inputClass} value={status} onChange={(e) => setStatus(e.target.value as HistoryStatus)}>
+            {HISTORY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`history.statuses.${s}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="grid gap-1 text-sm font-medium">
@@ -64,7 +68,7 @@ export function HistoryTab() {
           {t('common.to')}
           <input type="date" className={inputClass} value={to} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <a className={linkButton} href={`/api/admin/withdrawals${query({ status: csvStatus, ...params, format: 'csv' })}`} download>
+        <a className={linkButton} href={`/api/admin/withdrawals${query({ ...filters, format: 'csv' })}`} download>
           {t('common.downloadCsv')}
         </a>
       </div>
@@ -101,7 +105,7 @@ export function HistoryTab() {
                     <span className="block text-xs text-slate-500">{w.user.mobile}</span>
                   </td>
                   <td className={`${cell} tabular-nums`}>{formatRupees(w.amount)}</td>
-                  <td className={cell}>{w.status === 'paid' ? t('history.statusPaid') : w.status === 'rejected' ? t('history.statusRejected') : w.status}</td>
+                  <td className={cell}>{t(`history.statuses.${w.status}`, { defaultValue: w.status })}</td>
                   <td className={`${cell} font-mono`}>{w.reference ?? t('common.none')}</td>
                   <td className={cell}>{w.processedByName ?? w.processedBy ?? t('common.none')}</td>
                   <td className={cell}>{w.reason ?? t('common.none')}</td>
@@ -121,7 +125,8 @@ export function UserLedgerTab() {
   const [mobile, setMobile] = useState('');
   const [asOf, setAsOf] = useState('');
   const [shown, setShown] = useState<{ mobile: string; asOf: string } | null>(null);
-  const params = shown ? query({ to: shown.asOf ? endOfDay(shown.asOf) : undefined }) : '';
+  // An "as of" date is the end of that day in India time, as the server reads a date.
+  const params = shown ? query({ to: shown.asOf || undefined }) : '';
   const base = shown ? `/api/admin/ledger/users/${encodeURIComponent(shown.mobile)}/statement` : '';
   const statement = useQuery({
     queryKey: [`${base}${params}`],
@@ -159,7 +164,7 @@ export function UserLedgerTab() {
       ) : statement.isError ? (
         <LoadFailed message={errorStatus(statement.error) === 404 ? t('ledger.notFound') : t('common.loadFailed')} onRetry={() => void statement.refetch()} />
       ) : (
-        <Statement body={statement.data} csvHref={`${base}${query({ to: shown.asOf ? endOfDay(shown.asOf) : undefined, format: 'csv' })}`} />
+        <Statement body={statement.data} csvHref={`${base}${query({ to: shown.asOf || undefined, format: 'csv' })}`} />
       )}
     </section>
   );
@@ -264,6 +269,8 @@ export function ReconciliationTab() {
           <Figure label={t('reconciliation.head')} value={String(totals.data.headPosition)} testId="recon-head" />
         </dl>
       )}
+      <BankStatements />
+      <Funding />
       <div className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="recon-verification">
         <p className="text-xs text-slate-500">{t('reconciliation.verification')}</p>
         <p className="mt-1 break-all text-sm font-medium">

@@ -1,0 +1,191 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FundingRequest, formatPaise } from '@kamai/contracts';
+import type { FundingBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { TextField } from '../../components/fields.tsx';
+import { translateMessage } from '../../i18n/messages.ts';
+import { apiRequest, getJson, readJson, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { formatDate, formatRupees } from '../../lib/format.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { currentUserQuery } from '../../lib/queries.ts';
+import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { toast } from '../../lib/toast.ts';
+import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
+import { inputClass } from './styles.ts';
+
+// The query key is the URL the default read fetches.
+const PENDING_FUNDING_KEY = ['/api/admin/ledger/funding?status=pending'] as const;
+const pendingFundingQuery = () => ({ queryKey: PENDING_FUNDING_KEY, queryFn: getJson<FundingBody[]>() });
+
+interface FundingInput {
+  /** Decimal rupees, e.g. "500000.00". */
+  amount: string;
+  reference: string;
+  date: string;
+}
+
+/** Funding changes the payout account's balance and the reconciliation's figures. */
+function useRefreshFunding() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: PENDING_FUNDING_KEY }),
+      queryClient.invalidateQueries({ queryKey: ['/api/admin/ledger/reconciliation'] }),
+    ]);
+}
+
+/**
+ * Funding of the payout account: the company's money arriving in the bank account payouts leave
+ * from. Booked at once up to the adjustment threshold; above it a second finance member approves.
+ */
+export function Funding() {
+  const { t } = useTranslation('finance');
+  // A new form after each recorded funding.
+  const [round, setRound] = useState(0);
+  return (
+    <section aria-labelledby="funding-heading" className="grid gap-3">
+      <div className="grid gap-1">
+        <h2 id="funding-heading" className="text-lg font-semibold">
+          {t('funding.heading')}
+        </h2>
+        <p className="text-sm text-slate-600">{t('funding.intro')}</p>
+      </div>
+      <FundingForm key={round} onRecorded={() => setRound((n) => n + 1)} />
+      <PendingFundings />
+    </section>
+  );
+}
+
+function FundingForm({ onRecorded }: { onRecorded: () => void }) {
+  const { t } = useTranslation('finance');
+  const refresh = useRefreshFunding();
+  const form = useSchemaForm(FundingRequest, { amount: '', reference: '', date: '' });
+  const [confirming, setConfirming] = useState<FundingInput | null>(null);
+  const once = useSendOnce(confirming !== null);
+  const record = useMutation({
+    mutationFn: async ({ key, ...input }: FundingInput & { key: string }) => {
+      const response = await apiRequest('POST', '/api/admin/ledger/funding', input, idempotencyHeader(key));
+      return { waiting: response.status === 202, funding: await readJson<FundingBody>(response) };
+    },
+    onSettled: refresh,
+  });
+  const onSubmit = form.handleSubmit(({ amount, reference, date }) => setConfirming({ amount: formatPaise(amount), reference, date }));
+
+  const onConfirm = async () => {
+    if (!confirming) return;
+    let sent;
+    try {
+      sent = await once.send((key) => record.mutateAsync({ ...confirming, key }));
+    } catch (error) {
+      setConfirming(null);
+      form.setServerErrors(serverFieldErrors(error));
+      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('funding.failed')) });
+      return;
+    }
+    if (!sent) return;
+    const amount = formatRupees(confirming.amount);
+    setConfirming(null);
+    toast(
+      sent.value.waiting
+        ? { title: t('funding.waitingTitle'), description: t('funding.waiting', { amount }) }
+        : { title: t('funding.bookedTitle'), description: t('funding.booked', { amount }) },
+    );
+    onRecorded();
+  };
+
+  const date = form.field('date');
+  return (
+    <>
+      <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-3 sm:items-start">
+        <TextField label={t('funding.amount')} type="number" inputMode="decimal" min={0.01} step="0.01" {...form.field('amount')} />
+        <TextField label={t('funding.reference')} autoComplete="off" {...form.field('reference')} />
+        <label className="grid gap-1.5 text-sm font-medium text-slate-700">
+          {t('funding.date')}
+          <input
+            type="date"
+            className={inputClass}
+            value={date.value}
+            aria-invalid={date.error ? true : undefined}
+            aria-describedby={date.error ? 'funding-date-error' : undefined}
+            onChange={(e) => date.onValueChange(e.target.value)}
+          />
+          {date.error && (
+            <span id="funding-date-error" className="text-sm text-red-700">
+              {translateMessage(date.error)}
+            </span>
+          )}
+        </label>
+        <Button type="submit" className="sm:col-span-3 sm:w-auto sm:justify-self-start">
+          {t('funding.record')}
+        </Button>
+      </form>
+      <MoneyConfirmDialog
+        open={confirming !== null}
+        title={t('funding.confirmTitle')}
+        description={confirming ? t('funding.confirm', { amount: formatRupees(confirming.amount), date: formatDate(confirming.date), reference: confirming.reference }) : ''}
+        confirmLabel={confirming ? t('funding.confirmButton', { amount: formatRupees(confirming.amount) }) : ''}
+        pendingLabel={t('funding.recording')}
+        pending={once.busy}
+        onConfirm={() => void onConfirm()}
+        onClose={() => setConfirming(null)}
+      />
+    </>
+  );
+}
+
+/** Fundings above the threshold, waiting for a finance member other than the one who recorded them. */
+function PendingFundings() {
+  const { t } = useTranslation('finance');
+  const { data: user } = useQuery(currentUserQuery());
+  const pending = useQuery(pendingFundingQuery());
+  const refresh = useRefreshFunding();
+  const [approving, setApproving] = useState<FundingBody | null>(null);
+  const once = useSendOnce(approving !== null);
+  const approve = useMutation({
+    mutationFn: async ({ id, key }: { id: string; key: string }) =>
+      apiRequest('POST', `/api/admin/ledger/funding/${encodeURIComponent(id)}/approve`, undefined, idempotencyHeader(key)),
+    onSettled: refresh,
+  });
+  const onConfirm = async () => {
+    if (!approving) return;
+    try {
+      const sent = await once.send((key) => approve.mutateAsync({ id: approving.id, key }));
+      if (!sent) return;
+      toast({ title: t('funding.bookedTitle'), description: t('funding.booked', { amount: formatRupees(approving.amount) }) });
+    } catch (error) {
+      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('funding.failed')) });
+    }
+    setApproving(null);
+  };
+  if (!pending.data || pending.data.length === 0) return null;
+  return (
+    <>
+      <ul aria-label={t('funding.pendingHeading')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+        {pending.data.map((funding) => (
+          <li key={funding.id} className="flex flex-wrap items-center justify-between gap-3 p-4 text-sm" data-testid="pending-funding">
+            <span>{t('funding.pendingRow', { amount: formatRupees(funding.amount), date: formatDate(funding.date), reference: funding.reference })}</span>
+            {funding.recordedBy === user?.id ? (
+              <span className="text-xs text-slate-600">{t('funding.yours')}</span>
+            ) : (
+              <Button onClick={() => setApproving(funding)} className="h-11 text-sm sm:w-auto">
+                {t('funding.approve')}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <MoneyConfirmDialog
+        open={approving !== null}
+        title={t('funding.approveTitle')}
+        description={approving ? t('funding.confirm', { amount: formatRupees(approving.amount), date: formatDate(approving.date), reference: approving.reference }) : ''}
+        confirmLabel={approving ? t('funding.approveButton', { amount: formatRupees(approving.amount) }) : ''}
+        pendingLabel={t('funding.approving')}
+        pending={once.busy}
+        onConfirm={() => void onConfirm()}
+        onClose={() => setApproving(null)}
+      />
+    </>
+  );
+}

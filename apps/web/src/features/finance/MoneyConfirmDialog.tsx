@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+
+/**
+ * The confirmation every batch action asks for: its description names the count and the total, so
+ * finance sees what moves before it moves. While `pending` (useSendOnce's busy) nothing closes it and
+ * its confirm button is disabled.
+ */
+export function MoneyConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()} busy={pending} title={title} description={description}>
+      {children}
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={onClose} disabled={pending}>
+          {t('cancel')}
+        </Button>
+        <Button onClick={onConfirm} disabled={pending}>
+          {pending ? pendingLabel : confirmLabel}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
