@@ -223,6 +223,8 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/tasks\/[^/]+\/submit-proof$/,
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
   /^\/api\/admin\/submissions\/bulk$/,
+  /^\/api\/admin\/ledger\/funding$/,
+  /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject)$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

@@ -28,6 +28,7 @@ import {
 } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
+import { commandId } from '../commands/keyed.ts';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
@@ -209,7 +210,8 @@ export const payoutRoutes = new Hono<AppEnv>()
       return { withdrawalId: id, userId: row.user_id, amountPaise: row.amount_paise };
     });
     const { payoutBatchApprovalThresholdPaise } = await loadLimits(deps.store);
-    const id = randomUUID();
+    // Under an Idempotency-Key a retry names the same batch, and finds it.
+    const id = commandId();
     const created = await handleCommand(
       deps.store,
       streams.payoutBatch(id),
