@@ -2,6 +2,7 @@ import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './aut
 import { CONTROL_MESSAGES } from './controls.ts';
 import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
+import { FINANCIAL_YEAR_MESSAGE, WITHDRAWAL_LIST_STATUS_MESSAGE } from './ledger.ts';
 import { type MessageParams, renderText } from './messages.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
 import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
@@ -95,6 +96,8 @@ export const API_MESSAGES = {
   controlCharacters: CONTROL_CHARACTERS_MESSAGE,
   // Query and form checks of the contracts' schemas that have no rule group of their own.
   statusFilter: 'status must be pending, processing, paid, failed, rejected, reversed or all',
+  withdrawalListStatus: WITHDRAWAL_LIST_STATUS_MESSAGE,
+  financialYear: FINANCIAL_YEAR_MESSAGE,
   transferReferenceRequired: 'Enter the transfer reference',
   reasonRequired: 'Give a reason',
   directionFilter: 'direction must be credit or debit',

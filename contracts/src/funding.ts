@@ -15,6 +15,7 @@ export const FUNDING_MESSAGES = {
   futureDate: 'The day the money arrived cannot be in the future',
   notFound: 'Funding not found',
   ownFunding: 'Another finance member must approve a funding you recorded',
+  status: 'status must be pending, booked, rejected or all',
   alreadyApproved: 'This funding was already approved',
   alreadyRejected: 'This funding was already rejected',
   exists: 'This funding is already recorded',
@@ -45,7 +46,7 @@ export type FundingRequest = v.InferOutput<typeof FundingRequest>;
 
 /** GET /api/admin/ledger/funding?status= */
 export const FundingQuery = v.object({
-  status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], 'status must be pending, booked, rejected or all'), 'all'),
+  status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], FUNDING_MESSAGES.status), 'all'),
 });
 
 export interface FundingBody {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Mobile } from './auth.ts';
-import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE } from './withdrawals.ts';
+import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
 
 /**
  * Finance's ledger: statements, balances as of a moment, trial balance, reconciliation,
@@ -80,6 +80,9 @@ export function financialYear(label: string): { label: string; from: string; to:
   return { label, from: periodStart(`${start}-04-01`), to: periodEnd(`${start + 1}-03-31`) };
 }
 
+/** The finance list's status filter: a state, every settled one, or all. */
+export const WITHDRAWAL_LIST_STATUS_MESSAGE = 'status must be pending, processing, paid, failed, rejected, reversed, settled or all';
+
 export const FINANCIAL_YEAR_MESSAGE = 'Give the financial year as 2025-26 (April to March)';
 
 /** GET /api/admin/reports/yearly?fy=2025-26&format=json|csv */
@@ -123,7 +126,7 @@ export const SETTLED_WITHDRAWAL_STATUSES = ['paid', 'failed', 'rejected', 'rever
 
 /** GET /api/admin/withdrawals?status=pending|…|settled|all&from=&to=&late=&cursor=&format=csv */
 export const WithdrawalListQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'settled', 'all'], `${WITHDRAWAL_STATUS_MESSAGE} (or settled)`), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'settled', 'all'], WITHDRAWAL_LIST_STATUS_MESSAGE), 'pending'),
   from: v.optional(MomentFrom),
   to: v.optional(MomentTo),
   /** Processing longer than the `latePayoutDays` setting (with status=processing or all). */

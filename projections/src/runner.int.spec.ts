@@ -92,7 +92,7 @@ describe('a checkpoint per projection', () => {
     // Version 2 of the catalogue keeps a new column.
     const tasksV2: Projection = {
       ...tasksProjection,
-      version: 2,
+      version: tasksProjection.version + 1,
       tables: { tasks: { ...tasksProjection.tables.tasks!, columns: `${tasksProjection.tables.tasks!.columns}, reward_rupees INTEGER` } },
       apply(rows, event) {
         tasksProjection.apply(rows, event);
@@ -106,7 +106,7 @@ describe('a checkpoint per projection', () => {
     const runner = new ProjectionRunner(db, store, projections);
     await runner.start();
     const after = await readCheckpoints(db);
-    expect(after.get('tasks')).toMatchObject({ version: 2, position: 20 });
+    expect(after.get('tasks')).toMatchObject({ version: tasksProjection.version + 1, position: 20 });
     for (const p of allProjections.filter((p) => p.name !== 'tasks')) expect(after.get(p.name)).toEqual(before.get(p.name));
     const rows = await rowsOf(db, 'tasks');
     expect(rows).toHaveLength(20);
@@ -117,27 +117,27 @@ describe('a checkpoint per projection', () => {
     expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
     await runner.stop();
 
-    // Code that still has version 1 leaves version 2's rows alone.
+    // Code that still has the older version leaves the newer version's rows alone.
     const old = new ProjectionRunner(db, store, allProjections);
     await old.start();
-    expect((await old.status()).find((m) => m.name === 'tasks')).toMatchObject({ state: 'newer', storedVersion: 2, version: 1 });
+    expect((await old.status()).find((m) => m.name === 'tasks')).toMatchObject({ state: 'newer', storedVersion: tasksProjection.version + 1, version: tasksProjection.version });
     await old.stop();
   });
 
   it('a version without a table of the last one drops it in the swap, its rows serving until then', async () => {
     const events = recordEvents(Array.from({ length: 20 }, (_, i) => taskCreated(i + 1)));
     const store = listStore(events);
-    // Version 1 kept a second table.
+    // The version before kept a second table.
     const tasksV1: Projection = { ...tasksProjection, tables: { ...tasksProjection.tables, task_notes: { columns: 'id TEXT PRIMARY KEY' } } };
     const first = new ProjectionRunner(db, store, allProjections.map((p) => (p.name === 'tasks' ? tasksV1 : p)));
     await first.start();
     await first.stop();
     await sql`INSERT INTO task_notes (id) VALUES ('t1')`.execute(db);
 
-    const tasksV2: Projection = { ...tasksProjection, version: 2, retired: ['task_notes'] };
+    const tasksV2: Projection = { ...tasksProjection, version: tasksProjection.version + 1, retired: ['task_notes'] };
     const runner = new ProjectionRunner(db, store, allProjections.map((p) => (p.name === 'tasks' ? tasksV2 : p)));
     await runner.start();
-    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: 2, position: 20 });
+    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: tasksProjection.version + 1, position: 20 });
     expect(await rowsOf(db, 'tasks')).toHaveLength(20);
     const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'task%'`.execute(db)).rows;
     expect(tables.map((t) => t.name)).toEqual(['tasks']);
@@ -155,7 +155,7 @@ describe('a checkpoint per projection', () => {
     expect((await readCheckpoints(db)).size).toBe(0);
     const runner = new ProjectionRunner(db, listStore(events), allProjections);
     await runner.start();
-    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: 1, position: 5 });
+    expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: tasksProjection.version, position: 5 });
     expect(await listActiveTasks(db)).toHaveLength(5);
     await runner.stop();
   });

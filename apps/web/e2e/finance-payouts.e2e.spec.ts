@@ -17,16 +17,21 @@ const suite = setUpBrowserSuite();
 
 let staff: TestAccount;
 let colleague: TestAccount;
+/** Credits the users: whoever credited a user sends none of their withdrawals. */
+let funder: TestAccount;
 
 beforeAll(async () => {
   staff = await registeredAccount(suite.server, 'Farah', 'Khan');
   colleague = await registeredAccount(suite.server, 'Dev', 'Malik');
+  funder = await registeredAccount(suite.server, 'Kiran', 'Bose');
   const admin = await registeredAccount(suite.server, 'Anil', 'Mehta');
   grantRole(suite.server, staff.mobile, 'finance');
   grantRole(suite.server, colleague.mobile, 'finance');
+  grantRole(suite.server, funder.mobile, 'finance');
   grantRole(suite.server, admin.mobile, 'admin');
   await waitForRole(suite.server, staff, 'finance');
   await waitForRole(suite.server, colleague, 'finance');
+  await waitForRole(suite.server, funder, 'finance');
   await waitForRole(suite.server, admin, 'admin');
   // A low approval threshold, so a small batch needs the second finance member.
   const answer = await api(admin, 'PUT', '/api/admin/settings', { payoutBatchApprovalThreshold: '100.00' });
@@ -55,7 +60,7 @@ async function json<T>(response: Promise<Response>): Promise<T> {
 }
 
 async function credit(user: TestAccount, amount: string): Promise<void> {
-  expect((await api(staff, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount, direction: 'credit', reason: 'Test funding' })).status).toBe(201);
+  expect((await api(funder, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount, direction: 'credit', reason: 'Test funding' })).status).toBe(201);
 }
 
 async function withdraw(user: TestAccount, body: Record<string, unknown>): Promise<string> {

@@ -266,7 +266,7 @@ describe('rejection and resubmission', () => {
     const rejectDialog = reviewerPage.getByRole('dialog', { name: 'Reject proof' });
     await rejectDialog.getByRole('button', { name: 'Reject' }).click();
     await rejectDialog.getByText('Please give a reason for the rejection').waitFor();
-    await rejectDialog.getByLabel('Reason').fill('The screenshot does not show the second page.');
+    await rejectDialog.getByLabel('Reason', { exact: true }).fill('The screenshot does not show the second page.');
     await rejectDialog.getByRole('button', { name: 'Reject' }).click();
     await expectToast(reviewerPage, 'Proof Rejected');
     await submission.waitFor({ state: 'detached' });

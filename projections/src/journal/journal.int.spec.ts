@@ -92,7 +92,17 @@ describe('the double-entry journal', () => {
     expect(trial.debitPaise).toBe(trial.creditPaise);
     expect(trial.accounts.find((a) => a.account === 'platform:task_rewards')).toEqual({ account: 'platform:task_rewards', debitPaise: 50_000, creditPaise: 0 });
     expect((await trialBalance(db, t(2))).accounts.map((a) => a.account)).toEqual(['platform:kyc_bonus', 'platform:task_rewards', 'user:u1:available']);
-    expect(await reconciliation(db)).toEqual({ availablePaise: 23_500, pendingPayoutPaise: 0, fundedPaise: 53_500, paidPaise: 30_000, differencePaise: 0, negativeBalances: [] });
+    // No funding was booked: the payout account shows what left it, below zero.
+    expect(await reconciliation(db)).toEqual({
+      availablePaise: 23_500,
+      pendingPayoutPaise: 0,
+      fundedPaise: 53_500,
+      paidPaise: 30_000,
+      differencePaise: 0,
+      negativeBalances: [],
+      bankFundedPaise: 0,
+      bankBalancePaise: -30_000,
+    });
 
     const statement = await userStatement(db, 'u1', { from: t(3), to: t(6) });
     expect(statement.opening).toEqual({ availablePaise: 55_000, pendingPayoutPaise: 0 });

@@ -12,7 +12,6 @@ export const DOCUMENT_COLUMNS: ColumnsOf = {
   frontImageSha256: 'front_image_sha256',
   backImageSha256: 'back_image_sha256',
   submittedAt: 'uploaded_at',
-  panNumber: 'pan_number',
 };
 
 /** kyc_documents: every KYC document submission on a user's stream and its review. */
@@ -79,7 +78,8 @@ export const kycProjection: Projection = {
       }
       case 'UserErased': {
         // The image keys and their hashes identify the person's documents: they read as erased.
-        const erased = erasedColumns('KycDocumentSubmitted', DOCUMENT_COLUMNS);
+        // The PAN column reads null once erased, as a PAN sealed for an erased person projects.
+        const erased = { ...erasedColumns('KycDocumentSubmitted', DOCUMENT_COLUMNS), pan_number: null };
         rows.update('kyc_documents', { user_id: userIdOf(event.streamId) }, { set: erased });
         return;
       }

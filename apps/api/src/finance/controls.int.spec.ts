@@ -56,7 +56,7 @@ describe('conflict of duties: who adjusted a wallet does not settle its withdraw
       expect(refused.body.error.message).toMatch(/You adjusted (this user’s wallet|the wallet of a user in this batch) in the last 30 days/);
       expect(refused.body.error.key).toMatch(/^controls\.conflictOfDuties/);
     }
-    expect(refusals[2]!.body.error.fields.withdrawalIds).toBe([first.body.id, second.body.id].join(', '));
+    expect(refusals[2]!.body.error.fields.withdrawalIds).toBe(`Another finance member must send these withdrawals: ${[first.body.id, second.body.id].join(', ')}`);
     // A refusal changes nothing.
     expect(await server.store.headPosition()).toBe(before);
 

@@ -80,7 +80,7 @@ describe('finance over real HTTP: the withdrawal queue', () => {
     expect((await finance.get('/api/admin/withdrawals')).body.map((w: { id: string }) => w.id)).toEqual(ids); // pending by default
     const bad = await finance.get('/api/admin/withdrawals?status=lost');
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toEqual({ status: 'status must be pending, processing, paid, failed, rejected, reversed or all' });
+    expect(bad.body.error.fields).toEqual({ status: 'status must be pending, processing, paid, failed, rejected, reversed, settled or all' });
   });
 
   it('pays once: the hold is settled, the user is told, a second decision is a 409', async () => {

@@ -148,7 +148,7 @@ describe('finance ledger over real HTTP', () => {
 
   it('lists every settled withdrawal with status=settled, and its CSV is the same selection as the list', async () => {
     const user = await server.signUp({ firstName: 'Sunita', lastName: 'Iyer' });
-    await adjust(finance, user.mobile, 1000);
+    await adjust(funder, user.mobile, 1000);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await user.post('/api/withdrawals', { amount: 100, bankAccount: BANK })).body.id);
     await finance.post(`/api/admin/withdrawals/${ids[0]}/paid`, { reference: 'UTR77780001' });
