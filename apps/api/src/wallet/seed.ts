@@ -5,13 +5,14 @@ import { handleCommand } from '../commands/handle.ts';
 import { addSeedStep } from '../seed.ts';
 
 /**
- * Demo money: the demo user gets ₹250 from the demo finance account and has asked to withdraw ₹100,
- * so the wallet, the withdrawal history and the finance queue all have something to show.
+ * Demo money: the demo user gets a ₹250 welcome bonus and has asked to withdraw ₹100, so the wallet,
+ * the withdrawal history and the finance queue all have something to show. The bonus is the seed's
+ * own (as its role grants are), not the demo finance member's: whoever credits a user may not pay
+ * them, and the demo finance account is the one meant to try paying.
  */
 addSeedStep(async (store, accounts, now) => {
   const userId = accounts.user;
-  const financeId = accounts.finance;
-  if (!userId || !financeId) return;
+  if (!userId) return;
   const at = now.toISOString();
   await handleCommand(
     store,
@@ -19,10 +20,10 @@ addSeedStep(async (store, accounts, now) => {
     userDecider,
     {
       type: 'AdjustWallet',
-      data: { entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(250), direction: 'credit', reason: 'Welcome bonus (demo data)', by: financeId },
+      data: { entryId: randomUUID(), notificationId: randomUUID(), amountPaise: rupees(250), direction: 'credit', reason: 'Welcome bonus (demo data)', by: 'seed' },
       now: at,
     },
-    { actor: financeId },
+    { actor: 'seed' },
   );
   await handleCommand(
     store,
