@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerAccount } from './harness.ts';
-import { expectTitle, path, setUpBrowserSuite, submitLogin, testAccount } from './helpers.ts';
+import { expectTitle, path, setUpBrowserSuite, submitLogin, testAccount, toasts } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 /** The Radix toast region; the toast's title and description render inside it. */
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/ });
 
 async function expectPath(on: Page, expected: string): Promise<void> {
   await on.waitForURL((url) => url.pathname === expected);

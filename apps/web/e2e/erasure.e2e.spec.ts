@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole, registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, submitLogin, waitForRole } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, submitLogin, waitForRole, toasts } from './helpers.ts';
 
 /**
  * Erasure on request, end to end: the user asks on the Delete Account page, the admin finds the
@@ -46,7 +46,6 @@ async function as(account: TestAccount) {
   };
 }
 
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
 
 /** The request's card on the Deletions screen, found by the user id it shows. */
 const cardOf = (page: Page, userId: string) => page.getByTestId('deletion-request').filter({ hasText: userId });

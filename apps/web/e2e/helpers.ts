@@ -342,3 +342,6 @@ export async function slowNetwork(page: Page, pattern: RegExp) {
   );
   return { keys, release };
 }
+
+/** The toast region, in either language ("Notifications (F8)" / "सूचनाएँ (F8)"). */
+export const toasts = (on: Page) => on.getByRole('region', { name: /Notifications|सूचनाएँ/, includeHidden: true });

@@ -11,6 +11,7 @@ import {
   sessionCookie,
   setUpBrowserSuite,
   waitForRole,
+  toasts,
 } from './helpers.ts';
 
 /**
@@ -36,7 +37,6 @@ beforeAll(async () => {
   await waitForRole(suite.server, funder, 'finance');
 });
 
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
 /** A state-changing API call as `account`, the way the app sends it (same origin). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
+import { path, registeredAccount, sessionCookie, setUpBrowserSuite, toasts } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { phone, signedIn } = suite;
@@ -42,7 +42,6 @@ async function adjust(user: TestAccount, adjustments: { amount: string; directio
 }
 
 /** The toast region; included even while a modal dialog hides the page from the accessibility tree. */
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
 
 async function expectToast(on: Page, title: string, description?: string): Promise<void> {
   await toasts(on).getByText(title, { exact: true }).waitFor();

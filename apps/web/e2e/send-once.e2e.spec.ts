@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, slowNetwork, submitLogin, waitForRole } from './helpers.ts';
+import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, slowNetwork, submitLogin, waitForRole, toasts } from './helpers.ts';
 
 /**
  * Every money action sends once: its confirm button double-clicked while the network is slow (the
@@ -26,7 +26,6 @@ beforeAll(async () => {
   await waitForRole(suite.server, colleague, 'finance');
 });
 
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
 
 async function api(account: TestAccount, method: string, path: string, body?: unknown): Promise<Response> {
   const cookie = await sessionCookie(suite.server, account);

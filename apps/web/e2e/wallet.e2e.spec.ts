@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { applyAdjustment, openFinanceScreen, path, registeredAccount, setUpBrowserSuite } from './helpers.ts';
+import { applyAdjustment, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, toasts } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn } = suite;
@@ -27,7 +27,6 @@ async function creditThroughFinance(finance: Page, mobile: string, amount: strin
  * The Radix toast region. An open modal dialog hides the rest of the page from the accessibility
  * tree (Radix announces toasts through its own live region), so hidden elements are included.
  */
-const toasts = (on: Page) => on.getByRole('region', { name: /Notifications/, includeHidden: true });
 const withdrawDialog = (on: Page) => on.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
 
 async function expectToast(on: Page, title: string, description: string): Promise<void> {
