@@ -22,7 +22,7 @@ async function api(cookie: string, method: string, path: string, body?: unknown)
 
 /** Rows of a CSV the server wrote (quoted cells, CRLF). */
 function parseCsv(text: string): Record<string, string>[] {
-  const [header = '', ...lines] = text.trim().split('\r\n');
+  const [header = '', ...lines] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
   const split = (line: string) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((c) => c.replace(/^"|"$/g, '').replaceAll('""', '"'));
   const names = split(header);
   return lines.map((line) => Object.fromEntries(split(line).map((cell, i) => [names[i] ?? String(i), cell])));
@@ -85,11 +85,18 @@ describe('the finance screen’s four tabs', () => {
     await page.getByTestId('balance-chart').locator('svg').first().waitFor();
     await page.getByRole('cell', { name: 'Withdrawal paid, transfer reference UTR88880001' }).waitFor();
     const [statementCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('tabpanel').getByRole('link', { name: 'Download CSV' }).click()]);
+    // The file carries its opening and closing balance as its first and last rows, the entries between.
     const rows = parseCsv(readFileSync((await statementCsv.path()) ?? '', 'utf8'));
-    expect(rows.length).toBe(6);
+    expect(rows.map((r) => r['kind'])).toEqual(expect.arrayContaining(['opening_balance', 'closing_balance']));
+    expect(rows[0]?.['kind']).toBe('opening_balance');
+    expect(rows.at(-1)?.['kind']).toBe('closing_balance');
+    const entries = rows.slice(1, -1);
+    expect(entries.length).toBe(6);
     const shownOpening = paise((await page.getByTestId('ledger-opening').textContent()) ?? '');
     const shownClosing = paise((await page.getByTestId('ledger-closing').textContent()) ?? '');
-    expect(rows.reduce((sum, r) => sum + paise(r['amount'] ?? 'NaN'), 0)).toBe(shownClosing - shownOpening);
+    expect(paise(rows[0]?.['balance'] ?? 'NaN')).toBe(shownOpening);
+    expect(entries.reduce((sum, r) => sum + paise(r['amount'] ?? 'NaN'), 0)).toBe(shownClosing - shownOpening);
+    expect(entries.at(-1)?.['balance']).toBe('500.00');
     expect(rows.at(-1)?.['balance']).toBe('500.00');
     await expectAccessible(page, 'finance user ledger');
 

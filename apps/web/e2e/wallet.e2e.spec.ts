@@ -46,7 +46,9 @@ describe('the wallet, on a phone', () => {
 
     // Finance gives the user ₹250 through the adjustment form.
     const finance = await openFinanceScreen(await signedIn(staff));
-    await creditThroughFinance(finance, user.mobile, '250', 'Welcome bonus');
+    // Credited by one member, paid or rejected by another: whoever credits a user sends none of their withdrawals.
+    const creditor = await openFinanceScreen(await signedIn(await newFinanceStaff()));
+    await creditThroughFinance(creditor, user.mobile, '250', 'Welcome bonus');
 
     const page = await signedIn(user);
     await openWallet(page);
@@ -187,7 +189,9 @@ describe('the wallet, on a phone', () => {
     const user = await newAccount('Ravi', 'Kumar');
     const staff = await newFinanceStaff();
     const finance = await openFinanceScreen(await signedIn(staff));
-    await creditThroughFinance(finance, user.mobile, '300', 'Festival bonus');
+    // Credited by one member, paid or rejected by another: whoever credits a user sends none of their withdrawals.
+    const creditor = await openFinanceScreen(await signedIn(await newFinanceStaff()));
+    await creditThroughFinance(creditor, user.mobile, '300', 'Festival bonus');
 
     const page = await signedIn(user);
     await openWallet(page);

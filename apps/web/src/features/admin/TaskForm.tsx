@@ -135,7 +135,7 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
         placeholder="https://"
         {...form.field('taskUrl')}
       />
-      <div className="grid grid-cols-2 gap-3">
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <TextField label={t('form.maxCompletions')} hint={t('form.maxCompletionsHint')} size={6} inputMode="numeric" {...form.field('maxCompletions')} />
         <TextField label={t('form.expiresOn')} hint={t('form.expiresOnHint')} type="date" {...form.field('expiresOn')} />
       </div>
