@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { MESSAGES } from './auth.ts';
 import { RupeeAmount, formatPaise, rupees } from './money.ts';
+import { REJECT_REASON_MAX_LENGTH } from './tasks.ts';
+import { noControlCharacters } from './text.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -27,6 +29,21 @@ export const DEFAULT_LIMITS = {
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
+
+/** A canned rejection reason: the same reason in each language the app speaks. */
+export interface CannedReason {
+  en: string;
+  hi: string;
+}
+/** At most this many canned rejection reasons (the review screen's chips). */
+export const CANNED_REASONS_MAX = 10;
+/** The canned rejection reasons until an admin sets them. */
+export const DEFAULT_CANNED_REASONS: readonly CannedReason[] = [
+  { en: 'The screenshot is blurry or cut off', hi: 'स्क्रीनशॉट धुंधला है या कटा हुआ है' },
+  { en: 'The screenshot shows a different app or task', hi: 'स्क्रीनशॉट में कोई दूसरा ऐप या काम दिख रहा है' },
+  { en: 'The task is not finished in the screenshot', hi: 'स्क्रीनशॉट में काम पूरा नहीं दिख रहा' },
+  { en: 'This screenshot was already sent by someone else', hi: 'यह स्क्रीनशॉट पहले ही किसी और ने भेजा है' },
+];
 
 /** What the server answers when a limit refuses something (`{maxPaise}`: money, shown as rupees). */
 export const LIMIT_TEXTS = {
@@ -64,6 +81,7 @@ export const SettingsBody = v.object({
   latePayoutDays: v.number(),
   deletionCoolingOffHours: v.number(),
   autoApproveAfterHours: v.number(),
+  cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -75,7 +93,23 @@ export const SETTINGS_MESSAGES = {
   count: 'Enter a whole number',
   hours: 'Enter a whole number of hours from 0 to 720',
   approvalHours: 'Enter a whole number of hours from 0 (off) to 2160',
+  cannedReasons: `Give from 1 to ${CANNED_REASONS_MAX} reasons`,
+  cannedReason: `Write each reason in English and in Hindi, at most ${REJECT_REASON_MAX_LENGTH} characters`,
 } as const;
+
+const cannedReasonText = v.pipe(
+  v.string(SETTINGS_MESSAGES.cannedReason),
+  v.trim(),
+  v.minLength(1, SETTINGS_MESSAGES.cannedReason),
+  v.maxLength(REJECT_REASON_MAX_LENGTH, SETTINGS_MESSAGES.cannedReason),
+  noControlCharacters(),
+);
+/** The canned rejection reasons an admin sets (all at once: the list replaces the one in force). */
+export const CannedReasonsInput = v.pipe(
+  v.array(v.object({ en: cannedReasonText, hi: cannedReasonText }, SETTINGS_MESSAGES.cannedReason), SETTINGS_MESSAGES.cannedReasons),
+  v.minLength(1, SETTINGS_MESSAGES.cannedReasons),
+  v.maxLength(CANNED_REASONS_MAX, SETTINGS_MESSAGES.cannedReasons),
+);
 
 /** PUT /api/admin/settings: either or both. */
 export const SettingsUpdateRequest = v.object({
@@ -104,6 +138,7 @@ export const SettingsUpdateRequest = v.object({
   autoApproveAfterHours: v.optional(
     v.pipe(v.number(SETTINGS_MESSAGES.approvalHours), v.integer(SETTINGS_MESSAGES.approvalHours), v.minValue(0, SETTINGS_MESSAGES.approvalHours), v.maxValue(2160, SETTINGS_MESSAGES.approvalHours)),
   ),
+  cannedReasons: v.optional(CannedReasonsInput),
 });
 
 /**

@@ -3,9 +3,10 @@ import type { Generated } from 'kysely';
 import type { DeletionRequestsTable } from './deletions/schema.ts';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
-import type { AdjustmentsTable, AuditLogTable, AuditWithdrawalsTable } from './audit/schema.ts';
+import type { AdjustmentsTable, AuditLogTable, AuditSettingsRequestsTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
+import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface ReadDb {
   bank_statement_runs: BankStatementRunsTable;
   bank_fundings: BankFundingsTable;
   deletion_requests: DeletionRequestsTable;
+  settings_requests: SettingsRequestsTable;
+  audit_settings_requests: AuditSettingsRequestsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

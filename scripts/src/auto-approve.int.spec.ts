@@ -60,7 +60,7 @@ describe('auto-approval sweep', () => {
     for (const entry of audit) expect(entry.actor.id).toBe('system');
 
     // Off (0): a sweep approves nothing.
-    expect((await admin.put('/api/admin/settings', { autoApproveAfterHours: 0 })).status).toBe(200);
+    expect((await server.applySettings({ autoApproveAfterHours: 0 })).autoApproveAfterHours).toBe(0);
     expect((await admin.get('/api/settings')).body.autoApproveAfterHours).toBe(0);
   });
 });

@@ -18,6 +18,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { label: 'admin', mobile: '9000000002', password: 'admin1234', firstName: 'Arjun', lastName: 'Mehta', roles: ['admin'] },
   { label: 'reviewer', mobile: '9000000003', password: 'review1234', firstName: 'Kavya', lastName: 'Nair', roles: ['reviewer'] },
   { label: 'finance', mobile: '9000000004', password: 'finance1234', firstName: 'Rohan', lastName: 'Gupta', roles: ['finance'] },
+  // A second admin: a change to a control setting waits for a different admin's approval.
+  { label: 'admin2', mobile: '9000000005', password: 'admin21234', firstName: 'Sunita', lastName: 'Iyer', roles: ['admin'] },
 ];
 
 /** A step of the demo data beyond accounts (tasks, ...), given the seeded accounts' ids by label. */

@@ -166,6 +166,25 @@ export async function waitForRole(server: RunningServer, account: TestAccount, r
   throw new Error(`${account.mobile} did not get the ${role} role in time`);
 }
 
+/**
+ * PUT /api/admin/settings as `requester`; a control setting it changes is a request that `approver`
+ * (another admin) approves. Throws on any refusal.
+ */
+export async function applySettings(server: RunningServer, requester: TestAccount, approver: TestAccount, body: unknown): Promise<void> {
+  const send = async (account: TestAccount, method: string, url: string, payload: unknown) => {
+    const response = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { cookie: await sessionCookie(server, account), origin: server.baseUrl, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+    return { status: response.status, body: JSON.parse(text) as { request?: { id: string } } };
+  };
+  const put = await send(requester, 'PUT', '/api/admin/settings', body);
+  if (put.status === 202 && put.body.request) await send(approver, 'POST', `/api/admin/settings/requests/${put.body.request.id}/approve`, {});
+}
+
 /** The account's wallet balance as the API answers it to them ("125.00"). */
 export async function balanceOf(server: RunningServer, account: Pick<TestAccount, 'mobile' | 'password'>): Promise<string> {
   const cookie = await sessionCookie(server, account);

@@ -72,6 +72,14 @@ export const withdrawalEvents = {
   }),
 };
 
+/** Values of the control settings, by limit key (paise for money, hours for the approval window). */
+const ControlLimitValues = v.object({
+  maxTaskRewardPaise: v.optional(v.number()),
+  adjustmentApprovalThresholdPaise: v.optional(v.number()),
+  payoutBatchApprovalThresholdPaise: v.optional(v.number()),
+  autoApproveAfterHours: v.optional(v.number()),
+});
+
 /** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
 export const settingsEvents = {
   SettingsUpdated: v.object({
@@ -86,7 +94,24 @@ export const settingsEvents = {
     payoutBatchApprovalThresholdPaise: v.optional(v.number()),
     latePayoutDays: v.optional(v.number()),
     deletionCoolingOffHours: v.optional(v.number()),
+    /** The whole list of canned rejection reasons (it replaces the one in force). */
+    cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),
+  /**
+   * An admin asked to change control settings: nothing changes until a different admin approves.
+   * `basis` holds the values in force when asked, so an approval after they moved is refused.
+   */
+  SettingsChangeRequested: v.object({
+    requestId: v.string(),
+    changes: ControlLimitValues,
+    basis: ControlLimitValues,
+    requestedBy: v.string(),
+    requestedAt: IsoTime,
+  }),
+  /** A second admin approved; appended with the SettingsUpdated that puts the values in force. */
+  SettingsChangeApproved: v.object({ requestId: v.string(), approvedBy: v.string(), approvedAt: IsoTime }),
+  /** Another admin rejected the request, or its requester cancelled it (`rejectedBy` is then the requester). */
+  SettingsChangeRejected: v.object({ requestId: v.string(), rejectedBy: v.string(), rejectedAt: IsoTime }),
 };

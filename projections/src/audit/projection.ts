@@ -1,3 +1,4 @@
+import { CONTROL_LIMIT_KEYS } from '@kamai/contracts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows } from '../rows.ts';
 import type { AuditAction } from './schema.ts';
@@ -6,11 +7,13 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
 
 /**
  * audit_log and adjustments: every staff action on money (reviews that credit rewards, payouts,
- * adjustments and their approvals) and on roles, with who, what, when and on whom.
+ * adjustments and their approvals), on roles and on settings (with the requests to change control
+ * settings), with who, what, when and on whom.
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  version: 2,
+  // 3: settings changes and the requests to change control settings.
+  version: 3,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -24,6 +27,7 @@ export const auditProjection: Projection = {
       indexes: { status: 'status, position' },
     },
     audit_withdrawals: { columns: 'id TEXT PRIMARY KEY, amount_paise INTEGER NOT NULL' },
+    audit_settings_requests: { columns: 'id TEXT PRIMARY KEY, requested_by TEXT NOT NULL' },
   },
   handles: [
     'WalletCredited',
@@ -53,6 +57,10 @@ export const auditProjection: Projection = {
     'UserErased',
     'AccountSuspended',
     'AccountUnsuspended',
+    'SettingsUpdated',
+    'SettingsChangeRequested',
+    'SettingsChangeApproved',
+    'SettingsChangeRejected',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -158,6 +166,20 @@ export const auditProjection: Projection = {
         return row('user_suspended', event.data.suspendedBy, event.data.suspendedAt, null, null);
       case 'AccountUnsuspended':
         return row('user_unsuspended', event.data.unsuspendedBy, event.data.unsuspendedAt, null, null);
+      case 'SettingsUpdated':
+        // Control values come into force only by an approval, which is audited itself.
+        if (CONTROL_LIMIT_KEYS.some((key) => event.data[key] !== undefined)) return;
+        return row('settings_updated', event.data.updatedBy, event.data.updatedAt, null, null, null);
+      case 'SettingsChangeRequested':
+        rows.upsert('audit_settings_requests', { id: event.data.requestId, requested_by: event.data.requestedBy }, { conflict: ['id'] });
+        return row('settings_change_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.requestId, null);
+      case 'SettingsChangeApproved':
+        return row('settings_change_approved', event.data.approvedBy, event.data.approvedAt, null, event.data.requestId, null);
+      case 'SettingsChangeRejected': {
+        const found = rows.get('audit_settings_requests', { id: event.data.requestId }, ['requested_by']);
+        const action = found?.requested_by === event.data.rejectedBy ? 'settings_change_cancelled' : 'settings_change_rejected';
+        return row(action, event.data.rejectedBy, event.data.rejectedAt, null, event.data.requestId, null);
+      }
       default:
         return;
     }

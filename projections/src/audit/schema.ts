@@ -10,7 +10,7 @@ export interface AuditLogTable {
   /** The user whose money or roles it concerned; null for catalogue actions. */
   subject_user_id: string | null;
   amount_paise: number | null;
-  /** What it names: a submission, withdrawal, adjustment or task id, or a role. */
+  /** What it names: a submission, withdrawal, adjustment, task or settings request id, or a role. */
   reference: string | null;
 }
 
@@ -40,7 +40,12 @@ export type AuditAction =
   | 'task_reward_set'
   | 'user_erased'
   | 'user_suspended'
-  | 'user_unsuspended';
+  | 'user_unsuspended'
+  | 'settings_updated'
+  | 'settings_change_requested'
+  | 'settings_change_approved'
+  | 'settings_change_rejected'
+  | 'settings_change_cancelled';
 
 /** adjustments: those above the approval threshold, pending until a second finance member decides. */
 export interface AdjustmentsTable {
@@ -61,4 +66,10 @@ export interface AdjustmentsTable {
 export interface AuditWithdrawalsTable {
   id: string;
   amount_paise: number;
+}
+
+/** Who asked for each settings change, so a rejection by the requester reads as a cancellation. */
+export interface AuditSettingsRequestsTable {
+  id: string;
+  requested_by: string;
 }

@@ -1,42 +1,87 @@
-import { LIMIT_KEYS, type Limits } from '@kamai/contracts';
+import { LIMIT_KEYS, type Limits, type SettingsEvent } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
-import { columnsOf } from '../rows.ts';
+import { type Rows, columnsOf } from '../rows.ts';
 
 export const SETTINGS_ROW_ID = 'app';
 
-/** app_settings: the one row of values an admin has set (the defaults apply to what is null). */
+/**
+ * app_settings: the one row of values an admin has set (the defaults apply to what is null);
+ * settings_requests: control settings changes and what became of them.
+ */
 export const settingsProjection: Projection = {
   name: 'settings',
-  // 2: the limits an admin changed (JSON), the defaults apply to the rest.
-  version: 2,
+  // 2: the limits an admin changed (JSON), the defaults apply to the rest. 3: canned reasons, requests.
+  version: 3,
   tables: {
     app_settings: {
-      columns: 'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+      columns:
+        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+    },
+    settings_requests: {
+      columns: `id TEXT PRIMARY KEY, changes TEXT NOT NULL, basis TEXT NOT NULL, status TEXT NOT NULL, requested_by TEXT NOT NULL,
+        requested_at TEXT NOT NULL, decided_by TEXT, decided_at TEXT, position INTEGER NOT NULL`,
+      indexes: { status: 'status, position' },
     },
   },
-  handles: ['SettingsUpdated'],
+  handles: ['SettingsUpdated', 'SettingsChangeRequested', 'SettingsChangeApproved', 'SettingsChangeRejected'],
   apply(rows, event) {
-    if (event.type !== 'SettingsUpdated') return;
-    const d = event.data;
-    const changedLimits: Partial<Limits> = {};
-    for (const key of LIMIT_KEYS) if (d[key] !== undefined) changedLimits[key] = d[key];
-    let limits: string | undefined;
-    if (Object.keys(changedLimits).length > 0) {
-      const row = rows.get('app_settings', { id: SETTINGS_ROW_ID }, ['limits']);
-      const before = row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {};
-      limits = JSON.stringify({ ...before, ...changedLimits });
+    switch (event.type) {
+      case 'SettingsUpdated':
+        return applyUpdate(rows, event.data);
+      case 'SettingsChangeRequested': {
+        const d = event.data;
+        rows.upsert(
+          'settings_requests',
+          {
+            id: d.requestId,
+            changes: JSON.stringify(d.changes),
+            basis: JSON.stringify(d.basis),
+            status: 'pending',
+            requested_by: d.requestedBy,
+            requested_at: d.requestedAt,
+            decided_by: null,
+            decided_at: null,
+            position: event.position,
+          },
+          { conflict: ['id'] },
+        );
+        return;
+      }
+      case 'SettingsChangeApproved':
+        rows.update('settings_requests', { id: event.data.requestId }, { set: { status: 'approved', decided_by: event.data.approvedBy, decided_at: event.data.approvedAt } });
+        return;
+      case 'SettingsChangeRejected': {
+        const found = rows.get('settings_requests', { id: event.data.requestId }, ['requested_by']);
+        const status = found?.requested_by === event.data.rejectedBy ? 'cancelled' : 'rejected';
+        rows.update('settings_requests', { id: event.data.requestId }, { set: { status, decided_by: event.data.rejectedBy, decided_at: event.data.rejectedAt } });
+        return;
+      }
+      default:
+        return;
     }
-    const changed = {
-      ...(d.supportEmail !== undefined && { support_email: d.supportEmail }),
-      ...(d.homepageUrl !== undefined && { homepage_url: d.homepageUrl }),
-      ...(limits !== undefined && { limits }),
-      updated_by: d.updatedBy,
-      updated_at: d.updatedAt,
-    };
-    rows.upsert(
-      'app_settings',
-      { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, ...changed },
-      { conflict: ['id'], set: columnsOf(changed) },
-    );
   },
 };
+
+function applyUpdate(rows: Rows, d: Extract<SettingsEvent, { type: 'SettingsUpdated' }>['data']): void {
+  const changedLimits: Partial<Limits> = {};
+  for (const key of LIMIT_KEYS) if (d[key] !== undefined) changedLimits[key] = d[key];
+  let limits: string | undefined;
+  if (Object.keys(changedLimits).length > 0) {
+    const row = rows.get('app_settings', { id: SETTINGS_ROW_ID }, ['limits']);
+    const before = row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {};
+    limits = JSON.stringify({ ...before, ...changedLimits });
+  }
+  const changed = {
+    ...(d.supportEmail !== undefined && { support_email: d.supportEmail }),
+    ...(d.homepageUrl !== undefined && { homepage_url: d.homepageUrl }),
+    ...(limits !== undefined && { limits }),
+    ...(d.cannedReasons !== undefined && { canned_reasons: JSON.stringify(d.cannedReasons) }),
+    updated_by: d.updatedBy,
+    updated_at: d.updatedAt,
+  };
+  rows.upsert(
+    'app_settings',
+    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, ...changed },
+    { conflict: ['id'], set: columnsOf(changed) },
+  );
+}

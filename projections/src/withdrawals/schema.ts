@@ -32,6 +32,8 @@ export interface AppSettingsTable {
   homepage_url: string | null;
   /** JSON of the limits an admin has changed; null while every default applies. */
   limits: string | null;
+  /** JSON of the canned rejection reasons an admin set; null while the defaults apply. */
+  canned_reasons: string | null;
   updated_by: string;
   updated_at: string;
 }

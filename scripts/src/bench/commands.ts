@@ -120,10 +120,14 @@ async function signIn(url: string, mobile: string, password: string): Promise<st
   return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 
-/** The demo admin lifts the four-eyes threshold (rounds of ₹100 add up) and a second finance member is made. */
+/**
+ * The demo admins lift the four-eyes threshold (rounds of ₹100 add up; a control setting, so one
+ * asks and the other approves) and a second finance member is made.
+ */
 async function prepareStaff(server: RunningServer, url: string): Promise<Staff> {
   const admin = await signIn(url, '9000000002', 'admin1234');
-  await call(url, admin, 'PUT', '/api/admin/settings', { adjustmentApprovalThreshold: '99999999.00' });
+  const asked = (await call(url, admin, 'PUT', '/api/admin/settings', { adjustmentApprovalThreshold: '99999999.00' })) as { request: { id: string } };
+  await call(url, await signIn(url, '9000000005', 'admin21234'), 'POST', `/api/admin/settings/requests/${asked.request.id}/approve`, {});
   const payer = await signUp(url, '6999999999');
   await grantRole(server.store, payer.userId, 'finance', 'bench', new Date());
   return { crediting: await signIn(url, '9000000004', 'finance1234'), paying: payer.cookie };

@@ -264,9 +264,12 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
     children.push(api);
     const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
     // The float below is one adjustment per user, above the default four-eyes threshold: the demo
-    // admin raises the threshold for this throwaway data directory.
+    // admins raise the threshold for this throwaway data directory (a control setting: one asks, the other approves).
     const admin = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
-    await call(api.url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
+    const admin2 = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
+    const asked = await call(api.url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
+    const request = asked.body.request as { id: string };
+    await call(api.url, `/api/admin/settings/requests/${request.id}/approve`, { method: 'POST', cookie: admin2.cookie, body: {} });
     // 64 users, each with money to withdraw and a session of their own.
     const cookies: string[] = [];
     let userId = '';

@@ -75,7 +75,11 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/tasks/:id', 'admin', 404],
   // No If-Match: the precondition is asked for before the task is looked up.
   ['DELETE', '/api/admin/tasks/:id', 'admin', 428],
+  // An empty body changes nothing: 200 (a control change would be 202, a request for a second admin).
   ['PUT', '/api/admin/settings', 'admin', 200],
+  ['GET', '/api/admin/settings/requests', 'admin', 200],
+  ['POST', '/api/admin/settings/requests/:id/approve', 'admin', 404],
+  ['POST', '/api/admin/settings/requests/:id/reject', 'admin', 404],
   ['GET', '/api/admin/deletions', 'admin', 200],
   ['POST', '/api/admin/deletions/:id/erase', 'admin', 404],
   ['GET', '/api/admin/audit', 'admin', 200],

@@ -1,23 +1,32 @@
-import { SettingsUpdateRequest, streams } from '@kamai/contracts';
+import { SettingsRequestsQuery, SettingsUpdateRequest, msg, streams } from '@kamai/contracts';
 import { settingsDecider } from '@kamai/domain';
-import { getSettings } from '@kamai/projections';
-import { Hono } from 'hono';
+import { getSettings, listSettingsRequests } from '@kamai/projections';
+import { type Context, Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
-import { withRole } from '../http/guards.ts';
+import { notFound } from '../http/errors.ts';
+import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+
+const adminOnly = withRole('admin');
+const requestId = idParam('id', UUID_PATTERN, msg('controls.settingsRequestNotFound'));
 
 export const settingsRoutes = new Hono<AppEnv>()
   // Public: the privacy and delete-account pages read the support address signed out.
   .get('/api/settings', async (c) => c.json(await getSettings(c.var.deps.db)))
-  .put('/api/admin/settings', withRole('admin'), validate('json', SettingsUpdateRequest), async (c) => {
+  /**
+   * Plain settings change at once (200 with the settings). A change to a control setting becomes a
+   * request a different admin approves: 202 with `{ settings, request }`, the settings in force
+   * (with this body's plain changes) and the pending request.
+   */
+  .put('/api/admin/settings', adminOnly, validate('json', SettingsUpdateRequest), async (c) => {
     const deps = c.var.deps;
     const admin = requireUser(c);
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
-      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours,
-      autoApproveAfterHours,
+      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -31,13 +40,35 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(autoApproveAfterHours !== undefined && { autoApproveAfterHours }),
     };
     const now = deps.now().toISOString();
-    const { position } = await handleCommand(
+    const id = commandId();
+    const { events, position } = await handleCommand(
       deps.store,
       streams.settings(),
       settingsDecider,
-      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, ...limits, by: admin.id }, now },
+      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, ...limits, by: admin.id, requestId: id }, now },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);
-    return c.json(await getSettings(deps.db));
-  });
+    const settings = await getSettings(deps.db);
+    if (!events.some((event) => event.type === 'SettingsChangeRequested')) return c.json(settings);
+    const [request] = await listSettingsRequests(deps.db, { id });
+    return c.json({ settings, request }, 202);
+  })
+  .get('/api/admin/settings/requests', adminOnly, validate('query', SettingsRequestsQuery), async (c) => {
+    const { status } = c.req.valid('query');
+    return c.json(await listSettingsRequests(c.var.deps.db, status === 'all' ? {} : { status }));
+  })
+  .post('/api/admin/settings/requests/:id/approve', adminOnly, requestId, (c) => decide(c, 'ApproveSettingsChange'))
+  .post('/api/admin/settings/requests/:id/reject', adminOnly, requestId, (c) => decide(c, 'RejectSettingsChange'));
+
+/** A different admin approves a pending request, or any admin (its requester too) drops it: 200 with the request. */
+async function decide(c: Context<AppEnv>, type: 'ApproveSettingsChange' | 'RejectSettingsChange') {
+  const deps = c.var.deps;
+  const by = requireUser(c).id;
+  const id = c.req.param('id')?.toLowerCase() ?? '';
+  const { position } = await handleCommand(deps.store, streams.settings(), settingsDecider, { type, data: { requestId: id, by }, now: deps.now().toISOString() }, { actor: by });
+  await deps.runner.waitFor(position);
+  const [request] = await listSettingsRequests(deps.db, { id });
+  if (!request) throw notFound(msg('controls.settingsRequestNotFound'));
+  return c.json({ request, settings: await getSettings(deps.db) });
+}

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Role } from '@kamai/contracts';
+import type { Role, SettingsBody } from '@kamai/contracts';
 import { grantRole, userIdForMobile } from '../auth/accounts.ts';
 import { loadConfig } from '../config.ts';
 import { type RunningServer, startServer } from '../server.ts';
@@ -17,6 +17,24 @@ export interface TestServer extends RunningServer {
   /** Registers a user through the API and returns a signed-in client. */
   signUp(options?: Partial<SignUp> & { roles?: Role[] }): Promise<TestClient & { mobile: string; password: string; userId: string }>;
   grantRole(mobile: string, role: Role): Promise<void>;
+  /**
+   * PUT /api/admin/settings as two admins of its own: a control change is requested by one and
+   * approved by the other. Answers the settings in force.
+   */
+  applySettings(body: Record<string, unknown>): Promise<SettingsBody>;
+}
+
+/**
+ * PUT /api/admin/settings by `requester`; a control change it asks for is approved by `approver`
+ * (another admin). Answers the settings in force, and throws on any refusal.
+ */
+export async function applySettings(requester: TestClient, approver: TestClient, body: Record<string, unknown>): Promise<SettingsBody> {
+  const put = await requester.put('/api/admin/settings', body);
+  if (put.status === 200) return put.body as SettingsBody;
+  if (put.status !== 202) throw new Error(`settings refused: ${put.status} ${JSON.stringify(put.body)}`);
+  const approved = await approver.post(`/api/admin/settings/requests/${(put.body as { request: { id: string } }).request.id}/approve`);
+  if (approved.status !== 200) throw new Error(`settings approval refused: ${approved.status} ${JSON.stringify(approved.body)}`);
+  return (approved.body as { settings: SettingsBody }).settings;
 }
 
 export interface SignUp {
@@ -99,6 +117,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env });
   const server = await startServer(config, () => {});
   const url = `http://127.0.0.1:${server.port}`;
+  let admins: Promise<[TestClient, TestClient]> | undefined;
 
   const testServer: TestServer = {
     ...server,
@@ -123,6 +142,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (!userId) throw new Error(`no user with mobile ${mobile}`);
       const { position } = await grantRole(server.store, userId, role, 'test', new Date());
       await server.runner.waitFor(position);
+    },
+    async applySettings(body) {
+      admins ??= Promise.all([testServer.signUp({ roles: ['admin'] }), testServer.signUp({ roles: ['admin'] })]);
+      const [requester, approver] = await admins;
+      return applySettings(requester, approver, body);
     },
     async close() {
       await server.close();
