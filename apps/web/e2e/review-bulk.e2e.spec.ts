@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import { balanceOf, expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
@@ -101,8 +102,10 @@ describe('bulk review on /admin/review', () => {
     // The last one: R opens the rejection, a common reason fills it in.
     await page.keyboard.press('r');
     const reject = page.getByRole('dialog', { name: t('rejectTitle') });
-    await reject.getByRole('button', { name: t('canned.blurry') }).click();
-    await expect(reject.getByRole('textbox', { name: t('reason') }).inputValue()).resolves.toBe(t('canned.blurry'));
+    // The canned reasons are a setting; the defaults until an admin sets them.
+    const blurry = DEFAULT_CANNED_REASONS[0]!.en;
+    await reject.getByRole('button', { name: blurry }).click();
+    await expect(reject.getByRole('textbox', { name: t('reason') }).inputValue()).resolves.toBe(blurry);
     await reject.getByRole('button', { name: t('reject') }).click();
     await reject.waitFor({ state: 'detached' });
     await page.getByText(t('caughtUp')).waitFor();

@@ -25,6 +25,7 @@ import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
+import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/admin/settings';
 import { Route as AuthedSecurityDevicesRouteImport } from './routes/_authed/security/devices';
 import { Route as AuthedSecurityPasswordRouteImport } from './routes/_authed/security/password';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
@@ -111,6 +112,11 @@ const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
   path: '/admin/review',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
+  id: '/admin/settings',
+  path: '/admin/settings',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedSecurityDevicesRoute = AuthedSecurityDevicesRouteImport.update({
   id: '/security/devices',
   path: '/security/devices',
@@ -161,6 +167,7 @@ export interface FileRoutesByFullPath {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/admin/settings': typeof AuthedAdminSettingsRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
   '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -184,6 +191,7 @@ export interface FileRoutesByTo {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/admin/settings': typeof AuthedAdminSettingsRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
   '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -210,6 +218,7 @@ export interface FileRoutesById {
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
+  '/_authed/admin/settings': typeof AuthedAdminSettingsRoute;
   '/_authed/security/devices': typeof AuthedSecurityDevicesRoute;
   '/_authed/security/password': typeof AuthedSecurityPasswordRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -235,6 +244,7 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/admin/settings'
     | '/security/devices'
     | '/security/password'
     | '/tasks/categories'
@@ -258,6 +268,7 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/admin/settings'
     | '/security/devices'
     | '/security/password'
     | '/tasks/categories'
@@ -283,6 +294,7 @@ export interface FileRouteTypes {
     | '/_authed/admin/finance'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
+    | '/_authed/admin/settings'
     | '/_authed/security/devices'
     | '/_authed/security/password'
     | '/_authed/tasks/categories'
@@ -415,6 +427,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminReviewRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/settings': {
+      id: '/_authed/admin/settings';
+      path: '/admin/settings';
+      fullPath: '/admin/settings';
+      preLoaderRoute: typeof AuthedAdminSettingsRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/security/devices': {
       id: '/_authed/security/devices';
       path: '/security/devices';
@@ -475,6 +494,7 @@ interface AuthedRouteChildren {
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
+  AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute;
   AuthedSecurityDevicesRoute: typeof AuthedSecurityDevicesRoute;
   AuthedSecurityPasswordRoute: typeof AuthedSecurityPasswordRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
@@ -493,6 +513,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
+  AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
   AuthedSecurityDevicesRoute: AuthedSecurityDevicesRoute,
   AuthedSecurityPasswordRoute: AuthedSecurityPasswordRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,

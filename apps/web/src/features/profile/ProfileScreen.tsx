@@ -8,6 +8,7 @@ import {
   BriefcaseIcon,
   ChevronRightIcon,
   HistoryIcon,
+  LockIcon,
   MailIcon,
   PencilIcon,
   ShieldIcon,
@@ -146,6 +147,13 @@ export function ProfileScreen() {
               <li>
                 <Link to="/admin/deletions" className={rowClasses}>
                   <RowContent Icon={TrashIcon} label={t('staff.deletions')} />
+                </Link>
+              </li>
+            )}
+            {isAdmin && (
+              <li>
+                <Link to="/admin/settings" className={rowClasses}>
+                  <RowContent Icon={LockIcon} label={t('staff.settings')} />
                 </Link>
               </li>
             )}

@@ -18,6 +18,8 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './reviewMutations.ts';
 import { KycReviewLink } from '../kyc/KycLinks.tsx';
+import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
+import { settingsQuery } from '../../lib/queries.ts';
 
 /**
  * /admin/review: the queue of proofs waiting for review, oldest first, for the reviewer and admin
@@ -426,21 +428,24 @@ function BulkDialog({
 }
 
 
-/** Reasons reviewers give most, as one tap each, written in the reviewer's language; still editable. */
-const CANNED_REASONS = ['blurry', 'wrongApp', 'incomplete', 'notYours'] as const;
-
+/**
+ * Reasons reviewers give most, as one tap each, in the reviewer's language; still editable. The
+ * list is an admin's setting (the defaults until set).
+ */
 function CannedReasons({ onPick }: { onPick: (text: string) => void }) {
-  const { t } = useTranslation('review');
+  const { t, i18n } = useTranslation('review');
+  const reasons = useQuery(settingsQuery()).data?.cannedReasons ?? DEFAULT_CANNED_REASONS;
+  const language = i18n.language === 'hi' ? 'hi' : 'en';
   return (
     <div role="group" aria-label={t('cannedReasons')} className="flex flex-wrap gap-2">
-      {CANNED_REASONS.map((name) => (
+      {reasons.map((reason) => (
         <button
-          key={name}
+          key={reason.en}
           type="button"
-          onClick={() => onPick(t(`canned.${name}`))}
+          onClick={() => onPick(reason[language])}
           className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
         >
-          {t(`canned.${name}`)}
+          {reason[language]}
         </button>
       ))}
     </div>
