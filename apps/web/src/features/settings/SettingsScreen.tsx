@@ -65,8 +65,9 @@ function SettingsPage({ userId }: { userId: string }) {
       ) : settings.isError ? (
         <LoadFailed message={serverErrorMessage(settings.error, t('loadFailed'))} onRetry={() => void settings.refetch()} />
       ) : (
-        // A fresh form after each save starts from the values then in force.
-        <SettingsForm key={saves} settings={settings.data} onSaved={() => setSaves((n) => n + 1)} />
+        // A fresh form after each save, and whenever the values in force change (another admin's
+        // approval), starts from the values then in force.
+        <SettingsForm key={`${saves}:${JSON.stringify(settings.data)}`} settings={settings.data} onSaved={() => setSaves((n) => n + 1)} />
       )}
     </section>
   );
