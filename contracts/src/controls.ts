@@ -16,7 +16,7 @@ export const CONFLICT_OF_DUTIES_DAYS = 30;
 /**
  * The control settings: a change to one is a request that a different admin approves, and nothing
  * changes until then. Wire name (PUT /api/admin/settings) -> the limit it sets. Any other setting
- * changes at once. A name whose limit this build does not have is ignored.
+ * changes at once (docs/settings.md).
  */
 export const CONTROL_SETTINGS = {
   maxTaskReward: 'maxTaskRewardPaise',
