@@ -89,10 +89,10 @@ describe('command handler: decision state cached per stream', () => {
     // A second "process" on the same file appends; the next command reads just that.
     const { store: other } = openStore(file);
     await handleCommand(other, stream, userDecider, credit(1_000));
-    const decided = await handleCommand(store, stream, userDecider, withdraw(20_000));
+    const decided = await handleCommand(store, stream, userDecider, withdraw(20_000), {}, { view: structuredClone });
     expect(reads.at(-1)).toEqual({ fromRevision: 6, returned: 2 });
-    expect(decided.state.wallet.balance).toBe(50_000 - 10_000 + 1_000 - 20_000);
-    expect(decided.state).toEqual(await freshFold(raw));
+    expect(decided.view.wallet.balance).toBe(50_000 - 10_000 + 1_000 - 20_000);
+    expect(decided.view).toEqual(await freshFold(raw));
   });
 
   it('reads the stream again after an append of this process that did not go through the handler', async () => {
@@ -103,9 +103,9 @@ describe('command handler: decision state cached per stream', () => {
     // Same process, same store, straight to the store (as a test or a migration might).
     const direct = await raw.readStream(stream);
     const { nextExpectedRevision } = await raw.append(stream, [{ id: randomUUID(), type: 'WalletDebited', data: { entryId: id('e'), amountPaise: 5_000, kind: 'adjustment', params: { reason: 'r' }, debitedAt: now } as Json, metadata: { schemaVersion: 2 } }], direct.length - 1);
-    const decided = await handleCommand(store, stream, userDecider, withdraw(10_000));
+    const decided = await handleCommand(store, stream, userDecider, withdraw(10_000), {}, { view: structuredClone });
     expect(reads.at(-1)).toEqual({ fromRevision: nextExpectedRevision, returned: 1 });
-    expect(decided.state).toEqual(await freshFold(raw));
+    expect(decided.view).toEqual(await freshFold(raw));
   });
 
   it('records the schema version in every appended event\'s metadata', async () => {
@@ -133,8 +133,8 @@ describe('command handler: decision state cached per stream', () => {
     expect(state.wallet.balance).toBe(15_000);
     expect(state.withdrawals.byId.size).toBe(0);
     // And the next good command decides on the right balance.
-    const decided = await handleCommand(store, stream, userDecider, withdraw(15_000));
-    expect(decided.state.wallet.balance).toBe(0);
+    const decided = await handleCommand(store, stream, userDecider, withdraw(15_000), {}, { view: structuredClone });
+    expect(decided.view.wallet.balance).toBe(0);
   });
 
   it('an event that breaks its contract fails the command, is never stored, and leaves the cache alone', async () => {

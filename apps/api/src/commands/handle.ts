@@ -12,12 +12,14 @@ import {
 } from '@kamai/domain';
 import { decodeStep, findStep, killIfArmed, nextStep, stepMetadata } from './keyed.ts';
 
-export interface Decided<State, Event> {
+export interface Decided<Event, View = undefined> {
   /**
-   * State of the stream after the new events: a copy, so neither a later command (which moves the
-   * handler's cached state on in place) nor the route can change what the other sees.
+   * What the caller's `view` took from the stream's state right after the decision (undefined
+   * without one). Taken synchronously, before a later command moves the handler's cached state on
+   * in place; a view must copy what it takes unless that part is replaced, never changed. Not a
+   * copy of the whole state: that grew with the stream's open items on every command.
    */
-  state: State;
+  view: View;
   events: Event[];
   /** The stream's revision after the decision (-1: the stream has no events); a task's ETag. */
   revision: number;
@@ -259,14 +261,23 @@ export async function loadStream<State, Event>(
  * events after a successful append while the cache is still at the revision we decided on). A
  * refused decision, a failed append or an event that breaks its contract leaves the cache as it was.
  */
-export async function handleCommand<State, Command, Event extends { type: string; data: unknown }>(
+export interface CommandOptions<State, View> {
+  /** Reads what the route answers with from the state after the decision (see `Decided.view`). */
+  view?: (state: State) => View;
+  /** Decisions tried when other writers append first. */
+  maxAttempts?: number;
+}
+
+export async function handleCommand<State, Command, Event extends { type: string; data: unknown }, View = undefined>(
   store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata = {},
-  maxAttempts = 20,
-): Promise<Decided<State, Event>> {
+  options: CommandOptions<State, View> = {},
+): Promise<Decided<Event, View>> {
+  const { maxAttempts = 20 } = options;
+  const view = (state: unknown) => (options.view ? options.view(state as State) : undefined) as View;
   // Under a keyed command (an Idempotency-Key), this append is tagged, and one that already happened is found.
   const tag = nextStep(streamId);
   for (let attempt = 1; ; attempt++) {
@@ -275,14 +286,14 @@ export async function handleCommand<State, Command, Event extends { type: string
       const checked = entry.revision;
       const done = await findStep(store, streamId, checked, tag);
       if (done.length > 0) {
-        return { state: structuredClone(entry.state) as State, events: decodeStep<Event>(done), position: done[done.length - 1]!.position, revision: entry.revision };
+        return { view: view(entry.state), events: decodeStep<Event>(done), position: done[done.length - 1]!.position, revision: entry.revision };
       }
       // Another command of this process appended while we looked: look again.
       if (entry.revision !== checked) continue;
     }
     const expected = entry.revision;
     const events = decider.decide(command, entry.state as State);
-    if (events.length === 0) return { state: structuredClone(entry.state) as State, events, position: 0, revision: entry.revision };
+    if (events.length === 0) return { view: view(entry.state), events, position: 0, revision: entry.revision };
     // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.
     const encoded = events.map((event) => eventCodec.encode(event));
     try {
@@ -309,7 +320,7 @@ export async function handleCommand<State, Command, Event extends { type: string
         // A stream that only this process writes is never read back: its snapshots come from here.
         maybeSnapshot(store, streamId, entry, decider.snapshot as SnapshotCodec<unknown> | undefined);
       }
-      return { state: structuredClone(entry.state) as State, events, position: result.position, revision: result.nextExpectedRevision };
+      return { view: view(entry.state), events, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw err;
       // Something this entry has not seen was appended (another process, or an append that did

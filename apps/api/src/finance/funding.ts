@@ -32,17 +32,18 @@ export const fundingRoutes = new Hono<AppEnv>()
       throw new ApiError(409, 'duplicate_reference', msg('funding.duplicateReference'), { reference: msg('funding.duplicateReference') });
     }
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
-    const { state, position } = await handleCommand(
+    const { view: status, position } = await handleCommand(
       deps.store,
       streams.funding(id),
       fundingDecider,
       { type: 'RecordBankFunding', data: { fundingId: id, amountPaise: amount, reference, valueDate: date, by, approvalThresholdPaise: adjustmentApprovalThresholdPaise }, now: deps.now().toISOString() },
       { actor: by },
+      { view: (state) => state.status },
     );
     await deps.runner.waitFor(position);
     const body = await findFunding(deps.db, id);
     if (!body) throw notFound(msg('funding.notFound'));
-    return c.json(body, state.status === 'pending' ? 202 : 201);
+    return c.json(body, status === 'pending' ? 202 : 201);
   })
   .get('/api/admin/ledger/funding', financeStaff, validate('query', FundingQuery), async (c) =>
     c.json(await listFundings(c.var.deps.db, c.req.valid('query').status)),

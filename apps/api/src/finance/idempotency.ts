@@ -61,12 +61,14 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
         now: deps.now().toISOString(),
       },
       metadata,
+      // One key's state: small, and copied so a concurrent retry cannot move it on under us.
+      { view: structuredClone },
     );
   } catch (err) {
     if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.ref);
     throw err;
   }
-  const { state } = reserved;
+  const state = reserved.view;
   if (state.legacyResponse) {
     c.header('idempotent-replayed', 'true');
     return c.json(state.legacyResponse.body, state.legacyResponse.status as ContentfulStatusCode);

@@ -91,7 +91,7 @@ export const financeRoutes = new Hono<AppEnv>()
     const entryId = commandId();
     const now = deps.now().toISOString();
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
-    const { state, events, position } = await handleCommand(
+    const { view, events, position } = await handleCommand(
       deps.store,
       streams.user(userId),
       userDecider,
@@ -101,17 +101,18 @@ export const financeRoutes = new Hono<AppEnv>()
         now,
       },
       { actor: staff.id },
+      { view: (state) => ({ balance: state.wallet.balance, pending: state.adjustments.pending.has(entryId) }) },
     );
-    const balance = state.wallet.balance;
+    const { balance } = view;
     // When it was made, as recorded: a retry of a keyed adjustment answers the first one's time.
     const moved = events.find((e) => e.type === 'WalletCredited' || e.type === 'WalletDebited');
     const createdAt = moved?.type === 'WalletCredited' ? moved.data.creditedAt : moved?.type === 'WalletDebited' ? moved.data.debitedAt : now;
     await deps.runner.waitFor(position);
-    if (state.adjustments.pending.has(entryId)) {
+    if (view.pending) {
       // Above the threshold: recorded, no money moved until a second finance member approves.
       const row = await findAdjustment(deps.db, entryId);
       if (!row) throw notFound(msg('api.adjustmentNotFound'));
-      const pending: AdjustmentPendingBody = { userId, mobile, adjustment: toAdjustmentBody({ ...row, mobile }), balance: formatPaise(state.wallet.balance) };
+      const pending: AdjustmentPendingBody = { userId, mobile, adjustment: toAdjustmentBody({ ...row, mobile }), balance: formatPaise(balance) };
       return c.json(pending, 202);
     }
     const body: AdjustmentBody = {

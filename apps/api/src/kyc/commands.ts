@@ -34,5 +34,5 @@ export function reviewKycDocument(
 /** ClaimKycBonus: the claim, the ₹200 credit and a notification, one append; exactly once per user. */
 export function claimKycBonus(store: EventStore, userId: string, now: Date) {
   const command: KycCommand = { type: 'ClaimKycBonus', data: { entryId: randomUUID(), notificationId: randomUUID() }, now: now.toISOString() };
-  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId }, { view: (state) => state.wallet.balance });
 }

@@ -53,9 +53,9 @@ export function kycRoutes(deps: { objects: ObjectStorage }) {
     .post('/api/kyc/complete', signedIn, async (c) => {
       const { store, runner, now } = c.var.deps;
       const user = requireUser(c);
-      const { state, position } = await claimKycBonus(store, user.id, now());
+      const { view: balance, position } = await claimKycBonus(store, user.id, now());
       // Answer once the wallet read model shows the credit, so the client's next read sees it.
       await runner.waitFor(position);
-      return c.json({ rupees: formatPaise(KYC_BONUS_PAISE), balance: formatPaise(state.wallet.balance) }, 200);
+      return c.json({ rupees: formatPaise(KYC_BONUS_PAISE), balance: formatPaise(balance) }, 200);
     });
 }

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { MAX_IMAGE_BYTES, msg } from '@kamai/contracts';
 import { ApiError } from '../http/errors.ts';
 
@@ -64,6 +63,11 @@ export async function sniffStream(
   return { type, body: rest };
 }
 
+const importSharp = () => import('sharp');
+let sharpModule: ReturnType<typeof importSharp> | undefined;
+/** sharp (a native module, slow to load) loads with the first upload, not with every start. */
+export const loadSharp = async () => (await (sharpModule ??= importSharp())).default;
+
 const OUTPUT_FORMATS = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const;
 
 /**
@@ -73,6 +77,7 @@ const OUTPUT_FORMATS = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp
  * decompression bombs: a 5 MB file can claim billions of pixels.
  */
 export async function reencodeImage(bytes: Uint8Array): Promise<{ bytes: Buffer; type: ImageType } | null> {
+  const sharp = await loadSharp();
   try {
     const image = sharp(bytes, { limitInputPixels: 50_000_000, failOn: 'error' });
     const { format } = await image.metadata();

@@ -101,7 +101,9 @@ export async function submitProof(
 /** The user taps Start on a task (idempotent: the first tap counts). */
 export function startTask(store: EventStore, userId: string, task: TaskSnapshot, now: Date) {
   const command: UserTaskCommand = { type: 'StartTask', data: { taskId: task.taskId, task }, now: now.toISOString() };
-  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
+  return handleCommand(store, streams.user(userId), userDecider, command, { actor: userId }, {
+    view: (state) => state.tasks.started.get(task.taskId) ?? null,
+  });
 }
 
 /** Approves or rejects a submission on its owner's stream; the reviewer is the actor. */

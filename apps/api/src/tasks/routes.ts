@@ -42,8 +42,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
       const taskId = c.req.param('id').toLowerCase();
       const task = await loadTaskSnapshot(store, taskId);
       if (!task) throw notFound(msg('api.taskNotFound'));
-      const { position, state } = await startTask(store, user.id, task, now());
-      const startedAt = state.tasks.started.get(taskId) ?? null;
+      const { position, view: startedAt } = await startTask(store, user.id, task, now());
       if (position > 0) await runner.waitFor(position);
       return c.json({ taskId, startedAt }, 200);
     })

@@ -36,15 +36,15 @@ export const walletRoutes = new Hono<AppEnv>()
       },
       now: deps.now().toISOString(),
     };
-    const { state, position } = await handleCommand(
+    // Withdrawal records are replaced, never changed: the one taken here stays as decided.
+    const { view: record, position } = await handleCommand(
       deps.store,
       streams.user(user.id),
       userDecider,
       command,
       { actor: user.id },
+      { view: (state) => state.withdrawals.byId.get(withdrawalId) },
     );
-    // Read before the next await: the state is the handler's cache, which later commands move on.
-    const record = state.withdrawals.byId.get(withdrawalId);
     await deps.runner.waitFor(position);
     if (!record) throw new Error(`withdrawal ${withdrawalId} missing after it was accepted`);
     return c.json(withdrawalBody(withdrawalId, user.id, record), 201);
