@@ -10,12 +10,13 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  version: 2,
+  // 3: indexes for the list's actor and action filters.
+  version: 3,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
         subject_user_id TEXT, amount_paise INTEGER, reference TEXT`,
-      indexes: { position: 'position' },
+      indexes: { position: 'position', actor: 'actor_id, position', action: 'action, position', at: 'at' },
     },
     adjustments: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, direction TEXT NOT NULL, reason TEXT NOT NULL,
