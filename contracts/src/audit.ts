@@ -49,7 +49,7 @@ const Person = v.object({ id: v.string(), name: v.nullable(v.string()), mobile: 
 export const AuditEntryBody = v.object({
   id: v.string(),
   at: v.string(),
-  action: v.string(),
+  action: v.picklist(AUDIT_ACTIONS),
   /** `roles` are the actor's roles now (none for `system` or an erased account). */
   actor: v.object({ ...Person.entries, roles: v.array(v.picklist(ROLES)) }),
   /** Whose money or roles; null for catalogue actions. */
