@@ -34,7 +34,6 @@ function AuditList() {
   const set = (name: keyof AuditFilters) => (event: { target: { value: string } }) => setFilters((current) => ({ ...current, [name]: event.target.value }));
   const list = useInfiniteQuery(auditListQuery(filters));
   const actors = useQuery(auditActorsQuery());
-  const ids = { actor: useId(), action: useId(), from: useId(), to: useId() };
   const rows = list.data?.pages.flatMap((page) => page.rows) ?? [];
   const filtered = Object.values(filters).some(Boolean);
 
@@ -46,45 +45,21 @@ function AuditList() {
       </header>
 
       <form role="search" aria-label={t('filters.label')} onSubmit={(event) => event.preventDefault()} className="grid gap-3 sm:grid-cols-4">
-        <div className="grid min-w-0 gap-1">
-          <label htmlFor={ids.actor} className="text-sm font-medium text-slate-800">
-            {t('filters.actor')}
-          </label>
-          <select id={ids.actor} className={controlClass} value={filters.actor} onChange={set('actor')}>
-            <option value="">{t('filters.anyone')}</option>
-            {(actors.data ?? []).map((actor) => (
-              <option key={actor.id} value={actor.id}>
-                {actorText(t, actor)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="grid min-w-0 gap-1">
-          <label htmlFor={ids.action} className="text-sm font-medium text-slate-800">
-            {t('filters.action')}
-          </label>
-          <select id={ids.action} className={controlClass} value={filters.action} onChange={set('action')}>
-            <option value="">{t('filters.anything')}</option>
-            {AUDIT_ACTIONS.map((action) => (
-              <option key={action} value={action}>
-                {t(`action.${action}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Filter
+          label={t('filters.actor')}
+          value={filters.actor}
+          onChange={set('actor')}
+          options={[{ value: '', label: t('filters.anyone') }, ...(actors.data ?? []).map((actor) => ({ value: actor.id, label: actorText(t, actor) }))]}
+        />
+        <Filter
+          label={t('filters.action')}
+          value={filters.action}
+          onChange={set('action')}
+          options={[{ value: '', label: t('filters.anything') }, ...AUDIT_ACTIONS.map((action) => ({ value: action, label: t(`action.${action}`) }))]}
+        />
         {/* Whole days in India time, the last day included (the server reads them so); a date field cannot shrink to half of 360 px, so they stack on a phone. */}
-        <div className="grid min-w-0 gap-1">
-          <label htmlFor={ids.from} className="text-sm font-medium text-slate-800">
-            {t('filters.from')}
-          </label>
-          <input id={ids.from} type="date" className={controlClass} value={filters.from} onChange={set('from')} />
-        </div>
-        <div className="grid min-w-0 gap-1">
-          <label htmlFor={ids.to} className="text-sm font-medium text-slate-800">
-            {t('filters.to')}
-          </label>
-          <input id={ids.to} type="date" className={controlClass} value={filters.to} onChange={set('to')} />
-        </div>
+        <Filter label={t('filters.from')} value={filters.from} onChange={set('from')} />
+        <Filter label={t('filters.to')} value={filters.to} onChange={set('to')} />
         {filtered && (
           <div className="sm:col-span-4">
             <Button variant="secondary" onClick={() => setFilters(NO_FILTERS)}>
@@ -131,6 +106,39 @@ function AuditList() {
         </>
       )}
     </section>
+  );
+}
+
+/** One filter of the list: a drop-down when it has options, else an IST day. */
+function Filter({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  options?: Array<{ value: string; label: string }>;
+}) {
+  const id = useId();
+  return (
+    <div className="grid min-w-0 gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {options ? (
+        <select id={id} className={controlClass} value={value} onChange={onChange}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={id} type="date" className={controlClass} value={value} onChange={onChange} />
+      )}
+    </div>
   );
 }
 
