@@ -1,4 +1,52 @@
 import * as v from 'valibot';
+import { Day, istDayEnd, istDayStart } from './days.ts';
+import { ROLES } from './auth.ts';
+import { SYSTEM_ACTOR } from './settings.ts';
+
+/** Every action the audit list records, by name; the web shows each in the reader's language. */
+export const AUDIT_ACTIONS = [
+  'adjustment_credited',
+  'adjustment_debited',
+  'adjustment_requested',
+  'adjustment_approved',
+  'adjustment_rejected',
+  'proof_approved',
+  'proof_rejected',
+  'withdrawal_paid',
+  'withdrawal_rejected',
+  'withdrawal_failed',
+  'withdrawal_reversed',
+  'payout_batch_created',
+  'payout_batch_approved',
+  'payout_file_downloaded',
+  'payout_results_imported',
+  'bank_statement_reconciled',
+  'funding_booked',
+  'funding_requested',
+  'funding_approved',
+  'funding_rejected',
+  'role_granted',
+  'role_revoked',
+  'task_reward_set',
+  'user_erased',
+  'user_suspended',
+  'user_unsuspended',
+  'settings_updated',
+  'settings_change_requested',
+  'settings_change_approved',
+  'settings_change_rejected',
+  'settings_change_cancelled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Refusals of the audit list's query, spread into the catalogue under `audit.*`. */
+export const AUDIT_MESSAGES = {
+  actor: 'actor is a staff user id or system',
+  action: 'action is not one of the audit actions',
+  range: 'The end date must not be before the start date',
+} as const;
+
+const UserId = v.pipe(v.string(), v.uuid());
 
 const Person = v.object({ id: v.string(), name: v.nullable(v.string()), mobile: v.nullable(v.string()) });
 
@@ -6,8 +54,9 @@ const Person = v.object({ id: v.string(), name: v.nullable(v.string()), mobile: 
 export const AuditEntryBody = v.object({
   id: v.string(),
   at: v.string(),
-  action: v.string(),
-  actor: Person,
+  action: v.picklist(AUDIT_ACTIONS),
+  /** `roles` are the actor's roles now (none for `system` or an erased account). */
+  actor: v.object({ ...Person.entries, roles: v.array(v.picklist(ROLES)) }),
   /** Whose money or roles; null for catalogue actions. */
   subject: v.nullable(Person),
   /** Decimal rupees, where the action moved or set an amount. */
@@ -37,8 +86,14 @@ export type PendingAdjustmentBody = v.InferOutput<typeof PendingAdjustmentBody>;
 export const AUDIT_PAGE_SIZE = 200;
 export const AUDIT_PAGE_MAX = 1000;
 
-/** GET /api/admin/audit?cursor=&limit=: newest first; `cursor` is the previous page's X-Next-Cursor. */
-export const AuditQuery = v.object({
+/**
+ * GET /api/admin/audit?cursor=&limit=&actor=&action=&from=&to=: newest first; `cursor` is the
+ * previous page's X-Next-Cursor (sent with the same filters). `from` and `to` are whole days in India
+ * time, `to` included; they arrive as the UTC instants `fromAt` (first instant) and `toBefore`
+ * (first instant after the day).
+ */
+export const AuditQuery = v.pipe(
+  v.object({
   cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'), v.transform(Number))),
   limit: v.optional(
     v.pipe(
@@ -49,7 +104,28 @@ export const AuditQuery = v.object({
       v.maxValue(AUDIT_PAGE_MAX, `limit is 1 to ${AUDIT_PAGE_MAX}`),
     ),
   ),
-});
+    actor: v.optional(
+      v.pipe(v.string(AUDIT_MESSAGES.actor), v.check((actor) => actor === SYSTEM_ACTOR || v.is(UserId, actor), AUDIT_MESSAGES.actor)),
+    ),
+    action: v.optional(v.picklist(AUDIT_ACTIONS, AUDIT_MESSAGES.action)),
+    from: v.optional(Day()),
+    to: v.optional(Day()),
+  }),
+  v.forward(
+    v.partialCheck([['from'], ['to']], (q) => q.from === undefined || q.to === undefined || q.from <= q.to, AUDIT_MESSAGES.range),
+    ['to'],
+  ),
+  v.transform(({ from, to, ...rest }) => ({
+    ...rest,
+    fromAt: from === undefined ? undefined : istDayStart(from),
+    toBefore: to === undefined ? undefined : istDayEnd(to),
+  })),
+);
+export type AuditQuery = v.InferOutput<typeof AuditQuery>;
+
+/** GET /api/admin/audit/actors: everyone who appears as an actor in the audit list, for its filter. */
+export const AuditActorBody = v.object({ id: v.string(), name: v.nullable(v.string()), roles: v.array(v.picklist(ROLES)) });
+export type AuditActorBody = v.InferOutput<typeof AuditActorBody>;
 
 export const AdjustmentsQuery = v.object({
   status: v.optional(v.picklist(['pending', 'approved', 'rejected'], 'status must be pending, approved or rejected'), 'pending'),

@@ -1,3 +1,4 @@
+import { AUDIT_MESSAGES } from './audit.ts';
 import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './auth.ts';
 import { CONTROL_MESSAGES } from './controls.ts';
 import { FUNDING_MESSAGES } from './funding.ts';
@@ -147,6 +148,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('controls', CONTROL_MESSAGES),
   ...prefixed('suspension', SUSPENSION_MESSAGES),
   ...prefixed('funding', FUNDING_MESSAGES),
+  ...prefixed('audit', AUDIT_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

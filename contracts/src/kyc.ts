@@ -60,6 +60,8 @@ export const KycDocumentBody = v.object({
   rejectionReason: v.nullable(v.string()),
   uploadedAt: v.string(),
   reviewedAt: v.nullable(v.string()),
+  /** The PAN given with a PAN card, masked (`maskPan`); null when none was given. */
+  panNumber: v.nullable(v.string()),
 });
 export type KycDocumentBody = v.InferOutput<typeof KycDocumentBody>;
 
@@ -87,6 +89,11 @@ export type KycQueueItem = v.InferOutput<typeof KycQueueItem>;
 /** `POST /api/admin/kyc/:id/reject`: the same reason rule as a proof's rejection (1-500 characters). */
 export const KycRejectRequest = RejectRequest;
 export type KycRejectRequest = v.InferOutput<typeof KycRejectRequest>;
+
+/** A PAN as it is shown back: only its last four characters, "XXXXXX234F". */
+export function maskPan(pan: string): string {
+  return `${'X'.repeat(Math.max(0, pan.length - 4))}${pan.slice(-4)}`;
+}
 
 /** A mobile number as reviewers see another account's: "+91 98xxxxxx21". */
 export function maskMobile(mobile: string): string {

@@ -169,3 +169,36 @@ describe('KYC from upload to the ₹200 bonus', () => {
     expect(me).toMatchObject({ totalRupees: '200.00', kycStatus: 'bonus_claimed' });
   });
 });
+
+describe('the PAN number on the PAN card', () => {
+  it('holds the card while the PAN is incomplete, submits it with the PAN, and shows it back masked', async () => {
+    const user = testAccount('Pallavi', 'Joshi');
+    await registerAccount(suite.server.baseUrl, user);
+    const page = await phone();
+    await signIn(page, user);
+    await page.goto('/kyc');
+    const pan = card(page, 'PAN Card');
+    const field = pan.getByLabel('PAN number (optional)');
+
+    // An incomplete PAN is named wrong (the contracts' rule and text) and holds the automatic submission.
+    await field.fill('bnzpm25');
+    await pan.getByText('Enter the PAN as printed on the card, like ABCDE1234F').waitFor();
+    await pan.getByLabel('PAN Card Front image').setInputFiles(nextImage('front.png'));
+    await expectToast(page, 'Image Uploaded');
+    await pan.getByLabel('PAN Card Back image').setInputFiles(nextImage('back.png'));
+    await pan.getByTestId('kyc-uploaded').nth(1).waitFor();
+    await expectAccessible(page, 'KYC, PAN incomplete');
+    await expectBadge(pan, 'Not uploaded');
+
+    // Completing it submits the card; the number comes back masked, never whole.
+    await field.fill('bnzpm2501q');
+    await expectToast(page, 'Document Uploaded', 'Your PAN Card has been submitted for review.');
+    await expectBadge(pan, 'Pending review');
+    await pan.getByTestId('kyc-pan-number').getByText('PAN: XXXXXX501Q', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain('BNZPM2501Q');
+    const cookie = await sessionCookie(suite.server, user);
+    const documents = (await (await fetch(`${suite.server.baseUrl}/api/kyc/documents`, { headers: { cookie } })).json()) as Array<{ documentType: string; panNumber: string | null }>;
+    expect(documents.find((d) => d.documentType === 'pan')?.panNumber).toBe('XXXXXX501Q');
+    await expectAccessible(page, 'KYC, PAN submitted');
+  });
+});

@@ -21,6 +21,7 @@ import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-
 import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
+import { Route as AuthedAdminAuditRouteImport } from './routes/_authed/admin/audit';
 import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin/deletions';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
@@ -90,6 +91,11 @@ const GuestRegisterRoute = GuestRegisterRouteImport.update({
 const AuthedAdminIndexRoute = AuthedAdminIndexRouteImport.update({
   id: '/admin/',
   path: '/admin/',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedAdminAuditRoute = AuthedAdminAuditRouteImport.update({
+  id: '/admin/audit',
+  path: '/admin/audit',
   getParentRoute: () => AuthedRoute,
 } as any);
 const AuthedAdminDeletionsRoute = AuthedAdminDeletionsRouteImport.update({
@@ -163,6 +169,7 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
@@ -187,6 +194,7 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
@@ -214,6 +222,7 @@ export interface FileRoutesById {
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute;
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
+  '/_authed/admin/audit': typeof AuthedAdminAuditRoute;
   '/_authed/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
@@ -240,6 +249,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
     | '/admin/kyc'
@@ -264,6 +274,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
     | '/admin/kyc'
@@ -290,6 +301,7 @@ export interface FileRouteTypes {
     | '/_guest/forgot-password'
     | '/_guest/login'
     | '/_guest/register'
+    | '/_authed/admin/audit'
     | '/_authed/admin/deletions'
     | '/_authed/admin/finance'
     | '/_authed/admin/kyc'
@@ -399,6 +411,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminIndexRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/audit': {
+      id: '/_authed/admin/audit';
+      path: '/admin/audit';
+      fullPath: '/admin/audit';
+      preLoaderRoute: typeof AuthedAdminAuditRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/deletions': {
       id: '/_authed/admin/deletions';
       path: '/admin/deletions';
@@ -490,6 +509,7 @@ interface AuthedRouteChildren {
   AuthedKycRoute: typeof AuthedKycRoute;
   AuthedProfileRoute: typeof AuthedProfileRoute;
   AuthedWalletRoute: typeof AuthedWalletRoute;
+  AuthedAdminAuditRoute: typeof AuthedAdminAuditRoute;
   AuthedAdminDeletionsRoute: typeof AuthedAdminDeletionsRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
@@ -509,6 +529,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedKycRoute: AuthedKycRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedWalletRoute: AuthedWalletRoute,
+  AuthedAdminAuditRoute: AuthedAdminAuditRoute,
   AuthedAdminDeletionsRoute: AuthedAdminDeletionsRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,

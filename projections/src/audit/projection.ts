@@ -13,12 +13,13 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
 export const auditProjection: Projection = {
   name: 'audit',
   // 3: settings changes and the requests to change control settings.
-  version: 3,
+  // 4: indexes for the list's actor and action filters.
+  version: 4,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
         subject_user_id TEXT, amount_paise INTEGER, reference TEXT`,
-      indexes: { position: 'position' },
+      indexes: { position: 'position', actor: 'actor_id, position', action: 'action, position', at: 'at' },
     },
     adjustments: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, direction TEXT NOT NULL, reason TEXT NOT NULL,

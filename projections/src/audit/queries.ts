@@ -1,16 +1,27 @@
-import { AUDIT_PAGE_SIZE, type AuditEntryBody, type PendingAdjustmentBody, formatPaise } from '@kamai/contracts';
+import { AUDIT_PAGE_SIZE, type AuditAction, type AuditActorBody, type AuditEntryBody, type PendingAdjustmentBody, type Role, formatPaise } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
+import { rolesOf } from '../users/queries.ts';
 import type { AdjustmentsTable } from './schema.ts';
 
 const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+const rolesOrNone = (roles: string | null): Role[] => (roles === null ? [] : rolesOf({ roles }));
+
+/** What the audit list may be narrowed to; `fromAt` is inclusive, `toBefore` exclusive (UTC instants). */
+export interface AuditFilter {
+  actor?: string | undefined;
+  action?: AuditAction | undefined;
+  fromAt?: string | undefined;
+  toBefore?: string | undefined;
+}
 
 /**
  * GET /api/admin/audit: staff actions, newest first, a page at a time. `before` is the previous
- * page's cursor (a position); the answer names the next one when more rows follow.
+ * page's cursor (a position); the answer names the next one when more rows follow. The filters
+ * narrow every page alike, so a cursor walks the filtered list.
  */
 export async function listAudit(
   db: ReadDbHandle,
-  options: { before?: number | undefined; limit?: number | undefined } = {},
+  options: AuditFilter & { before?: number | undefined; limit?: number | undefined } = {},
 ): Promise<{ rows: AuditEntryBody[]; nextCursor: number | null }> {
   const limit = options.limit ?? AUDIT_PAGE_SIZE;
   let query = db
@@ -29,6 +40,7 @@ export async function listAudit(
       'actor.first_name as actor_first',
       'actor.last_name as actor_last',
       'actor.mobile as actor_mobile',
+      'actor.roles as actor_roles',
       'subject.first_name as subject_first',
       'subject.last_name as subject_last',
       'subject.mobile as subject_mobile',
@@ -36,6 +48,10 @@ export async function listAudit(
     .orderBy('a.position', 'desc')
     .limit(limit + 1);
   if (options.before !== undefined) query = query.where('a.position', '<', options.before);
+  if (options.actor !== undefined) query = query.where('a.actor_id', '=', options.actor);
+  if (options.action !== undefined) query = query.where('a.action', '=', options.action);
+  if (options.fromAt !== undefined) query = query.where('a.at', '>=', options.fromAt);
+  if (options.toBefore !== undefined) query = query.where('a.at', '<', options.toBefore);
   const fetched = await query.execute();
   const more = fetched.length > limit;
   const page = more ? fetched.slice(0, limit) : fetched;
@@ -43,12 +59,24 @@ export async function listAudit(
     id: r.id,
     at: r.at,
     action: r.action,
-    actor: { id: r.actor_id, name: nameOf(r.actor_first, r.actor_last), mobile: r.actor_mobile ?? null },
+    actor: { id: r.actor_id, name: nameOf(r.actor_first, r.actor_last), mobile: r.actor_mobile ?? null, roles: rolesOrNone(r.actor_roles) },
     subject: r.subject_user_id ? { id: r.subject_user_id, name: nameOf(r.subject_first, r.subject_last), mobile: r.subject_mobile ?? null } : null,
     amount: r.amount_paise === null ? null : formatPaise(r.amount_paise),
     reference: r.reference,
   }));
   return { rows, nextCursor: more ? (page.at(-1)?.position ?? null) : null };
+}
+
+/** GET /api/admin/audit/actors: each distinct actor of the audit list (staff, or `system`), by name. */
+export async function listAuditActors(db: ReadDbHandle): Promise<AuditActorBody[]> {
+  const rows = await db
+    .selectFrom((eb) => eb.selectFrom('audit_log').select('actor_id').distinct().as('a'))
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(['a.actor_id', 'u.first_name', 'u.last_name', 'u.roles'])
+    .execute();
+  return rows
+    .map((r) => ({ id: r.actor_id, name: nameOf(r.first_name, r.last_name), roles: rolesOrNone(r.roles) }))
+    .sort((a, b) => (a.name ?? a.id).localeCompare(b.name ?? b.id) || a.id.localeCompare(b.id));
 }
 
 export async function findAdjustment(db: ReadDbHandle, id: string) {

@@ -1,3 +1,5 @@
+import type { AuditAction } from '@kamai/contracts';
+
 /** audit_log: one row per staff action on money or on who may touch it, for admins to read. */
 export interface AuditLogTable {
   /** The event id. */
@@ -14,38 +16,7 @@ export interface AuditLogTable {
   reference: string | null;
 }
 
-export type AuditAction =
-  | 'adjustment_credited'
-  | 'adjustment_debited'
-  | 'adjustment_requested'
-  | 'adjustment_approved'
-  | 'adjustment_rejected'
-  | 'proof_approved'
-  | 'proof_rejected'
-  | 'withdrawal_paid'
-  | 'withdrawal_rejected'
-  | 'withdrawal_failed'
-  | 'withdrawal_reversed'
-  | 'payout_batch_created'
-  | 'payout_batch_approved'
-  | 'payout_file_downloaded'
-  | 'payout_results_imported'
-  | 'bank_statement_reconciled'
-  | 'funding_booked'
-  | 'funding_requested'
-  | 'funding_approved'
-  | 'funding_rejected'
-  | 'role_granted'
-  | 'role_revoked'
-  | 'task_reward_set'
-  | 'user_erased'
-  | 'user_suspended'
-  | 'user_unsuspended'
-  | 'settings_updated'
-  | 'settings_change_requested'
-  | 'settings_change_approved'
-  | 'settings_change_rejected'
-  | 'settings_change_cancelled';
+export type { AuditAction };
 
 /** adjustments: those above the approval threshold, pending until a second finance member decides. */
 export interface AdjustmentsTable {

@@ -1,4 +1,4 @@
-import { type KycDocumentBody, type KycDocumentStatus, type KycQueueItem, KYC_DOCUMENT_TYPES, maskMobile } from '@kamai/contracts';
+import { type KycDocumentBody, type KycDocumentStatus, type KycQueueItem, KYC_DOCUMENT_TYPES, maskMobile, maskPan } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { KycDocumentsTable } from './schema.ts';
@@ -15,6 +15,7 @@ export function toKycDocumentBody(row: KycDocumentRow): KycDocumentBody {
     rejectionReason: row.rejection_reason,
     uploadedAt: row.uploaded_at,
     reviewedAt: row.reviewed_at,
+    panNumber: row.pan_number === null ? null : maskPan(row.pan_number),
   };
 }
 

@@ -83,6 +83,7 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/deletions', 'admin', 200],
   ['POST', '/api/admin/deletions/:id/erase', 'admin', 404],
   ['GET', '/api/admin/audit', 'admin', 200],
+  ['GET', '/api/admin/audit/actors', 'admin', 200],
   ['GET', '/api/admin/task-figures', 'admin', 200],
   // Nobody with this id: 404 from the user's empty stream (the reason is checked first: 400).
   ['POST', '/api/admin/users/:id/suspend', 'admin', 400],

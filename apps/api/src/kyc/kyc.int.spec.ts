@@ -84,6 +84,7 @@ describe('KYC over HTTP', () => {
       rejectionReason: null,
       uploadedAt: expect.any(String),
       reviewedAt: null,
+      panNumber: null,
     });
     expect((await user.get('/api/kyc/documents')).body).toEqual([res.body]);
 

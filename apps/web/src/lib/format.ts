@@ -51,6 +51,7 @@ function formatNumber(value: number): string {
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+const IST_OFFSET_MS = 330 * 60 * 1000;
 const DATE = { day: 'numeric', month: 'short', year: 'numeric' } as const;
 
 /** A wire timestamp as a calendar date: "2025-03-05T10:00:00Z" -> "5 Mar 2025". */
@@ -63,12 +64,15 @@ export function formatDate(iso: string): string {
  * A wire timestamp with its time of day: "5 Mar 2025, 3:30 pm". The browsers' Hindi leaves "am" and
  * "pm" in English, so the day period comes from the locale files.
  */
-export function formatDateTime(iso: string): string {
+export function formatDateTime(iso: string, zone: 'device' | 'IST' = 'device'): string {
   const time = new Date(iso);
   if (Number.isNaN(time.getTime())) return iso;
-  return dateFormat('datetime', { ...DATE, hour: 'numeric', minute: '2-digit', hour12: true })
+  // Records staff compare (the audit list) read in India time whatever the device's zone.
+  const ist = zone === 'IST';
+  const hours = ist ? new Date(time.getTime() + IST_OFFSET_MS).getUTCHours() : time.getHours();
+  return dateFormat(ist ? 'datetime-ist' : 'datetime', { ...DATE, hour: 'numeric', minute: '2-digit', hour12: true, ...(ist && { timeZone: 'Asia/Kolkata' }) })
     .formatToParts(time)
-    .map((part) => (part.type === 'dayPeriod' ? i18n.t(time.getHours() < 12 ? 'common:time.am' : 'common:time.pm') : part.value))
+    .map((part) => (part.type === 'dayPeriod' ? i18n.t(hours < 12 ? 'common:time.am' : 'common:time.pm') : part.value))
     .join('');
 }
 

@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KYC_BONUS_PAISE, KYC_DOCUMENT_TYPES, MAX_IMAGE_BYTES, type KycDocumentBody, type KycDocumentType, formatPaise } from '@kamai/contracts';
+import * as v from 'valibot';
+import { KYC_BONUS_PAISE, KYC_DOCUMENT_TYPES, KycDocumentRequest, MAX_IMAGE_BYTES, type KycDocumentBody, type KycDocumentType, formatPaise } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { TextField } from '../../components/fields.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { CheckCircleIcon, UploadIcon } from '../../components/icons.tsx';
-import { serverErrorMessage } from '../../lib/api.ts';
+import { translateMessage } from '../../i18n/messages.ts';
+import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
@@ -147,6 +150,11 @@ function DocumentCard({ type, document }: { type: KycDocumentType; document: Kyc
                 <StoredImage key={side} src={side === 'front' ? document.frontImageUrl : document.backImageUrl} alt={t('imageAlt', { document: name, side: t(`side.${side}`) })} />
               ))}
             </div>
+            {document.panNumber && (
+              <p className="text-sm text-slate-700" data-testid="kyc-pan-number">
+                {t('pan.shown', { pan: document.panNumber })}
+              </p>
+            )}
             <p className="text-xs text-slate-500">{status === 'pending' ? t('underReview') : t('approvedNote')}</p>
           </>
         )
@@ -164,7 +172,14 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
   const submittedPair = useRef<string | null>(null);
   const name = t(`documents.${type}`);
   const { front, back } = slots;
-  const ready = front.phase === 'done' && back.phase === 'done';
+  // The PAN card may carry its number (for the yearly earnings statement); optional, as the API takes it.
+  const [pan, setPan] = useState('');
+  const [panServerError, setPanServerError] = useState<string | null>(null);
+  const panCheck = type === 'pan' && pan.trim() !== '' ? v.safeParse(KycDocumentRequest.entries.panNumber, pan) : null;
+  const panError = panCheck && !panCheck.success ? translateMessage(panCheck.issues[0].message) : panServerError;
+  const panNumber = panCheck?.success ? panCheck.output : undefined;
+  const panComplete = panCheck === null || panCheck.success;
+  const ready = front.phase === 'done' && back.phase === 'done' && panComplete;
   const uploading = front.phase === 'uploading' || back.phase === 'uploading';
 
   useEffect(() => () => previews.current.forEach((url) => URL.revokeObjectURL(url)), []);
@@ -174,11 +189,15 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
       toast({ variant: 'destructive', title: t('toast.incomplete'), description: t('toast.incompleteText') });
       return;
     }
+    if (!panComplete) return;
     submittedPair.current = `${front.objectURL} ${back.objectURL}`;
     let sent;
     try {
-      sent = await once.send(() => submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL }));
+      sent = await once.send(() =>
+        submit.mutateAsync({ documentType: type, frontImageUrl: front.objectURL, backImageUrl: back.objectURL, ...(panNumber !== undefined && { panNumber }) }),
+      );
     } catch (error) {
+      setPanServerError(serverFieldErrors(error).panNumber ?? null);
       toast({ variant: 'destructive', title: t('toast.uploadFailed'), description: serverErrorMessage(error, t('toast.uploadFailedText')) });
       return;
     }
@@ -188,10 +207,11 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
 
   // Submitted automatically once both images are uploaded, once per pair of images.
   useEffect(() => {
-    if (front.phase === 'done' && back.phase === 'done' && submittedPair.current !== `${front.objectURL} ${back.objectURL}`) void onSubmit();
+    // A PAN being typed (not yet a whole one) holds the submission until it is complete or cleared.
+    if (front.phase === 'done' && back.phase === 'done' && panComplete && submittedPair.current !== `${front.objectURL} ${back.objectURL}`) void onSubmit();
     // onSubmit reads the same slots; the pair check keeps this to one submission per pair.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [front, back]);
+  }, [front, back, panComplete]);
 
   const onFileChosen = async (side: Side, event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -227,6 +247,23 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
   return (
     <div className="grid gap-3">
       {resubmitting && <p className="text-xs text-slate-500">{t('reuploadHint')}</p>}
+      {type === 'pan' && (
+        <TextField
+          label={t('pan.label')}
+          hint={t('pan.hint')}
+          value={pan}
+          onValueChange={(value) => {
+            setPan(value.toUpperCase());
+            setPanServerError(null);
+          }}
+          error={panError ?? undefined}
+          maxLength={10}
+          autoCapitalize="characters"
+          autoComplete="off"
+          spellCheck={false}
+          disabled={once.busy}
+        />
+      )}
       <div className="grid grid-cols-2 gap-3">
         {SIDES.map((side) => (
           <ImageSlot

@@ -157,6 +157,13 @@ export function ProfileScreen() {
                 </Link>
               </li>
             )}
+            {isAdmin && (
+              <li>
+                <Link to="/admin/audit" className={rowClasses}>
+                  <RowContent Icon={ShieldIcon} label={t('staff.audit')} />
+                </Link>
+              </li>
+            )}
             {isReviewer && (
               <li>
                 <Link to="/admin/review" className={rowClasses}>

@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { istDayOf } from '@kamai/contracts';
+import { grantRole } from './harness.ts';
+import type { TestAccount } from './harness.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+
+/**
+ * The admin's audit log: actions done through the API appear with who did them (name and role),
+ * on whom (masked) and the amount; the actor, action and IST date filters narrow the list; a second
+ * page comes with "Load more"; the screen passes axe in English and Hindi on a 360 px phone.
+ */
+
+const suite = setUpBrowserSuite();
+const { signedIn } = suite;
+
+let admin: TestAccount;
+let finance: TestAccount;
+const CREDITS = 27;
+
+beforeAll(async () => {
+  admin = await registeredAccount(suite.server, 'Aditi', 'Menon');
+  finance = await registeredAccount(suite.server, 'Farah', 'Khan');
+  grantRole(suite.server, admin.mobile, 'admin');
+  grantRole(suite.server, finance.mobile, 'finance');
+  await waitForRole(suite.server, admin, 'admin');
+  await waitForRole(suite.server, finance, 'finance');
+});
+
+describe('the audit log', () => {
+  it('shows what staff did, narrows by actor, action and date, loads a second page, in English and Hindi', { timeout: 600_000 }, async () => {
+    // Finance credits a user 27 times through the API: more than one page of the screen (25).
+    const user = await registeredAccount(suite.server, 'Zenobia', 'Quill');
+    const cookie = await sessionCookie(suite.server, finance);
+    for (let rupees = 1; rupees <= CREDITS; rupees++) {
+      const response = await fetch(`${suite.server.baseUrl}/api/admin/adjustments`, {
+        method: 'POST',
+        headers: { cookie, origin: suite.server.baseUrl, 'content-type': 'application/json' },
+        body: JSON.stringify({ mobile: user.mobile, amount: String(rupees), direction: 'credit', reason: 'Survey reward' }),
+      });
+      expect(response.status).toBe(201);
+    }
+
+    // The admin reaches the screen from the staff section of Profile, on a 360 px phone.
+    const desk = await signedIn(admin);
+    await desk.setViewportSize({ width: 360, height: 640 });
+    await desk.goto('/profile');
+    await desk.getByRole('region', { name: 'Staff' }).getByRole('link', { name: 'Audit log' }).click();
+    await desk.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    expect(path(desk)).toBe('/admin/audit');
+
+    // Newest first: the last credit, by Farah (Finance), for Zenobia with her mobile masked.
+    const entries = desk.getByTestId('audit-entry');
+    const newest = entries.first();
+    await newest.getByRole('heading', { name: 'Wallet credited by adjustment' }).waitFor();
+    await newest.getByText('₹27.00', { exact: true }).waitFor();
+    await newest.getByText('Farah Khan · Finance', { exact: true }).waitFor();
+    const masked = `+91 ${user.mobile.slice(0, 2)}xxxxxx${user.mobile.slice(-2)}`;
+    await newest.getByText(`Zenobia Quill · ${masked}`, { exact: true }).waitFor();
+    expect(await newest.textContent()).not.toContain(user.mobile);
+    await newest.getByText(/ IST$/).waitFor();
+    await expectAccessible(desk, '/admin/audit (en)');
+    expect(await desk.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    // By action: only the role grants (made by the CLI before the test).
+    await desk.getByLabel('Action', { exact: true }).selectOption({ label: 'Role granted' });
+    await desk.getByText('Showing all 2 entries.', { exact: true }).waitFor();
+    expect(await entries.getByRole('heading').allTextContents()).toEqual(['Role granted', 'Role granted']);
+
+    // By actor and action: Farah's credits, a page of 25, then the second page.
+    await desk.getByLabel('Done by', { exact: true }).selectOption({ label: 'Farah Khan · Finance' });
+    await desk.getByLabel('Action', { exact: true }).selectOption({ label: 'Wallet credited by adjustment' });
+    await desk.getByText('Showing 25 entries. More are available.', { exact: true }).waitFor();
+    await expect.poll(() => entries.count()).toBe(25);
+    await desk.getByRole('button', { name: 'Load more', exact: true }).click();
+    await desk.getByText(`Showing all ${CREDITS} entries.`, { exact: true }).waitFor();
+    await expect.poll(() => entries.count()).toBe(CREDITS);
+    await entries.last().getByText('₹1.00', { exact: true }).waitFor();
+    expect(await desk.getByRole('button', { name: 'Load more', exact: true }).count()).toBe(0);
+
+    // By IST days: nothing from tomorrow on; yesterday to today holds them all.
+    const day = 24 * 60 * 60 * 1000;
+    await desk.getByLabel('From (IST)', { exact: true }).fill(istDayOf(new Date(Date.now() + day)));
+    await desk.getByText('No entries match these filters.', { exact: true }).waitFor();
+    await desk.getByLabel('From (IST)', { exact: true }).fill(istDayOf(new Date(Date.now() - day)));
+    await desk.getByLabel('To (IST, included)', { exact: true }).fill(istDayOf(new Date()));
+    await desk.getByText('Showing 25 entries. More are available.', { exact: true }).waitFor();
+    // A range that ends before it starts is refused by the server, in the reader's words.
+    await desk.getByLabel('To (IST, included)', { exact: true }).fill(istDayOf(new Date(Date.now() - 2 * day)));
+    await desk.getByText('The end date must not be before the start date').waitFor();
+    await desk.getByRole('button', { name: 'Clear filters', exact: true }).click();
+    await newest.getByText('₹27.00', { exact: true }).waitFor();
+
+    // In Hindi: the actions and roles in the reader's language, axe-clean at 360 px.
+    await desk.goto('/profile');
+    await desk.getByRole('button', { name: 'हिन्दी' }).click();
+    await desk.waitForFunction(() => document.documentElement.lang === 'hi');
+    await desk.goto('/admin/audit');
+    await desk.getByRole('heading', { name: 'ऑडिट लॉग', level: 1 }).waitFor();
+    await newest.getByRole('heading', { name: 'समायोजन से वॉलेट में जमा' }).waitFor();
+    await newest.getByText('Farah Khan · फ़ाइनेंस', { exact: true }).waitFor();
+    await expectAccessible(desk, '/admin/audit (hi)');
+    expect(await desk.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});

@@ -1,0 +1,14 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AuditScreen } from '../../../features/audit/AuditScreen.tsx';
+import { hasRole } from '../../../lib/roles.ts';
+
+export const Route = createFileRoute('/_authed/admin/audit')({
+  // The queries come with the screen's code (imported here, they would sit in the first download).
+  loader: async ({ context: { queryClient, user } }) => {
+    if (!hasRole(user, 'admin')) return;
+    const { auditActorsQuery, auditListQuery, NO_FILTERS } = await import('../../../features/audit/auditQueries.ts');
+    void queryClient.prefetchInfiniteQuery(auditListQuery(NO_FILTERS));
+    void queryClient.prefetchQuery(auditActorsQuery());
+  },
+  component: AuditScreen,
+});
