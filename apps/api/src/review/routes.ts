@@ -73,7 +73,7 @@ async function bulkReview(c: Context<AppEnv>, request: BulkReviewRequest) {
 export const reviewRoutes = new Hono<AppEnv>()
   .get('/api/admin/submissions', reviewerOnly, validate('query', SubmissionsQuery), async (c) => {
     const { status } = c.req.valid('query');
-    return c.json(await listSubmissions(c.var.deps.db, { status }));
+    return c.json(await listSubmissions(c.var.deps.db, { status, now: c.var.deps.now() }));
   })
   .post('/api/admin/submissions/bulk', reviewerOnly, validate('json', BulkReviewRequest), (c) => bulkReview(c, c.req.valid('json')))
   .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))
