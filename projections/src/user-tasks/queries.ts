@@ -169,6 +169,11 @@ export async function listSubmissions(
   return rows.map((row) => toSubmissionBody(row, similar, now));
 }
 
+/** Whose proof a submission is, without the queue's flags: what a decision needs to find its stream. */
+export async function submissionOwner(db: ReadDbHandle, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('proof_submissions').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id;
+}
+
 export async function findSubmission(db: ReadDbHandle, id: string, now: Date = new Date()): Promise<SubmissionBody | undefined> {
   const row = await selectSubmissions(db).where('s.id', '=', id).executeTakeFirst();
   return row && toSubmissionBody(row, await similarProofsOf(db, [row]), now);
