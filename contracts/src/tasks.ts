@@ -3,6 +3,7 @@ import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, noControlCharacters }
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
+import { proofFlagFields } from './proof-flags.ts';
 
 /** The longest proof description and rejection reason: one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
@@ -259,6 +260,7 @@ export const SubmissionBody = v.object({
   reviewedAt: v.nullable(v.string()),
   reviewedBy: v.nullable(v.string()),
   rejectionReason: v.nullable(v.string()),
+  ...proofFlagFields,
 });
 export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
 

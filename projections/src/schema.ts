@@ -4,7 +4,7 @@ import type { DeletionRequestsTable } from './deletions/schema.ts';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditSettingsRequestsTable, AuditWithdrawalsTable } from './audit/schema.ts';
-import type { ProofSubmissionsTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
+import type { ProofSubmissionsTable, TaskWorkersTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
@@ -26,6 +26,7 @@ export interface ReadDb {
   tasks: TasksTable;
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
+  task_workers: TaskWorkersTable;
   kyc_documents: KycDocumentsTable;
   journal_entries: JournalEntriesTable;
   journal_balances: JournalBalancesTable;

@@ -3,6 +3,7 @@
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
@@ -49,6 +50,8 @@ import {
   formatHead,
   parseHead,
   runAutoApprovals,
+  formatSimilarityReport,
+  similarityReport,
   verifyLedger,
   yearlyReport,
   yearlyReportCsv,
@@ -80,12 +83,17 @@ const USAGE = `usage: npm run cli -- <command>
                                                   into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
                                                   of a moment; default now), as the running app
-                                                  does every minute; safe beside it`;
+                                                  does every minute; safe beside it
+  proof-similarity-report [dir]                   hash every image of a directory (default: the
+                                                  committed set scripts/fixtures/proofs) and print the
+                                                  near-duplicate check's catches and false flags`;
 
 class UsageError extends Error {}
 
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
+  // Needs no installation: it reads a directory of images.
+  if (command === 'proof-similarity-report') return printSimilarityReport(rest);
   const config = loadConfig();
   // Every command works on an existing installation: a mistyped DATA_DIR is said plainly, not
   // created empty nor reported as a stack trace from SQLite.
@@ -131,6 +139,15 @@ async function migrate(config: ReturnType<typeof loadConfig>) {
   console.log(`mobile reservations renamed: ${report.mobileStreamsRenamed}; wallets replayed to the same balances: ${report.walletsChecked}`);
   for (const file of report.keptAside) console.log(`kept aside (plain personal data: delete it once you have a backup you trust): ${file}`);
   console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
+}
+
+/** The committed image set the near-duplicate check is measured on. */
+const PROOF_FIXTURES = fileURLToPath(new URL('../fixtures/proofs', import.meta.url));
+
+async function printSimilarityReport(rest: string[]) {
+  const report = await similarityReport(rest[0] ?? PROOF_FIXTURES);
+  console.log(formatSimilarityReport(report));
+  if (report.missed.length > 0 || report.falseFlags.length > 0) process.exitCode = 1;
 }
 
 const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -16,3 +16,5 @@ export { type KeyStoreLocation, type OpenPersonalData, type PersonalData, openPe
 export { SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 export { openSealedSqliteStore } from './privacy/open.ts';
 export { MigrationError, type PrivacyMigration, migratePrivacy } from './privacy/migrate.ts';
+export { differenceHash } from './object-storage/dhash.ts';
+export { type SimilarityReport, formatSimilarityReport, similarityReport } from './review/similarity-report.ts';

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
-import { grantRole } from './harness.ts';
+import { apiAs, reviewStaff, reviewText, sendProof } from './review.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { balanceOf, expectAccessible, registeredAccount, setUpBrowserSuite } from './helpers.ts';
 import { drawPng } from './png.ts';
 
 /**
@@ -14,48 +13,25 @@ import { drawPng } from './png.ts';
 
 const suite = setUpBrowserSuite();
 
-type Texts = { [key: string]: string | Texts };
-
-/** A text of the review screen as the locale files have it, with its {{placeholders}} filled in. */
-function tx(language: 'en' | 'hi', key: string, params: Record<string, string> = {}): string {
-  const texts = JSON.parse(readFileSync(new URL(`../src/locales/${language}/review.json`, import.meta.url), 'utf8')) as Texts;
-  const value = key.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), texts);
-  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? '');
-}
+const tx = reviewText;
 
 let admin: TestAccount;
 let reviewer: TestAccount;
 
-async function api(account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const response = await fetch(`${suite.server.baseUrl}${url}`, {
-    method,
-    headers: { cookie: await sessionCookie(suite.server, account), Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
+const api = (account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
+  apiAs(suite.server, account, method, url, body, headers);
 
 beforeAll(async () => {
-  admin = await registeredAccount(suite.server, 'Anil', 'Verma');
-  reviewer = await registeredAccount(suite.server, 'Rekha', 'Verma');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, reviewer, 'reviewer');
+  ({ admin, reviewer } = await reviewStaff(suite.server));
 });
 
 let drawn = 0;
 /** A worker with a proof under review for `taskId`. */
 async function workerWithProof(taskId: string, firstName: string): Promise<TestAccount> {
   const worker = await registeredAccount(suite.server, firstName, 'Das');
-  const { uploadURL, objectURL } = (await (await api(worker, 'POST', '/api/objects/upload')).json()) as { uploadURL: string; objectURL: string };
   drawn += 1;
   const shade = (drawn * 40) % 256;
-  const target = new URL(uploadURL, suite.server.baseUrl);
-  await api(worker, 'PUT', target.pathname + target.search, drawPng(16, 16, (x) => [shade, x * 8, 100]), { 'Content-Type': 'image/png' });
-  await api(worker, 'POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: objectURL, proofDescription: 'Done' });
+  await sendProof(suite.server, worker, taskId, drawPng(16, 16, (x) => [shade, x * 8, 100]));
   return worker;
 }
 

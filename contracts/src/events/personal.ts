@@ -43,7 +43,8 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   /** Reasons are free text written about the person (a suspension's, a rejection's). */
   NotificationSent: { subject: 'stream', paths: ['params.destination', 'params.reason'] },
   AccountSuspended: { subject: 'stream', paths: ['reason'] },
-  ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription'] },
+  /** The picture's hash is derived from the person's picture: forgotten with it. */
+  ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription', 'proofDhash'] },
   KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'] },
   MobileReserved: { subject: 'userId', paths: ['mobile'] },
   SessionStarted: { subject: 'userId', paths: ['device'] },

@@ -67,6 +67,13 @@ export const userTaskEvents = {
     proofImageUrl: v.string(),
     proofDescription: v.string(),
     submittedAt: IsoTime,
+    /**
+     * The picture's 64-bit difference hash (16 hex digits), for the review queue's near-duplicate
+     * flag; absent on proofs from before it was taken.
+     */
+    proofDhash: v.optional(v.string()),
+    /** When the user tapped Start on the task, if they did: the review queue's time to proof. */
+    startedAt: v.optional(v.nullable(IsoTime)),
   }),
   ProofApproved: v.object({
     submissionId: v.string(),

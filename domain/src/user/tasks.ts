@@ -95,7 +95,15 @@ export type UserTaskCommand =
   | { type: 'StartTask'; data: { taskId: string; task: TaskSnapshot | null }; now: string }
   | {
       type: 'SubmitProof';
-      data: { taskId: string; task: TaskSnapshot | null; submissionId: string; proofImageUrl: string; proofDescription: string };
+      data: {
+        taskId: string;
+        task: TaskSnapshot | null;
+        submissionId: string;
+        proofImageUrl: string;
+        proofDescription: string;
+        /** The picture's difference hash, taken by the API from the accepted image; null when none. */
+        proofDhash?: string | null;
+      };
       now: string;
     }
   | { type: 'ApproveProof'; data: { submissionId: string; reviewerId: string; entryId: string; notificationId: string }; now: string }
@@ -225,6 +233,8 @@ function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['da
         proofImageUrl,
         proofDescription,
         submittedAt: now,
+        ...(data.proofDhash && { proofDhash: data.proofDhash }),
+        startedAt: state.started.get(task.taskId) ?? null,
       },
     },
   ];

@@ -21,7 +21,10 @@ const submit = (submissionId = 's1', overrides: Partial<Extract<UserTaskCommand,
   data: { taskId: 't1', task, submissionId, proofImageUrl: '/objects/uploads/u1/img', proofDescription: 'Rated 5 stars', ...overrides },
   now: t1,
 });
-const submitted = (submissionId = 's1', overrides: { rewardPaise?: number; proofDescription?: string } = {}): UserEvent => ({
+const submitted = (
+  submissionId = 's1',
+  overrides: { rewardPaise?: number; proofDescription?: string; proofDhash?: string; startedAt?: string | null } = {},
+): UserEvent => ({
   type: 'ProofSubmitted',
   data: {
     submissionId,
@@ -31,6 +34,7 @@ const submitted = (submissionId = 's1', overrides: { rewardPaise?: number; proof
     proofImageUrl: '/objects/uploads/u1/img',
     proofDescription: 'Rated 5 stars',
     submittedAt: t1,
+    startedAt: null,
     ...overrides,
   },
 });
@@ -56,6 +60,13 @@ const rejected = (submissionId = 's1'): UserEvent => ({
 describe('proof submission', () => {
   it('submits proof for a task with no record yet (pending), trimming the description', () => {
     spec.given([registered]).when(submit('s1', { proofDescription: '  Rated 5 stars \n' })).then([submitted()]);
+  });
+
+  it('records the picture hash the API took and when the user tapped Start, for the review queue', () => {
+    const started: UserEvent = { type: 'TaskStarted', data: { taskId: 't1', startedAt: t0 } };
+    spec.given([registered, started]).when(submit('s1', { proofDhash: '3e8e8e8e8e8e8e8e' })).then([submitted('s1', { proofDhash: '3e8e8e8e8e8e8e8e', startedAt: t0 })]);
+    // A rejection clears the start: the next try is timed from its own Start.
+    spec.given([registered, started, submitted('s1', { startedAt: t0 }), rejected('s1')]).when(submit('s2')).then([submitted('s2')]);
   });
 
   it('resubmits after a rejection, under a new submission id', () => {

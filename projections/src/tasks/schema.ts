@@ -62,4 +62,17 @@ export interface ProofSubmissionsTable {
   rejection_reason: string | null;
   /** Position of the ProofSubmitted event: the queue's order. */
   position: number;
+  /** The picture's 64-bit difference hash (16 hex digits); null for older proofs, ERASED once erased. */
+  proof_dhash: string | null;
+  /** When the worker tapped Start on the task before this proof; null when they never did. */
+  started_at: string | null;
+}
+
+/** Per worker, what the review queue shows beside their proofs. */
+export interface TaskWorkersTable {
+  user_id: string;
+  approved_count: number;
+  rejected_count: number;
+  /** 1 while the account is suspended. */
+  suspended: number;
 }

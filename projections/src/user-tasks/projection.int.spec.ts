@@ -96,9 +96,47 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
         reviewedAt: null,
         reviewedBy: null,
         rejectionReason: null,
+        similarProofs: [],
+        secondsToProof: null,
+        fast: false,
+        worker: { approvalRate: null, approvedCount: 0, rejectedCount: 0, accountAgeDays: expect.any(Number), kycStatus: 'pending', suspended: false },
       },
     ]);
     expect(await listUserTasks(db, U)).toMatchObject([{ id: 's1', status: 'submitted', submissionId: 's1', rupeesEarned: null, completedAt: null }]);
+  });
+
+  it('flags near-duplicate pictures of any user, the time from Start, and the worker as of the read', async () => {
+    const U2 = 'u2';
+    const withHash = (event: KamaiEvent, proofDhash: string, startedAt: string | null = null): KamaiEvent =>
+      ({ ...event, data: { ...event.data, proofDhash, startedAt } }) as KamaiEvent;
+    await given(
+      ['user-u2', { type: 'UserRegistered', data: { userId: U2, mobile: '9123456789', passwordHash: 'h', firstName: 'Ravi', lastName: 'Kumar', registeredAt: t(0) } }],
+      // Started at minute 2, sent at minute 3: 60 s, and "3 min" makes 45 s the fast line.
+      ['user-u1', withHash(submitted('s1', 3), '3e8e8e8e8e8e8e8e', t(2))],
+      // Two bits off: the same picture; 8 bits off: another.
+      ['user-u2', withHash({ ...submitted('s2', 4), data: { ...submitted('s2', 4).data, taskId: 'other' } } as KamaiEvent, '3e8e8e8e8e8e8e8b')],
+      ['user-u2', withHash(submitted('s3', 5), '3e8e8e8e8e8e71f1')],
+      ['user-u1', { type: 'ProofRejected', data: { submissionId: 's1', taskId: T, reviewedBy: 'rev', reason: 'Copied', rejectedAt: t(6) } }],
+      ['user-u2', { type: 'ProofApproved', data: { submissionId: 's3', taskId: T, reviewedBy: 'rev', rewardPaise: 2500, approvedAt: t(7) } }],
+      ['user-u2', { type: 'AccountSuspended', data: { reason: 'Copied', suspendedBy: 'admin', suspendedAt: t(8) } }],
+    );
+    const now = new Date('2026-11-24T11:00:00.000Z');
+    expect(await findSubmission(db, 's1', now)).toMatchObject({
+      similarProofs: [{ submissionId: 's2', mobileMasked: '+91 91xxxxxx89', distance: 2 }],
+      secondsToProof: 60,
+      fast: false,
+      worker: { approvalRate: 0, approvedCount: 0, rejectedCount: 1, accountAgeDays: 3, kycStatus: 'pending', suspended: false },
+    });
+    expect(await findSubmission(db, 's2', now)).toMatchObject({
+      similarProofs: [{ submissionId: 's1', mobileMasked: '+91 98xxxxxx10', distance: 2 }],
+      secondsToProof: null,
+      worker: { approvalRate: 1, approvedCount: 1, rejectedCount: 0, suspended: true },
+    });
+    expect((await findSubmission(db, 's3', now))?.similarProofs).toEqual([]);
+
+    // Erased: the picture's hash goes with the picture, so the erased proof matches nothing.
+    await given(['user-u1', { type: 'UserErased', data: { requestId: 'r1', erasedBy: 'admin', erasedAt: t(9) } }]);
+    expect((await findSubmission(db, 's2', now))?.similarProofs).toEqual([]);
   });
 
   it('rejection then resubmission then approval: one user_tasks row, every submission kept, one earned transaction', async () => {

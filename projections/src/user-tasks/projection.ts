@@ -1,6 +1,6 @@
 import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
-import { columnsOf } from '../rows.ts';
+import { type Rows, columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** Where both tables keep a ProofSubmitted's fields. */
@@ -12,15 +12,21 @@ const PROOF_COLUMNS: ColumnsOf = {
   proofDescription: 'proof_description',
   submittedAt: 'submitted_at',
 };
+/** proof_submissions keeps the picture's hash too. */
+const SUBMISSION_COLUMNS: ColumnsOf = { ...PROOF_COLUMNS, proofDhash: 'proof_dhash' };
+
+/** A worker's row of task_workers, counted from nothing. */
+const NEW_WORKER = { approved_count: 0, rejected_count: 0, suspended: 0 };
 
 /**
  * user_tasks (one row per user and task: the latest submission) and proof_submissions (every
  * submission: the review queue). A resubmission after a rejection moves the user_tasks row to the new
- * submission and keeps the rejected one in proof_submissions.
+ * submission and keeps the rejected one in proof_submissions. task_workers counts each worker's
+ * decided proofs and knows whether they are suspended, for the review queue.
  */
 export const userTasksProjection: Projection = {
   name: 'user-tasks',
-  version: 1,
+  version: 2,
   tables: {
     user_tasks: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, status TEXT NOT NULL,
@@ -31,11 +37,15 @@ export const userTasksProjection: Projection = {
     proof_submissions: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, task_title TEXT NOT NULL,
         reward_paise INTEGER NOT NULL, proof_image_url TEXT NOT NULL, proof_description TEXT NOT NULL, status TEXT NOT NULL,
-        submitted_at TEXT NOT NULL, reviewed_at TEXT, reviewed_by TEXT, rejection_reason TEXT, position INTEGER NOT NULL`,
-      indexes: { queue: 'status, position' },
+        submitted_at TEXT NOT NULL, reviewed_at TEXT, reviewed_by TEXT, rejection_reason TEXT, position INTEGER NOT NULL,
+        proof_dhash TEXT, started_at TEXT`,
+      indexes: { queue: 'status, position', hashed: 'position, proof_dhash' },
+    },
+    task_workers: {
+      columns: `user_id TEXT PRIMARY KEY, approved_count INTEGER NOT NULL, rejected_count INTEGER NOT NULL, suspended INTEGER NOT NULL`,
     },
   },
-  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected', 'UserErased'],
+  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected', 'UserErased', 'AccountSuspended', 'AccountUnsuspended'],
   apply(rows, event) {
     switch (event.type) {
       case 'ProofSubmitted': {
@@ -69,6 +79,8 @@ export const userTasksProjection: Projection = {
           reviewed_by: null,
           rejection_reason: null,
           position: event.position,
+          proof_dhash: d.proofDhash ?? null,
+          started_at: d.startedAt ?? null,
         });
         rows.upsert(
           'user_tasks',
@@ -80,6 +92,7 @@ export const userTasksProjection: Projection = {
       case 'ProofApproved': {
         const d = event.data;
         rows.update('proof_submissions', { id: d.submissionId }, { set: { status: 'approved', reviewed_at: d.approvedAt, reviewed_by: d.reviewedBy } });
+        countDecision(rows, userIdOf(event.streamId), 'approved_count');
         rows.update(
           'user_tasks',
           { user_id: userIdOf(event.streamId), submission_id: d.submissionId },
@@ -99,14 +112,20 @@ export const userTasksProjection: Projection = {
           { user_id: userIdOf(event.streamId), submission_id: d.submissionId },
           { set: { status: 'rejected', rejection_reason: d.reason, reviewed_at: d.rejectedAt } },
         );
+        countDecision(rows, userIdOf(event.streamId), 'rejected_count');
         return;
       }
       case 'UserErased': {
         // What the person wrote and the pictures they sent read as erased; the task, status and amounts stay.
-        const erased = erasedColumns('ProofSubmitted', PROOF_COLUMNS);
         const user_id = userIdOf(event.streamId);
-        rows.update('proof_submissions', { user_id }, { set: erased });
-        rows.update('user_tasks', { user_id }, { set: erased });
+        rows.update('proof_submissions', { user_id }, { set: erasedColumns('ProofSubmitted', SUBMISSION_COLUMNS) });
+        rows.update('user_tasks', { user_id }, { set: erasedColumns('ProofSubmitted', PROOF_COLUMNS) });
+        return;
+      }
+      case 'AccountSuspended':
+      case 'AccountUnsuspended': {
+        const suspended = event.type === 'AccountSuspended' ? 1 : 0;
+        rows.upsert('task_workers', { user_id: userIdOf(event.streamId), ...NEW_WORKER, suspended }, { conflict: ['user_id'], set: ['suspended'] });
         return;
       }
       default:
@@ -114,3 +133,7 @@ export const userTasksProjection: Projection = {
     }
   },
 };
+
+function countDecision(rows: Rows, userId: string, column: 'approved_count' | 'rejected_count') {
+  rows.upsert('task_workers', { user_id: userId, ...NEW_WORKER, [column]: 1 }, { conflict: ['user_id'], add: [column] });
+}

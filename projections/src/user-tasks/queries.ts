@@ -1,4 +1,19 @@
-import { type SubmissionBody, type SubmissionStatus, type UserTaskBody, formatPaise } from '@kamai/contracts';
+import {
+  PROOF_SIMILARITY_MAX_DISTANCE,
+  PROOF_SIMILARITY_MAX_LISTED,
+  PROOF_SIMILARITY_WINDOW,
+  type SimilarProof,
+  type SubmissionBody,
+  type SubmissionStatus,
+  type UserTaskBody,
+  estimatedSeconds,
+  formatPaise,
+  halvesDistance,
+  hashHalves,
+  isDifferenceHash,
+  isFastWork,
+  maskMobile,
+} from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { UserTasksTable } from '../tasks/schema.ts';
@@ -39,13 +54,82 @@ function selectSubmissions(db: ReadDbHandle) {
     .selectFrom('proof_submissions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('tasks as t', (join) => join.onRef('t.id', '=', 's.task_id').on('t.deleted_at', 'is', null))
+    .leftJoin('task_workers as w', 'w.user_id', 's.user_id')
     .selectAll('s')
-    .select(['u.first_name', 'u.last_name', 'u.mobile', 't.task_type']);
+    .select([
+      'u.first_name',
+      'u.last_name',
+      'u.mobile',
+      'u.created_at as user_created_at',
+      'u.kyc_status',
+      't.task_type',
+      't.estimated_time',
+      'w.approved_count',
+      'w.rejected_count',
+      'w.suspended',
+    ]);
 }
 
 type SubmissionRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['executeTakeFirstOrThrow']>>;
 
-function toSubmissionBody(row: SubmissionRow): SubmissionBody {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The worker line and the time to proof, from the row alone. */
+function flagsOf(row: SubmissionRow, similar: SimilarProof[], now: Date): Pick<SubmissionBody, 'similarProofs' | 'secondsToProof' | 'fast' | 'worker'> {
+  const secondsToProof = row.started_at === null ? null : Math.max(0, Math.round((Date.parse(row.submitted_at) - Date.parse(row.started_at)) / 1000));
+  const approved = row.approved_count ?? 0;
+  const rejected = row.rejected_count ?? 0;
+  const registered = row.user_created_at === null ? Number.NaN : Date.parse(row.user_created_at);
+  return {
+    similarProofs: similar,
+    secondsToProof,
+    fast: isFastWork(secondsToProof, row.estimated_time === null ? null : estimatedSeconds(row.estimated_time)),
+    worker: {
+      approvalRate: approved + rejected === 0 ? null : approved / (approved + rejected),
+      approvedCount: approved,
+      rejectedCount: rejected,
+      accountAgeDays: Number.isNaN(registered) ? 0 : Math.max(0, Math.floor((now.getTime() - registered) / DAY_MS)),
+      kycStatus: row.kyc_status ?? 'pending',
+      suspended: row.suspended === 1,
+    },
+  };
+}
+
+/**
+ * For each of these proofs, the other proofs whose pictures are near-duplicates. Compared with the
+ * latest PROOF_SIMILARITY_WINDOW hashed proofs only, so one queue read costs at most
+ * rows × window popcounts (a few milliseconds) however long the history grows.
+ */
+async function similarProofsOf(db: ReadDbHandle, rows: readonly SubmissionRow[]): Promise<Map<string, SimilarProof[]>> {
+  const answer = new Map<string, SimilarProof[]>();
+  const hashed = rows.filter((row) => isDifferenceHash(row.proof_dhash));
+  if (hashed.length === 0) return answer;
+  const window = await db
+    .selectFrom('proof_submissions as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.proof_dhash', 'u.mobile'])
+    .where('s.proof_dhash', 'is not', null)
+    .orderBy('s.position', 'desc')
+    .limit(PROOF_SIMILARITY_WINDOW)
+    .execute();
+  const others = window.flatMap((o) => (isDifferenceHash(o.proof_dhash) ? [{ id: o.id, halves: hashHalves(o.proof_dhash), mobile: o.mobile }] : []));
+  for (const row of hashed) {
+    const mine = hashHalves(row.proof_dhash ?? '');
+    const similar: SimilarProof[] = [];
+    for (const other of others) {
+      if (other.id === row.id) continue;
+      const distance = halvesDistance(mine, other.halves);
+      if (distance <= PROOF_SIMILARITY_MAX_DISTANCE) {
+        similar.push({ submissionId: other.id, mobileMasked: other.mobile === null ? '' : maskMobile(other.mobile), distance });
+      }
+    }
+    similar.sort((a, b) => a.distance - b.distance || a.submissionId.localeCompare(b.submissionId));
+    answer.set(row.id, similar.slice(0, PROOF_SIMILARITY_MAX_LISTED));
+  }
+  return answer;
+}
+
+function toSubmissionBody(row: SubmissionRow, similar: Map<string, SimilarProof[]>, now: Date): SubmissionBody {
   const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {
     id: row.id,
@@ -63,6 +147,7 @@ function toSubmissionBody(row: SubmissionRow): SubmissionBody {
     reviewedAt: row.reviewed_at,
     reviewedBy: row.reviewed_by,
     rejectionReason: row.rejection_reason,
+    ...flagsOf(row, similar.get(row.id) ?? [], now),
   };
 }
 
@@ -72,17 +157,24 @@ function toSubmissionBody(row: SubmissionRow): SubmissionBody {
  */
 export async function listSubmissions(
   db: ReadDbHandle,
-  options: { status: SubmissionStatus; limit?: number },
+  options: { status: SubmissionStatus; limit?: number; now?: Date },
 ): Promise<SubmissionBody[]> {
   const rows = await selectSubmissions(db)
     .where('s.status', '=', options.status)
     .orderBy('s.position', options.status === 'submitted' ? 'asc' : 'desc')
     .limit(options.limit ?? 200)
     .execute();
-  return rows.map(toSubmissionBody);
+  const similar = await similarProofsOf(db, rows);
+  const now = options.now ?? new Date();
+  return rows.map((row) => toSubmissionBody(row, similar, now));
 }
 
-export async function findSubmission(db: ReadDbHandle, id: string): Promise<SubmissionBody | undefined> {
+/** Whose proof a submission is, without the queue's flags: what a decision needs to find its stream. */
+export async function submissionOwner(db: ReadDbHandle, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('proof_submissions').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id;
+}
+
+export async function findSubmission(db: ReadDbHandle, id: string, now: Date = new Date()): Promise<SubmissionBody | undefined> {
   const row = await selectSubmissions(db).where('s.id', '=', id).executeTakeFirst();
-  return row && toSubmissionBody(row);
+  return row && toSubmissionBody(row, await similarProofsOf(db, [row]), now);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type MessageRef, type UploadPurpose, msg } from '@kamai/contracts';
 import { badRequest } from '../http/errors.ts';
+import { differenceHash } from './dhash.ts';
 import { MAX_UPLOAD_BYTES, reencodeImage, sniffImageType, SNIFF_BYTES } from './image.ts';
 import { newFinalKey, objectURLFor, parseObjectURL, type ObjectKey, type ObjectStorage } from './port.ts';
 
@@ -44,6 +45,8 @@ export interface AcceptedImage {
   objectURL: string;
   /** SHA-256 (hex) of the re-encoded bytes: identical pictures sent by two accounts match. */
   sha256: string;
+  /** A proof picture's 64-bit difference hash (16 hex digits), near-duplicates match closely; null for KYC images. */
+  dhash: string | null;
   /** After the command succeeded: removes the upload as sent (with its metadata). */
   commit(): Promise<void>;
   /** After the command was refused: removes the re-encoded copy, so the upload can be sent again. */
@@ -90,8 +93,12 @@ export async function acceptUploadedImage(
   const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw refuse(msg('api.imageTooLarge'));
   const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+  // Only proofs are compared by likeness; identity documents match by their exact bytes.
+  const proofHash = (data: Uint8Array) => (options.purpose === 'proof' ? differenceHash(data) : Promise.resolve(null));
 
-  if (parseObjectURL(objectURL)?.stage === 'final') return { objectURL, sha256: sha256(bytes), commit: nothing, abandon: nothing };
+  if (parseObjectURL(objectURL)?.stage === 'final') {
+    return { objectURL, sha256: sha256(bytes), dhash: await proofHash(bytes), commit: nothing, abandon: nothing };
+  }
 
   const clean = await reencodeImage(bytes);
   if (!clean) throw refuse(msg('api.unreadableImage'));
@@ -100,6 +107,7 @@ export async function acceptUploadedImage(
   return {
     objectURL: objectURLFor(finalKey),
     sha256: sha256(clean.bytes),
+    dhash: await proofHash(clean.bytes),
     // The upload as sent (with its metadata) is not kept once the command has recorded the copy.
     commit: () => storage.delete(key),
     abandon: () => storage.delete(finalKey),

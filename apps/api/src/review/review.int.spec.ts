@@ -71,6 +71,11 @@ describe('proof review over HTTP', () => {
         reviewedAt: null,
         reviewedBy: null,
         rejectionReason: null,
+        // Every proof of this spec is the same tiny picture: the flags have their own spec.
+        similarProofs: expect.any(Array),
+        secondsToProof: null,
+        fast: false,
+        worker: { approvalRate: null, approvedCount: 0, rejectedCount: 0, accountAgeDays: 0, kycStatus: 'pending', suspended: false },
       });
     }
     // The default filter is submitted; other filters work; a bad one is a 400.

@@ -1,6 +1,6 @@
 import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, SubmissionsQuery, msg } from '@kamai/contracts';
 import { DomainError } from '@kamai/domain';
-import { findSubmission, listSubmissions } from '@kamai/projections';
+import { findSubmission, listSubmissions, submissionOwner } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
@@ -28,12 +28,12 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const reviewer = requireRole(c, 'reviewer');
   const submissionId = (c.req.param('id') ?? '').toLowerCase();
   // The read model only says whose stream to go to; the decision is made on that stream.
-  const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
-  if (!submission) throw notFound(msg('api.submissionNotFound'));
+  const owner = await readWithCatchUp(deps, () => submissionOwner(deps.db, submissionId));
+  if (!owner) throw notFound(msg('api.submissionNotFound'));
 
-  const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
+  const { position } = await reviewProof(deps.store, owner, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
   await deps.runner.waitFor(position);
-  const reviewed = await findSubmission(deps.db, submissionId);
+  const reviewed = await findSubmission(deps.db, submissionId, deps.now());
   if (!reviewed) throw notYetVisible();
   return c.json(reviewed, 200);
 }
@@ -50,12 +50,13 @@ async function bulkReview(c: Context<AppEnv>, request: BulkReviewRequest) {
   const results: BulkReviewBody['results'] = [];
   let last = 0;
   for (const submissionId of request.ids) {
-    const submission = await readWithCatchUp(deps, () => findSubmission(deps.db, submissionId));
+    // Only whose stream it is: the queue's flags are not needed to decide.
+    const owner = await readWithCatchUp(deps, () => submissionOwner(deps.db, submissionId));
     let result: BulkReviewResult;
-    if (!submission) result = 'not_found';
+    if (!owner) result = 'not_found';
     else {
       try {
-        const { position } = await reviewProof(deps.store, submission.userId, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
+        const { position } = await reviewProof(deps.store, owner, { ...decision, submissionId, reviewerId: reviewer.id }, deps.now());
         last = Math.max(last, position);
         result = request.decision === 'approve' ? 'approved' : 'rejected';
       } catch (err) {
@@ -73,7 +74,7 @@ async function bulkReview(c: Context<AppEnv>, request: BulkReviewRequest) {
 export const reviewRoutes = new Hono<AppEnv>()
   .get('/api/admin/submissions', reviewerOnly, validate('query', SubmissionsQuery), async (c) => {
     const { status } = c.req.valid('query');
-    return c.json(await listSubmissions(c.var.deps.db, { status }));
+    return c.json(await listSubmissions(c.var.deps.db, { status, now: c.var.deps.now() }));
   })
   .post('/api/admin/submissions/bulk', reviewerOnly, validate('json', BulkReviewRequest), (c) => bulkReview(c, c.req.valid('json')))
   .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))

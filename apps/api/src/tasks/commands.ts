@@ -79,7 +79,7 @@ export function releaseSlot(store: EventStore, taskId: string, submissionId: str
 export async function submitProof(
   store: EventStore,
   userId: string,
-  data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string },
+  data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string; proofDhash?: string | null },
   now: Date,
 ) {
   // Fixed in the command, so a retry after a conflict reuses the same id.

@@ -67,12 +67,13 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         // recorded proof is the answer (submitProof finds it).
         const { revision } = await loadStream(store, streams.user(user.id), userDecider);
         const recorded = await nextStepDone(store, streams.user(user.id), revision === 'no_stream' ? -1 : revision);
-        const submit = (url: string) => submitProof(store, user.id, { taskId, task, proofImageUrl: url, proofDescription }, now());
+        const submit = (url: string, proofDhash: string | null) =>
+          submitProof(store, user.id, { taskId, task, proofImageUrl: url, proofDescription, proofDhash }, now());
         let position: number;
-        if (recorded) ({ position } = await submit(proofImageUrl));
+        if (recorded) ({ position } = await submit(proofImageUrl, null));
         else {
           const image = await acceptUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
-          ({ position } = await withAcceptedImages([image], () => submit(image.objectURL)));
+          ({ position } = await withAcceptedImages([image], () => submit(image.objectURL, image.dhash)));
         }
         await runner.waitFor(position);
         const row = await findUserTask(db, user.id, taskId);

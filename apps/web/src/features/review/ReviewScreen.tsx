@@ -20,6 +20,7 @@ import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './
 import { KycReviewLink } from '../kyc/KycLinks.tsx';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
+import { ProofFlags } from './ProofFlags.tsx';
 
 /**
  * /admin/review: the queue of proofs waiting for review, oldest first, for the reviewer and admin
@@ -218,6 +219,7 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
       </a>
       <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{submission.proofDescription}</p>
       <p className="text-xs text-slate-500">{t('submittedAt', { when: formatDateTime(submission.submittedAt) })}</p>
+      <ProofFlags submission={submission} />
       <div className="flex gap-2">
         <Button variant="danger" onClick={onReject}>
           {t('reject')}
