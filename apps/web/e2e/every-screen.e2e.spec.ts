@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, signIn, waitForRole } from './helpers.ts';
+import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, tx, waitForRole } from './helpers.ts';
 import { istDateOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
@@ -154,18 +153,6 @@ const WIDTH = 360;
 const HEIGHT = 640;
 const MIN_TARGET = 44;
 
-type Texts = { [key: string]: string | Texts };
-const locales = new Map<string, Texts>();
-
-/** A text of the app as the locale files have it, with its {{placeholders}} filled in. */
-function tx(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const [namespace = '', path = ''] = key.split(':');
-  const file = `${language}/${namespace}`;
-  if (!locales.has(file)) locales.set(file, JSON.parse(readFileSync(new URL(`../src/locales/${file}.json`, import.meta.url), 'utf8')) as Texts);
-  const value = path.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), locales.get(file));
-  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name]));
-}
 
 /**
  * The interactive elements the person can see (inside an open dialog only, when one is open) that
@@ -251,7 +238,9 @@ async function measure(page: Page, screen: Screen, language: Language): Promise<
   try {
     await expectAccessible(page, what);
   } catch (error) {
-    findings.push(error instanceof Error ? error.message : String(error));
+    // The assertion's actual value is axe's report: each rule with the elements it names.
+    const report = (error as { actual?: unknown }).actual;
+    findings.push(`axe on ${what}: ${Array.isArray(report) ? report.join('; ') : String(error)}`);
   }
   return findings;
 }
@@ -265,15 +254,7 @@ let funder: TestAccount;
 let payer: TestAccount;
 let worker: TestAccount;
 
-async function api(account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const response = await fetch(`${suite.server.baseUrl}${url}`, {
-    method,
-    headers: { cookie: await sessionCookie(suite.server, account), Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
+const api = (account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>) => apiAs(suite.server, account, method, url, body, headers);
 
 const idOf = async (response: Promise<Response>) => ((await (await response).json()) as { id: string }).id;
 

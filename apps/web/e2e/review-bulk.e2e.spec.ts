@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { apiAs, balanceOf, expectAccessible, registeredAccount, setUpBrowserSuite, waitForRole } from './helpers.ts';
 import { drawPng } from './png.ts';
 
 /**
@@ -26,15 +26,7 @@ function tx(language: 'en' | 'hi', key: string, params: Record<string, string> =
 let admin: TestAccount;
 let reviewer: TestAccount;
 
-async function api(account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const response = await fetch(`${suite.server.baseUrl}${url}`, {
-    method,
-    headers: { cookie: await sessionCookie(suite.server, account), Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
+const api = (account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>) => apiAs(suite.server, account, method, url, body, headers);
 
 beforeAll(async () => {
   admin = await registeredAccount(suite.server, 'Anil', 'Verma');
