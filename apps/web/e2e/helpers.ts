@@ -2,6 +2,7 @@
  * What every browser spec file shares: one server and one browser for the file, a fresh phone per
  * person of a test, test accounts, and signing in through the login screen.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -364,3 +365,27 @@ export async function slowNetwork(page: Page, pattern: RegExp) {
 
 /** The toast region, in either language ("Notifications (F8)" / "सूचनाएँ (F8)"). */
 export const toasts = (on: Page) => on.getByRole('region', { name: /Notifications|सूचनाएँ/, includeHidden: true });
+
+type Texts = { [key: string]: string | Texts };
+const locales = new Map<string, Texts>();
+
+/** A text of the app as the locale files have it, with its {{placeholders}} filled in. */
+export function tx(language: 'en' | 'hi', key: string, params: Record<string, string | number> = {}): string {
+  const [namespace = '', path = ''] = key.split(':');
+  const file = `${language}/${namespace}`;
+  if (!locales.has(file)) locales.set(file, JSON.parse(readFileSync(new URL(`../src/locales/${file}.json`, import.meta.url), 'utf8')) as Texts);
+  const value = path.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), locales.get(file));
+  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name]));
+}
+
+/** A request of `account` to the API (a JSON body, or bytes for an upload); throws unless it answers 2xx. */
+export async function apiAs(server: RunningServer, account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const response = await fetch(`${server.baseUrl}${url}`, {
+    method,
+    headers: { cookie: await sessionCookie(server, account), Origin: server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+  return response;
+}

@@ -5,28 +5,15 @@
  * screen on the way; the app opens offline after one visit. Every text is read from the locale
  * files, so the Hindi run proves the screens speak Hindi.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, waitForRole } from './helpers.ts';
+import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, tx, waitForRole } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
 type Language = 'en' | 'hi';
-type Texts = { [key: string]: string | Texts };
-const locales = new Map<string, Texts>();
-
-/** A text of the app as the locale files have it, with its {{placeholders}} filled in. */
-function tx(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const [namespace = '', path = ''] = key.split(':');
-  const file = `${language}/${namespace}`;
-  if (!locales.has(file)) locales.set(file, JSON.parse(readFileSync(new URL(`../src/locales/${file}.json`, import.meta.url), 'utf8')) as Texts);
-  const value = path.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), locales.get(file));
-  if (typeof value !== 'string') throw new Error(`no text ${language}/${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name]));
-}
 
 let staff: TestAccount;
 let staffCookie: string;

@@ -19,7 +19,7 @@ export function NotAllowedScreen({ what }: { what?: string }) {
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{t('notAllowed.title')}</h1>
         <p className="mt-2 text-sm text-slate-600">{t('notAllowed.body', { what: what ?? t('notAllowed.thisPage') })}</p>
       </div>
-      <Link to="/" className="text-sm font-medium text-emerald-700 hover:underline">
+      <Link to="/" className="inline-flex min-h-11 items-center text-sm font-medium text-emerald-700 hover:underline">
         {t('goHome')}
       </Link>
     </section>

@@ -12,7 +12,7 @@ export function NotFoundScreen() {
         <h1 className="text-2xl font-bold text-slate-900">{t('notFound.heading')}</h1>
         <p className="mt-3 text-sm text-slate-600">{t('notFound.body')}</p>
       </div>
-      <Link to="/" className="text-sm font-medium text-emerald-700 hover:underline">
+      <Link to="/" className="inline-flex min-h-11 items-center text-sm font-medium text-emerald-700 hover:underline">
         {t('goHome')}
       </Link>
     </main>

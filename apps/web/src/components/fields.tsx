@@ -164,7 +164,7 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
           onClick={() => setVisible((shown) => !shown)}
           aria-label={visible ? t('fields.hidePassword') : t('fields.showPassword')}
           aria-controls={inputId}
-          className="mr-1 grid size-10 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
+          className="mr-1 grid size-11 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
         >
           {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
         </button>

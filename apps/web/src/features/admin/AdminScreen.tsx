@@ -66,7 +66,7 @@ function AdminPanel() {
       <header className="grid gap-1">
         <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
         <p className="text-sm text-slate-600">{t('intro')}</p>
-        <Link to="/admin/review" className="mt-1 w-fit text-sm font-medium text-emerald-700 hover:underline">
+        <Link to="/admin/review" className="inline-flex min-h-11 w-fit items-center text-sm font-medium text-emerald-700 hover:underline">
           {t('openReview')}
         </Link>
       </header>

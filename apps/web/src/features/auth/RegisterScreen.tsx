@@ -68,7 +68,7 @@ export function RegisterScreen() {
               aria-describedby={consent.error ? `${consentId}-error` : undefined}
               className="mt-0.5 size-5 shrink-0 rounded accent-emerald-600"
             />
-            <label htmlFor={consentId}>
+            <label htmlFor={consentId} className="min-h-11">
               {t('register.consent')}{' '}
               <Link to="/privacy-policy" className="font-semibold text-emerald-700 underline">
                 {t('register.privacyPolicy')}

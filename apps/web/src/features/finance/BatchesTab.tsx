@@ -372,7 +372,7 @@ function SentToBank() {
         <h2 id="sent-heading" className="text-lg font-semibold">
           {t('sent.heading')}
         </h2>
-        <label className="flex items-center gap-2 text-sm font-medium">
+        <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
           <input type="checkbox" className="size-4 accent-emerald-700" checked={lateOnly} onChange={(e) => setLateOnly(e.target.checked)} />
           {t('sent.lateOnly', { count: days })}
         </label>

@@ -20,7 +20,7 @@ export function FinanceTabs({ queue }: { queue: ReactNode }) {
   };
   return (
     <div className="grid gap-6">
-      <div role="tablist" aria-label={t('tabs.label')} className="flex gap-1 overflow-x-auto rounded-2xl bg-slate-100 p-1" onKeyDown={onKey}>
+      <div role="tablist" aria-label={t('tabs.label')} className="flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1" onKeyDown={onKey}>
         {TABS.map((tab) => (
           <button
             key={tab}
@@ -34,7 +34,7 @@ export function FinanceTabs({ queue }: { queue: ReactNode }) {
             aria-controls={`finance-panel-${tab}`}
             tabIndex={active === tab ? 0 : -1}
             onClick={() => setActive(tab)}
-            className={`h-10 shrink-0 rounded-xl px-4 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 ${
+            className={`min-h-11 grow rounded-xl px-4 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 ${
               active === tab ? 'bg-white text-emerald-800 shadow-sm' : 'text-slate-700 hover:bg-white/60'
             }`}
           >

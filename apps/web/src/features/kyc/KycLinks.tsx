@@ -48,7 +48,7 @@ export function KycReviewLink() {
   const { data: user } = useQuery(currentUserQuery());
   if (!hasRole(user, 'reviewer')) return null;
   return (
-    <Link to="/admin/kyc" className="text-sm font-semibold text-emerald-700 underline">
+    <Link to="/admin/kyc" className="inline-flex min-h-11 items-center text-sm font-semibold text-emerald-700 underline">
       {t('review.link')}
     </Link>
   );

@@ -129,7 +129,7 @@ export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: Wit
       {RETURNED_STATUSES.has(withdrawal.status) && withdrawal.reason && (
         <p className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           <span className="font-semibold">{t('history.reason')}</span> {withdrawal.reason}
-          <span className="mt-1 block text-xs text-red-600">{t('history.returned')}</span>
+          <span className="mt-1 block text-xs text-red-700">{t('history.returned')}</span>
         </p>
       )}
     </Tag>

@@ -197,7 +197,7 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
       data-testid="submission"
       className={`grid gap-3 rounded-2xl border bg-white p-4 shadow-sm outline-none focus:ring-2 focus:ring-blue-600 ${current ? 'border-blue-600' : 'border-slate-200'}`}
     >
-      <label className="flex items-center gap-2 text-sm text-slate-700">
+      <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" checked={selected} onChange={onToggle} className="h-4 w-4" />
         {t('select', { title: submission.taskTitle, name: submission.userName })}
       </label>

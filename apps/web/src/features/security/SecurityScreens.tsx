@@ -15,7 +15,7 @@ export const sessionsQuery = () => queryOptions({ queryKey: ['/api/auth/sessions
 function BackToProfile() {
   const { t } = useTranslation('security');
   return (
-    <Link to="/profile" className="text-sm font-medium text-emerald-700 underline-offset-4 hover:underline">
+    <Link to="/profile" className="inline-flex min-h-11 w-fit items-center text-sm font-medium text-emerald-700 underline-offset-4 hover:underline">
       {t('backToProfile')}
     </Link>
   );

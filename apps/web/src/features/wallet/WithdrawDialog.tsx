@@ -336,7 +336,7 @@ function Choice({
 }) {
   return (
     <label
-      className={`flex cursor-pointer items-start gap-2.5 rounded-xl border px-3 py-2.5 transition ${
+      className={`flex min-h-11 cursor-pointer items-start gap-2.5 rounded-xl border px-3 py-2.5 transition ${
         checked ? 'border-emerald-600 bg-emerald-50 ring-1 ring-emerald-600' : 'border-slate-300 bg-white hover:border-slate-400'
       }`}
     >
