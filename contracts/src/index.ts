@@ -22,3 +22,4 @@ export * from './payouts.ts';
 export * from './funding.ts';
 export * from './catalogue.ts';
 export * from './privacy.ts';
+export * from './queues.ts';
