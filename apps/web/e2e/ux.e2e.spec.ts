@@ -363,3 +363,50 @@ describe('staff start where they work', () => {
     });
   }
 });
+
+describe('offline that recovers, and slow first loads', () => {
+  it('keeps the bottom bar offline and brings the screen back by itself when the network returns', async () => {
+    const t = (key: string) => tx('en', key);
+    const page = await phoneIn(await registeredAccount(suite.server, 'Lata', 'Pillai'), 'en');
+    // The shell is cached once the service worker controls the page.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: tx('en', 'home:hello', { name: 'Lata' }) }).waitFor();
+    await page.context().setOffline(true);
+    await page.getByRole('navigation', { name: t('common:nav.main') }).getByRole('link', { name: t('common:nav.profile') }).click();
+    await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
+    await expect(page.getByRole('navigation', { name: t('common:nav.main') }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page, 'offline card in the signed-in frame');
+    await page.context().setOffline(false);
+    // No tap: the screen arrives once the browser is online again.
+    await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
+    await expect(page.getByRole('heading', { name: t('common:offline.title') }).count()).resolves.toBe(0);
+  });
+
+  for (const [screen, url, heading] of [
+    ['wallet', '/wallet', 'wallet:pageTitle'],
+    ['home', '/', 'home:queues.heading'],
+  ] as const) {
+    it(`shows the ${screen} skeleton in the signed-in frame while a deep link's first read is slow`, async () => {
+      const page = await phoneIn(staff, 'en');
+      // Hold the signed-in user's read until the skeleton has been seen.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/auth/user', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
+      const skeleton = page.getByTestId('screen-skeleton');
+      await skeleton.waitFor();
+      await expect(skeleton.getAttribute('data-screen')).resolves.toBe(screen);
+      await expect(page.getByRole('navigation', { name: tx('en', 'common:nav.main') }).isVisible()).resolves.toBe(true);
+      await expectAccessible(page, `${screen} skeleton`);
+      release();
+      await page.getByRole('heading', { name: tx('en', heading) }).waitFor();
+      await expect(skeleton.count()).resolves.toBe(0);
+    });
+  }
+});

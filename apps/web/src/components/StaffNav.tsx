@@ -10,10 +10,11 @@ import { staffScreensOf } from '../lib/staffScreens.ts';
  * open fewer than two screens: there is nowhere else to go.
  */
 export function StaffNav() {
-  const { t } = useTranslation();
+  // No suspending: the frame also draws in the loading screen, a Suspense fallback that cannot wait.
+  const { t, ready } = useTranslation(undefined, { useSuspense: false });
   const { data: user } = useQuery(currentUserQuery());
   const screens = staffScreensOf(user);
-  if (screens.length < 2) return null;
+  if (screens.length < 2 || !ready) return null;
   return (
     <nav aria-label={t('staff.nav')} className="mb-6" data-testid="staff-nav">
       <ul className="flex flex-wrap gap-2">

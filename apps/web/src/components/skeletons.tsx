@@ -20,9 +20,10 @@ const card = 'rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
  * One status for assistive technology ("Loading..."); the blocks themselves are decoration.
  */
 export function ScreenSkeleton({ kind }: { kind: SkeletonKind }) {
-  const { t } = useTranslation();
+  // A Suspense fallback must not suspend itself: without its text yet, it goes unlabelled a moment.
+  const { t, ready } = useTranslation(undefined, { useSuspense: false });
   return (
-    <div role="status" aria-label={t('loading')} data-testid="screen-skeleton" data-screen={kind} className="grid animate-pulse gap-6">
+    <div role="status" aria-label={ready ? t('loading') : undefined} data-testid="screen-skeleton" data-screen={kind} className="grid animate-pulse gap-6">
       <div aria-hidden="true" className="grid gap-2">
         <span className={`h-4 w-28 ${bar}`} />
         <span className={`h-7 w-48 ${bar}`} />
