@@ -23,3 +23,4 @@ export * from './funding.ts';
 export * from './catalogue.ts';
 export * from './privacy.ts';
 export * from './proof-flags.ts';
+export * from './queues.ts';

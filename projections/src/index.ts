@@ -44,3 +44,4 @@ export * from './deletions/schema.ts';
 export * from './deletions/projection.ts';
 export * from './deletions/queries.ts';
 export * from './deletions/export.ts';
+export * from './staff/queues.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, tx, waitForRole } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, tx, waitForRole } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -232,6 +232,168 @@ describe('staff screens at a desk and on a phone', () => {
       await page.getByRole('heading', { name: t('finance:title'), level: 1 }).waitFor();
       await page.getByRole('heading', { name: t('finance:queue.heading'), level: 2 }).waitFor();
       await expectAccessible(page, `finance queue on a phone (${language})`);
+    });
+  }
+});
+
+/** Signs `account` in on a 360×640 phone and, for Hindi, switches the language on Profile. */
+async function phoneIn(account: TestAccount, language: Language): Promise<Page> {
+  const page = await suite.signedIn(account);
+  await page.setViewportSize({ width: 360, height: 640 });
+  if (language === 'hi') {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await page.getByRole('heading', { name: tx('hi', 'profile:pageTitle'), level: 1 }).waitFor();
+  }
+  return page;
+}
+
+/** The caller's queue counts as the API answers them to this page's session. */
+async function queueCounts(page: Page): Promise<Record<string, number>> {
+  return (await (await page.request.get('/api/admin/queues')).json()) as Record<string, number>;
+}
+
+describe('staff start where they work', () => {
+  let reviewer: TestAccount;
+  let finance: TestAccount;
+
+  beforeAll(async () => {
+    reviewer = await registeredAccount(suite.server, 'Rekha', 'Iyer');
+    finance = await registeredAccount(suite.server, 'Farhan', 'Ali');
+    grantRole(suite.server, reviewer.mobile, 'reviewer');
+    grantRole(suite.server, finance.mobile, 'finance');
+    await waitForRole(suite.server, reviewer, 'reviewer');
+    await waitForRole(suite.server, finance, 'finance');
+
+    // Work in both queues: a proof to review, and a withdrawal to pay.
+    const worker = await registeredAccount(suite.server, 'Gopal', 'Nair');
+    const workerCookie = await sessionCookie(suite.server, worker);
+    const asWorker = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${suite.server.baseUrl}${url}`, {
+        method,
+        headers: { cookie: workerCookie, Origin: suite.server.baseUrl, ...(body === undefined || Buffer.isBuffer(body) ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+      return response;
+    };
+    const task = (await api('POST', '/api/admin/tasks', {
+      title: 'Rate the staff home',
+      description: 'Give the app a rating',
+      rupeeReward: '20',
+      estimatedTime: '2 min',
+      taskType: 'rating',
+      requiresProof: true,
+      isActive: true,
+      iconColor: '#3B82F6',
+    })) as { id: string };
+    const { uploadURL, objectURL } = (await (await asWorker('POST', '/api/objects/upload')).json()) as { uploadURL: string; objectURL: string };
+    const target = new URL(uploadURL, suite.server.baseUrl);
+    await asWorker('PUT', target.pathname + target.search, PNG, { 'Content-Type': 'image/png' });
+    await asWorker('POST', `/api/tasks/${task.id}/submit-proof`, { proofImageUrl: objectURL, proofDescription: 'Rated it' });
+    await api('POST', '/api/admin/adjustments', { mobile: worker.mobile, amount: '300', direction: 'credit', reason: 'Test funding' });
+    await asWorker('POST', '/api/withdrawals', { amount: 150, upiId: 'gopal.nair@okaxis' });
+  });
+
+  for (const language of ['en', 'hi'] as const) {
+    it(`a reviewer's Home counts proofs and KYC, and the review screens link to each other (${language}, 360 px, axe)`, async () => {
+      const t = (key: string) => tx(language, key);
+      const page = await phoneIn(reviewer, language);
+      await page.goto('/');
+      const queues = page.getByRole('region', { name: t('home:queues.heading') });
+      await queues.getByTestId('queue-proofs').getByTestId('queue-count').waitFor();
+      const counts = await queueCounts(page);
+      expect(counts.proofs).toBeGreaterThanOrEqual(1);
+      await expect(queues.getByTestId('queue-proofs').getByTestId('queue-count').textContent()).resolves.toBe(String(counts.proofs));
+      await expect(queues.getByTestId('queue-kyc').getByTestId('queue-count').textContent()).resolves.toBe(String(counts.kyc));
+      // Only the reviewer's queues; the worker's own content follows.
+      await expect(queues.getByRole('link').count()).resolves.toBe(2);
+      await page.getByTestId('total-rupees').waitFor();
+      await expectAccessible(page, `staff home of a reviewer (${language})`);
+
+      await queues.getByTestId('queue-proofs').click();
+      await page.getByRole('heading', { name: tx(language, 'review:title'), level: 1 }).waitFor();
+      expect(path(page)).toBe('/admin/review');
+      const staffNav = page.getByRole('navigation', { name: t('common:staff.nav') });
+      await expect(staffNav.getByRole('link').allTextContents()).resolves.toEqual([t('common:staff.review'), t('common:staff.kyc')]);
+      await expect(staffNav.getByRole('link', { name: t('common:staff.review') }).getAttribute('aria-current')).resolves.toBe('page');
+      // Every link a thumb can hit, inside a 360 px screen.
+      for (const box of await staffNav.getByRole('link').evaluateAll((links) => links.map((link) => link.getBoundingClientRect().toJSON() as DOMRect))) {
+        expect(box.height).toBeGreaterThanOrEqual(44);
+        expect(box.right).toBeLessThanOrEqual(360);
+      }
+      await expectAccessible(page, `review with the staff navigation (${language})`);
+      await staffNav.getByRole('link', { name: t('common:staff.kyc') }).click();
+      await page.getByRole('heading', { name: tx(language, 'kyc:review.title'), level: 1 }).waitFor();
+      expect(path(page)).toBe('/admin/kyc');
+    });
+
+    it(`a finance member's Home counts withdrawals pending and late, batches and adjustments (${language}, 360 px, axe)`, async () => {
+      const t = (key: string) => tx(language, key);
+      const page = await phoneIn(finance, language);
+      await page.goto('/');
+      const queues = page.getByRole('region', { name: t('home:queues.heading') });
+      const pending = queues.getByTestId('queue-withdrawalsPending');
+      await pending.getByTestId('queue-count').waitFor();
+      const counts = await queueCounts(page);
+      expect(counts.withdrawalsPending).toBeGreaterThanOrEqual(1);
+      for (const queue of ['withdrawalsPending', 'payoutsLate', 'batchesOpen', 'adjustmentsPending']) {
+        await expect(queues.getByTestId(`queue-${queue}`).getByTestId('queue-count').textContent()).resolves.toBe(String(counts[queue]));
+      }
+      await expect(queues.getByTestId('queue-proofs').count()).resolves.toBe(0);
+      await expectAccessible(page, `staff home of a finance member (${language})`);
+      await pending.click();
+      await page.getByRole('heading', { name: t('finance:title'), level: 1 }).waitFor();
+      expect(path(page)).toBe('/admin/finance');
+      // One screen only: no staff navigation to show.
+      await expect(page.getByTestId('staff-nav').count()).resolves.toBe(0);
+    });
+  }
+});
+
+describe('offline that recovers, and slow first loads', () => {
+  it('keeps the bottom bar offline and brings the screen back by itself when the network returns', async () => {
+    const t = (key: string) => tx('en', key);
+    const page = await phoneIn(await registeredAccount(suite.server, 'Lata', 'Pillai'), 'en');
+    // The shell is cached once the service worker controls the page.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: tx('en', 'home:hello', { name: 'Lata' }) }).waitFor();
+    await page.context().setOffline(true);
+    await page.getByRole('navigation', { name: t('common:nav.main') }).getByRole('link', { name: t('common:nav.profile') }).click();
+    await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
+    await expect(page.getByRole('navigation', { name: t('common:nav.main') }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page, 'offline card in the signed-in frame');
+    await page.context().setOffline(false);
+    // No tap: the screen arrives once the browser is online again.
+    await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
+    await expect(page.getByRole('heading', { name: t('common:offline.title') }).count()).resolves.toBe(0);
+  });
+
+  for (const [screen, url, heading] of [
+    ['wallet', '/wallet', 'wallet:pageTitle'],
+    ['home', '/', 'home:queues.heading'],
+  ] as const) {
+    it(`shows the ${screen} skeleton in the signed-in frame while a deep link's first read is slow`, async () => {
+      const page = await phoneIn(staff, 'en');
+      // Hold the signed-in user's read until the skeleton has been seen.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/auth/user', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
+      const skeleton = page.getByTestId('screen-skeleton');
+      await skeleton.waitFor();
+      await expect(skeleton.getAttribute('data-screen')).resolves.toBe(screen);
+      await expect(page.getByRole('navigation', { name: tx('en', 'common:nav.main') }).isVisible()).resolves.toBe(true);
+      await expectAccessible(page, `${screen} skeleton`);
+      release();
+      await page.getByRole('heading', { name: tx('en', heading) }).waitFor();
+      await expect(skeleton.count()).resolves.toBe(0);
     });
   }
 });

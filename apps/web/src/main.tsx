@@ -5,7 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen.ts';
 import { createQueryClient } from './lib/queryClient.ts';
-import { Spinner } from './components/Spinner.tsx';
+import { PendingScreen } from './components/PendingScreen.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
 import { loadAllNamespaces } from './i18n/index.ts';
@@ -24,8 +24,8 @@ afterFirstScreen(() => void loadAllNamespaces().catch(() => undefined));
 const router = createRouter({
   routeTree,
   context: { queryClient },
-  // The spinner while the signed-in state (or a screen's data) loads.
-  defaultPendingComponent: () => <Spinner />,
+  // While the signed-in state (or a screen's code) loads: the screen's skeleton in the signed-in frame.
+  defaultPendingComponent: PendingScreen,
   defaultPendingMs: 150,
   defaultErrorComponent: ErrorScreen,
   defaultNotFoundComponent: NotFoundScreen,

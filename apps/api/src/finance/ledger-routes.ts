@@ -34,7 +34,7 @@ import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { UTF8_BOM, toCsv } from './csv.ts';
 import { verifyLedger } from './verify.ts';
-import { loadLimits } from '../settings/limits.ts';
+import { latePayoutCutoff } from '../settings/limits.ts';
 
 // Roles separate duties: ledgers and payouts are finance's alone, not an admin's.
 const financeStaff = withRole('finance');
@@ -211,8 +211,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const { status, from, to, cursor, limit, format, late } = c.req.valid('query');
     // Late payouts: processing (sent to the bank) for longer than the setting says.
-    const processingBefore =
-      late === 'true' ? new Date(deps.now().getTime() - (await loadLimits(deps.store)).latePayoutDays * 86_400_000).toISOString() : undefined;
+    const processingBefore = late === 'true' ? await latePayoutCutoff(deps.store, deps.now()) : undefined;
     if (format === 'csv') {
       // The whole selection, page by page: an export is never cut off.
       const all: FinanceWithdrawalBody[] = [];

@@ -24,6 +24,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
 import { suspensionRoutes } from '../suspension/routes.ts';
+import { staffRoutes } from '../staff/routes.ts';
 import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
@@ -102,6 +103,7 @@ export function createApp(parts: AppParts) {
   app.route('/', kycReviewerRoutes);
   app.route('/', auditRoutes);
   app.route('/', suspensionRoutes);
+  app.route('/', staffRoutes);
   app.route('/', privacyRoutes({ objects }));
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));

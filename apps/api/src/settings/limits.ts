@@ -9,3 +9,8 @@ import { loadStream } from '../commands/handle.ts';
 export async function loadLimits(store: EventStore): Promise<Limits> {
   return (await loadStream(store, streams.settings(), settingsEvolver)).state.limits;
 }
+
+/** The moment before which a payout still processing counts as late (the late-payout limit ago). */
+export async function latePayoutCutoff(store: EventStore, now: Date): Promise<string> {
+  return new Date(now.getTime() - (await loadLimits(store)).latePayoutDays * 86_400_000).toISOString();
+}

@@ -21,10 +21,11 @@ const NAV_ENTRIES: readonly NavEntry[] = [
  * aria-current="page" on it); Home only matches '/' itself, not every path below it.
  */
 export function BottomNav() {
-  const { t } = useTranslation();
+  // No suspending: the bar also draws in the loading screen, a Suspense fallback that cannot wait.
+  const { t, ready } = useTranslation(undefined, { useSuspense: false });
   return (
     <nav
-      aria-label={t('nav.main')}
+      aria-label={ready ? t('nav.main') : undefined}
       className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
     >
       <ul className="mx-auto grid max-w-sm grid-cols-3">
@@ -36,7 +37,7 @@ export function BottomNav() {
               className="flex h-16 flex-col items-center justify-center gap-1 text-xs font-medium text-slate-600 transition hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-emerald-600 data-[status=active]:text-emerald-700"
             >
               <Icon className="size-6" />
-              {t(label)}
+              {ready && t(label)}
             </Link>
           </li>
         ))}

@@ -1,21 +1,36 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { type ReactNode, createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BottomNav } from './BottomNav.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { StaffNav } from './StaffNav.tsx';
 import { ArrowLeftIcon } from './icons.tsx';
+
+const InSignedInLayout = createContext(false);
+
+/**
+ * Whether this renders inside the signed-in frame: a loading or failed screen there fills only the
+ * content and keeps the bottom bar; outside it (a deep link, no frame yet) it brings the frame along.
+ */
+export const useInSignedInLayout = () => useContext(InSignedInLayout);
 
 /**
  * The signed-in frame: a narrow centred column above the bottom navigation bar. Staff screens
- * (/admin…) work at a desk, so they take the width of a desktop and still fit a phone.
+ * (/admin…) work at a desk, so they take the width of a desktop and still fit a phone, and start
+ * with the links to the other staff screens.
  */
 export function SignedInLayout({ children }: { children: ReactNode }) {
   const staff = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') });
   return (
-    <div className="min-h-dvh">
-      <main className={`mx-auto w-full px-4 pt-6 pb-28 ${staff ? 'max-w-6xl' : 'max-w-sm'}`}>{children}</main>
-      <BottomNav />
-    </div>
+    <InSignedInLayout.Provider value={true}>
+      <div className="min-h-dvh">
+        <main className={`mx-auto w-full px-4 pt-6 pb-28 ${staff ? 'max-w-6xl' : 'max-w-sm'}`}>
+          {staff && <StaffNav />}
+          {children}
+        </main>
+        <BottomNav />
+      </div>
+    </InSignedInLayout.Provider>
   );
 }
 

@@ -4,6 +4,8 @@ import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
 import { loadNamespaces } from '../i18n/index.ts';
 import { currentUserQuery, notificationsQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../lib/queries.ts';
 import { mayHaveSession } from '../lib/sessionHint.ts';
+import { staffScreensOf } from '../lib/staffScreens.ts';
+import { staffQueuesQuery } from '../features/home/staffQueues.ts';
 
 // One of the two screens shows here: each comes in its own chunk, and only the one the visitor
 // sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
@@ -27,9 +29,11 @@ export const Route = createFileRoute('/')({
   },
   // The screen's code and texts, both in before it renders (not one after the other).
   loader: async ({ context: { queryClient } }) => {
-    const signedIn = Boolean(queryClient.getQueryData(currentUserQuery().queryKey));
+    const user = queryClient.getQueryData(currentUserQuery().queryKey);
+    const signedIn = Boolean(user);
     // Home's reads start with its code, not once it has rendered; not awaited (it has skeletons).
     if (signedIn) {
+      if (staffScreensOf(user).some((screen) => screen.queues)) void queryClient.prefetchQuery(staffQueuesQuery());
       void queryClient.prefetchQuery(tasksQuery());
       void queryClient.prefetchQuery(userTasksQuery());
       void queryClient.prefetchQuery(withdrawalsQuery());

@@ -12,10 +12,12 @@ import { CategoryCards } from '../tasks/CategoryCards.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { countTasksByList } from '@kamai/contracts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
+import { StaffQueues } from './StaffQueues.tsx';
 
 /**
  * Home: greeting, the user's rupees, a bell with the unread count (to /profile),
  * and the three category cards with live counts of active tasks. Renders nothing without a user.
+ * Staff see their queues first: they come to work, and may still earn with tasks below.
  */
 export function HomeScreen() {
   const { t } = useTranslation('home');
@@ -37,6 +39,8 @@ export function HomeScreen() {
         </div>
         <NotificationBell />
       </header>
+
+      <StaffQueues user={user} />
 
       <section
         aria-labelledby="total-rupees-label"

@@ -5,20 +5,17 @@ import { useTranslation } from 'react-i18next';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import {
   BellIcon,
-  BriefcaseIcon,
   ChevronRightIcon,
   HistoryIcon,
-  LockIcon,
   MailIcon,
   PencilIcon,
   ShieldIcon,
   TrashIcon,
-  WalletIcon,
 } from '../../components/icons.tsx';
 import { NotificationsDialog, UnreadBadge } from '../notifications/NotificationsDialog.tsx';
 import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { canHandleMoney, canReview, hasRole } from '../../lib/roles.ts';
+import { staffScreensOf } from '../../lib/staffScreens.ts';
 import { KycStatusText } from '../kyc/KycLinks.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -45,11 +42,7 @@ export function ProfileScreen() {
     onOpenChange: (open: boolean) => setDialog(open ? name : null),
   });
 
-  const isAdmin = hasRole(user, 'admin');
-  const isReviewer = canReview(user);
-  const isFinance = canHandleMoney(user);
-  // KYC review is the reviewer role's alone (the server refuses admins who do not hold it).
-  const isKycReviewer = hasRole(user, 'reviewer');
+  const staffScreens = staffScreensOf(user);
   const { t: tKyc } = useTranslation('kyc');
 
   return (
@@ -130,61 +123,19 @@ export function ProfileScreen() {
         </li>
       </ul>
 
-      {(isAdmin || isReviewer || isFinance) && (
+      {staffScreens.length > 0 && (
         <section aria-labelledby="staff-heading" className="grid gap-2">
           <h2 id="staff-heading" className="px-1 text-sm font-semibold tracking-wide text-slate-500 uppercase">
             {t('staff.heading')}
           </h2>
           <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-            {isAdmin && (
-              <li>
-                <Link to="/admin" className={rowClasses}>
-                  <RowContent Icon={BriefcaseIcon} label={t('staff.admin')} />
+            {staffScreens.map(({ path, label, Icon }) => (
+              <li key={path}>
+                <Link to={path as '/admin'} className={rowClasses}>
+                  <RowContent Icon={Icon} label={t(`common:${label}`)} />
                 </Link>
               </li>
-            )}
-            {isAdmin && (
-              <li>
-                <Link to="/admin/deletions" className={rowClasses}>
-                  <RowContent Icon={TrashIcon} label={t('staff.deletions')} />
-                </Link>
-              </li>
-            )}
-            {isAdmin && (
-              <li>
-                <Link to="/admin/settings" className={rowClasses}>
-                  <RowContent Icon={LockIcon} label={t('staff.settings')} />
-                </Link>
-              </li>
-            )}
-            {isAdmin && (
-              <li>
-                <Link to="/admin/audit" className={rowClasses}>
-                  <RowContent Icon={ShieldIcon} label={t('staff.audit')} />
-                </Link>
-              </li>
-            )}
-            {isReviewer && (
-              <li>
-                <Link to="/admin/review" className={rowClasses}>
-                  <RowContent Icon={ShieldIcon} label={t('staff.review')} />
-                </Link>
-              </li>
-            )}
-            {isKycReviewer && (
-              <li>
-                <Link to="/admin/kyc" className={rowClasses}>
-                  <RowContent Icon={ShieldIcon} label={tKyc('review.link')} />
-                </Link>
-              </li>
-            )}
-            {isFinance && (
-              <li>
-                <Link to="/admin/finance" className={rowClasses}>
-                  <RowContent Icon={WalletIcon} label={t('staff.finance')} />
-                </Link>
-              </li>
-            )}
+            ))}
           </ul>
         </section>
       )}

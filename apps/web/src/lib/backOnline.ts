@@ -1,0 +1,33 @@
+import { onlineManager } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+
+/**
+ * Calls `retry` when the device comes back online, so an offline card recovers without a tap.
+ * Two sources, as neither alone is enough: the window's `online` event (a page loaded offline never
+ * told TanStack Query it was offline, so its onlineManager sees no change), and the onlineManager
+ * (which tests and other code may drive). Both fire for one reconnection; the second is dropped.
+ */
+export function useWhenBackOnline(retry: () => void): void {
+  const latest = useRef(retry);
+  latest.current = retry;
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const fire = () => {
+      if (pending !== undefined) return;
+      // One retry per reconnection: the two sources fire within the same event dispatch.
+      pending = setTimeout(() => {
+        pending = undefined;
+        latest.current();
+      }, 0);
+    };
+    window.addEventListener('online', fire);
+    const unsubscribe = onlineManager.subscribe((online) => {
+      if (online) fire();
+    });
+    return () => {
+      window.removeEventListener('online', fire);
+      unsubscribe();
+      if (pending !== undefined) clearTimeout(pending);
+    };
+  }, []);
+}
