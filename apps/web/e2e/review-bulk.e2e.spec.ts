@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, expectAccessible, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
-import { drawPng } from './png.ts';
+import { balanceOf, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, waitForRole } from './helpers.ts';
 
 /**
  * Bulk review on a phone: the reviewer moves through the queue with the keyboard, selects proofs,
@@ -26,12 +25,9 @@ function tx(language: 'en' | 'hi', key: string, params: Record<string, string> =
 let admin: TestAccount;
 let reviewer: TestAccount;
 
-async function api(account: TestAccount, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const response = await fetch(`${suite.server.baseUrl}${url}`, {
-    method,
-    headers: { cookie: await sessionCookie(suite.server, account), Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
-  });
+/** An API call as `account` that must succeed. */
+async function api(account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Response> {
+  const response = await suite.api(account, method, url, body, headers);
   if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
   return response;
 }
@@ -45,16 +41,10 @@ beforeAll(async () => {
   await waitForRole(suite.server, reviewer, 'reviewer');
 });
 
-let drawn = 0;
 /** A worker with a proof under review for `taskId`. */
 async function workerWithProof(taskId: string, firstName: string): Promise<TestAccount> {
   const worker = await registeredAccount(suite.server, firstName, 'Das');
-  const { uploadURL, objectURL } = (await (await api(worker, 'POST', '/api/objects/upload')).json()) as { uploadURL: string; objectURL: string };
-  drawn += 1;
-  const shade = (drawn * 40) % 256;
-  const target = new URL(uploadURL, suite.server.baseUrl);
-  await api(worker, 'PUT', target.pathname + target.search, drawPng(16, 16, (x) => [shade, x * 8, 100]), { 'Content-Type': 'image/png' });
-  await api(worker, 'POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: objectURL, proofDescription: 'Done' });
+  await proofByApi(suite, worker, taskId);
   return worker;
 }
 
