@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole, registerAccount } from './harness.ts';
+import { registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, setUpBrowserSuite, submitLogin, waitForRole, toasts } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, setUpBrowserSuite, staffAccount, submitLogin, toasts } from './helpers.ts';
 
 /**
  * Erasure on request, end to end: the user asks on the Delete Account page, the admin finds the
@@ -18,12 +18,8 @@ let admin: TestAccount;
 let finance: TestAccount;
 
 beforeAll(async () => {
-  admin = await registeredAccount(suite.server, 'Aditi', 'Menon');
-  finance = await registeredAccount(suite.server, 'Farah', 'Khan');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, finance.mobile, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, finance, 'finance');
+  admin = await staffAccount(suite.server, 'Aditi', 'Menon', 'admin');
+  finance = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
 });
 
 interface Answer {

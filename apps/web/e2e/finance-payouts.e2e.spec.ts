@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { istDayOf } from '@kamai/contracts';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, doubleClickWhileSlow, expectAccessible, openFinanceScreen, registeredAccount, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { balanceOf, doubleClickWhileSlow, expectAccessible, openFinanceScreen, registeredAccount, setUpBrowserSuite, staffAccount } from './helpers.ts';
 
 /**
  * The finance screen's payouts at volume: a batch made from filters, approved by a second finance
@@ -22,18 +21,10 @@ let colleague: TestAccount;
 let funder: TestAccount;
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-  colleague = await registeredAccount(suite.server, 'Dev', 'Malik');
-  funder = await registeredAccount(suite.server, 'Kiran', 'Bose');
-  const admin = await registeredAccount(suite.server, 'Anil', 'Mehta');
-  grantRole(suite.server, staff.mobile, 'finance');
-  grantRole(suite.server, colleague.mobile, 'finance');
-  grantRole(suite.server, funder.mobile, 'finance');
-  grantRole(suite.server, admin.mobile, 'admin');
-  await waitForRole(suite.server, staff, 'finance');
-  await waitForRole(suite.server, colleague, 'finance');
-  await waitForRole(suite.server, funder, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
+  staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
+  colleague = await staffAccount(suite.server, 'Dev', 'Malik', 'finance');
+  funder = await staffAccount(suite.server, 'Kiran', 'Bose', 'finance');
+  const admin = await staffAccount(suite.server, 'Anil', 'Mehta', 'admin');
   // A low approval threshold, so a small batch needs the second finance member.
   const answer = await api(admin, 'PUT', '/api/admin/settings', { payoutBatchApprovalThreshold: '100.00' });
   expect(answer.status).toBe(200);
@@ -64,7 +55,7 @@ const statusesOf = async (user: TestAccount) =>
 
 /** A double click under a slow network (see the helper), then the dialog closes on the answer. */
 async function sendOnce(page: Page, dialog: Locator, button: Locator, pattern: RegExp): Promise<string[]> {
-  const keys = await sendOnce(page, dialog, button, pattern);
+  const keys = await doubleClickWhileSlow(page, dialog, button, pattern);
   await dialog.waitFor({ state: 'detached' });
   await page.unrouteAll({ behavior: 'wait' });
   return keys;

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
 import { drawPng } from './png.ts';
 
@@ -124,6 +124,14 @@ export function testAccount(firstName: string, lastName = 'Sharma'): TestAccount
 export async function registeredAccount(server: RunningServer, firstName: string, lastName = 'Sharma'): Promise<TestAccount> {
   const account = testAccount(firstName, lastName);
   await registerAccount(server.baseUrl, account);
+  return account;
+}
+
+/** A registered account with a staff role, once the role has reached the server's read model. */
+export async function staffAccount(server: RunningServer, firstName: string, lastName: string, role: 'admin' | 'reviewer' | 'finance'): Promise<TestAccount> {
+  const account = await registeredAccount(server, firstName, lastName);
+  grantRole(server, account.mobile, role);
+  await waitForRole(server, account, role);
   return account;
 }
 

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { balanceOf, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, staffAccount, taskByApi } from './helpers.ts';
 
 /**
  * Bulk review on a phone: the reviewer moves through the queue with the keyboard, selects proofs,
@@ -25,20 +24,9 @@ function tx(language: 'en' | 'hi', key: string, params: Record<string, string> =
 let admin: TestAccount;
 let reviewer: TestAccount;
 
-/** An API call as `account` that must succeed. */
-async function api(account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Response> {
-  const response = await suite.api(account, method, url, body, headers);
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
-
 beforeAll(async () => {
-  admin = await registeredAccount(suite.server, 'Anil', 'Verma');
-  reviewer = await registeredAccount(suite.server, 'Rekha', 'Verma');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, reviewer, 'reviewer');
+  admin = await staffAccount(suite.server, 'Anil', 'Verma', 'admin');
+  reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
 });
 
 /** A worker with a proof under review for `taskId`. */
@@ -51,17 +39,7 @@ async function workerWithProof(taskId: string, firstName: string): Promise<TestA
 describe('bulk review on /admin/review', () => {
   it('selects with the keyboard, approves two at once with the total named, rejects one with a common reason', async () => {
     const title = `Rate the Kamai app ${Date.now()}`;
-    const created = await api(admin, 'POST', '/api/admin/tasks', {
-      title,
-      description: 'Rate it.',
-      rupeeReward: '12.50',
-      estimatedTime: '3 min',
-      taskType: 'rating',
-      requiresProof: true,
-      isActive: true,
-      iconColor: '#3B82F6',
-    });
-    const { id: taskId } = (await created.json()) as { id: string };
+    const taskId = await taskByApi(suite, admin, { title, rupeeReward: '12.50' });
     const [asha, bina, chetan] = [await workerWithProof(taskId, 'Asha'), await workerWithProof(taskId, 'Bina'), await workerWithProof(taskId, 'Chetan')];
 
     const page = await suite.signedIn(reviewer);
@@ -101,18 +79,7 @@ describe('bulk review on /admin/review', () => {
 
   it('passes axe in Hindi with proofs selected', async () => {
     const title = `Visit the Kamai blog ${Date.now()}`;
-    const created = await api(admin, 'POST', '/api/admin/tasks', {
-      title,
-      description: 'Read it.',
-      rupeeReward: '5',
-      estimatedTime: '2 min',
-      taskType: 'website',
-      taskUrl: 'https://kamai.in/blog',
-      requiresProof: true,
-      isActive: true,
-      iconColor: '#3B82F6',
-    });
-    const { id: taskId } = (await created.json()) as { id: string };
+    const taskId = await taskByApi(suite, admin, { title, description: 'Read it.', rupeeReward: '5', estimatedTime: '2 min', taskType: 'website', taskUrl: 'https://kamai.in/blog' });
     await workerWithProof(taskId, 'Deepa');
     const page = await suite.signedIn(reviewer);
     await page.goto('/profile');

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import {
   balanceOf,
@@ -12,10 +11,10 @@ import {
   registeredAccount,
   setUpBrowserSuite,
   slowNetwork,
+  staffAccount,
   submitLogin,
   taskByApi,
   toasts,
-  waitForRole,
 } from './helpers.ts';
 import { drawPng } from './png.ts';
 
@@ -36,18 +35,10 @@ let admin: TestAccount;
 let reviewer: TestAccount;
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-  colleague = await registeredAccount(suite.server, 'Dev', 'Malik');
-  admin = await registeredAccount(suite.server, 'Anil', 'Mehta');
-  reviewer = await registeredAccount(suite.server, 'Rekha', 'Verma');
-  grantRole(suite.server, staff.mobile, 'finance');
-  grantRole(suite.server, colleague.mobile, 'finance');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(suite.server, staff, 'finance');
-  await waitForRole(suite.server, colleague, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, reviewer, 'reviewer');
+  staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
+  colleague = await staffAccount(suite.server, 'Dev', 'Malik', 'finance');
+  admin = await staffAccount(suite.server, 'Anil', 'Mehta', 'admin');
+  reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
   // Four roles through the CLI: each run takes seconds on a busy machine.
 }, 300_000);
 
