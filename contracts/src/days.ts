@@ -27,6 +27,14 @@ export function istDayEnd(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) - IST_OFFSET_MS + DAY_MS).toISOString();
 }
 
+/**
+ * An IST day as the UTC instants of its first and its last millisecond, for a period given as days
+ * whose `to` day is included whole.
+ */
+export function istDay(day: string): { start: string; end: string } {
+  return { start: istDayStart(day), end: new Date(Date.parse(istDayEnd(day)) - 1).toISOString() };
+}
+
 /** The IST day an instant falls on. */
 export function istDayOf(instant: string | Date): string {
   const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();

@@ -1,28 +1,12 @@
 import * as v from 'valibot';
 import { Mobile } from './auth.ts';
 import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
+import { istDay } from './days.ts';
 
 /**
  * Finance's ledger: statements, balances as of a moment, trial balance, reconciliation,
  * the withdrawal history and the tamper check. Money on the wire is decimal rupees ("125.00").
  */
-
-/** India time is UTC+05:30 all year (no daylight saving). */
-const IST_OFFSET = '+05:30';
-
-/**
- * A whole day in India time as UTC instants: from its first millisecond to its last, so a period
- * `from`..`to` given as dates includes the whole `to` day.
- */
-export function istDay(date: string): { start: string; end: string } {
-  const start = new Date(`${date}T00:00:00.000${IST_OFFSET}`);
-  return { start: start.toISOString(), end: new Date(start.getTime() + 86_400_000 - 1).toISOString() };
-}
-
-/** The India-time date (YYYY-MM-DD) an instant falls on. */
-export function istDateOf(instant: string | Date): string {
-  return new Date(new Date(instant).getTime() + 330 * 60_000).toISOString().slice(0, 10);
-}
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

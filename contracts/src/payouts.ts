@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { noControlCharacters } from './text.ts';
+import { UUID_PATTERN, noControlCharacters } from './text.ts';
 
 /**
  * Payouts at volume: batches of withdrawals sent to the bank as one bulk-transfer file, the bank's
@@ -7,7 +7,6 @@ import { noControlCharacters } from './text.ts';
  * are defined here once; docs/payouts.md describes them column by column.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The most withdrawals one batch (and so one bank file) holds. */
 export const MAX_BATCH_SIZE = 1000;
 
@@ -32,7 +31,7 @@ export const PAYOUT_MESSAGES = {
 /** POST /api/admin/payout-batches */
 export const CreatePayoutBatchRequest = v.object({
   withdrawalIds: v.pipe(
-    v.array(v.pipe(v.string(PAYOUT_MESSAGES.withdrawalIds), v.trim(), v.toLowerCase(), v.regex(UUID, PAYOUT_MESSAGES.withdrawalIds)), PAYOUT_MESSAGES.withdrawalIds),
+    v.array(v.pipe(v.string(PAYOUT_MESSAGES.withdrawalIds), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, PAYOUT_MESSAGES.withdrawalIds)), PAYOUT_MESSAGES.withdrawalIds),
     v.minLength(1, PAYOUT_MESSAGES.withdrawalIds),
     v.maxLength(MAX_BATCH_SIZE, PAYOUT_MESSAGES.withdrawalIds),
     v.check((ids) => new Set(ids).size === ids.length, PAYOUT_MESSAGES.oncePerBatch),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { istDateOf, istDay } from './ledger.ts';
+import { istDay, istDayOf } from './days.ts';
 import { csvRecords, parseCsv } from './payouts.ts';
 
 describe('CSV read back', () => {
@@ -24,7 +24,7 @@ describe('CSV read back', () => {
 describe('India-time days', () => {
   it('spans a whole IST day, end inclusive', () => {
     expect(istDay('2026-11-30')).toEqual({ start: '2026-11-29T18:30:00.000Z', end: '2026-11-30T18:29:59.999Z' });
-    expect(istDateOf('2026-11-30T18:29:59.999Z')).toBe('2026-11-30');
-    expect(istDateOf('2026-11-30T18:30:00.000Z')).toBe('2026-12-01');
+    expect(istDayOf('2026-11-30T18:29:59.999Z')).toBe('2026-11-30');
+    expect(istDayOf('2026-11-30T18:30:00.000Z')).toBe('2026-12-01');
   });
 });

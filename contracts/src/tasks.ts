@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, noControlCharacters } from './text.ts';
+import { CONTROL_CHARACTERS_MESSAGE, UUID_PATTERN, hasControlCharacters, noControlCharacters } from './text.ts';
 import { TASK_TYPES, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
@@ -291,8 +291,6 @@ export function countTasksByList(tasks: readonly { taskType: TaskType; isActive:
   return counts;
 }
 
-const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * `POST /api/admin/submissions/bulk`: one decision for several submissions, each decided on its
  * own. An id given twice is decided once. A rejection needs its reason, as a single one does.
@@ -301,7 +299,7 @@ export const BulkReviewRequest = v.pipe(
   v.object(
     {
       ids: v.pipe(
-        v.array(v.pipe(v.string(REVIEW_MESSAGES.bulkIds), v.trim(), v.toLowerCase(), v.regex(SUBMISSION_ID, REVIEW_MESSAGES.bulkIds)), REVIEW_MESSAGES.bulkIds),
+        v.array(v.pipe(v.string(REVIEW_MESSAGES.bulkIds), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, REVIEW_MESSAGES.bulkIds)), REVIEW_MESSAGES.bulkIds),
         v.minLength(1, REVIEW_MESSAGES.bulkIds),
         v.maxLength(BULK_REVIEW_MAX, REVIEW_MESSAGES.bulkIds),
         v.transform((ids) => [...new Set(ids)]),

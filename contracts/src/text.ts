@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 
+/** The shape of the ids the server makes (UUIDs): an id of another shape, in a path or a body, names nothing. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const CONTROL_CHARACTERS_MESSAGE = 'Remove control characters from this text';
 
 /**

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole, registerAccount } from './harness.ts';
+import { registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, submitLogin, waitForRole, toasts } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, setUpBrowserSuite, staffAccount, submitLogin, toasts } from './helpers.ts';
 
 /**
  * Erasure on request, end to end: the user asks on the Delete Account page, the admin finds the
@@ -18,12 +18,8 @@ let admin: TestAccount;
 let finance: TestAccount;
 
 beforeAll(async () => {
-  admin = await registeredAccount(suite.server, 'Aditi', 'Menon');
-  finance = await registeredAccount(suite.server, 'Farah', 'Khan');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, finance.mobile, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, finance, 'finance');
+  admin = await staffAccount(suite.server, 'Aditi', 'Menon', 'admin');
+  finance = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
 });
 
 interface Answer {
@@ -32,20 +28,14 @@ interface Answer {
   body: any;
 }
 
-/** An API call as `account`, the way the app sends it (same origin, its session cookie). */
+/** An API call as `account`, its answer read as JSON. */
 async function as(account: TestAccount) {
-  const cookie = await sessionCookie(suite.server, account);
   return async (method: string, url: string, body?: unknown): Promise<Answer> => {
-    const response = await fetch(`${suite.server.baseUrl}${url}`, {
-      method,
-      headers: { cookie, origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const response = await suite.api(account, method, url, body);
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
 }
-
 
 /** The request's card on the Deletions screen, found by the user id it shows. */
 const cardOf = (page: Page, userId: string) => page.getByTestId('deletion-request').filter({ hasText: userId });

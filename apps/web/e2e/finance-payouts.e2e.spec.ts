@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { istDateOf } from '@kamai/contracts';
-import { grantRole } from './harness.ts';
+import { istDayOf } from '@kamai/contracts';
 import type { TestAccount } from './harness.ts';
-import { applySettings, balanceOf, expectAccessible, openFinanceScreen, registeredAccount, sessionCookie, setUpBrowserSuite, slowNetwork, waitForRole } from './helpers.ts';
+import { applySettings, balanceOf, doubleClickWhileSlow, expectAccessible, openFinanceScreen, registeredAccount, setUpBrowserSuite, staffAccount } from './helpers.ts';
 
 /**
  * The finance screen's payouts at volume: a batch made from filters, approved by a second finance
@@ -14,6 +13,7 @@ import { applySettings, balanceOf, expectAccessible, openFinanceScreen, register
  */
 
 const suite = setUpBrowserSuite();
+const { api } = suite;
 
 let staff: TestAccount;
 let colleague: TestAccount;
@@ -21,21 +21,11 @@ let colleague: TestAccount;
 let funder: TestAccount;
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-  colleague = await registeredAccount(suite.server, 'Dev', 'Malik');
-  funder = await registeredAccount(suite.server, 'Kiran', 'Bose');
-  const admin = await registeredAccount(suite.server, 'Anil', 'Mehta');
-  const admin2 = await registeredAccount(suite.server, 'Sunil', 'Mehta');
-  grantRole(suite.server, staff.mobile, 'finance');
-  grantRole(suite.server, colleague.mobile, 'finance');
-  grantRole(suite.server, funder.mobile, 'finance');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, admin2.mobile, 'admin');
-  await waitForRole(suite.server, staff, 'finance');
-  await waitForRole(suite.server, colleague, 'finance');
-  await waitForRole(suite.server, funder, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, admin2, 'admin');
+  staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
+  colleague = await staffAccount(suite.server, 'Dev', 'Malik', 'finance');
+  funder = await staffAccount(suite.server, 'Kiran', 'Bose', 'finance');
+  const admin = await staffAccount(suite.server, 'Anil', 'Mehta', 'admin');
+  const admin2 = await staffAccount(suite.server, 'Sunil', 'Mehta', 'admin');
   // A low approval threshold, so a small batch needs the second finance member (two admins set it).
   await applySettings(suite.server, admin, admin2, { payoutBatchApprovalThreshold: '100.00' });
 });
@@ -44,15 +34,6 @@ beforeAll(async () => {
 afterEach(({ task }) => {
   if (task.result?.state === 'fail') console.error(suite.server.output().slice(-6000));
 });
-
-async function api(account: TestAccount, method: string, path: string, body?: unknown): Promise<Response> {
-  const cookie = await sessionCookie(suite.server, account);
-  return fetch(`${suite.server.baseUrl}${path}`, {
-    method,
-    headers: { cookie, origin: suite.server.baseUrl, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
 
 async function json<T>(response: Promise<Response>): Promise<T> {
   const answer = await response;
@@ -72,16 +53,12 @@ async function withdraw(user: TestAccount, body: Record<string, unknown>): Promi
 const statusesOf = async (user: TestAccount) =>
   Object.fromEntries((await json<{ id: string; status: string }[]>(api(user, 'GET', '/api/withdrawals'))).map((w) => [w.id, w.status]));
 
-/** Double-clicks `button` while its request is held: one request leaves, and the dialog stays until the answer. */
-async function doubleClickWhileSlow(page: Page, dialog: Locator, button: Locator, pattern: RegExp): Promise<string[]> {
-  const network = await slowNetwork(page, pattern);
-  await button.dblclick();
-  await expect.poll(() => network.keys.length).toBe(1);
-  await expect(dialog.isVisible()).resolves.toBe(true);
-  network.release();
+/** A double click under a slow network (see the helper), then the dialog closes on the answer. */
+async function sendOnce(page: Page, dialog: Locator, button: Locator, pattern: RegExp): Promise<string[]> {
+  const keys = await doubleClickWhileSlow(page, dialog, button, pattern);
   await dialog.waitFor({ state: 'detached' });
-  await page.unrouteAll();
-  return network.keys;
+  await page.unrouteAll({ behavior: 'wait' });
+  return keys;
 }
 
 /** Rows of a CSV the server wrote (quoted cells, CRLF). */
@@ -129,7 +106,7 @@ describe('payout batches on the finance screen', () => {
     await create.getByText('2 withdrawals, ₹350.00 in total, go into one batch.').waitFor();
     await create.getByText(/a second finance member must approve/).waitFor();
     await expectAccessible(finance, 'the batch confirmation');
-    const createKeys = await doubleClickWhileSlow(finance, create, create.getByRole('button', { name: 'Create batch: 2, ₹350.00' }), /^\/api\/admin\/payout-batches$/);
+    const createKeys = await sendOnce(finance, create, create.getByRole('button', { name: 'Create batch: 2, ₹350.00' }), /^\/api\/admin\/payout-batches$/);
     expect(createKeys).toHaveLength(1);
     const batchCard = finance.getByTestId('payout-batch');
     await batchCard.getByText('Awaiting approval').waitFor();
@@ -157,7 +134,7 @@ describe('payout batches on the finance screen', () => {
     await second.getByTestId('payout-batch').getByRole('button', { name: 'Approve batch' }).click();
     const approve = second.getByRole('dialog', { name: 'Approve this payout batch?' });
     await approve.getByText('2 withdrawals, ₹350.00 in total, will be paid from its bank file.').waitFor();
-    const approveKeys = await doubleClickWhileSlow(second, approve, approve.getByRole('button', { name: 'Approve: 2, ₹350.00' }), /\/approve$/);
+    const approveKeys = await sendOnce(second, approve, approve.getByRole('button', { name: 'Approve: 2, ₹350.00' }), /\/approve$/);
     expect(approveKeys).toHaveLength(1);
     const card = second.getByTestId('payout-batch');
     await card.getByText('Ready', { exact: true }).waitFor();
@@ -180,7 +157,7 @@ describe('payout batches on the finance screen', () => {
     const importing = second.getByRole('dialog', { name: 'Import these results?' });
     await importing.getByText(/^3 rows, ₹360\.00 in total: 2 paid, 1 failed, 0 returned\./).waitFor();
     await expectAccessible(second, 'the results confirmation');
-    const importKeys = await doubleClickWhileSlow(second, importing, importing.getByRole('button', { name: 'Import 3 rows, ₹360.00' }), /\/results$/);
+    const importKeys = await sendOnce(second, importing, importing.getByRole('button', { name: 'Import 3 rows, ₹360.00' }), /\/results$/);
     expect(importKeys).toHaveLength(1);
     const outcome = card.getByTestId('results-outcome');
     await outcome.getByText('Applied 2 · Already done 0 · Refused 1').waitFor();
@@ -232,7 +209,7 @@ describe('bank statement reconciliation on the finance screen', () => {
     await json(api(staff, 'POST', `/api/admin/withdrawals/${missing}/paid`, { reference: 'UTRSTMT000002' }));
     // Every payout paid so far is on the statement, except the ₹120 one; plus a debit no payout explains.
     const paid = await json<{ id: string; amount: string; reference: string | null; status: string }[]>(api(staff, 'GET', '/api/admin/withdrawals?status=paid&limit=1000'));
-    const today = istDateOf(new Date());
+    const today = istDayOf(new Date());
     const lines = paid.filter((w) => w.id !== missing).map((w) => `${today},NEFT ${w.reference},${w.amount},,${w.reference}`);
     const statement = csvFile('statement.csv', ['date,narration,debit,credit,utr', `${today},Funding,,5000.00,`, ...lines, `${today},UNKNOWN PAYEE,75.00,,UTRNOBODY0001`]);
     const unknownLine = lines.length + 3;
@@ -271,7 +248,7 @@ describe('bank statement reconciliation on the finance screen', () => {
 
 describe('funding the payout account on the finance screen', () => {
   it('records a funding above the limit once, and a second finance member approves it once', async () => {
-    const today = istDateOf(new Date());
+    const today = istDayOf(new Date());
     const finance = await openFinanceScreen(await suite.signedIn(staff));
     await finance.getByRole('tab', { name: 'Reconciliation' }).click();
     await finance.getByRole('heading', { name: 'Fund the payout account' }).waitFor();
@@ -282,7 +259,7 @@ describe('funding the payout account on the finance screen', () => {
     const record = finance.getByRole('dialog', { name: 'Record this funding?' });
     await record.getByText(/^₹2,500\.00 arrived on .*, bank reference NEFT-CO-0001\.$/).waitFor();
     await expectAccessible(finance, 'the funding confirmation');
-    expect(await doubleClickWhileSlow(finance, record, record.getByRole('button', { name: 'Record ₹2,500.00' }), /^\/api\/admin\/ledger\/funding$/)).toHaveLength(1);
+    expect(await sendOnce(finance, record, record.getByRole('button', { name: 'Record ₹2,500.00' }), /^\/api\/admin\/ledger\/funding$/)).toHaveLength(1);
     await finance.getByText('Recorded by you: another finance member approves it.').waitFor();
     const pending = await json<{ id: string; status: string }[]>(api(staff, 'GET', '/api/admin/ledger/funding?status=pending'));
     expect(pending).toHaveLength(1);
@@ -291,7 +268,7 @@ describe('funding the payout account on the finance screen', () => {
     await second.getByRole('tab', { name: 'Reconciliation' }).click();
     await second.getByTestId('pending-funding').getByRole('button', { name: 'Approve' }).click();
     const approve = second.getByRole('dialog', { name: 'Approve this funding?' });
-    expect(await doubleClickWhileSlow(second, approve, approve.getByRole('button', { name: 'Approve ₹2,500.00' }), /\/funding\/[^/]+\/approve$/)).toHaveLength(1);
+    expect(await sendOnce(second, approve, approve.getByRole('button', { name: 'Approve ₹2,500.00' }), /\/funding\/[^/]+\/approve$/)).toHaveLength(1);
     await second.getByTestId('pending-funding').waitFor({ state: 'detached' });
     const booked = await json<{ reference: string; status: string }[]>(api(staff, 'GET', '/api/admin/ledger/funding?status=all'));
     expect(booked.map((f) => [f.reference, f.status])).toEqual([['NEFT-CO-0001', 'booked']]);

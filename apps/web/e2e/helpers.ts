@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
+import { drawPng } from './png.ts';
 
 export interface BrowserSuite {
   /** This file's server; there once `beforeAll` has run. */
@@ -16,6 +17,11 @@ export interface BrowserSuite {
   phone: () => Promise<Page>;
   /** A fresh phone signed in as `account`, on Home. */
   signedIn: (account: TestAccount) => Promise<Page>;
+  /**
+   * A call to the API as `account`, the way the app sends it (same origin, its session cookie): a
+   * JSON body, or bytes as they are (with their own Content-Type in `headers`).
+   */
+  api: (account: Pick<TestAccount, 'mobile' | 'password'>, method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
 }
 
 /** Starts the server and the browser before the file's tests and stops them after; call it at the top. */
@@ -60,7 +66,54 @@ export function setUpBrowserSuite(): BrowserSuite {
       await signIn(page, account);
       return page;
     },
+    api: async (account, method, path, body, headers = {}) => {
+      const { server: running } = started();
+      const bytes = body instanceof Uint8Array;
+      return fetch(`${running.baseUrl}${path}`, {
+        method,
+        headers: {
+          cookie: await sessionCookie(running, account),
+          origin: running.baseUrl,
+          ...(body === undefined || bytes ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : bytes ? Buffer.from(body) : JSON.stringify(body),
+      });
+    },
   };
+}
+
+/** A task added through the admin API (as `admin`), with defaults for what the test does not care about; its id. */
+export async function taskByApi(suite: BrowserSuite, admin: TestAccount, task: Record<string, unknown>): Promise<string> {
+  const created = await suite.api(admin, 'POST', '/api/admin/tasks', {
+    description: 'Rate it.',
+    rupeeReward: '10',
+    estimatedTime: '3 min',
+    taskType: 'rating',
+    requiresProof: true,
+    isActive: true,
+    iconColor: '#3B82F6',
+    ...task,
+  });
+  if (created.status !== 201) throw new Error(`create task answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}
+
+let proofsDrawn = 0;
+/** A proof of `worker` for `taskId`, uploaded and submitted through the API: one more in the review queue. */
+export async function proofByApi(suite: BrowserSuite, worker: TestAccount, taskId: string): Promise<void> {
+  const ok = async (answer: Promise<Response>) => {
+    const response = await answer;
+    if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+  const { uploadURL, objectURL } = (await (await ok(suite.api(worker, 'POST', '/api/objects/upload'))).json()) as { uploadURL: string; objectURL: string };
+  // Every proof a different picture, as real ones are.
+  proofsDrawn += 1;
+  const shade = (proofsDrawn * 40) % 256;
+  const target = new URL(uploadURL, suite.server.baseUrl);
+  await ok(suite.api(worker, 'PUT', target.pathname + target.search, drawPng(16, 16, (x) => [shade, x * 8, 100]), { 'Content-Type': 'image/png' }));
+  await ok(suite.api(worker, 'POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: objectURL, proofDescription: 'Done' }));
 }
 
 /** An account no other test of this run uses; not registered yet. */
@@ -72,6 +125,14 @@ export function testAccount(firstName: string, lastName = 'Sharma'): TestAccount
 export async function registeredAccount(server: RunningServer, firstName: string, lastName = 'Sharma'): Promise<TestAccount> {
   const account = testAccount(firstName, lastName);
   await registerAccount(server.baseUrl, account);
+  return account;
+}
+
+/** A registered account with a staff role, once the role has reached the server's read model. */
+export async function staffAccount(server: RunningServer, firstName: string, lastName: string, role: 'admin' | 'reviewer' | 'finance'): Promise<TestAccount> {
+  const account = await registeredAccount(server, firstName, lastName);
+  grantRole(server, account.mobile, role);
+  await waitForRole(server, account, role);
   return account;
 }
 
@@ -172,18 +233,9 @@ export async function waitForRole(server: RunningServer, account: TestAccount, r
  * (another admin) approves. Throws on any refusal.
  */
 export async function applySettings(server: RunningServer, requester: TestAccount, approver: TestAccount, body: unknown): Promise<void> {
-  const send = async (account: TestAccount, method: string, url: string, payload: unknown) => {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: { cookie: await sessionCookie(server, account), origin: server.baseUrl, 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
-    return { status: response.status, body: JSON.parse(text) as { request?: { id: string } } };
-  };
-  const put = await send(requester, 'PUT', '/api/admin/settings', body);
-  if (put.status === 202 && put.body.request) await send(approver, 'POST', `/api/admin/settings/requests/${put.body.request.id}/approve`, {});
+  const put = await apiAs(server, requester, 'PUT', '/api/admin/settings', body);
+  const answer = (await put.json()) as { request?: { id: string } };
+  if (put.status === 202 && answer.request) await apiAs(server, approver, 'POST', `/api/admin/settings/requests/${answer.request.id}/approve`, {});
 }
 
 /** The account's wallet balance as the API answers it to them ("125.00"). */
@@ -344,8 +396,9 @@ export function boxesOverlap(
 }
 
 /**
- * A slow network for the POSTs to paths matching `pattern`: each is held until `release()`. `keys`
- * lists the Idempotency-Key of every request that left the page.
+ * A slow network for the requests that change something (every method but GET) to paths matching
+ * `pattern`: each is held until `release()`. `keys` lists the Idempotency-Key of every such request
+ * that left the page ('' for an action without one).
  */
 export async function slowNetwork(page: Page, pattern: RegExp) {
   const keys: string[] = [];
@@ -354,13 +407,63 @@ export async function slowNetwork(page: Page, pattern: RegExp) {
   await page.route(
     (url) => pattern.test(url.pathname),
     async (route) => {
-      if (route.request().method() !== 'POST') return route.fallback();
+      if (route.request().method() === 'GET') return route.fallback();
       keys.push(route.request().headers()['idempotency-key'] ?? '');
       await released;
       await route.continue();
     },
   );
   return { keys, release };
+}
+
+export interface PressOptions {
+  /** 'tap': two touchscreen taps (a thumb), rather than a mouse double click. */
+  how?: 'click' | 'tap';
+  /** Also a stray tap on the backdrop while waiting (for modal dialogs; off for a form on the page). */
+  backdrop?: boolean;
+}
+
+/**
+ * Double-clicks (or double-taps) `button` while its request is held: one request leaves, a stray tap
+ * on the backdrop meanwhile closes nothing, and `within` (the dialog, or the form on the page) is still
+ * there, busy, after both presses. Then the answer is let through. Returns the requests' keys.
+ */
+export async function doubleClickWhileSlow(
+  page: Page,
+  within: Locator,
+  button: Locator,
+  pattern: RegExp,
+  { how = 'click', backdrop = true }: PressOptions = {},
+): Promise<string[]> {
+  const network = await slowNetwork(page, pattern);
+  if (how === 'tap') {
+    await button.scrollIntoViewIfNeeded();
+    // Tapped where a thumb finds it: its centre, once nothing (a toast) lies over it.
+    const target = await button.elementHandle();
+    const atCentre = () =>
+      target.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return hit && element.contains(hit) ? 'the button' : (hit?.outerHTML.slice(0, 200) ?? 'nothing');
+      });
+    await expect.poll(atCentre, { timeout: 15_000 }).toBe('the button');
+    const box = await target.boundingBox();
+    if (!box) throw new Error(`${String(button)} is not on screen`);
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.touchscreen.tap(x, y);
+    await page.touchscreen.tap(x, y);
+  } else {
+    await button.dblclick();
+  }
+  await expect.poll(() => network.keys.length).toBe(1);
+  if (backdrop) {
+    const corner = { x: 4, y: page.viewportSize()!.height - 4 };
+    if (how === 'tap') await page.touchscreen.tap(corner.x, corner.y);
+    else await page.mouse.click(corner.x, corner.y);
+  }
+  await expect(within.isVisible()).resolves.toBe(true);
+  network.release();
+  return network.keys;
 }
 
 /** The toast region, in either language ("Notifications (F8)" / "सूचनाएँ (F8)"). */

@@ -8,7 +8,6 @@ import {
   openAdjustmentConfirmation,
   openFinanceScreen,
   registeredAccount,
-  sessionCookie,
   setUpBrowserSuite,
   waitForRole,
   toasts,
@@ -39,15 +38,7 @@ beforeAll(async () => {
 
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
-/** A state-changing API call as `account`, the way the app sends it (same origin). */
-async function post(account: TestAccount, path: string, body: unknown): Promise<Response> {
-  const cookie = await sessionCookie(suite.server, account);
-  return fetch(`${suite.server.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { cookie, origin: suite.server.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
+const post = (account: TestAccount, path: string, body: unknown) => suite.api(account, 'POST', path, body);
 
 /** The fonts Chromium actually drew an element's text with (DevTools' "Rendered Fonts"). */
 async function platformFonts(page: Page, selector: string): Promise<string[]> {
@@ -65,8 +56,7 @@ async function platformFonts(page: Page, selector: string): Promise<string[]> {
 }
 
 async function withdrawalStatus(account: TestAccount, id: string): Promise<string> {
-  const cookie = await sessionCookie(suite.server, account);
-  const list = (await (await fetch(`${suite.server.baseUrl}/api/withdrawals`, { headers: { cookie } })).json()) as { id: string; status: string }[];
+  const list = (await (await suite.api(account, 'GET', '/api/withdrawals')).json()) as { id: string; status: string }[];
   return list.find((withdrawal) => withdrawal.id === id)?.status ?? 'missing';
 }
 

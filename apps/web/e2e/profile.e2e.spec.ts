@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { path, registeredAccount, sessionCookie, setUpBrowserSuite, toasts } from './helpers.ts';
+import { path, registeredAccount, setUpBrowserSuite, toasts } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { phone, signedIn } = suite;
@@ -14,21 +14,13 @@ async function openProfile(page: Page): Promise<void> {
 }
 
 /** A signed-in API client (cookie kept by hand), for setting the scene without the browser. */
-async function apiAs(account: TestAccount) {
-  const cookie = await sessionCookie(suite.server, account);
-  return (method: string, path: string, body?: unknown) =>
-    fetch(`${suite.server.baseUrl}${path}`, {
-      method,
-      headers: { cookie, Origin: suite.server.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-}
+const apiAs = (account: TestAccount) => (method: string, path: string, body?: unknown) => suite.api(account, method, path, body);
 
 /** Finance adjusts the user's wallet; each adjustment also leaves the user a notification. */
 async function adjust(user: TestAccount, adjustments: { amount: string; direction: 'credit' | 'debit'; reason: string }[]) {
   const staff = await newAccount('Farah', 'Khan');
   grantRole(suite.server, staff.mobile, 'finance');
-  const api = await apiAs(staff);
+  const api = apiAs(staff);
   for (const adjustment of adjustments) {
     const deadline = Date.now() + 10_000;
     for (;;) {

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
-import { apiAs, reviewStaff, reviewText, sendProof } from './review.ts';
+import { reviewText } from './review.ts';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, expectAccessible, registeredAccount, setUpBrowserSuite } from './helpers.ts';
-import { drawPng } from './png.ts';
+import { balanceOf, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, staffAccount, taskByApi } from './helpers.ts';
 
 /**
  * Bulk review on a phone: the reviewer moves through the queue with the keyboard, selects proofs,
@@ -18,37 +17,22 @@ const tx = reviewText;
 let admin: TestAccount;
 let reviewer: TestAccount;
 
-const api = (account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
-  apiAs(suite.server, account, method, url, body, headers);
-
 beforeAll(async () => {
-  ({ admin, reviewer } = await reviewStaff(suite.server));
+  admin = await staffAccount(suite.server, 'Anil', 'Verma', 'admin');
+  reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
 });
 
-let drawn = 0;
 /** A worker with a proof under review for `taskId`. */
 async function workerWithProof(taskId: string, firstName: string): Promise<TestAccount> {
   const worker = await registeredAccount(suite.server, firstName, 'Das');
-  drawn += 1;
-  const shade = (drawn * 40) % 256;
-  await sendProof(suite.server, worker, taskId, drawPng(16, 16, (x) => [shade, x * 8, 100]));
+  await proofByApi(suite, worker, taskId);
   return worker;
 }
 
 describe('bulk review on /admin/review', () => {
   it('selects with the keyboard, approves two at once with the total named, rejects one with a common reason', async () => {
     const title = `Rate the Kamai app ${Date.now()}`;
-    const created = await api(admin, 'POST', '/api/admin/tasks', {
-      title,
-      description: 'Rate it.',
-      rupeeReward: '12.50',
-      estimatedTime: '3 min',
-      taskType: 'rating',
-      requiresProof: true,
-      isActive: true,
-      iconColor: '#3B82F6',
-    });
-    const { id: taskId } = (await created.json()) as { id: string };
+    const taskId = await taskByApi(suite, admin, { title, rupeeReward: '12.50' });
     const [asha, bina, chetan] = [await workerWithProof(taskId, 'Asha'), await workerWithProof(taskId, 'Bina'), await workerWithProof(taskId, 'Chetan')];
 
     const page = await suite.signedIn(reviewer);
@@ -90,18 +74,7 @@ describe('bulk review on /admin/review', () => {
 
   it('passes axe in Hindi with proofs selected', async () => {
     const title = `Visit the Kamai blog ${Date.now()}`;
-    const created = await api(admin, 'POST', '/api/admin/tasks', {
-      title,
-      description: 'Read it.',
-      rupeeReward: '5',
-      estimatedTime: '2 min',
-      taskType: 'website',
-      taskUrl: 'https://kamai.in/blog',
-      requiresProof: true,
-      isActive: true,
-      iconColor: '#3B82F6',
-    });
-    const { id: taskId } = (await created.json()) as { id: string };
+    const taskId = await taskByApi(suite, admin, { title, description: 'Read it.', rupeeReward: '5', estimatedTime: '2 min', taskType: 'website', taskUrl: 'https://kamai.in/blog' });
     await workerWithProof(taskId, 'Deepa');
     const page = await suite.signedIn(reviewer);
     await page.goto('/profile');

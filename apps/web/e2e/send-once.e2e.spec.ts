@@ -1,52 +1,48 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
+import type { Page } from 'playwright-core';
 import type { TestAccount } from './harness.ts';
-import { balanceOf, openAdjustmentConfirmation, openFinanceScreen, path, registeredAccount, sessionCookie, setUpBrowserSuite, slowNetwork, submitLogin, waitForRole, toasts } from './helpers.ts';
+import {
+  balanceOf,
+  doubleClickWhileSlow,
+  openAdjustmentConfirmation,
+  openFinanceScreen,
+  path,
+  proofByApi,
+  registeredAccount,
+  setUpBrowserSuite,
+  slowNetwork,
+  staffAccount,
+  submitLogin,
+  taskByApi,
+  toasts,
+} from './helpers.ts';
+import { drawPng } from './png.ts';
 
 /**
- * Every money action sends once: its confirm button double-clicked while the network is slow (the
- * request held until the clicks are done) makes one request and one effect, and the dialog stays
- * open, busy, until the answer. Dialogs ask before a backdrop tap loses typed input, and Back closes
- * them without leaving the page. A deep link opened signed out returns to its page after sign-in.
+ * Every button that sends, sends once: double-clicked (or double-tapped) while the network is slow
+ * (the request held until the presses are done), it makes one request, with one Idempotency-Key
+ * where the action has one, and one effect, and the dialog stays open, busy, until the answer.
+ * Dialogs ask before a backdrop tap loses typed input, and Back closes them without leaving the page.
+ * A deep link opened signed out returns to its page after sign-in.
  */
 
 const suite = setUpBrowserSuite();
-const { signedIn } = suite;
+const { signedIn, api } = suite;
 
 let staff: TestAccount;
 let colleague: TestAccount;
+let admin: TestAccount;
+let reviewer: TestAccount;
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-  colleague = await registeredAccount(suite.server, 'Dev', 'Malik');
-  grantRole(suite.server, staff.mobile, 'finance');
-  grantRole(suite.server, colleague.mobile, 'finance');
-  await waitForRole(suite.server, staff, 'finance');
-  await waitForRole(suite.server, colleague, 'finance');
-});
+  staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
+  colleague = await staffAccount(suite.server, 'Dev', 'Malik', 'finance');
+  admin = await staffAccount(suite.server, 'Anil', 'Mehta', 'admin');
+  reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
+  // Four roles through the CLI: each run takes seconds on a busy machine.
+}, 300_000);
 
-
-async function api(account: TestAccount, method: string, path: string, body?: unknown): Promise<Response> {
-  const cookie = await sessionCookie(suite.server, account);
-  return fetch(`${suite.server.baseUrl}${path}`, {
-    method,
-    headers: { cookie, origin: suite.server.baseUrl, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-/** Double-clicks `button` while its request is held; the dialog is still there, busy, after both clicks. */
-async function doubleClickWhileSlow(page: Page, dialog: Locator, button: Locator, pattern: RegExp): Promise<string[]> {
-  const network = await slowNetwork(page, pattern);
-  await button.dblclick();
-  await expect.poll(() => network.keys.length).toBe(1);
-  // A stray tap on the backdrop meanwhile does not close it either.
-  await page.mouse.click(4, page.viewportSize()!.height - 4);
-  await expect(dialog.isVisible()).resolves.toBe(true);
-  network.release();
-  return network.keys;
-}
+const KEY = /^[0-9a-f-]{36}$/;
 
 async function pendingWithdrawal(user: TestAccount, amount: string, upiId: string): Promise<string> {
   const answer = await api(user, 'POST', '/api/withdrawals', { amount, upiId });
@@ -64,25 +60,27 @@ async function credit(user: TestAccount, amount: string): Promise<void> {
 }
 
 describe('a double click on a money action', () => {
-  it("the user's withdrawal: one request, one withdrawal", async () => {
-    const user = await registeredAccount(suite.server, 'Asha', 'Rao');
-    await credit(user, '300');
-    const page = await signedIn(user);
-    await page.goto('/wallet');
-    await page.getByRole('button', { name: 'Withdraw Money' }).click();
-    const dialog = page.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
-    await dialog.getByRole('radio', { name: 'UPI ID' }).check();
-    await dialog.getByLabel('Amount (₹)').fill('150');
-    await dialog.getByRole('textbox', { name: 'UPI ID' }).fill('asha.rao@okaxis');
-    await dialog.getByRole('button', { name: 'Submit Request' }).click();
-    const keys = await doubleClickWhileSlow(page, dialog, dialog.getByRole('button', { name: 'Confirm and send' }), /^\/api\/withdrawals$/);
-    await toasts(page).getByText('Withdrawal Requested', { exact: true }).waitFor();
-    await dialog.waitFor({ state: 'detached' });
-    expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    await expect(withdrawals(user)).resolves.toHaveLength(1);
-    expect(await balanceOf(suite.server, user)).toBe('150.00');
-  });
+  for (const how of ['click', 'tap'] as const) {
+    it(`the user's withdrawal (double ${how}): one request, one withdrawal`, async () => {
+      const user = await registeredAccount(suite.server, 'Asha', 'Rao');
+      await credit(user, '300');
+      const page = await signedIn(user);
+      await page.goto('/wallet');
+      await page.getByRole('button', { name: 'Withdraw Money' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Withdraw to (Bank|UPI)$/ });
+      await dialog.getByRole('radio', { name: 'UPI ID' }).check();
+      await dialog.getByLabel('Amount (₹)').fill('150');
+      await dialog.getByRole('textbox', { name: 'UPI ID' }).fill('asha.rao@okaxis');
+      await dialog.getByRole('button', { name: 'Submit Request' }).click();
+      const keys = await doubleClickWhileSlow(page, dialog, dialog.getByRole('button', { name: 'Confirm and send' }), /^\/api\/withdrawals$/, { how });
+      await toasts(page).getByText('Withdrawal Requested', { exact: true }).waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatch(KEY);
+      await expect(withdrawals(user)).resolves.toHaveLength(1);
+      expect(await balanceOf(suite.server, user)).toBe('150.00');
+    });
+  }
 
   it("finance's adjustment: one request, one credit", async () => {
     const user = await registeredAccount(suite.server, 'Ravi', 'Verma');
@@ -133,6 +131,176 @@ describe('a double click on a money action', () => {
     expect(statuses).toEqual({ [paid]: 'paid', [rejected]: 'rejected' });
     // 500 − 150 paid; the rejected 200 came back once.
     expect(await balanceOf(suite.server, user)).toBe('350.00');
+  });
+});
+
+/** The proofs under review for a task, as the reviewers' queue has them. */
+async function proofsOf(taskId: string): Promise<{ id: string; taskId: string }[]> {
+  const queue = (await (await api(reviewer, 'GET', '/api/admin/submissions')).json()) as { id: string; taskId: string }[];
+  return queue.filter((submission) => submission.taskId === taskId);
+}
+
+const PROOF_FILE = { name: 'proof.png', mimeType: 'image/png', buffer: drawPng(120, 80, (x, y) => [20, (x * 2) % 256, (y * 3) % 256]) };
+
+describe('a double press on the other buttons that send', () => {
+  for (const how of ['click', 'tap'] as const) {
+    it(`the user's proof (double ${how}): one request, one proof under review`, async () => {
+      const title = `Rate the Kamai app, ${how} ${Date.now()}`;
+      const taskId = await taskByApi(suite, admin, { title, rupeeReward: '12' });
+      const user = await registeredAccount(suite.server, 'Usha', 'Verma');
+      const page = await signedIn(user);
+      await page.goto('/tasks/rating');
+      await page.getByRole('article', { name: title }).getByRole('button', { name: 'Submit Proof' }).click();
+      const dialog = page.getByRole('dialog', { name: `Submit Proof - ${title}` });
+      await dialog.getByLabel('Proof image').setInputFiles(PROOF_FILE);
+      await dialog.getByRole('img', { name: 'Chosen proof' }).waitFor();
+      await dialog.getByLabel('Description').fill('I rated the app and wrote a review.');
+      const submit = dialog.getByRole('button', { name: 'Submit Proof' });
+      await expect.poll(() => submit.isEnabled()).toBe(true);
+      const keys = await doubleClickWhileSlow(page, dialog, submit, /\/submit-proof$/, { how });
+      await toasts(page).getByText('Proof Submitted!', { exact: true }).waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatch(KEY);
+      await expect(proofsOf(taskId)).resolves.toHaveLength(1);
+    });
+  }
+
+  it("the reviewer's approve and reject of one proof: one request each, one credit", async () => {
+    const title = `Rate the Kamai blog ${Date.now()}`;
+    const taskId = await taskByApi(suite, admin, { title, rupeeReward: '12.50' });
+    const [approved, rejected] = [await registeredAccount(suite.server, 'Bina', 'Das'), await registeredAccount(suite.server, 'Chetan', 'Das')];
+    await proofByApi(suite, approved, taskId);
+    await proofByApi(suite, rejected, taskId);
+    const page = await signedIn(reviewer);
+    await page.goto('/admin/review');
+    const cardOf = (name: string) => page.getByTestId('submission').filter({ hasText: title }).filter({ hasText: name });
+
+    await cardOf('Bina').getByRole('button', { name: 'Approve', exact: true }).click();
+    const approve = page.getByRole('dialog', { name: 'Approve this proof?' });
+    const approveKeys = await doubleClickWhileSlow(page, approve, approve.getByRole('button', { name: 'Approve ₹12.50' }), /\/approve$/);
+    await approve.waitFor({ state: 'detached' });
+    expect(approveKeys).toHaveLength(1);
+    expect(approveKeys[0]).toMatch(KEY);
+    await expect.poll(() => balanceOf(suite.server, approved)).toBe('12.50');
+
+    await cardOf('Chetan').getByRole('button', { name: 'Reject', exact: true }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject proof' });
+    await reject.getByRole('textbox', { name: 'Reason' }).fill('The screenshot does not show the review');
+    await page.unrouteAll({ behavior: 'wait' });
+    const rejectKeys = await doubleClickWhileSlow(page, reject, reject.getByRole('button', { name: 'Reject', exact: true }), /\/reject$/);
+    await reject.waitFor({ state: 'detached' });
+    expect(rejectKeys).toHaveLength(1);
+    await expect.poll(() => proofsOf(taskId)).toEqual([]);
+    expect(await balanceOf(suite.server, approved)).toBe('12.50');
+    expect(await balanceOf(suite.server, rejected)).toBe('0.00');
+  });
+
+  it("the reviewer's bulk approve and bulk reject: one request each", async () => {
+    const title = `Visit the Kamai offers ${Date.now()}`;
+    const taskId = await taskByApi(suite, admin, { title, rupeeReward: '5' });
+    const workers = [await registeredAccount(suite.server, 'Deepa', 'Nair'), await registeredAccount(suite.server, 'Esha', 'Nair'), await registeredAccount(suite.server, 'Faiz', 'Nair')];
+    for (const worker of workers) await proofByApi(suite, worker, taskId);
+    const page = await signedIn(reviewer);
+    await page.goto('/admin/review');
+    const cardOf = (name: string) => page.getByTestId('submission').filter({ hasText: title }).filter({ hasText: name });
+    await cardOf('Faiz').waitFor();
+    // Others' proofs may wait in the queue too: select these two by their own boxes.
+    for (const name of ['Deepa', 'Esha']) await cardOf(name).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    const approve = page.getByRole('dialog', { name: 'Approve 2 proofs?' });
+    const approveKeys = await doubleClickWhileSlow(page, approve, approve.getByRole('button', { name: 'Approve 2 (₹10.00)' }), /^\/api\/admin\/submissions\/bulk$/);
+    await approve.waitFor({ state: 'detached' });
+    expect(approveKeys).toHaveLength(1);
+    expect(approveKeys[0]).toMatch(KEY);
+    await expect.poll(() => proofsOf(taskId).then((left) => left.length)).toBe(1);
+    expect([await balanceOf(suite.server, workers[0]!), await balanceOf(suite.server, workers[1]!)]).toEqual(['5.00', '5.00']);
+
+    await page.unrouteAll({ behavior: 'wait' });
+    await cardOf('Faiz').getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Reject selected' }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject 1 proof?' });
+    await reject.getByRole('button', { name: 'The screenshot is blurry or cut off' }).click();
+    const rejectKeys = await doubleClickWhileSlow(page, reject, reject.getByRole('button', { name: 'Reject 1' }), /^\/api\/admin\/submissions\/bulk$/);
+    await reject.waitFor({ state: 'detached' });
+    expect(rejectKeys).toHaveLength(1);
+    await expect.poll(() => proofsOf(taskId)).toEqual([]);
+    expect(await balanceOf(suite.server, workers[2]!)).toBe('0.00');
+  });
+
+  it("the admin's Add Task and Edit Task: one request each, one task", async () => {
+    const title = `Play the Kamai quiz ${Date.now()}`;
+    const page = await signedIn(admin);
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+    const form = page.getByRole('region', { name: 'Add Task' });
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('Answer five questions about saving money.');
+    await form.getByLabel('Task URL').fill('https://kamai.in/quiz');
+    const addKeys = await doubleClickWhileSlow(page, form, form.getByRole('button', { name: 'Add Task' }), /^\/api\/admin\/tasks$/, { backdrop: false });
+    await toasts(page).getByText('Task created successfully', { exact: true }).waitFor();
+    expect(addKeys).toHaveLength(1);
+    const named = async () => ((await (await api(admin, 'GET', '/api/admin/tasks')).json()) as { title: string; rupeeReward: string }[]).filter((task) => task.title === title);
+    await expect(named()).resolves.toHaveLength(1);
+
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.getByRole('article', { name: title }).getByRole('button', { name: `Edit ${title}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Task' });
+    await edit.getByLabel('Rupee reward').fill('7.50');
+    const editKeys = await doubleClickWhileSlow(page, edit, edit.getByRole('button', { name: 'Save Changes' }), /^\/api\/admin\/tasks\/[^/]+$/);
+    await toasts(page).getByText('Task updated successfully', { exact: true }).waitFor();
+    await edit.waitFor({ state: 'detached' });
+    expect(editKeys).toHaveLength(1);
+    await expect(named()).resolves.toEqual([expect.objectContaining({ rupeeReward: '7.50' })]);
+  });
+
+  it("the user's KYC document: sent once when both sides are in, a double press meanwhile sends nothing more", async () => {
+    const user = await registeredAccount(suite.server, 'Gita', 'Iyer');
+    const page = await signedIn(user);
+    await page.goto('/kyc');
+    const card = page.getByRole('article', { name: 'Voter ID' });
+    const network = await slowNetwork(page, /^\/api\/kyc\/documents$/);
+    const image = (tint: number) => ({ name: 'side.png', mimeType: 'image/png', buffer: drawPng(171, 108, (x, y) => [(tint * 53 + x) % 256, (tint * 97 + y) % 256, 200]) });
+    await card.getByLabel('Voter ID Front image').setInputFiles(image(1));
+    await toasts(page).getByText('Image Uploaded', { exact: true }).first().waitFor();
+    await card.getByLabel('Voter ID Back image').setInputFiles(image(2));
+    await expect.poll(() => network.keys.length).toBe(1);
+    // The button is busy while the document is on its way: pressing it twice sends nothing more.
+    const submit = card.getByRole('button', { name: 'Submitting...' });
+    await submit.dblclick({ force: true });
+    const [x, y] = await submit.boundingBox().then((box) => [box!.x + box!.width / 2, box!.y + box!.height / 2] as const);
+    await page.touchscreen.tap(x, y);
+    network.release();
+    await toasts(page).getByText('Document Uploaded', { exact: true }).waitFor();
+    await card.getByTestId('kyc-status').filter({ hasText: 'Pending review' }).waitFor();
+    expect(network.keys).toHaveLength(1);
+    const documents = (await (await api(user, 'GET', '/api/kyc/documents')).json()) as unknown[];
+    expect(documents).toHaveLength(1);
+  });
+
+  it("the user's deletion request, and the admin's erasure: one request each", async () => {
+    expect((await api(admin, 'PUT', '/api/admin/settings', { deletionCoolingOffHours: 0 })).status).toBe(200);
+    const user = await registeredAccount(suite.server, 'Zenobia', 'Quill');
+    const userId = ((await (await api(user, 'GET', '/api/auth/user')).json()) as { id: string }).id;
+    const mine = await signedIn(user);
+    await mine.goto('/delete-account');
+    await mine.getByLabel('Your password').fill(user.password);
+    const panel = mine.getByRole('region', { name: 'Request deletion here' });
+    const askKeys = await doubleClickWhileSlow(mine, panel, mine.getByRole('button', { name: 'Request deletion', exact: true }), /^\/api\/profile\/deletion-request$/, { backdrop: false });
+    await mine.getByTestId('deletion-pending').waitFor();
+    expect(askKeys).toHaveLength(1);
+
+    const desk = await signedIn(admin);
+    await desk.goto('/admin/deletions');
+    const card = desk.getByTestId('deletion-request').filter({ hasText: userId });
+    await card.getByRole('button', { name: 'Erase account' }).click();
+    const dialog = desk.getByRole('dialog', { name: 'Erase this account?' });
+    const eraseKeys = await doubleClickWhileSlow(desk, dialog, dialog.getByRole('button', { name: 'Erase for good' }), /\/erase$/);
+    await toasts(desk).getByText('Account Erased', { exact: true }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(eraseKeys).toHaveLength(1);
+    expect(eraseKeys[0]).toMatch(KEY);
+    await expect.poll(() => card.count()).toBe(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type FundingEvent, type Paise, istDateOf, msg } from '@kamai/contracts';
+import { DEFAULT_LIMITS, type FundingEvent, type Paise, istDayOf, msg } from '@kamai/contracts';
 import type { Decider } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -64,7 +64,7 @@ export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent>
         const d = command.data;
         if (state.recorded) throw new DomainError('conflict', msg('funding.exists'));
         // The day is an IST day, compared with today's IST date at the command's time.
-        if (d.valueDate > istDateOf(command.now)) throw new DomainError('invalid', msg('funding.futureDate'), { date: msg('funding.futureDate') });
+        if (d.valueDate > istDayOf(command.now)) throw new DomainError('invalid', msg('funding.futureDate'), { date: msg('funding.futureDate') });
         const threshold = d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise;
         return [
           {

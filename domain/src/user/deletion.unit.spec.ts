@@ -1,20 +1,14 @@
 import { describe, it } from 'vitest';
 import type { UserEvent, WithdrawalDestination } from '@kamai/contracts';
-import { deciderSpec } from '../testing/spec.ts';
 import { type DeletionCommand } from './deletion.ts';
-import { userDecider, type UserCommand } from './decider.ts';
-import { userEvolver, type UserState } from './state.ts';
+import { registeredAt, userSpec as spec } from './fixtures.ts';
 import { credit, debit } from './wallet.ts';
 
 const now = '2026-11-21T10:00:00.000Z';
 const inCoolingOff = '2026-11-22T10:00:00.000Z';
 const afterCoolingOff = '2026-11-23T10:00:00.000Z';
-const spec = deciderSpec<UserState, UserEvent, UserCommand>(userEvolver, userDecider.decide);
 
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: now },
-};
+const registered = registeredAt(now);
 const requested: UserEvent = {
   type: 'DeletionRequested',
   data: { requestId: 'd1', requestedAt: now, coolingOffEndsAt: '2026-11-23T10:00:00.000Z' },

@@ -1,19 +1,14 @@
 import { describe, it } from 'vitest';
 import type { UserEvent } from '@kamai/contracts';
-import { deciderSpec } from '../testing/spec.ts';
-import { userDecider, type UserCommand } from './decider.ts';
-import type { UserState } from './state.ts';
+import type { UserCommand } from './decider.ts';
+import { registeredAt, userSpec as spec } from './fixtures.ts';
 import type { TaskSnapshot } from './tasks.ts';
 
 const t0 = '2026-11-21T10:00:00.000Z';
 const t1 = '2026-11-21T11:00:00.000Z';
 const t2 = '2026-11-21T12:00:00.000Z';
-const spec = deciderSpec<UserState, UserEvent, UserCommand>(userDecider, userDecider.decide);
 
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: t0 },
-};
+const registered = registeredAt(t0);
 const credited: UserEvent = {
   type: 'WalletCredited',
   data: { entryId: 'e0', amountPaise: 50_000, kind: 'task_reward', params: { taskTitle: 'Rate' }, creditedAt: t0 },

@@ -1,4 +1,4 @@
-import { type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDateOf } from '@kamai/contracts';
+import { type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { BANK, adjust } from './testing.ts';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const today = () => istDateOf(new Date());
+const today = () => istDayOf(new Date());
 const bank = async () => {
   const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
   return trial.body.accounts.find((a) => a.account === 'platform:bank');
@@ -99,7 +99,7 @@ describe('funding the payout account', () => {
 
   it('refuses bad input with 400 and records nothing; unknown fundings are 404', async () => {
     const count = (await finance.get<FundingBody[]>('/api/admin/ledger/funding')).body.length;
-    const tomorrow = istDateOf(new Date(Date.now() + 86_400_000));
+    const tomorrow = istDayOf(new Date(Date.now() + 86_400_000));
     for (const body of [
       { amount: 0, reference: 'X1', date: today() },
       { amount: '-5', reference: 'X2', date: today() },

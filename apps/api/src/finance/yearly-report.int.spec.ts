@@ -1,4 +1,4 @@
-import { type YearlyReportBody, istDateOf } from '@kamai/contracts';
+import { type YearlyReportBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kycUpload, photo } from '../kyc/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
@@ -19,7 +19,7 @@ afterAll(async () => server?.close());
 
 /** The financial year (April to March) today falls in, as `2026-27`. */
 function currentFy(): string {
-  const [year, month] = istDateOf(new Date()).split('-').map(Number) as [number, number];
+  const [year, month] = istDayOf(new Date()).split('-').map(Number) as [number, number];
   const start = month >= 4 ? year : year - 1;
   return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
 }

@@ -20,7 +20,8 @@ export const withRole = (...roles: Role[]) =>
     await next();
   });
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Path ids are checked against the one id shape of contracts. */
+export { UUID_PATTERN } from '@kamai/contracts';
 
 /** A path id of the wrong shape names nothing: 404, the same answer as an unknown id, never a 500. */
 export const idParam = (name: string, pattern: RegExp, message: MessageRef) =>

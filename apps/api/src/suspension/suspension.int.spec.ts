@@ -1,8 +1,8 @@
 import type { AuditEntryBody, NotificationBody, SubmissionBody, TaskBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPI, adjust } from '../finance/testing.ts';
-import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
-import { createTaskAs, submitProof, uploadedImage } from '../tasks/testing.ts';
+import type { TestClient, TestServer } from '../testing/index.ts';
+import { createTaskAs, startServerWithTask, submitProof, uploadedImage } from '../tasks/testing.ts';
 
 describe('suspending an account over HTTP', () => {
   let server: TestServer;
@@ -10,9 +10,7 @@ describe('suspending an account over HTTP', () => {
   let task: TaskBody;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await server.signUp({ roles: ['admin'] });
-    task = await createTaskAs(admin);
+    ({ server, admin, task } = await startServerWithTask());
   });
   afterAll(() => server.close());
 

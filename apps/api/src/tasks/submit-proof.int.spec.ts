@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { TaskBody, UserTaskBody } from '@kamai/contracts';
 import { MAX_IMAGE_BYTES } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
+import type { TestClient, TestServer } from '../testing/index.ts';
 import {
   TINY_PNG,
   createTaskAs,
   deleteTaskAs,
   objectBehindTheServersBack,
   pngOfSize,
+  startServerWithTask,
   submitProof,
   upload,
   uploadedImage,
@@ -20,9 +21,7 @@ describe('tasks and proof submission over HTTP', () => {
   let task: TaskBody;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await server.signUp({ roles: ['admin'] });
-    task = await createTaskAs(admin);
+    ({ server, admin, task } = await startServerWithTask());
   });
   afterAll(() => server.close());
 

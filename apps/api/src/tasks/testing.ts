@@ -6,7 +6,7 @@ import type { TaskBody, TaskInputRequest } from '@kamai/contracts';
 import { expect } from 'vitest';
 import type { UploadAnswer } from '../object-storage/index.ts';
 import { TINY_PNG } from '../object-storage/testing.ts';
-import type { TestClient, TestServer } from '../testing/index.ts';
+import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
 
 export { TINY_PNG, pngOfSize } from '../object-storage/testing.ts';
 
@@ -29,6 +29,13 @@ export async function createTaskAs(admin: TestClient, overrides: Partial<TaskInp
   const res = await admin.post<TaskBody>('/api/admin/tasks', taskInput(overrides));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
+}
+
+/** A test server with an admin and one task of theirs: what the task and suspension specs start from. */
+export async function startServerWithTask(): Promise<{ server: TestServer; admin: TestClient & { userId: string }; task: TaskBody }> {
+  const server = await startTestServer();
+  const admin = await server.signUp({ roles: ['admin'] });
+  return { server, admin, task: await createTaskAs(admin) };
 }
 
 /** The task's ETag as the admin read answers it (`"<stream revision>"`). */

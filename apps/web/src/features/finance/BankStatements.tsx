@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ChangeEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BankStatementRunBody } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -7,7 +7,7 @@ import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { linkButton } from './styles.ts';
+import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { bankStatementRunsQuery, useBankStatementMutation } from './payoutQueries.ts';
 
 /**
@@ -16,18 +16,12 @@ import { bankStatementRunsQuery, useBankStatementMutation } from './payoutQuerie
  */
 export function BankStatements() {
   const { t } = useTranslation('finance');
-  const inputId = useId();
   const runs = useQuery(bankStatementRunsQuery());
   const reconcile = useBankStatementMutation();
   const once = useSendOnce();
   const [latest, setLatest] = useState<BankStatementRunBody | null>(null);
 
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    const csv = await file.text();
+  const onCsv = async (csv: string) => {
     let sent;
     try {
       sent = await once.send(() => reconcile.mutateAsync({ csv }));
@@ -49,10 +43,7 @@ export function BankStatements() {
         <p className="text-sm text-slate-600">{t('statements.intro')}</p>
       </div>
       <div>
-        <label htmlFor={inputId} className={`${linkButton} cursor-pointer focus-within:ring-4 focus-within:ring-emerald-600`} aria-busy={once.busy}>
-          {once.busy ? t('statements.reading') : t('statements.import')}
-          <input id={inputId} type="file" accept=".csv,text/csv" className="sr-only" disabled={once.busy} onChange={(e) => void onFile(e)} />
-        </label>
+        <CsvFilePicker label={once.busy ? t('statements.reading') : t('statements.import')} busy={once.busy} onCsv={(csv) => void onCsv(csv)} />
       </div>
       {latest && <StatementRun run={latest} open testId="statement-latest" />}
       <h3 className="text-base font-semibold">{t('statements.past')}</h3>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ChangeEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_BATCH_SIZE, formatPaise, istDay, parseRupees } from '@kamai/contracts';
 import type { PayoutBatchBody, ResultsImportBody } from '@kamai/contracts';
@@ -10,6 +10,7 @@ import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, financeWithdrawalsQuery, settingsQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
+import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { inputClass, linkButton } from './styles.ts';
 import {
@@ -186,13 +187,7 @@ function BatchList({ me }: { me: string }) {
   const [outcomes, setOutcomes] = useState<Record<string, ResultsImportBody>>({});
   const once = useSendOnce(pending !== null);
 
-  const onFile = async (batch: PayoutBatchBody, event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    // Cleared, so the same file can be chosen again (a re-import changes nothing, and says so).
-    input.value = '';
-    if (!file) return;
-    const csv = await file.text();
+  const onCsv = (batch: PayoutBatchBody, csv: string) => {
     const summary = summariseResults(csv);
     if (!summary || summary.rows === 0) {
       toast({ variant: 'destructive', title: t('actionFailed'), description: t('results.unreadable') });
@@ -257,7 +252,7 @@ function BatchList({ me }: { me: string }) {
               mine={batch.createdBy === me}
               outcome={outcomes[batch.id]}
               onApprove={() => setPending({ kind: 'approve', batch })}
-              onFile={(event) => void onFile(batch, event)}
+              onCsv={(csv) => onCsv(batch, csv)}
             />
           ))}
         </ul>
@@ -281,16 +276,15 @@ function BatchCard({
   mine,
   outcome,
   onApprove,
-  onFile,
+  onCsv,
 }: {
   batch: PayoutBatchBody;
   mine: boolean;
   outcome: ResultsImportBody | undefined;
   onApprove: () => void;
-  onFile: (event: ChangeEvent<HTMLInputElement>) => void;
+  onCsv: (csv: string) => void;
 }) {
   const { t } = useTranslation('finance');
-  const fileId = useId();
   const waiting = batch.status === 'awaiting_approval';
   return (
     <li className={card} data-testid="payout-batch">
@@ -324,10 +318,7 @@ function BatchCard({
           <a className={linkButton} href={`/api/admin/payout-batches/${encodeURIComponent(batch.id)}/file`} download>
             {t('batches.download')}
           </a>
-          <label htmlFor={fileId} className={`${linkButton} cursor-pointer focus-within:ring-4 focus-within:ring-emerald-600`}>
-            {t('batches.importResults')}
-            <input id={fileId} type="file" accept=".csv,text/csv" className="sr-only" onChange={onFile} />
-          </label>
+          <CsvFilePicker label={t('batches.importResults')} onCsv={onCsv} />
           {batch.fileDownloads > 0 && <span className="text-xs text-slate-600">{t('batches.downloads', { count: batch.fileDownloads })}</span>}
         </div>
       )}

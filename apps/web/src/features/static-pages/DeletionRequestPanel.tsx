@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DeletionRequestCreate, type MyDeletionBody } from '@kamai/contracts';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button.tsx';
 import { PasswordField } from '../../components/fields.tsx';
 import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 import { getJson } from '../../lib/http.ts';
 import { toast } from '../../lib/toast.ts';
 
@@ -15,54 +15,39 @@ const deletionRequestQuery = () =>
 
 /**
  * For a signed-in user: ask for the account's deletion with the password again, or see the pending
- * request with the end of its cooling-off and cancel it. The confirm runs once however often it is
- * clicked (the ref guards it before React re-renders the disabled button).
+ * request with the end of its cooling-off and cancel it. Each sends once however often it is pressed,
+ * until the screen shows the answer.
  */
 export function DeletionRequestPanel() {
   const { t } = useTranslation('static-pages');
   const queryClient = useQueryClient();
   const current = useQuery(deletionRequestQuery());
-  const inFlight = useRef(false);
+  const once = useSendOnce();
   const form = useSchemaForm(DeletionRequestCreate, { password: '' });
   const refresh = () => queryClient.invalidateQueries({ queryKey: deletionRequestQuery().queryKey });
   const request = useMutation({ mutationFn: (body: { password: string }) => apiRequest('POST', '/api/profile/deletion-request', body) });
   const cancel = useMutation({ mutationFn: () => apiRequest('DELETE', '/api/profile/deletion-request') });
 
-  const once = async (run: () => Promise<void>) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
+  /** Sends, then reloads the request, so the button stays busy until the screen has changed. */
+  const sendOnce = async (run: () => Promise<unknown>, done: string, failed: (error: unknown) => void) => {
+    let sent;
     try {
-      await run();
-    } finally {
-      inFlight.current = false;
+      sent = await once.send(async () => {
+        await run();
+        await refresh();
+      });
+    } catch (error) {
+      failed(error);
+      toast({ variant: 'destructive', title: t('deleteAccount.self.failed'), description: serverErrorMessage(error, t('deleteAccount.self.failed')) });
+      return;
     }
+    if (sent) toast({ title: done });
   };
 
   const onSubmit = form.handleSubmit((values) =>
-    once(async () => {
-      try {
-        await request.mutateAsync(values);
-      } catch (error) {
-        form.setServerErrors(serverFieldErrors(error));
-        toast({ variant: 'destructive', title: t('deleteAccount.self.failed'), description: serverErrorMessage(error, t('deleteAccount.self.failed')) });
-        return;
-      }
-      toast({ title: t('deleteAccount.self.requestedTitle') });
-      await refresh();
-    }),
+    sendOnce(() => request.mutateAsync(values), t('deleteAccount.self.requestedTitle'), (error) => form.setServerErrors(serverFieldErrors(error))),
   );
-
-  const onCancel = () =>
-    once(async () => {
-      try {
-        await cancel.mutateAsync();
-      } catch (error) {
-        toast({ variant: 'destructive', title: t('deleteAccount.self.failed'), description: serverErrorMessage(error, t('deleteAccount.self.failed')) });
-        return;
-      }
-      toast({ title: t('deleteAccount.self.cancelledTitle') });
-      await refresh();
-    });
+  const onCancel = () => sendOnce(() => cancel.mutateAsync(), t('deleteAccount.self.cancelledTitle'), () => undefined);
 
   const pending = current.data?.request?.status === 'pending' ? current.data.request : null;
   return (
@@ -75,7 +60,7 @@ export function DeletionRequestPanel() {
           <p className="text-[15px] leading-relaxed text-slate-700">
             {t('deleteAccount.self.pending', { date: formatDateTime(pending.coolingOffEndsAt) })}
           </p>
-          <Button variant="secondary" disabled={cancel.isPending} onClick={() => void onCancel()}>
+          <Button variant="secondary" disabled={once.busy} onClick={() => void onCancel()}>
             {t('deleteAccount.self.cancel')}
           </Button>
         </div>
@@ -83,8 +68,8 @@ export function DeletionRequestPanel() {
         <form noValidate onSubmit={onSubmit} className="grid gap-3">
           <p className="text-[15px] leading-relaxed text-slate-700">{t('deleteAccount.self.intro')}</p>
           <PasswordField label={t('deleteAccount.self.password')} autoComplete="current-password" {...form.field('password')} />
-          <Button type="submit" variant="danger" disabled={request.isPending}>
-            {request.isPending ? t('deleteAccount.self.submitting') : t('deleteAccount.self.submit')}
+          <Button type="submit" variant="danger" disabled={once.busy}>
+            {once.busy ? t('deleteAccount.self.submitting') : t('deleteAccount.self.submit')}
           </Button>
         </form>
       )}
