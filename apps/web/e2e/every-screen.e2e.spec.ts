@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, tx, waitForRole } from './helpers.ts';
-import { istDateOf } from '@kamai/contracts';
+import { istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
 /**
@@ -125,7 +125,7 @@ const SCREENS: Screen[] = [
       await page.getByRole('tab', { name: t('finance:tabs.reconciliation') }).click();
       await page.getByLabel(t('finance:funding.amount')).fill('2500');
       await page.getByLabel(t('finance:funding.reference')).fill('NEFT-SWEEP-0001');
-      await page.getByLabel(t('finance:funding.date')).fill(istDateOf(new Date()));
+      await page.getByLabel(t('finance:funding.date')).fill(istDayOf(new Date()));
       await page.getByRole('button', { name: t('finance:funding.record') }).click();
       await page.getByRole('dialog').waitFor();
     },
@@ -141,10 +141,10 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'account deletions', role: 'admin', path: '/admin/deletions' },
-  // Being added beside this work; one line each at merge:
-  // { name: 'settings', role: 'admin', path: '/admin/settings' },
-  // { name: 'audit', role: 'admin', path: '/admin/audit' },
-  // { name: 'staff home', role: 'reviewer', path: '/' },
+  { name: 'settings', role: 'admin', path: '/admin/settings' },
+  { name: 'audit log', role: 'admin', path: '/admin/audit' },
+  { name: 'staff home with queue counts', role: 'reviewer', path: '/' },
+  { name: 'staff home of finance', role: 'finance', path: '/' },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
