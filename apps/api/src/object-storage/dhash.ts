@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './image.ts';
 
 /**
  * The 64-bit difference hash of a picture: grey, squeezed to 9×8 pixels, and one bit per pair of
@@ -7,6 +7,7 @@ import sharp from 'sharp';
  * nearly every bit, and a different picture does not. Null for bytes that do not decode.
  */
 export async function differenceHash(bytes: Uint8Array): Promise<string | null> {
+  const sharp = await loadSharp();
   try {
     const pixels = await sharp(bytes, { limitInputPixels: 50_000_000, failOn: 'error' })
       .rotate()
