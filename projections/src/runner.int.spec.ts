@@ -139,7 +139,7 @@ describe('a checkpoint per projection', () => {
     await runner.start();
     expect((await readCheckpoints(db)).get('tasks')).toMatchObject({ version: tasksProjection.version + 1, position: 20 });
     expect(await rowsOf(db, 'tasks')).toHaveLength(20);
-    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'task%'`.execute(db)).rows;
+    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('tasks', 'task_notes')`.execute(db)).rows;
     expect(tables.map((t) => t.name)).toEqual(['tasks']);
     await runner.stop();
   });
