@@ -9,7 +9,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, testAccount, tx, waitForRole } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount, testAccount, tx, waitForRole } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -377,7 +377,8 @@ describe('offline that recovers, and slow first loads', () => {
     ['home', '/', 'home:queues.heading'],
   ] as const) {
     it(`shows the ${screen} skeleton in the signed-in frame while a deep link's first read is slow`, async () => {
-      const page = await phoneIn(staff, 'en');
+      // A staff member of their own: the shared one reads Hindi after the desk tests chose it.
+      const page = await phoneIn(await staffAccount(suite.server, 'Nisha', 'Kapoor', 'reviewer'), 'en');
       // Hold the signed-in user's read until the skeleton has been seen.
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
