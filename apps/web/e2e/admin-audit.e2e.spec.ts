@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { istDayOf } from '@kamai/contracts';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, waitForRole } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount } from './helpers.ts';
 
 /**
  * The admin's audit log: actions done through the API appear with who did them (name and role),
@@ -18,12 +17,8 @@ let finance: TestAccount;
 const CREDITS = 27;
 
 beforeAll(async () => {
-  admin = await registeredAccount(suite.server, 'Aditi', 'Menon');
-  finance = await registeredAccount(suite.server, 'Farah', 'Khan');
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, finance.mobile, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, finance, 'finance');
+  admin = await staffAccount(suite.server, 'Aditi', 'Menon', 'admin');
+  finance = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
 });
 
 describe('the audit log', () => {

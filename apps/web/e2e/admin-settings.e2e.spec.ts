@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, toasts, waitForRole } from './helpers.ts';
+import { expectAccessible, path, sessionCookie, setUpBrowserSuite, staffAccount, toasts } from './helpers.ts';
 
 /**
  * The admin Settings screen: one admin asks to raise the adjustment threshold (a control setting)
@@ -16,12 +15,8 @@ let asha: TestAccount;
 let vikram: TestAccount;
 
 beforeAll(async () => {
-  asha = await registeredAccount(suite.server, 'Asha', 'Rao');
-  vikram = await registeredAccount(suite.server, 'Vikram', 'Shah');
-  grantRole(suite.server, asha.mobile, 'admin');
-  grantRole(suite.server, vikram.mobile, 'admin');
-  await waitForRole(suite.server, asha, 'admin');
-  await waitForRole(suite.server, vikram, 'admin');
+  asha = await staffAccount(suite.server, 'Asha', 'Rao', 'admin');
+  vikram = await staffAccount(suite.server, 'Vikram', 'Shah', 'admin');
 });
 
 /** The settings in force, as the public API reads them. */

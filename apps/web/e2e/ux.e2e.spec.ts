@@ -258,12 +258,8 @@ describe('staff start where they work', () => {
   let finance: TestAccount;
 
   beforeAll(async () => {
-    reviewer = await registeredAccount(suite.server, 'Rekha', 'Iyer');
-    finance = await registeredAccount(suite.server, 'Farhan', 'Ali');
-    grantRole(suite.server, reviewer.mobile, 'reviewer');
-    grantRole(suite.server, finance.mobile, 'finance');
-    await waitForRole(suite.server, reviewer, 'reviewer');
-    await waitForRole(suite.server, finance, 'finance');
+    reviewer = await staffAccount(suite.server, 'Rekha', 'Iyer', 'reviewer');
+    finance = await staffAccount(suite.server, 'Farhan', 'Ali', 'finance');
 
     // Work in both queues: a proof to review, and a withdrawal to pay.
     const worker = await registeredAccount(suite.server, 'Gopal', 'Nair');
