@@ -132,9 +132,9 @@ describe('KYC from upload to the ₹200 bonus', () => {
     await expectAccessible(userPage, 'KYC, one approved and one rejected');
     await uploadDocument(userPage, 'Voter ID');
 
-    // The reviewer approves the new submission (reached from the proof review screen's link).
+    // The reviewer approves the new submission (reached from the proof review screen by the staff navigation).
     await reviewerPage.goto('/admin/review');
-    await reviewerPage.getByRole('link', { name: 'KYC review' }).click();
+    await reviewerPage.getByTestId('staff-nav').getByRole('link', { name: 'KYC review' }).click();
     await reviewerPage.waitForURL((url) => url.pathname === '/admin/kyc');
     await queueCard(reviewerPage, 'Voter ID', user).getByRole('button', { name: 'Approve' }).click();
     await reviewerPage.getByRole('dialog', { name: 'Approve this document?' }).getByRole('button', { name: 'Approve Voter ID' }).click();

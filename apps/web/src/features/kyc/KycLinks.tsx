@@ -1,10 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { KYC_BONUS_PAISE, type KycStatus, type UserBody, formatPaise } from '@kamai/contracts';
 import { ShieldIcon } from '../../components/icons.tsx';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { formatRupees } from '../../lib/format.ts';
 
 /** The bonus as the spec's constant, from contracts: "₹200.00". */
@@ -39,17 +36,5 @@ export function KycStatusText({ status }: { status: KycStatus | undefined }) {
     <span data-testid="kyc-profile-status" className={`rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`}>
       {t(`profileStatus.${status}`)}
     </span>
-  );
-}
-
-/** A link to the KYC queue, for reviewers (the review screen's header). */
-export function KycReviewLink() {
-  const { t } = useTranslation('kyc');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'reviewer')) return null;
-  return (
-    <Link to="/admin/kyc" className="inline-flex min-h-11 items-center text-sm font-semibold text-emerald-700 underline">
-      {t('review.link')}
-    </Link>
   );
 }

@@ -17,7 +17,6 @@ import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './reviewMutations.ts';
-import { KycReviewLink } from '../kyc/KycLinks.tsx';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
 import { ProofFlags } from './ProofFlags.tsx';
@@ -100,7 +99,6 @@ function ReviewQueue() {
           {queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}
         </p>
         <p className="text-xs text-slate-500">{t('shortcuts')}</p>
-        <KycReviewLink />
       </header>
 
       {queue.isPending ? (
