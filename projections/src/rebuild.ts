@@ -22,8 +22,15 @@ const BUILD_CACHE_KB = 256 * 1024;
  */
 const QUIET_AFTER_MS = 1000;
 
+/**
+ * Events a build reads per page unless told. A page's decoded events stay alive until the last of
+ * them is applied: at 5,000 they outlived the young generation, and collecting them in the old one
+ * took about a fifth of a build's CPU; at 1,000 about half that.
+ */
+const DEFAULT_PAGE_EVENTS = 1000;
+
 export interface BuildOptions {
-  /** Events read from the store per call. */
+  /** Events read from the store per call (default DEFAULT_PAGE_EVENTS). */
   batchSize?: number;
   /** How long one write transaction on the shadow tables may run before it lets other writers in. */
   chunkMs?: number;
@@ -195,7 +202,7 @@ export async function buildAside(
   options: BuildOptions = {},
 ): Promise<BuildResult> {
   const started = performance.now();
-  const batchSize = options.batchSize ?? 5000;
+  const batchSize = options.batchSize ?? DEFAULT_PAGE_EVENTS;
   const chunkMs = options.chunkMs ?? 50;
   const pauseMs = options.pauseMs ?? 5;
   const log = options.log ?? (() => {});

@@ -124,8 +124,14 @@ export class PersonalDataSealer {
     const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
     if (!isSealedBlob(blob)) return { ...event, metadata };
     const plain = this.#decrypt(event, blob);
-    let data: JsonObject = event.data;
-    for (const path of blob.p) data = withValueAt(data, path, plain ? (plain[path] ?? erasedValue(path)) : erasedValue(path));
+    // One copy of the payload takes every top-level field back (a rebuild opens every sealed event);
+    // a nested path copies its branch, as withValueAt does.
+    let data: JsonObject = { ...event.data };
+    for (const path of blob.p) {
+      const value = plain ? (plain[path] ?? erasedValue(path)) : erasedValue(path);
+      if (path.includes('.')) data = withValueAt(data, path, value);
+      else data[path] = value;
+    }
     return { ...event, data, metadata };
   }
 
