@@ -1,7 +1,8 @@
 /**
- * The reader thread of read-ahead.ts: reads the store's events after a position on a connection of
- * its own, decodes those of the build's types, and posts each page as one JSON text, keeping
- * `ahead` pages in flight (one more each time the build takes one).
+ * The reader thread of read-ahead.ts: once started (`ready`, then told where to begin), reads the
+ * store's events after that position on a connection of its own, decodes those of the build's
+ * types, and posts each page as one JSON text, keeping `ahead` pages in flight (one more each time
+ * the build takes one).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -26,6 +27,7 @@ try {
   let position = data.after;
   let credit = data.ahead;
   let ended = false;
+  let started = false;
   const pump = () => {
     try {
       while (credit > 0 && !ended) {
@@ -49,11 +51,13 @@ try {
     }
   };
   port.on('message', (message: ToReader) => {
-    if (message.kind !== 'more') return;
-    credit += 1;
-    pump();
+    if (message.kind === 'start') {
+      started = true;
+      position = message.after;
+    } else credit += 1;
+    if (started) pump();
   });
-  pump();
+  post({ kind: 'ready' });
 } catch (err) {
   post({ kind: 'failed', message: describeError(err) });
 }

@@ -60,16 +60,25 @@ describe('a rebuild reading on a thread of its own (read-ahead)', () => {
   it('leaves the very rows a build reading on its own thread leaves, page after page', async () => {
     await moreHistory(300);
     const onThread = await readDb('thread.sqlite');
+    const meanwhile = await readDb('meanwhile.sqlite');
     const here = await readDb('here.sqlite');
     // Small pages: the thread keeps several ahead, and chunks end inside them and between them.
-    const threaded = await rebuildReadModels(onThread, store, allProjections, { batchSize: 7, chunkMs: 2, readAhead: sqliteReadAhead(store, { threadFromEvents: 0 }) });
+    // Every page from the thread; then as builds go, the first pages read here while it starts.
+    const threaded = await rebuildReadModels(onThread, store, allProjections, {
+      batchSize: 7,
+      chunkMs: 2,
+      readAhead: sqliteReadAhead(store, { threadFromEvents: 0, readHereWhileStarting: false }),
+    });
+    const mixed = await rebuildReadModels(meanwhile, store, allProjections, { batchSize: 7, chunkMs: 2, readAhead: sqliteReadAhead(store, { threadFromEvents: 0 }) });
     const plain = await rebuildReadModels(here, store, allProjections, { batchSize: 7, chunkMs: 2 });
 
     expect(threaded.events).toBe(await store.headPosition());
     expect(threaded.position).toBe(plain.position);
+    expect(mixed.events).toBe(threaded.events);
     const rows = await everyRow(onThread);
     expect(rows['journal_entries']!.length).toBeGreaterThanOrEqual(300);
     expect(rows).toEqual(await everyRow(here));
+    expect(await everyRow(meanwhile)).toEqual(rows);
   });
 
   it('fails the build on an event that breaks its contract, and leaves the live tables as they were', async () => {

@@ -33,24 +33,33 @@ export interface ReaderData {
 }
 
 /** Messages from the reader thread; `failed` is also what ts-thread.ts reports when the entry fails to load. */
-export type FromReader = { kind: 'page'; text: string; position: number; read: number } | { kind: 'end' } | { kind: 'failed'; message: string };
+export type FromReader =
+  | { kind: 'ready' }
+  | { kind: 'page'; text: string; position: number; read: number }
+  | { kind: 'end' }
+  | { kind: 'failed'; message: string };
 
-/** Messages to the reader thread: a page was taken, read one more. */
-export type ToReader = { kind: 'more' };
+/** What the reader thread sends after it is ready. */
+type Arrival = Exclude<FromReader, { kind: 'ready' }>;
+
+/** Messages to the reader thread: where to begin (once, after `ready`), and a page was taken, read one more. */
+export type ToReader = { kind: 'start'; after: number } | { kind: 'more' };
 
 /**
  * Where builds read their events: a reader thread when there are at least `threadFromEvents` to
- * read (default THREAD_FROM_EVENTS), this thread otherwise.
+ * read (default THREAD_FROM_EVENTS), this thread otherwise. While the thread starts, the build reads
+ * its first pages here (unless `readHereWhileStarting` is false), and the thread begins after them.
  */
-export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEvents?: number } = {}): ReadAhead {
+export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEvents?: number; readHereWhileStarting?: boolean } = {}): ReadAhead {
   const onThisThread = readPages(store);
   const inner = store.inner;
   if (!(inner instanceof SqliteEventStore)) return onThisThread;
   const threadFrom = options.threadFromEvents ?? THREAD_FROM_EVENTS;
   const keys = store.personal.location;
+  const meanwhile = options.readHereWhileStarting ?? true;
   return (after, types, pageSize) =>
     inner.headNow() - after >= threadFrom
-      ? readerThread({ file: inner.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys })
+      ? readerThread({ file: inner.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys }, meanwhile ? onThisThread(after, types, pageSize) : null)
       : onThisThread(after, types, pageSize);
 }
 
@@ -59,25 +68,34 @@ export function readAheadFor(store: EventStore): ReadAhead | undefined {
   return store instanceof SealedEventStore && store.inner instanceof SqliteEventStore ? sqliteReadAhead(store) : undefined;
 }
 
-function readerThread(data: ReaderData): EventPages {
+/**
+ * Pages from a reader thread. Its start-up (loading its modules) takes a few hundred milliseconds;
+ * meanwhile the pages are read by `here`, when given, and the thread is told to begin after the
+ * last of them once it is ready.
+ */
+function readerThread(data: ReaderData, here: EventPages | null): EventPages {
   const worker = startTsThread('./read-ahead-thread.ts', import.meta.url, data);
-  const arrived: FromReader[] = [];
-  let waiting: ((message: FromReader) => void) | null = null;
+  const arrived: Arrival[] = [];
+  let waiting: ((message: Arrival) => void) | null = null;
   let failure: Error | null = null;
   let done = false;
+  let ready = false;
+  let started = false;
+  let position = data.after;
   const fail = (err: Error) => {
     failure ??= err;
     waiting?.({ kind: 'failed', message: failure.message });
   };
   worker.on('message', (message: FromReader) => {
-    if (waiting) waiting(message);
+    if (message.kind === 'ready') ready = true;
+    else if (waiting) waiting(message);
     else arrived.push(message);
   });
   worker.on('error', fail);
   worker.on('exit', (code) => {
     if (!done) fail(new Error(`the read-ahead thread stopped (exit code ${code})`));
   });
-  const toPage = (message: FromReader): EventPage | null => {
+  const toPage = (message: Arrival): EventPage | null => {
     if (message.kind === 'failed') {
       done = true;
       throw new Error(message.message);
@@ -93,11 +111,21 @@ function readerThread(data: ReaderData): EventPages {
   };
   return {
     async next() {
+      if (!started) {
+        if (here && !ready && !failure && arrived.length === 0) {
+          const page = await here.next();
+          if (page) position = page.position;
+          else done = true;
+          return page;
+        }
+        started = true;
+        worker.postMessage({ kind: 'start', after: position } satisfies ToReader);
+      }
       const message = arrived.shift();
       if (message) return toPage(message);
       if (failure) throw failure;
       return toPage(
-        await new Promise<FromReader>((resolve) => {
+        await new Promise<Arrival>((resolve) => {
           waiting = (m) => {
             waiting = null;
             resolve(m);
@@ -107,6 +135,7 @@ function readerThread(data: ReaderData): EventPages {
     },
     async close() {
       done = true;
+      await here?.close();
       await worker.terminate();
     },
   };
