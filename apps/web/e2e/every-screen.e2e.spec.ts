@@ -118,6 +118,16 @@ const SCREENS: Screen[] = [
     }),
   ),
   {
+    name: 'finance history, returning a paid payout',
+    role: 'finance',
+    path: '/admin/finance',
+    reach: async (page, t) => {
+      await page.getByRole('tab', { name: t('finance:tabs.history') }).click();
+      await page.getByRole('row').filter({ hasText: 'UTRSWEEP0002' }).getByRole('button', { name: t('finance:reverse.action') }).click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
+  {
     name: 'finance funding confirmation',
     role: 'finance',
     path: '/admin/finance',
@@ -305,11 +315,14 @@ beforeAll(async () => {
   await api(worker, 'POST', '/api/kyc/documents', { documentType: 'voter_id', frontImageUrl: await upload(worker, 'kyc'), backImageUrl: await upload(worker, 'kyc') });
 
   // Money: credited by one finance member, settled by the other. One payout paid and then failed
-  // (returned by the bank), one refunded, one waiting in the finance queue.
+  // (returned by the bank), one paid, one refunded, one waiting in the finance queue.
   await api(funder, 'POST', '/api/admin/adjustments', { mobile: worker.mobile, amount: '1000', direction: 'credit', reason: 'Welcome bonus' });
   const paid = await idOf(api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' }));
   await api(payer, 'POST', `/api/admin/withdrawals/${paid}/paid`, { reference: 'UTRSWEEP0001' });
   await api(payer, 'POST', `/api/admin/withdrawals/${paid}/reverse`, { reason: 'Account closed' });
+  // One paid and kept: finance's History offers to mark it returned.
+  const kept = await idOf(api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' }));
+  await api(payer, 'POST', `/api/admin/withdrawals/${kept}/paid`, { reference: 'UTRSWEEP0002' });
   await refundedWithdrawal('100.00');
   await api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' });
 }, 120_000);
