@@ -102,8 +102,12 @@ export interface EventStore {
   headNow?(): number;
   /** The highest position this process has appended (0: none). */
   readonly localHead?: number;
-  /** The events of the given types in (after, upTo], in order, read synchronously. */
-  readTypesNow?(after: number, upTo: number, types: readonly string[]): RecordedEvent[];
+  /**
+   * The events of the given types in (after, upTo], in order, read synchronously. `sealed: true`
+   * leaves personal fields as stored (a decorator that seals them does not open them): for followers
+   * that read only types, streams, positions and fields that are not personal.
+   */
+  readTypesNow?(after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }): RecordedEvent[];
   /** Calls `listener` with this process's head after each commit of its appends; returns the way to stop. */
   onAppended?(listener: (position: number) => void): () => void;
   /** Subscriptions look at the log now rather than at their next poll. */

@@ -8,8 +8,8 @@ export interface CachedSession {
 }
 
 const MAX_ENTRIES = 100_000;
-/** The events that change a cached session. */
-const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
+/** The events that change a cached session (read sealed: they must carry no personal field). */
+export const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
 /** What the cache follows: the session events, and the events that change a user's row. */
 const FOLLOWED: readonly string[] = [...SESSION_EVENTS, ...USER_ROW_EVENTS];
 const CHANGES_USER_ROW: ReadonlySet<string> = new Set(USER_ROW_EVENTS);
@@ -48,6 +48,8 @@ export class SessionCache {
   private readonly signalled: (EventStore & ChangeSignalledStore) | null;
   /** The external version the cache was last brought up to date at (-1: never). */
   private seenVersion = -1;
+  /** Set while this event-loop turn has asked for the external version already. */
+  private checkedThisTurn = false;
   private waiters = new Set<{ target: number; resolve: (reached: boolean) => void }>();
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
@@ -102,12 +104,20 @@ export class SessionCache {
     const signalled = this.signalled;
     if (signalled) {
       try {
+        // Another process's commits are looked for once per event-loop turn (a request asks two or
+        // three times); this process's own appends move localHead, looked at every time.
+        if (this.checkedThisTurn && signalled.localHead <= this.position) return true;
+        this.checkedThisTurn = true;
+        setImmediate(() => {
+          this.checkedThisTurn = false;
+        }).unref();
         // The version is read before the events: a commit after this read moves it for next time.
         const version = signalled.externalVersion();
         if (version === this.seenVersion && signalled.localHead <= this.position) return true;
         const head = signalled.headNow();
         if (head > this.position) {
-          for (const event of signalled.readTypesNow(this.position, head, FOLLOWED)) this.apply(event);
+          // Sealed: the cache reads streams, types and session ids only, none of them personal.
+          for (const event of signalled.readTypesNow(this.position, head, FOLLOWED, { sealed: true })) this.apply(event);
           this.position = head;
         }
         this.seenVersion = version;
@@ -178,7 +188,7 @@ export class SessionCache {
     if (this.position > readAt) {
       // A store without synchronous reads: answer from the row, but do not keep it.
       if (!this.signalled) return session;
-      for (const event of this.signalled.readTypesNow(readAt, this.position, SESSION_EVENTS)) {
+      for (const event of this.signalled.readTypesNow(readAt, this.position, SESSION_EVENTS, { sealed: true })) {
         if ((event.data as { sessionId?: string }).sessionId !== sid) continue;
         if (event.type === 'SessionEnded') return undefined;
         session.lastSeenAt = (event.data as { seenAt: string }).seenAt;

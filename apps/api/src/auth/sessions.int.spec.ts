@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { streams } from '@kamai/contracts';
+import { PERSONAL_FIELDS, streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { newSessionToken, sessionIdOf } from './sessions.ts';
-import { SessionCache } from './session-cache.ts';
+import { SESSION_EVENTS, SessionCache } from './session-cache.ts';
 import { handleCommand } from '../commands/handle.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
@@ -27,6 +27,12 @@ async function signInOn(userAgent: string, account: { mobile: string; password: 
   expect(res.status).toBe(200);
   return device;
 }
+
+describe('the session cache', () => {
+  it('reads its session events sealed, so none of them may carry a personal field', () => {
+    for (const type of SESSION_EVENTS) expect(PERSONAL_FIELDS[type], type).toBeUndefined();
+  });
+});
 
 describe('signed-in devices', () => {
   it('lists where the user is signed in; a new sign-in leaves the others signed in', async () => {

@@ -55,6 +55,27 @@ describe('the SQLite key store', () => {
     }
   });
 
+  it("hears of another process's erasure from its next event-loop turn on", async () => {
+    const file = join(dir, `keys-${++files}.sqlite`);
+    const kek = randomBytes(32);
+    const keys = openKeys(file, kek);
+    const subject = randomUUID();
+    const key = keys.keyFor(subject);
+    // Another process erases: its own connection, so this process's key stores are not told.
+    const other = new Database(file);
+    other.transaction(() => {
+      other.prepare('DELETE FROM data_keys WHERE subject = ?').run(subject);
+      other.prepare('INSERT INTO tombstones (subject, erased_at) VALUES (?, ?)').run(subject, new Date().toISOString());
+    })();
+    other.close();
+    // This turn looked at the file already: the cached key is still in hand.
+    expect(keys.existingKey(subject)).toEqual(key);
+    await new Promise((next) => setImmediate(next));
+    expect(keys.existingKey(subject)).toBeNull();
+    expect(keys.isErased(subject)).toBe(true);
+    expect(keys.keyFor(subject)).toBeNull();
+  });
+
   it('refuses to open with another key-encryption key', () => {
     const file = join(dir, `keys-${++files}.sqlite`);
     openKeys(file, randomBytes(32)).keyFor(randomUUID());

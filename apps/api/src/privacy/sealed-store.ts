@@ -23,7 +23,7 @@ export class SealedEventStore implements EventStore {
   declare readonly localRevisionsEpoch?: number;
   declare readonly localHead?: number;
   readonly headNow?: () => number;
-  readonly readTypesNow?: (after: number, upTo: number, types: readonly string[]) => RecordedEvent[];
+  readonly readTypesNow?: (after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }) => RecordedEvent[];
   readonly onAppended?: (listener: (position: number) => void) => () => void;
   readonly wakeSubscriptions?: () => void;
   readonly readSnapshot?: (streamId: string) => Promise<StreamSnapshot | null>;
@@ -49,7 +49,12 @@ export class SealedEventStore implements EventStore {
     if (inner.onAppended) this.onAppended = inner.onAppended.bind(inner);
     if (inner.wakeSubscriptions) this.wakeSubscriptions = inner.wakeSubscriptions.bind(inner);
     const readTypesNow = inner.readTypesNow?.bind(inner);
-    if (readTypesNow) this.readTypesNow = (after, upTo, types) => readTypesNow(after, upTo, types).map((event) => sealer.open(event));
+    if (readTypesNow) {
+      this.readTypesNow = (after, upTo, types, options) => {
+        const events = readTypesNow(after, upTo, types);
+        return options?.sealed ? events : events.map((event) => sealer.open(event));
+      };
+    }
     for (const name of ['localRevisionsEpoch', 'localHead'] as const) {
       if (inner[name] !== undefined) Object.defineProperty(this, name, { get: () => inner[name], enumerable: true });
     }
