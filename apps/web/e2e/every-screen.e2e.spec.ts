@@ -1,8 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, tx, waitForRole } from './helpers.ts';
+import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, tx } from './helpers.ts';
 import { istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
@@ -289,20 +288,12 @@ async function refundedWithdrawal(amount: string): Promise<void> {
 
 beforeAll(async () => {
   [admin, reviewer, funder, payer, worker] = await Promise.all([
-    registeredAccount(suite.server, 'Anil', 'Mehta'),
-    registeredAccount(suite.server, 'Rekha', 'Iyer'),
-    registeredAccount(suite.server, 'Kiran', 'Bose'),
-    registeredAccount(suite.server, 'Dev', 'Malik'),
+    staffAccount(suite.server, 'Anil', 'Mehta', 'admin'),
+    staffAccount(suite.server, 'Rekha', 'Iyer', 'reviewer'),
+    staffAccount(suite.server, 'Kiran', 'Bose', 'finance'),
+    staffAccount(suite.server, 'Dev', 'Malik', 'finance'),
     registeredAccount(suite.server, 'Asha', 'Rao'),
   ]);
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  grantRole(suite.server, funder.mobile, 'finance');
-  grantRole(suite.server, payer.mobile, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, reviewer, 'reviewer');
-  await waitForRole(suite.server, funder, 'finance');
-  await waitForRole(suite.server, payer, 'finance');
 
   // A task of each kind; one rating task proved (in the review queue), one left open.
   const proved = await task('Rate the Kamai app', 'rating');
