@@ -10,6 +10,9 @@ import { i18n } from './index.ts';
  * - The server's error body names its message by catalogue key and parameters (`key`, `params`,
  *   `fieldKeys`): `serverMessage` shows the `messages` namespace's `server.<key>` in the reader's
  *   language.
+ * - The `messages` namespace is not in the first download: a module that calls these while rendering
+ *   is in a later chunk whose route loads it (routes/_authed.tsx), or takes them from
+ *   `useServerTexts` (serverTexts.ts).
  * - The contracts' form schemas name their refusals by English text, a text of the same catalogue
  *   (SERVER_MESSAGES): `messageOf` finds its key. Texts only the web shows are looked up in the
  *   `errors` namespace by their English text; a message that is neither is shown as it came.

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
 import { i18n } from '../i18n/index.ts';
-import { serverMessage } from '../i18n/messages.ts';
+import { serverTexts } from '../i18n/serverTexts.ts';
 import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
 
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
@@ -75,7 +75,7 @@ export function parseApiError(error: unknown): { status: number; body: ErrorBody
  */
 export function serverErrorMessage(error: unknown, fallback: string): string {
   const body = parseApiError(error)?.body?.error;
-  if (body?.message) return serverMessage(body, body.message);
+  if (body?.message) return serverTexts()?.serverMessage(body, body.message) ?? body.message;
   if (isNetworkFailure(error)) return i18n.t('common:offline.check');
   return fallback;
 }
@@ -86,7 +86,7 @@ export const failureMessage = serverErrorMessage;
 /** The server's per-field messages (`error.fields`, in the reader's language) of a failed request; empty when it named none. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
   const body = parseApiError(error)?.body?.error;
-  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
+  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverTexts()?.serverMessage(body?.fieldKeys?.[name], text) ?? text]));
 }
 
 /** The HTTP status of a failed request, or null when the failure was not an HTTP answer. */
