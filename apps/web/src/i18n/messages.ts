@@ -1,4 +1,5 @@
 import { type MessageParams, NOTIFICATION_TEXTS, messageOf, renderText } from '@kamai/contracts';
+import { parseApiError } from '../lib/api.ts';
 import { i18n } from './index.ts';
 
 /**
@@ -65,6 +66,18 @@ export function ledgerInLanguage(t: { kind: string; description: string; params?
 export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
   const text = ref?.key ? template(`server.${ref.key}`) : null;
   return text === null ? translateMessage(english) : renderText(text, ref?.params, locale());
+}
+
+/** The server's message of a failed request (lib/api.ts's errors) in the reader's language; null when it sent none. */
+export function serverErrorText(error: unknown): string | null {
+  const body = parseApiError(error)?.body?.error;
+  return body?.message ? serverMessage(body, body.message) : null;
+}
+
+/** The server's per-field messages of a failed request, in the reader's language. */
+export function serverFieldTexts(error: unknown): Record<string, string> {
+  const body = parseApiError(error)?.body?.error;
+  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
 }
 
 export function translateMessage(message: string): string;
