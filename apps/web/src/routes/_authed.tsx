@@ -26,8 +26,9 @@ export const Route = createFileRoute('/_authed')({
     return { user };
   },
   // These screens show server texts as they render (ledger lines, notifications, rule texts), so
-  // those texts are in before they draw; with the screen's code, not after it.
-  loader: () => loadServerTexts(),
+  // those texts are in before they draw; with the screen's code, not after it. Should they fail to
+  // come, the screens still show, with the server's English.
+  loader: () => loadServerTexts().catch(() => undefined),
   component: SignedInArea,
 });
 
