@@ -2,6 +2,7 @@ export * from './errors.ts';
 export * from './money.ts';
 export * from './rules.ts';
 export * from './messages.ts';
+export * from './recorded-texts.ts';
 export * from './auth.ts';
 export * from './wallet.ts';
 export * from './notifications.ts';

@@ -4,82 +4,13 @@ import type { Paise } from './money.ts';
 /**
  * Texts the server records for a person to read (notification titles and messages, ledger
  * descriptions) are stored in events as a key and its parameters, the facts, never as a sentence:
- * the reader's language is chosen when the text is shown. These are the English texts, by key.
+ * the reader's language is chosen when the text is shown. Their English texts, by key, are in
+ * recorded-texts.ts; this module fills in parameters (the web's first screen needs only this part).
  *
  * A parameter whose name ends in `Paise` is money and is shown as rupees (`₹1,250.00`).
  */
 export const MessageParams = v.record(v.string(), v.union([v.string(), v.number()]));
 export type MessageParams = v.InferOutput<typeof MessageParams>;
-
-/** Notification texts, by the key a `NotificationSent` event carries. */
-export const NOTIFICATION_TEXTS = {
-  task_approved: {
-    title: 'Task Approved',
-    message: '{amountPaise} has been added to your wallet for "{taskTitle}"',
-  },
-  proof_rejected: {
-    title: 'Proof Rejected',
-    message: 'Your proof for "{taskTitle}" was not accepted: {reason}. You can submit it again.',
-  },
-  wallet_credited: { title: 'Wallet Credited', message: '{amountPaise} was added to your wallet: {reason}' },
-  wallet_debited: { title: 'Wallet Debited', message: '{amountPaise} was deducted from your wallet: {reason}' },
-  withdrawal_requested: {
-    title: 'Withdrawal Requested',
-    message: 'Your request to withdraw {amountPaise} to {destination} has been submitted for review. It is processed in 24-48 hours.',
-  },
-  withdrawal_paid: {
-    title: 'Withdrawal Paid',
-    message: '{amountPaise} has been sent to {destination}. Transfer reference: {reference}.',
-  },
-  withdrawal_rejected: {
-    title: 'Withdrawal Rejected',
-    message: 'Your withdrawal of {amountPaise} was not processed: {reason}. The amount is back in your wallet.',
-  },
-  withdrawal_failed: {
-    title: 'Withdrawal Failed',
-    message: 'Your withdrawal of {amountPaise} could not be sent: {reason}. {amountPaise} is back in your wallet.',
-  },
-  withdrawal_reversed: {
-    title: 'Withdrawal Returned',
-    message: 'The bank returned your withdrawal of {amountPaise} (transfer reference {reference}): {reason}. {amountPaise} is back in your wallet.',
-  },
-  kyc_pan_approved: { title: 'Document Approved', message: 'Your PAN Card has been approved.' },
-  kyc_voter_id_approved: { title: 'Document Approved', message: 'Your Voter ID has been approved.' },
-  kyc_pan_rejected: { title: 'Document Rejected', message: 'Your PAN Card was not accepted: {reason}. Please upload it again.' },
-  kyc_voter_id_rejected: { title: 'Document Rejected', message: 'Your Voter ID was not accepted: {reason}. Please upload it again.' },
-  kyc_bonus: { title: 'KYC Completed!', message: '{amountPaise} has been added to your wallet' },
-  account_suspended: {
-    title: 'Account Suspended',
-    message: 'Your account has been suspended: {reason}. You can still sign in and see your wallet, but cannot do tasks or withdraw.',
-  },
-  account_unsuspended: { title: 'Account Restored', message: 'Your account is active again. You can do tasks and withdraw.' },
-  deletion_requested: {
-    title: 'Account Deletion Requested',
-    message: 'We received your request to delete your account. You can cancel it until the cooling-off period ends.',
-  },
-  deletion_cancelled: { title: 'Account Deletion Cancelled', message: 'Your request to delete your account was cancelled.' },
-} as const satisfies Record<string, { title: string; message: string }>;
-export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
-export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];
-
-/**
- * Ledger descriptions, by the entry's kind: a `WalletCredited` or `WalletDebited` event carries its
- * kind and the parameters, and its description is this text filled in.
- */
-export const LEDGER_TEXTS = {
-  task_reward: 'Task completed: {taskTitle}',
-  kyc_bonus: 'KYC verification bonus',
-  withdrawal: 'Withdrawal to {destination}',
-  withdrawal_refund: 'Refund of rejected withdrawal: {reason}',
-  adjustment: 'Adjustment: {reason}',
-  payout_failed: 'Refund of failed withdrawal: {reason}',
-  payout_reversal: 'Refund of reversed withdrawal: {reason}',
-  /** Not a wallet entry: the journal's line for a paid withdrawal (payout pending -> bank). */
-  withdrawal_paid: 'Withdrawal paid, transfer reference {reference}',
-  /** Not a wallet entry: the company's money into the payout account (platform:bank -> platform:company_funding). */
-  bank_funding: 'Payout account funded, bank reference {reference}',
-} as const satisfies Record<string, string>;
-export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 
 /** Paise as the rupees a person reads: 125000 -> "₹1,250.00" (Indian digit grouping). */
 /** One formatter per locale: building an Intl.NumberFormat costs more than a command's decision. */
@@ -104,24 +35,4 @@ export function renderText(template: string, params: MessageParams = {}, locale 
     const value = params[name];
     return name.endsWith('Paise') && typeof value === 'number' ? rupeeText(value, locale) : String(value);
   });
-}
-
-/** What a notification event says, in English: from its key, or the literal text older events kept. */
-export function notificationText(data: {
-  key?: NotificationKey | undefined;
-  params?: MessageParams | undefined;
-  title?: string | undefined;
-  message?: string | undefined;
-}): { title: string; message: string } {
-  if (data.key) {
-    const texts = NOTIFICATION_TEXTS[data.key];
-    return { title: texts.title, message: renderText(texts.message, data.params) };
-  }
-  return { title: data.title ?? '', message: data.message ?? '' };
-}
-
-/** A ledger entry's description, in English: from its kind, or the literal text older events kept. */
-export function ledgerText(data: { kind: LedgerTextKind; params?: MessageParams | undefined; description?: string | undefined }): string {
-  if (data.description !== undefined) return data.description;
-  return renderText(LEDGER_TEXTS[data.kind], data.params);
 }

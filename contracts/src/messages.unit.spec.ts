@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerText, notificationText, renderText, rupeeText } from './messages.ts';
+import { renderText, rupeeText } from './messages.ts';
+import { ledgerText, notificationText } from './recorded-texts.ts';
 
 describe('recorded texts: keys and parameters rendered for the reader', () => {
   it('writes rupees with Indian grouping', () => {

@@ -14,7 +14,7 @@ import { KycStatus } from './auth.ts';
  */
 export const PROOF_SIMILARITY_MAX_DISTANCE = 7;
 
-/** How many of the latest proofs each queue item is compared with: bounds the cost of a queue read. */
+/** How many of the hashed proofs before it a new proof is compared with, once, when it is projected. */
 export const PROOF_SIMILARITY_WINDOW = 5000;
 
 /** The most similar proofs listed on one queue item (closest first). */

@@ -5,6 +5,7 @@ import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditSettingsRequestsTable, AuditWithdrawalsTable } from './audit/schema.ts';
 import type { ProofSubmissionsTable, TaskWorkersTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
+import type { ProofWindowHeadTable, ProofWindowTable, SimilarProofsTable } from './user-tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
@@ -27,6 +28,9 @@ export interface ReadDb {
   user_tasks: UserTasksTable;
   proof_submissions: ProofSubmissionsTable;
   task_workers: TaskWorkersTable;
+  similar_proofs: SimilarProofsTable;
+  proof_window: ProofWindowTable;
+  proof_window_head: ProofWindowHeadTable;
   kyc_documents: KycDocumentsTable;
   journal_entries: JournalEntriesTable;
   journal_balances: JournalBalancesTable;

@@ -1,8 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, tx, waitForRole } from './helpers.ts';
+import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, tx } from './helpers.ts';
 import { istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
@@ -117,6 +116,16 @@ const SCREENS: Screen[] = [
       reach: (page, t) => page.getByRole('tab', { name: t(`finance:tabs.${tab}`) }).click(),
     }),
   ),
+  {
+    name: 'finance history, returning a paid payout',
+    role: 'finance',
+    path: '/admin/finance',
+    reach: async (page, t) => {
+      await page.getByRole('tab', { name: t('finance:tabs.history') }).click();
+      await page.getByRole('row').filter({ hasText: 'UTRSWEEP0002' }).getByRole('button', { name: t('finance:reverse.action') }).click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
   {
     name: 'finance funding confirmation',
     role: 'finance',
@@ -279,20 +288,12 @@ async function refundedWithdrawal(amount: string): Promise<void> {
 
 beforeAll(async () => {
   [admin, reviewer, funder, payer, worker] = await Promise.all([
-    registeredAccount(suite.server, 'Anil', 'Mehta'),
-    registeredAccount(suite.server, 'Rekha', 'Iyer'),
-    registeredAccount(suite.server, 'Kiran', 'Bose'),
-    registeredAccount(suite.server, 'Dev', 'Malik'),
+    staffAccount(suite.server, 'Anil', 'Mehta', 'admin'),
+    staffAccount(suite.server, 'Rekha', 'Iyer', 'reviewer'),
+    staffAccount(suite.server, 'Kiran', 'Bose', 'finance'),
+    staffAccount(suite.server, 'Dev', 'Malik', 'finance'),
     registeredAccount(suite.server, 'Asha', 'Rao'),
   ]);
-  grantRole(suite.server, admin.mobile, 'admin');
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  grantRole(suite.server, funder.mobile, 'finance');
-  grantRole(suite.server, payer.mobile, 'finance');
-  await waitForRole(suite.server, admin, 'admin');
-  await waitForRole(suite.server, reviewer, 'reviewer');
-  await waitForRole(suite.server, funder, 'finance');
-  await waitForRole(suite.server, payer, 'finance');
 
   // A task of each kind; one rating task proved (in the review queue), one left open.
   const proved = await task('Rate the Kamai app', 'rating');
@@ -305,11 +306,14 @@ beforeAll(async () => {
   await api(worker, 'POST', '/api/kyc/documents', { documentType: 'voter_id', frontImageUrl: await upload(worker, 'kyc'), backImageUrl: await upload(worker, 'kyc') });
 
   // Money: credited by one finance member, settled by the other. One payout paid and then failed
-  // (returned by the bank), one refunded, one waiting in the finance queue.
+  // (returned by the bank), one paid, one refunded, one waiting in the finance queue.
   await api(funder, 'POST', '/api/admin/adjustments', { mobile: worker.mobile, amount: '1000', direction: 'credit', reason: 'Welcome bonus' });
   const paid = await idOf(api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' }));
   await api(payer, 'POST', `/api/admin/withdrawals/${paid}/paid`, { reference: 'UTRSWEEP0001' });
   await api(payer, 'POST', `/api/admin/withdrawals/${paid}/reverse`, { reason: 'Account closed' });
+  // One paid and kept: finance's History offers to mark it returned.
+  const kept = await idOf(api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' }));
+  await api(payer, 'POST', `/api/admin/withdrawals/${kept}/paid`, { reference: 'UTRSWEEP0002' });
   await refundedWithdrawal('100.00');
   await api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' });
 }, 120_000);

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, openFinanceScreen, registeredAccount, sessionCookie, setUpBrowserSuite } from './helpers.ts';
+import { expectAccessible, openFinanceScreen, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -32,22 +31,13 @@ const paise = (rupees: string) => Math.round(Number(rupees.replace(/[₹,\s]/g, 
 
 describe('the finance screen’s four tabs', () => {
   it('shows the queue, the history with UTR and staff, a user’s ledger whose CSV sums to the balance shown, and the reconciliation', async () => {
-    const staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-    grantRole(suite.server, staff.mobile, 'finance');
+    const staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
     // Whoever adjusted a wallet does not settle its withdrawals: a second member funds it.
-    const funder = await registeredAccount(suite.server, 'Neha', 'Joshi');
-    grantRole(suite.server, funder.mobile, 'finance');
+    const funder = await staffAccount(suite.server, 'Neha', 'Joshi', 'finance');
     const user = await registeredAccount(suite.server, 'Asha', 'Rao');
     const staffCookie = await sessionCookie(suite.server, staff);
     const funderCookie = await sessionCookie(suite.server, funder);
     const userCookie = await sessionCookie(suite.server, user);
-    // The role reaches the read model within a moment.
-    for (let i = 0; i < 40; i++) {
-      const res = await fetch(`${suite.server.baseUrl}/api/admin/ledger/reconciliation`, { headers: { cookie: staffCookie } });
-      const funding = await fetch(`${suite.server.baseUrl}/api/admin/ledger/reconciliation`, { headers: { cookie: funderCookie } });
-      if (res.ok && funding.ok) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
     await api(funderCookie, 'POST', '/api/admin/adjustments', { mobile: user.mobile, amount: 900, direction: 'credit', reason: 'Missed reward' });
     const paid = await api(userCookie, 'POST', '/api/withdrawals', { amount: 300, upiId: 'asha.rao@okhdfc' });
     const rejected = await api(userCookie, 'POST', '/api/withdrawals', { amount: 150, upiId: 'asha.rao@okhdfc' });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { grantRole, registerAccount } from './harness.ts';
+import { registerAccount } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, testAccount, waitForRole } from './helpers.ts';
+import { expectAccessible, path, sessionCookie, setUpBrowserSuite, signIn, staffAccount, testAccount } from './helpers.ts';
 import { drawPng } from './png.ts';
 
 /**
@@ -17,10 +17,7 @@ const { phone } = suite;
 let reviewer: TestAccount;
 
 beforeAll(async () => {
-  reviewer = testAccount('Rekha', 'Verma');
-  await registerAccount(suite.server.baseUrl, reviewer);
-  grantRole(suite.server, reviewer.mobile, 'reviewer');
-  await waitForRole(suite.server, reviewer, 'reviewer');
+  reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
 });
 
 

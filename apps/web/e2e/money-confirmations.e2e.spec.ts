@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
 import {
   balanceOf,
@@ -9,7 +8,7 @@ import {
   openFinanceScreen,
   registeredAccount,
   setUpBrowserSuite,
-  waitForRole,
+  staffAccount,
   toasts,
 } from './helpers.ts';
 
@@ -28,12 +27,8 @@ let staff: TestAccount;
 let funder: TestAccount;
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Farah', 'Khan');
-  grantRole(suite.server, staff.mobile, 'finance');
-  await waitForRole(suite.server, staff, 'finance');
-  funder = await registeredAccount(suite.server, 'Neha', 'Joshi');
-  grantRole(suite.server, funder.mobile, 'finance');
-  await waitForRole(suite.server, funder, 'finance');
+  staff = await staffAccount(suite.server, 'Farah', 'Khan', 'finance');
+  funder = await staffAccount(suite.server, 'Neha', 'Joshi', 'finance');
 });
 
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
@@ -105,9 +100,7 @@ describe('requesting an adjustment', () => {
   it('asks in Hindi too, axe-clean, in Devanagari', async () => {
     const user = await registeredAccount(suite.server, 'Ravi', 'Verma');
     // A staff member of their own: the language is stored on the account.
-    const hindiStaff = await registeredAccount(suite.server, 'Kiran', 'Joshi');
-    grantRole(suite.server, hindiStaff.mobile, 'finance');
-    await waitForRole(suite.server, hindiStaff, 'finance');
+    const hindiStaff = await staffAccount(suite.server, 'Kiran', 'Joshi', 'finance');
     const finance = await signedIn(hindiStaff);
     await finance.goto('/profile');
     await finance.getByRole('button', { name: 'हिन्दी' }).click();

@@ -105,7 +105,7 @@ describe('a double click on a money action', () => {
     await expect.poll(() => balanceOf(suite.server, user)).toBe('1500.00');
   });
 
-  it('marking a withdrawal paid, and rejecting one: one request each', async () => {
+  it('marking a withdrawal paid, rejecting one, and returning the paid one: one request each', async () => {
     const user = await registeredAccount(suite.server, 'Kiran', 'Joshi');
     await credit(user, '500');
     const paid = await pendingWithdrawal(user, '150.00', 'kiran.joshi@okaxis');
@@ -127,10 +127,34 @@ describe('a double click on a money action', () => {
     await doubleClickWhileSlow(finance, reject, reject.getByRole('button', { name: 'Reject Request' }), /\/reject$/);
     await reject.waitFor({ state: 'detached' });
 
-    const statuses = Object.fromEntries((await withdrawals(user)).map((w) => [w.id, w.status]));
+    let statuses = Object.fromEntries((await withdrawals(user)).map((w) => [w.id, w.status]));
     expect(statuses).toEqual({ [paid]: 'paid', [rejected]: 'rejected' });
     // 500 − 150 paid; the rejected 200 came back once.
     expect(await balanceOf(suite.server, user)).toBe('350.00');
+
+    // The bank sends the paid one back: marked returned from History, once.
+    await finance.unrouteAll();
+    await finance.getByRole('tab', { name: 'History' }).click();
+    await finance.getByLabel('Status').selectOption({ label: 'Paid' });
+    const row = finance.getByRole('row').filter({ hasText: 'UTR2026112500001' });
+    await row.getByRole('button', { name: 'Mark returned' }).click();
+    const returned = finance.getByRole('dialog', { name: 'Payout Returned by the Bank' });
+    await returned.getByText('Transfer reference: UTR2026112500001').waitFor();
+    await returned.getByLabel('Reason').fill('Beneficiary account closed');
+    await doubleClickWhileSlow(finance, returned, returned.getByRole('button', { name: 'Return to Wallet' }), /\/reverse$/);
+    await toasts(finance).getByText('Payout Returned', { exact: true }).waitFor();
+    await returned.waitFor({ state: 'detached' });
+    // The row leaves the paid list; under all settled it reads as returned, with the bank's reason.
+    await row.waitFor({ state: 'detached' });
+    await finance.getByLabel('Status').selectOption({ label: 'All settled' });
+    const settled = finance.getByRole('row').filter({ hasText: 'UTR2026112500001' });
+    await settled.getByRole('cell', { name: 'Returned by the bank' }).waitFor();
+    await settled.getByRole('cell', { name: 'Beneficiary account closed' }).waitFor();
+
+    statuses = Object.fromEntries((await withdrawals(user)).map((w) => [w.id, w.status]));
+    expect(statuses).toEqual({ [paid]: 'reversed', [rejected]: 'rejected' });
+    // The returned 150 came back once.
+    expect(await balanceOf(suite.server, user)).toBe('500.00');
   });
 });
 

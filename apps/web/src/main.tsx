@@ -9,6 +9,7 @@ import { PendingScreen } from './components/PendingScreen.tsx';
 import { NotFoundScreen } from './components/NotFoundScreen.tsx';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
 import { loadAllNamespaces } from './i18n/index.ts';
+import { loadServerTexts } from './i18n/serverTexts.ts';
 import { followSignedInUser } from './lib/session.ts';
 import { registerServiceWorker } from './lib/serviceWorker.ts';
 import { afterFirstScreen, firstScreenShown } from './lib/afterFirstScreen.ts';
@@ -19,7 +20,7 @@ const queryClient = createQueryClient();
 followSignedInUser(queryClient);
 registerServiceWorker();
 // The other screens' texts, once the first screen has loaded: later navigations need not wait for them.
-afterFirstScreen(() => void loadAllNamespaces().catch(() => undefined));
+afterFirstScreen(() => void Promise.all([loadAllNamespaces(), loadServerTexts()]).catch(() => undefined));
 
 const router = createRouter({
   routeTree,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ledgerText, notificationText } from '../messages.ts';
+import { ledgerText, notificationText } from '../recorded-texts.ts';
 import { EVENT_SCHEMA_VERSIONS, EventContractError, SCHEMA_VERSION_KEY, createEventCodec, eventCodec } from './codec.ts';
 
 const at = '2026-11-20T10:00:00.000Z';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { MessageParams, NOTIFICATION_KEYS } from '../messages.ts';
+import { MessageParams } from '../messages.ts';
+import { NOTIFICATION_KEYS } from '../recorded-texts.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));

@@ -2,6 +2,7 @@ import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { type Rows, columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
+import { eraseProofHashes, projectProofHash } from './similar.ts';
 
 /** Where both tables keep a ProofSubmitted's fields. */
 const PROOF_COLUMNS: ColumnsOf = {
@@ -22,11 +23,13 @@ const NEW_WORKER = { approved_count: 0, rejected_count: 0, suspended: 0 };
  * user_tasks (one row per user and task: the latest submission) and proof_submissions (every
  * submission: the review queue). A resubmission after a rejection moves the user_tasks row to the new
  * submission and keeps the rejected one in proof_submissions. task_workers counts each worker's
- * decided proofs and knows whether they are suspended, for the review queue.
+ * decided proofs and knows whether they are suspended, for the review queue. similar_proofs holds each
+ * proof's near-duplicate pictures, found once when it is projected (proof_window and proof_window_head
+ * are the bookkeeping of that comparison; see similar.ts).
  */
 export const userTasksProjection: Projection = {
   name: 'user-tasks',
-  version: 2,
+  version: 3,
   tables: {
     user_tasks: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, status TEXT NOT NULL,
@@ -39,8 +42,18 @@ export const userTasksProjection: Projection = {
         reward_paise INTEGER NOT NULL, proof_image_url TEXT NOT NULL, proof_description TEXT NOT NULL, status TEXT NOT NULL,
         submitted_at TEXT NOT NULL, reviewed_at TEXT, reviewed_by TEXT, rejection_reason TEXT, position INTEGER NOT NULL,
         proof_dhash TEXT, started_at TEXT`,
-      indexes: { queue: 'status, position', hashed: 'position, proof_dhash' },
+      indexes: { queue: 'status, position' },
     },
+    similar_proofs: {
+      columns: `submission_id TEXT NOT NULL, user_id TEXT NOT NULL, other_id TEXT NOT NULL, other_user_id TEXT NOT NULL,
+        distance INTEGER NOT NULL, PRIMARY KEY (submission_id, other_id)`,
+      indexes: { owner: 'user_id', other_owner: 'other_user_id' },
+    },
+    proof_window: {
+      columns: `position INTEGER PRIMARY KEY, submission_id TEXT NOT NULL, user_id TEXT NOT NULL, proof_dhash TEXT NOT NULL`,
+      indexes: { owner: 'user_id' },
+    },
+    proof_window_head: { columns: `id INTEGER PRIMARY KEY, changed_at INTEGER NOT NULL` },
     task_workers: {
       columns: `user_id TEXT PRIMARY KEY, approved_count INTEGER NOT NULL, rejected_count INTEGER NOT NULL, suspended INTEGER NOT NULL`,
     },
@@ -87,6 +100,7 @@ export const userTasksProjection: Projection = {
           { id: d.submissionId, user_id: userId, task_id: d.taskId, ...latest },
           { conflict: ['user_id', 'task_id'], set: columnsOf(latest) },
         );
+        if (d.proofDhash !== undefined) projectProofHash(rows, { submissionId: d.submissionId, userId, position: event.position, dhash: d.proofDhash });
         return;
       }
       case 'ProofApproved': {
@@ -120,6 +134,7 @@ export const userTasksProjection: Projection = {
         const user_id = userIdOf(event.streamId);
         rows.update('proof_submissions', { user_id }, { set: erasedColumns('ProofSubmitted', SUBMISSION_COLUMNS) });
         rows.update('user_tasks', { user_id }, { set: erasedColumns('ProofSubmitted', PROOF_COLUMNS) });
+        eraseProofHashes(rows, user_id, event.position);
         return;
       }
       case 'AccountSuspended':

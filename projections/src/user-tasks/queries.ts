@@ -1,22 +1,18 @@
 import {
-  PROOF_SIMILARITY_MAX_DISTANCE,
   PROOF_SIMILARITY_MAX_LISTED,
-  PROOF_SIMILARITY_WINDOW,
   type SimilarProof,
   type SubmissionBody,
   type SubmissionStatus,
   type UserTaskBody,
   estimatedSeconds,
   formatPaise,
-  halvesDistance,
-  hashHalves,
-  isDifferenceHash,
   isFastWork,
   maskMobile,
 } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { UserTasksTable } from '../tasks/schema.ts';
+import { closestFirst } from './similar.ts';
 
 export type UserTaskRow = Selectable<UserTasksTable>;
 
@@ -96,35 +92,30 @@ function flagsOf(row: SubmissionRow, similar: SimilarProof[], now: Date): Pick<S
 }
 
 /**
- * For each of these proofs, the other proofs whose pictures are near-duplicates. Compared with the
- * latest PROOF_SIMILARITY_WINDOW hashed proofs only, so one queue read costs at most
- * rows × window popcounts (a few milliseconds) however long the history grows.
+ * For each of these proofs, the other proofs whose pictures are near-duplicates: the pairs the
+ * projection found when each proof came in (see similar.ts), read by submission id.
  */
 async function similarProofsOf(db: ReadDbHandle, rows: readonly SubmissionRow[]): Promise<Map<string, SimilarProof[]>> {
   const answer = new Map<string, SimilarProof[]>();
-  const hashed = rows.filter((row) => isDifferenceHash(row.proof_dhash));
-  if (hashed.length === 0) return answer;
-  const window = await db
-    .selectFrom('proof_submissions as s')
-    .leftJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.proof_dhash', 'u.mobile'])
-    .where('s.proof_dhash', 'is not', null)
-    .orderBy('s.position', 'desc')
-    .limit(PROOF_SIMILARITY_WINDOW)
+  if (rows.length === 0) return answer;
+  const pairs = await db
+    .selectFrom('similar_proofs as p')
+    .leftJoin('users as u', 'u.id', 'p.other_user_id')
+    .select(['p.submission_id', 'p.other_id', 'p.distance', 'u.mobile'])
+    .where('p.submission_id', 'in', rows.map((row) => row.id))
     .execute();
-  const others = window.flatMap((o) => (isDifferenceHash(o.proof_dhash) ? [{ id: o.id, halves: hashHalves(o.proof_dhash), mobile: o.mobile }] : []));
-  for (const row of hashed) {
-    const mine = hashHalves(row.proof_dhash ?? '');
-    const similar: SimilarProof[] = [];
-    for (const other of others) {
-      if (other.id === row.id) continue;
-      const distance = halvesDistance(mine, other.halves);
-      if (distance <= PROOF_SIMILARITY_MAX_DISTANCE) {
-        similar.push({ submissionId: other.id, mobileMasked: other.mobile === null ? '' : maskMobile(other.mobile), distance });
-      }
-    }
-    similar.sort((a, b) => a.distance - b.distance || a.submissionId.localeCompare(b.submissionId));
-    answer.set(row.id, similar.slice(0, PROOF_SIMILARITY_MAX_LISTED));
+  const near = new Map<string, { id: string; distance: number; mobile: string | null }[]>();
+  for (const pair of pairs) {
+    const list = near.get(pair.submission_id) ?? [];
+    list.push({ id: pair.other_id, distance: pair.distance, mobile: pair.mobile });
+    near.set(pair.submission_id, list);
+  }
+  for (const [id, list] of near) {
+    list.sort(closestFirst);
+    answer.set(
+      id,
+      list.slice(0, PROOF_SIMILARITY_MAX_LISTED).map((other) => ({ submissionId: other.id, mobileMasked: other.mobile === null ? '' : maskMobile(other.mobile), distance: other.distance })),
+    );
   }
   return answer;
 }

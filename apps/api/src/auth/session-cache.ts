@@ -48,6 +48,8 @@ export class SessionCache {
   private readonly signalled: (EventStore & ChangeSignalledStore) | null;
   /** The external version the cache was last brought up to date at (-1: never). */
   private seenVersion = -1;
+  /** Set while this event-loop turn has asked for the external version already. */
+  private checkedThisTurn = false;
   private waiters = new Set<{ target: number; resolve: (reached: boolean) => void }>();
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
@@ -102,6 +104,13 @@ export class SessionCache {
     const signalled = this.signalled;
     if (signalled) {
       try {
+        // Another process's commits are looked for once per event-loop turn (a request asks two or
+        // three times); this process's own appends move localHead, looked at every time.
+        if (this.checkedThisTurn && signalled.localHead <= this.position) return true;
+        this.checkedThisTurn = true;
+        setImmediate(() => {
+          this.checkedThisTurn = false;
+        }).unref();
         // The version is read before the events: a commit after this read moves it for next time.
         const version = signalled.externalVersion();
         if (version === this.seenVersion && signalled.localHead <= this.position) return true;

@@ -89,6 +89,30 @@ describe('sqlite event store', () => {
     expect(await store.readSnapshot(s)).toEqual({ revision: 3, version: 2, state: { balance: 3 } });
   });
 
+  it('on the event loop, writes snapshots with the next group commit: the newer one wins, a close writes those still waiting', async () => {
+    const file = newFile();
+    const store = openStore(file);
+    const other = openStore(file);
+    const s = stream('s');
+    const t = stream('t');
+    // Asked for in the same turn as an append: one transaction writes them all.
+    const [appended] = await Promise.all([
+      store.append(t, [event('A')], 'no_stream'),
+      store.writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } }),
+      store.writeSnapshot(s, { revision: 12, version: 1, state: { balance: 12 } }),
+    ]);
+    expect(appended.nextExpectedRevision).toBe(0);
+    expect(await other.readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
+    // Alone, and older than the one kept: kept as it was.
+    await store.writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
+    expect(await other.readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
+    // Waiting when the store closes: written by the close.
+    const waiting = store.writeSnapshot(t, { revision: 0, version: 1, state: { n: 1 } });
+    await store.close();
+    await waiting;
+    expect(await other.readSnapshot(t)).toEqual({ revision: 0, version: 1, state: { n: 1 } });
+  });
+
   for (const [writerThread, label] of [[false, ''], [true, ' (writer thread)']] as const) {
     it(`waits for another process's write lock without blocking the event loop, then appends${label}`, async () => {
       const file = newFile();

@@ -220,6 +220,12 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
   #inFlight: { id: number; batch: PendingAppend[] } | null = null;
   #nextBatchId = 0;
   #nextSnapshotId = 0;
+  /**
+   * Snapshots waiting to be written by the next group commit on the event loop, newest per stream:
+   * written in that transaction, they cost no fsync of their own (each alone did, one per hundred
+   * events of a stream).
+   */
+  readonly #pendingSnapshots = new Map<string, { revision: number; version: number; state: string; settle: Array<(error?: unknown) => void> }>();
   readonly #snapshotCalls = new Map<number, (error?: string) => void>();
   #threadFailure: Error | null = null;
   #threadClosed: Promise<void> | null = null;
@@ -382,6 +388,15 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
         thread.postMessage({ kind: 'snapshot', id, streamId, revision: snapshot.revision, version: snapshot.version, state } satisfies ToWriter);
       }).finally(() => {
         if (!this.#inFlight && this.#snapshotCalls.size === 0) thread.unref();
+      });
+      return;
+    }
+    if (this.#groupCommit) {
+      await new Promise<void>((resolve, reject) => {
+        const settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
+        const waiting = this.#pendingSnapshots.get(streamId)?.settle ?? [];
+        this.#pendingSnapshots.set(streamId, { revision: snapshot.revision, version: snapshot.version, state, settle: [...waiting, settle] });
+        this.#scheduleFlush();
       });
       return;
     }
@@ -576,7 +591,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
       }
       await thread.terminate();
     }
-    while (this.#queue.length > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
+    while (this.#queue.length > 0 || this.#pendingSnapshots.size > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) await subscription.close();
     this.#db.close();
@@ -635,7 +650,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
       return;
     }
     const batch = this.#queue.splice(0, MAX_GROUP);
-    if (batch.length === 0) return;
+    if (batch.length === 0 && this.#pendingSnapshots.size === 0) return;
     if (!this.#takeLockWithoutWaiting()) {
       // Another process writes: wait for its lock with timers, never by blocking the event loop
       // (SQLite's busy handler sleeps in the thread), so this process keeps serving meanwhile.
@@ -681,16 +696,36 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
     this.#thread?.postMessage({ kind: 'batch', id, batch: requests } satisfies ToWriter);
   }
 
-  /** Writes a batch in one transaction, each append in its own savepoint, then answers every caller. */
+  /**
+   * Writes a batch in one transaction, each append in its own savepoint, with the snapshots waiting
+   * meanwhile, then answers every caller.
+   */
   #commit(batch: PendingAppend[], begun = false): void {
+    const snapshots = [...this.#pendingSnapshots.entries()].map(([streamId, snapshot]) => ({ streamId, ...snapshot, error: undefined as unknown }));
+    this.#pendingSnapshots.clear();
+    const writeSnapshots =
+      snapshots.length === 0
+        ? undefined
+        : () => {
+            for (const snapshot of snapshots) {
+              try {
+                this.#sql.writeSnapshot.run(snapshot.streamId, snapshot.revision, snapshot.version, snapshot.state);
+              } catch (error) {
+                // That snapshot only: the appends of the batch do not depend on it.
+                snapshot.error = error;
+              }
+            }
+          };
     let outcomes: Outcome[];
     try {
-      outcomes = this.#writer.commit(batch, begun);
+      outcomes = this.#writer.commit(batch, begun, writeSnapshots);
     } catch (error) {
       // Nothing of this batch is on disk (BEGIN, COMMIT or a savepoint statement failed).
       for (const pending of batch) pending.reject(error);
+      for (const { settle } of snapshots) for (const done of settle) done(error);
       return;
     }
+    for (const { settle, error } of snapshots) for (const done of settle) done(error);
     this.#settle(batch, outcomes);
   }
 

@@ -61,6 +61,17 @@ describe('the review queue flags a proof: near-duplicate pictures, fast work, th
     expect((await queueItem(different.submissionId)).similarProofs).toEqual([]);
     // The full mobile never leaves in the flag.
     expect(JSON.stringify(first.similarProofs)).not.toContain(copy.user.mobile);
+
+    // A decision's answer carries the same flags as the queue showed.
+    const approved = await reviewer.post<SubmissionBody>(`/api/admin/submissions/${original.submissionId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.similarProofs).toEqual(first.similarProofs);
+    const rejected = await reviewer.post<SubmissionBody>(`/api/admin/submissions/${copy.submissionId}/reject`, { reason: 'Copied screenshot' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.similarProofs.map((p) => p.submissionId)).toEqual(expect.arrayContaining([original.submissionId, cropped.submissionId]));
+    const other = await reviewer.post<SubmissionBody>(`/api/admin/submissions/${different.submissionId}/approve`);
+    expect(other.status).toBe(200);
+    expect(other.body.similarProofs).toEqual([]);
   });
 
   it('measures the time from Start to proof, fast under a quarter of the estimate, null without Start', async () => {

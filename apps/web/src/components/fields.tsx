@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateMessage } from '../i18n/messages.ts';
+import { useServerTexts } from '../i18n/serverTexts.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
 /**
@@ -34,6 +34,9 @@ interface FieldFrameProps {
 }
 
 function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) {
+  // A form's first error may come before the translations (they are not in the first download):
+  // its line stays empty for that moment rather than show the English text.
+  const texts = useServerTexts(Boolean(error));
   return (
     <div className="grid min-w-0 gap-1.5">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-700">
@@ -47,7 +50,7 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-sm font-medium text-red-600">
-          {translateMessage(error)}
+          {texts?.translateMessage(error)}
         </p>
       )}
     </div>

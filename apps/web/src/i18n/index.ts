@@ -34,10 +34,10 @@ for (const [path, load] of Object.entries(files)) {
 export const NAMESPACES: readonly string[] = [...new Set(Object.values(loaders).flatMap((byNamespace) => Object.keys(byNamespace)))].sort();
 
 /**
- * What any screen may show before its own namespace: the shell's texts, and the error and server
- * message texts that forms, toasts and lists translate outside of a `useTranslation` hook.
+ * What any screen may show before its own namespace: the shell's texts and the web's own error texts.
+ * The server's texts (`messages`) come when first needed (serverTexts.ts).
  */
-const ALWAYS = ['common', 'errors', 'messages'];
+const ALWAYS = ['common', 'errors'];
 
 const localeFiles: BackendModule = {
   type: 'backend',

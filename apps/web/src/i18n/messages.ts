@@ -1,4 +1,5 @@
 import { type MessageParams, NOTIFICATION_TEXTS, messageOf, renderText } from '@kamai/contracts';
+import { parseApiError } from '../lib/api.ts';
 import { i18n } from './index.ts';
 
 /**
@@ -10,6 +11,9 @@ import { i18n } from './index.ts';
  * - The server's error body names its message by catalogue key and parameters (`key`, `params`,
  *   `fieldKeys`): `serverMessage` shows the `messages` namespace's `server.<key>` in the reader's
  *   language.
+ * - The `messages` namespace is not in the first download: a module that calls these while rendering
+ *   is in a later chunk whose route loads it (routes/_authed.tsx), or takes them from
+ *   `useServerTexts` (serverTexts.ts).
  * - The contracts' form schemas name their refusals by English text, a text of the same catalogue
  *   (SERVER_MESSAGES): `messageOf` finds its key. Texts only the web shows are looked up in the
  *   `errors` namespace by their English text; a message that is neither is shown as it came.
@@ -62,6 +66,18 @@ export function ledgerInLanguage(t: { kind: string; description: string; params?
 export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
   const text = ref?.key ? template(`server.${ref.key}`) : null;
   return text === null ? translateMessage(english) : renderText(text, ref?.params, locale());
+}
+
+/** The server's message of a failed request (lib/api.ts's errors) in the reader's language; null when it sent none. */
+export function serverErrorText(error: unknown): string | null {
+  const body = parseApiError(error)?.body?.error;
+  return body?.message ? serverMessage(body, body.message) : null;
+}
+
+/** The server's per-field messages of a failed request, in the reader's language. */
+export function serverFieldTexts(error: unknown): Record<string, string> {
+  const body = parseApiError(error)?.body?.error;
+  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
 }
 
 export function translateMessage(message: string): string;

@@ -14,14 +14,17 @@ import {
 } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, initialized } from './index.ts';
+import { loadServerTexts } from './serverTexts.ts';
 import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, serverMessage, translateMessage } from './messages.ts';
 
 const texts = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
 
-// The app fetches texts per language as needed; these checks read both languages' files.
+// The app fetches texts per language as needed (the server's texts when first needed, as the app
+// does); these checks read both languages' files.
 beforeAll(async () => {
   await initialized;
+  await loadServerTexts();
   await i18n.loadLanguages([...LANGUAGES]);
 });
 afterAll(() => i18n.changeLanguage('en'));

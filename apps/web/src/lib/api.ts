@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
-import { i18n } from '../i18n/index.ts';
-import { serverMessage } from '../i18n/messages.ts';
-import { STATUS_AND_BODY, isNetworkFailure, throwIfNotOk } from './http.ts';
+import { STATUS_AND_BODY, throwIfNotOk } from './http.ts';
 
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
+export { failureMessage, serverErrorMessage, serverFieldErrors } from './serverError.ts';
 
 /**
  * The HTTP client of the app. Every request sends the session cookie; a failed one
@@ -66,27 +65,6 @@ export function parseApiError(error: unknown): { status: number; body: ErrorBody
     // The body was not JSON (e.g. a proxy's HTML page): there is no server message to show.
   }
   return { status: Number(match[1]), body };
-}
-
-/**
- * The server's own message for a failed request (in the reader's language when it has a translation),
- * 'Check your internet connection' when the request never reached the server (fetch rejects with a
- * TypeError; or the device says it is offline), or `fallback`.
- */
-export function serverErrorMessage(error: unknown, fallback: string): string {
-  const body = parseApiError(error)?.body?.error;
-  if (body?.message) return serverMessage(body, body.message);
-  if (isNetworkFailure(error)) return i18n.t('common:offline.check');
-  return fallback;
-}
-
-/** The same, for screens that show a failure in place of their content. */
-export const failureMessage = serverErrorMessage;
-
-/** The server's per-field messages (`error.fields`, in the reader's language) of a failed request; empty when it named none. */
-export function serverFieldErrors(error: unknown): Record<string, string> {
-  const body = parseApiError(error)?.body?.error;
-  return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
 }
 
 /** The HTTP status of a failed request, or null when the failure was not an HTTP answer. */

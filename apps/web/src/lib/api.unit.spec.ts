@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueryFunctionContext } from '@tanstack/react-query';
 import { apiRequest, getQueryFn, serverErrorMessage, serverFieldErrors, errorStatus } from './api.ts';
 import { createQueryClient } from './queryClient.ts';
+import { serverTexts } from '../i18n/serverTexts.ts';
 
 type FetchArgs = [input: string, init?: RequestInit];
 
@@ -60,20 +61,34 @@ describe('apiRequest', () => {
 });
 
 describe('reading a server error', () => {
-  const validation = new Error(
-    '400: {"error":{"code":"validation_failed","message":"Mobile number must be 10 digits","fields":{"mobile":"Mobile number must be 10 digits"}}}',
-  );
+  const validation = {
+    error: { code: 'validation_failed', message: 'Mobile number must be 10 digits', fields: { mobile: 'Mobile number must be 10 digits' } },
+  };
 
-  it('gives the server message, its fields and its status', () => {
-    expect(serverErrorMessage(validation, 'fallback')).toBe('Mobile number must be 10 digits');
-    expect(serverFieldErrors(validation)).toEqual({ mobile: 'Mobile number must be 10 digits' });
-    expect(errorStatus(validation)).toBe(400);
+  /** The error a real failed read throws (the server's texts load before it is thrown). */
+  async function failedRead(answer: () => Response): Promise<unknown> {
+    stubFetch(answer);
+    try {
+      await getQueryFn({ on401: 'throw' })(context(['/api/auth/user']));
+    } catch (error) {
+      return error;
+    }
+    return expect.fail('the read should fail');
+  }
+
+  it('gives the server message, its fields and its status, with the server texts already in', async () => {
+    const error = await failedRead(() => json(400, validation));
+    expect(serverTexts()).not.toBeNull();
+    expect(serverErrorMessage(error, 'fallback')).toBe('Mobile number must be 10 digits');
+    expect(serverFieldErrors(error)).toEqual({ mobile: 'Mobile number must be 10 digits' });
+    expect(errorStatus(error)).toBe(400);
   });
 
-  it('falls back when the error carries no server message', () => {
-    expect(serverErrorMessage(new Error('502: <html>Bad Gateway</html>'), 'Failed to create account')).toBe('Failed to create account');
+  it('falls back when the error carries no server message', async () => {
+    const badGateway = await failedRead(() => new Response('<html>Bad Gateway</html>', { status: 502 }));
+    expect(serverErrorMessage(badGateway, 'Failed to create account')).toBe('Failed to create account');
     expect(serverErrorMessage(new TypeError('Failed to fetch'), 'Failed to create account')).toBe('Check your internet connection');
-    expect(serverFieldErrors(new Error('401: Unauthorized'))).toEqual({});
+    expect(serverFieldErrors(await failedRead(() => new Response('', { status: 401, statusText: 'Unauthorized' })))).toEqual({});
   });
 });
 

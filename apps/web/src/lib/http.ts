@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import { loadServerTexts } from '../i18n/serverTexts.ts';
 
 /**
  * The reads the first screen needs (the signed-in user, the default query function) and how a
@@ -11,6 +12,8 @@ import type { QueryFunction } from '@tanstack/react-query';
 export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   const bodyText = await response.text();
+  // Whatever shows this failure shows the server's text in the reader's language from its first frame.
+  await loadServerTexts().catch(() => undefined);
   throw new Error(`${response.status}: ${bodyText || response.statusText}`);
 }
 

@@ -14,7 +14,7 @@ import type {
   WithdrawalBody,
   WithdrawalStatus,
 } from '@kamai/contracts';
-import { getAllPages, getJson, getQueryFn } from './http.ts';
+import { getAllPages, getJson, getQueryFn, throwIfNotOk } from './http.ts';
 import { forgetSessionHint, mayHaveSession } from './sessionHint.ts';
 
 /**
@@ -83,7 +83,7 @@ export const adminTaskQuery = (id: string) =>
     queryKey: ['/api/admin/tasks', id],
     queryFn: async ({ signal }): Promise<{ task: TaskBody; etag: string }> => {
       const response = await fetch(`/api/admin/tasks/${encodeURIComponent(id)}`, { credentials: 'include', signal });
-      if (!response.ok) throw new Error(`${response.status}: ${(await response.text()) || response.statusText}`);
+      await throwIfNotOk(response);
       return { task: (await response.json()) as TaskBody, etag: response.headers.get('ETag') ?? '' };
     },
     // Always the newest revision when a dialog opens.

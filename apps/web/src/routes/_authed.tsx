@@ -2,6 +2,7 @@ import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
 import { SignedInLayout } from '../components/layouts.tsx';
 import { currentUserQuery } from '../lib/queries.ts';
 import { hadSession, toastSignedOut, waitForSignedOutRedirect } from '../lib/session.ts';
+import { loadServerTexts } from '../i18n/serverTexts.ts';
 
 /**
  * The signed-in area: every route under it needs a user, and a signed-out visitor goes to /login.
@@ -24,6 +25,10 @@ export const Route = createFileRoute('/_authed')({
     }
     return { user };
   },
+  // These screens show server texts as they render (ledger lines, notifications, rule texts), so
+  // those texts are in before they draw; with the screen's code, not after it. Should they fail to
+  // come, the screens still show, with the server's English.
+  loader: () => loadServerTexts().catch(() => undefined),
   component: SignedInArea,
 });
 

@@ -14,7 +14,7 @@ const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.
 
 /** The code and texts of the screen '/' shows, for a signed-in user or a visitor. */
 const loadScreen = (signedIn: boolean) =>
-  Promise.all(signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'tasks', 'kyc')] : [LoginScreen.preload?.(), loadNamespaces('auth')]);
+  Promise.all(signedIn ? [HomeScreen.preload?.(), loadNamespaces('home', 'categories')] : [LoginScreen.preload?.(), loadNamespaces('auth')]);
 
 /** Spec route table: '/' is Home when signed in and the login screen when signed out. */
 export const Route = createFileRoute('/')({

@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { LoginRequest } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, PasswordField } from '../../components/fields.tsx';
-import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { serverErrorMessage, serverFieldErrors } from '../../lib/serverError.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { safeRedirect } from '../../lib/redirect.ts';
 import { toast } from '../../lib/toast.ts';

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { Button } from '../../components/Button.tsx';
 import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
 import { i18n } from '../../i18n/index.ts';
-import { translateMessage } from '../../i18n/messages.ts';
+import { useServerTexts } from '../../i18n/serverTexts.ts';
 import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
@@ -28,6 +28,7 @@ export function RegisterScreen() {
   const form = useSchemaForm(RegisterForm, { firstName: '', lastName: '', mobile: '', password: '', consent: '' });
   const consentId = useId();
   const consent = form.field('consent');
+  const texts = useServerTexts(Boolean(consent.error));
 
   // mutateAsync, not mutate's callbacks: at '/' this screen unmounts as soon as the user query
   // refreshes, and the success toast and navigation must still happen.
@@ -77,7 +78,7 @@ export function RegisterScreen() {
           </div>
           {consent.error ? (
             <p id={`${consentId}-error`} role="alert" className="mt-1 text-sm text-red-700">
-              {translateMessage(consent.error)}
+              {texts?.translateMessage(consent.error)}
             </p>
           ) : null}
         </div>

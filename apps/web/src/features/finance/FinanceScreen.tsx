@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { PendingAdjustments, pendingAdjustmentsQuery } from './PendingAdjustments.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AdjustmentRequest, MarkWithdrawalPaidRequest, RejectWithdrawalRequest, formatPaise } from '@kamai/contracts';
-import type { FinanceWithdrawalBody, WithdrawalDestination } from '@kamai/contracts';
-import { Button, FormActions } from '../../components/Button.tsx';
+import { AdjustmentRequest, formatPaise } from '@kamai/contracts';
+import type { FinanceWithdrawalBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
-import { MobileField, TextAreaField, TextField } from '../../components/fields.tsx';
+import { MobileField, TextField } from '../../components/fields.tsx';
 import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
@@ -16,10 +16,10 @@ import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts'
 import { canHandleMoney } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import type { ToastInput } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { FinanceTabs } from './FinanceTabs.tsx';
-import { useAdjustmentMutation, useMarkPaidMutation, useRejectWithdrawalMutation } from './financeMutations.ts';
+import { useAdjustmentMutation } from './financeMutations.ts';
+import { PayForm, PayTo, ReasonForm } from './WithdrawalForms.tsx';
 import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
 import type { AdjustmentToConfirm } from './AdjustmentConfirmDialog.tsx';
 import { ledgerPersonQuery } from './ledgerPerson.ts';
@@ -115,7 +115,7 @@ function PendingWithdrawals() {
         {action?.kind === 'pay' && <PayForm withdrawal={action.withdrawal} once={once} onDone={() => setAction(null)} />}
       </Dialog>
       <Dialog open={action?.kind === 'reject'} onOpenChange={close} busy={once.busy} title={t('reject.title')} description={t('reject.description')}>
-        {action?.kind === 'reject' && <RejectForm withdrawal={action.withdrawal} once={once} onDone={() => setAction(null)} />}
+        {action?.kind === 'reject' && <ReasonForm decision="reject" withdrawal={action.withdrawal} once={once} onDone={() => setAction(null)} />}
       </Dialog>
     </section>
   );
@@ -150,128 +150,6 @@ function WithdrawalCard({ withdrawal, onPay, onReject }: { withdrawal: FinanceWi
 }
 
 /** The full destination: staff need every digit to make the transfer. */
-function PayTo({ payTo }: { payTo: WithdrawalDestination }) {
-  const { t } = useTranslation('finance');
-  const rows: [string, string][] =
-    payTo.kind === 'bank'
-      ? [
-          [t('payTo.holder'), payTo.holderName],
-          [t('payTo.accountNumber'), payTo.accountNumber],
-          [t('payTo.ifsc'), payTo.ifsc],
-        ]
-      : [[t('payTo.upi'), payTo.upiId]];
-  return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-xl bg-slate-50 p-3 text-sm">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="text-slate-500">{label}</dt>
-          <dd className="font-mono break-all text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
-  const { t } = useTranslation('finance');
-  return (
-    <div className="grid gap-2">
-      <p className="text-sm text-slate-700">
-        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> {t('queue.toName', { name: withdrawal.user.name })}{' '}
-        <span className="whitespace-nowrap">(+91 {withdrawal.user.mobile})</span>
-      </p>
-      <PayTo payTo={withdrawal.payTo} />
-    </div>
-  );
-}
-
-type SendOnce = ReturnType<typeof useSendOnce>;
-
-/**
- * The submit of the pay and reject dialogs: `send` makes the call with the dialog's key, once; a
- * refusal marks the fields the server names and says why in an 'Action Failed' toast, a success shows
- * `success` and closes.
- */
-async function settle(
-  once: SendOnce,
-  send: (key: string) => Promise<unknown>,
-  { form, failed, failure, success, onDone }: {
-    form: { setServerErrors: (fields: Record<string, string>) => void };
-    /** The toast title of a refusal ('Action Failed'). */
-    failed: string;
-    failure: string;
-    success: ToastInput;
-    onDone: () => void;
-  },
-): Promise<void> {
-  let sent;
-  try {
-    sent = await once.send(send);
-  } catch (error) {
-    form.setServerErrors(serverFieldErrors(error));
-    toast({ variant: 'destructive', title: failed, description: serverErrorMessage(error, failure) });
-    return;
-  }
-  if (!sent) return;
-  toast(success);
-  onDone();
-}
-
-function PayForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithdrawalBody; once: SendOnce; onDone: () => void }) {
-  const { t } = useTranslation('finance');
-  const markPaid = useMarkPaidMutation();
-  const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '' });
-  const onSubmit = form.handleSubmit(({ reference }) =>
-    settle(once, (key) => markPaid.mutateAsync({ id: withdrawal.id, reference, key }), {
-      form,
-      failed: t('actionFailed'),
-      failure: t('pay.failed'),
-      success: { title: t('pay.done'), description: t('pay.doneDescription', { amount: formatRupees(withdrawal.amount), name: withdrawal.user.name }) },
-      onDone,
-    }),
-  );
-  return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <Summary withdrawal={withdrawal} />
-      <TextField
-        label={t('pay.reference')}
-        autoComplete="off"
-        autoCapitalize="characters"
-        placeholder={t('pay.referencePlaceholder')}
-        {...form.field('reference')}
-      />
-      <FormActions submitLabel={t('pay.confirm')} pendingLabel={t('pay.saving')} pending={once.busy} onCancel={onDone} />
-    </form>
-  );
-}
-
-function RejectForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithdrawalBody; once: SendOnce; onDone: () => void }) {
-  const { t } = useTranslation('finance');
-  const reject = useRejectWithdrawalMutation();
-  const form = useSchemaForm(RejectWithdrawalRequest, { reason: '' });
-  const onSubmit = form.handleSubmit(({ reason }) =>
-    settle(once, (key) => reject.mutateAsync({ id: withdrawal.id, reason, key }), {
-      form,
-      failed: t('actionFailed'),
-      failure: t('reject.failed'),
-      success: { title: t('reject.done'), description: t('reject.doneDescription', { amount: formatRupees(withdrawal.amount), name: withdrawal.user.name }) },
-      onDone,
-    }),
-  );
-  return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <Summary withdrawal={withdrawal} />
-      <TextAreaField
-        label={t('reject.reason')}
-        placeholder={t('reject.reasonPlaceholder')}
-        hint={t('reject.reasonHint')}
-        {...form.field('reason')}
-      />
-      <FormActions variant="danger" submitLabel={t('reject.confirm')} pendingLabel={t('reject.rejecting')} pending={once.busy} onCancel={onDone} />
-    </form>
-  );
-}
-
 function AdjustmentForm() {
   // A new key after each adjustment gives the next one an empty form.
   const [round, setRound] = useState(0);

@@ -2,14 +2,18 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FinanceWithdrawalBody, LedgerVerifyBody, ReconciliationBody, StatementBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { errorStatus } from '../../lib/api.ts';
 import { getAllPages, getJson } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
 
 import { BankStatements } from './BankStatements.tsx';
 import { Funding } from './Funding.tsx';
 import { inputClass, linkButton } from './styles.ts';
+import { ReasonForm } from './WithdrawalForms.tsx';
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
 
@@ -28,12 +32,16 @@ type HistoryStatus = (typeof HISTORY_STATUSES)[number];
 /**
  * History: settled withdrawals (paid, failed, returned, rejected) with UTR, staff and reason,
  * filtered by status and by days (India time, the end day included); the CSV is the same selection.
+ * A paid one the bank sent back is marked returned here, with the bank's reason.
  */
 export function HistoryTab() {
   const { t } = useTranslation('finance');
   const [status, setStatus] = useState<HistoryStatus>('settled');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [returning, setReturning] = useState<FinanceWithdrawalBody | null>(null);
+  // One key per opening of the return dialog.
+  const once = useSendOnce(returning !== null);
   // The server reads a date as the whole day in India time; the table and its CSV ask the same.
   const filters = { status, from: from || undefined, to: to || undefined };
   const history = useQuery({
@@ -89,7 +97,8 @@ export function HistoryTab() {
           <table className="w-full min-w-[44rem] text-sm">
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
-                {(['when', 'user', 'amount', 'status', 'utr', 'staff', 'reason'] as const).map((c) => (
+                {/* The action first: on a phone the table scrolls sideways, and its button stays in view. */}
+                {(['actions', 'when', 'user', 'amount', 'status', 'utr', 'staff', 'reason'] as const).map((c) => (
                   <th key={c} scope="col" className={cell}>
                     {t(`history.columns.${c}`)}
                   </th>
@@ -99,6 +108,18 @@ export function HistoryTab() {
             <tbody className="divide-y divide-slate-100">
               {history.data.map((w) => (
                 <tr key={w.id}>
+                  <td className={cell}>
+                    {w.status === 'paid' && (
+                      <Button
+                        variant="secondary"
+                        onClick={() => setReturning(w)}
+                        aria-label={t('reverse.actionFor', { amount: formatRupees(w.amount), name: w.user.name })}
+                        className="h-11 whitespace-nowrap text-sm"
+                      >
+                        {t('reverse.action')}
+                      </Button>
+                    )}
+                  </td>
                   <td className={cell}>{w.processedAt ? formatDateTime(w.processedAt) : t('common.none')}</td>
                   <td className={cell}>
                     {w.user.name}
@@ -115,6 +136,15 @@ export function HistoryTab() {
           </table>
         </div>
       )}
+      <Dialog
+        open={returning !== null}
+        onOpenChange={(open) => !open && setReturning(null)}
+        busy={once.busy}
+        title={t('reverse.title')}
+        description={t('reverse.description')}
+      >
+        {returning && <ReasonForm decision="reverse" withdrawal={returning} once={once} onDone={() => setReturning(null)} />}
+      </Dialog>
     </section>
   );
 }

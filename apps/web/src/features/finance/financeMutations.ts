@@ -11,20 +11,12 @@ import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
  * staff member's own is read again.
  */
 
-export function useMarkPaidMutation() {
+/** A pending withdrawal paid (its transfer reference) or rejected, or a paid one returned (a reason). */
+export function useWithdrawalDecision(decision: 'paid' | 'reject' | 'reverse') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, reference, key }: { id: string; reference: string; key?: string }) =>
-      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/paid`, { reference }, idempotencyHeader(key))),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
-  });
-}
-
-export function useRejectWithdrawalMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, reason, key }: { id: string; reason: string; key?: string }) =>
-      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/reject`, { reason }, idempotencyHeader(key))),
+    mutationFn: async ({ id, body, key }: { id: string; body: { reference: string } | { reason: string }; key?: string }) =>
+      readJson<FinanceWithdrawalBody>(await apiRequest('POST', `/api/admin/withdrawals/${encodeURIComponent(id)}/${decision}`, body, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: FINANCE_WITHDRAWALS_KEY }),
   });
 }

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { BellIcon } from '../../components/icons.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { serverErrorMessage } from '../../lib/api.ts';
+import { serverErrorMessage } from '../../lib/serverError.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { moneyInFlight } from '../wallet/moneyStatus.ts';
 import { currentUserQuery, tasksQuery, userTasksQuery } from '../../lib/queries.ts';

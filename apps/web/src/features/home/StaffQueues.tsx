@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import type { StaffQueue, UserBody } from '@kamai/contracts';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { serverErrorMessage } from '../../lib/api.ts';
+import { serverErrorMessage } from '../../lib/serverError.ts';
 import { staffScreensOf } from '../../lib/staffScreens.ts';
 import { staffQueuesQuery } from './staffQueues.ts';
 

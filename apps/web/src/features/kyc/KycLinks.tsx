@@ -7,9 +7,12 @@ import { formatRupees } from '../../lib/format.ts';
 /** The bonus as the spec's constant, from contracts: "₹200.00". */
 export const kycBonusText = () => formatRupees(formatPaise(KYC_BONUS_PAISE));
 
-/** Home's banner while KYC is not complete: verify (pending) or claim the bonus (verified). */
+/**
+ * Home's banner while KYC is not complete: verify (pending) or claim the bonus (verified). Its texts
+ * are Home's, so Home does not fetch the KYC screen's texts for four lines.
+ */
 export function KycBanner({ user }: { user: Pick<UserBody, 'kycStatus'> }) {
-  const { t } = useTranslation('kyc');
+  const { t } = useTranslation('home');
   if (user.kycStatus === 'bonus_claimed') return null;
   const verified = user.kycStatus === 'verified';
   return (
@@ -20,8 +23,8 @@ export function KycBanner({ user }: { user: Pick<UserBody, 'kycStatus'> }) {
     >
       <ShieldIcon className="size-6 shrink-0" />
       <span className="grid flex-1 gap-0.5">
-        <span className="text-sm font-semibold">{t(verified ? 'homeBanner.verified' : 'homeBanner.pending', { amount: kycBonusText() })}</span>
-        <span className="text-xs font-medium underline">{t(verified ? 'homeBanner.claimAction' : 'homeBanner.action')}</span>
+        <span className="text-sm font-semibold">{t(verified ? 'kycBanner.verified' : 'kycBanner.pending', { amount: kycBonusText() })}</span>
+        <span className="text-xs font-medium underline">{t(verified ? 'kycBanner.claimAction' : 'kycBanner.action')}</span>
       </span>
     </Link>
   );

@@ -17,7 +17,7 @@ const looks: Record<TaskType, { Icon: ComponentType<SVGProps<SVGSVGElement>>; ti
  * (`countTasksByList`, the one rule Home and Categories share); a placeholder while they load.
  */
 export function CategoryCards({ counts }: { counts: Record<TaskList, number> | undefined }) {
-  const { t } = useTranslation('tasks');
+  const { t } = useTranslation('categories');
   return (
     <ul className="grid gap-3">
       {TASK_CATEGORIES.map((category) => {
@@ -35,7 +35,7 @@ export function CategoryCards({ counts }: { counts: Record<TaskList, number> | u
               </span>
               <span className="grid min-w-0 flex-1 gap-1">
                 <span className="flex items-center justify-between gap-2">
-                  <span className="font-semibold text-slate-900">{t(`categories.${category.type}.title`)}</span>
+                  <span className="font-semibold text-slate-900">{t(`${category.type}.title`)}</span>
                   {count === undefined ? (
                     <span aria-hidden="true" className="h-5 w-14 animate-pulse rounded-full bg-slate-100" />
                   ) : (
@@ -44,12 +44,12 @@ export function CategoryCards({ counts }: { counts: Record<TaskList, number> | u
                     </span>
                   )}
                 </span>
-                <span className="text-sm text-slate-600">{t(`categories.${category.type}.blurb`)}</span>
+                <span className="text-sm text-slate-600">{t(`${category.type}.blurb`)}</span>
                 <span className="flex items-center gap-3 text-xs font-medium text-slate-500">
                   <span className="text-emerald-700">{category.rewardRange}</span>
                   <span className="flex items-center gap-1">
                     <ClockIcon className="size-3.5" />
-                    {t(`categories.${category.type}.time`)}
+                    {t(`${category.type}.time`)}
                   </span>
                 </span>
               </span>

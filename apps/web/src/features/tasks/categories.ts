@@ -2,8 +2,8 @@ import { i18n } from '../../i18n/index.ts';
 import type { TaskType } from '@kamai/contracts';
 
 /**
- * The three task categories of Home and /tasks/categories. Their words
- * (title, blurb, time, static count) live in the tasks namespace under `categories.<type>`.
+ * The three task categories of Home and /tasks/categories. Their words (title, blurb, time, the
+ * count) live in a namespace of their own, `categories`, so Home fetches these and not every task text.
  */
 export interface TaskCategory {
   type: TaskType;
@@ -18,4 +18,4 @@ export const TASK_CATEGORIES: readonly TaskCategory[] = [
 ];
 
 /** "1 task", "3 tasks", in the reader's language. */
-export const taskCount = (count: number) => i18n.t('tasks:count', { count });
+export const taskCount = (count: number) => i18n.t('categories:count', { count });
