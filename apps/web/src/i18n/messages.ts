@@ -1,5 +1,5 @@
 import { type MessageParams, NOTIFICATION_TEXTS, messageOf, renderText } from '@kamai/contracts';
-import { parseApiError } from '../lib/api.ts';
+import { parseApiError } from '../lib/apiError.ts';
 import { i18n } from './index.ts';
 
 /**

@@ -1,6 +1,7 @@
-import * as v from 'valibot';
-import { ErrorBody, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
-import { STATUS_AND_BODY, throwIfNotOk } from './http.ts';
+import { IDEMPOTENT_COMMANDS } from '@kamai/contracts';
+import { throwIfNotOk } from './http.ts';
+
+export { errorStatus, parseApiError } from './apiError.ts';
 
 export { type On401, getAllPages, getJson, getQueryFn, isNetworkFailure, readJson } from './http.ts';
 export { failureMessage, serverErrorMessage, serverFieldErrors } from './serverError.ts';
@@ -52,22 +53,3 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
   }
 }
 
-/** The parts of an error thrown by this module, or null for anything else (e.g. a network error). */
-export function parseApiError(error: unknown): { status: number; body: ErrorBody | null } | null {
-  if (!(error instanceof Error)) return null;
-  const match = STATUS_AND_BODY.exec(error.message);
-  if (!match) return null;
-  let body: ErrorBody | null = null;
-  try {
-    const parsed = v.safeParse(ErrorBody, JSON.parse(match[2] ?? ''));
-    if (parsed.success) body = parsed.output;
-  } catch {
-    // The body was not JSON (e.g. a proxy's HTML page): there is no server message to show.
-  }
-  return { status: Number(match[1]), body };
-}
-
-/** The HTTP status of a failed request, or null when the failure was not an HTTP answer. */
-export function errorStatus(error: unknown): number | null {
-  return parseApiError(error)?.status ?? null;
-}

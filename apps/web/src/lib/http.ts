@@ -17,14 +17,7 @@ export async function throwIfNotOk(response: Response): Promise<void> {
   throw new Error(`${response.status}: ${bodyText || response.statusText}`);
 }
 
-/** An Error thrown by `throwIfNotOk`: group 1 the status, group 2 the body. */
-export const STATUS_AND_BODY = /^(\d{3}): ([\s\S]*)$/;
-
-/** The request never reached the server (fetch rejects with a TypeError), or the device is offline. */
-export function isNetworkFailure(error: unknown): boolean {
-  if (error instanceof Error && STATUS_AND_BODY.test(error.message)) return false;
-  return error instanceof TypeError || globalThis.navigator?.onLine === false;
-}
+export { STATUS_AND_BODY, isNetworkFailure } from './failure.ts';
 
 /** Reads a JSON answer; a 204 or an empty body reads as null. */
 export async function readJson<T>(response: Response): Promise<T | null> {

@@ -1,6 +1,6 @@
 import { i18n } from '../i18n/index.ts';
 import { serverTexts } from '../i18n/serverTexts.ts';
-import { isNetworkFailure } from './http.ts';
+import { isNetworkFailure } from './failure.ts';
 
 /**
  * What a screen shows for a failed request. In the first download (Home and sign-in show failures),
