@@ -1,5 +1,6 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import { USER_ROW_EVENTS, userIdOf } from '@kamai/projections';
+import { OncePerTurn } from '../once-per-turn.ts';
 
 export interface CachedSession {
   userId: string;
@@ -48,8 +49,8 @@ export class SessionCache {
   private readonly signalled: (EventStore & ChangeSignalledStore) | null;
   /** The external version the cache was last brought up to date at (-1: never). */
   private seenVersion = -1;
-  /** Set while this event-loop turn has asked for the external version already. */
-  private checkedThisTurn = false;
+  /** The external version is asked for once per event-loop turn. */
+  private readonly turn = new OncePerTurn();
   private waiters = new Set<{ target: number; resolve: (reached: boolean) => void }>();
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
@@ -106,11 +107,7 @@ export class SessionCache {
       try {
         // Another process's commits are looked for once per event-loop turn (a request asks two or
         // three times); this process's own appends move localHead, looked at every time.
-        if (this.checkedThisTurn && signalled.localHead <= this.position) return true;
-        this.checkedThisTurn = true;
-        setImmediate(() => {
-          this.checkedThisTurn = false;
-        }).unref();
+        if (!this.turn.first() && signalled.localHead <= this.position) return true;
         // The version is read before the events: a commit after this read moves it for next time.
         const version = signalled.externalVersion();
         if (version === this.seenVersion && signalled.localHead <= this.position) return true;

@@ -11,6 +11,7 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { OncePerTurn } from '../once-per-turn.ts';
 import { gcmOpenPacked, gcmSealPacked } from './aead.ts';
 
 export interface KeyStore {
@@ -72,8 +73,8 @@ export class SqliteKeyStore implements KeyStore {
   readonly #cache = new Map<string, Buffer | null>();
   #dataVersion = -1;
   #lastTombstone = 0;
-  /** Set while this event-loop turn has looked at `data_version` already. */
-  #checkedThisTurn = false;
+  /** `data_version` is looked at once per event-loop turn. */
+  readonly #turn = new OncePerTurn();
   /** The open key stores of this process, by file: an erasure reaches its siblings at once. */
   static readonly #open = new Map<string, Set<SqliteKeyStore>>();
   readonly #sql: {
@@ -135,11 +136,7 @@ export class SqliteKeyStore implements KeyStore {
 
   /** Forgets cached keys of subjects another process erased since the last look. */
   #refresh(): void {
-    if (this.#checkedThisTurn) return;
-    this.#checkedThisTurn = true;
-    setImmediate(() => {
-      this.#checkedThisTurn = false;
-    }).unref();
+    if (!this.#turn.first()) return;
     const version = this.#sql.dataVersion.get() ?? 0;
     if (version === this.#dataVersion) return;
     this.#dataVersion = version;

@@ -17,7 +17,7 @@ export async function throwIfNotOk(response: Response): Promise<void> {
   throw new Error(`${response.status}: ${bodyText || response.statusText}`);
 }
 
-export { STATUS_AND_BODY, isNetworkFailure } from './failure.ts';
+export { isNetworkFailure } from './failure.ts';
 
 /** Reads a JSON answer; a 204 or an empty body reads as null. */
 export async function readJson<T>(response: Response): Promise<T | null> {
