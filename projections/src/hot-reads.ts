@@ -23,6 +23,8 @@ export const PENDING_PAYOUT_SQL = "COALESCE((SELECT credit_paise - debit_paise F
 
 export interface HotReads {
   readonly userById: Database.Statement<[string]>;
+  readonly userRecord: Database.Statement<[string]>;
+  readonly walletFigures: Database.Statement<[string]>;
   readonly liveSession: Database.Statement<[string, string]>;
   readonly wallet: Database.Statement<[string]>;
   readonly unreadCount: Database.Statement<[string], number>;
@@ -66,6 +68,13 @@ export function hotReads(db: ReadDbHandle): HotReads | undefined {
       `SELECT users.*, COALESCE(wallets.balance_paise, 0) AS balance_paise, COALESCE(wallets.total_earned_paise, 0) AS total_earned_paise,
          ${PENDING_PAYOUT_SQL} AS pending_payout_paise
        FROM users LEFT JOIN wallets ON wallets.user_id = users.id WHERE users.id = ?`,
+    ),
+    userRecord: reader.prepare(`SELECT * FROM users WHERE id = ?`),
+    // The figures of findWalletFigures in users/queries.ts (the users alias serves PENDING_PAYOUT_SQL).
+    walletFigures: reader.prepare(
+      `SELECT COALESCE(wallets.balance_paise, 0) AS balance_paise, COALESCE(wallets.total_earned_paise, 0) AS total_earned_paise,
+         ${PENDING_PAYOUT_SQL} AS pending_payout_paise
+       FROM (SELECT ? AS id) AS users LEFT JOIN wallets ON wallets.user_id = users.id`,
     ),
     liveSession: reader.prepare(`SELECT sid, user_id, expires_at, started_at, last_seen_at FROM sessions WHERE sid = ? AND expires_at > ?`),
     wallet: reader.prepare(`SELECT * FROM wallets WHERE user_id = ?`),

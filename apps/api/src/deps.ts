@@ -1,5 +1,5 @@
 import type { EventStore } from '@kamai/domain';
-import type { ReadDbHandle, ReadModels, UserRow } from '@kamai/projections';
+import type { ReadDbHandle, ReadModels, UserRecord } from '@kamai/projections';
 import type { AttemptStore } from './auth/attempts.ts';
 import type { UploadLedger } from './uploads/sweep.ts';
 import type { SessionCache } from './auth/session-cache.ts';
@@ -40,7 +40,7 @@ export interface AppEnv {
   Variables: {
     deps: AppDeps;
     /** The signed-in user, or null; set by the session middleware. */
-    user: UserRow | null;
+    user: UserRecord | null;
     /** The session id (SHA-256 of the cookie token) when signed in. */
     sessionId: string | null;
   };

@@ -3,9 +3,20 @@ import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { PENDING_PAYOUT_SQL, hotReads } from '../hot-reads.ts';
 import type { UsersTable } from '../schema.ts';
+import { usersProjection } from './projection.ts';
+
+/** A person's record in the users read model: who they are and what they may do. */
+export type UserRecord = Selectable<UsersTable>;
+
+/** What a user's wallet shows: the balance, the earnings, the payout requested and not yet paid. */
+export interface WalletFigures {
+  balance_paise: number;
+  total_earned_paise: number;
+  pending_payout_paise: number;
+}
 
 /** A user with the wallet figures the user body shows. */
-export type UserRow = Selectable<UsersTable> & { balance_paise: number; total_earned_paise: number; pending_payout_paise: number };
+export type UserRow = UserRecord & WalletFigures;
 
 function selectUsers(db: ReadDbHandle) {
   return db
@@ -20,30 +31,44 @@ function selectUsers(db: ReadDbHandle) {
 }
 
 /**
- * The events that change what findUserById answers for their stream's user: the users read model's
- * own, the wallet's balance and earnings, and the pending payout (the journal's withdrawal holds).
- * A cache of user rows drops a user's row on these and keeps it through everything else.
+ * The events that change a user's record (findUserRecord) for their stream's user: the users read
+ * model's own. A cache of records drops a user's record on these and keeps it while money moves.
  */
-export const USER_ROW_EVENTS = [
+export const USER_RECORD_EVENTS: readonly string[] = usersProjection.handles;
+
+/**
+ * The events that change a user's wallet figures (findWalletFigures): the wallet's balance and
+ * earnings, and the pending payout (the journal's withdrawal holds on the user's stream).
+ */
+export const WALLET_FIGURE_EVENTS: readonly string[] = [
   'UserRegistered',
-  'ProfileUpdated',
-  'PasswordChanged',
-  'RoleGranted',
-  'RoleRevoked',
-  'KycDocumentApproved',
-  'KycBonusClaimed',
   'WalletCredited',
   'WalletDebited',
   'WithdrawalRequested',
   'WithdrawalPaid',
   'WithdrawalRejected',
-] as const;
+  'UserErased',
+];
 
 export function findUserById(db: ReadDbHandle, id: string): Promise<UserRow | undefined> {
-  // Every signed-in request reads this: a cached prepared statement when the database has one.
   const hot = hotReads(db);
   if (hot) return Promise.resolve(hot.userById.get(id) as UserRow | undefined);
   return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+}
+
+/** The user's record without the wallet: what every signed-in request needs (a prepared statement). */
+export function findUserRecord(db: ReadDbHandle, id: string): Promise<UserRecord | undefined> {
+  const hot = hotReads(db);
+  if (hot) return Promise.resolve(hot.userRecord.get(id) as UserRecord | undefined);
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The user's wallet figures (zero for a user without a wallet yet). */
+export async function findWalletFigures(db: ReadDbHandle, userId: string): Promise<WalletFigures> {
+  const hot = hotReads(db);
+  if (hot) return hot.walletFigures.get(userId) as WalletFigures;
+  const row = await findUserById(db, userId);
+  return { balance_paise: row?.balance_paise ?? 0, total_earned_paise: row?.total_earned_paise ?? 0, pending_payout_paise: row?.pending_payout_paise ?? 0 };
 }
 
 export function findUserByMobile(db: ReadDbHandle, mobile: string): Promise<UserRow | undefined> {

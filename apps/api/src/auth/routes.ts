@@ -7,7 +7,7 @@ import { ApiError, notYetVisible } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { registerUser } from './accounts.ts';
 import { verifyPassword } from './passwords.ts';
-import { clientAddress, endSession, isHttps, readWithCatchUp, requireUser, startSession } from './sessions.ts';
+import { clientAddress, endSession, isHttps, readWithCatchUp, requireUser, startSession, withWalletFigures } from './sessions.ts';
 
 /** OWASP's device cookie: proof this browser signed in to the number before (see LoginGuard). */
 export const DEVICE_COOKIE = 'kamai_device';
@@ -20,9 +20,9 @@ export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, ke
 
 const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
 /**
- * `GET /api/auth/user`'s answer per user row. The session middleware keeps a row object until the
- * read database changes and then reads a new one, so an answer kept per row object is always the
- * row's own; entries go with their rows.
+ * `GET /api/auth/user`'s answer per user row. The session middleware keeps a record, and
+ * withWalletFigures the figures, until an event changes them and then reads new ones (a new row
+ * object), so an answer kept per row object is always the row's own; entries go with their rows.
  */
 const userAnswers = new WeakMap<UserRow, string>();
 function userJson(user: UserRow): string {
@@ -75,6 +75,11 @@ export const authRoutes = new Hono<AppEnv>()
     if (position > 0) await c.var.deps.runner.waitFor(position);
     return c.body(null, 204);
   })
-  .get('/api/auth/user', (c) => c.body(userJson(requireUser(c)), 200, JSON_TYPE))
+  .get('/api/auth/user', (c): Response | Promise<Response> => {
+    const user = withWalletFigures(c.var.deps, requireUser(c));
+    // Synchronous while the user's figures are kept: no turn of the event loop for the hot read.
+    if (user instanceof Promise) return user.then((row) => c.body(userJson(row), 200, JSON_TYPE));
+    return c.body(userJson(user), 200, JSON_TYPE);
+  })
   // The client's 401 target: the sign-in screen.
   .get('/api/login', (c) => c.redirect('/login', 302));

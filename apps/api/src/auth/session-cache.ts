@@ -1,5 +1,5 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
-import { USER_ROW_EVENTS, userIdOf } from '@kamai/projections';
+import { USER_RECORD_EVENTS, WALLET_FIGURE_EVENTS, userIdOf } from '@kamai/projections';
 import { OncePerTurn } from '../once-per-turn.ts';
 
 export interface CachedSession {
@@ -11,9 +11,13 @@ export interface CachedSession {
 const MAX_ENTRIES = 100_000;
 /** The events that change a cached session (read sealed: they must carry no personal field). */
 export const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
-/** What the cache follows: the session events, and the events that change a user's row. */
-const FOLLOWED: readonly string[] = [...SESSION_EVENTS, ...USER_ROW_EVENTS];
-const CHANGES_USER_ROW: ReadonlySet<string> = new Set(USER_ROW_EVENTS);
+/** What the cache follows: the session events, and the events that change a user's record or wallet figures. */
+const FOLLOWED: readonly string[] = [...new Set([...SESSION_EVENTS, ...USER_RECORD_EVENTS, ...WALLET_FIGURE_EVENTS])];
+const CHANGES_RECORD: ReadonlySet<string> = new Set(USER_RECORD_EVENTS);
+const CHANGES_WALLET: ReadonlySet<string> = new Set(WALLET_FIGURE_EVENTS);
+
+/** What of a user a reader keeps: their record (every signed-in request), or their wallet figures. */
+export type UserFacts = 'record' | 'wallet';
 
 /**
  * What a store offers to be followed without waiting (the embedded SQLite store, the port's optional
@@ -40,8 +44,9 @@ function isChangeSignalled(store: EventStore): store is EventStore & ChangeSigna
  * subscription, and a request waits until it has reached the store's head.
  *
  * Following the same events, it notes per user the position of the last event that changed their
- * row in the read model (userRowChangedAt), so a kept user row is dropped when that user's row
- * changes, not whenever anything at all is committed (money moving for other users, say).
+ * record, and of the last that changed their wallet figures, in the read models (userChangedAt), so
+ * a kept record is dropped when that user's record changes, not whenever anything at all is
+ * committed (money moving, their own included), and kept wallet figures when their money moves.
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
@@ -55,8 +60,8 @@ export class SessionCache {
   private subscription: AllSubscription | null = null;
   private following: Promise<void> | null = null;
   private broken = false;
-  /** Per user, the position of the last event seen that changes their row. */
-  private readonly userChanges = new Map<string, number>();
+  /** Per user, the position of the last event seen that changes their record, and their wallet figures. */
+  private readonly userChanges: Record<UserFacts, Map<string, number>> = { record: new Map(), wallet: new Map() };
   /** Changes at or before this position are not in userChanges (before start, or forgotten). */
   private userChangesSince = 0;
 
@@ -146,13 +151,18 @@ export class SessionCache {
   }
 
   private apply(event: RecordedEvent): void {
-    if (CHANGES_USER_ROW.has(event.type)) {
+    const record = CHANGES_RECORD.has(event.type);
+    const wallet = CHANGES_WALLET.has(event.type);
+    if (record || wallet) {
       // Bounded like the sessions: forgetting is safe, it only makes every older row stale.
-      if (this.userChanges.size >= MAX_ENTRIES) {
-        this.userChanges.clear();
+      if (this.userChanges.record.size >= MAX_ENTRIES || this.userChanges.wallet.size >= MAX_ENTRIES) {
+        this.userChanges.record.clear();
+        this.userChanges.wallet.clear();
         this.userChangesSince = event.position;
       }
-      this.userChanges.set(userIdOf(event.streamId), event.position);
+      const userId = userIdOf(event.streamId);
+      if (record) this.userChanges.record.set(userId, event.position);
+      if (wallet) this.userChanges.wallet.set(userId, event.position);
     } else if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
     else if (event.type === 'SessionSeen') {
       const data = event.data as { sessionId: string; seenAt: string };
@@ -162,12 +172,12 @@ export class SessionCache {
   }
 
   /**
-   * The position after which the user's row has not changed, as far as the cache has seen: a row the
-   * read model answered once it included this position is still the row it would answer now. Ask
-   * after catchUp() returned true.
+   * The position after which the user's record (or wallet figures) has not changed, as far as the
+   * cache has seen: what the read model answered once it included this position is still what it
+   * would answer now. Ask after catchUp() returned true.
    */
-  userRowChangedAt(userId: string): number {
-    return Math.max(this.userChangesSince, this.userChanges.get(userId) ?? 0);
+  userChangedAt(facts: UserFacts, userId: string): number {
+    return Math.max(this.userChangesSince, this.userChanges[facts].get(userId) ?? 0);
   }
 
   get(sid: string): CachedSession | undefined {

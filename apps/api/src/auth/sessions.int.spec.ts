@@ -144,13 +144,13 @@ describe('the signed-in user\'s row', () => {
     expect((await user.get('/api/auth/user')).body.firstName).toBe('Meera');
   });
 
-  it('is kept while other users\' money moves, and read again when the user\'s own does', async () => {
+  it('keeps a record while money moves, and wallet figures while only others\' money moves', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kamai-user-rows-'));
     const store = openSqliteEventStore(join(dir, 'events.sqlite'));
     try {
       const cache = new SessionCache(store);
       await cache.start();
-      const since = cache.userRowChangedAt('a');
+      const since = cache.userChangedAt('wallet', 'a');
       const credited = (entryId: string) => ({
         id: randomUUID(),
         type: 'WalletCredited',
@@ -159,10 +159,16 @@ describe('the signed-in user\'s row', () => {
       await store.append(streams.user('b'), [credited('e1')], 'any');
       await store.append(streams.user('b'), [{ id: randomUUID(), type: 'NotificationRead', data: { notificationId: 'n', readAt: new Date().toISOString() } }], 'any');
       expect(cache.catchUp()).toBe(true);
-      expect(cache.userRowChangedAt('a')).toBe(since);
+      expect(cache.userChangedAt('wallet', 'a')).toBe(since);
       const { position } = await store.append(streams.user('a'), [credited('e2')], 'any');
       expect(cache.catchUp()).toBe(true);
-      expect(cache.userRowChangedAt('a')).toBe(position);
+      expect(cache.userChangedAt('wallet', 'a')).toBe(position);
+      // The user's own money moving leaves their record (who they are, what they may do) kept.
+      expect(cache.userChangedAt('record', 'a')).toBe(since);
+      const granted = await store.append(streams.user('a'), [{ id: randomUUID(), type: 'RoleGranted', data: { role: 'reviewer', by: 'x', grantedAt: new Date().toISOString() } }], 'any');
+      expect(cache.catchUp()).toBe(true);
+      expect(cache.userChangedAt('record', 'a')).toBe(granted.position);
+      expect(cache.userChangedAt('wallet', 'a')).toBe(position);
       await cache.stop();
     } finally {
       await store.close();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { type Limits, type SESSION_END_REASONS, SESSION_LIFETIME_MS, deviceLabel, streams } from '@kamai/contracts';
 import { SESSION_SEEN_EVERY_MS, sessionDecider } from '@kamai/domain';
-import { findLiveSession, findUserById, getLimits, type UserRow } from '@kamai/projections';
+import { type UserRecord, type UserRow, type WalletFigures, findLiveSession, findUserRecord, findWalletFigures, getLimits } from '@kamai/projections';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { parse as parseCookies } from 'hono/utils/cookie';
@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import { requestHeader } from '../http/request.ts';
 import type { Role } from '@kamai/contracts';
-import type { CachedSession } from './session-cache.ts';
+import type { CachedSession, UserFacts } from './session-cache.ts';
 
 const SESSION_COOKIE = 'kamai_session';
 type EndReason = (typeof SESSION_END_REASONS)[number];
@@ -173,47 +173,75 @@ async function lookUpSession(deps: AppDeps, sid: string): Promise<CachedSession 
 }
 
 /**
- * The signed-in user's row, the same the read model answers now: a row is kept with the read
- * models' position when it was read, and served while no event that changes that user's row has
- * come after that position (the session cache follows those events: userRowChangedAt). Money moving
- * for other users, or anything else committed, leaves it kept.
+ * What the read models answer now about a user, kept per process: their record (every signed-in
+ * request needs it) and their wallet figures (the user body shows them). Each is kept with the read
+ * models' position when it was read, and served while no event that changes it has come after that
+ * position (the session cache follows those events: userChangedAt). A record is kept while money
+ * moves, the user's own included; wallet figures while anything but that user's money moves.
  */
-interface KeptUser {
-  row: UserRow;
+interface Kept<T> {
+  value: T;
   readAt: number;
 }
-const userRowsOf = new WeakMap<AppDeps, Map<string, KeptUser>>();
-const MAX_USER_ROWS = 10_000;
+const keptOf = new WeakMap<AppDeps, Record<UserFacts, Map<string, Kept<unknown>>>>();
+const MAX_KEPT_USERS = 10_000;
 
-function userRows(deps: AppDeps): Map<string, KeptUser> {
-  let rows = userRowsOf.get(deps);
-  if (!rows) {
-    rows = new Map();
-    userRowsOf.set(deps, rows);
+function keptFacts<T>(deps: AppDeps, facts: UserFacts): Map<string, Kept<T>> {
+  let kept = keptOf.get(deps);
+  if (!kept) {
+    kept = { record: new Map(), wallet: new Map() };
+    keptOf.set(deps, kept);
   }
-  return rows;
+  return kept[facts] as Map<string, Kept<T>>;
 }
 
-/** The user's row if it is kept and unchanged since; synchronous. Only after sessions.catchUp() returned true. */
-function keptUser(deps: AppDeps, userId: string): UserRow | undefined {
-  const kept = userRows(deps).get(userId);
-  return kept && kept.readAt >= deps.sessions.userRowChangedAt(userId) ? kept.row : undefined;
+/** What is kept of the user if unchanged since; synchronous. Only after sessions.catchUp() returned true. */
+function kept<T>(deps: AppDeps, facts: UserFacts, userId: string): T | undefined {
+  const entry = keptFacts<T>(deps, facts).get(userId);
+  return entry && entry.readAt >= deps.sessions.userChangedAt(facts, userId) ? entry.value : undefined;
 }
 
-async function findUser(deps: AppDeps, userId: string): Promise<UserRow | undefined> {
+async function readKept<T>(deps: AppDeps, facts: UserFacts, userId: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
   const caught = deps.sessions.catchUp();
   const current = typeof caught === 'boolean' ? caught : await caught;
-  if (!current) return readWithCatchUp(deps, () => findUserById(deps.db, userId));
-  const kept = keptUser(deps, userId);
-  if (kept) return kept;
+  if (!current) return readWithCatchUp(deps, read);
+  const found = kept<T>(deps, facts, userId);
+  if (found !== undefined) return found;
   // The read models include at least this position when the row is read (they only move on).
   const readAt = deps.runner.position;
-  const row = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
-  if (row) {
-    const rows = userRows(deps);
-    if (rows.size >= MAX_USER_ROWS) rows.clear();
-    rows.set(userId, { row, readAt });
+  const value = await readWithCatchUp(deps, read);
+  if (value !== undefined) {
+    const entries = keptFacts<T>(deps, facts);
+    if (entries.size >= MAX_KEPT_USERS) entries.clear();
+    entries.set(userId, { value, readAt });
   }
+  return value;
+}
+
+function findUser(deps: AppDeps, userId: string): Promise<UserRecord | undefined> {
+  return readKept(deps, 'record', userId, () => findUserRecord(deps.db, userId));
+}
+
+/**
+ * The signed-in user with their wallet figures, as the read models answer now: synchronous when the
+ * figures are kept and current (a user body asked for again while their money stays put).
+ */
+export function withWalletFigures(deps: AppDeps, user: UserRecord): UserRow | Promise<UserRow> {
+  const caught = deps.sessions.catchUp();
+  const figures = caught === true ? kept<WalletFigures>(deps, 'wallet', user.id) : undefined;
+  if (figures) return withFigures(user, figures);
+  return readKept(deps, 'wallet', user.id, () => findWalletFigures(deps.db, user.id)).then((read) =>
+    withFigures(user, read ?? { balance_paise: 0, total_earned_paise: 0, pending_payout_paise: 0 }),
+  );
+}
+
+/** One object per record and figures: an answer kept per row object (auth/routes.ts) is reused while both stay. */
+const rowsOf = new WeakMap<UserRecord, { figures: WalletFigures; row: UserRow }>();
+function withFigures(user: UserRecord, figures: WalletFigures): UserRow {
+  const known = rowsOf.get(user);
+  if (known?.figures === figures) return known.row;
+  const row = { ...user, ...figures };
+  rowsOf.set(user, { figures, row });
   return row;
 }
 
@@ -274,7 +302,7 @@ export function resolveSession(c: Context<AppEnv>): Promise<void> | undefined {
   if (!session || !limits) return resolveFromReadModel(c, deps, sid);
   const now = deps.now();
   if (!isLive(session, limits, now)) return undefined;
-  const user = keptUser(deps, session.userId);
+  const user = kept<UserRecord>(deps, 'record', session.userId);
   if (!user) return resolveFromReadModel(c, deps, sid);
   // An erased person's sessions are ended by the erasure; until that lands, none of them counts.
   if (user.erased_at !== null) return undefined;
@@ -303,14 +331,14 @@ async function recordSeen(deps: AppDeps, sid: string, session: CachedSession, no
   });
 }
 
-export function requireUser(c: Context<AppEnv>): UserRow {
+export function requireUser(c: Context<AppEnv>): UserRecord {
   const user = c.get('user');
   if (!user) throw unauthenticated();
   return user;
 }
 
 /** The signed-in user if they hold one of `roles`; 401 when signed out, 403 otherwise. */
-export function requireRole(c: Context<AppEnv>, ...roles: Role[]): UserRow {
+export function requireRole(c: Context<AppEnv>, ...roles: Role[]): UserRecord {
   const user = requireUser(c);
   const held = JSON.parse(user.roles) as Role[];
   if (!roles.some((role) => held.includes(role))) throw forbidden();

@@ -2,7 +2,7 @@ import { msg } from '@kamai/contracts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { UserRow } from '@kamai/projections';
+import type { UserRecord } from '@kamai/projections';
 import { rolesOf } from '@kamai/projections';
 import { Hono } from 'hono';
 import { auditRoutes } from '../audit/routes.ts';
@@ -90,7 +90,7 @@ export function createApp(parts: AppParts) {
     objectRoutes({
       storage: objects,
       currentUser: async (c) => {
-        const user = c.get('user') as UserRow | null;
+        const user = c.get('user') as UserRecord | null;
         return user ? { id: user.id, roles: rolesOf(user) } : null;
       },
     }),

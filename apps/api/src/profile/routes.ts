@@ -2,7 +2,7 @@ import { ProfileUpdateRequest, streams } from '@kamai/contracts';
 import { userDecider } from '@kamai/domain';
 import { findUserById, toUserBody } from '@kamai/projections';
 import { Hono } from 'hono';
-import { requireUser } from '../auth/sessions.ts';
+import { requireUser, withWalletFigures } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { signedIn } from '../http/guards.ts';
@@ -26,5 +26,5 @@ export const profileRoutes = new Hono<AppEnv>().put('/api/profile', signedIn, va
   );
   if (position > 0) await deps.runner.waitFor(position);
   const updated = await findUserById(deps.db, user.id);
-  return c.json(toUserBody(updated ?? user));
+  return c.json(toUserBody(updated ?? (await withWalletFigures(deps, user))));
 });
