@@ -67,6 +67,17 @@ describe('the row writer', () => {
       const rows = writerOf(trx);
       expect(() => rows.insert('notifications', { ...notification('n1', 1), is_read: true as unknown as number })).toThrow(/is_read: boolean/);
       expect(() => rows.update('notifications', {}, { set: { is_read: 1 } })).toThrow(/without a condition/);
+      expect(() => rows.delete('notifications', {})).toThrow(/without a condition/);
+    });
+  });
+
+  it('reads every row of a table for an empty condition', async () => {
+    await writeTransaction(db, (trx) => {
+      const rows = writerOf(trx);
+      rows.insert('notifications', notification('n1', 1));
+      rows.insert('notifications', notification('n2', 2));
+      expect(rows.all('notifications', {}, ['id'])).toEqual([{ id: 'n1' }, { id: 'n2' }]);
+      expect(rows.get('notifications', {}, ['id'])).toEqual({ id: 'n1' });
     });
   });
 

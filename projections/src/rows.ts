@@ -50,7 +50,7 @@ export interface Rows {
   delete<T extends TableName>(table: T, where: Where<T>): number;
   /** The first row matching (in rowid order), with only these columns. */
   get<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C> | undefined;
-  /** Every row matching, in rowid order, with only these columns. */
+  /** Every row matching (every row of the table for `{}`), in rowid order, with only these columns. */
   all<T extends TableName, C extends ColumnOf<T>>(table: T, where: Where<T>, columns: readonly C[]): Pick<RowOf<T>, C>[];
 }
 
@@ -123,7 +123,7 @@ export class RowWriter implements Rows {
   }
 
   /** Appends the WHERE values to `values`; returns the condition's shape (part of a cache key). */
-  #whereKey(table: string, where: Record<string, unknown>, values: Value[], columns?: string[], kinds?: Kind[]): string {
+  #whereKey(table: string, where: Record<string, unknown>, values: Value[], columns?: string[], kinds?: Kind[], everyRow = false): string {
     let key = '';
     for (const column in where) {
       const condition = where[column];
@@ -135,7 +135,8 @@ export class RowWriter implements Rows {
       if (kind === '<') values.push(bindable(table, column, (condition as { lt: unknown }).lt));
       else if (kind === '=') values.push(bindable(table, column, condition));
     }
-    if (key === '') throw new Error(`${table}: a change or read without a condition`);
+    // Only a read may go without a condition: a change must say which rows it changes.
+    if (key === '' && !everyRow) throw new Error(`${table}: a change without a condition`);
     return key;
   }
 
@@ -276,11 +277,11 @@ export class RowWriter implements Rows {
   }
 
   #select(table: TableName, where: Record<string, unknown>, columns: readonly string[], limit: string, values: Value[]): Database.Statement {
-    const whereKey = this.#whereKey(table, where, values);
+    const whereKey = this.#whereKey(table, where, values, undefined, undefined, true);
     const key = `S ${table} ${columns.join(',')} ${whereKey} ${limit}`;
     return (
       this.#statements.get(key) ??
-      this.#prepare(key, `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)} ORDER BY rowid${limit}`)
+      this.#prepare(key, `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${whereKey === '' ? '1' : this.#whereSql(whereKey)} ORDER BY rowid${limit}`)
     );
   }
 

@@ -4,7 +4,7 @@ import { type ReadDbHandle, isBusy, writeTransaction, writerOf } from './db.ts';
 import type { Projection } from './projection.ts';
 import { BUILD_STALE_MS, BuildInProgressError, ProjectionFailure, type ReadAhead, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
-import { type Checkpoint, type Parked, checkpointIn, ensureTables, isParkedIn, readCheckpoints, readParked, writeCheckpoint, writeParked } from './tables.ts';
+import { type Checkpoint, type Parked, bookkeepingIn, ensureTables, isParkedIn, readCheckpoints, readParked, writeCheckpoint, writeParked } from './tables.ts';
 
 /** Where one read model stands, for health checks and `npm run cli -- read-models`. */
 export interface ReadModelStatus {
@@ -469,10 +469,11 @@ export function applyEvents(trx: Kysely<ReadDb>, projections: readonly Projectio
   const rows = writerOf(trx);
   const targets: Projection[] = [];
   const from: number[] = [];
+  const { checkpoints, parked } = bookkeepingIn(rows);
   for (const p of projections) {
-    const checkpoint = checkpointIn(rows, p.name);
+    const checkpoint = checkpoints.get(p.name);
     if ((checkpoint?.version ?? p.version) !== p.version) continue;
-    if (isParkedIn(rows, p)) continue;
+    if (parked.get(p.name) === p.version) continue;
     targets.push(p);
     from.push(checkpoint?.position ?? 0);
   }

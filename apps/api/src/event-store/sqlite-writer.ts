@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
 import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
-import { chainHash, logHash } from './chain.ts';
+import { type LogLink, chainHash, logHash } from './chain.ts';
 
 /** Keeps the newer snapshot of a stream (or one of another codec version). */
 export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
@@ -113,10 +113,15 @@ export class AppendWriter {
     if (!begun) this.#sql.begin.run();
     try {
       inside?.();
+      // The log's last row, read once per batch: the write lock is held, so each append that lands
+      // moves it, and one rolled back to its savepoint leaves it where it was.
+      let tail = this.#logTail();
       for (const pending of batch) {
         this.#sql.savepoint.run();
         try {
-          outcomes.push({ ok: true, result: this.#write(pending) });
+          const written = this.#write(pending, tail);
+          outcomes.push({ ok: true, result: written.result });
+          tail = written.tail;
           this.#sql.release.run();
         } catch (error) {
           this.#sql.rollbackToSavepoint.run();
@@ -132,38 +137,47 @@ export class AppendWriter {
     return outcomes;
   }
 
-  /** One append inside the open transaction. Throws to have its savepoint rolled back. */
-  #write(pending: AppendRequest): AppendResult {
+  /** The log's last row (null when empty): the link the next row follows. */
+  #logTail(): LogLink | null {
+    const last = this.#sql.lastLink.get();
+    return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
+  }
+
+  /**
+   * One append inside the open transaction, after the log's row `tail`; its result and the log's
+   * new last row. Throws to have its savepoint rolled back.
+   */
+  #write(pending: AppendRequest, tail: LogLink | null): { result: AppendResult; tail: LogLink | null } {
     const { streamId, expected, events } = pending;
     const actual = this.#sql.lastRevision.get(streamId) ?? -1;
     const retried = this.#findRetriedAppend(pending);
-    if (retried) return retried;
+    if (retried) return { result: retried, tail };
     if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
     const recordedAt = new Date().toISOString();
-    let position = 0;
     let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
-    // The log's chain: the write lock is held, so the log's last row is the one these follow, and
-    // each takes the next position (as SQLite would hand it out), known before the row is hashed.
-    const tail = this.#sql.lastLink.get();
-    let logLink = tail ? { position: tail.position, hash: tail.log_hash ?? '' } : null;
-    events.forEach((event, i) => {
+    // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
+    let logLink = tail;
+    let revision = actual;
+    for (const event of events) {
+      revision += 1;
+      const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
+      const position = (logLink?.position ?? 0) + 1;
+      const linked = logHash(logLink, position, hash);
       try {
-        const revision = actual + 1 + i;
-        const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
-        position = (logLink?.position ?? 0) + 1;
-        const linked = logHash(logLink, position, hash);
         this.#sql.insert.run(position, event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash, logLink?.position ?? 0, linked);
-        this.#sql.moveHead.run(streamId, revision, hash, position);
-        prevHash = hash;
-        logLink = { position, hash: linked };
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
         // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.
         if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
         throw error;
       }
-    });
-    return { nextExpectedRevision: actual + events.length, position };
+      prevHash = hash;
+      logLink = { position, hash: linked };
+    }
+    if (events.length === 0 || !logLink || prevHash === null) return { result: { nextExpectedRevision: actual, position: 0 }, tail };
+    // The stream's head moves once per append, to its last row.
+    this.#sql.moveHead.run(streamId, revision, prevHash, logLink.position);
+    return { result: { nextExpectedRevision: revision, position: logLink.position }, tail: logLink };
   }
 
   /**
