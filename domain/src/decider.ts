@@ -20,6 +20,13 @@ export interface Evolver<State, Event> {
 export interface SnapshotCodec<State> {
   version: number;
   save: (state: State) => Json;
+  /**
+   * How many records the state holds (its maps' entries), when that can grow: a snapshot is then
+   * kept no more often than once per that many events, so writing snapshots costs about one record
+   * per event however large the state grows, and a cold start folds no more events than the
+   * snapshot it read holds records.
+   */
+  records?: (state: State) => number;
   /** Throws on anything it does not recognise; the caller then folds from the events. */
   load: (json: Json) => State;
 }

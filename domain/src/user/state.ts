@@ -116,6 +116,17 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
       deletion: state.deletion,
     }) as unknown as Json,
+  // Pending withdrawals have no bound (finance may leave many unpaid): they, and the task records,
+  // are what can make a user's state large.
+  records: (state) =>
+    state.tasks.byTask.size +
+    state.tasks.submissions.size +
+    state.tasks.started.size +
+    state.withdrawals.byId.size +
+    state.kyc.submissions.size +
+    state.adjustments.pending.size +
+    state.adjustments.decided.size +
+    state.adjustments.byMember.size,
   load: (json) => {
     const saved = json as unknown as {
       account: AccountState;

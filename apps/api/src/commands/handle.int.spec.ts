@@ -252,6 +252,42 @@ describe('command handler: decision state cached per stream', () => {
     expect(state).toEqual(await freshFold(rawCold));
   });
 
+  it("keeps a large state's snapshot no more than once per as many events as it holds records", async () => {
+    const { store, file } = openStore();
+    const { store: watched } = counting(store);
+    const written: number[] = [];
+    watched.writeSnapshot = (streamId, snapshot) => {
+      written.push(snapshot.revision);
+      return store.writeSnapshot(streamId, snapshot);
+    };
+    await handleCommand(watched, stream, userDecider, register);
+    const float: UserCommand = {
+      type: 'AdjustWallet',
+      data: { entryId: id('e'), notificationId: id('n'), amountPaise: 100_000_000, direction: 'credit', reason: 'test', by: 'fin-1', approvalThresholdPaise: 100_000_000 },
+      now,
+    };
+    await handleCommand(watched, stream, userDecider, float);
+    // 300 withdrawals finance leaves pending: 300 records in the state, three events each.
+    for (let i = 0; i < 300; i++) await handleCommand(watched, stream, userDecider, withdraw(10_000));
+    expect(written.length).toBeGreaterThan(2);
+    for (const [i, revision] of written.entries()) {
+      const gap = revision - (written[i - 1] ?? -1);
+      // By then the state held at least one record per three events after the first two.
+      expect(gap).toBeGreaterThanOrEqual(Math.max(SNAPSHOT_EVERY, Math.floor((revision - 2) / 3)));
+    }
+    // Fewer than one per SNAPSHOT_EVERY events: 902 events, a snapshot each 100 would be 9.
+    expect(written.length).toBeLessThan(Math.floor(902 / SNAPSHOT_EVERY));
+    await store.close();
+    open.splice(open.indexOf(store), 1);
+    const { store: rawCold } = openStore(file);
+    const { store: cold, reads } = counting(rawCold);
+    const { state } = await loadStream(cold, stream, userDecider);
+    // A cold start folds no more events than the snapshot holds records.
+    expect(reads.reduce((sum, read) => sum + read.returned, 0)).toBeLessThanOrEqual(Math.max(SNAPSHOT_EVERY, userSnapshot.records?.(state) ?? 0));
+    expect(state).toEqual(await freshFold(rawCold));
+    expect(state.withdrawals.byId.size).toBe(300);
+  });
+
   it('ignores a snapshot of another version or one it cannot read, and folds from the events', async () => {
     const { store, file } = openStore();
     await handleCommand(store, stream, userDecider, register);

@@ -65,11 +65,17 @@ function isCurrent(signal: ChangeSignal, streamId: string, entry: CacheEntry, ve
 export const COMMAND_CACHE_ENTRIES = 10_000;
 /**
  * A snapshot is kept once this many events were folded since the last one (read back or appended by
- * this process). It bounds what the first command on a stream after a restart folds: the snapshot
- * plus at most this many events, each unsealed. A decision state is a few kilobytes, so keeping one
- * this often costs little.
+ * this process), or as many as the state holds records when that is more (SnapshotCodec.records).
+ * It bounds what the first command on a stream after a restart folds: the snapshot plus at most that
+ * many events, each unsealed. A decision state is usually a few kilobytes, so keeping one this often
+ * costs little; a large one is kept less often, so its cost per event stays the same.
  */
 export const SNAPSHOT_EVERY = 100;
+
+/** Events folded between two snapshots of this state. */
+export function snapshotInterval(codec: SnapshotCodec<unknown>, state: unknown): number {
+  return Math.max(SNAPSHOT_EVERY, codec.records?.(state) ?? 0);
+}
 /** A catch-up reads this many events at a time. */
 const FOLD_PAGE = 500;
 /**
@@ -181,6 +187,7 @@ async function entryFor<State, Event>(store: EventStore, streamId: string, evolv
 /** Keeps a snapshot when enough events were folded since the last one; failures only cost speed. */
 function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, codec: SnapshotCodec<unknown> | undefined) {
   if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < SNAPSHOT_EVERY) return;
+  if (entry.revision - entry.snapshotRevision < snapshotInterval(codec, entry.state)) return;
   const snapshot = { revision: entry.revision, version: codec.version, state: codec.save(entry.state) };
   entry.snapshotRevision = entry.revision;
   store.writeSnapshot(streamId, snapshot).catch(() => {
