@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type WireError, toWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, WRITER_CACHE_KB, type WireError, toWire } from './sqlite-writer.ts';
 import { describeError } from '../ts-thread.ts';
 
 export interface WriterThreadData {
@@ -53,6 +53,7 @@ try {
   db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  db.pragma(`cache_size = -${WRITER_CACHE_KB}`);
   if (data.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(data.walAutocheckpointPages)}`);
   const writer = new AppendWriter(db, data.busyTimeoutMs);
   const writeSnapshot = db.prepare<[string, number, number, string]>(SNAPSHOT_UPSERT_SQL);

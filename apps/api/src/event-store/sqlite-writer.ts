@@ -9,6 +9,14 @@ import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } 
 import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
 import { type LogLink, chainHash, logHash } from './chain.ts';
 
+/**
+ * The page cache of a connection that appends, in KiB (SQLite's default is 2 MiB). Every append
+ * inserts into the unique index of event ids at a random place: once that index outgrew the default
+ * cache, each insert read its pages back from the OS. Measured interleaved with 64 concurrent
+ * withdrawals on a 2-core machine: 14 % more answers a second, a fifth less event-loop CPU each.
+ */
+export const WRITER_CACHE_KB = 32 * 1024;
+
 /** Keeps the newer snapshot of a stream (or one of another codec version). */
 export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, version, state) VALUES (?, ?, ?, ?)
   ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state

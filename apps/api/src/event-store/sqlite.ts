@@ -43,7 +43,7 @@ import {
   chainHash,
   logHash,
 } from './chain.ts';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, WRITER_CACHE_KB, fromWire } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions {
@@ -264,6 +264,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
+      db.pragma(`cache_size = -${WRITER_CACHE_KB}`);
       if (options.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
       db.transaction(() => {
         db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL);
