@@ -91,7 +91,9 @@ export interface EventStore {
    * use them when present and fall back to plain reads when not.
    *
    * A change signal that moves when another process (another connection) committed; this process's
-   * own appends never move it (see localRevisionOf).
+   * own appends never move it (see localRevisionOf). It may be looked at once per turn of the event
+   * loop: another process's commit is then seen from the next turn on (a decision made on a state
+   * that missed it fails the append's revision check and is made again).
    */
   externalVersion?(): number;
   /** The last revision this process appended to a stream, or undefined when unknown since localRevisionsEpoch moved. */

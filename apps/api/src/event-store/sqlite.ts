@@ -30,6 +30,7 @@ import {
   type StreamSnapshot,
 } from '@kamai/domain';
 import type { Worker } from 'node:worker_threads';
+import { OncePerTurn } from '../once-per-turn.ts';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
 import { type EventRow, READ_ALL_SQL, toRecordedEvent } from './sqlite-rows.ts';
@@ -231,6 +232,9 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
   #threadClosed: Promise<void> | null = null;
   /** With a writer thread: externalVersion's counter, and the data_version it last looked at. */
   #external = { counter: 0, dataVersion: -1 };
+  /** externalVersion's answer this turn (see OncePerTurn). */
+  readonly #versionTurn = new OncePerTurn();
+  #version = 0;
   /** Written by the writer thread (see WriterThreadData.shared). */
   #shared: BigInt64Array | null = null;
 
@@ -455,6 +459,14 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
    */
   externalVersion(): number {
     this.#assertOpen();
+    // One look per turn of the event loop: every command of a turn asks, and the statement is not
+    // free (it takes the WAL's read lock).
+    if (!this.#versionTurn.first()) return this.#version;
+    this.#version = this.#lookAtExternalVersion();
+    return this.#version;
+  }
+
+  #lookAtExternalVersion(): number {
     const dataVersion = this.#sql.dataVersion.get() ?? 0;
     const shared = this.#shared;
     if (!shared) return dataVersion;
