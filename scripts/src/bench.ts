@@ -7,10 +7,13 @@
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3)
+ *   npm run bench -- --against ../kamai-old  # withdrawals against another installed checkout, A B B A A B
  *
  * A part that fails prints its reason in its rows and the rest of the table still prints.
  */
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { type AgainstRun, benchAgainst } from './bench/against.ts';
 import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
@@ -219,6 +222,33 @@ await part('startup', async () => {
   rows.push({ what: '`npm start`, existing data directory', figure: ms(r.npmStart), peer: `server alone (tsx apps/api/src/main.ts): ${n(median(r.serverAlone))} ms`, ratio: x(median(r.npmStart), median(r.serverAlone)) });
   rows.push({ what: '`npm start`, new data directory (keys made, demo data seeded)', figure: ms(r.npmStartNewDir), peer: `server alone, new data directory: ${n(median(r.serverAloneNewDir))} ms`, ratio: x(median(r.npmStartNewDir), median(r.serverAloneNewDir)) });
 });
+
+const against = flag('against');
+if (against) {
+  await part('against', async () => {
+    const runs = await benchAgainst({ other: against, seconds: Math.max(seconds, 10), log });
+    let commit = '';
+    try {
+      commit = execFileSync('git', ['-C', against, 'log', '-1', '--format=%h %cs'], { encoding: 'utf8' }).trim();
+    } catch {
+      // not a git checkout: named by its directory only
+    }
+    section(`POST /api/withdrawals against ${against}${commit ? ` (${commit})` : ''}: 1 process each, 64 users, default logging, 2 s warm-up, ${Math.max(seconds, 10)} s runs, A B B A A B`);
+    const of = (side: 'this' | 'other') => runs.filter((run) => run.side === side);
+    const perSecond = (side: 'this' | 'other') => spread(of(side).map((run) => run.perSecond));
+    const cpu = (side: 'this' | 'other') => spread(of(side).map((run) => run.cpuUs));
+    const list = (values: number[], unit: string) => `${values.map((value) => n(value)).join(' / ')}${unit}`;
+    rows.push({ what: 'answers a second, the other checkout (runs in order)', figure: list(of('other').map((run) => run.perSecond), '/s') });
+    rows.push({ what: 'answers a second, this checkout (runs in order)', figure: list(of('this').map((run) => run.perSecond), '/s'), peer: `median ${n(perSecond('other').median)}/s`, ratio: x(perSecond('this').median, perSecond('other').median) });
+    rows.push({ what: 'CPU per answer, all threads of the server process: this checkout', figure: list(of('this').map((run) => run.cpuUs), ' µs'), peer: `${list(of('other').map((run) => run.cpuUs), ' µs')} the other`, ratio: x(cpu('this').median, cpu('other').median) });
+    const threads = (run: AgainstRun) => run.threadsUs.map((us) => n(us)).join(' + ');
+    rows.push({ what: 'CPU per answer by thread (event loop first, then the others), median run: this / the other', figure: `${threads(of('this').find((run) => run.cpuUs === cpu('this').median)!)} µs`, peer: `${threads(of('other').find((run) => run.cpuUs === cpu('other').median)!)} µs` });
+    const failures = runs.reduce((sum, run) => sum + run.failures, 0);
+    if (failures > 0) rows.push({ what: 'failed answers in these runs', figure: String(failures) });
+  });
+} else {
+  rows.push({ what: 'against: skipped (give --against DIR, another installed checkout, to compare withdrawals with it)', figure: '–' });
+}
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`\nKamai benchmarks: Node ${process.version}, ${cpus().length} × ${cpu}, ${n(totalmem() / 2 ** 30)} GB RAM, ${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min)\n`);

@@ -185,7 +185,7 @@ async function startBare(readDb: string, userId: string): Promise<Child> {
   return { url: `http://127.0.0.1:${child.match}`, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
 }
 
-async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+export async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
   const res = await fetch(url + path, {
     method: init.method ?? 'GET',
     // State-changing requests must name the app's own origin (cross-site protection).

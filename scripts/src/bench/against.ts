@@ -1,0 +1,157 @@
+/**
+ * `npm run bench -- --against DIR`: POST /api/withdrawals of this checkout against another checkout
+ * of Kamai (DIR, installed: e.g. `git worktree add ../kamai-old <commit>` and `npm install` there),
+ * on this machine, interleaved A B B A A B. Each side gets a new data directory (demo seeded, 64
+ * users with a float), then each run starts that side's server as `npm start` runs it (default
+ * logging), warms it for 2 s and measures `seconds`: answers a second, and the CPU per answer of
+ * the server process, all threads together and per thread (from /proc), so a change of where the
+ * work runs (the event loop, the read-model thread, the garbage collector's helpers) shows.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { call } from './http.ts';
+
+const USERS = 64;
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+export interface AgainstRun {
+  side: 'this' | 'other';
+  perSecond: number;
+  p99: number;
+  failures: number;
+  /** CPU per answer of the whole server process, µs. */
+  cpuUs: number;
+  /** CPU per answer of each of its threads that used any, µs, the main thread first. */
+  threadsUs: number[];
+}
+
+/** utime + stime of each thread of `pid`, in seconds, by thread id. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+async function startServer(root: string, dataDir: string, seed: boolean) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000' },
+  });
+  child.stderr!.resume();
+  const url = await new Promise<string>((found, failed) => {
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk;
+      const match = /Kamai is running at (\S+)/.exec(head);
+      if (match) {
+        // The request log keeps coming: read and dropped from here on.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        found(match[1]!);
+      } else if (head.length > 1_000_000) head = head.slice(-10_000);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => failed(new Error(`the server in ${root} exited (${code}) before it listened`)));
+  });
+  return { url, pid: child.pid!, stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))) };
+}
+
+/** A seeded data directory with USERS users holding a float, and their session cookies. */
+async function prepare(root: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kamai-against-'));
+  const api = await startServer(root, dataDir, true);
+  try {
+    const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
+    const admin = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
+    // The float is one adjustment per user: raise the approval threshold (a second admin approves where asked).
+    const put = await fetch(`${api.url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: api.url, cookie: admin.cookie },
+      body: JSON.stringify({ adjustmentApprovalThreshold: '99999999.00' }),
+    });
+    if (put.status === 202) {
+      const { request } = (await put.json()) as { request: { id: string } };
+      const second = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
+      await call(api.url, `/api/admin/settings/requests/${request.id}/approve`, { method: 'POST', cookie: second.cookie, body: {} });
+    }
+    const cookies: string[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const mobile = String(7_100_000_000 + i);
+      const registered = await call(api.url, '/api/auth/register', {
+        method: 'POST',
+        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
+      });
+      cookies.push(registered.cookie);
+      await call(api.url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' } });
+    }
+    return { dataDir, cookies };
+  } finally {
+    await api.stop();
+  }
+}
+
+async function measure(root: string, side: AgainstRun['side'], prepared: { dataDir: string; cookies: string[] }, seconds: number): Promise<AgainstRun> {
+  const api = await startServer(root, prepared.dataDir, false);
+  try {
+    const request = { method: 'POST' as const, path: '/api/withdrawals', headers: { 'content-type': 'application/json', origin: api.url }, body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }) };
+    const load = (duration: number) => {
+      let next = 0;
+      return autocannon({
+        url: api.url,
+        duration,
+        connections: USERS,
+        requests: [request],
+        setupClient: (client) => client.setRequests([{ ...request, headers: { ...request.headers, cookie: prepared.cookies[next++ % USERS]! } }]),
+      });
+    };
+    await load(2);
+    const before = threadCpu(api.pid);
+    const result = await load(seconds);
+    const after = threadCpu(api.pid);
+    const answers = Math.max(1, result.requests.total);
+    const used = [...after].map(([tid, cpu]) => cpu - (before.get(tid) ?? 0));
+    return {
+      side,
+      perSecond: result.requests.average,
+      p99: result.latency.p99,
+      failures: result.non2xx + result.errors,
+      cpuUs: (used.reduce((sum, cpu) => sum + cpu, 0) / answers) * 1e6,
+      // The main thread's id is the process id: listed first.
+      threadsUs: [...after.keys()]
+        .sort((a, b) => (a === String(api.pid) ? -1 : b === String(api.pid) ? 1 : Number(a) - Number(b)))
+        .map((tid) => ((after.get(tid)! - (before.get(tid) ?? 0)) / answers) * 1e6)
+        .filter((us) => us >= 5),
+    };
+  } finally {
+    await api.stop();
+  }
+}
+
+export async function benchAgainst(options: { other: string; seconds: number; log: (line: string) => void }): Promise<AgainstRun[]> {
+  const roots = { this: resolve(import.meta.dirname, '../../..'), other: resolve(options.other) };
+  const prepared = { this: await prepare(roots.this), other: await prepare(roots.other) };
+  try {
+    const runs: AgainstRun[] = [];
+    // A B B A A B: each side's data directory grows run by run the same way.
+    for (const side of ['other', 'this', 'this', 'other', 'other', 'this'] as const) {
+      const run = await measure(roots[side], side, prepared[side], options.seconds);
+      options.log(`[bench] against: ${side} ${Math.round(run.perSecond)}/s, ${Math.round(run.cpuUs)} µs CPU per answer`);
+      runs.push(run);
+    }
+    return runs;
+  } finally {
+    for (const { dataDir } of Object.values(prepared)) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
