@@ -15,4 +15,19 @@ export class OncePerTurn {
     }).unref();
     return true;
   }
+
+  /**
+   * Runs `look` on the turn's first call, and returns true then; false on the others. A look that
+   * throws reopens the latch (and the error goes on): a failed look is never taken for this turn's.
+   */
+  lookFirst(look: () => void): boolean {
+    if (!this.first()) return false;
+    try {
+      look();
+    } catch (error) {
+      this.#taken = false;
+      throw error;
+    }
+    return true;
+  }
 }

@@ -111,18 +111,9 @@ export class SessionCache {
     if (signalled) {
       try {
         // Another process's commits are looked for once per event-loop turn (a request asks two or
-        // three times); this process's own appends move localHead, looked at every time.
-        if (!this.turn.first() && signalled.localHead <= this.position) return true;
-        // The version is read before the events: a commit after this read moves it for next time.
-        const version = signalled.externalVersion();
-        if (version === this.seenVersion && signalled.localHead <= this.position) return true;
-        const head = signalled.headNow();
-        if (head > this.position) {
-          // Sealed: the cache reads streams, types and session ids only, none of them personal.
-          for (const event of signalled.readTypesNow(this.position, head, FOLLOWED, { sealed: true })) this.apply(event);
-          this.position = head;
-        }
-        this.seenVersion = version;
+        // three times), and again after a look that failed; this process's own appends move
+        // localHead, looked at every time.
+        if (!this.turn.lookFirst(() => this.follow(signalled)) && signalled.localHead > this.position) this.follow(signalled);
         return true;
       } catch {
         // The store could not be read (closed, failed): nothing cached can be trusted now.
@@ -131,6 +122,20 @@ export class SessionCache {
       }
     }
     return this.waitForHead(timeoutMs);
+  }
+
+  /** Applies what was committed since the last look (nothing is read while nothing moved). */
+  private follow(signalled: ChangeSignalledStore): void {
+    // The version is read before the events: a commit after this read moves it for next time.
+    const version = signalled.externalVersion();
+    if (version === this.seenVersion && signalled.localHead <= this.position) return;
+    const head = signalled.headNow();
+    if (head > this.position) {
+      // Sealed: the cache reads streams, types and session ids only, none of them personal.
+      for (const event of signalled.readTypesNow(this.position, head, FOLLOWED, { sealed: true })) this.apply(event);
+      this.position = head;
+    }
+    this.seenVersion = version;
   }
 
   private async waitForHead(timeoutMs: number): Promise<boolean> {

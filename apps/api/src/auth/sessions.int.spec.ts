@@ -144,6 +144,45 @@ describe('the signed-in user\'s row', () => {
     expect((await user.get('/api/auth/user')).body.firstName).toBe('Meera');
   });
 
+  it("looks again in the same turn after a look at another process's commits failed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kamai-flaky-look-'));
+    const file = join(dir, 'events.sqlite');
+    const store = openSqliteEventStore(file);
+    const otherProcess = openSqliteEventStore(file);
+    let failures = 0;
+    // The store as the cache sees it, with reads that fail while `failures` lasts.
+    const flaky = {
+      externalVersion: () => store.externalVersion(),
+      headNow: () => store.headNow(),
+      get localHead() {
+        return store.localHead;
+      },
+      readTypesNow: (...args: Parameters<typeof store.readTypesNow>) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('disk I/O error');
+        }
+        return store.readTypesNow(...args);
+      },
+      headPosition: () => store.headPosition(),
+    } as unknown as ConstructorParameters<typeof SessionCache>[0];
+    try {
+      const cache = new SessionCache(flaky);
+      await cache.start();
+      const granted = await otherProcess.append(streams.user('a'), [{ id: randomUUID(), type: 'RoleGranted', data: { role: 'reviewer', by: 'x', grantedAt: new Date().toISOString() } }], 'any');
+      failures = 1;
+      expect(cache.catchUp()).toBe(false);
+      // Same turn: the failed look does not count as this turn's; the next call reads.
+      expect(cache.catchUp()).toBe(true);
+      expect(cache.userChangedAt('record', 'a')).toBe(granted.position);
+      await cache.stop();
+    } finally {
+      await otherProcess.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps a record while money moves, and wallet figures while only others\' money moves', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kamai-user-rows-'));
     const store = openSqliteEventStore(join(dir, 'events.sqlite'));

@@ -461,8 +461,9 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
     this.#assertOpen();
     // One look per turn of the event loop: every command of a turn asks, and the statement is not
     // free (it takes the WAL's read lock).
-    if (!this.#versionTurn.first()) return this.#version;
-    this.#version = this.#lookAtExternalVersion();
+    this.#versionTurn.lookFirst(() => {
+      this.#version = this.#lookAtExternalVersion();
+    });
     return this.#version;
   }
 

@@ -136,14 +136,16 @@ export class SqliteKeyStore implements KeyStore {
 
   /** Forgets cached keys of subjects another process erased since the last look. */
   #refresh(): void {
-    if (!this.#turn.first()) return;
-    const version = this.#sql.dataVersion.get() ?? 0;
-    if (version === this.#dataVersion) return;
-    this.#dataVersion = version;
-    for (const row of this.#sql.tombstonesAfter.all(this.#lastTombstone)) {
-      this.#cache.set(row.subject, null);
-      this.#lastTombstone = row.seq;
-    }
+    this.#turn.lookFirst(() => {
+      const version = this.#sql.dataVersion.get() ?? 0;
+      if (version === this.#dataVersion) return;
+      for (const row of this.#sql.tombstonesAfter.all(this.#lastTombstone)) {
+        this.#cache.set(row.subject, null);
+        this.#lastTombstone = row.seq;
+      }
+      // Only once every tombstone is read: a failed read is looked at again.
+      this.#dataVersion = version;
+    });
   }
 
   #read(subject: string): Buffer | null | undefined {
