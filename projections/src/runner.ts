@@ -79,13 +79,11 @@ export interface ReadModels {
  * per read-model transaction instead of 5 (110 commits a second instead of 750), and the read side's
  * CPU per answer down by a third. An idle store's events are applied at once, as before.
  */
-export const DEFAULT_LINGER_MS = 1;
+const LINGER_MS = 1;
 
 export interface RunnerOptions {
   /** Events applied per transaction. */
   batchSize?: number;
-  /** See DEFAULT_LINGER_MS; 0 applies every event as soon as it arrives. */
-  lingerMs?: number;
   log?: (message: string) => void;
   /** Wait in start() until projections that need a build from zero have been built (default true). */
   awaitBuilds?: boolean;
@@ -152,7 +150,8 @@ export class Waiters {
 export class ProjectionRunner implements ReadModels {
   private applied = 0;
   private readonly batchSize: number;
-  private readonly lingerMs: number;
+  /** When the last batch was applied (performance.now()). */
+  private lastBatchAt = Number.NEGATIVE_INFINITY;
   private readonly log: (message: string) => void;
   private readonly awaitBuilds: boolean;
   private readonly onAdvance: ((position: number) => void) | undefined;
@@ -178,7 +177,6 @@ export class ProjectionRunner implements ReadModels {
     options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     this.log = options.log ?? (() => {});
     this.awaitBuilds = options.awaitBuilds ?? true;
     this.onAdvance = options.onAdvance;
@@ -434,8 +432,8 @@ export class ProjectionRunner implements ReadModels {
       while (this.buffer.length > 0) {
         // Busy (the last batch ended a moment ago), a small batch waits a moment for more: under load
         // each read-model transaction then carries several commits' events instead of one's.
-        if (this.lingerMs > 0 && this.buffer.length < this.batchSize && performance.now() - this.lastBatchAt < this.lingerMs) {
-          await this.pause(this.lingerMs);
+        if (this.buffer.length < this.batchSize && performance.now() - this.lastBatchAt < LINGER_MS) {
+          await this.pause(LINGER_MS);
           if (this.stopped) break;
         }
         const batch = this.buffer.splice(0, this.batchSize);
@@ -449,9 +447,6 @@ export class ProjectionRunner implements ReadModels {
       this.draining = null;
     }
   }
-
-  /** When the last batch was applied (performance.now()). */
-  private lastBatchAt = Number.NEGATIVE_INFINITY;
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     // The live set is read inside the transaction: a projection that joins meanwhile gets this batch too.

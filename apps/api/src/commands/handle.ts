@@ -73,9 +73,10 @@ export const COMMAND_CACHE_ENTRIES = 10_000;
 export const SNAPSHOT_EVERY = 100;
 
 /** Events folded between two snapshots of this state. */
-export function snapshotInterval(codec: SnapshotCodec<unknown>, state: unknown): number {
+function snapshotInterval(codec: SnapshotCodec<unknown>, state: unknown): number {
   return Math.max(SNAPSHOT_EVERY, codec.records?.(state) ?? 0);
 }
+
 /** A catch-up reads this many events at a time. */
 const FOLD_PAGE = 500;
 /**
@@ -186,8 +187,7 @@ async function entryFor<State, Event>(store: EventStore, streamId: string, evolv
 
 /** Keeps a snapshot when enough events were folded since the last one; failures only cost speed. */
 function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, codec: SnapshotCodec<unknown> | undefined) {
-  if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < SNAPSHOT_EVERY) return;
-  if (entry.revision - entry.snapshotRevision < snapshotInterval(codec, entry.state)) return;
+  if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < snapshotInterval(codec, entry.state)) return;
   const snapshot = { revision: entry.revision, version: codec.version, state: codec.save(entry.state) };
   entry.snapshotRevision = entry.revision;
   store.writeSnapshot(streamId, snapshot).catch(() => {
