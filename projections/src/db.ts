@@ -16,6 +16,12 @@ export type ReadTx = Transaction<ReadDb> | Kysely<ReadDb>;
  * the lock asynchronously instead (see writeTransaction).
  */
 const BUSY_TIMEOUT_MS = 20;
+/**
+ * How long opening a connection may wait for another process's lock. Only a new file needs it:
+ * turning it to WAL takes the lock that a second process opening the same new file holds while it
+ * creates the tables. That happens once, at start, so a synchronous wait is harmless there.
+ */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
 /** How long a write keeps retrying another process's write lock before it gives up. */
 const WRITE_LOCK_PATIENCE_MS = 5 * 60_000;
 
@@ -62,8 +68,9 @@ export interface ReadDbConnectionOptions {
 /** One connection to the read database file, without touching its schema. */
 export function connectReadDb(file: string, options: ReadDbConnectionOptions = {}): ReadDbHandle {
   const sqlite = new Database(file);
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
   // Deleted and overwritten rows are zeroed on disk, so an erased person's data leaves the file's

@@ -16,8 +16,9 @@ export class AttemptStore {
 
   constructor(file: string) {
     this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+    // busy_timeout first: turning a new file to WAL may meet another process opening it too.
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL)');
     // A new window when the old one has ended, else one more in the current window.
     this.hit = this.db.prepare(

@@ -14,8 +14,9 @@ export class UploadLedger {
 
   constructor(file: string) {
     this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+    // busy_timeout first: turning a new file to WAL may meet another process opening it too.
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS pending_uploads (key TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
   }
 
