@@ -3,7 +3,7 @@ import type { EventStore } from '@kamai/domain';
 import type { ReadModels } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { routePath } from 'hono/route';
-import { logger } from './logger.ts';
+import { logger, requestLogger } from './logger.ts';
 import type { AppEnv } from '../deps.ts';
 import { unauthenticated } from '../http/errors.ts';
 import { nodeResponse, requestHeader } from '../http/request.ts';
@@ -56,7 +56,7 @@ export function finishObservation(c: Context, { started, requestId, onNode }: Ob
   observeHttp(method, route, status, seconds);
   if (status >= 500) logger.error(requestLine(requestId, method, route, path, status, seconds), 'request failed');
   // Built only when written: the line is most of the cost of a request that is not logged.
-  else if (logger.isLevelEnabled('info')) logger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
+  else if (requestLogger.isLevelEnabled('info')) requestLogger.info(requestLine(requestId, method, route, path, status, seconds), 'request');
 }
 
 function requestLine(reqId: string, method: string, route: string, path: string, status: number, seconds: number) {

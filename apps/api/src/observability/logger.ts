@@ -36,4 +36,10 @@ export const logger = pino({
   },
 });
 
-type Logger = typeof logger;
+
+/**
+ * The request log: one line per answer, of six fields the code sets (request id, method, route,
+ * path, status, ms), none of them a field the redaction names. So it skips the redaction, whose
+ * wildcard paths run over every field of every line (a tenth of the CPU of a cached read).
+ */
+export const requestLogger = logger.child({}, { redact: [] });
