@@ -20,7 +20,7 @@ async function holdLockElsewhere(file: string, holdMs: number): Promise<{ releas
     const db = new Database(process.argv[1]);
     db.exec('BEGIN EXCLUSIVE; CREATE TABLE other_process (id INTEGER)');
     process.stdout.write('locked\\n');
-    console.error('child hold', process.argv); setTimeout(() => { console.error('commit'); db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
   const child = spawn(process.execPath, ['-e', script, file, String(holdMs)], { cwd: dirname(fileURLToPath(import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited with ${code}`)))));
   await new Promise<void>((resolve, reject) => {
@@ -34,7 +34,7 @@ describe('opening the read database', () => {
   it('waits for the lock another process holds on a new file (two API processes starting on one new data directory)', async () => {
     const file = join(dir, 'read.sqlite');
     const { released } = await holdLockElsewhere(file, 300);
-    const t = Date.now(); const db = await openReadDb(file); console.log('OPEN TOOK', Date.now() - t);
+    const db = await openReadDb(file);
     try {
       const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db);
       expect(mode.rows[0]?.journal_mode).toBe('wal');

@@ -4,9 +4,10 @@
  * real server on loopback: the first command ever (every event folded, a snapshot kept), the first
  * after emptying the decision cache (from the snapshot, in the running process), the median of the
  * warm ones, and the first command in a new OS process started on the data directory beside the
- * warm ones that follow it there, over several restarts. Each stream is grown through the API's own commands first, with
- * the notifications real traffic leaves (unread ones included). Also the longest wait of a concurrent read (`GET /api/health`, another request in
- * the same process) during each kind of command on the 50,000-event stream.
+ * warm ones that follow it there, over several restarts. Each stream is grown through the API's own
+ * commands first, with the notifications real traffic leaves (unread ones included). Also the
+ * longest wait of a concurrent read (`GET /api/health`, another request in the same process) during
+ * each kind of command on the 50,000-event stream.
  *
  *   node_modules/.bin/tsx scripts/src/bench/commands.ts [--commands 50] [--sizes 10,1000,10000,50000]
  */
@@ -183,8 +184,8 @@ export async function benchCommands(options: BenchCommandsOptions = {}): Promise
   let server = await startServer(config, () => {});
   let url = `http://127.0.0.1:${server.port}`;
   const staff = await prepareStaff(server, url);
-  // Another user, whose withdrawal is each restarted process's first command: it pays the new
-  // process's own first-use costs (code compiled, statements prepared), so the row after it is
+  // Another user, whose withdrawals are each restarted process's first commands: they pay the new
+  // process's own first-use costs (code compiled, statements prepared), so the row after them is
   // what the stream costs.
   const other = await signUp(url, '6999999998');
   await call(url, staff.crediting, 'POST', '/api/admin/adjustments', { mobile: other.mobile, amount: `${100 * sizes.length * RESTARTS * PROCESS_WARMUP_COMMANDS}.00`, direction: 'credit', reason: 'Task reward' });

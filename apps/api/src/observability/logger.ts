@@ -36,7 +36,6 @@ export const logger = pino({
   },
 });
 
-
 /**
  * The request log: one line per answer, of six fields the code sets (request id, method, route,
  * path, status, ms), none of them a field the redaction names. So it skips the redaction, whose
