@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openWalFile } from '../sqlite-file.ts';
 
 /**
  * Attempt counters in a small SQLite file in DATA_DIR: every API process on that data directory
@@ -15,10 +16,7 @@ export class AttemptStore {
   private writes = 0;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    // busy_timeout first: turning a new file to WAL may meet another process opening it too.
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
+    this.db = openWalFile(file, 5000);
     this.db.exec('CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL)');
     // A new window when the old one has ended, else one more in the current window.
     this.hit = this.db.prepare(

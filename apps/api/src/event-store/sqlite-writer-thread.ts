@@ -5,8 +5,7 @@
  * commit's fsync (synchronous=FULL) hold this thread only, never the event loop serving HTTP.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, WRITER_CACHE_KB, type WireError, toWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type WireError, openAppendingConnection, toWire } from './sqlite-writer.ts';
 import { describeError } from '../ts-thread.ts';
 
 export interface WriterThreadData {
@@ -49,12 +48,7 @@ const data = workerData as WriterThreadData;
 const post = (message: FromWriter) => port.postMessage(message);
 
 try {
-  const db = new Database(data.file);
-  db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma(`cache_size = -${WRITER_CACHE_KB}`);
-  if (data.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(data.walAutocheckpointPages)}`);
+  const db = openAppendingConnection(data.file, data.busyTimeoutMs, data.walAutocheckpointPages);
   const writer = new AppendWriter(db, data.busyTimeoutMs);
   const writeSnapshot = db.prepare<[string, number, number, string]>(SNAPSHOT_UPSERT_SQL);
   /** The log's last position after this thread's previous commit (or when the store started it). */

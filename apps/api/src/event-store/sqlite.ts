@@ -18,7 +18,7 @@
  * committed by a thread with a connection of its own (sqlite-writer-thread.ts), one at a time, while
  * the next batch gathers; reads stay on this connection. KurrentDB is the adapter for many API nodes.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import {
   type AllSubscription,
   type AppendResult,
@@ -44,7 +44,7 @@ import {
   chainHash,
   logHash,
 } from './chain.ts';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, WRITER_CACHE_KB, fromWire } from './sqlite-writer.ts';
+import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions {
@@ -261,15 +261,9 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
     this.#pollIntervalMs = options.pollIntervalMs ?? 50;
     this.changeCheckMs = Math.max(1, options.changeCheckMs ?? CHANGE_CHECK_MS);
     this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
-    const db = new Database(file);
+    const db = openAppendingConnection(file, this.#busyTimeoutMs, options.walAutocheckpointPages);
     this.#db = db;
     try {
-      // busy_timeout first: the statements below may already meet another process's lock.
-      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      db.pragma(`cache_size = -${WRITER_CACHE_KB}`);
-      if (options.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${Math.trunc(options.walAutocheckpointPages)}`);
       db.transaction(() => {
         db.exec(EVENTS_TABLE_SQL + SNAPSHOTS_TABLE_SQL);
         addChain(db);

@@ -8,10 +8,11 @@
  * subscriptions) unseal events; a cloud KMS adapter would keep the same shape by unwrapping each data
  * key through the KMS once and caching it, as this one caches keys in memory.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { OncePerTurn } from '../once-per-turn.ts';
+import { openWalFile } from '../sqlite-file.ts';
 import { gcmOpenPacked, gcmSealPacked } from './aead.ts';
 
 export interface KeyStore {
@@ -91,11 +92,9 @@ export class SqliteKeyStore implements KeyStore {
     if (kek.length !== 32) throw new KeyStoreError('the key-encryption key must be 32 bytes');
     this.file = resolve(file);
     this.#kek = kek;
-    const db = new Database(file);
+    const db = openWalFile(file, 5000);
     this.#db = db;
     try {
-      db.pragma('busy_timeout = 5000');
-      db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       // An erased key's bytes are overwritten, not just unlinked from the b-tree.
       db.pragma('secure_delete = ON');

@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { ReadDbHandle, ReadModels } from '@kamai/projections';
 import type { EventStore } from '@kamai/domain';
 import { type ObjectKey, type ObjectStorage, objectURLFor } from '../object-storage/index.ts';
+import { openWalFile } from '../sqlite-file.ts';
 
 const UNREFERENCED_UPLOAD_TTL_MS = 24 * 60 * 60_000;
 
@@ -13,10 +14,7 @@ export class UploadLedger {
   private readonly db: Database.Database;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    // busy_timeout first: turning a new file to WAL may meet another process opening it too.
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
+    this.db = openWalFile(file, 5000);
     this.db.exec('CREATE TABLE IF NOT EXISTS pending_uploads (key TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
   }
 
