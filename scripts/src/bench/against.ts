@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { call } from './http.ts';
+import { fundedUsers } from './http.ts';
 
 const USERS = 64;
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -43,6 +43,10 @@ function threadCpu(pid: number): Map<string, number> {
   return out;
 }
 
+/**
+ * A server of the checkout at `root`, as node with tsx as a loader rather than http.ts's startApi
+ * (the tsx CLI, this checkout's): the pid is then the server's own, whose threads are measured.
+ */
 async function startServer(root: string, dataDir: string, seed: boolean) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
@@ -73,29 +77,7 @@ async function prepare(root: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-against-'));
   const api = await startServer(root, dataDir, true);
   try {
-    const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
-    const admin = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
-    // The float is one adjustment per user: raise the approval threshold (a second admin approves where asked).
-    const put = await fetch(`${api.url}/api/admin/settings`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', origin: api.url, cookie: admin.cookie },
-      body: JSON.stringify({ adjustmentApprovalThreshold: '99999999.00' }),
-    });
-    if (put.status === 202) {
-      const { request } = (await put.json()) as { request: { id: string } };
-      const second = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
-      await call(api.url, `/api/admin/settings/requests/${request.id}/approve`, { method: 'POST', cookie: second.cookie, body: {} });
-    }
-    const cookies: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const mobile = String(7_100_000_000 + i);
-      const registered = await call(api.url, '/api/auth/register', {
-        method: 'POST',
-        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
-      });
-      cookies.push(registered.cookie);
-      await call(api.url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' } });
-    }
+    const { cookies } = await fundedUsers(api.url, USERS);
     return { dataDir, cookies };
   } finally {
     await api.stop();

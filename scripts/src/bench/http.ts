@@ -185,7 +185,7 @@ async function startBare(readDb: string, userId: string): Promise<Child> {
   return { url: `http://127.0.0.1:${child.match}`, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
 }
 
-export async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+async function call(url: string, path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
   const res = await fetch(url + path, {
     method: init.method ?? 'GET',
     // State-changing requests must name the app's own origin (cross-site protection).
@@ -253,6 +253,37 @@ export function spread(runs: number[]): Spread {
   return { runs, min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
 }
 
+/**
+ * `count` users registered on a demo-seeded API, each with a session and a float to withdraw from:
+ * their session cookies, and the first one's id. The float is one adjustment per user, above the
+ * default four-eyes threshold, so the demo admins first raise the threshold for this throwaway data
+ * directory (a control setting: one asks, the other approves; a version without that control takes
+ * the change at once).
+ */
+export async function fundedUsers(url: string, count: number): Promise<{ cookies: string[]; firstUserId: string }> {
+  const finance = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
+  const admin = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
+  const asked = await call(url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
+  const request = asked.body.request as { id: string } | undefined;
+  if (request) {
+    const admin2 = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
+    await call(url, `/api/admin/settings/requests/${request.id}/approve`, { method: 'POST', cookie: admin2.cookie, body: {} });
+  }
+  const cookies: string[] = [];
+  let firstUserId = '';
+  for (let i = 0; i < count; i++) {
+    const mobile = String(7_100_000_000 + i);
+    const registered = await call(url, '/api/auth/register', {
+      method: 'POST',
+      body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
+    });
+    firstUserId ||= String(registered.body.id);
+    cookies.push(registered.cookie);
+    await call(url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' } });
+  }
+  return { cookies, firstUserId };
+}
+
 export async function benchHttp(options: { seconds?: number; rounds?: number; log?: (line: string) => void } = {}): Promise<BenchHttpResult> {
   const seconds = options.seconds ?? 5;
   const rounds = options.rounds ?? 3;
@@ -262,31 +293,7 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
   try {
     const api = await startApi(dir, true);
     children.push(api);
-    const finance = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
-    // The float below is one adjustment per user, above the default four-eyes threshold: the demo
-    // admins raise the threshold for this throwaway data directory (a control setting: one asks, the other approves).
-    const admin = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
-    const admin2 = await call(api.url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
-    const asked = await call(api.url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
-    const request = asked.body.request as { id: string };
-    await call(api.url, `/api/admin/settings/requests/${request.id}/approve`, { method: 'POST', cookie: admin2.cookie, body: {} });
-    // 64 users, each with money to withdraw and a session of their own.
-    const cookies: string[] = [];
-    let userId = '';
-    for (let i = 0; i < 64; i++) {
-      const mobile = String(7_100_000_000 + i);
-      const registered = await call(api.url, '/api/auth/register', {
-        method: 'POST',
-        body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
-      });
-      userId ||= String(registered.body.id);
-      cookies.push(registered.cookie);
-      await call(api.url, '/api/admin/adjustments', {
-        method: 'POST',
-        cookie: finance.cookie,
-        body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' },
-      });
-    }
+    const { cookies, firstUserId: userId } = await fundedUsers(api.url, 64);
     log(`  64 users registered and funded; ${seconds} s per run, 64 connections`);
 
     const bare = await startBare(join(dir, 'read.sqlite'), userId);
