@@ -1,6 +1,6 @@
 import { eventCodec, isErased, streams } from '@kamai/contracts';
 import { mobileDecider, userDecider } from '@kamai/domain';
-import { listSessionIdsOf, sqliteConnectionOf } from '@kamai/projections';
+import { isBusy, listSessionIdsOf, sqliteConnectionOf } from '@kamai/projections';
 import { endSessions } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
@@ -68,18 +68,41 @@ export async function eraseUser(
   // Last: once the key is gone the mobile number and image keys above no longer decode.
   await deps.personalData.erase(userId);
   if (position > 0) await deps.runner.waitFor(position);
-  checkpointReadDb(deps);
+  await checkpointReadDb(deps);
 }
+
+/** How long an erasure keeps trying to empty the read database's WAL before it answers anyway. */
+const CHECKPOINT_PATIENCE_MS = 5000;
 
 /**
  * Moves the WAL's pages into the database file and empties the WAL, so the pages of the rows as they
- * were before the scrub leave the disk (secure_delete zeroes them in the file itself). A busy reader
- * may keep it from finishing; the checkpointer thread then completes it within moments.
+ * were before the scrub leave the disk (secure_delete zeroes them in the file itself). A reader (the
+ * projection thread, a request's read) can keep a TRUNCATE checkpoint from finishing, and the
+ * checkpointer thread's PASSIVE ones never empty the WAL: so it is tried again, between other work,
+ * until it reports done. The erasure answers after that, or says why not in the log.
  */
-function checkpointReadDb(deps: AppDeps): void {
-  try {
-    sqliteConnectionOf(deps.db).pragma('wal_checkpoint(TRUNCATE)');
-  } catch (err) {
-    console.warn(`[erasure] read database checkpoint did not finish: ${String(err)}`);
+async function checkpointReadDb(deps: AppDeps): Promise<void> {
+  const sqlite = sqliteConnectionOf(deps.db);
+  const deadline = Date.now() + CHECKPOINT_PATIENCE_MS;
+  let last = 'the WAL stayed busy';
+  for (;;) {
+    // A checkpoint cannot run inside a transaction this connection has open meanwhile.
+    if (!sqlite.inTransaction) {
+      try {
+        const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        if (!result?.busy) return;
+      } catch (err) {
+        if (!isBusy(err)) {
+          console.warn(`[erasure] read database checkpoint did not finish: ${String(err)}`);
+          return;
+        }
+        last = String(err);
+      }
+    }
+    if (Date.now() > deadline) {
+      console.warn(`[erasure] read database checkpoint did not finish: ${last}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
