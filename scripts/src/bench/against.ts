@@ -1,20 +1,32 @@
 /**
  * `npm run bench -- --against DIR`: POST /api/withdrawals of this checkout against another checkout
  * of Kamai (DIR, installed: e.g. `git worktree add ../kamai-old <commit>` and `npm install` there),
- * on this machine, interleaved A B B A A B. Each side gets a new data directory (demo seeded, 64
- * users with a float), then each run starts that side's server as `npm start` runs it (default
- * logging), warms it for 2 s and measures `seconds`: answers a second, and the CPU per answer of
- * the server process, all threads together and per thread (from /proc), so a change of where the
- * work runs (the event loop, the read-model thread, the garbage collector's helpers) shows.
+ * on this machine, in rounds of A B B A. Each side prepares one data directory (demo seeded, 64
+ * users with a float); every run starts from a fresh copy of it, with that side's server as
+ * `npm start` runs it (default logging), warms it with WARMUP_ANSWERS withdrawals and measures the
+ * next MEASURED_ANSWERS: answers a second, and the CPU per answer of the server process, all threads
+ * together and per thread (from /proc), so a change of where the work runs (the event loop, the
+ * read-model thread, the garbage collector's helpers) shows.
+ *
+ * Why a fixed number of answers from the same copy, not a fixed time on a growing directory: each
+ * withdrawal stays unpaid and the cost of the next grows with them (decision state, read-model
+ * indexes), so with fixed time the side that answered more in one run started its next one on more
+ * history, and a 10 % difference drowned in that and in the machine's drift. Now every run of
+ * either side does the same work on the same state, and a round's two sides are neighbours in time:
+ * the ratio of each round's pair is printed, and their median is the figure.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { fundedUsers } from './http.ts';
 
 const USERS = 64;
+/** Withdrawals answered before the measured ones: code compiled, caches and pools filled. */
+export const WARMUP_ANSWERS = 3_000;
+/** Withdrawals measured per run: about ten seconds of this machine's throughput. */
+export const MEASURED_ANSWERS = 12_000;
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 export interface AgainstRun {
@@ -84,29 +96,40 @@ async function prepare(root: string) {
   }
 }
 
-async function measure(root: string, side: AgainstRun['side'], prepared: { dataDir: string; cookies: string[] }, seconds: number): Promise<AgainstRun> {
-  const api = await startServer(root, prepared.dataDir, false);
+/** One run: a new copy of the side's prepared data directory, a new server, the fixed work. */
+async function measure(root: string, side: AgainstRun['side'], prepared: { dataDir: string; cookies: string[] }): Promise<AgainstRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kamai-against-run-'));
+  cpSync(prepared.dataDir, dataDir, { recursive: true });
+  const api = await startServer(root, dataDir, false);
   try {
     const request = { method: 'POST' as const, path: '/api/withdrawals', headers: { 'content-type': 'application/json', origin: api.url }, body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }) };
-    const load = (duration: number) => {
+    const load = (amount: number) => {
       let next = 0;
       return autocannon({
         url: api.url,
-        duration,
+        amount,
         connections: USERS,
         requests: [request],
         setupClient: (client) => client.setRequests([{ ...request, headers: { ...request.headers, cookie: prepared.cookies[next++ % USERS]! } }]),
       });
     };
-    await load(2);
+    await load(WARMUP_ANSWERS);
+    // Time and CPU are read at the last answer: with `amount`, autocannon notices it is done only
+    // at its next one-second tick, so its own duration is whole seconds.
     const before = threadCpu(api.pid);
-    const result = await load(seconds);
-    const after = threadCpu(api.pid);
+    const started = performance.now();
+    let answered = 0;
+    let last: { at: number; cpu: Map<string, number> } | undefined;
+    const result = await load(MEASURED_ANSWERS).on('response', () => {
+      if (++answered === MEASURED_ANSWERS) last = { at: performance.now(), cpu: threadCpu(api.pid) };
+    });
+    const elapsed = ((last?.at ?? performance.now()) - started) / 1000;
+    const after = last?.cpu ?? threadCpu(api.pid);
     const answers = Math.max(1, result.requests.total);
     const used = [...after].map(([tid, cpu]) => cpu - (before.get(tid) ?? 0));
     return {
       side,
-      perSecond: result.requests.average,
+      perSecond: answers / elapsed,
       p99: result.latency.p99,
       failures: result.non2xx + result.errors,
       cpuUs: (used.reduce((sum, cpu) => sum + cpu, 0) / answers) * 1e6,
@@ -118,22 +141,40 @@ async function measure(root: string, side: AgainstRun['side'], prepared: { dataD
     };
   } finally {
     await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-export async function benchAgainst(options: { other: string; seconds: number; log: (line: string) => void }): Promise<AgainstRun[]> {
+/**
+ * `rounds` rounds of other, this, this, other. Runs are returned in order; each two neighbours
+ * (1-2, 3-4, …) are one of each side, a pair close in time.
+ */
+export async function benchAgainst(options: { other: string; rounds: number; log: (line: string) => void }): Promise<AgainstRun[]> {
   const roots = { this: resolve(import.meta.dirname, '../../..'), other: resolve(options.other) };
   const prepared = { this: await prepare(roots.this), other: await prepare(roots.other) };
   try {
     const runs: AgainstRun[] = [];
-    // A B B A A B: each side's data directory grows run by run the same way.
-    for (const side of ['other', 'this', 'this', 'other', 'other', 'this'] as const) {
-      const run = await measure(roots[side], side, prepared[side], options.seconds);
-      options.log(`[bench] against: ${side} ${Math.round(run.perSecond)}/s, ${Math.round(run.cpuUs)} µs CPU per answer`);
-      runs.push(run);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const side of ['other', 'this', 'this', 'other'] as const) {
+        const run = await measure(roots[side], side, prepared[side]);
+        options.log(`[bench] against: ${side} ${Math.round(run.perSecond)}/s, ${Math.round(run.cpuUs)} µs CPU per answer`);
+        runs.push(run);
+      }
     }
     return runs;
   } finally {
     for (const { dataDir } of Object.values(prepared)) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Each neighbouring pair's ratio, this side over the other, of `value`. */
+export function pairRatios(runs: AgainstRun[], value: (run: AgainstRun) => number): number[] {
+  const ratios: number[] = [];
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    const pair = [runs[i]!, runs[i + 1]!];
+    const mine = pair.find((run) => run.side === 'this');
+    const theirs = pair.find((run) => run.side === 'other');
+    if (mine && theirs) ratios.push(value(mine) / value(theirs));
+  }
+  return ratios;
 }

@@ -18,6 +18,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to make in all, then stop (duration is then ignored). */
+    amount?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
@@ -37,5 +39,9 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A run under way: a promise of its result that also reports each answer as it comes. */
+  export interface Instance extends Promise<Result> {
+    on(event: 'response', listener: () => void): this;
+  }
+  export default function autocannon(options: Options): Instance;
 }
