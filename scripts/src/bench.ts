@@ -6,14 +6,14 @@
  *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
- *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: 4, at least 3)
- *   npm run bench -- --against ../kamai-old  # withdrawals against another installed checkout, rounds of A B B A
+ *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: bursts, default 24, at least 8)
+ *   npm run bench -- --against ../kamai-old  # withdrawals against another installed checkout, alternating bursts
  *
  * A part that fails prints its reason in its rows and the rest of the table still prints.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { type AgainstRun, MEASURED_ANSWERS, WARMUP_ANSWERS, benchAgainst, pairRatios } from './bench/against.ts';
+import { type AgainstBurst, BURST_ANSWERS, WARMUP_ANSWERS, benchAgainst, pairRatios } from './bench/against.ts';
 import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
@@ -226,8 +226,8 @@ await part('startup', async () => {
 const against = flag('against');
 if (against) {
   await part('against', async () => {
-    const againstRounds = Math.max(Number(flag('rounds') ?? 4), 3);
-    const runs = await benchAgainst({ other: against, rounds: againstRounds, log });
+    const againstRounds = Math.max(Number(flag('rounds') ?? 24), 8);
+    const { bursts, threads } = await benchAgainst({ other: against, rounds: againstRounds, log });
     let commit = '';
     try {
       commit = execFileSync('git', ['-C', against, 'log', '-1', '--format=%h %cs'], { encoding: 'utf8' }).trim();
@@ -235,25 +235,24 @@ if (against) {
       // not a git checkout: named by its directory only
     }
     section(
-      `POST /api/withdrawals against ${against}${commit ? ` (${commit})` : ''}: 1 process each, 64 users, default logging, every run a new server on a fresh copy of its side's data directory, ${n(WARMUP_ANSWERS)} answers of warm-up then ${n(MEASURED_ANSWERS)} measured, ${againstRounds} rounds of other this this other`,
+      `POST /api/withdrawals against ${against}${commit ? ` (${commit})` : ''}: 1 process each, both up, 64 users, default logging, ${n(WARMUP_ANSWERS)} answers of warm-up each, then ${againstRounds} rounds of one burst of ${n(BURST_ANSWERS)} answers to each, the servers started again in the other order halfway`,
     );
-    const of = (side: 'this' | 'other') => runs.filter((run) => run.side === side);
-    const list = (values: number[], unit: string) => `${values.map((value) => n(value)).join(' / ')}${unit}`;
-    const ratios = (values: number[]) => `${values.map((value) => value.toFixed(2)).join(' / ')}`;
-    const lower = (values: number[]) => values.filter((value) => value < 1).length;
-    const answersRatios = pairRatios(runs, (run) => run.perSecond);
-    const cpuRatios = pairRatios(runs, (run) => run.cpuUs);
-    rows.push({ what: 'answers a second, the other checkout (runs in order)', figure: list(of('other').map((run) => run.perSecond), '/s') });
-    rows.push({ what: 'answers a second, this checkout (runs in order)', figure: list(of('this').map((run) => run.perSecond), '/s'), peer: `median ${n(median(of('other').map((run) => run.perSecond)))}/s`, ratio: x(median(of('this').map((run) => run.perSecond)), median(of('other').map((run) => run.perSecond))) });
-    rows.push({ what: 'answers a second, this over the other, each neighbouring pair', figure: ratios(answersRatios), peer: `higher in ${answersRatios.length - lower(answersRatios)} of ${answersRatios.length} pairs`, ratio: `${median(answersRatios).toFixed(2)}×` });
-    rows.push({ what: 'CPU per answer, all threads of the server process (runs in order): the other checkout', figure: list(of('other').map((run) => run.cpuUs), ' µs') });
-    rows.push({ what: 'CPU per answer, all threads of the server process (runs in order): this checkout', figure: list(of('this').map((run) => run.cpuUs), ' µs'), peer: `median ${n(median(of('other').map((run) => run.cpuUs)))} µs`, ratio: x(median(of('this').map((run) => run.cpuUs)), median(of('other').map((run) => run.cpuUs))) });
-    rows.push({ what: 'CPU per answer, this over the other, each neighbouring pair', figure: ratios(cpuRatios), peer: `lower in ${lower(cpuRatios)} of ${cpuRatios.length} pairs`, ratio: `${median(cpuRatios).toFixed(2)}×` });
-    const threads = (run: AgainstRun) => run.threadsUs.map((us) => n(us)).join(' + ');
-    const middleRun = (side: 'this' | 'other') => [...of(side)].sort((a, b) => a.cpuUs - b.cpuUs)[Math.floor(of(side).length / 2)]!;
-    rows.push({ what: 'CPU per answer by thread (event loop first, then the others), a middle run: this / the other', figure: `${threads(middleRun('this'))} µs`, peer: `${threads(middleRun('other'))} µs` });
-    const failures = runs.reduce((sum, run) => sum + run.failures, 0);
-    if (failures > 0) rows.push({ what: 'failed answers in these runs', figure: String(failures) });
+    const of = (side: 'this' | 'other', value: (burst: AgainstBurst) => number) => spread(bursts.filter((b) => b.side === side).map(value));
+    const range = (s: { min: number; median: number; max: number }, unit: string) => `${n(s.median)}${unit} (${n(s.min)}–${n(s.max)})`;
+    const summary = (ratios: number[], better: (ratio: number) => boolean, word: string) => {
+      const sorted = [...ratios].sort((a, b) => a - b);
+      return { figure: `${median(ratios).toFixed(2)}× (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`, peer: `${word} in ${ratios.filter(better).length} of ${ratios.length} rounds` };
+    };
+    const answers = summary(pairRatios(bursts, (b) => b.perSecond), (r) => r > 1, 'more');
+    const cpu = summary(pairRatios(bursts, (b) => b.cpuUs), (r) => r < 1, 'lower');
+    rows.push({ what: 'answers a second, median (min–max) of the bursts: this checkout', figure: range(of('this', (b) => b.perSecond), '/s'), peer: `the other: ${range(of('other', (b) => b.perSecond), '/s')}` });
+    rows.push({ what: 'answers a second, this over the other, each round: median (min–max)', figure: answers.figure, peer: answers.peer, ratio: answers.figure.split(' ')[0] });
+    rows.push({ what: 'CPU per answer, all threads of the server process, median (min–max) of the bursts: this checkout', figure: range(of('this', (b) => b.cpuUs), ' µs'), peer: `the other: ${range(of('other', (b) => b.cpuUs), ' µs')}` });
+    rows.push({ what: 'CPU per answer, this over the other, each round: median (min–max)', figure: cpu.figure, peer: cpu.peer, ratio: cpu.figure.split(' ')[0] });
+    const list = (values: number[]) => `${values.map((us) => n(us)).join(' + ')} µs`;
+    rows.push({ what: 'CPU per answer by thread, mean of the bursts (event loop first, then the others): this / the other', figure: list(threads.this), peer: list(threads.other) });
+    const failures = bursts.reduce((sum, b) => sum + b.failures, 0);
+    if (failures > 0) rows.push({ what: 'failed answers in these bursts', figure: String(failures) });
   });
 } else {
   rows.push({ what: 'against: skipped (give --against DIR, another installed checkout, to compare withdrawals with it)', figure: '–' });

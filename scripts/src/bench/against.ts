@@ -1,53 +1,51 @@
 /**
  * `npm run bench -- --against DIR`: POST /api/withdrawals of this checkout against another checkout
  * of Kamai (DIR, installed: e.g. `git worktree add ../kamai-old <commit>` and `npm install` there),
- * on this machine, in rounds of A B B A. Each side prepares one data directory (demo seeded, 64
- * users with a float); every run starts from a fresh copy of it, with that side's server as
- * `npm start` runs it (default logging), warms it with WARMUP_ANSWERS withdrawals and measures the
- * next MEASURED_ANSWERS: answers a second, and the CPU per answer of the server process, all threads
- * together and per thread (from /proc), so a change of where the work runs (the event loop, the
- * read-model thread, the garbage collector's helpers) shows.
+ * on this machine. Each side prepares a data directory (demo seeded, 64 users with a float); one
+ * server of each runs on it as `npm start` runs it (default logging), both up at once. After
+ * WARMUP_ANSWERS withdrawals each, they take turns: a burst of BURST_ANSWERS withdrawals to one,
+ * then to the other, the first of a round alternating. Per burst: answers a second, and the CPU
+ * per answer of the server process, all threads together and per thread, from each thread's
+ * `/proc/…/schedstat` (nanoseconds, not the 10 ms ticks of `stat`), counted from the burst's start
+ * to SETTLE_MS after its last answer. Halfway, both servers are started again in the other order.
  *
- * Why a fixed number of answers from the same copy, not a fixed time on a growing directory: each
- * withdrawal stays unpaid and the cost of the next grows with them (decision state, read-model
- * indexes), so with fixed time the side that answered more in one run started its next one on more
- * history, and a 10 % difference drowned in that and in the machine's drift. Now every run of
- * either side does the same work on the same state, and a round's two sides are neighbours in time:
- * the ratio of each round's pair is printed, and their median is the figure.
+ * Why bursts, not whole runs: on this shared 2-core machine the same code's CPU per answer moves by
+ * a third between runs tens of seconds apart (the machine's neighbours, not the code), so whole runs
+ * of either side, even interleaved, could not separate a 10 % difference. Two bursts a second apart
+ * see the same machine: each round's ratio is one sample of the difference, and their median, with
+ * how many rounds went which way, is the figure. Both sides do the same work in the same order, so
+ * their unpaid withdrawals (which make each next one dearer) grow alike.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { fundedUsers } from './http.ts';
 
 const USERS = 64;
-/** Withdrawals answered before the measured ones: code compiled, caches and pools filled. */
+/** Withdrawals each server answers before any is measured: code compiled, caches and pools filled. */
 export const WARMUP_ANSWERS = 3_000;
-/** Withdrawals measured per run: about ten seconds of this machine's throughput. */
-export const MEASURED_ANSWERS = 12_000;
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** Withdrawals per measured burst: about a second of this machine's throughput. */
+export const BURST_ANSWERS = 1_500;
 
-export interface AgainstRun {
+/** One measured burst of one side. */
+export interface AgainstBurst {
   side: 'this' | 'other';
   perSecond: number;
-  p99: number;
   failures: number;
   /** CPU per answer of the whole server process, µs. */
   cpuUs: number;
-  /** CPU per answer of each of its threads that used any, µs, the main thread first. */
-  threadsUs: number[];
+  /** CPU of each of its threads in this burst, µs per answer, by thread id. */
+  threadsUs: Map<string, number>;
 }
 
-/** utime + stime of each thread of `pid`, in seconds, by thread id. */
-function threadCpu(pid: number): Map<string, number> {
+/** Time on a CPU of each thread of `pid`, in nanoseconds, by thread id (the kernel's schedstat). */
+function threadCpuNs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+      out.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // the thread ended meanwhile
     }
@@ -96,84 +94,104 @@ async function prepare(root: string) {
   }
 }
 
-/** One run: a new copy of the side's prepared data directory, a new server, the fixed work. */
-async function measure(root: string, side: AgainstRun['side'], prepared: { dataDir: string; cookies: string[] }): Promise<AgainstRun> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kamai-against-run-'));
-  cpSync(prepared.dataDir, dataDir, { recursive: true });
-  const api = await startServer(root, dataDir, false);
-  try {
-    const request = { method: 'POST' as const, path: '/api/withdrawals', headers: { 'content-type': 'application/json', origin: api.url }, body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }) };
-    const load = (amount: number) => {
-      let next = 0;
-      return autocannon({
-        url: api.url,
-        amount,
-        connections: USERS,
-        requests: [request],
-        setupClient: (client) => client.setRequests([{ ...request, headers: { ...request.headers, cookie: prepared.cookies[next++ % USERS]! } }]),
-      });
-    };
-    await load(WARMUP_ANSWERS);
-    // Time and CPU are read at the last answer: with `amount`, autocannon notices it is done only
-    // at its next one-second tick, so its own duration is whole seconds.
-    const before = threadCpu(api.pid);
-    const started = performance.now();
-    let answered = 0;
-    let last: { at: number; cpu: Map<string, number> } | undefined;
-    const result = await load(MEASURED_ANSWERS).on('response', () => {
-      if (++answered === MEASURED_ANSWERS) last = { at: performance.now(), cpu: threadCpu(api.pid) };
-    });
-    const elapsed = ((last?.at ?? performance.now()) - started) / 1000;
-    const after = last?.cpu ?? threadCpu(api.pid);
-    const answers = Math.max(1, result.requests.total);
-    const used = [...after].map(([tid, cpu]) => cpu - (before.get(tid) ?? 0));
-    return {
-      side,
-      perSecond: answers / elapsed,
-      p99: result.latency.p99,
-      failures: result.non2xx + result.errors,
-      cpuUs: (used.reduce((sum, cpu) => sum + cpu, 0) / answers) * 1e6,
-      // The main thread's id is the process id: listed first.
-      threadsUs: [...after.keys()]
-        .sort((a, b) => (a === String(api.pid) ? -1 : b === String(api.pid) ? 1 : Number(a) - Number(b)))
-        .map((tid) => ((after.get(tid)! - (before.get(tid) ?? 0)) / answers) * 1e6)
-        .filter((us) => us >= 5),
-    };
-  } finally {
-    await api.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * How long after its last answer a burst's CPU is still counted: what the burst left behind (the WAL
+ * checkpoints of its commits) is its own.
+ */
+const SETTLE_MS = 1000;
+
+/** `answers` withdrawals of the 64 users to `api`, as fast as it answers, and what they cost. */
+async function burst(api: Server, cookies: string[], answers: number, side: AgainstBurst['side']): Promise<AgainstBurst> {
+  const request = { method: 'POST' as const, path: '/api/withdrawals', headers: { 'content-type': 'application/json', origin: api.url }, body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }) };
+  let next = 0;
+  const before = threadCpuNs(api.pid);
+  const started = performance.now();
+  // The time is read at the last answer: with a fixed amount, autocannon notices it is done only at
+  // its next one-second tick.
+  let answered = 0;
+  let lastAnswerAt = 0;
+  const result = await autocannon({
+    url: api.url,
+    amount: answers,
+    connections: USERS,
+    requests: [request],
+    setupClient: (client) => client.setRequests([{ ...request, headers: { ...request.headers, cookie: cookies[next++ % USERS]! } }]),
+  }).on('response', () => {
+    if (++answered === answers) lastAnswerAt = performance.now();
+  });
+  lastAnswerAt ||= performance.now();
+  // Every burst is counted over the same span after its last answer, whenever autocannon returned.
+  await new Promise((settled) => setTimeout(settled, Math.max(0, lastAnswerAt + SETTLE_MS - performance.now())));
+  const after = threadCpuNs(api.pid);
+  const total = Math.max(1, result.requests.total);
+  const threadsUs = new Map([...after].map(([tid, ns]) => [tid, (ns - (before.get(tid) ?? 0)) / 1000 / total]));
+  return {
+    side,
+    perSecond: total / ((lastAnswerAt - started) / 1000),
+    failures: result.non2xx + result.errors,
+    cpuUs: [...threadsUs.values()].reduce((sum, us) => sum + us, 0),
+    threadsUs,
+  };
 }
 
 /**
- * `rounds` rounds of other, this, this, other. Runs are returned in order; each two neighbours
- * (1-2, 3-4, …) are one of each side, a pair close in time.
+ * `rounds` rounds of one burst to each server (other first in even rounds, this first in odd ones),
+ * in two halves: for each, both servers are started (the first half other first, the second this
+ * first: the same code on both sides measured 0.95× and 1.01× with one order or the other, so the
+ * order is not left to fall on one side) and warmed. Bursts are returned in order, two per round.
+ * `threads` is each side's CPU per answer by thread, the mean over its bursts: the event loop first,
+ * then the other threads in the order they started (V8's helpers, the read-model thread, …).
  */
-export async function benchAgainst(options: { other: string; rounds: number; log: (line: string) => void }): Promise<AgainstRun[]> {
+export async function benchAgainst(options: { other: string; rounds: number; log: (line: string) => void }): Promise<{ bursts: AgainstBurst[]; threads: Record<AgainstBurst['side'], number[]> }> {
   const roots = { this: resolve(import.meta.dirname, '../../..'), other: resolve(options.other) };
   const prepared = { this: await prepare(roots.this), other: await prepare(roots.other) };
+  const bursts: AgainstBurst[] = [];
+  const byThread: Record<AgainstBurst['side'], number[][]> = { this: [], other: [] };
   try {
-    const runs: AgainstRun[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      for (const side of ['other', 'this', 'this', 'other'] as const) {
-        const run = await measure(roots[side], side, prepared[side]);
-        options.log(`[bench] against: ${side} ${Math.round(run.perSecond)}/s, ${Math.round(run.cpuUs)} µs CPU per answer`);
-        runs.push(run);
+    for (const [half, order] of [['other', 'this'] as const, ['this', 'other'] as const].entries()) {
+      const servers: Partial<Record<AgainstBurst['side'], Server>> = {};
+      try {
+        for (const side of order) servers[side] = await startServer(roots[side], prepared[side].dataDir, false);
+        const run = (side: AgainstBurst['side'], answers: number) => burst(servers[side]!, prepared[side].cookies, answers, side);
+        for (const side of order) await run(side, WARMUP_ANSWERS);
+        const rounds = half === 0 ? Math.ceil(options.rounds / 2) : Math.floor(options.rounds / 2);
+        for (let round = 0; round < rounds; round++) {
+          for (const side of bursts.length % 4 === 0 ? (['other', 'this'] as const) : (['this', 'other'] as const)) {
+            const measured = await run(side, BURST_ANSWERS);
+            bursts.push(measured);
+            // The main thread's id is the process id: first; the others in the order they started.
+            const pid = String(servers[side]!.pid);
+            byThread[side].push(
+              [...measured.threadsUs.keys()].sort((a, b) => (a === pid ? -1 : b === pid ? 1 : Number(a) - Number(b))).map((tid) => measured.threadsUs.get(tid)!),
+            );
+          }
+          const [a, b] = bursts.slice(-2) as [AgainstBurst, AgainstBurst];
+          options.log(`[bench] against, round ${bursts.length / 2}: ${a.side} ${Math.round(a.perSecond)}/s ${Math.round(a.cpuUs)} µs, ${b.side} ${Math.round(b.perSecond)}/s ${Math.round(b.cpuUs)} µs`);
+        }
+      } finally {
+        for (const server of Object.values(servers)) await server.stop();
       }
     }
-    return runs;
   } finally {
     for (const { dataDir } of Object.values(prepared)) rmSync(dataDir, { recursive: true, force: true });
   }
+  const threads = (side: AgainstBurst['side']) => {
+    const rows = byThread[side];
+    const width = Math.max(...rows.map((row) => row.length));
+    return Array.from({ length: width }, (_, i) => rows.reduce((sum, row) => sum + (row[i] ?? 0), 0) / rows.length).filter((us) => us >= 5);
+  };
+  return { bursts, threads: { this: threads('this'), other: threads('other') } };
 }
 
-/** Each neighbouring pair's ratio, this side over the other, of `value`. */
-export function pairRatios(runs: AgainstRun[], value: (run: AgainstRun) => number): number[] {
+/** Each round's ratio, this side over the other, of `value`. */
+export function pairRatios(bursts: AgainstBurst[], value: (burst: AgainstBurst) => number): number[] {
   const ratios: number[] = [];
-  for (let i = 0; i + 1 < runs.length; i += 2) {
-    const pair = [runs[i]!, runs[i + 1]!];
-    const mine = pair.find((run) => run.side === 'this');
-    const theirs = pair.find((run) => run.side === 'other');
+  for (let i = 0; i + 1 < bursts.length; i += 2) {
+    const pair = [bursts[i]!, bursts[i + 1]!];
+    const mine = pair.find((b) => b.side === 'this');
+    const theirs = pair.find((b) => b.side === 'other');
     if (mine && theirs) ratios.push(value(mine) / value(theirs));
   }
   return ratios;
