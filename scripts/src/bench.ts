@@ -241,14 +241,15 @@ if (against) {
     const range = (s: { min: number; median: number; max: number }, unit: string) => `${n(s.median)}${unit} (${n(s.min)}–${n(s.max)})`;
     const summary = (ratios: number[], better: (ratio: number) => boolean, word: string) => {
       const sorted = [...ratios].sort((a, b) => a - b);
-      return { figure: `${median(ratios).toFixed(2)}× (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`, peer: `${word} in ${ratios.filter(better).length} of ${ratios.length} rounds` };
+      const ratio = `${median(ratios).toFixed(2)}×`;
+      return { ratio, figure: `${ratio} (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`, peer: `${word} in ${ratios.filter(better).length} of ${ratios.length} rounds` };
     };
     const answers = summary(pairRatios(bursts, (b) => b.perSecond), (r) => r > 1, 'more');
     const cpu = summary(pairRatios(bursts, (b) => b.cpuUs), (r) => r < 1, 'lower');
     rows.push({ what: 'answers a second, median (min–max) of the bursts: this checkout', figure: range(of('this', (b) => b.perSecond), '/s'), peer: `the other: ${range(of('other', (b) => b.perSecond), '/s')}` });
-    rows.push({ what: 'answers a second, this over the other, each round: median (min–max)', figure: answers.figure, peer: answers.peer, ratio: answers.figure.split(' ')[0] });
+    rows.push({ what: 'answers a second, this over the other, each round: median (min–max)', figure: answers.figure, peer: answers.peer, ratio: answers.ratio });
     rows.push({ what: 'CPU per answer, all threads of the server process, median (min–max) of the bursts: this checkout', figure: range(of('this', (b) => b.cpuUs), ' µs'), peer: `the other: ${range(of('other', (b) => b.cpuUs), ' µs')}` });
-    rows.push({ what: 'CPU per answer, this over the other, each round: median (min–max)', figure: cpu.figure, peer: cpu.peer, ratio: cpu.figure.split(' ')[0] });
+    rows.push({ what: 'CPU per answer, this over the other, each round: median (min–max)', figure: cpu.figure, peer: cpu.peer, ratio: cpu.ratio });
     const list = (values: number[]) => `${values.map((us) => n(us)).join(' + ')} µs`;
     rows.push({ what: 'CPU per answer by thread, mean of the bursts (event loop first, then the others): this / the other', figure: list(threads.this), peer: list(threads.other) });
     const failures = bursts.reduce((sum, b) => sum + b.failures, 0);
