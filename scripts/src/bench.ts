@@ -44,6 +44,8 @@ const n = (value: number) => Math.round(value).toLocaleString('en-US');
 const x = (value: number, peer: number) => `${(value / peer).toFixed(2)}×`;
 const log = (line: string) => console.error(line);
 const load = () => (loadavg()[0] ?? 0).toFixed(2);
+/** A spread as the table prints it: median (min–max). */
+const range = (s: { min: number; median: number; max: number }, unit: string) => `${n(s.median)}${unit} (${n(s.min)}–${n(s.max)})`;
 
 /** Runs a part; a failure becomes a row saying why, so the table still prints. */
 async function part(name: string, run: () => Promise<void>) {
@@ -80,7 +82,7 @@ await part('http', async () => {
   const r = await benchHttp({ seconds, rounds, log });
   section(`HTTP, autocannon, 64 connections, ${seconds} s each, each server in its own process as \`npm start\` runs it (default logging)`);
   // min / median / max of the interleaved runs (A B B A, `rounds` times); ratios are of medians.
-  const s3 = (f: { min: number; median: number; max: number }) => `${n(f.median)}/s (${n(f.min)}–${n(f.max)})`;
+  const s3 = (f: { min: number; median: number; max: number }) => range(f, '/s');
   const bareIdle = `${s3(r.bareRounds)} bare Hono + 1 better-sqlite3 lookup`;
   rows.push({ what: `bare Hono + one better-sqlite3 lookup: median (min–max) of ${r.bareRounds.runs.length}, interleaved`, figure: `${s3(r.bareRounds)}, p99 ${r.bare.p99} ms` });
   rows.push({ what: `GET /api/auth/user (signed in): median (min–max) of ${r.authUserRounds.runs.length}, interleaved`, figure: `${s3(r.authUserRounds)}, p99 ${r.authUser.p99} ms`, peer: bareIdle, ratio: x(r.authUserRounds.median, r.bareRounds.median) });
@@ -238,7 +240,6 @@ if (against) {
       `POST /api/withdrawals against ${against}${commit ? ` (${commit})` : ''}: 1 process each, both up, 64 users, default logging, ${n(WARMUP_ANSWERS)} answers of warm-up each, then ${againstRounds} rounds of one burst of ${n(BURST_ANSWERS)} answers to each, the servers started again in the other order halfway`,
     );
     const of = (side: 'this' | 'other', value: (burst: AgainstBurst) => number) => spread(bursts.filter((b) => b.side === side).map(value));
-    const range = (s: { min: number; median: number; max: number }, unit: string) => `${n(s.median)}${unit} (${n(s.min)}–${n(s.max)})`;
     const summary = (ratios: number[], better: (ratio: number) => boolean, word: string) => {
       const sorted = [...ratios].sort((a, b) => a - b);
       const ratio = `${median(ratios).toFixed(2)}×`;

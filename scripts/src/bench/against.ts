@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { fundedUsers } from './http.ts';
+import { fundedUsers, withdrawals } from './http.ts';
 
 const USERS = 64;
 /** Withdrawals each server answers before any is measured: code compiled, caches and pools filled. */
@@ -104,21 +104,13 @@ const SETTLE_MS = 1000;
 
 /** `answers` withdrawals of the 64 users to `api`, as fast as it answers, and what they cost. */
 async function burst(api: Server, cookies: string[], answers: number, side: AgainstBurst['side']): Promise<AgainstBurst> {
-  const request = { method: 'POST' as const, path: '/api/withdrawals', headers: { 'content-type': 'application/json', origin: api.url }, body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }) };
-  let next = 0;
   const before = threadCpuNs(api.pid);
   const started = performance.now();
   // The time is read at the last answer: with a fixed amount, autocannon notices it is done only at
   // its next one-second tick.
   let answered = 0;
   let lastAnswerAt = 0;
-  const result = await autocannon({
-    url: api.url,
-    amount: answers,
-    connections: USERS,
-    requests: [request],
-    setupClient: (client) => client.setRequests([{ ...request, headers: { ...request.headers, cookie: cookies[next++ % USERS]! } }]),
-  }).on('response', () => {
+  const result = await autocannon({ url: api.url, amount: answers, ...withdrawals(api.url, cookies) }).on('response', () => {
     if (++answered === answers) lastAnswerAt = performance.now();
   });
   lastAnswerAt ||= performance.now();

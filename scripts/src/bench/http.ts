@@ -240,6 +240,19 @@ function perConnection(cookies: string[], request: LoadRequest): Pick<LoadOption
   };
 }
 
+/**
+ * Withdrawals of ₹100 to a UPI id, one connection per user (`cookies`), each going round its own
+ * prepared request. `origin` is the server's own address: it checks the Origin of every write.
+ */
+export function withdrawals(origin: string, cookies: string[]): Pick<LoadOptions, 'connections' | 'requests' | 'setupClient'> {
+  return perConnection(cookies, {
+    method: 'POST',
+    path: '/api/withdrawals',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
+  });
+}
+
 /** The run with the median answers per second. */
 export function middle(runs: LoadFigure[]): LoadFigure {
   const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
@@ -298,14 +311,7 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
 
     const bare = await startBare(join(dir, 'read.sqlite'), userId);
     children.push(bare);
-    // Each server checks the Origin against its own address.
-    const withdraw = (origin: string, users = cookies) =>
-      perConnection(users, {
-        method: 'POST',
-        path: '/api/withdrawals',
-        headers: { 'content-type': 'application/json', origin },
-        body: JSON.stringify({ amount: '100.00', upiId: 'bench@okhdfc' }),
-      });
+    const withdraw = (origin: string, users = cookies) => withdrawals(origin, users);
     // Readers and writers are different users: the first 32 read, the other 32 move money.
     const readers = cookies.slice(0, 32);
     const writers = cookies.slice(32);
