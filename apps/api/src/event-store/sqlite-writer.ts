@@ -72,11 +72,10 @@ export class AppendWriter {
     savepoint: Database.Statement<[]>;
     release: Database.Statement<[]>;
     rollbackToSavepoint: Database.Statement<[]>;
-    lastRevision: Database.Statement<[string], number>;
+    lastEvent: Database.Statement<[string], { revision: number; hash: string | null }>;
     findId: Database.Statement<[string], IdRow>;
     insert: Database.Statement<[number, string, string, number, string, string, string, string, string, string | null, number, string]>;
     lastLink: Database.Statement<[], { position: number; log_hash: string | null }>;
-    lastHash: Database.Statement<[string], string | null>;
     moveHead: Database.Statement<[string, number, string, number]>;
     head: Database.Statement<[], number>;
   };
@@ -92,16 +91,15 @@ export class AppendWriter {
       savepoint: db.prepare('SAVEPOINT append'),
       release: db.prepare('RELEASE append'),
       rollbackToSavepoint: db.prepare('ROLLBACK TO append'),
-      lastRevision: db
-        .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
-        .pluck(),
+      lastEvent: db.prepare<[string], { revision: number; hash: string | null }>(
+        'SELECT revision, hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      ),
       findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
       insert: db.prepare(
         `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash, log_prev, log_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       lastLink: db.prepare('SELECT position, log_hash FROM events ORDER BY position DESC LIMIT 1'),
-      lastHash: db.prepare<[string], string | null>('SELECT hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck(),
       moveHead: db.prepare(
         `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
          ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
@@ -175,16 +173,22 @@ export class AppendWriter {
    */
   #write(pending: AppendRequest, tail: LogLink | null): { result: AppendResult; tail: LogLink | null } {
     const { streamId, expected, events } = pending;
-    const actual = this.#sql.lastRevision.get(streamId) ?? -1;
-    const retried = this.#findRetriedAppend(pending);
-    if (retried) return { result: retried, tail };
-    if (!satisfiesExpected(expected, actual)) throw new WrongExpectedRevisionError(streamId, expected, actual);
+    const last = this.#sql.lastEvent.get(streamId);
+    const actual = last?.revision ?? -1;
+    if (!satisfiesExpected(expected, actual)) {
+      // A retry of an append that landed fails the revision check (unless it expected any revision:
+      // then its first event's id is taken, below). Looked for only then: the first append looks up
+      // no event id.
+      const retried = this.#findRetriedAppend(pending);
+      if (retried) return { result: retried, tail };
+      throw new WrongExpectedRevisionError(streamId, expected, actual);
+    }
     const recordedAt = new Date().toISOString();
-    let prevHash = actual < 0 ? null : (this.#sql.lastHash.get(streamId) ?? null);
+    let prevHash = last?.hash ?? null;
     // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
     let logLink = tail;
     let revision = actual;
-    for (const event of events) {
+    for (const [i, event] of events.entries()) {
       revision += 1;
       const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
       const position = (logLink?.position ?? 0) + 1;
@@ -192,7 +196,12 @@ export class AppendWriter {
       try {
         this.#sql.insert.run(position, event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash, logLink?.position ?? 0, linked);
       } catch (error) {
-        if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(streamId, event.id);
+        if (isUniqueViolation(error, 'events.event_id')) {
+          // Nothing of this append is written yet when its first event's id is taken: a retry?
+          const retried = i === 0 ? this.#findRetriedAppend(pending) : undefined;
+          if (retried) return { result: retried, tail };
+          throw new DuplicateEventIdError(streamId, event.id);
+        }
         // Cannot happen while the write lock is held; kept so a broken invariant reads as a conflict.
         if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
         throw error;
