@@ -38,6 +38,9 @@ export interface RecordedEvent<Type extends string = string, Data = Json> {
   recordedAt: string;
 }
 
+/** Where an event is and what it is, without its payload: for followers that need no more. */
+export type EventHeader = Pick<RecordedEvent, 'position' | 'streamId' | 'type'>;
+
 /**
  * What the appender expects of the stream: `no_stream` (it must not exist), `stream_exists`,
  * `any`, or the exact revision of its last event.
@@ -110,6 +113,8 @@ export interface EventStore {
    * that read only types, streams, positions and fields that are not personal.
    */
   readTypesNow?(after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }): RecordedEvent[];
+  /** readTypesNow's events as headers only (nothing personal in them): no payload is read or parsed. */
+  readHeadersNow?(after: number, upTo: number, types: readonly string[]): EventHeader[];
   /** Calls `listener` with this process's head after each commit of its appends; returns the way to stop. */
   onAppended?(listener: (position: number) => void): () => void;
   /** Subscriptions look at the log now rather than at their next poll. */

@@ -1,4 +1,4 @@
-import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
+import type { AllSubscription, EventHeader, EventStore, RecordedEvent } from '@kamai/domain';
 import { USER_RECORD_EVENTS, WALLET_FIGURE_EVENTS, userIdOf } from '@kamai/projections';
 import { OncePerTurn } from '../once-per-turn.ts';
 
@@ -13,6 +13,7 @@ const MAX_ENTRIES = 100_000;
 export const SESSION_EVENTS = ['SessionEnded', 'SessionSeen'] as const;
 /** What the cache follows: the session events, and the events that change a user's record or wallet figures. */
 const FOLLOWED: readonly string[] = [...new Set([...SESSION_EVENTS, ...USER_RECORD_EVENTS, ...WALLET_FIGURE_EVENTS])];
+const IS_SESSION_EVENT: ReadonlySet<string> = new Set(SESSION_EVENTS);
 const CHANGES_RECORD: ReadonlySet<string> = new Set(USER_RECORD_EVENTS);
 const CHANGES_WALLET: ReadonlySet<string> = new Set(WALLET_FIGURE_EVENTS);
 
@@ -23,10 +24,16 @@ export type UserFacts = 'record' | 'wallet';
  * What a store offers to be followed without waiting (the embedded SQLite store, the port's optional
  * extras): a change signal that costs one cheap call, and synchronous reads.
  */
-export type ChangeSignalledStore = Required<Pick<EventStore, 'externalVersion' | 'localHead' | 'headNow' | 'readTypesNow'>>;
+export type ChangeSignalledStore = Required<Pick<EventStore, 'externalVersion' | 'localHead' | 'headNow' | 'readTypesNow' | 'readHeadersNow'>>;
 
 function isChangeSignalled(store: EventStore): store is EventStore & ChangeSignalledStore {
-  return store.externalVersion !== undefined && store.readTypesNow !== undefined && store.headNow !== undefined && store.localHead !== undefined;
+  return (
+    store.externalVersion !== undefined &&
+    store.readTypesNow !== undefined &&
+    store.readHeadersNow !== undefined &&
+    store.headNow !== undefined &&
+    store.localHead !== undefined
+  );
 }
 
 /**
@@ -131,8 +138,14 @@ export class SessionCache {
     if (version === this.seenVersion && signalled.localHead <= this.position) return;
     const head = signalled.headNow();
     if (head > this.position) {
-      // Sealed: the cache reads streams, types and session ids only, none of them personal.
-      for (const event of signalled.readTypesNow(this.position, head, FOLLOWED, { sealed: true })) this.apply(event);
+      // Headers say whose record or wallet changed. Only session events carry what the cache keeps
+      // (their session id and time, nothing personal: read sealed), and they are read only when the
+      // headers show some: the commands' own events (money moving) are never parsed here.
+      const headers = signalled.readHeadersNow(this.position, head, FOLLOWED);
+      if (headers.some((header) => IS_SESSION_EVENT.has(header.type))) {
+        for (const event of signalled.readTypesNow(this.position, head, SESSION_EVENTS, { sealed: true })) this.applySessionEvent(event);
+      }
+      for (const header of headers) this.noteUserChange(header);
       this.position = head;
     }
     this.seenVersion = version;
@@ -156,19 +169,27 @@ export class SessionCache {
   }
 
   private apply(event: RecordedEvent): void {
+    if (IS_SESSION_EVENT.has(event.type)) this.applySessionEvent(event);
+    else this.noteUserChange(event);
+  }
+
+  private noteUserChange(event: EventHeader): void {
     const record = CHANGES_RECORD.has(event.type);
     const wallet = CHANGES_WALLET.has(event.type);
-    if (record || wallet) {
-      // Bounded like the sessions: forgetting is safe, it only makes every older row stale.
-      if (this.userChanges.record.size >= MAX_ENTRIES || this.userChanges.wallet.size >= MAX_ENTRIES) {
-        this.userChanges.record.clear();
-        this.userChanges.wallet.clear();
-        this.userChangesSince = event.position;
-      }
-      const userId = userIdOf(event.streamId);
-      if (record) this.userChanges.record.set(userId, event.position);
-      if (wallet) this.userChanges.wallet.set(userId, event.position);
-    } else if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
+    if (!record && !wallet) return;
+    // Bounded like the sessions: forgetting is safe, it only makes every older row stale.
+    if (this.userChanges.record.size >= MAX_ENTRIES || this.userChanges.wallet.size >= MAX_ENTRIES) {
+      this.userChanges.record.clear();
+      this.userChanges.wallet.clear();
+      this.userChangesSince = event.position;
+    }
+    const userId = userIdOf(event.streamId);
+    if (record) this.userChanges.record.set(userId, event.position);
+    if (wallet) this.userChanges.wallet.set(userId, event.position);
+  }
+
+  private applySessionEvent(event: RecordedEvent): void {
+    if (event.type === 'SessionEnded') this.entries.delete((event.data as { sessionId: string }).sessionId);
     else if (event.type === 'SessionSeen') {
       const data = event.data as { sessionId: string; seenAt: string };
       const entry = this.entries.get(data.sessionId);

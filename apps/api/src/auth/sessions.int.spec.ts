@@ -164,6 +164,13 @@ describe('the signed-in user\'s row', () => {
         }
         return store.readTypesNow(...args);
       },
+      readHeadersNow: (...args: Parameters<typeof store.readHeadersNow>) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('disk I/O error');
+        }
+        return store.readHeadersNow(...args);
+      },
       headPosition: () => store.headPosition(),
     } as unknown as ConstructorParameters<typeof SessionCache>[0];
     try {

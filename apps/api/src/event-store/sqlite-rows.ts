@@ -4,8 +4,11 @@
  */
 import type { EventMetadata, Json, RecordedEvent } from '@kamai/domain';
 
+/** The columns of an event as read (not its chain fields). */
+export const READ_COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata, recorded_at';
+
 /** The events after a position, in position order, a page at a time (the store's readAll). */
-export const READ_ALL_SQL = 'SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?';
+export const READ_ALL_SQL = `SELECT ${READ_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`;
 
 export interface EventRow {
   position: number;
@@ -16,6 +19,13 @@ export interface EventRow {
   data: string;
   metadata: string;
   recorded_at: string;
+}
+
+/** An event's header columns (EventHeader). */
+export interface EventHeaderRow {
+  position: number;
+  stream_id: string;
+  type: string;
 }
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {

@@ -182,6 +182,11 @@ describe('sqlite event store', () => {
     ]);
     expect(store.readTypesNow(head - 1, head, ['SessionSeen']).map((e) => e.data)).toEqual([{ n: 3 }]);
     expect(store.readTypesNow(head, head, ['SessionSeen'])).toEqual([]);
+    // The same range as headers: position, stream and type, nothing else.
+    const first = read[0]!;
+    expect(store.readHeadersNow(0, head - 1, ['SessionEnded', 'SessionSeen'])).toEqual(read.map((e) => ({ position: e.position, streamId: e.streamId, type: e.type })));
+    expect(store.readHeadersNow(first.position, head, ['Other', 'SessionSeen']).map((e) => e.type)).toEqual(['Other', 'SessionSeen']);
+    expect(store.readHeadersNow(head, head, ['SessionSeen'])).toEqual([]);
   });
 
   it('starts positions at 1; an empty store has head position 0', async () => {

@@ -23,6 +23,7 @@ import {
   type AllSubscription,
   type AppendResult,
   type EventStore,
+  type EventHeader,
   type ExpectedRevision,
   type Json,
   type NewEvent,
@@ -33,7 +34,7 @@ import type { Worker } from 'node:worker_threads';
 import { OncePerTurn } from '../once-per-turn.ts';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
-import { type EventRow, READ_ALL_SQL, toRecordedEvent } from './sqlite-rows.ts';
+import { type EventHeaderRow, type EventRow, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import {
   type ChainHead,
   type ChainSource,
@@ -203,8 +204,9 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
   readonly #appendListeners = new Set<(position: number) => void>();
-  /** Statements reading given event types in a position range, one per set of types. */
+  /** Statements reading given event types in a position range, one per set of types (and per what is read). */
   readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
+  readonly #headerReads = new Map<string, Database.Statement<unknown[], EventHeaderRow>>();
   #localHead = 0;
   /** The last revision this process appended per stream (bounded: cleared when full, see localRevisionOf). */
   readonly #localRevisions = new Map<string, number>();
@@ -282,7 +284,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
       heads: db.prepare('SELECT stream_id, revision, hash FROM stream_heads ORDER BY stream_id'),
       positionOf: db.prepare<[string, number], number>('SELECT position FROM events WHERE stream_id = ? AND revision = ?').pluck(),
       readStream: db.prepare<[string, number, number], EventRow>(
-        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+        `SELECT ${READ_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       ),
       readAll: db.prepare<[number, number], EventRow>(READ_ALL_SQL),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
@@ -516,15 +518,29 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
     this.#assertOpen();
     assertPosition(after);
     if (types.length === 0 || upTo <= after) return [];
+    return this.#typedRead(this.#typedReads, READ_COLUMNS, types).all(after, upTo, ...types).map(toRecordedEvent);
+  }
+
+  /** readTypesNow's events as headers: three columns read, nothing parsed. */
+  readHeadersNow(after: number, upTo: number, types: readonly string[]): EventHeader[] {
+    this.#assertOpen();
+    assertPosition(after);
+    if (types.length === 0 || upTo <= after) return [];
+    return this.#typedRead(this.#headerReads, 'position, stream_id, type', types)
+      .all(after, upTo, ...types)
+      .map((row) => ({ position: row.position, streamId: row.stream_id, type: row.type }));
+  }
+
+  #typedRead<Row>(cache: Map<string, Database.Statement<unknown[], Row>>, columns: string, types: readonly string[]): Database.Statement<unknown[], Row> {
     const key = types.join('\n');
-    let statement = this.#typedReads.get(key);
+    let statement = cache.get(key);
     if (!statement) {
-      statement = this.#db.prepare<unknown[], EventRow>(
-        `SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
+      statement = this.#db.prepare<unknown[], Row>(
+        `SELECT ${columns} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
       );
-      this.#typedReads.set(key, statement);
+      cache.set(key, statement);
     }
-    return statement.all(after, upTo, ...types).map(toRecordedEvent);
+    return statement;
   }
 
   /** The log with its chain fields, for verify-ledger (chain.ts). */

@@ -5,7 +5,7 @@
  * so deciders and projections see plain values and the stored bytes hold none. The hash chain is
  * computed by the adapter over the stored (sealed) bytes, so verify-ledger reads them raw.
  */
-import type { AllSubscription, AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamSnapshot } from '@kamai/domain';
+import type { AllSubscription, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamSnapshot } from '@kamai/domain';
 import type { ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink } from '../event-store/chain.ts';
 import { isChainSource, isCheckpointStore } from '../event-store/chain.ts';
 import type { OpenPersonalData } from './personal-data.ts';
@@ -24,6 +24,7 @@ export class SealedEventStore implements EventStore {
   declare readonly localHead?: number;
   readonly headNow?: () => number;
   readonly readTypesNow?: (after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }) => RecordedEvent[];
+  readonly readHeadersNow?: (after: number, upTo: number, types: readonly string[]) => EventHeader[];
   readonly onAppended?: (listener: (position: number) => void) => () => void;
   readonly wakeSubscriptions?: () => void;
   readonly readSnapshot?: (streamId: string) => Promise<StreamSnapshot | null>;
@@ -46,6 +47,8 @@ export class SealedEventStore implements EventStore {
     if (inner.externalVersion) this.externalVersion = inner.externalVersion.bind(inner);
     if (inner.localRevisionOf) this.localRevisionOf = inner.localRevisionOf.bind(inner);
     if (inner.headNow) this.headNow = inner.headNow.bind(inner);
+    // Headers hold nothing personal: as stored.
+    if (inner.readHeadersNow) this.readHeadersNow = inner.readHeadersNow.bind(inner);
     if (inner.onAppended) this.onAppended = inner.onAppended.bind(inner);
     if (inner.wakeSubscriptions) this.wakeSubscriptions = inner.wakeSubscriptions.bind(inner);
     const readTypesNow = inner.readTypesNow?.bind(inner);
