@@ -37,9 +37,17 @@ type JsonObject = { [key: string]: Json };
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Each personal field's path, split once: every append of a sealed event walks them. */
+const splitPaths = new Map<string, readonly string[]>();
+function partsOf(path: string): readonly string[] {
+  let parts = splitPaths.get(path);
+  if (!parts) splitPaths.set(path, (parts = path.split('.')));
+  return parts;
+}
+
 function valueAt(data: Json, path: string): Json | undefined {
   let node: Json | undefined = data;
-  for (const part of path.split('.')) {
+  for (const part of partsOf(path)) {
     if (!isObject(node) || !Object.hasOwn(node, part)) return undefined;
     node = node[part];
   }
@@ -48,16 +56,20 @@ function valueAt(data: Json, path: string): Json | undefined {
 
 /** A copy of `data` with `path` set to `value` (or removed when undefined), sharing untouched branches. */
 function withValueAt(data: JsonObject, path: string, value: Json | undefined): JsonObject {
-  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  return withPartsAt(data, partsOf(path), 0, value);
+}
+
+function withPartsAt(data: JsonObject, parts: readonly string[], at: number, value: Json | undefined): JsonObject {
+  const head = parts[at]!;
   const copy: JsonObject = { ...data };
-  if (rest.length === 0) {
+  if (at === parts.length - 1) {
     if (value === undefined) delete copy[head];
     else copy[head] = value;
     return copy;
   }
   const child = copy[head];
   if (!isObject(child)) return copy;
-  copy[head] = withValueAt(child, rest.join('.'), value);
+  copy[head] = withPartsAt(child, parts, at + 1, value);
   return copy;
 }
 
@@ -95,16 +107,19 @@ export class PersonalDataSealer {
     const fields = PERSONAL_FIELDS[event.type as keyof typeof PERSONAL_FIELDS];
     if (!fields || !isObject(event.data)) return event;
     if (event.metadata?.[SEALED_KEY] !== undefined) throw new Error(`event ${event.id}: metadata.${SEALED_KEY} is reserved for sealed personal data`);
-    const present = fields.paths.filter((path) => valueAt(event.data, path) !== undefined);
+    const present: string[] = [];
+    const plain: JsonObject = {};
+    for (const path of fields.paths) {
+      const value = valueAt(event.data, path);
+      if (value === undefined) continue;
+      present.push(path);
+      plain[path] = value;
+    }
     if (present.length === 0) return event;
     const subject = subjectOf(fields, streamId, event.data, event.metadata);
     if (!subject) throw new Error(`event ${event.type} on ${streamId}: no data subject to seal its personal fields for`);
     let data: JsonObject = event.data;
-    const plain: JsonObject = {};
-    for (const path of present) {
-      plain[path] = valueAt(event.data, path) as Json;
-      data = withValueAt(data, path, undefined);
-    }
+    for (const path of present) data = withValueAt(data, path, undefined);
     const key = this.keys.keyFor(subject);
     if (!key) {
       // The person is already erased: what is written about them now is written erased.
