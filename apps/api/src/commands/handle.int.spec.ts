@@ -120,6 +120,17 @@ describe('command handler: decision state cached per stream', () => {
     ]);
   });
 
+  it('names appended events with time-ordered ids (UUID version 7), each one after the last', async () => {
+    const { store } = openStore();
+    await handleCommand(store, stream, userDecider, register, { actor: userId });
+    for (let i = 0; i < 5; i++) await handleCommand(store, stream, userDecider, credit(100), { actor: 'fin-1' });
+    const ids = (await store.readStream(stream)).map((e) => e.id);
+    expect(ids).toHaveLength(11);
+    for (const eventId of ids) expect(eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // In the order they were appended: the event-id index grows at its end.
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('a refused decision leaves the cached state as it was', async () => {
     const { store } = openStore();
     await handleCommand(store, stream, userDecider, register);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SCHEMA_VERSION_KEY, eventCodec } from '@kamai/contracts';
 import {
   type Decider,
@@ -10,6 +9,7 @@ import {
   type SnapshotCodec,
   WrongExpectedRevisionError,
 } from '@kamai/domain';
+import { newEventId } from '../event-store/event-id.ts';
 import { decodeStep, findStep, killIfArmed, nextStep, stepMetadata } from './keyed.ts';
 
 export interface Decided<Event, View = undefined> {
@@ -307,7 +307,7 @@ export async function handleCommand<State, Command, Event extends { type: string
       const result = await store.append(
         streamId,
         encoded.map(({ type, data, schemaVersion }) => ({
-          id: randomUUID(),
+          id: newEventId(),
           type,
           data: data as Json,
           metadata: { ...metadata, ...(tag ? stepMetadata(tag) : {}), [SCHEMA_VERSION_KEY]: schemaVersion },
