@@ -11,10 +11,12 @@ import { type LogLink, chainHash, logHash } from './chain.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
 /**
- * The page cache of a connection that appends, in KiB (SQLite's default is 2 MiB). Every append
- * inserts into the unique index of event ids at a random place: once that index outgrew the default
- * cache, each insert read its pages back from the OS. Measured interleaved with 64 concurrent
- * withdrawals on a 2-core machine: 14 % more answers a second, a fifth less event-loop CPU each.
+ * The page cache of a connection that appends, in KiB (SQLite's default is 2 MiB). An append with
+ * random (version 4) event ids inserts into the unique index of event ids at a random place: once
+ * that index outgrew the default cache, each insert read its pages back from the OS. Measured
+ * interleaved with 64 concurrent withdrawals on a 2-core machine: 14 % more answers a second, a fifth
+ * less event-loop CPU each. The commands' ids are time-ordered now (event-id.ts); the log keeps the
+ * random ids of before, and other writers may still use them.
  */
 const WRITER_CACHE_KB = 32 * 1024;
 
