@@ -386,7 +386,10 @@ describe('offline that recovers, and slow first loads', () => {
       const skeleton = page.getByTestId('screen-skeleton');
       await skeleton.waitFor();
       await expect(skeleton.getAttribute('data-screen')).resolves.toBe(screen);
-      await expect(page.getByRole('navigation', { name: tx('en', 'common:nav.main') }).isVisible()).resolves.toBe(true);
+      // Waited for, not looked at once: the bar is named from the common texts, which may arrive a
+      // moment after the skeleton (the user's read is still held either way).
+      await page.getByRole('navigation', { name: tx('en', 'common:nav.main') }).waitFor();
+      await expect(page.getByTestId('screen-skeleton').count()).resolves.toBe(1);
       await expectAccessible(page, `${screen} skeleton`);
       release();
       await page.getByRole('heading', { name: tx('en', heading) }).waitFor();
