@@ -21,7 +21,9 @@ export interface EventRow {
   recorded_at: string;
 }
 
-/** An event's header columns (EventHeader). */
+/** An event's header columns (EventHeader): where it is and what it is, no payload. */
+export const HEADER_COLUMNS = 'position, stream_id, type';
+
 export interface EventHeaderRow {
   position: number;
   stream_id: string;

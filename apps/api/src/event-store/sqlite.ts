@@ -34,7 +34,7 @@ import type { Worker } from 'node:worker_threads';
 import { OncePerTurn } from '../once-per-turn.ts';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
-import { type EventHeaderRow, type EventRow, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
+import { type EventHeaderRow, type EventRow, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import {
   type ChainHead,
   type ChainSource,
@@ -204,7 +204,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
   readonly #queue: PendingAppend[] = [];
   readonly #subscriptions = new Set<SqliteAllSubscription>();
   readonly #appendListeners = new Set<(position: number) => void>();
-  /** Statements reading given event types in a position range, one per set of types (and per what is read). */
+  /** Statements reading given event types in a position range, one per set of types: whole events, and headers. */
   readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   readonly #headerReads = new Map<string, Database.Statement<unknown[], EventHeaderRow>>();
   #localHead = 0;
@@ -526,7 +526,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
     this.#assertOpen();
     assertPosition(after);
     if (types.length === 0 || upTo <= after) return [];
-    return this.#typedRead(this.#headerReads, 'position, stream_id, type', types)
+    return this.#typedRead(this.#headerReads, HEADER_COLUMNS, types)
       .all(after, upTo, ...types)
       .map((row) => ({ position: row.position, streamId: row.stream_id, type: row.type }));
   }
