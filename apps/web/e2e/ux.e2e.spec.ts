@@ -389,7 +389,7 @@ describe('offline that recovers, and slow first loads', () => {
       // Waited for, not looked at once: the bar is named from the common texts, which may arrive a
       // moment after the skeleton (the user's read is still held either way).
       await page.getByRole('navigation', { name: tx('en', 'common:nav.main') }).waitFor();
-      await expect(page.getByTestId('screen-skeleton').count()).resolves.toBe(1);
+      await expect(skeleton.count()).resolves.toBe(1);
       await expectAccessible(page, `${screen} skeleton`);
       release();
       await page.getByRole('heading', { name: tx('en', heading) }).waitFor();
