@@ -77,4 +77,10 @@ export type ErrorCode =
   | 'invalid_code'
   /** A finance member who adjusted a user's wallet in the last 30 days handling that user's withdrawal: 403. */
   | 'conflict_of_duties'
+  /** A payout batch over a withdrawal already in another open batch: 409. */
+  | 'already_batched'
+  /** Paying or rejecting by hand a withdrawal whose batch is with the bank: 409 (its result comes from the results file). */
+  | 'with_bank'
+  /** A batch's result for a withdrawal that is not in that batch: 409. */
+  | 'not_in_batch'
   | 'internal';

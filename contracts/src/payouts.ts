@@ -26,6 +26,9 @@ export const PAYOUT_MESSAGES = {
   reconciliationExists: 'This reconciliation is already recorded',
   failedAtBank: 'Failed at the bank',
   statementLine: 'Line {line}: give the date as YYYY-MM-DD or DD-MM-YYYY and amounts in rupees',
+  alreadyBatched: 'A withdrawal can be in one open batch only: already in a batch: {ids}',
+  withBank: 'This withdrawal is in a payout batch: its result comes from the bank\'s results file',
+  notInBatch: 'This withdrawal is not in this batch',
 } as const;
 
 /** POST /api/admin/payout-batches */
@@ -90,6 +93,7 @@ export const RESULT_REFUSALS = {
   bad_amount: 'The amount is not a rupee amount',
   wrong_state: 'The withdrawal is not in a state this result can change',
   duplicate_row: 'An earlier row of this file already gave this reference a result',
+  conflict_of_duties: 'You adjusted this person\'s wallet lately: another finance member must record this result',
 } as const;
 export type ResultRefusal = keyof typeof RESULT_REFUSALS;
 

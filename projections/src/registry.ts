@@ -12,6 +12,7 @@ import { userTasksProjection } from './user-tasks/projection.ts';
 import { usersProjection } from './users/projection.ts';
 import { walletProjection } from './wallet/projection.ts';
 import { withdrawalsProjection } from './withdrawals/projection.ts';
+import { workflowsProjection } from './workflows/projection.ts';
 
 /**
  * Every read model, in the order they apply each event. A new read model is one folder (projection,
@@ -31,6 +32,7 @@ export const allProjections: readonly Projection[] = [
   auditProjection,
   payoutsProjection,
   deletionsProjection,
+  workflowsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -8,6 +8,7 @@ import type { ProofSubmissionsTable, TaskWorkersTable, TasksTable, UserTasksTabl
 import type { ProofWindowHeadTable, ProofWindowTable, SimilarProofsTable } from './user-tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
+import type { WorkflowsTable } from './workflows/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
@@ -45,6 +46,7 @@ export interface ReadDb {
   deletion_requests: DeletionRequestsTable;
   settings_requests: SettingsRequestsTable;
   audit_settings_requests: AuditSettingsRequestsTable;
+  workflows: WorkflowsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

@@ -25,6 +25,9 @@ import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
 import { AttemptStore } from './auth/attempts.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
+import { sweepWorkflows } from './workflows/run.ts';
+import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
+import type { AppDeps } from './deps.ts';
 import { runAutoApprovals } from './review/auto-approve.ts';
 import { SessionCache } from './auth/session-cache.ts';
 import { createApp } from './http/app.ts';
@@ -99,9 +102,15 @@ export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8
 }
 
 /** Opens the stores, catches the read models up, seeds demo data when asked, and serves HTTP. */
-export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
+export interface ServerOptions {
+  /** Wraps the event store before anything uses it: the crash tests' seam (testing/crash-main.ts); never set in production. */
+  decorateStore?: <S extends EventStore>(store: S) => S;
+}
+
+export async function startServer(config: Config, log: (line: string) => void = console.log, options: ServerOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await openEventStore(config, log);
+  const opened = await openEventStore(config, log);
+  const store = options.decorateStore ? options.decorateStore(opened) : opened;
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);
 
@@ -145,7 +154,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
-  const app = createApp({ config, store, personalData: store.personal, db, runner, objects, now: () => new Date(), loginGuard, sessions, attempts, uploads, sms, secret });
+  const appDeps: AppDeps = { config, store, personalData: store.personal, db, runner, now: () => new Date(), loginGuard, sessions, attempts, uploads, sms, secret };
+  const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
   const sweep = setInterval(() => {
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
@@ -164,7 +174,21 @@ export async function startServer(config: Config, log: (line: string) => void = 
       .finally(() => (autoApproving = false));
   }, 60_000);
   autoApprove.unref();
+  // At start and every minute: workflows a crash left unfinished are finished (docs/workflows.md).
+  // Every process may sweep: steps are idempotent and each workflow's stream records a step once.
+  let sweepingWorkflows = false;
+  const sweepAbandoned = () => {
+    if (sweepingWorkflows) return;
+    sweepingWorkflows = true;
+    sweepWorkflows(appDeps, WORKFLOW_DEFINITIONS, log)
+      .then((n) => n > 0 && log(`[workflows] finished ${n} workflows left unfinished`))
+      .catch((err) => log(`[workflows] sweep failed: ${String(err)}`))
+      .finally(() => (sweepingWorkflows = false));
+  };
+  const workflowSweep = setInterval(sweepAbandoned, 60_000);
+  workflowSweep.unref();
   await starting;
+  sweepAbandoned();
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -192,6 +216,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearTimeout(force);
       clearInterval(sweep);
       clearInterval(autoApprove);
+      clearInterval(workflowSweep);
       await sessions.stop();
       attempts.close();
       uploads.close();

@@ -9,6 +9,7 @@ import { fundingEvents } from './funding.ts';
 import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 import { privacyEvents } from './privacy.ts';
+import { workflowEvents } from './workflows.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -37,6 +38,7 @@ export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
 export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
 export type FundingEvent = EventsOf<typeof fundingEvents>;
 export type PrivacyEvent = EventsOf<typeof privacyEvents>;
+export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -52,6 +54,7 @@ export const allEvents = {
   ...bankStatementEvents,
   ...fundingEvents,
   ...privacyEvents,
+  ...workflowEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -157,6 +157,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   BankFundingApproved: 1,
   BankFundingRejected: 1,
   PersonalDataSealed: 1,
+  WorkflowStarted: 1,
+  WorkflowStepRecorded: 1,
+  WorkflowCompleted: 1,
 };
 
 /**

@@ -10,6 +10,7 @@ export * from './payouts.ts';
 export * from './funding.ts';
 export * from './personal.ts';
 export * from './privacy.ts';
+export * from './workflows.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -30,5 +31,7 @@ export const streams = {
   funding: (fundingId: string) => `funding-${fundingId}`,
   /** The log's sealing marker (PersonalDataSealed). */
   privacy: () => 'privacy',
+  /** An operation across several streams (docs/workflows.md). */
+  workflow: (workflowId: string) => `workflow-${workflowId}`,
 };
 export * from './codec.ts';

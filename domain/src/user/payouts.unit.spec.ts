@@ -23,7 +23,11 @@ const pending: UserEvent[] = [
 ];
 
 const processing = (batchId = 'b1', by = 'finance-1'): WithdrawalCommand => ({ type: 'MarkWithdrawalProcessing', data: { withdrawalId: 'w1', batchId, by }, now: later });
-const pay = (): WithdrawalCommand => ({ type: 'MarkWithdrawalPaid', data: { withdrawalId: 'w1', reference: 'UTR123456789', by: 'finance-1', notificationId: 'n-paid' }, now: later });
+const pay = (batchId: string | null = 'b1'): WithdrawalCommand => ({
+  type: 'MarkWithdrawalPaid',
+  data: { withdrawalId: 'w1', reference: 'UTR123456789', by: 'finance-1', notificationId: 'n-paid', ...(batchId !== null && { batchId }) },
+  now: later,
+});
 const fail = (): WithdrawalCommand => ({
   type: 'FailWithdrawal',
   data: { withdrawalId: 'w1', reason: 'Account closed', by: 'finance-1', entryId: 'back-1', notificationId: 'n-failed' },
@@ -41,17 +45,22 @@ describe('the payout lifecycle: requested -> processing -> paid | failed; paid -
     spec.given(pending).when(processing()).then([{ type: 'WithdrawalProcessing', data: { withdrawalId: 'w1', batchId: 'b1', by: 'finance-1', processingAt: later } }]);
     const sent = after(pending, processing());
     spec.given(sent).when(processing()).then([]);
-    spec.given(sent).when(processing('b2')).thenFails('conflict', /with the bank/);
+    // One open batch per withdrawal: a second batch would list it in a second bank file.
+    spec.given(sent).when(processing('b2')).thenFails('conflict', /one open batch/);
     spec.given(pending).when(processing('b1', 'u1')).thenFails('forbidden');
   });
 
-  it('pays a processing withdrawal; a processing one is not rejected', () => {
+  it('pays a processing withdrawal from the results of its own batch only; by hand it is with the bank, and it is not rejected', () => {
     const sent = after(pending, processing());
     expect(decideWithdrawals(pay(), fold(userEvolver, sent))[0]).toMatchObject({ type: 'WithdrawalPaid', data: { withdrawalId: 'w1', amountPaise: 10_000 } });
+    spec.given(sent).when(pay(null)).thenFails('conflict', /in a payout batch/);
+    spec.given(sent).when(pay('b2')).thenFails('conflict', /not in this batch/);
+    // A batch's result for a withdrawal never claimed by that batch.
+    spec.given(pending).when(pay('b1')).thenFails('conflict', /not in this batch/);
     spec
       .given(sent)
       .when({ type: 'RejectWithdrawal', data: { withdrawalId: 'w1', reason: 'No', by: 'finance-1', entryId: 'r', notificationId: 'n' }, now: later })
-      .thenFails('conflict', /with the bank/);
+      .thenFails('conflict', /in a payout batch/);
   });
 
   it('a failure returns the held amount to the wallet and tells the user why', () => {

@@ -130,7 +130,8 @@ export type WithdrawalCommand =
     }
   | {
       type: 'MarkWithdrawalPaid';
-      data: { withdrawalId: string; reference: string; by: string; notificationId: string };
+      /** `batchId`: the bank's result for a withdrawal of that batch; absent: paid by hand. */
+      data: { withdrawalId: string; reference: string; by: string; notificationId: string; batchId?: string };
       now: string;
     }
   | {
@@ -147,7 +148,7 @@ export type WithdrawalCommand =
   | {
       /** The bank could not pay a processing withdrawal: its money goes back to the wallet. */
       type: 'FailWithdrawal';
-      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string };
+      data: { withdrawalId: string; reason: string; by: string; entryId: string; notificationId: string; batchId?: string };
       now: string;
     }
   | {
@@ -206,10 +207,11 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     }
     case 'MarkWithdrawalPaid': {
       const d = command.data;
-      // Paid by hand while pending, or from a batch's results while processing.
+      // Paid by hand while pending, or from its own batch's results while processing.
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['pending', 'processing']);
-      // Recording the bank's result for a processing one is not a decision: the batch's sender was checked.
-      if (record.status === 'pending') assertNoConflictOfDuties(state.adjustments, d.by, command.now);
+      assertBatchResult(record, d.batchId);
+      // Recording a bank's result is a decision too: whoever adjusted this wallet lately records none.
+      assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [
         {
           type: 'WithdrawalPaid',
@@ -227,6 +229,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     }
     case 'RejectWithdrawal': {
       const d = command.data;
+      const current = state.withdrawals.byId.get(d.withdrawalId);
+      if (current?.status === 'processing') assertBatchResult(current, undefined);
       const record = pendingWithdrawal(state, d.withdrawalId, d.by);
       assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [
@@ -253,6 +257,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const d = command.data;
       const current = state.withdrawals.byId.get(d.withdrawalId);
       if (current?.status === 'processing' && current.batchId === d.batchId && d.by !== state.account.userId) return [];
+      // One open batch per withdrawal: a second batch would put it in a second bank file.
+      if (current?.status === 'processing') throw new DomainError('conflict', msg('payout.alreadyBatched', { ids: d.withdrawalId }), undefined, 'already_batched');
       pendingWithdrawal(state, d.withdrawalId, d.by);
       assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [{ type: 'WithdrawalProcessing', data: { withdrawalId: d.withdrawalId, batchId: d.batchId, by: d.by, processingAt: command.now } }];
@@ -260,6 +266,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
     case 'FailWithdrawal': {
       const d = command.data;
       const record = withdrawalIn(state, d.withdrawalId, d.by, ['processing']);
+      if (d.batchId !== undefined && record.batchId !== d.batchId) throw new DomainError('conflict', msg('payout.notInBatch'), undefined, 'not_in_batch');
+      assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       const failed: UserEvent = { type: 'WithdrawalFailed', data: { withdrawalId: d.withdrawalId, reason: d.reason, by: d.by, failedAt: command.now } };
       return giveBack(state, command, record, failed, 'payout_failed', 'withdrawal_failed', {});
     }
@@ -300,6 +308,18 @@ function giveBack(
       now: command.now,
     }),
   ];
+}
+
+/**
+ * A processing withdrawal is with the bank, in its batch: only that batch's results settle it, so a
+ * payout is never booked by hand while the bank may pay it too. A batch's result for a withdrawal
+ * not in that batch is refused.
+ */
+function assertBatchResult(record: WithdrawalRecord, batchId: string | undefined): void {
+  if (record.status === 'processing' && batchId === undefined) throw new DomainError('conflict', msg('payout.withBank'), undefined, 'with_bank');
+  if (batchId !== undefined && (record.status !== 'processing' || record.batchId !== batchId)) {
+    throw new DomainError('conflict', msg('payout.notInBatch'), undefined, 'not_in_batch');
+  }
 }
 
 /** A request still waiting for finance: settled once, never by the user it pays. */

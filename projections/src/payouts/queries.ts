@@ -76,7 +76,7 @@ export async function payoutBatchWithdrawals(db: ReadDbHandle, id: string) {
   return db
     .selectFrom('payout_batch_items as i')
     .innerJoin('withdrawal_requests as w', 'w.id', 'i.withdrawal_id')
-    .select(['i.withdrawal_id', 'i.user_id', 'i.amount_paise', 'w.status', 'w.reference', 'w.destination', 'w.position'])
+    .select(['i.withdrawal_id', 'i.user_id', 'i.amount_paise', 'w.status', 'w.reference', 'w.destination', 'w.position', 'w.batch_id'])
     .where('i.batch_id', '=', id)
     .orderBy('w.position')
     .execute();

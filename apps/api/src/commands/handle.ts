@@ -10,7 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '@kamai/domain';
 import { newEventId } from '../event-store/event-id.ts';
-import { decodeStep, findStep, killIfArmed, nextStep, stepMetadata } from './keyed.ts';
+import { decodeStep, findStep, nextStep, stepMetadata } from './keyed.ts';
 
 export interface Decided<Event, View = undefined> {
   /**
@@ -314,7 +314,6 @@ export async function handleCommand<State, Command, Event extends { type: string
         })),
         expected < 0 ? 'no_stream' : expected,
       );
-      if (tag) killIfArmed();
       // Fold our own events unless a concurrent catch-up of this process already read them back.
       if (entry.revision === expected) {
         try {

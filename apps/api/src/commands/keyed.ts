@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, rmSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { COMMAND_KEY_METADATA, COMMAND_STEP_METADATA, eventCodec } from '@kamai/contracts';
 import type { EventStore, RecordedEvent } from '@kamai/domain';
@@ -103,14 +102,9 @@ export function decodeStep<Event>(recorded: RecordedEvent[]): Event[] {
 }
 
 /**
- * Fault injection for the crash tests: when KAMAI_KILL_AFTER_APPEND names a file that exists, the
- * first keyed append after it appears removes it and kills this process with SIGKILL, between the
- * append and the answer. Unset in production; a file, so one arming kills one process once.
+ * Runs `run` outside any keyed command: what it appends is not tagged as a step of the request's
+ * key. A workflow records its own steps (its stream says what happened), so it needs no tags there.
  */
-const killSwitch = process.env.KAMAI_KILL_AFTER_APPEND;
-
-export function killIfArmed(): void {
-  if (!killSwitch || !existsSync(killSwitch)) return;
-  rmSync(killSwitch, { force: true });
-  process.kill(process.pid, 'SIGKILL');
+export function outsideKeyed<T>(run: () => Promise<T>): Promise<T> {
+  return current.exit(run);
 }

@@ -5,12 +5,13 @@ import { streams } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
-import { type ApiProcess, startApiProcess, startWorkerProcess } from '../testing/process.ts';
+import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess, startWorkerProcess } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
 import { BANK } from './testing.ts';
 
 // A command whose events were written but whose answer never left: the API process is killed with
-// SIGKILL right after the append (KAMAI_KILL_AFTER_APPEND, armed by a file), restarted, and the client
+// SIGKILL right after the append (testing/crash-main.ts, armed by a file naming how many appends to
+// let through: the key's reservation, then the command's own), restarted, and the client
 // retries with the same Idempotency-Key and body. The retry must answer the first outcome and the
 // log must hold the effect once, in both topologies.
 const topologies = [
@@ -32,7 +33,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
   it('answers the retry with the first outcome and moves money once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kamai-crash-'));
     const armed = join(dataDir, 'kill-armed');
-    const processEnv = { ...env, KAMAI_KILL_AFTER_APPEND: armed };
+    const processEnv = { ...env, KAMAI_CRASH_FILE: armed };
     const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     let projectionWorker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
     let api!: ApiProcess;
@@ -44,7 +45,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
       rmSync(dataDir, { recursive: true, force: true });
     });
     if (worker) projectionWorker = await startWorkerProcess(dataDir);
-    api = await startApiProcess(dataDir, processEnv);
+    api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
 
     const signUp = async (name: string) => {
       const client = new TestClient(api.url);
@@ -60,13 +61,13 @@ describe.each(topologies)('a keyed command killed between its append and its ans
     const restart = async () => {
       // The tsx wrapper reports its child's SIGKILL as exit code 128 + 9.
       expect(['SIGKILL', 137]).toContain(await exited(api));
-      api = await startApiProcess(dataDir, processEnv);
+      api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
     };
     const headers = (key: string) => ({ 'content-type': 'application/json', 'idempotency-key': key });
 
     // A credit: the process dies after appending it, the client sees the connection drop.
     const credit = JSON.stringify({ mobile: user.mobile, amount: 400.55, direction: 'credit', reason: 'Missed reward' });
-    writeFileSync(armed, '');
+    writeFileSync(armed, '2');
     await expect(finance.request('POST', '/api/admin/adjustments', credit, headers('credit-1'))).rejects.toThrow();
     expect(await count('WalletCredited')).toBe(1);
     await restart();
@@ -77,7 +78,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
 
     // A withdrawal request: the retry names the withdrawal the first attempt created.
     const withdrawal = JSON.stringify({ amount: 100, bankAccount: BANK });
-    writeFileSync(armed, '');
+    writeFileSync(armed, '2');
     await expect(user.clone(api.url).request('POST', '/api/withdrawals', withdrawal, headers('withdraw-1'))).rejects.toThrow();
     const [requested] = (await store.readStream(streams.user(user.userId))).filter((e) => e.type === 'WithdrawalRequested');
     expect(requested).toBeDefined();

@@ -5,19 +5,18 @@ import {
   CreatePayoutBatchRequest,
   PAYOUT_MESSAGES,
   RESULTS_COLUMNS,
-  RESULT_REFUSALS,
   RESULT_STATUSES,
   type ResultRefusal,
-  type ResultsImportBody,
   STATEMENT_COLUMN_ALIASES,
   WithdrawalDestination,
+  type WorkflowStepPlan,
   csvRecords,
   istDay,
   parseRupees,
   streams,
   msg,
 } from '@kamai/contracts';
-import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, bankStatementDecider, type UserCommand, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
+import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, bankStatementDecider, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
   listBankStatementRuns,
@@ -29,9 +28,10 @@ import {
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { commandId } from '../commands/keyed.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
+import { payoutBatchWorkflow, payoutResultsWorkflow, resultsAnswer } from '../workflows/payouts.ts';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
-import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
@@ -39,11 +39,9 @@ import { validate } from '../http/validate.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { toCsv } from './csv.ts';
 import { caughtUp, csvResponse } from './ledger-routes.ts';
-import { withReservedReference } from './references.ts';
 
 const financeStaff = withRole('finance');
 const batchId = idParam('id', UUID_PATTERN, msg('payout.batchNotFound'));
-const DEFAULT_FAILURE = PAYOUT_MESSAGES.failedAtBank;
 
 /** A CSV request body: `text/csv` only, so a JSON body sent by mistake is refused, not half-read. */
 async function csvBody(c: Context<AppEnv>): Promise<string> {
@@ -64,90 +62,19 @@ async function loadBatch(deps: AppDeps, id: string): Promise<PayoutBatchState> {
   return { ...state, items: new Map(state.items) };
 }
 
-/** Runs a command on a withdrawal's user stream; answers the position, or the DomainError that refused it. */
-async function onUserStream(deps: AppDeps, userId: string, actor: string, command: UserCommand): Promise<number | DomainError> {
-  try {
-    return (await handleCommand(deps.store, streams.user(userId), userDecider, command, { actor })).position;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-}
-
-/** A withdrawal's state as its own stream has it now (or the caught-up read model, once settled and gone from it). */
-const withdrawalNow = (deps: AppDeps, userId: string, withdrawalId: string) => withdrawalAsFinanceSees(deps, withdrawalId, userId);
-
-type Outcome = 'applied' | 'skipped' | ResultRefusal;
-
-/** Thrown inside a reserved reference's pay so that the reservation is released. */
-class NotPaid extends Error {
-  constructor(readonly outcome: Outcome) {
-    super(outcome);
-  }
-}
-
 /**
- * Applies one result row to its withdrawal, on the user's stream. A withdrawal already in the
- * row's result is skipped (a re-import, or a second finance member importing the same file at once:
- * the stream's revision lets one of them append, the other then finds it done).
+ * Runs (or resumes) a batch's workflow and answers the batch it made: 201, or 409 when none of its
+ * withdrawals could be claimed (each was batched or settled since the request's check).
  */
-async function applyResult(
-  deps: AppDeps,
-  by: string,
-  item: { withdrawalId: string; userId: string },
-  result: (typeof RESULT_STATUSES)[number],
-  utr: string,
-  reason: string,
-  positions: number[],
-): Promise<Outcome> {
-  const { withdrawalId, userId } = item;
-  const now = () => deps.now().toISOString();
-  const current = await withdrawalNow(deps, userId, withdrawalId);
-  if (!current) return 'unknown_reference';
-  const paidWith = (state: typeof current | undefined) =>
-    state?.status === 'paid' && state.reference !== null && normaliseReference(state.reference) === normaliseReference(utr);
-  switch (result) {
-    case 'SUCCESS': {
-      if (!utr) return 'utr_missing';
-      if (paidWith(current)) return 'skipped';
-      if (current.status !== 'processing') return 'wrong_state';
-      try {
-        return await withReservedReference(deps, { reference: utr, withdrawalId, by }, async () => {
-          const done = await onUserStream(deps, userId, by, {
-            type: 'MarkWithdrawalPaid',
-            data: { withdrawalId, reference: utr, by, notificationId: randomUUID() },
-            now: now(),
-          });
-          if (typeof done === 'number') {
-            positions.push(done);
-            return 'applied' as const;
-          }
-          if (paidWith(await withdrawalNow(deps, userId, withdrawalId))) return 'skipped' as const;
-          throw new NotPaid('wrong_state');
-        });
-      } catch (err) {
-        if (err instanceof NotPaid) return err.outcome;
-        if (err instanceof ApiError && err.code === 'duplicate_reference') return 'utr_reused';
-        throw err;
-      }
-    }
-    case 'FAILED':
-    case 'REVERSED': {
-      const failed = result === 'FAILED';
-      const target = failed ? 'failed' : 'reversed';
-      if (current.status === target) return 'skipped';
-      if (current.status !== (failed ? 'processing' : 'paid')) return 'wrong_state';
-      const data = { withdrawalId, reason, by, entryId: randomUUID(), notificationId: randomUUID() };
-      const done = await onUserStream(deps, userId, by, failed ? { type: 'FailWithdrawal', data, now: now() } : { type: 'ReverseWithdrawal', data, now: now() });
-      if (typeof done === 'number') {
-        positions.push(done);
-        return 'applied';
-      }
-      return (await withdrawalNow(deps, userId, withdrawalId))?.status === target ? 'skipped' : 'wrong_state';
-    }
-    default:
-      return 'bad_status';
+async function answerBatch(c: Context<AppEnv>, id: string) {
+  const deps = c.var.deps;
+  const done = await driveWorkflow(deps, id, payoutBatchWorkflow);
+  await deps.runner.waitFor(await deps.store.headPosition());
+  if (done.outcomes.at(-1) === 'empty') {
+    const batched = done.outcomes.includes('already_batched');
+    throw batched ? new ApiError(409, 'already_batched', msg('payout.alreadyBatched', { ids: done.steps.filter((_, i) => done.outcomes[i] === 'already_batched').map((s) => s.target).join(', ') })) : new ApiError(409, 'conflict', msg('payout.notPending'));
   }
+  return c.json(await findPayoutBatch(deps.db, id), 201);
 }
 
 /** The bank file's row of one withdrawal (columns: BANK_FILE_COLUMNS). */
@@ -177,6 +104,9 @@ export const payoutRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const staff = requireUser(c);
     const { withdrawalIds } = c.req.valid('json');
+    // Under an Idempotency-Key a retry names the same workflow and batch, and resumes it.
+    const id = commandId();
+    if ((await loadWorkflow(deps, id)).started) return answerBatch(c, id);
     await caughtUp(deps);
     const rows = await deps.db
       .selectFrom('withdrawal_requests')
@@ -186,6 +116,8 @@ export const payoutRoutes = new Hono<AppEnv>()
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = withdrawalIds.filter((id) => !byId.has(id));
     if (unknown.length > 0) throw new ApiError(404, 'not_found', msg('api.withdrawalNotFound'), { withdrawalIds: msg('payout.unknownWithdrawals', { ids: unknown.join(', ') }) });
+    const batched = rows.filter((r) => r.status === 'processing').map((r) => r.id);
+    if (batched.length > 0) throw new ApiError(409, 'already_batched', msg('payout.alreadyBatched', { ids: batched.join(', ') }), { withdrawalIds: msg('payout.alreadyBatched', { ids: batched.join(', ') }) });
     const notPending = rows.filter((r) => r.status !== 'pending').map((r) => r.id);
     if (notPending.length > 0) throw new ApiError(409, 'conflict', msg('payout.notPending'), { withdrawalIds: msg('payout.notPendingIds', { ids: notPending.join(', ') }) });
     if (rows.some((r) => r.user_id === staff.id)) throw forbidden(msg('api.ownWithdrawal'));
@@ -205,43 +137,22 @@ export const payoutRoutes = new Hono<AppEnv>()
     if (conflicted.length > 0) {
       throw new ApiError(403, 'conflict_of_duties', msg('controls.conflictOfDutiesInBatch'), { withdrawalIds: msg('controls.conflictedWithdrawals', { ids: conflicted.join(', ') }) });
     }
-    const items = withdrawalIds.map((id) => {
-      const row = byId.get(id)!;
-      return { withdrawalId: id, userId: row.user_id, amountPaise: row.amount_paise };
-    });
     const { payoutBatchApprovalThresholdPaise } = await loadLimits(deps.store);
-    // Under an Idempotency-Key a retry names the same batch, and finds it.
-    const id = commandId();
-    const created = await handleCommand(
-      deps.store,
-      streams.payoutBatch(id),
-      payoutBatchDecider,
-      { type: 'CreatePayoutBatch', data: { batchId: id, items, by: staff.id, approvalThresholdPaise: payoutBatchApprovalThresholdPaise }, now: deps.now().toISOString() },
-      { actor: staff.id },
-    );
-    let position = created.position;
-    for (const item of items) {
-      const marked = await onUserStream(deps, item.userId, staff.id, {
-        type: 'MarkWithdrawalProcessing',
-        data: { withdrawalId: item.withdrawalId, batchId: id, by: staff.id },
-        now: deps.now().toISOString(),
-      });
-      if (typeof marked === 'number') {
-        position = Math.max(position, marked);
-        continue;
-      }
-      // Settled by someone else since the check above: it leaves the batch, which stays right.
-      const dropped = await handleCommand(
-        deps.store,
-        streams.payoutBatch(id),
-        payoutBatchDecider,
-        { type: 'DropPayoutBatchItem', data: { batchId: id, withdrawalId: item.withdrawalId }, now: deps.now().toISOString() },
-        { actor: staff.id },
-      );
-      position = Math.max(position, dropped.position);
-    }
-    await deps.runner.waitFor(position);
-    return c.json(await findPayoutBatch(deps.db, id), 201);
+    await startWorkflow(deps, {
+      workflowId: id,
+      kind: 'payout_batch',
+      batchId: id,
+      by: staff.id,
+      approvalThresholdPaise: payoutBatchApprovalThresholdPaise,
+      steps: [
+        ...withdrawalIds.map((wid) => {
+          const row = byId.get(wid)!;
+          return { action: 'claim' as const, target: wid, userId: row.user_id, amountPaise: row.amount_paise, utr: '', line: 0, refusal: '' };
+        }),
+        { action: 'create_batch' as const, target: id, userId: null, amountPaise: 0, utr: '', line: 0, refusal: '' },
+      ],
+    });
+    return answerBatch(c, id);
   })
   .get('/api/admin/payout-batches', financeStaff, async (c) => {
     await caughtUp(c.var.deps);
@@ -276,7 +187,8 @@ export const payoutRoutes = new Hono<AppEnv>()
     if (!payoutFileAllowed(batch)) throw new ApiError(409, 'batch_not_approved', msg('payout.notApproved'));
     await caughtUp(deps);
     // Only what still waits for the bank: a file downloaded again after results never pays twice.
-    const rows = (await payoutBatchWithdrawals(deps.db, id)).filter((r) => r.status === 'processing');
+    // Members from the batch's own record, each only while it is in this batch and with the bank.
+    const rows = (await payoutBatchWithdrawals(deps.db, id)).filter((r) => batch.items.has(r.withdrawal_id) && r.status === 'processing' && r.batch_id === id);
     const totalPaise = rows.reduce((sum, r) => sum + r.amount_paise, 0);
     await handleCommand(
       deps.store,
@@ -296,63 +208,44 @@ export const payoutRoutes = new Hono<AppEnv>()
     const batch = await loadBatch(deps, id);
     const parsed = csvRecords<(typeof RESULTS_COLUMNS)[number]>(text, RESULTS_COLUMNS.filter((col) => col !== 'failure_reason'));
     if ('missing' in parsed) throw missingColumns(parsed.missing);
-    const answer: ResultsImportBody = { applied: 0, skipped: 0, refused: [] };
-    const positions: number[] = [];
+    type Step = WorkflowStepPlan;
+    const steps: Step[] = [];
+    const reasons = new Map<number, string>();
     const seen = new Set<string>();
     for (const record of parsed.records) {
       const reference = record.get('reference');
-      const refuse = (reason: ResultRefusal) => answer.refused.push({ line: record.line, reference, reason, message: RESULT_REFUSALS[reason] });
-      const item = batch.items.get(reference.toLowerCase());
-      if (!item) {
-        refuse('unknown_reference');
-        continue;
-      }
-      if (seen.has(reference.toLowerCase())) {
-        refuse('duplicate_row');
-        continue;
-      }
-      seen.add(reference.toLowerCase());
-      const amount = parseRupees(record.get('amount'));
-      if (amount === null) {
-        refuse('bad_amount');
-        continue;
-      }
-      if (amount !== item.amountPaise) {
-        refuse('amount_differs');
-        continue;
-      }
+      const key = reference.toLowerCase();
+      const item = batch.items.get(key);
       const status = record.get('status').toUpperCase();
-      if (!(RESULT_STATUSES as readonly string[]).includes(status)) {
-        refuse('bad_status');
-        continue;
-      }
-      const reason = record.get('failure_reason').slice(0, 300) || DEFAULT_FAILURE;
-      const outcome = await applyResult(
-        deps,
-        staff.id,
-        { withdrawalId: reference.toLowerCase(), userId: item.userId },
-        status as (typeof RESULT_STATUSES)[number],
-        record.get('utr'),
-        reason,
-        positions,
-      );
-      if (outcome === 'applied') answer.applied++;
-      else if (outcome === 'skipped') answer.skipped++;
-      else refuse(outcome);
+      const amount = parseRupees(record.get('amount'));
+      const utr = record.get('utr');
+      // What the file alone refuses is decided now and recorded as the row's outcome.
+      const refusal: ResultRefusal | '' = !item
+        ? 'unknown_reference'
+        : seen.has(key)
+          ? 'duplicate_row'
+          : amount === null
+            ? 'bad_amount'
+            : amount !== item.amountPaise
+              ? 'amount_differs'
+              : !(RESULT_STATUSES as readonly string[]).includes(status)
+                ? 'bad_status'
+                : status === 'SUCCESS' && !utr
+                  ? 'utr_missing'
+                  : '';
+      if (item) seen.add(key);
+      const action = refusal === '' ? (status as (typeof RESULT_STATUSES)[number]) : 'FAILED';
+      steps.push({ action, target: item ? key : reference, userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr, line: record.line, refusal });
+      const reason = record.get('failure_reason').slice(0, 300);
+      if (reason) reasons.set(record.line, reason);
     }
-    const recorded = await handleCommand(
-      deps.store,
-      streams.payoutBatch(id),
-      payoutBatchDecider,
-      {
-        type: 'RecordPayoutResults',
-        data: { batchId: id, by: staff.id, applied: answer.applied, skipped: answer.skipped, refused: answer.refused.length },
-        now: deps.now().toISOString(),
-      },
-      { actor: staff.id },
-    );
-    await deps.runner.waitFor(Math.max(recorded.position, ...positions));
-    return c.json(answer);
+    steps.push({ action: 'record_results', target: id, userId: null, amountPaise: 0, utr: '', line: 0, refusal: '' });
+    // Under an Idempotency-Key a retry names the same workflow: it resumes, and answers what happened.
+    const workflowId = commandId();
+    await startWorkflow(deps, { workflowId, kind: 'payout_results', batchId: id, by: staff.id, approvalThresholdPaise: 0, steps });
+    const done = await driveWorkflow(deps, workflowId, payoutResultsWorkflow, { reasons });
+    await deps.runner.waitFor(await deps.store.headPosition());
+    return c.json(resultsAnswer(done));
   })
   .post('/api/admin/ledger/bank-statements', financeStaff, async (c) => {
     const deps = c.var.deps;

@@ -48,6 +48,8 @@ export const financeRoutes = new Hono<AppEnv>()
     const by = requireUser(c).id;
     // An unknown withdrawal is refused before anything is reserved: a refusal appends nothing.
     const request = await requestOf(c, c.req.param('id'));
+    // And one in a batch: the bank's results file settles it, never a hand (the decider says so too).
+    if (request.status === 'processing') throw new ApiError(409, 'with_bank', msg('payout.withBank'));
     // So is a member who adjusted this user lately (the decider checks again on the stream itself).
     if (request.status === 'pending') {
       const { state } = await loadStream(c.var.deps.store, streams.user(request.user_id), userDecider);

@@ -12,6 +12,8 @@ import { TestClient, freshMobile } from './server.ts';
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 const main = join(repoRoot, 'apps/api/src/main.ts');
+/** The API with its store wrapped to kill itself after the Nth append once armed (crash-main.ts): crash tests only. */
+export const CRASH_TEST_ENTRY = join(repoRoot, 'apps/api/src/testing/crash-main.ts');
 
 /** `npm run worker` as its own OS process on DATA_DIR; resolves once it follows the store. */
 export async function startWorkerProcess(dataDir: string): Promise<{ child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
@@ -56,10 +58,10 @@ export interface ApiProcess {
  * Starts the real API (`apps/api/src/main.ts`) as its own OS process on DATA_DIR, the way a host
  * runs several API processes, and waits until it answers /api/health.
  */
-export async function startApiProcess(dataDir: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function startApiProcess(dataDir: string, env: Record<string, string> = {}, entry: string = main): Promise<ApiProcess> {
   let log = '';
   // PORT=0: the process binds a free port itself and prints it, so parallel starts never collide.
-  const child = spawn(tsx, [main], {
+  const child = spawn(tsx, [entry], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

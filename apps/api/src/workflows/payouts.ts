@@ -1,0 +1,156 @@
+import { PAYOUT_MESSAGES, RESULT_REFUSALS, type ResultRefusal, type ResultsImportBody, streams } from '@kamai/contracts';
+import { DomainError, type UserCommand, type WorkflowState, claimedItems, normaliseReference, payoutBatchDecider, userDecider } from '@kamai/domain';
+import { handleCommand } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
+import type { AppDeps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { withReservedReference } from '../finance/references.ts';
+import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
+import type { WorkflowDefinition } from './run.ts';
+
+/** Runs a command on a user's stream: `applied` when it appended (or a retry found its events), else the refusal. */
+async function onUserStream(deps: AppDeps, userId: string, by: string, command: UserCommand): Promise<'applied' | 'unchanged' | DomainError> {
+  try {
+    const done = await handleCommand(deps.store, streams.user(userId), userDecider, command, { actor: by });
+    return done.events.length > 0 ? 'applied' : 'unchanged';
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+}
+
+/**
+ * Creating a payout batch: each withdrawal is claimed on its own stream first (its decider lets a
+ * withdrawal into one open batch only: `already_batched`), then the batch is recorded with exactly
+ * the withdrawals claimed. A crash between claims leaves claims the record names, and the batch is
+ * recorded when the workflow resumes, never a batch whose withdrawals are not in it.
+ */
+export const payoutBatchWorkflow: WorkflowDefinition<never> = {
+  kind: 'payout_batch',
+  async step(deps, state, step) {
+    const plan = state.steps[step]!;
+    const now = deps.now().toISOString();
+    if (plan.action === 'claim') {
+      const claimed = await onUserStream(deps, plan.userId!, state.by, {
+        type: 'MarkWithdrawalProcessing',
+        data: { withdrawalId: plan.target, batchId: state.batchId, by: state.by },
+        now,
+      });
+      // Unchanged: already in this very batch (only this workflow names it).
+      return claimed instanceof DomainError ? (claimed.code ?? claimed.kind) : 'applied';
+    }
+    const items = claimedItems(state);
+    if (items.length === 0) return 'empty';
+    await handleCommand(
+      deps.store,
+      streams.payoutBatch(state.batchId),
+      payoutBatchDecider,
+      { type: 'CreatePayoutBatch', data: { batchId: state.batchId, items, by: state.by, approvalThresholdPaise: state.approvalThresholdPaise }, now },
+      { actor: state.by },
+    );
+    return 'applied';
+  },
+};
+
+/** What only the request knows: the bank's failure reasons by line (free text, kept out of the record). */
+export interface ResultsContext {
+  reasons: Map<number, string>;
+}
+
+type Outcome = 'applied' | 'skipped' | ResultRefusal;
+
+/** A refusal from the user stream, as a results row's outcome. */
+function refusalOf(err: DomainError): ResultRefusal {
+  return err.code === 'conflict_of_duties' ? 'conflict_of_duties' : 'wrong_state';
+}
+
+/**
+ * Importing a bank's results file: one step per row (a row refused while reading the file is a step
+ * whose outcome is its refusal), then the import recorded on the batch. The answer is counted from
+ * the recorded outcomes, so a retry after a crash reports what happened, no more.
+ */
+export const payoutResultsWorkflow: WorkflowDefinition<ResultsContext> = {
+  kind: 'payout_results',
+  async step(deps, state, step, context) {
+    const plan = state.steps[step]!;
+    const now = deps.now().toISOString();
+    if (plan.action === 'record_results') {
+      const answer = resultsAnswer(state);
+      await handleCommand(
+        deps.store,
+        streams.payoutBatch(state.batchId),
+        payoutBatchDecider,
+        { type: 'RecordPayoutResults', data: { batchId: state.batchId, by: state.by, applied: answer.applied, skipped: answer.skipped, refused: answer.refused.length }, now },
+        { actor: state.by },
+      );
+      return 'applied';
+    }
+    if (plan.refusal !== '') return plan.refusal;
+    const userId = plan.userId!;
+    const withdrawalId = plan.target;
+    const by = state.by;
+    switch (plan.action) {
+      case 'SUCCESS': {
+        const paidWithThis = async () => {
+          const now = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
+          return now?.status === 'paid' && now.reference !== null && normaliseReference(now.reference) === normaliseReference(plan.utr);
+        };
+        try {
+          return await withReservedReference(deps, { reference: plan.utr, withdrawalId, by }, async (): Promise<Outcome> => {
+            const done = await onUserStream(deps, userId, by, {
+              type: 'MarkWithdrawalPaid',
+              data: { withdrawalId, reference: plan.utr, by, notificationId: commandId(), batchId: state.batchId },
+              now,
+            });
+            if (!(done instanceof DomainError)) return 'applied';
+            if (await paidWithThis()) return 'skipped';
+            // Refused: the reservation is released (withReservedReference) and the row says why.
+            throw new RowRefused(refusalOf(done));
+          });
+        } catch (err) {
+          if (err instanceof RowRefused) return err.outcome;
+          if (err instanceof ApiError && err.code === 'duplicate_reference') return 'utr_reused';
+          throw err;
+        }
+      }
+      case 'FAILED':
+      case 'REVERSED': {
+        const failed = plan.action === 'FAILED';
+        const reason = context?.reasons.get(plan.line) || PAYOUT_MESSAGES.failedAtBank;
+        const data = { withdrawalId, reason, by, entryId: commandId(), notificationId: commandId(), batchId: state.batchId };
+        const done = await onUserStream(deps, userId, by, failed ? { type: 'FailWithdrawal', data, now } : { type: 'ReverseWithdrawal', data, now });
+        if (!(done instanceof DomainError)) return 'applied';
+        const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
+        if (current?.status === (failed ? 'failed' : 'reversed')) return 'skipped';
+        return refusalOf(done);
+      }
+      default:
+        throw new Error(`a results workflow has no ${plan.action} step`);
+    }
+  },
+};
+
+/** Thrown inside a reserved reference's pay so that the reservation is released. */
+class RowRefused extends Error {
+  constructor(readonly outcome: Outcome) {
+    super(outcome);
+  }
+}
+
+/** The import's answer, counted from the recorded outcomes of its row steps. */
+export function resultsAnswer(state: WorkflowState): ResultsImportBody {
+  const answer: ResultsImportBody = { applied: 0, skipped: 0, refused: [] };
+  state.steps.forEach((plan, i) => {
+    const outcome = state.outcomes[i];
+    if (plan.action === 'record_results' || outcome === undefined) return;
+    if (outcome === 'applied') answer.applied++;
+    else if (outcome === 'skipped') answer.skipped++;
+    else {
+      const reason = (outcome in RESULT_REFUSALS ? outcome : 'wrong_state') as ResultRefusal;
+      answer.refused.push({ line: plan.line, reference: plan.target, reason, message: RESULT_REFUSALS[reason] });
+    }
+  });
+  return answer;
+}
+
+export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow] as const;

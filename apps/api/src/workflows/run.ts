@@ -1,0 +1,90 @@
+import { type WorkflowKind, msg, streams } from '@kamai/contracts';
+import { DomainError, type WorkflowCommand, type WorkflowState, nextWorkflowStep, workflowDecider } from '@kamai/domain';
+import { unfinishedWorkflows } from '@kamai/projections';
+import { handleCommand, loadStream } from '../commands/handle.ts';
+import { outsideKeyed, runKeyed } from '../commands/keyed.ts';
+import type { AppDeps } from '../deps.ts';
+
+/**
+ * What one kind of workflow does at each step. `step` acts on the step's target stream through that
+ * stream's decider and answers the outcome (`applied`, `skipped`, or a refusal's code); it runs as a
+ * keyed command of its own (the workflow's id and the step), so after a crash a step that appended
+ * finds its events instead of appending again, and the ids it makes are the same.
+ */
+export interface WorkflowDefinition<Context> {
+  kind: WorkflowKind;
+  step(deps: AppDeps, state: WorkflowState, step: number, context: Context | undefined): Promise<string>;
+}
+
+/** A copy of a workflow's record that later commands do not move on (the handler's state is shared). */
+function copyOf(state: WorkflowState): WorkflowState {
+  return { ...state, outcomes: [...state.outcomes] };
+}
+
+export async function loadWorkflow(deps: AppDeps, workflowId: string): Promise<WorkflowState> {
+  return copyOf((await loadStream(deps.store, streams.workflow(workflowId), workflowDecider)).state);
+}
+
+const record = (deps: AppDeps, workflowId: string, command: WorkflowCommand) =>
+  outsideKeyed(() => handleCommand(deps.store, streams.workflow(workflowId), workflowDecider, command, { actor: 'workflow' }));
+
+/** Records the intent (every step) first; the same id again changes nothing (a retry resumes). */
+export async function startWorkflow(deps: AppDeps, data: Extract<WorkflowCommand, { type: 'StartWorkflow' }>['data']): Promise<void> {
+  await record(deps, data.workflowId, { type: 'StartWorkflow', data, now: deps.now().toISOString() });
+}
+
+/**
+ * Runs a workflow from where its record stands to its end: each step without an outcome is done and
+ * its outcome recorded, in order; then the end. Answers the record, whose outcomes are the steps that
+ * happened. A crash anywhere leaves a record this resumes from (a retry, or the recovery sweep).
+ */
+export async function driveWorkflow<Context>(deps: AppDeps, workflowId: string, definition: WorkflowDefinition<Context>, context?: Context): Promise<WorkflowState> {
+  const streamId = streams.workflow(workflowId);
+  // Every event a step appends comes after the intent: a step looks back no further for its own.
+  const [intent] = await deps.store.readStream(streamId, { fromRevision: 0, maxCount: 1 });
+  if (!intent) throw new DomainError('not_found', msg('api.notFound'));
+  for (;;) {
+    const state = await loadWorkflow(deps, workflowId);
+    if (state.kind !== definition.kind) throw new Error(`workflow ${workflowId} is a ${state.kind}, not a ${definition.kind}`);
+    if (state.completed) return state;
+    const step = nextWorkflowStep(state);
+    if (step === null) {
+      await record(deps, workflowId, { type: 'CompleteWorkflow', data: { workflowId }, now: deps.now().toISOString() });
+      continue;
+    }
+    const outcome = await runKeyed(`workflow:${workflowId}:${step}`, intent.position, () => definition.step(deps, state, step, context));
+    await record(deps, workflowId, { type: 'RecordWorkflowStep', data: { workflowId, step, outcome }, now: deps.now().toISOString() });
+  }
+}
+
+/** A workflow left this long is taken for abandoned (its request died) and finished by the sweep. */
+export const WORKFLOW_SWEEP_AGE_MS = 60_000;
+
+/**
+ * Finishes every workflow a crash left unfinished (started over a minute ago, as the read model has
+ * them). Any process may run it at any time: steps are idempotent, and the workflow's stream lets one
+ * record per step through. Answers how many it finished; a workflow that fails is logged and left
+ * for the next sweep.
+ */
+export async function sweepWorkflows(
+  deps: AppDeps,
+  definitions: readonly WorkflowDefinition<never>[],
+  log: (line: string) => void,
+): Promise<number> {
+  const before = new Date(deps.now().getTime() - WORKFLOW_SWEEP_AGE_MS).toISOString();
+  let finished = 0;
+  for (const row of await unfinishedWorkflows(deps.db, before)) {
+    const definition = definitions.find((d) => d.kind === row.kind);
+    if (!definition) {
+      log(`[workflows] ${row.id}: no definition of kind ${row.kind}`);
+      continue;
+    }
+    try {
+      await driveWorkflow(deps, row.id, definition);
+      finished++;
+    } catch (err) {
+      log(`[workflows] ${row.id} (${row.kind}) could not be finished yet: ${String(err)}`);
+    }
+  }
+  return finished;
+}

@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+
+const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results'] as const;
+export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
+
+/**
+ * What one step does to its target stream. `claim`: put a withdrawal in the batch (its user's
+ * stream); `create_batch`: record the batch with the withdrawals claimed; `SUCCESS` / `FAILED` /
+ * `REVERSED`: apply a bank result to a withdrawal; `record_results`: record the import on the batch.
+ */
+export const WORKFLOW_ACTIONS = ['claim', 'create_batch', 'SUCCESS', 'FAILED', 'REVERSED', 'record_results'] as const;
+export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
+
+export const WorkflowStepPlan = v.object({
+  action: v.picklist(WORKFLOW_ACTIONS),
+  /** The withdrawal (or batch) the step acts on; ids only. */
+  target: v.string(),
+  /** Whose stream the step appends to; null for a batch step. */
+  userId: v.nullable(v.string()),
+  amountPaise: Paise,
+  /** A bank result's transfer reference (not personal: the bank's id of a transfer). */
+  utr: v.string(),
+  /** The line of the results file the step came from (0: none). */
+  line: Step,
+  /** A row refused while the file was read: the step's outcome, fixed in the intent ('' for none). */
+  refusal: v.string(),
+});
+export type WorkflowStepPlan = v.InferOutput<typeof WorkflowStepPlan>;
+
+/**
+ * `workflow-<id>`: an operation that changes several streams (docs/workflows.md). The intent comes
+ * first, with every step it will take; then each step's outcome as it happens; then its end. A crash
+ * between two appends leaves the record a retry or the recovery sweep resumes from, so an answer is
+ * always built from steps that happened. Ids, amounts, codes and bank references only: free text (a
+ * bank's failure reason) stays with the request and the withdrawal's own stream.
+ */
+export const workflowEvents = {
+  WorkflowStarted: v.object({
+    workflowId: v.string(),
+    kind: v.picklist(WORKFLOW_KINDS),
+    /** The payout batch it works on. */
+    batchId: v.string(),
+    by: v.string(),
+    steps: v.array(WorkflowStepPlan),
+    /** Batch creation: totals above this need a second finance member. */
+    approvalThresholdPaise: Paise,
+    startedAt: IsoTime,
+  }),
+  WorkflowStepRecorded: v.object({
+    workflowId: v.string(),
+    step: Step,
+    /** `applied`, `skipped` (already so), or the refusal's code. */
+    outcome: v.string(),
+    recordedAt: IsoTime,
+  }),
+  WorkflowCompleted: v.object({ workflowId: v.string(), completedAt: IsoTime }),
+};
