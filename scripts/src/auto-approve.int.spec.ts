@@ -14,8 +14,11 @@ const cli = (dataDir: string, ...args: string[]) =>
   run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir } });
 
 let server: TestServer;
+// The app's clock runs 73 hours behind: its proofs look that old to a sweep run now (a sweep's --now
+// may only reach back, never ahead).
+const BEHIND_MS = 73 * 3600_000;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { now: () => new Date(Date.now() - BEHIND_MS) });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -39,10 +42,15 @@ describe('auto-approval sweep', () => {
     expect(mine.decideBy).toBe(new Date(Date.parse(mine.submittedAt) + 72 * 3600_000).toISOString());
 
     // Not yet due: nothing happens.
-    const early = await cli(server.dataDir, 'run-auto-approvals', '--now', new Date(Date.now() + 71 * 3600_000).toISOString());
+    const early = await cli(server.dataDir, 'run-auto-approvals', '--now', new Date(Date.now() - 2 * 3600_000).toISOString());
     expect(early.stdout).toMatch(/auto-approved 0 submissions/);
+    // A sweep dated ahead of the present is refused: credits dated in the future could be spent at
+    // once while every balance as of an earlier day went below zero.
+    const ahead = await cli(server.dataDir, 'run-auto-approvals', '--now', new Date(Date.now() + 3600_000).toISOString()).catch((err: { code: number; stderr: string }) => err);
+    expect('code' in ahead && ahead.code).not.toBe(0);
+    expect((ahead as { stderr: string }).stderr).toMatch(/may not be later than the present/);
 
-    const later = new Date(Date.now() + 73 * 3600_000).toISOString();
+    const later = new Date(Date.now() - 1000).toISOString();
     const outputs = await Promise.all([cli(server.dataDir, 'run-auto-approvals', '--now', later), cli(server.dataDir, 'run-auto-approvals', '--now', later)]);
     const approvedBy = outputs.map((o) => Number(/auto-approved (\d+)/.exec(o.stdout)?.[1]));
     expect(approvedBy[0]! + approvedBy[1]!).toBe(users.length);

@@ -26,6 +26,7 @@ import {
   readCheckpoints,
   readParked,
   rebuildReadModels,
+  negativeBalancesAsOfAnyDay,
   reconciliation,
   toProjectedEvent,
   userBalanceAt,
@@ -82,7 +83,7 @@ const USAGE = `usage: npm run cli -- <command>
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
-                                                  of a moment; default now), as the running app
+                                                  of a moment, never later than now; default now), as the running app
                                                   does every minute; safe beside it
   proof-similarity-report [dir]                   hash every image of a directory (default: the
                                                   committed set scripts/fixtures/proofs) and print the
@@ -243,6 +244,9 @@ async function autoApprove(store: EventStore, readDbFile: string, args: string[]
     const value = args[at + 1];
     now = new Date(value ?? '');
     if (!value || Number.isNaN(now.getTime())) throw new UsageError('--now takes an ISO time, e.g. 2026-11-25T10:00:00Z');
+    // Only back: a replay of sweeps that were missed. A credit dated in the future could be spent at
+    // once while every balance as of an earlier day went below zero.
+    if (now.getTime() > Date.now()) throw new UsageError(`--now may not be later than the present (${new Date().toISOString()}): no event is dated after it is recorded`);
   }
   const db = await caughtUpReadDb(store, readDbFile);
   try {
@@ -408,9 +412,13 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
     // The rules never let a wallet go below zero: each line here is money that was never there.
     console.log(`negative balances         ${String(r.negativeBalances.length).padStart(14)}`);
     for (const n of r.negativeBalances) console.log(`  user ${n.userId} ${n.account} ${formatPaise(n.balancePaise)}`);
+    // ... and as of any earlier day (a credit dated ahead of its recording, spent at once).
+    const earlier = await negativeBalancesAsOfAnyDay(db);
+    console.log(`negative on an earlier day ${String(earlier.length).padStart(13)}`);
+    for (const n of earlier) console.log(`  user ${n.userId} ${n.account} ${formatPaise(n.balancePaise)} at the end of ${n.day} (IST)`);
     console.log(`log: head position ${await store.headPosition()}; verification ${verdict.ok ? `OK (head ${verdict.headHash})` : `FAILED: ${verdict.failure?.problem} in ${verdict.failure?.streamId} at position ${verdict.failure?.position}`}`);
     if (!verdict.ok) process.exitCode = 4;
-    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0) process.exitCode = 3;
+    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0 || earlier.length > 0) process.exitCode = 3;
   } finally {
     await db.destroy();
   }

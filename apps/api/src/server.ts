@@ -105,6 +105,8 @@ export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8
 export interface ServerOptions {
   /** Wraps the event store before anything uses it: the crash tests' seam (testing/crash-main.ts); never set in production. */
   decorateStore?: <S extends EventStore>(store: S) => S;
+  /** The clock commands are dated by; tests set one that runs behind, to make work look old. */
+  now?: () => Date;
 }
 
 export async function startServer(config: Config, log: (line: string) => void = console.log, options: ServerOptions = {}): Promise<RunningServer> {
@@ -154,7 +156,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
-  const appDeps: AppDeps = { config, store, personalData: store.personal, db, runner, now: () => new Date(), loginGuard, sessions, attempts, uploads, sms, secret };
+  const appDeps: AppDeps = { config, store, personalData: store.personal, db, runner, now: options.now ?? (() => new Date()), loginGuard, sessions, attempts, uploads, sms, secret };
   const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
   const sweep = setInterval(() => {

@@ -44,14 +44,15 @@ export interface DeletionDecisionState {
 
 const HOUR_MS = 3_600_000;
 
+/** A payout requested or with the bank (in a batch): the bank may still pay it or send it back. */
 function hasPendingPayout(withdrawals: WithdrawalsState): boolean {
-  for (const record of withdrawals.byId.values()) if (record.status === 'pending') return true;
+  for (const record of withdrawals.byId.values()) if (record.status === 'pending' || record.status === 'processing') return true;
   return false;
 }
 
 /**
  * A person asks to be forgotten; after the cooling-off an admin erases them, but only once nothing is
- * owed either way (no available balance, no payout pending), so erasure never strands money. Asking
+ * owed either way (no available balance, no payout requested or with the bank), so erasure never strands money. Asking
  * again while a request is pending changes nothing; erasing an erased person again changes nothing
  * either, so a half-done erasure can be retried to its end.
  */

@@ -76,6 +76,13 @@ describe('deletion decider', () => {
     spec.given([registered, earned, withdrawal, hold, requested]).when(erase()).thenFails('conflict', /payout/);
   });
 
+  it('refuses erasure while a payout is with the bank in a batch (balance_not_settled)', () => {
+    const hold = debit({ balance: 10_000, totalEarned: 10_000, totalWithdrawn: 0 }, { entryId: 'h1', amountPaise: 10_000, kind: 'withdrawal', params: { destination: 'UPI' }, reference: 'w1', now });
+    const withdrawal: UserEvent = { type: 'WithdrawalRequested', data: { withdrawalId: 'w1', amountPaise: 10_000, destination: upi, requestedAt: now } };
+    const batched: UserEvent = { type: 'WithdrawalProcessing', data: { withdrawalId: 'w1', batchId: 'b1', by: 'finance-1', processingAt: now } };
+    spec.given([registered, earned, withdrawal, hold, batched, requested]).when(erase()).thenFails('conflict', /payout/);
+  });
+
   it('refuses erasure of a cancelled request', () => {
     const cancelled: UserEvent = { type: 'DeletionCancelled', data: { requestId: 'd1', cancelledAt: inCoolingOff } };
     spec.given([registered, requested, cancelled]).when(erase()).thenFails('conflict', /not pending/);

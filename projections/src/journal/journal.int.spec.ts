@@ -12,7 +12,7 @@ import { applyEvents } from '../runner.ts';
 import { listAsEventSource, recordEvents } from '../testing.ts';
 import { findUserById } from '../users/queries.ts';
 import { journalProjection } from './projection.ts';
-import { listPostings, reconciliation, trialBalance, userBalanceAt, userStatement } from './queries.ts';
+import { listPostings, negativeBalancesAsOfAnyDay, reconciliation, trialBalance, userBalanceAt, userStatement } from './queries.ts';
 
 const t = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
 const bank: WithdrawalDestination = { kind: 'bank', accountNumber: '001234567894321', ifsc: 'HDFC0001234', holderName: 'Asha Rao' };
@@ -137,6 +137,22 @@ describe('the double-entry journal', () => {
     on('u1', ...decideWithdrawals(request, forged));
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recordEvents(log)));
     expect((await reconciliation(db)).negativeBalances).toEqual([{ userId: 'u1', account: 'available', balancePaise: -4_990_000 }]);
+  });
+
+  it('reports a wallet that was below zero at the end of an earlier day, though it is not today', async () => {
+    register('u1', '9876543210', 'Asha');
+    on('u1', credit({ entryId: 'r0', amountPaise: 7_000, kind: 'task_reward', params: { taskTitle: 'T' }, now: '2026-11-28T10:00:00.000Z' }));
+    // A sweep run with a --now ahead of its time: a ₹33 credit dated 5 December, spent on 29 November.
+    on('u1', credit({ entryId: 'r1', amountPaise: 3_300, kind: 'task_reward', params: { taskTitle: 'T' }, now: '2026-12-05T00:00:00.000Z' }));
+    const request: WithdrawalCommand = {
+      type: 'RequestWithdrawal',
+      data: { withdrawalId: 'w1', entryId: 'h1', notificationId: 'n1', amountPaise: 10_300 as never, destination: bank },
+      now: '2026-11-29T06:00:00.000Z',
+    };
+    on('u1', ...decideWithdrawals(request, state('u1')));
+    await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recordEvents(log)));
+    expect((await reconciliation(db)).negativeBalances).toEqual([]);
+    expect(await negativeBalancesAsOfAnyDay(db)).toEqual([{ userId: 'u1', account: 'available', day: '2026-11-29', balancePaise: -3_300 }]);
   });
 
   it('shows a pending payout beside the balance until the request is paid', async () => {

@@ -243,6 +243,30 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
 }
 
+/**
+ * User accounts whose balance at the end of some India day was below zero, each with the first such
+ * day. Today's balances can be right while an earlier day's were not: a credit dated ahead of when it
+ * was recorded, spent at once, leaves every day in between below zero (as-of statements read so).
+ * A scan of the journal: for `reconcile`, not for a hot path.
+ */
+export async function negativeBalancesAsOfAnyDay(db: ReadDbHandle): Promise<Array<{ userId: string; account: 'available' | 'payout_pending'; day: string; balancePaise: number }>> {
+  const { rows } = await sql<{ account: string; day: string; balance: number }>`
+    WITH postings AS (
+      SELECT to_account AS account, amount_paise AS delta, effective_at FROM journal_entries WHERE to_account LIKE 'user:%'
+      UNION ALL
+      SELECT from_account, -amount_paise, effective_at FROM journal_entries WHERE from_account LIKE 'user:%'
+    ), days AS (
+      SELECT account, date(effective_at, '+5 hours', '+30 minutes') AS day, SUM(delta) AS delta FROM postings GROUP BY account, day
+    ), running AS (
+      SELECT account, day, SUM(delta) OVER (PARTITION BY account ORDER BY day) AS balance FROM days
+    )
+    SELECT account, MIN(day) AS day, balance FROM running WHERE balance < 0 GROUP BY account ORDER BY account`.execute(db);
+  return rows.flatMap((row) => {
+    const user = /^user:(.+):(available|payout_pending)$/.exec(row.account);
+    return user ? [{ userId: user[1]!, account: user[2] as 'available' | 'payout_pending', day: row.day, balancePaise: row.balance }] : [];
+  });
+}
+
 /** One side of a journal transaction: the amount arriving in (+) or leaving (−) one account. */
 export interface JournalPosting {
   /** `<transaction id>:0` for the side money leaves, `:1` for the side it arrives in. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Role, SettingsBody } from '@kamai/contracts';
 import { grantRole, userIdForMobile } from '../auth/accounts.ts';
 import { loadConfig } from '../config.ts';
-import { type RunningServer, startServer } from '../server.ts';
+import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 
 /**
  * A real API server on loopback over fresh SQLite files, for API tests. Each test file starts its
@@ -111,11 +111,11 @@ export function freshMobile(): string {
   return `7${String(process.pid % 10000).padStart(4, '0')}${String(mobileCounter).padStart(5, '0')}`;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-test-'));
   // Every test registers its users from 127.0.0.1: the per-address registration limit is lifted unless a test sets it.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env });
-  const server = await startServer(config, () => {});
+  const server = await startServer(config, () => {}, options);
   const url = `http://127.0.0.1:${server.port}`;
   let admins: Promise<[TestClient, TestClient]> | undefined;
 
