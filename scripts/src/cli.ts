@@ -27,6 +27,7 @@ import {
   readParked,
   rebuildReadModels,
   negativeBalancesAsOfAnyDay,
+  payoutAnomalies,
   reconciliation,
   toProjectedEvent,
   userBalanceAt,
@@ -416,9 +417,20 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
     const earlier = await negativeBalancesAsOfAnyDay(db);
     console.log(`negative on an earlier day ${String(earlier.length).padStart(13)}`);
     for (const n of earlier) console.log(`  user ${n.userId} ${n.account} ${formatPaise(n.balancePaise)} at the end of ${n.day} (IST)`);
+    // What the payout workflows must never leave (docs/workflows.md): each line is one to look into.
+    const anomalies = await payoutAnomalies(db, new Date(Date.now() - 10 * 60_000).toISOString());
+    console.log(`withdrawals in two batches ${String(anomalies.inTwoBatches.length).padStart(13)}`);
+    for (const a of anomalies.inTwoBatches) console.log(`  withdrawal ${a.withdrawal_id} in batches ${a.batches}`);
+    console.log(`batch lists another batch's ${String(anomalies.listedElsewhere.length).padStart(12)}`);
+    for (const a of anomalies.listedElsewhere) console.log(`  batch ${a.batch_id} lists withdrawal ${a.withdrawal_id}, which is in batch ${a.in_batch}`);
+    console.log(`payouts of erased people  ${String(anomalies.pendingOfErased.length).padStart(14)}`);
+    for (const a of anomalies.pendingOfErased) console.log(`  withdrawal ${a.id} of erased user ${a.user_id}: ${a.status}, ${formatPaise(a.amount_paise)}`);
+    console.log(`workflows unfinished >10 min ${String(anomalies.unfinished.length).padStart(11)}`);
+    for (const a of anomalies.unfinished) console.log(`  ${a.kind} ${a.id} since ${a.started_at}: ${a.recorded} of ${a.steps} steps`);
+    const anomalous = anomalies.inTwoBatches.length + anomalies.listedElsewhere.length + anomalies.pendingOfErased.length + anomalies.unfinished.length;
     console.log(`log: head position ${await store.headPosition()}; verification ${verdict.ok ? `OK (head ${verdict.headHash})` : `FAILED: ${verdict.failure?.problem} in ${verdict.failure?.streamId} at position ${verdict.failure?.position}`}`);
     if (!verdict.ok) process.exitCode = 4;
-    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0 || earlier.length > 0) process.exitCode = 3;
+    else if (r.differencePaise !== 0 || r.negativeBalances.length > 0 || earlier.length > 0 || anomalous > 0) process.exitCode = 3;
   } finally {
     await db.destroy();
   }

@@ -159,3 +159,39 @@ export async function fundingWithReference(db: ReadDbHandle, reference: string):
     .executeTakeFirst();
   return row?.id;
 }
+
+/**
+ * What no decider allows, as the read models show it (for `reconcile`): a withdrawal listed by two
+ * batches, a batch listing a withdrawal that is in another batch (its file would disagree with its
+ * members), a payout still pending or with the bank for a person who was erased, and workflows left
+ * unfinished since before `unfinishedSince`.
+ */
+export async function payoutAnomalies(db: ReadDbHandle, unfinishedSince: string) {
+  const inTwoBatches = await db
+    .selectFrom('payout_batch_items')
+    .select(['withdrawal_id', sql<string>`group_concat(batch_id, ', ')`.as('batches')])
+    .groupBy('withdrawal_id')
+    .having(sql<number>`count(*)`, '>', 1)
+    .execute();
+  const listedElsewhere = await db
+    .selectFrom('payout_batch_items as i')
+    .innerJoin('withdrawal_requests as w', 'w.id', 'i.withdrawal_id')
+    .select(['i.batch_id', 'i.withdrawal_id', 'w.batch_id as in_batch'])
+    .where('w.batch_id', 'is not', null)
+    .whereRef('w.batch_id', '!=', 'i.batch_id')
+    .execute();
+  const pendingOfErased = await db
+    .selectFrom('withdrawal_requests as w')
+    .innerJoin('deletion_requests as d', 'd.user_id', 'w.user_id')
+    .select(['w.id', 'w.user_id', 'w.status', 'w.amount_paise'])
+    .where('d.status', '=', 'erased')
+    .where('w.status', 'in', ['pending', 'processing'])
+    .execute();
+  const unfinished = await db
+    .selectFrom('workflows')
+    .select(['id', 'kind', 'started_at', 'recorded', 'steps'])
+    .where('status', '=', 'running')
+    .where('started_at', '<', unfinishedSince)
+    .execute();
+  return { inTwoBatches, listedElsewhere, pendingOfErased, unfinished };
+}
