@@ -195,6 +195,42 @@ describe('payouts at volume over real HTTP', () => {
     expect(await balanceOf(made[0]!.user)).toBe('1000.00');
   });
 
+  it('keeps a withdrawal in one open batch, settled only by its batch: a second batch is 409 already_batched, paying or rejecting by hand 409 with_bank', async () => {
+    const [w1, w2] = await withdrawals(2, 300);
+    const first = await batchOf([w1!.id]);
+    // A second batch over it would list it in a second bank file: refused, and nothing is recorded.
+    const headBefore = await server.store.headPosition();
+    const second = await colleague.post('/api/admin/payout-batches', { withdrawalIds: [w1!.id, w2!.id] });
+    expect([second.status, second.body.error.code]).toEqual([409, 'already_batched']);
+    expect(await server.store.headPosition()).toBe(headBefore);
+    // Paid by hand while the bank has the file: one payout booked, possibly two sent. Refused.
+    const file = await finance.get<string>(`/api/admin/payout-batches/${first.id}/file`);
+    expect(file.status).toBe(200);
+    const byHand = await colleague.post(`/api/admin/withdrawals/${w1!.id}/paid`, { reference: 'HANDUTR0001' });
+    expect([byHand.status, byHand.body.error?.code]).toEqual([409, 'with_bank']);
+    const rejected = await colleague.post(`/api/admin/withdrawals/${w1!.id}/reject`, { reason: 'Account closed' });
+    expect([rejected.status, rejected.body.error?.code]).toEqual([409, 'with_bank']);
+    // The bank's result settles it.
+    const results = csv([['reference', 'amount', 'status', 'utr'], [w1!.id, (w1!.amountPaise / 100).toFixed(2), 'SUCCESS', 'BANKUTR0001']]);
+    const imported = await postCsv(finance, `/api/admin/payout-batches/${first.id}/results`, results);
+    expect(imported.body).toEqual({ applied: 1, skipped: 0, refused: [] });
+    // The other withdrawal was never batched: it can still go in a batch of its own.
+    expect((await batchOf([w2!.id])).count).toBe(1);
+    await ledgerIsSound();
+  });
+
+  it('refuses, row by row, results imported by a member who adjusted that person lately (conflict_of_duties); another member records them', async () => {
+    const [w] = await withdrawals(1, 400);
+    const batch = await batchOf([w!.id]);
+    // The funder adjusted this wallet: the bank's result for it is not theirs to record.
+    const results = csv([['reference', 'amount', 'status', 'utr'], [w!.id, (w!.amountPaise / 100).toFixed(2), 'SUCCESS', 'BANKUTR0002']]);
+    const refused = await postCsv(funder, `/api/admin/payout-batches/${batch.id}/results`, results);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ applied: 0, skipped: 0, refused: [{ line: 2, reason: 'conflict_of_duties' }] });
+    const recorded = await postCsv(finance, `/api/admin/payout-batches/${batch.id}/results`, results);
+    expect(recorded.body).toEqual({ applied: 1, skipped: 0, refused: [] });
+  });
+
   it('reconciles a bank statement both ways: a paid payout it misses and a debit nobody paid, and keeps the run', async () => {
     const all = await finance.get('/api/admin/withdrawals?status=all&limit=1000');
     // Everything the ledger paid (a reversed payout left the bank too).

@@ -191,7 +191,8 @@ async function settle(
   // when the decider refuses: said here, where paid and rejected are still told apart.
   const { position } = await handleCommand(deps.store, streams.user(request.user_id), userDecider, decided, { actor: requireUser(c).id }).catch(
     (err: unknown) => {
-      if (err instanceof DomainError && err.kind === 'conflict' && request.status !== 'pending') {
+      // A refusal with a code of its own (with_bank) says more than the state's name.
+      if (err instanceof DomainError && err.kind === 'conflict' && err.code === undefined && request.status !== 'pending') {
         throw conflict(msg(`withdrawalState.${request.status}`));
       }
       throw err;
