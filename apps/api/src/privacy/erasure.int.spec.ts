@@ -40,13 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function payAll(userId: string) {
-  const pending = await finance.get<{ id: string; userId: string }[]>('/api/admin/withdrawals?status=pending');
-  for (const w of pending.body.filter((p) => p.userId === userId)) {
-    expect((await finance.post(`/api/admin/withdrawals/${w.id}/paid`, { reference: `UTR${w.id.slice(0, 8)}` })).status).toBe(200);
-  }
-}
-
 describe('deletion requests', () => {
   it('needs the password again, answers 202 with the cooling-off end, and can be cancelled; both are notified', async () => {
     const user = await server.signUp();
@@ -122,7 +115,14 @@ describe('erasure', () => {
     expect(owed.body.error.code).toBe('balance_not_settled');
     expect((await user.post('/api/withdrawals', { amount: 300, upiId: UPI })).status).toBe(201);
     expect((await admin.post(`/api/admin/deletions/${requestId}/erase`)).body.error.code).toBe('balance_not_settled');
-    await payAll(user.userId);
+    // Sent to the bank in a batch: still owed (the bank may pay it or send it back), still refused.
+    const pending = (await finance.get<{ id: string; userId: string; amount: string }[]>('/api/admin/withdrawals?status=pending')).body.filter((w) => w.userId === user.userId);
+    const batch = await finance.post('/api/admin/payout-batches', { withdrawalIds: pending.map((w) => w.id) });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    expect((await admin.post(`/api/admin/deletions/${requestId}/erase`)).body.error.code).toBe('balance_not_settled');
+    const results = ['reference,amount,status,utr', ...pending.map((w) => `${w.id},${w.amount},SUCCESS,UTR${w.id.slice(0, 8)}`)].join('\r\n');
+    const imported = await finance.request('POST', `/api/admin/payout-batches/${batch.body.id}/results`, results, { 'content-type': 'text/csv' });
+    expect(imported.body).toMatchObject({ applied: pending.length, refused: [] });
     expect((await user.get('/api/auth/user')).body).toMatchObject({ totalRupees: '0.00', pendingPayout: '0.00' });
     // Erasing is an admin's: not finance's, not the user's own.
     expect((await finance.post(`/api/admin/deletions/${requestId}/erase`)).status).toBe(403);
