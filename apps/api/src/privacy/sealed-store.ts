@@ -98,15 +98,15 @@ export class SealedEventStore implements EventStore {
     return problems;
   }
 
-  /** Every stored snapshot that opens and verifies, with its plain state (verify-ledger folds its stream to compare). */
+  /** Every stored snapshot that opens, vouched for or not, with its plain state (verify-ledger folds its stream to compare). */
   async openSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
     const snapshots = this.#snapshots;
     const inner = this.inner as EventStore & { listSnapshots?: () => Promise<Array<StreamSnapshot & { streamId: string }>> };
     if (!snapshots || !inner.listSnapshots) return [];
     const opened: Array<StreamSnapshot & { streamId: string }> = [];
     for (const stored of await inner.listSnapshots()) {
-      const snapshot = await snapshots.open(stored.streamId, stored);
-      if (snapshot) opened.push({ ...snapshot, streamId: stored.streamId });
+      const state = await snapshots.openForAudit(stored.streamId, stored);
+      if (state !== undefined) opened.push({ ...stored, state });
     }
     return opened;
   }

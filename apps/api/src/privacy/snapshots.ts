@@ -91,7 +91,15 @@ export class SnapshotSealer {
     return (await this.#openState(streamId, snapshot)) === undefined ? 'unopened' : 'ok';
   }
 
-  async #openState(streamId: string, snapshot: StreamSnapshot): Promise<Json | undefined> {
+  /**
+   * The plain state of a snapshot that opens, vouched for or not: verify-ledger folds its stream and
+   * compares, since a resealed snapshot the command handler now ignores is still evidence of a forgery.
+   */
+  async openForAudit(streamId: string, snapshot: StreamSnapshot): Promise<Json | undefined> {
+    return this.#openState(streamId, snapshot, false);
+  }
+
+  async #openState(streamId: string, snapshot: StreamSnapshot, vouched = true): Promise<Json | undefined> {
     if (!isSealedState(snapshot.state)) return undefined;
     const key = this.#key(streamId, false);
     if (!key) return undefined;
@@ -100,7 +108,7 @@ export class SnapshotSealer {
     try {
       const { n, c, m } = snapshot.state.sealed;
       const aad = this.#aad(streamId, snapshot, hash);
-      const expected = this.#mac(aad, n, c);
+      const expected = vouched ? this.#mac(aad, n, c) : null;
       // With the vouching key, a snapshot it did not vouch for (resealed from DATA_DIR alone, or kept before the key) is not trusted.
       if (expected !== null && !(typeof m === 'string' && m.length === expected.length && timingSafeEqual(Buffer.from(m), Buffer.from(expected)))) return undefined;
       const text = gcmOpen(key, Buffer.from(n, 'base64url'), Buffer.from(c, 'base64url'), aad).toString('utf8');
