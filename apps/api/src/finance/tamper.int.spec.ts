@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { eventCodec, streams } from '@kamai/contracts';
-import { type UserState, userDecider } from '@kamai/domain';
+import { type UserCommand, type UserState, userDecider } from '@kamai/domain';
+import { handleCommand } from '../commands/handle.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { loadConfig } from '../config.ts';
@@ -180,6 +181,40 @@ describe('tamper evidence that holds (issue 33)', { timeout: 120_000 }, () => {
       await store.close();
     }
     expect(config.ledgerSigningKey).toBeNull();
+  });
+});
+
+describe('snapshots the command handler keeps honestly', () => {
+  it('pass verify-ledger, across a restart whose first command starts from one and goes on folding into it', async () => {
+    const file = join(tempDir('honest'), 'events.sqlite');
+    const userId = crypto.randomUUID();
+    const stream = streams.user(userId);
+    let n = 0;
+    const now = '2026-11-23T10:00:00.000Z';
+    const credit = (amountPaise: number): UserCommand => ({
+      type: 'AdjustWallet',
+      data: { entryId: `e-${++n}`, notificationId: `n-${n}`, amountPaise, direction: 'credit', reason: 'test', by: `fin-${n}` },
+      now,
+    });
+    const withdraw = (): UserCommand => ({
+      type: 'RequestWithdrawal',
+      data: { withdrawalId: `w-${++n}`, entryId: `e-${n}`, notificationId: `n-${n}`, amountPaise: 10_000, destination: { kind: 'upi', upiId: 'asha@okhdfc' } },
+      now,
+    });
+    let store = openSealedSqliteStore(file);
+    await handleCommand(store, stream, userDecider, { type: 'RegisterUser', data: { userId, mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao' }, now });
+    for (let i = 0; i < 120; i++) await handleCommand(store, stream, userDecider, i % 3 === 2 ? withdraw() : credit(10_000));
+    await store.close();
+    // A new process: the first command starts from the snapshot and goes on folding into it.
+    store = openSealedSqliteStore(file);
+    try {
+      for (let i = 0; i < 150; i++) await handleCommand(store, stream, userDecider, i % 3 === 2 ? withdraw() : credit(10_000));
+      const [kept] = await store.openSnapshots();
+      expect(kept?.revision).toBeGreaterThan(200);
+      expect(await verifyLedger(store, {})).toMatchObject({ ok: true, failure: null });
+    } finally {
+      await store.close();
+    }
   });
 });
 
