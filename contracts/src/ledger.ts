@@ -193,10 +193,16 @@ export interface LedgerVerifyBody {
   events: number;
   headHash: string | null;
   headPosition: number;
-  /** Where the chain first breaks, when it does. */
-  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered'; detail: string } | null;
-  /** The signed checkpoints of the log's head met on the way; MACs are checked only where the signing key is configured. */
-  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean };
+  /**
+   * Where the chain first breaks, when it does; `unsigned`: with the signing key, events no signed
+   * checkpoint covers that are older than two checkpoint intervals (or no checkpoint at all).
+   */
+  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned'; detail: string } | null;
+  /**
+   * The signed checkpoints of the log's head met on the way; MACs are checked only where the signing
+   * key is configured. With a witness (LEDGER_WITNESS), the position of its newest checkpoint.
+   */
+  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean; witnessLatestPosition?: number | null };
 }
 
 /** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions. */

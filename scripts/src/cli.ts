@@ -49,6 +49,9 @@ import {
   userIdForMobile,
   migratePrivacy,
   checkpointLedger,
+  createLedgerWitness,
+  type LedgerWitness,
+  LedgerRefusedError,
   formatHead,
   parseHead,
   runAutoApprovals,
@@ -114,17 +117,17 @@ async function main(args: string[]): Promise<void> {
       case 'read-models':
         return await listReadModels(store, config.readDbFile);
       case 'replay-wallet':
-        return await replayWallet(store, config.readDbFile, rest, config.ledgerSigningKey);
+        return await replayWallet(store, config.readDbFile, rest, config.ledgerSigningKey, createLedgerWitness(config));
       case 'reconcile':
-        return await reconcile(store, config.readDbFile, config.ledgerSigningKey);
+        return await reconcile(store, config.readDbFile, config.ledgerSigningKey, createLedgerWitness(config));
       case 'export-ledger':
         return await exportLedger(store, config.readDbFile, rest);
       case 'yearly-report':
         return await printYearlyReport(store, config.readDbFile, rest);
       case 'verify-ledger':
-        return await verify(store, rest, config.ledgerSigningKey);
+        return await verify(store, rest, config.ledgerSigningKey, createLedgerWitness(config));
       case 'ledger-head':
-        return await ledgerHead(store, config.ledgerSigningKey);
+        return await ledgerHead(store, config.ledgerSigningKey, createLedgerWitness(config));
       case 'run-auto-approvals':
         return await autoApprove(store, config.readDbFile, rest);
       default:
@@ -277,27 +280,32 @@ async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<Re
   return db;
 }
 
-async function verify(store: SealedEventStore, args: string[], signingKey: Uint8Array | null) {
+async function verify(store: SealedEventStore, args: string[], signingKey: Uint8Array | null, witness: LedgerWitness | null) {
   const [flag, value, ...extra] = args;
   if (extra.length > 0 || (flag !== undefined && flag !== '--head')) throw new UsageError(`unexpected argument: ${extra[0] ?? flag}`);
   const head = value === undefined ? null : parseHead(value);
   if (flag === '--head' && !head) throw new UsageError('--head needs the value ledger-head printed: POSITION:HASH or POSITION:HASH:MAC');
-  const verdict = await verifyLedger(store, { signingKey, head });
-  // Snapshots are not the log: one that does not open is ignored (its stream is folded from its
-  // events), so it is reported without failing the check. An erased user's snapshots are among them.
+  const verdict = await verifyLedger(store, { signingKey, head, witness });
+  // A snapshot that does not open is ignored (its stream is folded from its events), so it is
+  // reported without failing the check; an erased user's snapshots are among them. One that opens
+  // but differs from its events' fold fails it (verifyLedger).
   for (const { streamId, revision, problem } of await store.snapshotProblems()) {
     console.log(`snapshot of ${streamId} at revision ${revision} ${problem === 'unsealed' ? 'was kept before sealing' : 'does not open or verify'}: ignored`);
   }
-  const { count, latestPosition } = verdict.checkpoints;
+  const { count, latestPosition, witnessLatestPosition } = verdict.checkpoints;
+  const witnessed = witness
+    ? `; the witness (${witness.name}) holds ${witnessLatestPosition == null ? 'none yet' : `one up to position ${witnessLatestPosition}`}`
+    : '; no witness (LEDGER_WITNESS) to compare with';
   const checkpoints = signingKey
-    ? `signed checkpoints: ${count}${latestPosition === null ? '' : `, the newest at position ${latestPosition}`}; MACs checked`
+    ? `signed checkpoints: ${count}${latestPosition === null ? '' : `, the newest at position ${latestPosition}`}; MACs checked${witnessed}`
     : `signed checkpoints: ${count}; MACs NOT checked: LEDGER_SIGNING_KEY is not set here, so a rewritten log is caught only with --head`;
   if (verdict.ok) {
     console.log(`OK: ${verdict.events} events verified; head ${verdict.headHash ?? '(empty log)'} at position ${verdict.headPosition}`);
     console.log(checkpoints);
     if (head) console.log(`OK: the log still runs through the head you kept at position ${head.position}`);
-    if (latestPosition !== null && latestPosition < verdict.headPosition) {
-      console.log(`events after position ${latestPosition} are covered by the log's chain alone until the next signed checkpoint`);
+    const covered = Math.max(latestPosition ?? 0, witnessLatestPosition ?? 0);
+    if (covered < verdict.headPosition) {
+      console.log(`events after position ${covered} are covered by the log's chain alone until the next signed checkpoint`);
     }
     return;
   }
@@ -308,8 +316,8 @@ async function verify(store: SealedEventStore, args: string[], signingKey: Uint8
   process.exitCode = 4;
 }
 
-/** Signs the log's current head (kept as a checkpoint too) and prints it for the operator to keep elsewhere. */
-async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null) {
+/** Signs the log's current head (kept as a checkpoint, and in the witness) and prints it for the operator to keep elsewhere. */
+async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null, witness: LedgerWitness | null) {
   if (!signingKey) {
     const head = await store.logHead?.();
     if (!head) return console.log('the log is empty');
@@ -317,10 +325,19 @@ async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null
     console.log('unsigned: LEDGER_SIGNING_KEY is not set. Keep this value outside this machine; verify-ledger --head <value> proves the log still runs through it.');
     return;
   }
-  const checkpoint = await checkpointLedger(store, signingKey, new Date());
+  let checkpoint;
+  try {
+    checkpoint = await checkpointLedger(store, signingKey, new Date(), witness);
+  } catch (err) {
+    if (!(err instanceof LedgerRefusedError)) throw err;
+    console.log(`TAMPERED: ${err.message}`);
+    console.log('Nothing was signed. Run verify-ledger, and restore the event store from a backup.');
+    process.exitCode = 4;
+    return;
+  }
   if (!checkpoint) return console.log('the log is empty');
   console.log(`HEAD ${formatHead(checkpoint)}`);
-  console.log(`position ${checkpoint.position}, log hash ${checkpoint.hash}, signed at ${checkpoint.recordedAt}.`);
+  console.log(`position ${checkpoint.position}, log hash ${checkpoint.hash}, signed at ${checkpoint.recordedAt}${witness ? `, witnessed in ${witness.name}` : ''}.`);
   console.log('Keep this value outside this machine; verify-ledger --head <value> proves the log still runs through it.');
 }
 
@@ -329,7 +346,7 @@ async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null
  * running available balance and pending payout, folded from the events themselves, then compared
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
-async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[], signingKey: Uint8Array | null) {
+async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[], signingKey: Uint8Array | null, witness: LedgerWitness | null) {
   const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
   // An "as of" date is the end of that day in India time.
   const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
@@ -386,7 +403,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       console.log(row ? `wallet says:     available ${formatPaise(row.balance_paise)}` : 'wallet says:     no wallet row');
       agrees &&= row?.balance_paise === available;
     }
-    const verdict = await verifyLedger(store, { signingKey });
+    const verdict = await verifyLedger(store, { signingKey, witness });
     if (!verdict.ok) {
       const f = verdict.failure;
       console.log(`TAMPERED: the event log fails verification (${f?.problem} in ${f?.streamId} at position ${f?.position}); these figures cannot be trusted and a rebuild would not help. Run verify-ledger.`);
@@ -400,11 +417,11 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
   }
 }
 
-async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint8Array | null) {
+async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint8Array | null, witness: LedgerWitness | null) {
   const db = await caughtUpReadDb(store, readDbFile);
   try {
     const r = await reconciliation(db);
-    const verdict = await verifyLedger(store, { signingKey });
+    const verdict = await verifyLedger(store, { signingKey, witness });
     console.log(`available (all wallets)   ${formatPaise(r.availablePaise).padStart(14)}`);
     console.log(`pending payouts           ${formatPaise(r.pendingPayoutPaise).padStart(14)}`);
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);

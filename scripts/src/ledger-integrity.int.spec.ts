@@ -12,11 +12,12 @@ import { TestClient, deleteCheckpoints, deleteStream, editAndRechain, freshMobil
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
 const KEY = 'a-ledger-signing-key-kept-in-a-secret-store-0123456789';
-const cli = (dataDir: string, key: string | null, ...args: string[]) =>
+const cliWith = (env: Record<string, string>, dataDir: string, key: string | null, ...args: string[]) =>
   run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/src/cli.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, LEDGER_SIGNING_KEY: key ?? '' },
+    env: { ...process.env, DATA_DIR: dataDir, LEDGER_SIGNING_KEY: key ?? '', LEDGER_WITNESS: '', ...env },
   });
+const cli = (dataDir: string, key: string | null, ...args: string[]) => cliWith({}, dataDir, key, ...args);
 const refused = (promise: Promise<{ stdout: string }>) =>
   promise.then(
     (done) => ({ code: 0, stdout: done.stdout }),
@@ -25,13 +26,18 @@ const refused = (promise: Promise<{ stdout: string }>) =>
 
 const dirs: string[] = [];
 let original: string;
+/** The witness the server wrote its checkpoints to, outside its data directory. */
+let witness: string;
 /** Every stream of the log by its first and last position, oldest first. */
 let streamsByPosition: Array<{ stream_id: string; first: number; last: number; events: number }>;
 
 beforeAll(async () => {
   original = mkdtempSync(join(tmpdir(), 'kamai-ledger-'));
   dirs.push(original);
-  const api = await startApiProcess(original, { LEDGER_SIGNING_KEY: KEY });
+  const witnessDir = mkdtempSync(join(tmpdir(), 'kamai-witness-'));
+  dirs.push(witnessDir);
+  witness = join(witnessDir, 'ledger-witness.jsonl');
+  const api = await startApiProcess(original, { LEDGER_SIGNING_KEY: KEY, LEDGER_WITNESS: witness });
   try {
     for (let i = 0; i < 3; i++) {
       const client = new TestClient(api.url);
@@ -75,9 +81,11 @@ describe('ledger integrity through the CLI', { timeout: 240_000 }, () => {
   /** The signed head ledger-head printed for the untouched log. */
   let kept = '';
 
-  it('the server signed the head when it stopped; ledger-head prints a signed head', async () => {
+  it('the server signed the head at start and when it stopped; ledger-head prints a signed head', async () => {
     const verified = await cli(original, KEY, 'verify-ledger');
-    expect(verified.stdout).toMatch(/signed checkpoints: 1, the newest at position \d+; MACs checked/);
+    // One at start (over the log's first event), one at the graceful stop over the head it leaves.
+    const [, newest] = /signed checkpoints: 2, the newest at position (\d+); MACs checked/.exec(verified.stdout) ?? [];
+    expect(Number(newest)).toBe(Math.max(...streamsByPosition.map((s) => s.last)));
     expect(verified.stdout).toMatch(/OK: \d+ events verified; head [0-9a-f]{64}/);
     kept = /^HEAD (\d+:[0-9a-f]{64}:[0-9a-f]{64})$/m.exec((await cli(original, KEY, 'ledger-head')).stdout)?.[1] ?? '';
     expect(kept).not.toBe('');
@@ -141,5 +149,17 @@ describe('ledger integrity through the CLI', { timeout: 240_000 }, () => {
     const againstHead = await refused(cli(dir, KEY, 'verify-ledger', '--head', kept));
     expect(againstHead.code).toBe(4);
     expect(againstHead.stdout).toMatch(/TAMPERED: changed event .*no longer matches the head you kept/);
+  });
+
+  it('with its checkpoints deleted too, the key alone fails the log (nothing signed covers it) and the witness names the checkpoint it no longer runs through', async () => {
+    const { dir, file } = rechainedCopy();
+    relinkLog(file);
+    deleteCheckpoints(file);
+    const keyOnly = await refused(cli(dir, KEY, 'verify-ledger'));
+    expect(keyOnly.code).toBe(4);
+    expect(keyOnly.stdout).toMatch(/TAMPERED: unsigned event in stream \(log\) .*no signed checkpoint at all/);
+    const witnessed = await refused(cliWith({ LEDGER_WITNESS: witness }, dir, KEY, 'verify-ledger'));
+    expect(witnessed.code).toBe(4);
+    expect(witnessed.stdout).toMatch(/TAMPERED: changed event .*no longer matches the witness's checkpoint of position \d+/);
   });
 });

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import * as v from 'valibot';
 
 const Port = v.pipe(
@@ -49,6 +49,11 @@ const Env = v.object({
    * start-up log and verify-ledger say so).
    */
   LEDGER_SIGNING_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  /**
+   * Where each signed checkpoint is also kept, outside DATA_DIR: a file path (append-only JSON lines)
+   * or s3://bucket/prefix (the S3_* endpoint and credentials). See docs/ledger-integrity.md.
+   */
+  LEDGER_WITNESS: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -144,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
   }
   const dataDir = resolve(e.DATA_DIR);
+  const ledgerWitness = ledgerWitnessOf(e.LEDGER_WITNESS, dataDir, Boolean(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY));
   return {
     port: e.PORT,
     host: e.HOST,
@@ -168,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyEncryptionKey: e.KEY_ENCRYPTION_KEY === undefined ? null : parseKeyEncryptionKey(e.KEY_ENCRYPTION_KEY),
     keysFile: resolve(dataDir, 'keys.sqlite'),
     ledgerSigningKey: e.LEDGER_SIGNING_KEY === undefined ? null : Buffer.from(e.LEDGER_SIGNING_KEY, 'utf8'),
+    ledgerWitness,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),
@@ -189,4 +196,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { kind: 'console' as const },
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
+}
+
+/** LEDGER_WITNESS: a file outside DATA_DIR (a copy of DATA_DIR must not carry it) or s3://bucket/prefix. */
+function ledgerWitnessOf(value: string | undefined, dataDir: string, hasS3Credentials: boolean) {
+  if (value === undefined) return null;
+  const s3 = /^s3:\/\/([^/\s]+)\/?(.*)$/.exec(value);
+  if (s3) {
+    if (!hasS3Credentials) throw new ConfigError('invalid configuration:\n  LEDGER_WITNESS=s3://... needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+    const prefix = s3[2] ?? '';
+    return { kind: 's3' as const, bucket: s3[1]!, prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/` };
+  }
+  const path = resolve(value);
+  const inside = relative(dataDir, path);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) {
+    throw new ConfigError(`invalid configuration:\n  LEDGER_WITNESS=${JSON.stringify(value)}: must be outside DATA_DIR (a copy of the data directory must not carry its own witness)`);
+  }
+  return { kind: 'file' as const, path };
 }

@@ -24,3 +24,15 @@ describe('IFSC_DATASET', () => {
     expect(loadConfig({ IFSC_DATASET: '' }).ifscDataset).toBeNull();
   });
 });
+
+describe('LEDGER_WITNESS', () => {
+  it('is a file outside DATA_DIR or an s3:// place; a file inside DATA_DIR is refused', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/kamai' }).ledgerWitness).toBeNull();
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', LEDGER_WITNESS: '/srv/witness/ledger.jsonl' }).ledgerWitness).toEqual({ kind: 'file', path: '/srv/witness/ledger.jsonl' });
+    expect(() => loadConfig({ DATA_DIR: '/srv/kamai', LEDGER_WITNESS: '/srv/kamai/witness.jsonl' })).toThrow(/LEDGER_WITNESS.*must be outside DATA_DIR/);
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', LEDGER_WITNESS: '/srv/kamai-witness/ledger.jsonl' }).ledgerWitness).toMatchObject({ kind: 'file' });
+    const s3 = { S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadConfig({ ...s3, LEDGER_WITNESS: 's3://kamai-ledger/witness' }).ledgerWitness).toEqual({ kind: 's3', bucket: 'kamai-ledger', prefix: 'witness/' });
+    expect(() => loadConfig({ LEDGER_WITNESS: 's3://kamai-ledger' })).toThrow(/needs S3_ACCESS_KEY_ID/);
+  });
+});

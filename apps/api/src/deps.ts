@@ -7,6 +7,7 @@ import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { PersonalData } from './privacy/personal-data.ts';
 import type { SmsPort } from './auth/sms.ts';
+import type { LedgerCheckpoints } from './finance/verify.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -34,6 +35,8 @@ export interface AppDeps {
   sms: SmsPort;
   /** The server's secret, for HMACs of codes that must not be stored in plain text. */
   secret: Uint8Array;
+  /** The signing of the log's checkpoints and its witness: /api/health, ledger/verify (absent in specs that build an app alone). */
+  ledger?: Pick<LedgerCheckpoints, 'status' | 'witness'>;
 }
 
 export interface AppEnv {

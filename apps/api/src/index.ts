@@ -7,6 +7,7 @@ export { EVENTS_TABLE_SQL, SqliteEventStore, openSqliteEventStore } from './even
 export { readAheadFor } from './projections/read-ahead.ts';
 export * from './event-store/chain.ts';
 export { checkpointLedger, verifyLedger } from './finance/verify.ts';
+export { FileWitness, S3Witness, createLedgerWitness } from './event-store/witness.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';
 export { UTF8_BOM, toCsv } from './finance/csv.ts';
 export { runAutoApprovals } from './review/auto-approve.ts';

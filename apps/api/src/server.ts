@@ -36,6 +36,7 @@ import { readAheadFor } from './projections/read-ahead.ts';
 import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 import { startLedgerCheckpoints } from './finance/verify.ts';
+import { createLedgerWitness } from './event-store/witness.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
 // Registers the demo wallet (a balance and a pending withdrawal) as a seed step.
@@ -66,7 +67,7 @@ export interface RunningServer {
 export async function openEventStore(config: Config, log?: (line: string) => void): Promise<SealedEventStore> {
   const personal = openPersonalData(config, log);
   try {
-    return sealEventStore(await openAdapter(config), personal, { closesKeys: true });
+    return sealEventStore(await openAdapter(config), personal, { closesKeys: true, signingKey: config.ledgerSigningKey });
   } catch (err) {
     personal.close();
     throw err;
@@ -156,14 +157,19 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
-  const appDeps: AppDeps = { config, store, personalData: store.personal, db, runner, now: options.now ?? (() => new Date()), loginGuard, sessions, attempts, uploads, sms, secret };
+  // Signs from the start (after a walk of the whole log against the checkpoints and the witness), so
+  // /api/health can say at once whether the log extends what was signed before.
+  const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
+  const appDeps: AppDeps = {
+    config, store, personalData: store.personal, db, runner, now: options.now ?? (() => new Date()), loginGuard, sessions, attempts, uploads, sms, secret,
+    ledger: ledgerCheckpoints,
+  };
   const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
   const sweep = setInterval(() => {
     sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner }).catch((err) => log(`[uploads] sweep failed: ${String(err)}`));
   }, 60 * 60_000);
   sweep.unref();
-  const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log);
   // Every minute: proofs past the auto-approval delay are approved by the system. Every process may
   // sweep; each approval is decided on its user's stream, so two sweeps never credit twice.
   let autoApproving = false;

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
-import { type KeptHead, recordCheckpoint, verifyChain } from './chain.ts';
+import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, checkpointMac, recordCheckpoint, verifyChain } from './chain.ts';
+import { FileWitness, S3Witness } from './witness.ts';
+import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
 import { deleteCheckpoints, deleteStream, editAndRechain, relinkLog, truncateStream } from '../testing/tamper.ts';
 
 // Tamper evidence on the embedded store: edit the SQLite file behind the store's back, as someone
@@ -33,7 +35,10 @@ async function ledgerFile() {
   return { file, at, intact };
 }
 
-async function verifyFile(file: string, options: { signingKey?: Buffer | null; head?: KeptHead } = {}) {
+async function verifyFile(
+  file: string,
+  options: { signingKey?: Buffer | null; head?: KeptHead; witnessed?: LedgerCheckpoint | null; coverage?: { now: Date; graceMs: number } } = {},
+) {
   const store = openSqliteEventStore(file);
   try {
     return await verifyChain(store, { signingKey: KEY, ...options });
@@ -186,5 +191,135 @@ describe('the log chain and its signed checkpoints', () => {
     const verdict = await verifyChain(store, { signingKey: KEY, head: { ...second!, mac: second!.mac } });
     await store.close();
     expect(verdict).toMatchObject({ ok: true, events: 8, checkpoints: { count: 2, latestPosition: second!.position, macsChecked: true } });
+  });
+});
+
+/** The attack of issue 33 (finding 4) on a file: one amount edited, its stream and the whole log rechained, the checkpoints deleted. */
+function rewriteWhole(file: string, position: number) {
+  editAndRechain(file, position, '20000', '2000000');
+  relinkLog(file);
+  deleteCheckpoints(file);
+}
+
+async function signFile(file: string, witness: FileWitness | null) {
+  const store = openSqliteEventStore(file);
+  try {
+    return await recordCheckpoint(store, KEY, new Date(), witness);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('tamper evidence that holds without luck (issue 33, finding 4)', () => {
+  const coverage = (now = new Date()) => ({ now, graceMs: 120_000 });
+
+  it('with the key, a log with events and no signed checkpoint at all fails; so do old events no checkpoint covers', async () => {
+    const { file, at } = await ledgerFile();
+    expect(await verifyFile(file, { coverage: coverage() })).toMatchObject({ ok: false, failure: { problem: 'unsigned', detail: expect.stringContaining('no signed checkpoint at all') } });
+    // Without the key nothing is signed, so nothing can be asked of it.
+    expect((await verifyFile(file, { signingKey: null, coverage: coverage() })).ok).toBe(true);
+    const signed = await signFile(file, null);
+    expect((await verifyFile(file, { coverage: coverage() })).ok).toBe(true);
+    // Events after the newest checkpoint: fine while they are fresh, a failure once older than the grace.
+    const store = openSqliteEventStore(file);
+    const late = (await store.append('user-c', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 'no_stream')).position;
+    await store.close();
+    expect((await verifyFile(file, { coverage: coverage() })).ok).toBe(true);
+    expect((await verifyFile(file, { coverage: coverage(new Date(Date.now() + 121_000)) })).failure).toMatchObject({
+      streamId: 'user-c',
+      position: late,
+      problem: 'unsigned',
+      detail: expect.stringContaining(`the newest checkpoint is at position ${signed!.position}`),
+    });
+    expect(signed!.position).toBe(at['b1']);
+  });
+
+  it('a log edited, rechained whole and stripped of its checkpoints fails verification with the key, and against the witness', async () => {
+    const { file, at } = await ledgerFile();
+    const witness = new FileWitness(join(dir, `witness-${files}.jsonl`));
+    const signed = await signFile(file, witness);
+    expect(await witness.latest()).toEqual(signed);
+    rewriteWhole(file, at['a1']!);
+    // Before: the chains alone passed this log.
+    expect((await verifyFile(file)).ok).toBe(true);
+    expect((await verifyFile(file, { coverage: coverage() })).failure).toMatchObject({ problem: 'unsigned' });
+    expect((await verifyFile(file, { witnessed: await witness.latest() })).failure).toMatchObject({
+      position: at['b1'],
+      problem: 'changed',
+      detail: expect.stringContaining(`the witness's checkpoint of position ${at['b1']}`),
+    });
+  });
+
+  it("refuses to sign a log that does not extend the witness's newest checkpoint, and writes nothing", async () => {
+    const { file, at } = await ledgerFile();
+    const witnessFile = join(dir, `witness-${files}.jsonl`);
+    const witness = new FileWitness(witnessFile);
+    await signFile(file, witness);
+    const witnessed = readFileSync(witnessFile, 'utf8');
+    rewriteWhole(file, at['a1']!);
+    await expect(signFile(file, witness)).rejects.toThrow(LedgerRefusedError);
+    expect(readFileSync(witnessFile, 'utf8')).toBe(witnessed);
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM ledger_checkpoints').get()).toEqual({ n: 0 });
+    db.close();
+    // Truncated below the witnessed head (heads fixed): refused too.
+    const other = await ledgerFile();
+    const otherWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
+    await signFile(other.file, otherWitness);
+    truncateStream(other.file, 'user-b', 0);
+    deleteCheckpoints(other.file);
+    await expect(signFile(other.file, otherWitness)).rejects.toThrow(/the log ends at position .* before the witness's checkpoint/);
+    // A forged line in the witness is not signed with the key: refused, not believed.
+    const forged = await ledgerFile();
+    const forgedWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
+    await forgedWitness.record({ position: forged.at['a0']!, hash: 'f'.repeat(64), mac: '0'.repeat(64), recordedAt: new Date().toISOString() });
+    await expect(signFile(forged.file, forgedWitness)).rejects.toThrow(/not signed with LEDGER_SIGNING_KEY/);
+  });
+
+  it('a running signer refuses once the log under it no longer extends what it signed, even with no witness', async () => {
+    const { file, at } = await ledgerFile();
+    const store = openSqliteEventStore(file);
+    try {
+      const signer = new LedgerSigner(store, KEY, null);
+      const first = await signer.sign(new Date());
+      expect(first).toMatchObject({ position: at['b1'], mac: checkpointMac(KEY, first!) });
+      rewriteWhole(file, at['a1']!);
+      await store.append('user-c', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 'no_stream');
+      expect(await signer.sign(new Date())).toBeNull();
+      expect(signer.refusal).toMatchObject({ problem: 'changed' });
+      expect(await store.listCheckpoints()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the file witness appends one line per checkpoint and reads the newest from its end, past a line cut short', async () => {
+    const path = join(dir, 'nested', 'witness.jsonl');
+    const witness = new FileWitness(path);
+    expect(await witness.latest()).toBeNull();
+    const at = (position: number): LedgerCheckpoint => ({ position, hash: 'a'.repeat(64), mac: 'b'.repeat(64), recordedAt: '2026-11-29T00:00:00.000Z' });
+    for (let p = 1; p <= 200; p++) await witness.record(at(p));
+    appendFileSync(path, '{"position":201,"hash":"aaa');
+    expect(await witness.latest()).toEqual(at(200));
+    await witness.record(at(202));
+    expect(await witness.latest()).toEqual(at(202));
+  });
+
+  it('the S3 witness keeps one object per checkpoint, lists the newest first and never overwrites one', async () => {
+    const s3 = await startS3rver();
+    const witness = new S3Witness({ bucket: s3.bucket, prefix: 'ledger-witness/', region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, ...S3RVER_CREDENTIALS });
+    try {
+      expect(await witness.latest()).toBeNull();
+      const at = (position: number, recordedAt = '2026-11-29T00:00:00.000Z'): LedgerCheckpoint => ({ position, hash: 'a'.repeat(64), mac: 'b'.repeat(64), recordedAt });
+      await witness.record(at(9));
+      await witness.record(at(120));
+      await witness.record(at(30));
+      expect(await witness.latest()).toEqual(at(120));
+      await witness.record(at(120, '2026-11-29T01:00:00.000Z'));
+      expect((await witness.latest())?.position).toBe(120);
+    } finally {
+      witness.close();
+      await s3.close();
+    }
   });
 });

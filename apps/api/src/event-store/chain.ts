@@ -42,6 +42,8 @@ export interface ChainedEvent extends ChainContent {
    */
   logPrev?: number | null;
   logHash?: string | null;
+  /** When it was recorded (ISO). Not chained: it only says how old an event no checkpoint covers is. */
+  recordedAt?: string;
 }
 
 /** A place in the log's chain: an event's position and its log hash. */
@@ -111,20 +113,6 @@ export function parseHead(text: string): KeptHead | null {
   return { position: Number(match[1]), hash: match[2]!, mac: match[3] ?? null };
 }
 
-/**
- * Records a signed checkpoint of the log's head, unless the newest one already names it. Returns
- * the head as signed (null for an empty log).
- */
-export async function recordCheckpoint(store: CheckpointStore, key: Uint8Array, now: Date): Promise<LedgerCheckpoint | null> {
-  const head = await store.logHead();
-  if (!head) return null;
-  const latest = (await store.listCheckpoints()).at(-1);
-  if (latest && latest.position === head.position && latest.hash === head.hash) return latest;
-  const checkpoint = { ...head, mac: checkpointMac(key, head), recordedAt: now.toISOString() };
-  await store.recordCheckpoint(checkpoint);
-  return checkpoint;
-}
-
 export interface ChainHead {
   streamId: string;
   revision: number;
@@ -143,7 +131,15 @@ export function isChainSource(store: unknown): store is ChainSource {
   return typeof store === 'object' && store !== null && 'readChain' in store && 'chainHeads' in store && 'positionOf' in store;
 }
 
-export type ChainProblem = 'changed' | 'removed' | 'inserted' | 'reordered';
+export type ChainProblem = 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned';
+
+export interface ChainFailure {
+  streamId: string;
+  position: number;
+  revision: number | null;
+  problem: ChainProblem;
+  detail: string;
+}
 
 export interface ChainVerdict {
   ok: boolean;
@@ -151,9 +147,151 @@ export interface ChainVerdict {
   /** Log hash of the newest event in the log (the log's head). */
   headHash: string | null;
   headPosition: number;
-  failure: { streamId: string; position: number; revision: number | null; problem: ChainProblem; detail: string } | null;
-  /** The signed checkpoints met: how many, the newest one's position, and whether their MACs were checked. */
-  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean };
+  failure: ChainFailure | null;
+  /**
+   * The signed checkpoints met: how many, the newest one's position, and whether their MACs were
+   * checked; with a witness, the position of the newest checkpoint it holds (null: none yet).
+   */
+  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean; witnessLatestPosition?: number | null };
+}
+
+/** A place the log must run through: a checkpoint (from the store or the witness) or a kept head. */
+export interface ChainMark extends LogLink {
+  /** How the failure names it: "the signed checkpoint of position 12 (…)". */
+  what: string;
+}
+
+/** Stands for the log as a whole where a break belongs to no stream (its end). */
+const LOG = '(log)';
+
+/**
+ * A walk of the log, oldest first, checking both chains and the marks it must run through, that can
+ * be taken further as the log grows: verify-ledger walks once, a server signing checkpoints keeps
+ * its walk and goes on from where it stopped, so what it signs is the head it computed itself from
+ * every event, never a hash read back from a file someone may have rewritten.
+ */
+export class ChainWalk {
+  readonly #source: ChainSource;
+  readonly #batchSize: number;
+  readonly #last = new Map<string, { revision: number; hash: string; position: number }>();
+  /** Marks not reached yet, sorted before each walk (a server starts with every checkpoint kept). */
+  #marks: ChainMark[] = [];
+  #sorted = true;
+  #link: LogLink | null = null;
+  #lastStream = LOG;
+  #events = 0;
+
+  constructor(source: ChainSource, batchSize = 2000) {
+    this.#source = source;
+    this.#batchSize = batchSize;
+  }
+
+  /** Events walked so far. */
+  get events(): number {
+    return this.#events;
+  }
+
+  /** The log's head as walked (its position and log hash), null before the first event. */
+  get head(): LogLink | null {
+    return this.#link;
+  }
+
+  /** Each stream's last event walked, for the check against the recorded heads. */
+  get streams(): ReadonlyMap<string, { revision: number; hash: string; position: number }> {
+    return this.#last;
+  }
+
+  /**
+   * Adds a place the log must run through. One at or before where the walk already is cannot be
+   * checked any more: false (only one exactly at the walked head is compared, and it must match).
+   */
+  expect(mark: ChainMark): ChainFailure | null | false {
+    const walked = this.#link?.position ?? 0;
+    if (mark.position < walked) return false;
+    if (mark.position === walked && this.#link) {
+      return mark.hash === this.#link.hash
+        ? null
+        : { streamId: this.#lastStream, position: walked, revision: null, problem: 'changed', detail: `the log up to here no longer matches ${mark.what}` };
+    }
+    this.#marks.push(mark);
+    this.#sorted = false;
+    return null;
+  }
+
+  /** The first mark the log has not reached yet, if any. */
+  get pendingMark(): ChainMark | null {
+    this.#sort();
+    return this.#marks[0] ?? null;
+  }
+
+  #sort(): void {
+    if (!this.#sorted) this.#marks.sort((a, b) => a.position - b.position);
+    this.#sorted = true;
+  }
+
+  /** Walks to the log's current end; the first break found, or null. `observe` sees each event walked. */
+  async advance(observe?: (event: ChainedEvent) => void): Promise<ChainFailure | null> {
+    const fail = (streamId: string, position: number, revision: number | null, problem: ChainProblem, detail: string): ChainFailure => ({
+      streamId,
+      position,
+      revision,
+      problem,
+      detail,
+    });
+    this.#sort();
+    for (;;) {
+      const batch = await this.#source.readChain(this.#link?.position ?? 0, this.#batchSize);
+      if (batch.length === 0) return null;
+      for (const event of batch) {
+        const previous = this.#last.get(event.streamId);
+        const expected = previous ? previous.revision + 1 : 0;
+        if (event.revision > expected) {
+          const later = await this.#source.positionOf(event.streamId, expected);
+          return later !== null && later > event.position
+            ? fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes before revision ${expected}`)
+            : fail(event.streamId, event.position, expected, 'removed', `revision ${expected} is missing before position ${event.position}`);
+        }
+        if (event.revision < expected) {
+          return fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes after revision ${expected - 1}`);
+        }
+        if (event.hash === null || event.prevHash !== (previous?.hash ?? null)) {
+          return fail(event.streamId, event.position, event.revision, 'inserted', 'this event does not link to the one before it in its stream');
+        }
+        if (chainHash(previous?.hash ?? null, event) !== event.hash) {
+          return fail(event.streamId, event.position, event.revision, 'changed', 'its content no longer matches its hash');
+        }
+        // The log's chain: this event after the one before it in the log, whatever its stream.
+        const linked = logHash(this.#link, event.position, event.hash);
+        if (event.logHash !== undefined) {
+          const before = this.#link?.position ?? 0;
+          if (event.logHash === null) return fail(event.streamId, event.position, event.revision, 'inserted', "this event is not linked into the log's chain");
+          if ((event.logPrev ?? 0) > before) {
+            return fail(event.streamId, event.position, event.revision, 'removed', `the event before it in the log, at position ${event.logPrev}, is missing`);
+          }
+          if ((event.logPrev ?? 0) < before) {
+            return fail(this.#lastStream, before, null, 'inserted', `the event at position ${before} is not in the log's chain: the next one links past it`);
+          }
+          if (event.logHash !== linked) {
+            return fail(event.streamId, event.position, event.revision, 'changed', "it no longer matches the log's chain (its stream was rechained, or an event before it changed)");
+          }
+        }
+        while (this.#marks.length > 0 && this.#marks[0]!.position <= event.position) {
+          const mark = this.#marks.shift()!;
+          if (mark.position < event.position) {
+            return fail(event.streamId, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
+          }
+          if (mark.hash !== linked) {
+            return fail(event.streamId, event.position, event.revision, 'changed', `the log up to here no longer matches ${mark.what}: an event at or before it was changed, removed or rechained`);
+          }
+        }
+        this.#last.set(event.streamId, { revision: event.revision, hash: event.hash, position: event.position });
+        this.#link = { position: event.position, hash: linked };
+        this.#lastStream = event.streamId;
+        this.#events += 1;
+        observe?.(event);
+      }
+    }
+  }
 }
 
 export interface VerifyOptions {
@@ -161,124 +299,259 @@ export interface VerifyOptions {
   signingKey?: Uint8Array | null;
   /** A head the operator kept (ledger-head): the log must still run through it. */
   head?: KeptHead | null;
+  /**
+   * The witness's newest checkpoint (LEDGER_WITNESS), kept outside DATA_DIR: the log must still run
+   * through it, whatever the store's own checkpoints table holds. undefined: no witness configured.
+   */
+  witnessed?: LedgerCheckpoint | null;
+  /**
+   * With the key: events recorded more than `graceMs` before `now` must be covered by a signed
+   * checkpoint, and a log with events must have one at all (a server with the key signs its head
+   * every interval, so an uncovered old event means checkpoints were removed or never made).
+   */
+  coverage?: { now: Date; graceMs: number };
   batchSize?: number;
 }
 
-/** Stands for the log as a whole where a break belongs to no stream (its end). */
-const LOG = '(log)';
+/** Checks a signed checkpoint's MAC; the failure when it is not signed with the key. */
+export function checkpointSignatureProblem(key: Uint8Array, checkpoint: LedgerCheckpoint, where: string): ChainFailure | null {
+  return macMatches(key, checkpoint, checkpoint.mac)
+    ? null
+    : {
+        streamId: LOG,
+        position: checkpoint.position,
+        revision: null,
+        problem: 'inserted',
+        detail: `the checkpoint of position ${checkpoint.position} recorded at ${checkpoint.recordedAt}${where} is not signed with LEDGER_SIGNING_KEY`,
+      };
+}
 
 /** Walks the whole log, oldest first, and reports the first place its chain breaks. */
 export async function verifyChain(source: ChainSource, options: VerifyOptions = {}): Promise<ChainVerdict> {
-  const batchSize = options.batchSize ?? 2000;
   const key = options.signingKey ?? null;
-  const last = new Map<string, { revision: number; hash: string; position: number }>();
-  let events = 0;
-  let headHash: string | null = null;
-  let headPosition = 0;
+  const walk = new ChainWalk(source, options.batchSize);
   const listed = isCheckpointStore(source) ? await source.listCheckpoints() : [];
-  const checkpointSummary = { count: listed.length, latestPosition: listed.at(-1)?.position ?? null, macsChecked: key !== null };
-  const fail = (streamId: string, position: number, revision: number | null, problem: ChainProblem, detail: string): ChainVerdict => ({
-    ok: false,
-    events,
-    headHash,
-    headPosition,
-    failure: { streamId, position, revision, problem, detail },
+  const witnessed = options.witnessed;
+  const checkpointSummary: ChainVerdict['checkpoints'] = {
+    count: listed.length,
+    latestPosition: listed.at(-1)?.position ?? null,
+    macsChecked: key !== null,
+    ...(witnessed !== undefined && { witnessLatestPosition: witnessed?.position ?? null }),
+  };
+  const verdict = (failure: ChainFailure | null): ChainVerdict => ({
+    ok: failure === null,
+    events: walk.events,
+    headHash: walk.head?.hash ?? null,
+    headPosition: walk.head?.position ?? 0,
+    failure,
     checkpoints: checkpointSummary,
   });
 
-  // What the log must run through: every signed checkpoint, and the head the operator kept.
-  const marks: Array<{ position: number; hash: string; what: string }> = [];
-  for (const checkpoint of listed) {
-    if (key && !macMatches(key, checkpoint, checkpoint.mac)) {
-      return fail(LOG, checkpoint.position, null, 'inserted', `the checkpoint of position ${checkpoint.position} recorded at ${checkpoint.recordedAt} is not signed with LEDGER_SIGNING_KEY`);
-    }
-    marks.push({ position: checkpoint.position, hash: checkpoint.hash, what: `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})` });
+  // What the log must run through: every signed checkpoint, the witness's newest, and the head the operator kept.
+  const signed: Array<{ checkpoint: LedgerCheckpoint; where: string; what: string }> = listed.map((checkpoint) => ({
+    checkpoint,
+    where: '',
+    what: `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})`,
+  }));
+  if (witnessed) {
+    signed.push({
+      checkpoint: witnessed,
+      where: ' in the witness',
+      what: `the witness's checkpoint of position ${witnessed.position} (recorded at ${witnessed.recordedAt})`,
+    });
+  }
+  for (const { checkpoint, where, what } of signed) {
+    const unsigned = key ? checkpointSignatureProblem(key, checkpoint, where) : null;
+    if (unsigned) return verdict(unsigned);
+    walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
   }
   const kept = options.head ?? null;
   if (kept) {
     if (kept.mac && key && !macMatches(key, kept, kept.mac)) {
-      return fail(LOG, kept.position, null, 'changed', 'the head given was not signed with this LEDGER_SIGNING_KEY (mistyped, or signed with another key)');
+      return verdict({ streamId: LOG, position: kept.position, revision: null, problem: 'changed', detail: 'the head given was not signed with this LEDGER_SIGNING_KEY (mistyped, or signed with another key)' });
     }
-    marks.push({ position: kept.position, hash: kept.hash, what: `the head you kept (position ${kept.position})` });
+    walk.expect({ position: kept.position, hash: kept.hash, what: `the head you kept (position ${kept.position})` });
   }
-  marks.sort((a, b) => a.position - b.position);
-  let nextMark = 0;
-  let logLink: LogLink | null = null;
-  let lastStream = LOG;
 
-  for (let after = 0; ; ) {
-    const batch = await source.readChain(after, batchSize);
-    if (batch.length === 0) break;
-    for (const event of batch) {
-      const previous = last.get(event.streamId);
-      const expected = previous ? previous.revision + 1 : 0;
-      if (event.revision > expected) {
-        const later = await source.positionOf(event.streamId, expected);
-        return later !== null && later > event.position
-          ? fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes before revision ${expected}`)
-          : fail(event.streamId, event.position, expected, 'removed', `revision ${expected} is missing before position ${event.position}`);
-      }
-      if (event.revision < expected) {
-        return fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes after revision ${expected - 1}`);
-      }
-      if (event.hash === null || event.prevHash !== (previous?.hash ?? null)) {
-        return fail(event.streamId, event.position, event.revision, 'inserted', 'this event does not link to the one before it in its stream');
-      }
-      if (chainHash(previous?.hash ?? null, event) !== event.hash) {
-        return fail(event.streamId, event.position, event.revision, 'changed', 'its content no longer matches its hash');
-      }
-      // The log's chain: this event after the one before it in the log, whatever its stream.
-      const linked = logHash(logLink, event.position, event.hash);
-      if (event.logHash !== undefined) {
-        const before = logLink?.position ?? 0;
-        if (event.logHash === null) return fail(event.streamId, event.position, event.revision, 'inserted', "this event is not linked into the log's chain");
-        if ((event.logPrev ?? 0) > before) {
-          return fail(event.streamId, event.position, event.revision, 'removed', `the event before it in the log, at position ${event.logPrev}, is missing`);
-        }
-        if ((event.logPrev ?? 0) < before) {
-          return fail(lastStream, before, null, 'inserted', `the event at position ${before} is not in the log's chain: the next one links past it`);
-        }
-        if (event.logHash !== linked) {
-          return fail(event.streamId, event.position, event.revision, 'changed', "it no longer matches the log's chain (its stream was rechained, or an event before it changed)");
-        }
-      }
-      for (; nextMark < marks.length && marks[nextMark]!.position <= event.position; nextMark++) {
-        const mark = marks[nextMark]!;
-        if (mark.position < event.position) {
-          return fail(event.streamId, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
-        }
-        if (mark.hash !== linked) {
-          return fail(event.streamId, event.position, event.revision, 'changed', `the log up to here no longer matches ${mark.what}: an event at or before it was changed, removed or rechained`);
-        }
-      }
-      last.set(event.streamId, { revision: event.revision, hash: event.hash, position: event.position });
-      logLink = { position: event.position, hash: linked };
-      lastStream = event.streamId;
-      events += 1;
-      headHash = linked;
-      headPosition = event.position;
-      after = event.position;
-    }
-  }
-  const beyond = marks[nextMark];
+  // The oldest event no signed checkpoint covers.
+  const coveredThrough = Math.max(0, ...signed.map((s) => s.checkpoint.position));
+  let firstUncovered: ChainedEvent | null = null;
+  const broken = await walk.advance((event) => {
+    if (event.position > coveredThrough && firstUncovered === null) firstUncovered = event;
+  });
+  if (broken) return verdict(broken);
+  const headPosition = walk.head?.position ?? 0;
+  const beyond = walk.pendingMark;
   if (beyond) {
-    return fail(LOG, headPosition, null, 'removed', `the log ends at position ${headPosition}, before ${beyond.what}: its newest events were removed`);
+    return verdict({ streamId: LOG, position: headPosition, revision: null, problem: 'removed', detail: `the log ends at position ${headPosition}, before ${beyond.what}: its newest events were removed` });
   }
 
   // The heads were written with each append: a stream that ends short of its head lost its newest events.
   const recordedHeads = await source.chainHeads();
   for (const head of recordedHeads) {
-    const seen = last.get(head.streamId);
+    const seen = walk.streams.get(head.streamId);
     if (!seen || seen.revision < head.revision) {
-      return fail(head.streamId, seen?.position ?? 0, (seen?.revision ?? -1) + 1, 'removed', `the stream ends before its recorded head, revision ${head.revision}`);
+      return verdict({ streamId: head.streamId, position: seen?.position ?? 0, revision: (seen?.revision ?? -1) + 1, problem: 'removed', detail: `the stream ends before its recorded head, revision ${head.revision}` });
     }
     if (seen.revision > head.revision || seen.hash !== head.hash) {
-      return fail(head.streamId, seen.position, seen.revision, 'inserted', 'the stream goes on past its recorded head');
+      return verdict({ streamId: head.streamId, position: seen.position, revision: seen.revision, problem: 'inserted', detail: 'the stream goes on past its recorded head' });
     }
   }
   const heads = new Set(recordedHeads.map((h) => h.streamId));
-  for (const streamId of last.keys()) {
-    if (!heads.has(streamId)) return fail(streamId, last.get(streamId)?.position ?? 0, null, 'inserted', 'the stream has no recorded head');
+  for (const [streamId, seen] of walk.streams) {
+    if (!heads.has(streamId)) return verdict({ streamId, position: seen.position, revision: null, problem: 'inserted', detail: 'the stream has no recorded head' });
   }
-  return { ok: true, events, headHash, headPosition, failure: null, checkpoints: checkpointSummary };
+
+  // With the key, every event but the newest few must be under a signature: a log whose checkpoints
+  // were deleted (and so could have been rewritten whole) is not passed on its chains alone.
+  const uncovered = firstUncovered as ChainedEvent | null;
+  if (key && options.coverage && uncovered) {
+    const { now, graceMs } = options.coverage;
+    const age = uncovered.recordedAt === undefined ? Number.POSITIVE_INFINITY : now.getTime() - Date.parse(uncovered.recordedAt);
+    if (signed.length === 0) {
+      return verdict({
+        streamId: LOG,
+        position: uncovered.position,
+        revision: null,
+        problem: 'unsigned',
+        detail: `the log has ${walk.events} events and no signed checkpoint at all: with LEDGER_SIGNING_KEY set every server signs its head each minute, so the checkpoints were removed (or never made); the log may have been rewritten whole`,
+      });
+    }
+    if (!(age <= graceMs)) {
+      return verdict({
+        streamId: uncovered.streamId,
+        position: uncovered.position,
+        revision: uncovered.revision,
+        problem: 'unsigned',
+        detail: `no signed checkpoint covers this event, recorded at ${uncovered.recordedAt ?? '(unknown)'}: the newest checkpoint is at position ${coveredThrough}; the checkpoints after it were removed, or no server with the key has run since (start one, or run ledger-head, once you trust the log)`,
+      });
+    }
+  }
+  return verdict(null);
+}
+
+/**
+ * Where signed checkpoints are also kept, outside DATA_DIR (LEDGER_WITNESS): someone who rewrote the
+ * event store's file and deleted its checkpoints table cannot reach it, so it is what a restarted
+ * server, and verify-ledger, compare the log with. Append-only: each checkpoint once, never changed.
+ */
+export interface LedgerWitness {
+  /** Where it is, for messages (a file path, an s3:// address). */
+  readonly name: string;
+  /** The newest checkpoint it holds (highest position), or null. */
+  latest(): Promise<LedgerCheckpoint | null>;
+  record(checkpoint: LedgerCheckpoint): Promise<void>;
+}
+
+/**
+ * Signs checkpoints of the log's head, only of a log that extends every checkpoint it has seen: the
+ * store's own (its checkpoints table) and the witness's newest, each checked against the key. It
+ * walks the whole log once, then on from where it stopped at each signing, and signs the head it
+ * computed itself. Once the log fails that walk it signs nothing more (refusal: why), so a log that
+ * was edited, rechained whole and stripped of its checkpoints never gets a fresh signature.
+ */
+export class LedgerSigner {
+  readonly #store: CheckpointStore & ChainSource;
+  readonly #key: Uint8Array;
+  readonly #witness: LedgerWitness | null;
+  readonly #walk: ChainWalk;
+  #started = false;
+  #refusal: ChainFailure | null = null;
+  #signed: LedgerCheckpoint | null = null;
+  /** The newest position the witness was seen to hold. */
+  #witnessed = 0;
+
+  constructor(store: CheckpointStore & ChainSource, key: Uint8Array, witness: LedgerWitness | null) {
+    this.#store = store;
+    this.#key = key;
+    this.#witness = witness;
+    this.#walk = new ChainWalk(store);
+  }
+
+  /** Why it refuses to sign (the first break found), or null while the log checks out. */
+  get refusal(): ChainFailure | null {
+    return this.#refusal;
+  }
+
+  /** The newest checkpoint this signer made. */
+  get latest(): LedgerCheckpoint | null {
+    return this.#signed;
+  }
+
+  #expect(checkpoint: LedgerCheckpoint, where: string, what: string): ChainFailure | null {
+    const unsigned = checkpointSignatureProblem(this.#key, checkpoint, where);
+    if (unsigned) return unsigned;
+    return this.#walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what }) || null;
+  }
+
+  /** Walks on to the log's head and signs it (kept in the store and the witness); null when refused or the log is empty. */
+  async sign(now: Date): Promise<LedgerCheckpoint | null> {
+    if (this.#refusal) return null;
+    const problem = await this.#check();
+    if (problem) {
+      this.#refusal = problem;
+      return null;
+    }
+    const head = this.#walk.head;
+    if (!head) return null;
+    // The store's newest checkpoint, or this signer's last, may already name this head.
+    let checkpoint = this.#signed?.position === head.position && this.#signed.hash === head.hash ? this.#signed : null;
+    if (!checkpoint) {
+      checkpoint = { ...head, mac: checkpointMac(this.#key, head), recordedAt: now.toISOString() };
+      await this.#store.recordCheckpoint(checkpoint);
+    }
+    // Another process may have witnessed this very head already.
+    if (this.#witness && this.#witnessed < checkpoint.position) {
+      await this.#witness.record(checkpoint);
+      this.#witnessed = checkpoint.position;
+    }
+    this.#signed = checkpoint;
+    return checkpoint;
+  }
+
+  async #check(): Promise<ChainFailure | null> {
+    if (!this.#started) {
+      this.#started = true;
+      const listed = await this.#store.listCheckpoints();
+      for (const checkpoint of listed) {
+        const problem = this.#expect(checkpoint, '', `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})`);
+        if (problem) return problem;
+      }
+      this.#signed = listed.at(-1) ?? null;
+    }
+    // Every time: other processes on this log witness checkpoints too; one ahead of this walk is checked when the walk gets there.
+    const witnessed = this.#witness ? await this.#witness.latest() : null;
+    if (witnessed) {
+      this.#witnessed = Math.max(this.#witnessed, witnessed.position);
+      const problem = this.#expect(witnessed, ' in the witness', `the witness's checkpoint of position ${witnessed.position} (recorded at ${witnessed.recordedAt})`);
+      if (problem) return problem;
+    }
+    const broken = await this.#walk.advance();
+    if (broken) return broken;
+    const beyond = this.#walk.pendingMark;
+    const end = this.#walk.head?.position ?? 0;
+    return beyond
+      ? { streamId: LOG, position: end, revision: null, problem: 'removed', detail: `the log ends at position ${end}, before ${beyond.what}: its newest events were removed` }
+      : null;
+  }
+}
+
+/** Signs the log's head once, after walking the whole log (ledger-head, and the specs): null for an empty log; throws when refused. */
+export async function recordCheckpoint(
+  store: CheckpointStore & ChainSource,
+  key: Uint8Array,
+  now: Date,
+  witness: LedgerWitness | null = null,
+): Promise<LedgerCheckpoint | null> {
+  const signer = new LedgerSigner(store, key, witness);
+  const checkpoint = await signer.sign(now);
+  const refusal = signer.refusal;
+  if (refusal) throw new LedgerRefusedError(refusal);
+  return checkpoint;
+}
+
+export class LedgerRefusedError extends Error {
+  constructor(readonly failure: ChainFailure) {
+    super(`refusing to sign the log's head: ${failure.problem} event in stream ${failure.streamId} at position ${failure.position}: ${failure.detail}`);
+  }
 }

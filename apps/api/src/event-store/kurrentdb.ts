@@ -299,6 +299,7 @@ export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointS
         metadata: JSON.stringify(recorded.metadata),
         hash: link?.hash ?? null,
         prevHash: link?.prev ?? null,
+        recordedAt: recorded.recordedAt,
       });
       if (out.length >= limit) break;
     }

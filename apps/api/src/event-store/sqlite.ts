@@ -557,6 +557,7 @@ export class SqliteEventStore implements EventStore, ChainSource, CheckpointStor
       prevHash: row.prev_hash,
       logPrev: row.log_prev,
       logHash: row.log_hash,
+      recordedAt: row.recorded_at,
     }));
   }
 

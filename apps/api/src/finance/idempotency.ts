@@ -13,7 +13,7 @@ import { ApiError, respondWithError } from '../http/errors.ts';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** JSON with its keys sorted, so the same body sent with keys in another order is the same request. */
-function canonical(text: string): string {
+export function canonical(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
       value && typeof value === 'object' && !Array.isArray(value)

@@ -206,7 +206,9 @@ export const ledgerRoutes = new Hono<AppEnv>()
     };
     return c.json(body);
   })
-  .get('/api/admin/ledger/verify', financeStaff, async (c) => c.json(await verifyLedger(c.var.deps.store, { signingKey: c.var.deps.config.ledgerSigningKey })))
+  .get('/api/admin/ledger/verify', financeStaff, async (c) =>
+    c.json(await verifyLedger(c.var.deps.store, { signingKey: c.var.deps.config.ledgerSigningKey, witness: c.var.deps.ledger?.witness ?? null })),
+  )
   .get('/api/admin/withdrawals', financeStaff, validate('query', WithdrawalListQuery), async (c) => {
     const deps = c.var.deps;
     const { status, from, to, cursor, limit, format, late } = c.req.valid('query');

@@ -59,12 +59,15 @@ export function createApp(parts: AppParts) {
   app.get('/api/health', async (c) => {
     const [readModels, head] = await Promise.all([deps.runner.status(), deps.store.headPosition()]);
     const parked = readModels.filter((m) => m.state === 'parked').map((m) => m.name);
+    // A log that does not extend the checkpoints signed before is not signed again: degraded, named.
+    const ledger = deps.ledger?.status();
     const body = {
-      status: deps.runner.failed || parked.length > 0 ? 'degraded' : 'ok',
+      status: deps.runner.failed || parked.length > 0 || ledger?.state === 'refused' ? 'degraded' : 'ok',
       projections: deps.config.projections,
       position: deps.runner.position,
       head,
       ...(parked.length > 0 ? { parked } : {}),
+      ...(ledger ? { ledger } : {}),
       readModels: readModels.map((m) => ({ ...m, lag: Math.max(0, head - m.position) })),
     };
     if (deps.runner.failed) return c.json({ ...body, reason: 'read models are not being updated' }, 503);

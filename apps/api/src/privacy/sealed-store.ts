@@ -98,6 +98,19 @@ export class SealedEventStore implements EventStore {
     return problems;
   }
 
+  /** Every stored snapshot that opens, vouched for or not, with its plain state (verify-ledger folds its stream to compare). */
+  async openSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
+    const snapshots = this.#snapshots;
+    const inner = this.inner as EventStore & { listSnapshots?: () => Promise<Array<StreamSnapshot & { streamId: string }>> };
+    if (!snapshots || !inner.listSnapshots) return [];
+    const opened: Array<StreamSnapshot & { streamId: string }> = [];
+    for (const stored of await inner.listSnapshots()) {
+      const state = await snapshots.openForAudit(stored.streamId, stored);
+      if (state !== undefined) opened.push({ ...stored, state });
+    }
+    return opened;
+  }
+
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sealer = this.personal.sealer;
     let sealed: NewEvent[];
@@ -150,8 +163,14 @@ export class SealedEventStore implements EventStore {
   }
 }
 
-/** The adapter with personal data sealed, snapshots included; closing it closes the key store too when `closesKeys`. */
-export function sealEventStore(inner: EventStore, personal: OpenPersonalData, options: { closesKeys?: boolean } = {}): SealedEventStore {
-  const snapshots = new SnapshotSealer(personal.keys, isChainSource(inner) ? inner : null);
-  return new SealedEventStore(inner, personal, { snapshots, ...options });
+/** The adapter with personal data sealed, snapshots included (vouched for by `signingKey` when given); closing it closes the key store too when `closesKeys`. */
+export function sealEventStore(
+  inner: EventStore,
+  personal: OpenPersonalData,
+  options: { closesKeys?: boolean; signingKey?: Uint8Array | null } = {},
+): SealedEventStore {
+  const { signingKey = null, ...rest } = options;
+  // LEDGER_SIGNING_KEY, when set, vouches for snapshots too (snapshots.ts).
+  const snapshots = new SnapshotSealer(personal.keys, isChainSource(inner) ? inner : null, signingKey);
+  return new SealedEventStore(inner, personal, { snapshots, ...rest });
 }

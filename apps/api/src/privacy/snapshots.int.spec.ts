@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openSealedSqliteStore } from './open.ts';
-import type { SealedEventStore } from './sealed-store.ts';
+import { type SealedEventStore, sealEventStore } from './sealed-store.ts';
+import { openPersonalData } from './personal-data.ts';
+import { openSqliteEventStore } from '../event-store/sqlite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kamai-snapshots-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +59,24 @@ describe('sealed snapshots', () => {
     await store.inner.writeSnapshot!(stream, { revision: 2, version: 1, state });
     expect(await store.readSnapshot!(stream)).toBeNull();
     expect(await store.snapshotProblems()).toContainEqual({ streamId: stream, revision: 2, problem: 'unsealed' });
+  });
+
+  it('with LEDGER_SIGNING_KEY, trusts only snapshots it vouched for: one sealed from DATA_DIR alone is ignored', async () => {
+    const vouching = sealEventStore(openSqliteEventStore(join(dir, 'vouched.sqlite')), openPersonalData({ dataDir: dir, keysFile: join(dir, 'keys.sqlite'), keyEncryptionKey: null }), {
+      closesKeys: true,
+      signingKey: Buffer.from('a ledger signing key of at least 32 characters'),
+    });
+    open.push(vouching);
+    const stream = `task-${randomUUID()}`;
+    await vouching.append(stream, events(3), 'no_stream');
+    await vouching.writeSnapshot!(stream, { revision: 1, version: 1, state });
+    expect(await vouching.readSnapshot!(stream)).toEqual({ revision: 1, version: 1, state });
+    // The same file and keys opened without the signing key, as someone holding DATA_DIR would: a newer snapshot, resealed.
+    const plain = openSealedSqliteStore(join(dir, 'vouched.sqlite'));
+    open.push(plain);
+    await plain.writeSnapshot!(stream, { revision: 2, version: 1, state: { ...state, balancePaise: 9_900_000 } });
+    expect(await plain.readSnapshot!(stream)).toMatchObject({ revision: 2 });
+    expect(await vouching.readSnapshot!(stream)).toBeNull();
+    expect(await vouching.snapshotProblems()).toEqual([{ streamId: stream, revision: 2, problem: 'unopened' }]);
   });
 });

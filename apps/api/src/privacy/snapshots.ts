@@ -6,6 +6,7 @@
  * moved to another stream or revision, a log that changed under it, or a plain snapshot from before
  * sealing — is ignored, and the stream is folded from its events.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { streams } from '@kamai/contracts';
 import type { Json, StreamSnapshot } from '@kamai/domain';
 import type { ChainSource } from '../event-store/chain.ts';
@@ -16,7 +17,8 @@ const SERVER_KEY = 'snapshots';
 const USER_STREAM_PREFIX = streams.user('');
 
 interface SealedState {
-  sealed: { n: string; c: string };
+  /** n: nonce, c: ciphertext; m: HMAC by the vouching key, when one is configured. */
+  sealed: { n: string; c: string; m?: string };
 }
 
 function isSealedState(state: Json): state is SealedState & { [key: string]: Json } {
@@ -30,10 +32,17 @@ export type SnapshotVerdict = 'ok' | 'unsealed' | 'unopened';
 export class SnapshotSealer {
   readonly #keys: KeyStore;
   readonly #chain: ChainSource | null;
+  readonly #vouchKey: Buffer | null;
 
-  constructor(keys: KeyStore, chain: ChainSource | null) {
+  /** `signingKey`: LEDGER_SIGNING_KEY, from which the snapshots' HMAC key is derived (its own label, so no MAC of one kind passes for the other). */
+  constructor(keys: KeyStore, chain: ChainSource | null, signingKey: Uint8Array | null = null) {
     this.#keys = keys;
     this.#chain = chain;
+    this.#vouchKey = signingKey ? createHmac('sha256', signingKey).update('kamai-snapshot-mac').digest() : null;
+  }
+
+  #mac(aad: Buffer, n: string, c: string): string | null {
+    return this.#vouchKey ? createHmac('sha256', this.#vouchKey).update(aad).update(`\n${n}\n${c}`).digest('base64url') : null;
   }
 
   #key(streamId: string, create: boolean): Buffer | null {
@@ -61,8 +70,12 @@ export class SnapshotSealer {
     const hash = await this.#hashAt(streamId, snapshot.revision);
     // Nothing to bind it to (erased subject, or no such event): keep a state that never opens.
     if (!key || hash === null) return { ...snapshot, state: null };
-    const { nonce, body } = gcmSeal(key, JSON.stringify(snapshot.state), this.#aad(streamId, snapshot, hash));
-    return { ...snapshot, state: { sealed: { n: nonce.toString('base64url'), c: body.toString('base64url') } } };
+    const aad = this.#aad(streamId, snapshot, hash);
+    const { nonce, body } = gcmSeal(key, JSON.stringify(snapshot.state), aad);
+    const n = nonce.toString('base64url');
+    const c = body.toString('base64url');
+    const m = this.#mac(aad, n, c);
+    return { ...snapshot, state: { sealed: { n, c, ...(m && { m }) } } };
   }
 
   /** The snapshot's plain state, or null (fold from the events) when it does not open or verify. */
@@ -78,15 +91,27 @@ export class SnapshotSealer {
     return (await this.#openState(streamId, snapshot)) === undefined ? 'unopened' : 'ok';
   }
 
-  async #openState(streamId: string, snapshot: StreamSnapshot): Promise<Json | undefined> {
+  /**
+   * The plain state of a snapshot that opens, vouched for or not: verify-ledger folds its stream and
+   * compares, since a resealed snapshot the command handler now ignores is still evidence of a forgery.
+   */
+  async openForAudit(streamId: string, snapshot: StreamSnapshot): Promise<Json | undefined> {
+    return this.#openState(streamId, snapshot, false);
+  }
+
+  async #openState(streamId: string, snapshot: StreamSnapshot, vouched = true): Promise<Json | undefined> {
     if (!isSealedState(snapshot.state)) return undefined;
     const key = this.#key(streamId, false);
     if (!key) return undefined;
     const hash = await this.#hashAt(streamId, snapshot.revision);
     if (hash === null) return undefined;
     try {
-      const { n, c } = snapshot.state.sealed;
-      const text = gcmOpen(key, Buffer.from(n, 'base64url'), Buffer.from(c, 'base64url'), this.#aad(streamId, snapshot, hash)).toString('utf8');
+      const { n, c, m } = snapshot.state.sealed;
+      const aad = this.#aad(streamId, snapshot, hash);
+      const expected = vouched ? this.#mac(aad, n, c) : null;
+      // With the vouching key, a snapshot it did not vouch for (resealed from DATA_DIR alone, or kept before the key) is not trusted.
+      if (expected !== null && !(typeof m === 'string' && m.length === expected.length && timingSafeEqual(Buffer.from(m), Buffer.from(expected)))) return undefined;
+      const text = gcmOpen(key, Buffer.from(n, 'base64url'), Buffer.from(c, 'base64url'), aad).toString('utf8');
       return JSON.parse(text) as Json;
     } catch {
       return undefined;
