@@ -65,6 +65,13 @@ describe('the audit log', () => {
     await desk.getByLabel('Done by', { exact: true }).selectOption({ label: 'Farah Khan · Finance' });
     await desk.getByLabel('Action', { exact: true }).selectOption({ label: 'Wallet credited by adjustment' });
     await desk.getByText('Showing 25 entries. More are available.', { exact: true }).waitFor();
+    // The filters are in the address: a reload (or a shared link) shows the same selection.
+    await expect.poll(() => new URL(desk.url()).searchParams.get('action')).toBe('adjustment_credited');
+    expect(new URL(desk.url()).searchParams.get('actor')).toMatch(/^[0-9a-f-]{36}$/);
+    await desk.reload();
+    await desk.getByText('Showing 25 entries. More are available.', { exact: true }).waitFor();
+    expect(await desk.getByLabel('Action', { exact: true }).inputValue()).toBe('adjustment_credited');
+    await expect.poll(() => desk.getByLabel('Done by', { exact: true }).locator('option:checked').textContent()).toBe('Farah Khan · Finance');
     await expect.poll(() => entries.count()).toBe(25);
     await desk.getByRole('button', { name: 'Load more', exact: true }).click();
     await desk.getByText(`Showing all ${CREDITS} entries.`, { exact: true }).waitFor();
@@ -84,6 +91,7 @@ describe('the audit log', () => {
     await desk.getByText('The end date must not be before the start date').waitFor();
     await desk.getByRole('button', { name: 'Clear filters', exact: true }).click();
     await newest.getByText('₹27.00', { exact: true }).waitFor();
+    expect(new URL(desk.url()).search).toBe('');
 
     // In Hindi: the actions and roles in the reader's language, axe-clean at 360 px.
     await desk.goto('/profile');

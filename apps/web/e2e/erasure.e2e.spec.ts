@@ -121,6 +121,11 @@ describe('erasing an account on request', () => {
     await desk.getByRole('button', { name: 'हटाए गए' }).click();
     await card.getByText('हटाया गया उपयोगकर्ता', { exact: true }).waitFor();
     await expectAccessible(desk, '/admin/deletions, erased (hi)');
+    // The status shown is in the address: a reload keeps it.
+    await expect.poll(() => new URL(desk.url()).search).toBe('?status=erased');
+    await desk.reload();
+    await card.getByText('हटाया गया उपयोगकर्ता', { exact: true }).waitFor();
+    expect(await desk.getByRole('button', { name: 'हटाए गए' }).getAttribute('aria-pressed')).toBe('true');
 
     // The person is signed out everywhere and cannot sign in again.
     await mine.goto('/wallet');

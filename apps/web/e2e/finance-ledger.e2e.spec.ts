@@ -65,6 +65,27 @@ describe('the finance screen’s four tabs', () => {
     expect(historyRows.find((r) => r['utr'] === 'UTR88880001')).toMatchObject({ status: 'paid', amount: '300.00', processed_by: 'Farah Khan' });
     await expectAccessible(page, 'finance history');
 
+    // The tab and the filters are in the address: a reload, Back and a shared link keep them.
+    await history.getByLabel('Status').selectOption('rejected');
+    await expect.poll(() => new URL(page.url()).search).toBe('?tab=history&status=rejected');
+    await page.reload();
+    await history.getByRole('cell', { name: 'UPI ID closed' }).waitFor();
+    expect(await tab('History').getAttribute('aria-selected')).toBe('true');
+    expect(await history.getByLabel('Status').inputValue()).toBe('rejected');
+    expect(await history.getByRole('cell', { name: 'UTR88880001' }).count()).toBe(0);
+    await page.goto('/wallet');
+    await page.goBack();
+    await history.getByRole('cell', { name: 'UPI ID closed' }).waitFor();
+    expect(await history.getByLabel('Status').inputValue()).toBe('rejected');
+    const shared = await suite.signedIn(staff);
+    await shared.goto('/admin/finance?tab=history&status=paid');
+    await shared.getByRole('tabpanel').getByRole('cell', { name: 'UTR88880001' }).waitFor();
+    expect(await shared.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
+    expect(await shared.getByRole('tabpanel').getByRole('cell', { name: 'UPI ID closed' }).count()).toBe(0);
+    // Back to the default: it leaves the address.
+    await history.getByLabel('Status').selectOption('settled');
+    await expect.poll(() => new URL(page.url()).search).toBe('?tab=history');
+
     // User ledger: statement with running balance, chart, CSV whose rows sum to the balance shown.
     await tab('User ledger').click();
     await page.getByLabel("User's mobile number").fill(user.mobile);

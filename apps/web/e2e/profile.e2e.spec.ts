@@ -53,6 +53,10 @@ describe('the profile, on a phone', () => {
     await expect(dialog.getByLabel('Last name').inputValue()).resolves.toBe('Sharma');
     await expect(dialog.getByLabel('E-mail (optional)').inputValue()).resolves.toBe('');
     await expect(dialog.getByRole('switch', { name: /Notifications/ }).getAttribute('aria-checked')).resolves.toBe('true');
+    // Opening focuses the dialog, not its first name: a focused field opens the phone's keyboard over it.
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('role'))).resolves.toBe('dialog');
+    // The switch is a 44 px target around its drawn track.
+    await expect(dialog.getByRole('switch', { name: /Notifications/ }).evaluate((element) => element.getBoundingClientRect().height)).resolves.toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: '/tmp/edit-profile.png' });
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expectToast(page, 'No Changes', 'No changes were made to your profile.');
@@ -144,7 +148,8 @@ describe('the profile, on a phone', () => {
     await dialog.getByRole('button', { name: 'Mark All Read' }).click();
     await expectToast(page, 'All Marked as Read');
     await dialog.getByText('You are all caught up').waitFor();
-    await expect(dialog.getByRole('button', { name: 'Mark All Read' }).isDisabled()).resolves.toBe(true);
+    // Nothing unread, nothing to offer.
+    await expect(dialog.getByRole('button', { name: 'Mark All Read' }).count()).resolves.toBe(0);
 
     // Deleting each one ends at the empty text.
     for (let left = 3; left > 0; left -= 1) {
@@ -154,6 +159,22 @@ describe('the profile, on a phone', () => {
     }
     await dialog.getByText('No notifications yet').waitFor();
     await page.screenshot({ path: '/tmp/notifications-empty.png' });
+  });
+
+  it('keeps an open dialog below the offline banner', async () => {
+    const page = await signedIn(await newAccount('Lata'));
+    await openProfile(page);
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+    await dialog.waitFor();
+    await page.context().setOffline(true);
+    const banner = page.getByTestId('offline-banner');
+    await banner.waitFor();
+    const box = (locator: typeof banner) => locator.evaluate((element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    await expect.poll(async () => (await box(dialog)).top - (await box(banner)).bottom).toBeGreaterThanOrEqual(8);
+    await page.context().setOffline(false);
+    await banner.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await box(dialog)).top).toBe(16);
   });
 
   it('shows notification failures as text in the dialog, not as toasts', async () => {

@@ -178,7 +178,7 @@ describe('a double press on the other buttons that send', () => {
       const dialog = page.getByRole('dialog', { name: `Submit Proof - ${title}` });
       await dialog.getByLabel('Proof image').setInputFiles(PROOF_FILE);
       await dialog.getByRole('img', { name: 'Chosen proof' }).waitFor();
-      await dialog.getByLabel('Description').fill('I rated the app and wrote a review.');
+      await dialog.getByLabel('Your review (the words you wrote)').fill('Easy to use; the app froze once.');
       const submit = dialog.getByRole('button', { name: 'Submit Proof' });
       await expect.poll(() => submit.isEnabled()).toBe(true);
       const keys = await doubleClickWhileSlow(page, dialog, submit, /\/submit-proof$/, { how });
@@ -329,7 +329,7 @@ describe('a double press on the other buttons that send', () => {
 });
 
 describe('dialogs on a phone', () => {
-  it('asks before a backdrop tap loses typed input, and Back closes the dialog, not the page', async () => {
+  it('asks before a backdrop tap or Back loses typed input, and Back closes the dialog, not the page', async () => {
     const user = await registeredAccount(suite.server, 'Sunil', 'Rao');
     await credit(user, '300');
     const page = await signedIn(user);
@@ -350,8 +350,19 @@ describe('dialogs on a phone', () => {
     await expect.poll(() => asked).toEqual(['Close and lose what you typed?']);
     await expect(dialog.getByRole('textbox', { name: 'UPI ID' }).inputValue()).resolves.toBe('sunil@okaxis');
 
-    // Back closes the dialog and stays on the wallet.
-    await page.goBack();
+    // Back (Android's way to dismiss) asks the same question; "no" keeps the dialog and what was typed.
+    page.once('dialog', (question) => {
+      asked.push(question.message());
+      void question.dismiss();
+    });
+    await page.evaluate(() => history.back());
+    await expect.poll(() => asked).toEqual(['Close and lose what you typed?', 'Close and lose what you typed?']);
+    await expect(dialog.getByRole('textbox', { name: 'UPI ID' }).inputValue()).resolves.toBe('sunil@okaxis');
+    await expect(page.evaluate(() => (history.state as { dialog?: string } | null)?.dialog)).resolves.toEqual(expect.any(String));
+
+    // "Yes": Back closes the dialog and stays on the wallet.
+    page.once('dialog', (question) => void question.accept());
+    await page.evaluate(() => history.back());
     await dialog.waitFor({ state: 'detached' });
     expect(new URL(page.url()).pathname).toBe('/wallet');
     await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();

@@ -80,7 +80,7 @@ async function submitProof(page: Page, title: string, description: string): Prom
   await dialog.waitFor();
   await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
   await expectToast(page, 'Image Uploaded');
-  await dialog.getByLabel('Description').fill(description);
+  await dialog.getByLabel(/^(Description|Your review \(the words you wrote\))$/).fill(description);
   await dialog.getByRole('button', { name: 'Submit Proof' }).click();
   await expectToast(page, 'Proof Submitted!', "Your proof has been submitted for review. You'll be notified once it's approved.");
   await dialog.waitFor({ state: 'detached' });
@@ -131,6 +131,13 @@ describe('a task from the admin panel to the wallet', () => {
     const userPage = await phone();
     await signIn(userPage, user);
     await expect(userPage.getByTestId('total-rupees').textContent()).resolves.toBe('₹0.00');
+    // Home says once that Kamai never asks for money; put away, it stays away after a reload.
+    const neverPay = userPage.getByRole('region', { name: 'Kamai never asks you to pay' });
+    await neverPay.getByRole('button', { name: 'Got it' }).click();
+    await neverPay.waitFor({ state: 'detached' });
+    await userPage.reload();
+    await userPage.getByTestId('total-rupees').waitFor();
+    await expect(neverPay.count()).resolves.toBe(0);
     await userPage.getByTestId('category-rating').click();
     await userPage.waitForURL((url) => url.pathname === '/tasks/rating');
     await userPage.getByRole('heading', { name: 'Rating Tasks' }).waitFor();
@@ -139,6 +146,9 @@ describe('a task from the admin panel to the wallet', () => {
     await expectBadge(taskCard, 'Not Started');
     await taskCard.getByText('₹25.00').waitFor();
     await taskCard.getByText('Upload a screenshot of your published review.').waitFor();
+    // A rating task: the reward does not depend on the stars.
+    const honest = 'Give your honest opinion: the reward does not depend on the stars you give';
+    await taskCard.getByText(honest).waitFor();
     const openApp = taskCard.getByRole('link', { name: 'Open App' });
     await expect(openApp.getAttribute('href')).resolves.toBe('https://play.google.com/store/apps/details?id=in.kamai');
     await expect(openApp.getAttribute('target')).resolves.toBe('_blank');
@@ -148,6 +158,7 @@ describe('a task from the admin panel to the wallet', () => {
     const dialog = userPage.getByRole('dialog', { name: `Submit Proof - ${title}` });
     await dialog.waitFor();
     await dialog.getByText('Install our app and give it an honest rating on the Play Store.').waitFor();
+    await dialog.getByText(honest).waitFor();
     await dialog.getByText('Proof requirements').waitFor();
     await dialog.getByText('3 min').waitFor();
     const submit = dialog.getByRole('button', { name: 'Submit Proof' });
@@ -155,7 +166,7 @@ describe('a task from the admin panel to the wallet', () => {
     await expect(submit.isDisabled()).resolves.toBe(true);
     await dialog.getByText('Please upload proof image and provide description').waitFor();
 
-    await dialog.getByLabel('Description').fill('I gave the app five stars and wrote a short review.');
+    await dialog.getByLabel('Your review (the words you wrote)').fill('I gave the app five stars and wrote a short review.');
     await expect(dialog.getByTestId('description-counter').textContent()).resolves.toBe('51/500');
     await expect(submit.isDisabled()).resolves.toBe(true);
     await dialog.getByLabel('Proof image').setInputFiles(PNG_FILE);
@@ -163,9 +174,9 @@ describe('a task from the admin panel to the wallet', () => {
     await dialog.getByRole('img', { name: 'Chosen proof' }).waitFor();
     await expect(submit.isEnabled()).resolves.toBe(true);
     // Only spaces do not count as a description.
-    await dialog.getByLabel('Description').fill('   ');
+    await dialog.getByLabel('Your review (the words you wrote)').fill('   ');
     await expect(submit.isDisabled()).resolves.toBe(true);
-    await dialog.getByLabel('Description').fill('I gave the app five stars and wrote a short review.');
+    await dialog.getByLabel('Your review (the words you wrote)').fill('I gave the app five stars and wrote a short review.');
     await submit.click();
     await expectToast(userPage, 'Proof Submitted!', "Your proof has been submitted for review. You'll be notified once it's approved.");
     await dialog.waitFor({ state: 'detached' });

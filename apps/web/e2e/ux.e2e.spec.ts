@@ -106,7 +106,9 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       const proof = page.getByRole('dialog', { name: t('tasks:proof.dialogTitle', { title }) });
       await proof.getByLabel(t('tasks:proof.image')).setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: PNG });
       await toast(page, t('tasks:proof.imageUploaded')).waitFor();
-      await proof.getByLabel(t('tasks:proof.description'), { exact: true }).fill('I rated it five stars.');
+      // A rating task's proof is the review written; the reward does not depend on the stars.
+      await proof.getByText(t('tasks:honest')).waitFor();
+      await proof.getByLabel(t('tasks:proof.review'), { exact: true }).fill('Clear and quick; the app froze once.');
       await expectAccessible(page, `proof dialog (${language})`);
       await proof.getByRole('button', { name: t('tasks:card.submitProof') }).click();
       await toast(page, t('tasks:proof.submitted')).waitFor();

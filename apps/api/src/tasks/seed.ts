@@ -8,7 +8,8 @@ const proof = 'Upload a clear screenshot that shows the finished step.';
 
 /**
  * Demo catalogue within the spec's ranges (section 9): rating ₹10-25 in 2-5 min, website ₹5-15 in
- * 1-3 min, game ₹15-50 in 5-15 min. Rewards in paise.
+ * 1-3 min, game ₹15-50 in 5-15 min. Rewards in paise. A rating task asks for an honest review and its
+ * proof is the review's words, never a number of stars (the app says the reward does not depend on them).
  */
 export const DEMO_TASKS: readonly Omit<TaskFields, 'maxCompletions' | 'expiresAt'>[] = [
   {
@@ -21,11 +22,11 @@ export const DEMO_TASKS: readonly Omit<TaskFields, 'maxCompletions' | 'expiresAt
     isActive: true,
     iconColor: BLUE,
     requiresProof: true,
-    proofInstructions: 'Screenshot of your published rating and review, with your Play Store name visible.',
+    proofInstructions: 'Screenshot of your published review (its words), with your Play Store name visible.',
   },
   {
     title: 'Review your last Swiggy order',
-    description: 'Rate the restaurant and delivery of your most recent Swiggy order in the app.',
+    description: 'Write a short, honest review of the restaurant and delivery of your most recent Swiggy order in the app.',
     rewardPaise: 1000,
     estimatedTime: '2 min',
     taskType: 'rating',
@@ -33,11 +34,11 @@ export const DEMO_TASKS: readonly Omit<TaskFields, 'maxCompletions' | 'expiresAt
     isActive: true,
     iconColor: BLUE,
     requiresProof: true,
-    proofInstructions: 'Screenshot of the rating screen after you submit it.',
+    proofInstructions: 'Screenshot of your review after you submit it.',
   },
   {
     title: 'Rate Meesho and write a short review',
-    description: 'Install or open Meesho, browse two categories, then leave a rating and a two-line review on the Play Store.',
+    description: 'Install or open Meesho, browse two categories, then write a two-line review of what you found on the Play Store.',
     rewardPaise: 2500,
     estimatedTime: '5 min',
     taskType: 'rating',

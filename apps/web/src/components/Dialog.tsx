@@ -40,10 +40,12 @@ function typedFields(root: HTMLElement | null): (HTMLInputElement | HTMLTextArea
  * navigation from inside the dialog leaves the entry behind, harmlessly. Layout effects, so the step
  * starts in the same commit that removes the dialog (Preact runs plain effects after the paint).
  */
-function useBackCloses(open: boolean, close: () => void): () => void {
+function useBackCloses(open: boolean, close: () => void, mayLeave: () => boolean): () => void {
   const router = useRouter();
   const closeRef = useRef(close);
   closeRef.current = close;
+  const mayLeaveRef = useRef(mayLeave);
+  mayLeaveRef.current = mayLeave;
   const requestClose = useRef<() => void>(() => closeRef.current());
   useLayoutEffect(() => {
     if (!open) return;
@@ -62,6 +64,12 @@ function useBackCloses(open: boolean, close: () => void): () => void {
       left = true;
       closeRef.current();
     });
+    // Back (the browser's, Android's) from our entry asks first, as Escape and the backdrop do: a
+    // "no" makes the history put the entry back (the blocker's pop is undone) and the dialog stays.
+    const unblock = history.block({
+      blockerFn: ({ currentLocation, action }) => action !== 'PUSH' && action !== 'REPLACE' && dialogMark(currentLocation.state) === marker && !mayLeaveRef.current(),
+      enableBeforeUnload: false,
+    });
     const pushed = router.navigate({ to: '.', search: true, hash: true, state: (prev) => ({ ...prev, dialog: marker }) as typeof prev, resetScroll: false });
     if (current()) entered = true;
     requestClose.current = () => {
@@ -70,6 +78,7 @@ function useBackCloses(open: boolean, close: () => void): () => void {
     };
     return () => {
       unsubscribe();
+      unblock();
       requestClose.current = () => closeRef.current();
       if (left) return;
       if (current()) stepBack(history);
@@ -93,18 +102,18 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
   const initial = useRef(new Map<Element, string>());
   const busyRef = useRef(busy);
   busyRef.current = busy;
-  const requestClose = useBackCloses(open, () => onOpenChange(false));
+  // Whether what was typed may go: nothing typed, or the person said so.
+  const mayDiscard = () => {
+    const typed = typedFields(content.current).some((field) => field.value !== (initial.current.get(field) ?? ''));
+    return !typed || window.confirm(t('discardTyped'));
+  };
+  const requestClose = useBackCloses(open, () => onOpenChange(false), () => !busyRef.current && mayDiscard());
   const change = (next: boolean) => {
     if (next) onOpenChange(true);
     else if (!busyRef.current) requestClose();
   };
   const guardClose = (event: Event) => {
-    if (busyRef.current) {
-      event.preventDefault();
-      return;
-    }
-    const typed = typedFields(content.current).some((field) => field.value !== (initial.current.get(field) ?? ''));
-    if (typed && !window.confirm(t('discardTyped'))) event.preventDefault();
+    if (busyRef.current || !mayDiscard()) event.preventDefault();
   };
   // Radix returns focus to a Dialog.Trigger; these dialogs open from ordinary buttons (state), so the
   // element that had focus when it opened gets it back on close.
@@ -120,14 +129,23 @@ export function Dialog({ open, onOpenChange, title, titleAside, description, chi
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <DialogPrimitive.Content
-          // The box keeps 1rem from the top and stays above a toast: --toast-space (set by Toaster, the
-          // toast's measured height from the bottom edge, 0px without one) or 1rem, whichever is more.
-          // On a phone it hangs from the top; on larger screens it is centred in the room left.
-          className="fixed top-4 left-1/2 z-50 grid max-h-[calc(100dvh_-_1rem_-_max(1rem,var(--toast-space,0px)))] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none sm:top-[calc(50%_+_(1rem_-_max(1rem,var(--toast-space,0px)))/2)] sm:-translate-y-1/2"
+          // The box keeps 1rem below the offline banner (--offline-space, set by OfflineBanner, 0px
+          // without it) and stays above a toast: --toast-space (set by Toaster, the toast's measured
+          // height from the bottom edge, 0px without one) or 1rem, whichever is more. On a phone it
+          // hangs from the top; on larger screens it is centred in the room left.
+          className="fixed top-[calc(1rem_+_var(--offline-space,0px))] left-1/2 z-50 grid max-h-[calc(100dvh_-_1rem_-_var(--offline-space,0px)_-_max(1rem,var(--toast-space,0px)))] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 gap-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none sm:top-[calc(50%_+_(1rem_+_var(--offline-space,0px)_-_max(1rem,var(--toast-space,0px)))/2)] sm:-translate-y-1/2"
           ref={content}
           {...(description ? {} : { 'aria-describedby': undefined })}
-          onOpenAutoFocus={() => {
-            initial.current = new Map(typedFields(content.current).map((field) => [field, field.value]));
+          onOpenAutoFocus={(event) => {
+            const fields = typedFields(content.current);
+            initial.current = new Map(fields.map((field) => [field, field.value]));
+            // Focus on a text field opens a phone's keyboard over the dialog before it is read: when
+            // the first control is one, the dialog itself takes focus (Tab goes on to the field).
+            const first = content.current?.querySelector('input:not([type=hidden]), textarea, select, button, [href], [tabindex]:not([tabindex="-1"])');
+            if (first && fields.includes(first as HTMLInputElement)) {
+              event.preventDefault();
+              content.current?.focus();
+            }
           }}
           onPointerDownOutside={guardClose}
           onEscapeKeyDown={guardClose}

@@ -37,8 +37,10 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
   // A form's first error may come before the translations (they are not in the first download):
   // its line stays empty for that moment rather than show the English text.
   const texts = useServerTexts(Boolean(error));
+  // One column of minmax(0, 1fr): an <input>'s own width (its `size`) must not widen the column past
+  // the card (it pushed the password field and its eye button out of the sign-in card).
   return (
-    <div className="grid min-w-0 gap-1.5">
+    <div className="grid min-w-0 grid-cols-1 gap-1.5">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-700">
         {label}
       </label>

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntryBody, type Role, SYSTEM_ACTOR, maskMobile } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
@@ -11,6 +12,10 @@ import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { type AuditFilters, NO_FILTERS, auditActorsQuery, auditListQuery } from './auditQueries.ts';
+import type { AuditSearch } from './auditSearch.ts';
+import { compact, oneOf } from '../../lib/searchParams.ts';
+
+const route = getRouteApi('/_authed/admin/audit');
 
 /**
  * /admin/audit: who did what to whose money or roles, newest first, for the admin role. Filters by
@@ -30,8 +35,17 @@ const controlClass =
 function AuditList() {
   const { t } = useTranslation('audit');
   usePageTitle(t('title'));
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const set = (name: keyof AuditFilters) => (event: { target: { value: string } }) => setFilters((current) => ({ ...current, [name]: event.target.value }));
+  // The filters live in the address (replace: Back leaves the screen, not each filter picked).
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const filters: AuditFilters = {
+    actor: search.actor ?? '',
+    action: oneOf(search.action, AUDIT_ACTIONS) ?? '',
+    from: search.from ?? '',
+    to: search.to ?? '',
+  };
+  const setFilters = (next: AuditFilters) => void navigate({ search: compact<AuditSearch>(next), replace: true, resetScroll: false });
+  const set = (name: keyof AuditFilters) => (event: { target: { value: string } }) => setFilters({ ...filters, [name]: event.target.value });
   const list = useInfiniteQuery(auditListQuery(filters));
   const actors = useQuery(auditActorsQuery());
   const rows = list.data?.pages.flatMap((page) => page.rows) ?? [];

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AdminDeletionBody, DELETION_STATUSES, type DeletionStatus } from '@kamai/contracts';
@@ -15,6 +16,9 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { deletionsQuery, useEraseMutation } from './deletionQueries.ts';
+import { oneOf } from '../../lib/searchParams.ts';
+
+const route = getRouteApi('/_authed/admin/deletions');
 
 /**
  * /admin/deletions: the accounts people asked to have deleted, for the admin role. A pending request
@@ -46,7 +50,12 @@ const STATE_CLASSES: Record<PendingState, string> = {
 function DeletionList() {
   const { t } = useTranslation('deletions');
   usePageTitle(t('title'));
-  const [status, setStatus] = useState<DeletionStatus>('pending');
+  // The status shown is in the address: a refresh, Back and a shared link keep it.
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const status: DeletionStatus = oneOf(search.status, DELETION_STATUSES) ?? 'pending';
+  const setStatus = (next: DeletionStatus) =>
+    void navigate({ search: next === 'pending' ? {} : { status: next }, replace: true, resetScroll: false });
   const list = useQuery(deletionsQuery(status));
   const [erasing, setErasing] = useState<AdminDeletionBody | null>(null);
 

@@ -13,6 +13,7 @@ import { toast } from '../../lib/toast.ts';
 import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { inputClass, linkButton } from './styles.ts';
+import { useFinanceSearch } from './useFinanceSearch.ts';
 import {
   type ResultsFileSummary,
   payoutBatchesQuery,
@@ -353,7 +354,8 @@ function ResultsOutcome({ outcome }: { outcome: ResultsImportBody }) {
 /** Withdrawals with the bank: all of them, or only those out longer than the late-payout setting. */
 function SentToBank() {
   const { t } = useTranslation('finance');
-  const [lateOnly, setLateOnly] = useState(false);
+  const [search, setSearch] = useFinanceSearch();
+  const lateOnly = search.late === true;
   const settings = useQuery(settingsQuery());
   const list = useQuery(processingWithdrawalsQuery(lateOnly));
   const days = settings.data?.latePayoutDays ?? 2;
@@ -364,7 +366,7 @@ function SentToBank() {
           {t('sent.heading')}
         </h2>
         <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
-          <input type="checkbox" className="size-4 accent-emerald-700" checked={lateOnly} onChange={(e) => setLateOnly(e.target.checked)} />
+          <input type="checkbox" className="size-4 accent-emerald-700" checked={lateOnly} onChange={(e) => setSearch({ late: e.target.checked ? true : undefined })} />
           {t('sent.lateOnly', { count: days })}
         </label>
       </div>

@@ -1,15 +1,16 @@
-import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BatchesTab } from './BatchesTab.tsx';
 import { HistoryTab, ReconciliationTab, UserLedgerTab } from './LedgerTabs.tsx';
+import { FINANCE_TABS as TABS, type FinanceTab as Tab } from './financeSearch.ts';
+import { useFinanceSearch } from './useFinanceSearch.ts';
 
-const TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation'] as const;
-type Tab = (typeof TABS)[number];
-
-/** The finance screen's sections as WAI-ARIA tabs: arrow keys move between them. */
+/** The finance screen's sections as WAI-ARIA tabs: arrow keys move between them. The tab is in the address. */
 export function FinanceTabs({ queue }: { queue: ReactNode }) {
   const { t } = useTranslation('finance');
-  const [active, setActive] = useState<Tab>('queue');
+  const [search, setSearch] = useFinanceSearch();
+  const active: Tab = search.tab ?? 'queue';
+  const setActive = (tab: Tab) => setSearch({ tab: tab === 'queue' ? undefined : tab });
   const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const onKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

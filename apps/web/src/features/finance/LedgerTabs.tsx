@@ -14,6 +14,8 @@ import { BankStatements } from './BankStatements.tsx';
 import { Funding } from './Funding.tsx';
 import { inputClass, linkButton } from './styles.ts';
 import { ReasonForm } from './WithdrawalForms.tsx';
+import { useFinanceSearch } from './useFinanceSearch.ts';
+import { HISTORY_STATUSES, type HistoryStatus } from './financeSearch.ts';
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
 
@@ -26,8 +28,6 @@ function query(params: Record<string, string | undefined>): string {
   return text ? `?${text}` : '';
 }
 
-const HISTORY_STATUSES = ['settled', 'paid', 'failed', 'reversed', 'rejected'] as const;
-type HistoryStatus = (typeof HISTORY_STATUSES)[number];
 
 /**
  * History: settled withdrawals (paid, failed, returned, rejected) with UTR, staff and reason,
@@ -36,9 +36,11 @@ type HistoryStatus = (typeof HISTORY_STATUSES)[number];
  */
 export function HistoryTab() {
   const { t } = useTranslation('finance');
-  const [status, setStatus] = useState<HistoryStatus>('settled');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  // Status and days are in the address (useFinanceSearch): a refresh or a shared link keeps them.
+  const [search, setSearch] = useFinanceSearch();
+  const status: HistoryStatus = search.status ?? 'settled';
+  const from = search.from ?? '';
+  const to = search.to ?? '';
   const [returning, setReturning] = useState<FinanceWithdrawalBody | null>(null);
   // One key per opening of the return dialog.
   const once = useSendOnce(returning !== null);
@@ -60,7 +62,7 @@ export function HistoryTab() {
       <div className="flex flex-wrap items-end gap-3">
         <label className="grid gap-1 text-sm font-medium">
           {t('history.status')}
-          <select className={inputClass} value={status} onChange={(e) => setStatus(e.target.value as HistoryStatus)}>
+          <select className={inputClass} value={status} onChange={(e) => setSearch({ status: e.target.value === 'settled' ? undefined : (e.target.value as HistoryStatus) })}>
             {HISTORY_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`history.statuses.${s}`)}
@@ -70,11 +72,11 @@ export function HistoryTab() {
         </label>
         <label className="grid gap-1 text-sm font-medium">
           {t('common.from')}
-          <input type="date" className={inputClass} value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input type="date" className={inputClass} value={from} onChange={(e) => setSearch({ from: e.target.value })} />
         </label>
         <label className="grid gap-1 text-sm font-medium">
           {t('common.to')}
-          <input type="date" className={inputClass} value={to} onChange={(e) => setTo(e.target.value)} />
+          <input type="date" className={inputClass} value={to} onChange={(e) => setSearch({ to: e.target.value })} />
         </label>
         <a className={linkButton} href={`/api/admin/withdrawals${query({ ...filters, format: 'csv' })}`} download>
           {t('common.downloadCsv')}

@@ -13,6 +13,7 @@ import { useUnreadCount } from '../notifications/useUnreadCount.ts';
 import { countTasksByList } from '@kamai/contracts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
 import { StaffQueues } from './StaffQueues.tsx';
+import { NeverPayNotice } from './NeverPayNotice.tsx';
 
 /**
  * Home: greeting, the user's rupees, a bell with the unread count (to /profile),
@@ -59,6 +60,8 @@ export function HomeScreen() {
       </section>
 
       <KycBanner user={user} />
+
+      <NeverPayNotice />
 
       <section aria-labelledby="tasks-heading" className="grid gap-3">
         <div className="flex items-baseline justify-between gap-3">

@@ -78,14 +78,17 @@ function NotificationList({ unread }: { unread: number }) {
     <div className="grid gap-3">
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm text-slate-600">{unread === 0 ? t('caughtUp') : t('unread', { count: unread })}</p>
-        <button
-          type="button"
-          onClick={() => void onMarkAllRead()}
-          disabled={unread === 0 || markAllRead.isPending}
-          className="min-h-11 rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent"
-        >
-          {t('markAllRead')}
-        </button>
+        {/* Offered only when something is unread (kept while its request runs, so focus stays). */}
+        {(unread > 0 || markAllRead.isPending) && (
+          <button
+            type="button"
+            onClick={() => void onMarkAllRead()}
+            disabled={markAllRead.isPending}
+            className="min-h-11 rounded-lg px-3 py-2 text-sm font-semibold text-emerald-700 hover:bg-emerald-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent"
+          >
+            {t('markAllRead')}
+          </button>
+        )}
       </div>
 
       {failure && (

@@ -75,9 +75,12 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
           id={switchId}
           checked={notificationsEnabled}
           onCheckedChange={setNotificationsEnabled}
-          className="relative h-7 w-12 shrink-0 rounded-full bg-slate-300 transition focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2 data-[state=checked]:bg-emerald-600"
+          // The target is 44 px tall around the drawn 48×28 track (WCAG 2.5.5, the app's own rule).
+          className="group grid min-h-11 w-12 shrink-0 place-items-center rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2"
         >
-          <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
+          <span className="relative block h-7 w-12 rounded-full bg-slate-300 transition group-data-[state=checked]:bg-emerald-600">
+            <Switch.Thumb className="mt-0.5 block size-6 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
+          </span>
         </Switch.Root>
       </div>
       <FormActions submitLabel={t('edit.save')} pendingLabel={t('edit.saving')} pending={update.isPending} onCancel={onDone} className="mt-2" />

@@ -443,7 +443,7 @@ function CannedReasons({ onPick }: { onPick: (text: string) => void }) {
           key={reason.en}
           type="button"
           onClick={() => onPick(reason[language])}
-          className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+          className="min-h-11 rounded-full border border-slate-300 bg-white px-4 py-2 text-sm text-slate-800 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
         >
           {reason[language]}
         </button>

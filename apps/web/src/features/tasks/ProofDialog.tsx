@@ -12,6 +12,7 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import { HonestRatingNote } from './TaskCard.tsx';
 import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from '../../components/icons.tsx';
 import { useSubmitProofMutation } from './taskMutations.ts';
 import { checkImageFile, uploadFailure, uploadImage } from './upload.ts';
@@ -56,6 +57,7 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
           <h3 className="text-sm font-semibold text-slate-900">{t('proof.instructions')}</h3>
           <p className="mt-1 text-sm text-slate-600">{task.description}</p>
         </div>
+        <HonestRatingNote task={task} />
         {task.proofInstructions && (
           <div className="rounded-xl bg-amber-50 px-3 py-2">
             <h3 className="text-sm font-semibold text-amber-900">{t('proof.requirements')}</h3>
@@ -270,7 +272,8 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
 
       <div className="grid gap-1.5">
         <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
-          {t('proof.description')}
+          {/* A rating task's proof is the review written, not the stars given. */}
+          {task.taskType === 'rating' ? t('proof.review') : t('proof.description')}
         </label>
         <textarea
           id={descriptionId}
@@ -279,7 +282,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
           onChange={(event) => setDescription(event.target.value.slice(0, PROOF_DESCRIPTION_MAX_LENGTH))}
           aria-describedby={counterId}
           rows={4}
-          placeholder={t('proof.descriptionPlaceholder')}
+          placeholder={task.taskType === 'rating' ? t('proof.reviewPlaceholder') : t('proof.descriptionPlaceholder')}
           className="w-full resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 text-base shadow-sm outline-none placeholder:text-slate-500 focus:border-emerald-600 focus:ring-2 focus:ring-emerald-600"
         />
         <p id={counterId} data-testid="description-counter" className="text-right text-xs text-slate-500">

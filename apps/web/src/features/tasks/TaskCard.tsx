@@ -4,7 +4,7 @@ import { apiRequest } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
-import { ClockIcon, ExternalLinkIcon } from '../../components/icons.tsx';
+import { ClockIcon, ExternalLinkIcon, InfoIcon } from '../../components/icons.tsx';
 
 /** Which list shows the card; it names the button that opens the task's URL. */
 export type TaskCardKind = 'rating' | 'website' | 'generic';
@@ -30,6 +30,21 @@ export function RewardAndTime({ task, tinted = false }: { task: Pick<TaskBody, '
         {task.estimatedTime}
       </span>
     </div>
+  );
+}
+
+/**
+ * On a rating or review task: the reward is the same whatever the stars (app stores forbid rewards
+ * for positive ratings, and paid five-star tasks are how task scams start).
+ */
+export function HonestRatingNote({ task }: { task: Pick<TaskBody, 'taskType'> }) {
+  const { t } = useTranslation('tasks');
+  if (task.taskType !== 'rating') return null;
+  return (
+    <p data-testid="honest-rating" className="flex gap-2 rounded-xl border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
+      <InfoIcon className="mt-0.5 size-4 shrink-0" />
+      {t('honest')}
+    </p>
   );
 }
 
@@ -59,6 +74,7 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
         <StatusBadge status={status} />
       </header>
       <p className="text-sm text-slate-600">{task.description}</p>
+      <HonestRatingNote task={task} />
       <RewardAndTime task={task} tinted />
       {task.requiresProof && task.proofInstructions && (
         <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
