@@ -77,4 +77,11 @@ export type ErrorCode =
   | 'invalid_code'
   /** A finance member who adjusted a user's wallet in the last 30 days handling that user's withdrawal: 403. */
   | 'conflict_of_duties'
+  /**
+   * The server's disk is full (or below its reserve, DISK_RESERVE_MB): nothing was saved; 503 with
+   * Retry-After. Reads still work.
+   */
+  | 'storage_full'
+  /** The server's data directory is read-only or gone: nothing was saved; 503 with Retry-After. */
+  | 'storage_read_only'
   | 'internal';

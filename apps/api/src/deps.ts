@@ -7,6 +7,7 @@ import type { LoginGuard } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { PersonalData } from './privacy/personal-data.ts';
 import type { SmsPort } from './auth/sms.ts';
+import type { StorageGuard } from './storage/guard.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -34,6 +35,8 @@ export interface AppDeps {
   sms: SmsPort;
   /** The server's secret, for HMACs of codes that must not be stored in plain text. */
   secret: Uint8Array;
+  /** The disk under DATA_DIR: free space against the reserve, read-only, gone (storage/guard.ts). */
+  storage?: StorageGuard;
 }
 
 export interface AppEnv {
