@@ -183,6 +183,8 @@ export function storageFault(err: unknown): 'full' | 'read_only' | null {
     if (typeof code !== 'string') continue;
     if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
     if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code === 'EROFS') return 'read_only';
+    // A file system call refused (an immutable file, a directory made read-only): not a request's fault.
+    if ((code === 'EPERM' || code === 'EACCES') && typeof (e as { syscall?: unknown }).syscall === 'string') return 'read_only';
   }
   return null;
 }

@@ -45,6 +45,15 @@ export interface StorageGuardOptions {
 
 const MIB = 1024 * 1024;
 
+/** Whether each path that exists may be written: EROFS for a read-only mount, EPERM for an immutable file (root too). */
+async function writable(paths: string[]): Promise<boolean> {
+  for (const path of paths) {
+    const error = await access(path, constants.W_OK).then(() => null, (err: NodeJS.ErrnoException) => err.code);
+    if (error !== null && error !== 'ENOENT') return false;
+  }
+  return true;
+}
+
 /**
  * Watches the file systems under DATA_DIR (fs.statfs every few seconds, and on each health check and
  * metrics scrape) and what the stores' writes report (noteFault), so the API refuses a command it
@@ -133,8 +142,8 @@ export class StorageGuard {
     if (previous === 'gone' || gone) {
       const reason = previous === 'gone' ? this.#status.reason : `${gone} is gone from ${dataDir} (deleted or replaced under the running process)`;
       status = { state: 'gone', ...(reason ? { reason } : {}), reserveBytes, files: seen };
-    } else if (!(await access(dataDir, constants.W_OK).then(() => true, () => false))) {
-      status = { state: 'read_only', reason: `${dataDir} cannot be written (read-only file system?)`, reserveBytes, files: seen };
+    } else if (!(await writable([dataDir, ...files]))) {
+      status = { state: 'read_only', reason: `${dataDir} cannot be written (a read-only file system, or files made immutable)`, reserveBytes, files: seen };
     } else {
       const free = seen.map((f) => f.freeBytes).filter((n): n is number => n !== null);
       const least = free.length > 0 ? Math.min(...free) : Infinity;
