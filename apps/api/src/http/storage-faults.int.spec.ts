@@ -167,8 +167,8 @@ describe.skipIf(!canMount)('a full disk (no reserve)', () => {
   let disk: string;
   let server: TestServer;
   beforeAll(async () => {
-    disk = tryMount(48);
-    server = await startTestServer({ DATA_DIR: disk!, DISK_RESERVE_MB: '0' });
+    disk = tryMount(48)!;
+    server = await startTestServer({ DATA_DIR: disk, DISK_RESERVE_MB: '0' });
   });
   afterAll(async () => {
     await server?.close();
