@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteConnectionOf } from '@kamai/projections';
 import { type TestClient, type TestServer, freshMobile, startTestServer } from '../testing/index.ts';
 
 /**
@@ -317,5 +318,60 @@ describe('a data directory deleted under the process', () => {
     await expect(server.storageGone).resolves.toMatch(/gone from/);
     expect(await register(server)).toMatchObject({ status: 503, code: 'storage_read_only' });
     expect((await earner.get('/api/auth/user')).status).toBe(200);
+  });
+});
+
+/**
+ * A full read database, by SQLite's own limit (PRAGMA max_page_count) on the connection the
+ * projections write with (PROJECTIONS=inline: the app's own): portable, no mount needed.
+ */
+describe('a full read database (PRAGMA max_page_count)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PROJECTIONS: 'inline' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('parks no read model: they wait for space and catch up, and every acknowledged command is in the log', async () => {
+    const finance = await server.signUp({ roles: ['finance'] });
+    const earner = await server.signUp();
+    const read = sqliteConnectionOf(server.db);
+    read.pragma(`max_page_count = ${Number(read.pragma('page_count', { simple: true })) + 16}`);
+    read.exec('CREATE TABLE disk_filler (x BLOB)');
+    try {
+      for (;;) read.prepare('INSERT INTO disk_filler VALUES (randomblob(2000))').run();
+    } catch (err) {
+      expect((err as { code?: string }).code).toBe('SQLITE_FULL');
+    }
+
+    // The commands are kept (the log has room); the read models fall behind rather than park.
+    let acknowledged = 0;
+    let lagging = false;
+    for (let i = 0; i < 40 && !lagging; i++) {
+      const answer = await credit(finance, earner.mobile);
+      expect([201, 503]).toContain(answer.status);
+      if (answer.status === 201) acknowledged++;
+      const h = await server.client().get<{ readModels: { lag: number }[] }>('/api/health');
+      lagging = h.body.readModels.some((m) => m.lag > 0);
+    }
+    expect(lagging).toBe(true);
+    expect((await health(server)).body).not.toHaveProperty('parked');
+
+    read.pragma('max_page_count = 1073741823');
+    read.exec('DROP TABLE disk_filler');
+    const until = Date.now() + 15_000;
+    let caughtUp = false;
+    while (!caughtUp && Date.now() < until) {
+      const h = await server.client().get<{ readModels: { lag: number; state: string }[] }>('/api/health');
+      caughtUp = h.body.readModels.every((m) => m.lag === 0 && m.state === 'live');
+      if (!caughtUp) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(caughtUp).toBe(true);
+    expect((await health(server)).body).not.toHaveProperty('parked');
+    expect(await creditsInLog(server, earner.userId)).toBe(acknowledged);
+    const balance = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.mobile}/balance`);
+    expect(Number(balance.body.available)).toBe(acknowledged);
   });
 });
