@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type ErrorBody, type ErrorCode, type MessageRef, msg, serverText } from '@kamai/contracts';
 import { DomainError, type DomainErrorKind, WrongExpectedRevisionError } from '@kamai/domain';
 import { storageFault } from '@kamai/projections';
-import type { AppDeps } from '../deps.ts';
+import type { StorageGuard } from '../storage/guard.ts';
 
 /** An error the API answers with its own status and the JSON error body; anything else is a 500. */
 export class ApiError extends Error {
@@ -87,7 +87,7 @@ export function respondWithError(c: Context, err: unknown) {
   // machine's fault, not the request's. The guard hears of it, so the next commands are refused early.
   const fault = storageFault(err);
   if (fault) {
-    (c.get('deps') as AppDeps | undefined)?.storage?.noteFault(fault);
+    (c.get('deps') as { storage?: StorageGuard } | undefined)?.storage?.noteFault(fault);
     return respondWithError(c, storageRefusal(fault));
   }
   console.error('[api] unexpected error', err);
