@@ -179,6 +179,8 @@ export function isBusy(err: unknown): boolean {
 export function storageFault(err: unknown): 'full' | 'read_only' | null {
   let e = err;
   for (let depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
+    // S3: MinIO says its disks are full by the error's name (the AWS SDK's `name`, its XML `Code`).
+    if ((e as { name?: unknown }).name === 'XMinioStorageFull') return 'full';
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
     if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
