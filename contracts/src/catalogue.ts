@@ -32,6 +32,8 @@ export const API_MESSAGES = {
   notYetVisible: 'Your change was saved but is taking a moment to show. Please refresh in a few seconds.',
   stillProcessing: 'This request is still being processed. Please try again in a moment.',
   tooManyChanges: 'Too many changes at once. Please try again.',
+  storageFull: 'Kamai is busy, try again in a minute',
+  storageReadOnly: 'Kamai cannot save changes just now. Please try again in a few minutes.',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different request',
   idempotencyKeyFormat: 'Idempotency-Key must be 1 to 100 visible characters',
   badCredentials: 'Invalid mobile number or password',

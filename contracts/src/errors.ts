@@ -83,4 +83,11 @@ export type ErrorCode =
   | 'with_bank'
   /** A batch's result for a withdrawal that is not in that batch: 409. */
   | 'not_in_batch'
+  /**
+   * The server's disk is full (or below its reserve, DISK_RESERVE_MB): nothing was saved; 503 with
+   * Retry-After. Reads still work.
+   */
+  | 'storage_full'
+  /** The server's data directory is read-only or gone: nothing was saved; 503 with Retry-After. */
+  | 'storage_read_only'
   | 'internal';

@@ -171,6 +171,27 @@ export function isBusy(err: unknown): boolean {
 }
 
 /**
+ * A failure of the machine's storage rather than of the code: 'full' (SQLITE_FULL, ENOSPC, EDQUOT)
+ * or 'read_only' (SQLITE_READONLY*, EROFS, a file that cannot be opened or written any more), looked
+ * for through `cause`; null for anything else. Such a failure passes when the disk does: it is
+ * retried or answered 503, never parked or answered 500.
+ */
+export function storageFault(err: unknown): 'full' | 'read_only' | null {
+  let e = err;
+  for (let depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
+    // S3: MinIO says its disks are full by the error's name (the AWS SDK's `name`, its XML `Code`).
+    if ((e as { name?: unknown }).name === 'XMinioStorageFull') return 'full';
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
+    if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || code === 'EROFS') return 'read_only';
+    // A file system call refused (an immutable file, a directory made read-only): not a request's fault.
+    if ((code === 'EPERM' || code === 'EACCES') && typeof (e as { syscall?: unknown }).syscall === 'string') return 'read_only';
+  }
+  return null;
+}
+
+/**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so two processes
  * sharing the file never deadlock upgrading a read lock. Connections of this process take turns
  * through an in-process lock; another process's lock is waited for asynchronously (short retries),

@@ -1,6 +1,6 @@
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import type { Kysely } from 'kysely';
-import { type ReadDbHandle, isBusy, writeTransaction, writerOf } from './db.ts';
+import { type ReadDbHandle, isBusy, storageFault, writeTransaction, writerOf } from './db.ts';
 import type { Projection } from './projection.ts';
 import { BUILD_STALE_MS, BuildInProgressError, ProjectionFailure, type ReadAhead, applyTo, buildAside } from './rebuild.ts';
 import type { ReadDb } from './schema.ts';
@@ -47,7 +47,8 @@ export function readModelStatus(
 export function isTransient(err: unknown): boolean {
   let e = err;
   for (let depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
-    if (isBusy(e)) return true;
+    // A full or read-only disk is the machine's, not the event's: wait for it rather than park.
+    if (isBusy(e) || storageFault(e)) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UNAVAILABLE|DEADLINE_EXCEEDED)$/.test(code)) return true;
   }

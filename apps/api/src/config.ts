@@ -104,6 +104,12 @@ const Env = v.object({
   /** The DLT content template ids of the reset-code SMS in English and in Hindi. */
   SMS_DLT_TEMPLATE_ID_EN: v.optional(v.string()),
   SMS_DLT_TEMPLATE_ID_HI: v.optional(v.string()),
+  /**
+   * Free space (MiB) kept on every file system holding DATA_DIR's files: below it the API refuses
+   * commands that append (503 storage_full) while reads and staff work go on; a warning is logged
+   * below twice it. 0: no reserve (commands run until the disk is full).
+   */
+  DISK_RESERVE_MB: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number of MiB'), v.transform(Number)), '256'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
 });
@@ -180,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     throttleFile: resolve(dataDir, 'throttle.sqlite'),
+    diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     allowedOrigins: (e.ALLOWED_ORIGINS ?? []).map((o) => o.toLowerCase()),
     projections: e.PROJECTIONS,
     ifscDataset: e.IFSC_DATASET === undefined ? null : resolve(e.IFSC_DATASET),

@@ -36,3 +36,13 @@ describe('LEDGER_WITNESS', () => {
     expect(() => loadConfig({ LEDGER_WITNESS: 's3://kamai-ledger' })).toThrow(/needs S3_ACCESS_KEY_ID/);
   });
 });
+
+describe('DISK_RESERVE_MB', () => {
+  it('is 256 MiB by default, in bytes, 0 allowed, and refuses anything but a whole number', () => {
+    expect(loadConfig({}).diskReserveBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ DISK_RESERVE_MB: '0' }).diskReserveBytes).toBe(0);
+    expect(loadConfig({ DISK_RESERVE_MB: '1024' }).diskReserveBytes).toBe(1024 * 1024 * 1024);
+    expect(() => loadConfig({ DISK_RESERVE_MB: '1.5' })).toThrow(/DISK_RESERVE_MB="1.5": must be a whole number of MiB/);
+    expect(() => loadConfig({ DISK_RESERVE_MB: '-1' })).toThrow(ConfigError);
+  });
+});

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { PersonalData } from './privacy/personal-data.ts';
 import type { SmsPort } from './auth/sms.ts';
 import type { LedgerCheckpoints } from './finance/verify.ts';
+import type { StorageGuard } from './storage/guard.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -37,6 +38,8 @@ export interface AppDeps {
   secret: Uint8Array;
   /** The signing of the log's checkpoints and its witness: /api/health, ledger/verify (absent in specs that build an app alone). */
   ledger?: Pick<LedgerCheckpoints, 'status' | 'witness'>;
+  /** The disk under DATA_DIR: free space against the reserve, read-only, gone (storage/guard.ts). */
+  storage?: StorageGuard;
 }
 
 export interface AppEnv {

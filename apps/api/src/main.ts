@@ -34,6 +34,11 @@ async function main() {
     console.log('[api] stopped');
     process.exit(0);
   };
+  // DATA_DIR's files were deleted or replaced under the process: nothing it writes now would be kept.
+  void server.storageGone.then((reason) => {
+    console.error(`[api] stopping: ${reason}. Restore DATA_DIR (see docs/operations.md) before starting again.`);
+    process.exit(1);
+  });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -37,6 +37,9 @@ import { ProjectionThread } from './projections/thread.ts';
 import { type DemoAccount, seedDemoData } from './seed.ts';
 import { startLedgerCheckpoints } from './finance/verify.ts';
 import { createLedgerWitness } from './event-store/witness.ts';
+import { monotonicClock } from './clock.ts';
+import { logger } from './observability/index.ts';
+import { StorageGuard } from './storage/guard.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
 // Registers the demo wallet (a balance and a pending withdrawal) as a seed step.
@@ -54,6 +57,11 @@ export interface RunningServer {
   runner: ReadModels;
   /** Every route the app answers (method and Hono path), for the authorization matrix test. */
   routes: Array<{ method: string; path: string }>;
+  /**
+   * Settles with the reason when DATA_DIR's files are deleted or replaced under the process: it can
+   * never write there again, and should stop (main.ts does).
+   */
+  storageGone: Promise<string>;
   /** Runs the unreferenced-upload sweep now (as if at `now`); returns the keys it deleted. */
   sweepUploads(now?: number): Promise<string[]>;
   /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
@@ -102,6 +110,13 @@ export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8
   return readOrCreateSecretFile(join(config.dataDir, 'secret.key')).secret;
 }
 
+/** The time of the log's last event, the floor of this process's clock; null for an empty log. */
+async function lastRecordedAt(store: EventStore): Promise<Date | null> {
+  const head = await store.headPosition();
+  const [last] = head > 0 ? await store.readAll({ after: head - 1, limit: 1 }) : [];
+  return last ? new Date(last.recordedAt) : null;
+}
+
 /** Opens the stores, catches the read models up, seeds demo data when asked, and serves HTTP. */
 export interface ServerOptions {
   /** Wraps the event store before anything uses it: the crash tests' seam (testing/crash-main.ts); never set in production. */
@@ -145,6 +160,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
     throw err;
   }
 
+  let goneWith: (reason: string) => void = () => {};
+  const storageGone = new Promise<string>((resolve) => (goneWith = resolve));
   const secret = loadSecret(config);
   const objects = createObjectStorage(
     config.objectStorage === 's3'
@@ -157,11 +174,29 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
+  const now = options.now ?? monotonicClock({
+    floor: await lastRecordedAt(store),
+    onBackwards: (ms) => logger.warn({ behindMs: ms }, 'clock: the machine clock went back; commands keep the last time until it catches up'),
+  });
+  const storage = new StorageGuard({
+    dataDir: config.dataDir,
+    files: [
+      ...(config.eventStore.kind === 'sqlite' ? [config.eventStore.file] : []),
+      config.readDbFile,
+      config.keysFile,
+      config.throttleFile,
+      ...(config.objectStorage === 'disk' ? [join(config.dataDir, 'objects')] : []),
+    ],
+    reserveBytes: config.diskReserveBytes,
+    log: (level, line) => logger[level](line),
+    onGone: (reason) => goneWith(reason),
+  });
+  await storage.start();
   // Signs from the start (after a walk of the whole log against the checkpoints and the witness), so
   // /api/health can say at once whether the log extends what was signed before.
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
   const appDeps: AppDeps = {
-    config, store, personalData: store.personal, db, runner, now: options.now ?? (() => new Date()), loginGuard, sessions, attempts, uploads, sms, secret,
+    config, store, personalData: store.personal, db, runner, now, loginGuard, sessions, attempts, uploads, sms, secret, storage,
     ledger: ledgerCheckpoints,
   };
   const app = createApp({ ...appDeps, objects });
@@ -176,7 +211,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const autoApprove = setInterval(() => {
     if (autoApproving) return;
     autoApproving = true;
-    runAutoApprovals({ store, db, now: new Date() })
+    runAutoApprovals({ store, db, now: now() })
       .then((r) => r.approved.length > 0 && log(`[review] auto-approved ${r.approved.length} submissions`))
       .catch((err) => log(`[review] auto-approval sweep failed: ${String(err)}`))
       .finally(() => (autoApproving = false));
@@ -215,6 +250,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     runner,
     // Middleware is registered as method ALL; only real routes are listed.
     routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
+    storageGone,
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
     async close(graceMs = 10_000) {
       // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
@@ -225,6 +261,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(sweep);
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
+      storage.stop();
       await sessions.stop();
       attempts.close();
       uploads.close();

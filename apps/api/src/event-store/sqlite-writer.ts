@@ -77,7 +77,7 @@ export class AppendWriter {
     lastEvent: Database.Statement<[string], { revision: number; hash: string | null }>;
     findId: Database.Statement<[string], IdRow>;
     insert: Database.Statement<[number, string, string, number, string, string, string, string, string, string | null, number, string]>;
-    lastLink: Database.Statement<[], { position: number; log_hash: string | null }>;
+    lastLink: Database.Statement<[], { position: number; log_hash: string | null; recorded_at: string }>;
     moveHead: Database.Statement<[string, number, string, number]>;
     head: Database.Statement<[], number>;
   };
@@ -101,7 +101,7 @@ export class AppendWriter {
         `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash, log_prev, log_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      lastLink: db.prepare('SELECT position, log_hash FROM events ORDER BY position DESC LIMIT 1'),
+      lastLink: db.prepare('SELECT position, log_hash, recorded_at FROM events ORDER BY position DESC LIMIT 1'),
       moveHead: db.prepare(
         `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?)
          ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
@@ -163,10 +163,24 @@ export class AppendWriter {
     return outcomes;
   }
 
+  /**
+   * The time of the log's last row, as of the open transaction: no row is recorded earlier, so the
+   * log's times never go back when the machine's clock does (see recordedAtNow).
+   */
+  #lastRecordedAt = '';
+
   /** The log's last row (null when empty): the link the next row follows. */
   #logTail(): LogLink | null {
     const last = this.#sql.lastLink.get();
+    this.#lastRecordedAt = last?.recorded_at ?? '';
     return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
+  }
+
+  /** The later of the clock and the log's last row (ISO times of one format compare as strings). */
+  #recordedAtNow(): string {
+    const clock = new Date().toISOString();
+    if (clock > this.#lastRecordedAt) this.#lastRecordedAt = clock;
+    return this.#lastRecordedAt;
   }
 
   /**
@@ -185,7 +199,7 @@ export class AppendWriter {
       if (retried) return { result: retried, tail };
       throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
-    const recordedAt = new Date().toISOString();
+    const recordedAt = this.#recordedAtNow();
     let prevHash = last?.hash ?? null;
     // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
     let logLink = tail;

@@ -29,7 +29,7 @@ import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
-import { meteredStore, metricsRoutes, registerRunnerLag } from '../observability/index.ts';
+import { meteredStore, metricsRoutes, registerRunnerLag, registerStorage } from '../observability/index.ts';
 import { shareStreamStateCache } from '../commands/handle.ts';
 import { errorBody, respondWithError } from './errors.ts';
 import { pageWithNonce } from './csp.ts';
@@ -46,6 +46,8 @@ export function createApp(parts: AppParts) {
   const deps: AppDeps = { ...given, store: meteredStore(given.store) };
   shareStreamStateCache(deps.store, given.store);
   registerRunnerLag(deps.runner, deps.store);
+  const storage = deps.storage;
+  if (storage) registerStorage(() => storage.check());
   const app = new Hono<AppEnv>();
   app.onError((err, c) => respondWithError(c, err));
   // Request id, log and metrics, security headers, compression, body limit, cross-site check,
@@ -53,25 +55,33 @@ export function createApp(parts: AppParts) {
   app.use(requestPipeline(deps));
 
   // Each read model's version, position and state (live, building, stale, newer, parked, failed)
-  // and how far it lags the store. A parked model (stopped at an event it could not apply) makes the
-  // status 'degraded' and is named, but the app still serves: 200. 503 only once the read models as
-  // a whole stop following the store, so a load balancer or operator notices.
+  // and how far it lags the store, and the disk under DATA_DIR. A parked model (stopped at an event
+  // it could not apply) or free space below the reserve makes the status 'degraded' with the reason,
+  // but the app still serves: 200. 503 once the read models as a whole stop following the store, or
+  // DATA_DIR cannot be written ('failing'), so a load balancer or operator notices.
   app.get('/api/health', async (c) => {
-    const [readModels, head] = await Promise.all([deps.runner.status(), deps.store.headPosition()]);
+    const [readModels, head, storage] = await Promise.all([deps.runner.status(), deps.store.headPosition(), deps.storage?.check()]);
     const parked = readModels.filter((m) => m.state === 'parked').map((m) => m.name);
     // A log that does not extend the checkpoints signed before is not signed again: degraded, named.
     const ledger = deps.ledger?.status();
+    const cannotWrite = storage?.state === 'read_only' || storage?.state === 'gone';
+    const reasons = [
+      ...(deps.runner.failed ? ['read models are not being updated'] : []),
+      ...(storage && storage.state !== 'ok' ? [storage.reason ?? storage.state] : []),
+      ...(ledger?.state === 'refused' ? ['the event log does not extend its signed checkpoints'] : []),
+    ];
     const body = {
-      status: deps.runner.failed || parked.length > 0 || ledger?.state === 'refused' ? 'degraded' : 'ok',
+      status: cannotWrite ? 'failing' : deps.runner.failed || parked.length > 0 || storage?.state === 'low' || ledger?.state === 'refused' ? 'degraded' : 'ok',
       projections: deps.config.projections,
       position: deps.runner.position,
       head,
       ...(parked.length > 0 ? { parked } : {}),
       ...(ledger ? { ledger } : {}),
+      ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
       readModels: readModels.map((m) => ({ ...m, lag: Math.max(0, head - m.position) })),
+      ...(storage ? { storage } : {}),
     };
-    if (deps.runner.failed) return c.json({ ...body, reason: 'read models are not being updated' }, 503);
-    return c.json(body);
+    return c.json(body, deps.runner.failed || cannotWrite ? 503 : 200);
   });
   app.route('/', metricsRoutes);
   app.route('/', authRoutes);

@@ -1,4 +1,5 @@
 import { msg } from '@kamai/contracts';
+import { rolesOf } from '@kamai/projections';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -8,7 +9,8 @@ import { idempotency } from '../finance/idempotency.ts';
 import { finishObservation, startObservation } from '../observability/index.ts';
 import { compressAnswer } from './compress.ts';
 import { applyApiHeaders, documentPolicies, presetApiHeaders } from './csp.ts';
-import { ApiError, respondWithError } from './errors.ts';
+import { ApiError, respondWithError, storageRefusal } from './errors.ts';
+import { commandRefusal } from '../storage/guard.ts';
 import { checkSameOrigin } from './origin.ts';
 import { requestHeader } from './request.ts';
 
@@ -128,10 +130,23 @@ async function sessionAndRoute(c: Context<AppEnv>, next: Next, api: boolean): Pr
     if (api) checkSameOrigin(c);
     const resolving = resolveSession(c);
     if (resolving) await resolving;
+    if (api) refuseWhenStorageCannot(c);
     await (api ? step(c, idempotency, next) : next());
   } catch (err) {
     answerWithError(c, err);
   }
+}
+
+/**
+ * A command the disk cannot take (below the reserve, full, read-only or gone) is refused before it
+ * starts: 503 with Retry-After (see storage/guard.ts for what still runs while space is low).
+ */
+function refuseWhenStorageCannot(c: Context<AppEnv>): void {
+  const storage = c.var.deps.storage;
+  if (!storage || storage.state === 'ok') return;
+  const user = c.get('user');
+  const refusal = commandRefusal(storage, c.req.method, c.req.path, user ? rolesOf(user).length > 0 : false);
+  if (refusal) throw storageRefusal(refusal);
 }
 
 /** Compression of the answer; no promise when it stays as it is (a small ready body). */

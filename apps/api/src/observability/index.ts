@@ -10,7 +10,7 @@ import { nodeResponse, requestHeader } from '../http/request.ts';
 import { appendBatchSize, appendFailures, metricsText, observeHttp, registerProjectionLag } from './metrics.ts';
 
 export { logger } from './logger.ts';
-export { registerProjectionLag, type ProjectionLag } from './metrics.ts';
+export { registerProjectionLag, registerStorage, type ProjectionLag } from './metrics.ts';
 
 /** A client's request id is kept when it is a plain token; anything else is replaced. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;

@@ -133,3 +133,58 @@ export function observeHttp(method: string, route: string, status: number, secon
     commandDuration.observe({ command: `${method} ${route}` }, seconds);
   }
 }
+
+/** What the storage guard (storage/guard.ts) saw of the disk, for the storage gauges. */
+export interface StorageReading {
+  state: string;
+  reserveBytes: number;
+  files: Array<{ name: string; freeBytes: number | null }>;
+}
+let storageSource: (() => Promise<StorageReading>) | null = null;
+let storageReading: Promise<StorageReading | null> | null = null;
+/** The storage gauges come from one look at the disk per scrape. */
+function readStorage(): Promise<StorageReading | null> {
+  storageReading ??= (storageSource ? storageSource().catch(() => null) : Promise.resolve(null)).finally(() => setImmediate(() => (storageReading = null)));
+  return storageReading;
+}
+
+const STORAGE_STATES = ['ok', 'low', 'read_only', 'gone'] as const;
+new Gauge({
+  name: 'kamai_storage_free_bytes',
+  help: 'Free bytes of the file system holding each data file (what an unprivileged writer may use)',
+  labelNames: ['file'] as const,
+  registers: [registry],
+  async collect() {
+    const reading = await readStorage();
+    this.reset();
+    for (const f of reading?.files ?? []) if (f.freeBytes !== null) this.set({ file: f.name }, f.freeBytes);
+  },
+});
+new Gauge({
+  name: 'kamai_storage_reserve_bytes',
+  help: 'Free space kept in reserve (DISK_RESERVE_MB): below it commands that append are refused',
+  registers: [registry],
+  async collect() {
+    const reading = await readStorage();
+    if (reading) this.set(reading.reserveBytes);
+  },
+});
+new Gauge({
+  name: 'kamai_storage_state',
+  help: 'The data directory as the API sees it: 1 for the current state (ok, low, read_only, gone), 0 for the others',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  async collect() {
+    const reading = await readStorage();
+    if (!reading) return;
+    for (const state of STORAGE_STATES) this.set({ state }, reading.state === state ? 1 : 0);
+  },
+});
+
+/** Feeds the storage gauges; the newest app's guard replaces an older one's (tests make many). */
+export function registerStorage(source: () => Promise<StorageReading>): () => void {
+  storageSource = source;
+  return () => {
+    if (storageSource === source) storageSource = null;
+  };
+}

@@ -3,6 +3,7 @@ import type { QueryFunctionContext } from '@tanstack/react-query';
 import { apiRequest, getQueryFn, serverErrorMessage, serverFieldErrors, errorStatus } from './api.ts';
 import { createQueryClient } from './queryClient.ts';
 import { serverTexts } from '../i18n/serverTexts.ts';
+import { i18n } from '../i18n/index.ts';
 
 type FetchArgs = [input: string, init?: RequestInit];
 
@@ -82,6 +83,22 @@ describe('reading a server error', () => {
     expect(serverErrorMessage(error, 'fallback')).toBe('Mobile number must be 10 digits');
     expect(serverFieldErrors(error)).toEqual({ mobile: 'Mobile number must be 10 digits' });
     expect(errorStatus(error)).toBe(400);
+  });
+
+  it('shows a full disk (503 storage_full) as busy, in the reader\'s language, and a bare 503 the same', async () => {
+    const full = await failedRead(() =>
+      json(503, { error: { code: 'storage_full', message: 'Kamai is busy, try again in a minute', key: 'api.storageFull' } }),
+    );
+    expect(serverErrorMessage(full, 'Failed to create account')).toBe('Kamai is busy, try again in a minute');
+    const bare = await failedRead(() => new Response('<html>Service Unavailable</html>', { status: 503 }));
+    expect(serverErrorMessage(bare, 'Failed to create account')).toBe('Kamai is busy, try again in a minute');
+    await i18n.changeLanguage('hi');
+    try {
+      expect(serverErrorMessage(full, 'fallback')).toBe('Kamai अभी व्यस्त है, एक मिनट में फिर से कोशिश करें');
+      expect(serverErrorMessage(bare, 'fallback')).toBe('Kamai अभी व्यस्त है, एक मिनट में फिर से कोशिश करें');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('falls back when the error carries no server message', async () => {
