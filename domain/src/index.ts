@@ -21,3 +21,4 @@ export * from './user/suspension.ts';
 export * from './finance/payout-batch.ts';
 export * from './password-reset.ts';
 export * from './finance/funding.ts';
+export * from './finance/staff-limits.ts';

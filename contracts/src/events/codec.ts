@@ -145,6 +145,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   ReferenceReleased: 1,
   IdempotencyKeyReserved: 2,
   IdempotentCommandCompleted: 1,
+  MemberMoneyCounted: 1,
   IdempotentResponseRecorded: 1,
   IdempotencyKeyReleased: 1,
   PayoutBatchCreated: 1,

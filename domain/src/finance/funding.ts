@@ -24,6 +24,11 @@ export type FundingCommand =
         by: string;
         /** Above this a second finance member approves (the adjustment threshold; its default when absent). */
         approvalThresholdPaise?: Paise;
+        /**
+         * What the member booked alone in the last 24 hours would pass that threshold with this one
+         * (decided on their staff-limits stream, ./staff-limits.ts): a second member approves it.
+         */
+        memberLimitReached?: boolean;
       };
       now: string;
     }
@@ -76,7 +81,7 @@ export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent>
               valueDate: d.valueDate,
               recordedBy: d.by,
               recordedAt: command.now,
-              approvalRequired: d.amountPaise > threshold,
+              approvalRequired: d.memberLimitReached === true || d.amountPaise > threshold,
             },
           },
         ];
