@@ -157,6 +157,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   BankFundingRecorded: 1,
   BankFundingApproved: 1,
   BankFundingRejected: 1,
+  BankFundingReversalRequested: 1,
+  BankFundingReversed: 1,
   PersonalDataSealed: 1,
 };
 

@@ -145,3 +145,36 @@ describe('funding four-eyes per member', () => {
     expect((await server.store.readStream(`staff-limits-${member.userId}`)).map((e) => e.type)).toEqual(['MemberMoneyCounted']);
   });
 });
+
+describe('reversing a booked funding takes two members', () => {
+  it('one asks (202, nothing moves), a different one approves (the journal takes it back); the asker cannot approve', async () => {
+    const asker = await server.signUp({ roles: ['finance'] });
+    const approver = await server.signUp({ roles: ['finance'] });
+    const booked = await asker.post<FundingBody>('/api/admin/ledger/funding', { amount: '700.00', reference: 'IMPS REV 0001', date: today() });
+    expect(booked.status).toBe(201);
+    const before = await reconciliation();
+
+    // A pending funding is not booked: nothing to reverse.
+    const pendingFunding = await asker.post<FundingBody>('/api/admin/ledger/funding', { amount: '5000.00', reference: 'IMPS REV 0002', date: today() });
+    expect(pendingFunding.status).toBe(202);
+    expect((await asker.post(`/api/admin/ledger/funding/${pendingFunding.body.id}/reverse`, { reason: 'Typed twice' })).status).toBe(409);
+
+    const asked = await asker.post<FundingBody>(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'Booked against the wrong account' });
+    expect([asked.status, asked.body.status]).toEqual([202, 'reversal_requested']);
+    expect((await reconciliation()).bankFunded).toBe(before.bankFunded);
+    expect((await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'again' })).status).toBe(409);
+    const own = await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`);
+    expect([own.status, own.body.error.code]).toEqual([403, 'forbidden']);
+
+    const reversed = await approver.post<FundingBody>(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`);
+    expect([reversed.status, reversed.body.status]).toEqual([200, 'reversed']);
+    const after = await reconciliation();
+    expect(Number(after.bankFunded)).toBeCloseTo(Number(before.bankFunded) - 700, 2);
+    expect([after.paid, after.difference]).toEqual([before.paid, '0.00']);
+    const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
+    expect(trial.body.difference).toBe('0.00');
+    // Once reversed, there is nothing more to reverse or approve.
+    expect((await approver.post(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`)).status).toBe(409);
+    expect((await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'again' })).status).toBe(409);
+  });
+});

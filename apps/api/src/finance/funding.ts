@@ -1,4 +1,4 @@
-import { FundingQuery, FundingRequest, msg, streams } from '@kamai/contracts';
+import { FundingQuery, FundingRequest, FundingReversalRequest, msg, streams } from '@kamai/contracts';
 import { DomainError, type FundingCommand, fundingDecider } from '@kamai/domain';
 import { findFunding, fundingWithReference, listFundings } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
@@ -59,6 +59,13 @@ export const fundingRoutes = new Hono<AppEnv>()
   )
   .post('/api/admin/ledger/funding/:id/reject', financeStaff, fundingId, (c) =>
     decide(c, (id, by, now) => ({ type: 'RejectBankFunding', data: { fundingId: id, by }, now })),
+  )
+  // A booked funding is taken back by two members: one asks (202), a different one approves (200).
+  .post('/api/admin/ledger/funding/:id/reverse', financeStaff, fundingId, validate('json', FundingReversalRequest), (c) =>
+    decide(c, (id, by, now) => ({ type: 'RequestFundingReversal', data: { fundingId: id, by, reason: c.req.valid('json').reason }, now }), 202),
+  )
+  .post('/api/admin/ledger/funding/:id/reverse/approve', financeStaff, fundingId, (c) =>
+    decide(c, (id, by, now) => ({ type: 'ApproveFundingReversal', data: { fundingId: id, by }, now })),
   );
 
 /**
@@ -76,8 +83,8 @@ async function booksAtOnce(c: Context<AppEnv>, command: FundingCommand): Promise
   }
 }
 
-/** A second finance member approves or rejects a pending funding, on its own stream. */
-async function decide(c: Context<AppEnv>, command: (id: string, by: string, now: string) => FundingCommand) {
+/** A decision on a funding's own stream (approve, reject, ask for or approve a reversal), answered with the funding. */
+async function decide(c: Context<AppEnv>, command: (id: string, by: string, now: string) => FundingCommand, status: 200 | 202 = 200) {
   const deps = c.var.deps;
   const by = requireUser(c).id;
   const id = c.req.param('id')?.toLowerCase() ?? '';
@@ -85,5 +92,5 @@ async function decide(c: Context<AppEnv>, command: (id: string, by: string, now:
   await deps.runner.waitFor(position);
   const body = await findFunding(deps.db, id);
   if (!body) throw notFound(msg('funding.notFound'));
-  return c.json(body);
+  return c.json(body, status);
 }
