@@ -1,4 +1,4 @@
-import { type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDayOf } from '@kamai/contracts';
+import { type AuditEntryBody, type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { BANK, adjust } from './testing.ts';
@@ -173,6 +173,9 @@ describe('reversing a booked funding takes two members', () => {
     expect([after.paid, after.difference]).toEqual([before.paid, '0.00']);
     const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
     expect(trial.body.difference).toBe('0.00');
+    const audit = await admin.get<AuditEntryBody[]>('/api/admin/audit');
+    const entries = audit.body.filter((e) => e.reference === booked.body.id).map((e) => [e.action, e.actor.id]);
+    expect(entries).toEqual(expect.arrayContaining([['funding_reversal_requested', asker.userId], ['funding_reversed', approver.userId]]));
     // Once reversed, there is nothing more to reverse or approve.
     expect((await approver.post(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`)).status).toBe(409);
     expect((await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'again' })).status).toBe(409);
