@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'funding_requested',
   'funding_approved',
   'funding_rejected',
+  'funding_reversal_requested',
+  'funding_reversed',
   'role_granted',
   'role_revoked',
   'task_reward_set',

@@ -21,6 +21,7 @@ export const CONFLICT_OF_DUTIES_DAYS = 30;
 export const CONTROL_SETTINGS = {
   maxTaskReward: 'maxTaskRewardPaise',
   adjustmentApprovalThreshold: 'adjustmentApprovalThresholdPaise',
+  memberDailyAdjustmentLimit: 'memberDailyAdjustmentLimitPaise',
   payoutBatchApprovalThreshold: 'payoutBatchApprovalThresholdPaise',
   autoApproveAfterHours: 'autoApproveAfterHours',
 } as const satisfies Readonly<Record<string, keyof Limits>>;

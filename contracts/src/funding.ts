@@ -15,14 +15,20 @@ export const FUNDING_MESSAGES = {
   futureDate: 'The day the money arrived cannot be in the future',
   notFound: 'Funding not found',
   ownFunding: 'Another finance member must approve a funding you recorded',
-  status: 'status must be pending, booked, rejected or all',
+  status: 'status must be pending, booked, rejected, reversal_requested, reversed or all',
   alreadyApproved: 'This funding was already approved',
   alreadyRejected: 'This funding was already rejected',
   exists: 'This funding is already recorded',
   duplicateReference: 'This bank reference is already recorded for another funding',
+  notBooked: 'Only a booked funding can be reversed',
+  reversalRequested: 'A reversal of this funding is already waiting for approval',
+  noReversal: 'No reversal of this funding is waiting for approval',
+  ownReversal: 'Another finance member must approve a reversal you asked for',
+  reason: 'Give a reason (1 to 500 characters)',
 } as const;
 
-export const FUNDING_STATUSES = ['pending', 'booked', 'rejected'] as const;
+/** `reversal_requested`: booked, and a reversal waits for a second member; `reversed`: taken back. */
+export const FUNDING_STATUSES = ['pending', 'booked', 'rejected', 'reversal_requested', 'reversed'] as const;
 export type FundingStatus = (typeof FUNDING_STATUSES)[number];
 
 /** POST /api/admin/ledger/funding */
@@ -43,6 +49,12 @@ export const FundingRequest = v.object({
   ),
 });
 export type FundingRequest = v.InferOutput<typeof FundingRequest>;
+
+/** POST /api/admin/ledger/funding/:id/reverse */
+export const FundingReversalRequest = v.object({
+  reason: v.pipe(v.string(FUNDING_MESSAGES.reason), v.trim(), v.minLength(1, FUNDING_MESSAGES.reason), v.maxLength(500, FUNDING_MESSAGES.reason), noControlCharacters()),
+});
+export type FundingReversalRequest = v.InferOutput<typeof FundingReversalRequest>;
 
 /** GET /api/admin/ledger/funding?status= */
 export const FundingQuery = v.object({

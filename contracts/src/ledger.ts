@@ -217,7 +217,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/submissions\/[^/]+\/(approve|reject)$/,
   /^\/api\/admin\/submissions\/bulk$/,
   /^\/api\/admin\/ledger\/funding$/,
-  /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject)$/,
+  /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject|reverse|reverse\/approve)$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

@@ -73,6 +73,8 @@ export const LEDGER_TEXTS = {
   withdrawal_paid: 'Withdrawal paid, transfer reference {reference}',
   /** Not a wallet entry: the company's money into the payout account (platform:bank -> platform:company_funding). */
   bank_funding: 'Payout account funded, bank reference {reference}',
+  /** Not a wallet entry: a funding taken back by two finance members (platform:company_funding -> platform:bank). */
+  bank_funding_reversed: 'Payout account funding reversed, bank reference {reference}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

@@ -15,6 +15,11 @@ export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl:
 export const DEFAULT_LIMITS = {
   maxTaskRewardPaise: rupees(500),
   adjustmentApprovalThresholdPaise: rupees(1000),
+  /**
+   * What one finance member may move alone (adjustments and fundings, credits and debits alike)
+   * across all users within FOUR_EYES_WINDOW_HOURS; beyond it a second finance member approves.
+   */
+  memberDailyAdjustmentLimitPaise: rupees(5000),
   sessionIdleDays: 7,
   uploadsPerDay: 30,
   uploadBytesPerDay: 60 * 1024 * 1024,
@@ -56,6 +61,7 @@ export function limitsBody(limits: Limits) {
   return {
     maxTaskReward: formatPaise(limits.maxTaskRewardPaise),
     adjustmentApprovalThreshold: formatPaise(limits.adjustmentApprovalThresholdPaise),
+    memberDailyAdjustmentLimit: formatPaise(limits.memberDailyAdjustmentLimitPaise),
     sessionIdleDays: limits.sessionIdleDays,
     uploadsPerDay: limits.uploadsPerDay,
     uploadMegabytesPerDay: Math.floor(limits.uploadBytesPerDay / (1024 * 1024)),
@@ -74,6 +80,7 @@ export const SettingsBody = v.object({
   updatedAt: v.nullable(v.string()),
   maxTaskReward: v.string(),
   adjustmentApprovalThreshold: v.string(),
+  memberDailyAdjustmentLimit: v.string(),
   sessionIdleDays: v.number(),
   uploadsPerDay: v.number(),
   uploadMegabytesPerDay: v.number(),
@@ -125,6 +132,7 @@ export const SettingsUpdateRequest = v.object({
   ),
   maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
   adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
+  memberDailyAdjustmentLimit: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
   sessionIdleDays: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.days), v.integer(SETTINGS_MESSAGES.days), v.minValue(1, SETTINGS_MESSAGES.days), v.maxValue(30, SETTINGS_MESSAGES.days))),
   uploadsPerDay: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.count), v.integer(SETTINGS_MESSAGES.count), v.minValue(1, SETTINGS_MESSAGES.count), v.maxValue(1000, SETTINGS_MESSAGES.count))),
   uploadMegabytesPerDay: v.optional(

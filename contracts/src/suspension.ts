@@ -12,6 +12,8 @@ export const SUSPENSION_MESSAGES = {
   notSuspended: 'This account is not suspended',
   alreadySuspended: 'This account is already suspended',
   own: 'You cannot suspend your own account',
+  /** 403 `account_suspended` at every staff route for a suspended staff member. */
+  staffSuspended: 'Your account is suspended, so you cannot act as staff. Please contact an admin.',
 } as const;
 
 /** `POST /api/admin/users/:id/suspend`. */

@@ -22,3 +22,4 @@ export * from './finance/payout-batch.ts';
 export * from './password-reset.ts';
 export * from './finance/funding.ts';
 export * from './workflows/workflow.ts';
+export * from './finance/staff-limits.ts';

@@ -51,7 +51,7 @@ export const passwordResetEvents = {
 };
 
 /** Why a session ended: the user signed out here, elsewhere, everywhere, changed or reset the password, or was erased. */
-export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'password_reset', 'erased'] as const;
+export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'password_reset', 'erased', 'suspended'] as const;
 
 /** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
 export const mobileEvents = {

@@ -2,7 +2,7 @@ import type { EventsOf } from './define.ts';
 import { accountEvents, credentialEvents, mobileEvents, passwordResetEvents, sessionEvents } from './account.ts';
 import { deletionEvents } from './erasure.ts';
 import { kycEvents } from './kyc.ts';
-import { idempotencyEvents, referenceEvents } from './finance.ts';
+import { idempotencyEvents, referenceEvents, staffLimitEvents } from './finance.ts';
 import { adjustmentEvents, ledgerEvents, notificationEvents } from './ledger.ts';
 import { bankStatementEvents, payoutBatchEvents } from './payouts.ts';
 import { fundingEvents } from './funding.ts';
@@ -34,6 +34,7 @@ export type TaskCatalogueEvent = EventsOf<typeof taskCatalogueEvents>;
 export type SettingsEvent = EventsOf<typeof settingsEvents>;
 export type ReferenceEvent = EventsOf<typeof referenceEvents>;
 export type IdempotencyEvent = EventsOf<typeof idempotencyEvents>;
+export type StaffLimitEvent = EventsOf<typeof staffLimitEvents>;
 export type PayoutBatchEvent = EventsOf<typeof payoutBatchEvents>;
 export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
 export type FundingEvent = EventsOf<typeof fundingEvents>;
@@ -50,6 +51,7 @@ export const allEvents = {
   ...settingsEvents,
   ...referenceEvents,
   ...idempotencyEvents,
+  ...staffLimitEvents,
   ...payoutBatchEvents,
   ...bankStatementEvents,
   ...fundingEvents,

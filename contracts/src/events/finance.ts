@@ -50,3 +50,21 @@ export const COMMAND_KEY_METADATA = 'commandKey';
 export const COMMAND_STEP_METADATA = 'commandStep';
 /** How long an Idempotency-Key is remembered; after that the same key is a new request. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
+
+/**
+ * `staff-limits-<memberId>`: what one finance member moved alone (without a second member) across
+ * all users and fundings, for the per-member daily limit (`memberDailyAdjustmentLimit`). Counted
+ * before the money moves, on this stream, so two adjustments of one member to two users cannot both
+ * pass the limit. A count whose adjustment then never happened (a crash between the two appends)
+ * stays counted: the limit errs on the side of counting.
+ */
+export const staffLimitEvents = {
+  MemberMoneyCounted: v.object({
+    /** What moved: an adjustment of a user's wallet, or a booked funding. */
+    kind: v.picklist(['adjustment', 'funding']),
+    /** The adjustment's ledger entry id, or the funding's id. */
+    entryId: v.string(),
+    amountPaise: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    countedAt: IsoTime,
+  }),
+};

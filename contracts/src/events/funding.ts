@@ -33,4 +33,20 @@ export const fundingEvents = {
     approvedAt: IsoTime,
   }),
   BankFundingRejected: v.object({ fundingId: v.string(), rejectedBy: v.string(), rejectedAt: IsoTime }),
+  /** A finance member asks to take a booked funding back (booked in error); nothing moves until another approves. */
+  BankFundingReversalRequested: v.object({ fundingId: v.string(), reason: v.string(), requestedBy: v.string(), requestedAt: IsoTime }),
+  /**
+   * A second finance member approved the reversal: one journal transaction back,
+   * platform:company_funding -> platform:bank. Carries what it books, as BankFundingApproved does.
+   */
+  BankFundingReversed: v.object({
+    fundingId: v.string(),
+    amountPaise: PositivePaise,
+    reference: v.string(),
+    valueDate: Day,
+    reason: v.string(),
+    requestedBy: v.string(),
+    approvedBy: v.string(),
+    reversedAt: IsoTime,
+  }),
 };

@@ -25,6 +25,8 @@ export const streams = {
   /** A transfer reference, normalised (upper case, no spaces). */
   reference: (reference: string) => `utr-${reference}`,
   idempotency: (hash: string) => `idempotency-${hash}`,
+  /** What one finance member moved alone across all users, for the per-member daily limit. */
+  staffLimits: (memberId: string) => `staff-limits-${memberId}`,
   payoutBatch: (batchId: string) => `payout-batch-${batchId}`,
   bankStatement: (runId: string) => `bank-statement-${runId}`,
   /** A funding of the payout account (its id is random, never the bank reference). */

@@ -76,6 +76,7 @@ export const withdrawalEvents = {
 const ControlLimitValues = v.object({
   maxTaskRewardPaise: v.optional(v.number()),
   adjustmentApprovalThresholdPaise: v.optional(v.number()),
+  memberDailyAdjustmentLimitPaise: v.optional(v.number()),
   payoutBatchApprovalThresholdPaise: v.optional(v.number()),
   autoApproveAfterHours: v.optional(v.number()),
 });
@@ -87,6 +88,7 @@ export const settingsEvents = {
     homepageUrl: v.optional(v.string()),
     maxTaskRewardPaise: v.optional(v.number()),
     adjustmentApprovalThresholdPaise: v.optional(v.number()),
+    memberDailyAdjustmentLimitPaise: v.optional(v.number()),
     sessionIdleDays: v.optional(v.number()),
     uploadsPerDay: v.optional(v.number()),
     uploadBytesPerDay: v.optional(v.number()),

@@ -9,7 +9,9 @@ export interface FundingState {
   reference: string;
   valueDate: string;
   recordedBy: string | null;
-  status: 'pending' | 'booked' | 'rejected' | null;
+  status: 'pending' | 'booked' | 'rejected' | 'reversed' | null;
+  /** A reversal of the booked funding waiting for a second member. */
+  reversal: { reason: string; requestedBy: string } | null;
 }
 
 export type FundingCommand =
@@ -24,16 +26,23 @@ export type FundingCommand =
         by: string;
         /** Above this a second finance member approves (the adjustment threshold; its default when absent). */
         approvalThresholdPaise?: Paise;
+        /**
+         * What the member booked alone in the last 24 hours would pass that threshold with this one
+         * (decided on their staff-limits stream, ./staff-limits.ts): a second member approves it.
+         */
+        memberLimitReached?: boolean;
       };
       now: string;
     }
   | { type: 'ApproveBankFunding'; data: { fundingId: string; by: string }; now: string }
-  | { type: 'RejectBankFunding'; data: { fundingId: string; by: string }; now: string };
+  | { type: 'RejectBankFunding'; data: { fundingId: string; by: string }; now: string }
+  | { type: 'RequestFundingReversal'; data: { fundingId: string; by: string; reason: string }; now: string }
+  | { type: 'ApproveFundingReversal'; data: { fundingId: string; by: string }; now: string };
 
 function pending(state: FundingState): FundingState {
   if (!state.recorded) throw new DomainError('not_found', msg('funding.notFound'));
   if (state.status !== 'pending') {
-    throw new DomainError('conflict', state.status === 'booked' ? msg('funding.alreadyApproved') : msg('funding.alreadyRejected'));
+    throw new DomainError('conflict', state.status === 'rejected' ? msg('funding.alreadyRejected') : msg('funding.alreadyApproved'));
   }
   return state;
 }
@@ -43,17 +52,29 @@ function pending(state: FundingState): FundingState {
  * finance member (four eyes, as for adjustments). Rejecting moves no money.
  */
 export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent> = {
-  initialState: () => ({ recorded: false, amountPaise: 0, reference: '', valueDate: '', recordedBy: null, status: null }),
+  initialState: () => ({ recorded: false, amountPaise: 0, reference: '', valueDate: '', recordedBy: null, status: null, reversal: null }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'BankFundingRecorded': {
         const d = event.data;
-        return { recorded: true, amountPaise: d.amountPaise, reference: d.reference, valueDate: d.valueDate, recordedBy: d.recordedBy, status: d.approvalRequired ? 'pending' : 'booked' };
+        return {
+          recorded: true,
+          amountPaise: d.amountPaise,
+          reference: d.reference,
+          valueDate: d.valueDate,
+          recordedBy: d.recordedBy,
+          status: d.approvalRequired ? 'pending' : 'booked',
+          reversal: null,
+        };
       }
       case 'BankFundingApproved':
         return { ...state, status: 'booked' };
       case 'BankFundingRejected':
         return { ...state, status: 'rejected' };
+      case 'BankFundingReversalRequested':
+        return { ...state, reversal: { reason: event.data.reason, requestedBy: event.data.requestedBy } };
+      case 'BankFundingReversed':
+        return { ...state, status: 'reversed', reversal: null };
       default:
         return assertNever(event);
     }
@@ -76,7 +97,7 @@ export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent>
               valueDate: d.valueDate,
               recordedBy: d.by,
               recordedAt: command.now,
-              approvalRequired: d.amountPaise > threshold,
+              approvalRequired: d.memberLimitReached === true || d.amountPaise > threshold,
             },
           },
         ];
@@ -96,6 +117,36 @@ export const fundingDecider: Decider<FundingState, FundingCommand, FundingEvent>
         pending(state);
         // The recorder may withdraw their own, as with adjustments.
         return [{ type: 'BankFundingRejected', data: { fundingId: command.data.fundingId, rejectedBy: command.data.by, rejectedAt: command.now } }];
+      case 'RequestFundingReversal': {
+        const { fundingId, by, reason } = command.data;
+        if (!state.recorded) throw new DomainError('not_found', msg('funding.notFound'));
+        if (state.status !== 'booked') throw new DomainError('conflict', msg('funding.notBooked'));
+        if (state.reversal) throw new DomainError('conflict', msg('funding.reversalRequested'));
+        return [{ type: 'BankFundingReversalRequested', data: { fundingId, reason, requestedBy: by, requestedAt: command.now } }];
+      }
+      case 'ApproveFundingReversal': {
+        const { fundingId, by } = command.data;
+        if (!state.recorded) throw new DomainError('not_found', msg('funding.notFound'));
+        const reversal = state.reversal;
+        if (!reversal || state.status !== 'booked') throw new DomainError('conflict', msg('funding.noReversal'));
+        // Four eyes: whoever asked for it does not approve it.
+        if (by === reversal.requestedBy) throw new DomainError('forbidden', msg('funding.ownReversal'));
+        return [
+          {
+            type: 'BankFundingReversed',
+            data: {
+              fundingId,
+              amountPaise: state.amountPaise,
+              reference: state.reference,
+              valueDate: state.valueDate,
+              reason: reversal.reason,
+              requestedBy: reversal.requestedBy,
+              approvedBy: by,
+              reversedAt: command.now,
+            },
+          },
+        ];
+      }
       default:
         return assertNever(command);
     }

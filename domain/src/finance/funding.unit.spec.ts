@@ -29,6 +29,11 @@ describe('funding the payout account', () => {
     spec.given([recorded(100_000, false)]).when(record(100_000)).thenFails('conflict');
   });
 
+  it('waits for a second member when the member’s fundings booked alone in 24 hours would pass the threshold', () => {
+    const command = record(100_000);
+    spec.given([]).when({ ...command, data: { ...command.data, memberLimitReached: true } } as FundingCommand).then([recorded(100_000, true)]);
+  });
+
   it('takes the day the money arrived as an IST day, never a future one', () => {
     spec.given([]).when(record(100_000, '2026-11-22')).thenFails('invalid', /future/);
   });

@@ -50,9 +50,12 @@ export const initialAdjustmentsState = (): AdjustmentsState => ({ pending: new M
 const HOUR_MS = 3_600_000;
 const DUTIES_MS = CONFLICT_OF_DUTIES_DAYS * 24 * HOUR_MS;
 const WINDOW_MS = FOUR_EYES_WINDOW_HOURS * HOUR_MS;
-const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / HOUR_MS) * HOUR_MS).toISOString();
+export const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / HOUR_MS) * HOUR_MS).toISOString();
 /** An hour counts while any part of it is inside the window: the sum never comes out short. */
-const hourCounts = (hour: string, now: number) => Date.parse(hour) + HOUR_MS > now - WINDOW_MS;
+export const hourCounts = (hour: string, now: number) => Date.parse(hour) + HOUR_MS > now - WINDOW_MS;
+/** What hourly sums (ISO hour start -> paise) add up to within the four-eyes window before `now`. */
+export const sumInWindow = (hours: readonly (readonly [string, Paise])[], now: number): Paise =>
+  hours.filter(([hour]) => hourCounts(hour, now)).reduce((sum, [, paise]) => sum + paise, 0);
 
 /** Records that `by` adjusted the wallet at `at` (moving `alonePaise` without a second member), forgetting what expired. */
 function remember(state: AdjustmentsState, by: string, at: string, alonePaise: Paise): AdjustmentsState {
@@ -123,6 +126,11 @@ export interface AdjustWallet {
     by: string;
     /** Above this amount a second finance member must approve (the settings' limit; its default when absent). */
     approvalThresholdPaise?: Paise;
+    /**
+     * The member's sum across all users would pass memberDailyAdjustmentLimit (decided on their
+     * staff-limits stream, domain/src/finance/staff-limits.ts): a second finance member approves.
+     */
+    memberLimitReached?: boolean;
   };
   now: string;
 }
@@ -139,9 +147,9 @@ export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts
   if (d.direction === 'debit') assertCovered(d.amountPaise, state);
   // The threshold holds for what one member moves alone to one user within the window, not only
   // for each adjustment: ten small credits need a second member as one large one does.
-  const now = Date.parse(command.now);
-  const alone = (state.adjustments.byMember.get(d.by)?.hours ?? []).filter(([hour]) => hourCounts(hour, now)).reduce((sum, [, paise]) => sum + paise, 0);
-  if (alone + d.amountPaise > (d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise)) {
+  // The member's own sum across all users was decided on their staff-limits stream (memberLimitReached).
+  const alone = sumInWindow(state.adjustments.byMember.get(d.by)?.hours ?? [], Date.parse(command.now));
+  if (d.memberLimitReached === true || alone + d.amountPaise > (d.approvalThresholdPaise ?? DEFAULT_LIMITS.adjustmentApprovalThresholdPaise)) {
     return [
       {
         type: 'AdjustmentRequested',

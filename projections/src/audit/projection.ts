@@ -51,6 +51,8 @@ export const auditProjection: Projection = {
     'BankFundingRecorded',
     'BankFundingApproved',
     'BankFundingRejected',
+    'BankFundingReversalRequested',
+    'BankFundingReversed',
     'RoleGranted',
     'RoleRevoked',
     'TaskCreated',
@@ -151,6 +153,10 @@ export const auditProjection: Projection = {
         return row('funding_approved', event.data.approvedBy, event.data.approvedAt, event.data.amountPaise, event.data.fundingId, null);
       case 'BankFundingRejected':
         return row('funding_rejected', event.data.rejectedBy, event.data.rejectedAt, null, event.data.fundingId, null);
+      case 'BankFundingReversalRequested':
+        return row('funding_reversal_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.fundingId, null);
+      case 'BankFundingReversed':
+        return row('funding_reversed', event.data.approvedBy, event.data.reversedAt, event.data.amountPaise, event.data.fundingId, null);
       case 'RoleGranted':
         return row('role_granted', event.data.grantedBy, event.data.grantedAt, null, event.data.role);
       case 'RoleRevoked':

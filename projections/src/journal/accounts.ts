@@ -41,7 +41,8 @@ export type JournalKind =
   | 'withdrawal_paid'
   | 'payout_failed'
   | 'payout_reversal'
-  | 'bank_funding';
+  | 'bank_funding'
+  | 'bank_funding_reversed';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -184,6 +185,26 @@ export function journalTransactionOf(
         to: accounts.companyFunding,
         effectiveAt: at,
         actor,
+        params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
+        description: null,
+        entryId: d.fundingId,
+        submissionId: null,
+        taskId: null,
+        withdrawalId: null,
+        utr: null,
+      };
+    }
+    case 'BankFundingReversed': {
+      const d = event.data;
+      return {
+        userId,
+        kind: 'bank_funding_reversed',
+        amountPaise: d.amountPaise,
+        // The booking taken back: platform:company_funding -> platform:bank.
+        from: accounts.companyFunding,
+        to: accounts.bank,
+        effectiveAt: d.reversedAt,
+        actor: d.approvedBy,
         params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
         description: null,
         entryId: d.fundingId,

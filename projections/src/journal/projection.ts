@@ -48,9 +48,10 @@ export const journalProjection: Projection = {
     'UserErased',
     'BankFundingRecorded',
     'BankFundingApproved',
+    'BankFundingReversed',
   ],
   apply(rows, event) {
-    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved') {
+    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed') {
       const transaction = journalTransactionOf(event, PLATFORM_ENTRY, () => undefined);
       if (transaction) post(rows, event, transaction);
       return;

@@ -40,6 +40,8 @@ export const payoutsProjection: Projection = {
     'BankFundingRecorded',
     'BankFundingApproved',
     'BankFundingRejected',
+    'BankFundingReversalRequested',
+    'BankFundingReversed',
   ],
   apply(rows, event) {
     switch (event.type) {
@@ -113,6 +115,13 @@ export const payoutsProjection: Projection = {
         return;
       case 'BankFundingRejected':
         rows.update('bank_fundings', { id: event.data.fundingId }, { set: { status: 'rejected', decided_by: event.data.rejectedBy, decided_at: event.data.rejectedAt } });
+        return;
+      // decided_by/decided_at keep who booked it; the reversal's members are in the log and the journal.
+      case 'BankFundingReversalRequested':
+        rows.update('bank_fundings', { id: event.data.fundingId }, { set: { status: 'reversal_requested' } });
+        return;
+      case 'BankFundingReversed':
+        rows.update('bank_fundings', { id: event.data.fundingId }, { set: { status: 'reversed' } });
         return;
       default:
         return;

@@ -1,3 +1,5 @@
+import type { FundingStatus } from '@kamai/contracts';
+
 /** payout_batches: one row per payout batch, its totals kept as withdrawals join or leave it. */
 export interface PayoutBatchesTable {
   id: string;
@@ -43,7 +45,7 @@ export interface BankFundingsTable {
   reference: string;
   /** The IST day the money arrived. */
   value_date: string;
-  status: 'pending' | 'booked' | 'rejected';
+  status: FundingStatus;
   recorded_by: string;
   recorded_at: string;
   decided_by: string | null;

@@ -33,8 +33,13 @@ describe('POST /api/auth/register', () => {
       kycStatus: 'pending',
     });
     expect(res.body).not.toHaveProperty('passwordHash');
-    const cookie = res.headers.getSetCookie()[0] ?? '';
+    const cookies = res.headers.getSetCookie();
+    const cookie = cookies.find((line) => line.startsWith('kamai_session=')) ?? '';
     expect(cookie).toMatch(/^kamai_session=[a-z2-7]{32};/);
+    // The device cookie too, as a sign-in gives it: this browser is the holder's.
+    const device = cookies.find((line) => line.startsWith('kamai_device=')) ?? '';
+    expect(device).toMatch(/HttpOnly/);
+    expect(device).toMatch(/Path=\/api\/auth/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).not.toMatch(/Secure/);

@@ -44,6 +44,33 @@ function throttle(c: Context<AppEnv>, checks: Array<[key: string, limit: number]
 const findByMobile = (deps: AppDeps, mobile: string) => readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
 
 /**
+ * Issues and sends a code when the number has an account; nothing otherwise. Run after the answer,
+ * never awaited by it: looking the number up, hashing, appending and the SMS gateway all take time
+ * only for a registered number, so a request that waited for them would tell who is registered.
+ * A failure is logged (the person simply asks again); the answer was 202 either way.
+ */
+async function issueResetCode(deps: AppDeps, mobile: string): Promise<void> {
+  const user = await findByMobile(deps, mobile);
+  if (!user) return;
+  const code = String(randomInt(0, 10 ** PASSWORD_RESET_CODE_LENGTH)).padStart(PASSWORD_RESET_CODE_LENGTH, '0');
+  const now = deps.now();
+  await handleCommand(
+    deps.store,
+    streams.passwordReset(user.id),
+    passwordResetDecider,
+    {
+      type: 'IssuePasswordResetCode',
+      userId: user.id,
+      codeHash: codeHash(deps.secret, user.id, code),
+      expiresAt: new Date(now.getTime() + PASSWORD_RESET_CODE_TTL_MS).toISOString(),
+      now: now.toISOString(),
+    },
+    { actor: user.id },
+  );
+  await deps.sms.sendPasswordResetCode({ mobile, code, language: user.language === 'hi' ? 'hi' : 'en' });
+}
+
+/**
  * A forgotten password, reset by a 6-digit code sent by SMS. The request is answered 202 whether or
  * not the number has an account (nobody learns who is registered); the code is valid for 10 minutes,
  * once, and only the latest one; sends and wrong guesses are limited per number and per address.
@@ -61,30 +88,12 @@ export const passwordResetRoutes = new Hono<AppEnv>()
       HOUR_MS,
       'passwordReset.tooManyCodes',
     );
-    const user = await findByMobile(deps, mobile);
-    if (user) {
-      const code = String(randomInt(0, 10 ** PASSWORD_RESET_CODE_LENGTH)).padStart(PASSWORD_RESET_CODE_LENGTH, '0');
-      const now = deps.now();
-      await handleCommand(
-        deps.store,
-        streams.passwordReset(user.id),
-        passwordResetDecider,
-        {
-          type: 'IssuePasswordResetCode',
-          userId: user.id,
-          codeHash: codeHash(deps.secret, user.id, code),
-          expiresAt: new Date(now.getTime() + PASSWORD_RESET_CODE_TTL_MS).toISOString(),
-          now: now.toISOString(),
-        },
-        { actor: user.id },
-      );
-      try {
-        await deps.sms.sendPasswordResetCode({ mobile, code, language: user.language === 'hi' ? 'hi' : 'en' });
-      } catch (err) {
-        // The answer stays 202: a failed send must not tell the caller the number has an account.
-        console.error(`[sms] a password reset code was not sent: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    // The same path for every number up to the answer: the work starts on the next turn, after it.
+    setImmediate(() => {
+      issueResetCode(deps, mobile).catch((err: unknown) => {
+        console.error(`[sms] a password reset code was not issued or sent: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    });
     return c.body(null, 202);
   })
   .post('/api/auth/password-reset/confirm', validate('json', PasswordResetConfirmRequest), async (c) => {

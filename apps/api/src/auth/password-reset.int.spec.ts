@@ -1,7 +1,7 @@
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { streams } from '@kamai/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
 import { consoleSms, maskMobile } from './sms.ts';
 
@@ -15,12 +15,16 @@ interface Received {
   body: { template_id: string; sender: string; pe_id: string; recipients: { mobiles: string; otp: string; minutes: string }[] };
 }
 const received: Received[] = [];
+/** While set, the gateway holds its answers here (a slow gateway) until they are called. */
+let heldAnswers: Array<() => void> | null = null;
 const gateway = createServer((req, res) => {
   let text = '';
   req.on('data', (chunk: Buffer) => (text += chunk.toString()));
   req.on('end', () => {
     received.push({ headers: req.headers, body: JSON.parse(text) as Received['body'] });
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"success"}');
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"success"}');
+    if (heldAnswers) heldAnswers.push(answer);
+    else answer();
   });
 });
 
@@ -42,11 +46,19 @@ afterAll(async () => {
   await new Promise((resolve) => gateway.close(resolve));
 });
 
+const sentTo = (mobile: string) => received.filter((r) => r.body.recipients[0]?.mobiles === `91${mobile}`);
+
 /** The code the gateway was last asked to send to `mobile`. */
 function lastCodeFor(mobile: string): string {
-  const sms = received.filter((r) => r.body.recipients[0]?.mobiles === `91${mobile}`).at(-1);
+  const sms = sentTo(mobile).at(-1);
   if (!sms) throw new Error(`no SMS to ${mobile}`);
   return sms.body.recipients[0]!.otp;
+}
+
+/** The last code sent to `mobile`, once `count` were sent (codes are issued and sent after the answer). */
+async function codeFor(mobile: string, count = 1): Promise<string> {
+  await vi.waitFor(() => expect(sentTo(mobile).length).toBeGreaterThanOrEqual(count), { timeout: 5000 });
+  return lastCodeFor(mobile);
 }
 
 describe('POST /api/auth/password-reset', () => {
@@ -57,6 +69,7 @@ describe('POST /api/auth/password-reset', () => {
 
     const user = await server.signUp();
     expect((await anon.post('/api/auth/password-reset', { mobile: user.mobile })).status).toBe(202);
+    await codeFor(user.mobile);
     expect(received).toHaveLength(1);
     const [sms] = received;
     expect(sms!.headers.authkey).toBe('test-auth-key');
@@ -83,7 +96,7 @@ describe('POST /api/auth/password-reset', () => {
     expect((await laptop.get('/api/auth/user')).status).toBe(200);
     const anon = server.client();
     await anon.post('/api/auth/password-reset', { mobile: user.mobile });
-    const code = lastCodeFor(user.mobile);
+    const code = await codeFor(user.mobile);
     const wrong = code === '000000' ? '000001' : '000000';
 
     const refused = await anon.post('/api/auth/password-reset/confirm', { mobile: user.mobile, code: wrong, newPassword: 'new-secret' });
@@ -104,12 +117,37 @@ describe('POST /api/auth/password-reset', () => {
     expect((await anon.post('/api/auth/password-reset/confirm', { mobile: freshMobile(), code, newPassword: 'new-secret' })).body.error.code).toBe('invalid_code');
   });
 
+  it('answers a registered number as an unknown one: the answer never waits for the code to be issued or sent', async () => {
+    const user = await server.signUp();
+    const anon = server.client();
+    const before = await server.store.headPosition();
+    // A gateway that does not answer: a request that waited for the send would not answer either.
+    heldAnswers = [];
+    try {
+      for (const mobile of [freshMobile(), user.mobile]) {
+        const answer = await Promise.race([
+          anon.post('/api/auth/password-reset', { mobile }).then((res) => res.status),
+          new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3000)),
+        ]);
+        expect(answer).toBe(202);
+      }
+      // The work is done all the same, after the answer: the code is issued and handed to the gateway.
+      await codeFor(user.mobile);
+      const issued = await server.store.readStream(streams.passwordReset(user.userId));
+      expect(issued.map((e) => [e.type, e.position > before])).toEqual([['PasswordResetCodeIssued', true]]);
+    } finally {
+      for (const answer of heldAnswers ?? []) answer();
+      heldAnswers = null;
+    }
+  });
+
   it('limits codes sent per number, and wrong codes tried per number', async () => {
     const user = await server.signUp();
     const anon = server.client();
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await anon.post('/api/auth/password-reset', { mobile: user.mobile })).status);
     expect(statuses).toEqual([202, 202, 202, 429]);
+    await codeFor(user.mobile, 3);
 
     const guesses: number[] = [];
     for (let i = 0; i < 6; i++) {

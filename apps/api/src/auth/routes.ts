@@ -18,6 +18,11 @@ export function tooMany(c: Parameters<typeof clientAddress>[0], wait: number, ke
   throw new ApiError(429, 'too_many_attempts', msg(key, { minutes: Math.ceil(wait / 60_000) }));
 }
 
+/** The device cookie, for a year, sent only to the auth routes. */
+function setDeviceCookie(c: Parameters<typeof isHttps>[0], value: string): void {
+  setCookie(c, DEVICE_COOKIE, value, { httpOnly: true, sameSite: 'Lax', secure: isHttps(c), path: '/api/auth', maxAge: 365 * 24 * 60 * 60 });
+}
+
 const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
 /**
  * `GET /api/auth/user`'s answer per user row. The session middleware keeps a record, and
@@ -39,7 +44,10 @@ export const authRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const wait = deps.loginGuard.register(clientAddress(c));
     if (wait > 0) tooMany(c, wait, 'api.tooManyAccounts');
-    const { userId } = await registerUser(deps.store, deps.personalData, c.req.valid('json'), deps.now());
+    const body = c.req.valid('json');
+    const { userId } = await registerUser(deps.store, deps.personalData, body, deps.now());
+    // Registering proves the password as a sign-in does: this browser is the holder's device from now on.
+    setDeviceCookie(c, deps.loginGuard.issueDevice(body.mobile));
     const position = await startSession(c, userId);
     await deps.runner.waitFor(position);
     const user = await findUserById(deps.db, userId);
@@ -59,13 +67,7 @@ export const authRoutes = new Hono<AppEnv>()
     const ok = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !ok) throw new ApiError(401, 'invalid_credentials', msg('api.badCredentials'));
     deps.loginGuard.succeed(mobile, client, device);
-    setCookie(c, DEVICE_COOKIE, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile), {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: isHttps(c),
-      path: '/api/auth',
-      maxAge: 365 * 24 * 60 * 60,
-    });
+    setDeviceCookie(c, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile));
     const position = await startSession(c, user.id);
     await deps.runner.waitFor(position);
     return c.json(toUserBody(user), 200);

@@ -2,15 +2,14 @@ import { ChangePasswordRequest, type SessionBody, msg, streams } from '@kamai/co
 import { userDecider } from '@kamai/domain';
 import { listUserSessions } from '@kamai/projections';
 import { Hono } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { idParam, signedIn } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { DEVICE_COOKIE, tooMany } from './routes.ts';
-import { clearSessionCookie, clientAddress, endSessions, requireUser } from './sessions.ts';
+import { tooMany } from './routes.ts';
+import { clearSessionCookie, endSessions, requireUser } from './sessions.ts';
 
 const sessionIdParam = idParam('id', /^[0-9a-f]{64}$/, msg('api.sessionNotFound'));
 
@@ -59,17 +58,15 @@ export const sessionRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const user = requireUser(c);
     const { currentPassword, newPassword } = c.req.valid('json');
-    // A guess of the current password is a sign-in attempt: the same throttle, counted the same way.
-    const client = clientAddress(c);
-    // Counted per number, as sign-ins are (an erased user, whose number is gone, cannot be signed in).
-    const mobile = user.mobile ?? user.id;
-    const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
-    const wait = deps.loginGuard.attempt(mobile, client, device);
+    // Guesses of the current password are counted per session (signedIn: there is one), so
+    // strangers failing to sign in to the number never lock its holder out of a change.
+    const sessionId = c.var.sessionId ?? user.id;
+    const wait = deps.loginGuard.attemptInSession(sessionId);
     if (wait > 0) tooMany(c, wait, 'api.tooManySignIns');
     if (!(await verifyPassword(user.password_hash, currentPassword))) {
       throw new ApiError(400, 'validation_failed', msg('api.wrongCurrentPassword'), { currentPassword: msg('api.wrongCurrentPassword') });
     }
-    deps.loginGuard.succeed(mobile, client, device);
+    deps.loginGuard.succeedInSession(sessionId);
     const passwordHash = await hashPassword(newPassword);
     const now = deps.now().toISOString();
     await handleCommand(deps.store, streams.user(user.id), userDecider, { type: 'ChangePassword', data: { passwordHash }, now }, {

@@ -82,7 +82,7 @@ describe('throttles that hold', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
   });
 
-  it('counts guesses of the current password on a password change as failed sign-ins: 429 after the limit', async () => {
+  it('limits guesses of the current password on a password change per session: 429 after the limit', async () => {
     const s = await server();
     const holder = await s.signUp({ password: 'owner-pass1' });
     const statuses: number[] = [];
@@ -91,10 +91,23 @@ describe('throttles that hold', () => {
     }
     expect(statuses.slice(0, 10).every((x) => x === 400)).toBe(true);
     expect(statuses.slice(10).every((x) => x === 429)).toBe(true);
-    // The same allowance as sign-in: the number is now held off there too, and the password is unchanged.
-    expect((await guess(s, holder.mobile)).status).toBe(429);
+    // That session is held off, even with the right password; the password is unchanged.
     const right = await holder.put('/api/auth/password', { currentPassword: 'owner-pass1', newPassword: 'taken-over1' });
     expect(right.status).toBe(429);
+    expect((await s.client().post('/api/auth/login', { mobile: holder.mobile, password: 'owner-pass1' })).status).toBe(200);
+  });
+
+  it('a person who just registered changes their password and signs in while a stranger hammers their number', async () => {
+    const s = await server();
+    const holder = await s.signUp({ password: 'owner-pass1' });
+    const attack: number[] = [];
+    for (let i = 0; i < 15; i++) attack.push((await guess(s, holder.mobile)).status);
+    expect(attack.slice(10).every((x) => x === 429)).toBe(true);
+    // Registration gave this browser its device cookie, as a sign-in does.
+    const changed = await holder.put('/api/auth/password', { currentPassword: 'owner-pass1', newPassword: 'owner-pass2' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(204);
+    expect((await holder.post('/api/auth/logout')).status).toBe(204);
+    expect((await holder.post('/api/auth/login', { mobile: holder.mobile, password: 'owner-pass2' })).status).toBe(200);
   });
 
 });

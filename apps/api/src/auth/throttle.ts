@@ -61,6 +61,23 @@ export class LoginGuard {
     this.store.takeBack(`client:${client}`);
   }
 
+  /**
+   * Counts a check of the current password made in a signed-in session (a password change), and
+   * answers how long to wait when that session is over its limit (perDevice per window), else 0.
+   * Counted per session only: strangers' failed sign-ins to the number never hold the holder off,
+   * and a session cannot be had without the password, so its allowance is the holder's own.
+   */
+  attemptInSession(sessionId: string, now = Date.now()): number {
+    const key = `session:${sessionId}`;
+    if (this.store.count(key, WINDOW_MS, now) <= this.options.perDevice) return 0;
+    return (this.store.get(key, now)?.resetAt ?? now + WINDOW_MS) - now;
+  }
+
+  /** The current password was right: the session's count starts again. */
+  succeedInSession(sessionId: string): void {
+    this.store.reset(`session:${sessionId}`);
+  }
+
   /** Counts a registration from this address; answers how long to wait when over the hourly limit. */
   register(client: string, now = Date.now()): number {
     const key = `register:${client}`;

@@ -36,6 +36,53 @@ describe('cumulative four-eyes: one member cannot make money in small pieces', (
   });
 });
 
+describe('per-member four-eyes across all users: memberDailyAdjustmentLimit (₹5,000 by default)', () => {
+  it('sends the credit that takes one member past ₹5,000 across any number of fresh accounts within 24 hours for approval', async () => {
+    const member = await server.signUp({ roles: ['finance'] });
+    const users = [];
+    for (let i = 0; i < 6; i++) users.push(await server.signUp());
+    // ₹1,000 to each of five fresh accounts: each within the per-user threshold, ₹5,000 in all.
+    for (const user of users.slice(0, 5)) expect((await credit(member, user.mobile, 1000)).status).toBe(201);
+    const last = users[5]!;
+    // A refused adjustment costs no allowance and appends nothing.
+    const head = await server.store.headPosition();
+    const refused = await member.post('/api/admin/adjustments', { mobile: last.mobile, amount: 50, direction: 'debit', reason: 'Reversal' });
+    expect(refused.status).toBe(409);
+    expect(await server.store.headPosition()).toBe(head);
+    // The sixth account's credit passes ₹5,000: 202, pending, nothing moves.
+    const crossing = await credit(member, last.mobile, 1000);
+    expect(crossing.status, JSON.stringify(crossing.body)).toBe(202);
+    expect(crossing.body.adjustment).toMatchObject({ status: 'pending', amount: '1000.00', requestedBy: member.userId });
+    expect(await balanceOf(last)).toBe('0.00');
+    // Another member has an allowance of their own, and approves it.
+    expect((await credit(colleague, last.mobile, 1)).status).toBe(201);
+    expect((await colleague.post(`/api/admin/adjustments/${crossing.body.adjustment.id}/approve`)).status).toBe(200);
+    expect(await balanceOf(last)).toBe('1001.00');
+    // The member's sum is on their own stream: one event per adjustment that moved money alone.
+    const counted = await server.store.readStream(`staff-limits-${member.userId}`);
+    expect(counted.map((e) => [e.type, (e.data as { amountPaise: number }).amountPaise])).toEqual(Array(5).fill(['MemberMoneyCounted', 100_000]));
+  });
+
+  it('decides one member’s adjustments to two users one after the other: sent at once, they cannot both pass the limit', async () => {
+    const member = await server.signUp({ roles: ['finance'] });
+    const users = [];
+    for (let i = 0; i < 6; i++) users.push(await server.signUp());
+    for (const user of users.slice(0, 4)) expect((await credit(member, user.mobile, 1000)).status).toBe(201);
+    // ₹4,000 counted: ₹1,000 more fits once, not twice.
+    const answers = await Promise.all([credit(member, users[4]!.mobile, 1000), credit(member, users[5]!.mobile, 1000)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 202]);
+  });
+
+  it('is a control setting: a change waits for a second admin', async () => {
+    const admin = await server.signUp({ roles: ['admin'] });
+    const asked = await admin.put('/api/admin/settings', { memberDailyAdjustmentLimit: '20000.00' });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    expect(asked.body.settings.memberDailyAdjustmentLimit).toBe('5000.00');
+    expect(asked.body.request.changes).toEqual({ memberDailyAdjustmentLimit: '20000.00' });
+    expect((await admin.post(`/api/admin/settings/requests/${asked.body.request.id}/reject`)).status).toBe(200);
+  });
+});
+
 describe('conflict of duties: who adjusted a wallet does not settle its withdrawals for 30 days', () => {
   it('refuses the member who funded a user to pay, reject, batch or reverse their withdrawal, plainly; another member may', async () => {
     const user = await server.signUp();

@@ -1,4 +1,4 @@
-import { type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDayOf } from '@kamai/contracts';
+import { type AuditEntryBody, type FundingBody, type ReconciliationBody, type TrialBalanceBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { BANK, adjust } from './testing.ts';
@@ -88,7 +88,8 @@ describe('funding the payout account', () => {
     expect(rejected.body).toMatchObject({ status: 'rejected', decidedBy: finance.userId });
     expect((await finance2.post(`/api/admin/ledger/funding/${big.body.id}/approve`)).status).toBe(409);
     expect((await reconciliation()).bankFunded).toBe(before.bankFunded);
-    const retyped = await finance.post<FundingBody>('/api/admin/ledger/funding', { amount: 500, reference: 'NEFT-CO-0003', date: today() });
+    // By another member: the first has booked ₹800 alone today, and ₹500 more would pass ₹1,000.
+    const retyped = await finance2.post<FundingBody>('/api/admin/ledger/funding', { amount: 500, reference: 'NEFT-CO-0003', date: today() });
     expect(retyped.status).toBe(201);
     const all = await finance.get<FundingBody[]>('/api/admin/ledger/funding');
     expect(all.body.slice(0, 2).map((f) => [f.id, f.status])).toEqual([
@@ -120,5 +121,63 @@ describe('funding the payout account', () => {
     expect((await finance2.post('/api/admin/ledger/funding/00000000-0000-4000-8000-000000000000/approve')).status).toBe(404);
     expect((await finance2.post('/api/admin/ledger/funding/nope/approve')).status).toBe(404);
     expect((await admin.post('/api/admin/ledger/funding', { amount: 10, reference: 'X8', date: today() })).status).toBe(403);
+  });
+});
+
+describe('funding four-eyes per member', () => {
+  it('sends the funding that takes one member past the threshold within 24 hours to a second member: five ₹1,000 in a row are not booked alone', async () => {
+    const member = await server.signUp({ roles: ['finance'] });
+    const statuses: number[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await member.post<FundingBody>('/api/admin/ledger/funding', { amount: '1000.00', reference: `RTGS CUM ${i}`, date: today() });
+      statuses.push(res.status);
+      ids.push(res.body.id);
+    }
+    // The first reaches the threshold (₹1,000); each later one would pass it: pending.
+    expect(statuses).toEqual([201, 202, 202, 202, 202]);
+    const approved = await finance2.post<FundingBody>(`/api/admin/ledger/funding/${ids[1]}/approve`);
+    expect([approved.status, approved.body.status]).toEqual([200, 'booked']);
+    // A refusal (a reference booked before) counts nothing and appends nothing.
+    const head = await server.store.headPosition();
+    expect((await member.post('/api/admin/ledger/funding', { amount: '1', reference: 'RTGS CUM 0', date: today() })).status).toBe(409);
+    expect(await server.store.headPosition()).toBe(head);
+    expect((await server.store.readStream(`staff-limits-${member.userId}`)).map((e) => e.type)).toEqual(['MemberMoneyCounted']);
+  });
+});
+
+describe('reversing a booked funding takes two members', () => {
+  it('one asks (202, nothing moves), a different one approves (the journal takes it back); the asker cannot approve', async () => {
+    const asker = await server.signUp({ roles: ['finance'] });
+    const approver = await server.signUp({ roles: ['finance'] });
+    const booked = await asker.post<FundingBody>('/api/admin/ledger/funding', { amount: '700.00', reference: 'IMPS REV 0001', date: today() });
+    expect(booked.status).toBe(201);
+    const before = await reconciliation();
+
+    // A pending funding is not booked: nothing to reverse.
+    const pendingFunding = await asker.post<FundingBody>('/api/admin/ledger/funding', { amount: '5000.00', reference: 'IMPS REV 0002', date: today() });
+    expect(pendingFunding.status).toBe(202);
+    expect((await asker.post(`/api/admin/ledger/funding/${pendingFunding.body.id}/reverse`, { reason: 'Typed twice' })).status).toBe(409);
+
+    const asked = await asker.post<FundingBody>(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'Booked against the wrong account' });
+    expect([asked.status, asked.body.status]).toEqual([202, 'reversal_requested']);
+    expect((await reconciliation()).bankFunded).toBe(before.bankFunded);
+    expect((await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'again' })).status).toBe(409);
+    const own = await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`);
+    expect([own.status, own.body.error.code]).toEqual([403, 'forbidden']);
+
+    const reversed = await approver.post<FundingBody>(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`);
+    expect([reversed.status, reversed.body.status]).toEqual([200, 'reversed']);
+    const after = await reconciliation();
+    expect(Number(after.bankFunded)).toBeCloseTo(Number(before.bankFunded) - 700, 2);
+    expect([after.paid, after.difference]).toEqual([before.paid, '0.00']);
+    const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
+    expect(trial.body.difference).toBe('0.00');
+    const audit = await admin.get<AuditEntryBody[]>('/api/admin/audit');
+    const entries = audit.body.filter((e) => e.reference === booked.body.id).map((e) => [e.action, e.actor.id]);
+    expect(entries).toEqual(expect.arrayContaining([['funding_reversal_requested', asker.userId], ['funding_reversed', approver.userId]]));
+    // Once reversed, there is nothing more to reverse or approve.
+    expect((await approver.post(`/api/admin/ledger/funding/${booked.body.id}/reverse/approve`)).status).toBe(409);
+    expect((await asker.post(`/api/admin/ledger/funding/${booked.body.id}/reverse`, { reason: 'again' })).status).toBe(409);
   });
 });

@@ -1,9 +1,9 @@
-import { FundingQuery, FundingRequest, msg, streams } from '@kamai/contracts';
-import { type FundingCommand, fundingDecider } from '@kamai/domain';
+import { FundingQuery, FundingRequest, FundingReversalRequest, msg, streams } from '@kamai/contracts';
+import { DomainError, type FundingCommand, fundingDecider } from '@kamai/domain';
 import { findFunding, fundingWithReference, listFundings } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
-import { handleCommand } from '../commands/handle.ts';
+import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -11,6 +11,7 @@ import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { caughtUp } from './ledger-routes.ts';
+import { countMemberMoney } from './staff-limits.ts';
 
 const financeStaff = withRole('finance');
 const fundingId = idParam('id', UUID_PATTERN, msg('funding.notFound'));
@@ -32,14 +33,19 @@ export const fundingRoutes = new Hono<AppEnv>()
       throw new ApiError(409, 'duplicate_reference', msg('funding.duplicateReference'), { reference: msg('funding.duplicateReference') });
     }
     const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
-    const { view: status, position } = await handleCommand(
-      deps.store,
-      streams.funding(id),
-      fundingDecider,
-      { type: 'RecordBankFunding', data: { fundingId: id, amountPaise: amount, reference, valueDate: date, by, approvalThresholdPaise: adjustmentApprovalThresholdPaise }, now: deps.now().toISOString() },
-      { actor: by },
-      { view: (state) => state.status },
-    );
+    const now = deps.now().toISOString();
+    const command = {
+      type: 'RecordBankFunding' as const,
+      data: { fundingId: id, amountPaise: amount, reference, valueDate: date, by, approvalThresholdPaise: adjustmentApprovalThresholdPaise, memberLimitReached: false },
+      now,
+    };
+    // The threshold also holds for what one member books alone within 24 hours (five ₹1,000
+    // fundings need a second member as one ₹5,000 one does), counted on the member's own stream.
+    if (await booksAtOnce(c, command)) {
+      const counted = await countMemberMoney(deps, by, { kind: 'funding', entryId: id, amountPaise: amount, limitPaise: adjustmentApprovalThresholdPaise }, now);
+      command.data.memberLimitReached = !counted;
+    }
+    const { view: status, position } = await handleCommand(deps.store, streams.funding(id), fundingDecider, command, { actor: by }, { view: (state) => state.status });
     await deps.runner.waitFor(position);
     const body = await findFunding(deps.db, id);
     if (!body) throw notFound(msg('funding.notFound'));
@@ -53,10 +59,32 @@ export const fundingRoutes = new Hono<AppEnv>()
   )
   .post('/api/admin/ledger/funding/:id/reject', financeStaff, fundingId, (c) =>
     decide(c, (id, by, now) => ({ type: 'RejectBankFunding', data: { fundingId: id, by }, now })),
+  )
+  // A booked funding is taken back by two members: one asks (202), a different one approves (200).
+  .post('/api/admin/ledger/funding/:id/reverse', financeStaff, fundingId, validate('json', FundingReversalRequest), (c) =>
+    decide(c, (id, by, now) => ({ type: 'RequestFundingReversal', data: { fundingId: id, by, reason: c.req.valid('json').reason }, now }), 202),
+  )
+  .post('/api/admin/ledger/funding/:id/reverse/approve', financeStaff, fundingId, (c) =>
+    decide(c, (id, by, now) => ({ type: 'ApproveFundingReversal', data: { fundingId: id, by }, now })),
   );
 
-/** A second finance member approves or rejects a pending funding, on its own stream. */
-async function decide(c: Context<AppEnv>, command: (id: string, by: string, now: string) => FundingCommand) {
+/**
+ * Whether the funding would be booked without a second member, asked of its decider on its stream
+ * as it is (appending nothing): a refusal is then refused by the real decision with nothing counted,
+ * and a keyed retry whose funding is recorded already finds it there.
+ */
+async function booksAtOnce(c: Context<AppEnv>, command: FundingCommand): Promise<boolean> {
+  try {
+    const { state } = await loadStream(c.var.deps.store, streams.funding(command.data.fundingId), fundingDecider);
+    return fundingDecider.decide(command, state).some((event) => event.type === 'BankFundingRecorded' && !event.data.approvalRequired);
+  } catch (err) {
+    if (err instanceof DomainError) return false;
+    throw err;
+  }
+}
+
+/** A decision on a funding's own stream (approve, reject, ask for or approve a reversal), answered with the funding. */
+async function decide(c: Context<AppEnv>, command: (id: string, by: string, now: string) => FundingCommand, status: 200 | 202 = 200) {
   const deps = c.var.deps;
   const by = requireUser(c).id;
   const id = c.req.param('id')?.toLowerCase() ?? '';
@@ -64,5 +92,5 @@ async function decide(c: Context<AppEnv>, command: (id: string, by: string, now:
   await deps.runner.waitFor(position);
   const body = await findFunding(deps.db, id);
   if (!body) throw notFound(msg('funding.notFound'));
-  return c.json(body);
+  return c.json(body, status);
 }

@@ -17,8 +17,9 @@ beforeAll(async () => {
   colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
   admin = await server.signUp({ roles: ['admin'] });
   funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
-  // Batches above ₹5,000 need a second finance member (a control setting: two admins set it).
-  const set = await server.applySettings({ payoutBatchApprovalThreshold: '5000.00' });
+  // Batches above ₹5,000 need a second finance member (a control setting: two admins set it). The
+  // funder credits dozens of users alone: their daily limit across users is lifted here.
+  const set = await server.applySettings({ payoutBatchApprovalThreshold: '5000.00', memberDailyAdjustmentLimit: '1000000.00' });
   expect(set).toMatchObject({ payoutBatchApprovalThreshold: '5000.00', latePayoutDays: 2 });
 });
 afterAll(async () => server?.close());

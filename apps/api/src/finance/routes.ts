@@ -13,7 +13,14 @@ import {
   msg,
   type WithdrawalStatus,
 } from '@kamai/contracts';
-import { type AdjustmentDecision, DomainError, type WithdrawalCommand, assertNoConflictOfDuties, userDecider } from '@kamai/domain';
+import {
+  type AdjustWallet,
+  type AdjustmentDecision,
+  DomainError,
+  type WithdrawalCommand,
+  assertNoConflictOfDuties,
+  userDecider,
+} from '@kamai/domain';
 import { findAdjustment, findWithdrawalForFinance, listAdjustments, toAdjustmentBody } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { userIdForMobile } from '../auth/accounts.ts';
@@ -24,8 +31,34 @@ import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { withReservedReference } from './references.ts';
+import { countMemberMoney } from './staff-limits.ts';
 import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import { loadLimits } from '../settings/limits.ts';
+
+/**
+ * The member's sum across all users (memberDailyAdjustmentLimit), decided on their own
+ * `staff-limits-<id>` stream before the adjustment is decided on the user's: true when the member
+ * may move this amount alone (it is now counted), false when a second member must approve.
+ *
+ * Only an adjustment that would move money at once is counted: the user's decider is asked first on
+ * the stream as it is (pure, nothing appended), so a refusal appends nothing and one already
+ * waiting for a second member costs no allowance. One member's adjustments to two users at once are
+ * serialised by their stream's revision. On crashes and retries see countMemberMoney.
+ */
+async function countAgainstMemberLimit(c: Context<AppEnv>, userId: string, command: AdjustWallet, limitPaise: number): Promise<boolean> {
+  const deps = c.var.deps;
+  let movesAtOnce = false;
+  try {
+    const { state } = await loadStream(deps.store, streams.user(userId), userDecider);
+    movesAtOnce = userDecider.decide(command, state).some((event) => event.type === 'WalletCredited' || event.type === 'WalletDebited');
+  } catch (err) {
+    // The decision on the user's stream refuses it the same way (or a keyed retry finds its step).
+    if (!(err instanceof DomainError)) throw err;
+  }
+  if (!movesAtOnce) return true;
+  const { by, entryId, amountPaise } = command.data;
+  return countMemberMoney(deps, by, { kind: 'adjustment', entryId, amountPaise, limitPaise }, command.now);
+}
 
 /** Paying and adjusting need `finance`; admin alone is not enough (separation of duties). */
 const financeStaff = withRole('finance');
@@ -92,16 +125,18 @@ export const financeRoutes = new Hono<AppEnv>()
     if (!userId) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });
     const entryId = commandId();
     const now = deps.now().toISOString();
-    const { adjustmentApprovalThresholdPaise } = await loadLimits(deps.store);
+    const { adjustmentApprovalThresholdPaise, memberDailyAdjustmentLimitPaise } = await loadLimits(deps.store);
+    const command: AdjustWallet = {
+      type: 'AdjustWallet',
+      data: { entryId, notificationId: commandId(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
+      now,
+    };
+    command.data.memberLimitReached = !(await countAgainstMemberLimit(c, userId, command, memberDailyAdjustmentLimitPaise));
     const { view, events, position } = await handleCommand(
       deps.store,
       streams.user(userId),
       userDecider,
-      {
-        type: 'AdjustWallet',
-        data: { entryId, notificationId: commandId(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
-        now,
-      },
+      command,
       { actor: staff.id },
       { view: (state) => ({ balance: state.wallet.balance, pending: state.adjustments.pending.has(entryId) }) },
     );

@@ -129,6 +129,9 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/funding', 'finance', 200],
   ['POST', '/api/admin/ledger/funding/:id/approve', 'finance', 404],
   ['POST', '/api/admin/ledger/funding/:id/reject', 'finance', 404],
+  // No reason in the matrix's empty body: 400 before the funding is looked up.
+  ['POST', '/api/admin/ledger/funding/:id/reverse', 'finance', 400],
+  ['POST', '/api/admin/ledger/funding/:id/reverse/approve', 'finance', 404],
   // No financial year given: 400 before anything is read.
   ['GET', '/api/admin/reports/yearly', 'finance', 400],
   // Prometheus scrapes without a session; keep it off the public network (docs/logs-and-metrics.md).

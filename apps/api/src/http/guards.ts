@@ -1,9 +1,11 @@
-import { type MessageRef } from '@kamai/contracts';
+import { type MessageRef, msg, streams } from '@kamai/contracts';
 import type { Role } from '@kamai/contracts';
+import { userDecider } from '@kamai/domain';
 import { createMiddleware } from 'hono/factory';
 import { requireRole, requireUser } from '../auth/sessions.ts';
+import { loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
-import { notFound } from './errors.ts';
+import { ApiError, notFound } from './errors.ts';
 
 /**
  * Route guards that run before body validation, so a signed-out or unprivileged caller learns that
@@ -14,9 +16,16 @@ export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * Every staff route passes here. Past the role, the member's own stream says whether they are
+ * suspended (403 `account_suspended`): read from the event store through the command cache, not from
+ * the session or the read model, so a suspension recorded a moment ago by any process already holds.
+ */
 export const withRole = (...roles: Role[]) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    requireRole(c, ...roles);
+    const member = requireRole(c, ...roles);
+    const { state } = await loadStream(c.var.deps.store, streams.user(member.id), userDecider);
+    if (state.account.suspended) throw new ApiError(403, 'account_suspended', msg('suspension.staffSuspended'));
     await next();
   });
 

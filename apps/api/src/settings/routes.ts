@@ -25,12 +25,13 @@ export const settingsRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const admin = requireUser(c);
     const {
-      supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
+      supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
       ...(adjustmentApprovalThreshold !== undefined && { adjustmentApprovalThresholdPaise: adjustmentApprovalThreshold }),
+      ...(memberDailyAdjustmentLimit !== undefined && { memberDailyAdjustmentLimitPaise: memberDailyAdjustmentLimit }),
       ...(sessionIdleDays !== undefined && { sessionIdleDays }),
       ...(uploadsPerDay !== undefined && { uploadsPerDay }),
       ...(uploadMegabytesPerDay !== undefined && { uploadBytesPerDay: uploadMegabytesPerDay * 1024 * 1024 }),

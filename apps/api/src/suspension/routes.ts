@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SuspendRequest, type SuspensionBody, msg, streams } from '@kamai/contracts';
+import { type Role, STAFF_ROLES, SuspendRequest, type SuspensionBody, msg, streams } from '@kamai/contracts';
 import { userDecider } from '@kamai/domain';
+import { findUserRecord, listUserSessions } from '@kamai/projections';
 import { Hono } from 'hono';
-import { requireRole } from '../auth/sessions.ts';
+import { endSessions, requireRole } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
@@ -14,7 +15,9 @@ const userIdParam = idParam('id', UUID_PATTERN, msg('api.noSuchUser'));
 /**
  * Suspending an account (admin role): the decision is on the user's own stream, so the check that
  * refuses a suspended user's proof, start or withdrawal is made on the same revision as the money.
- * Pending submissions stay in the review queue; the user is told by a notification.
+ * Pending submissions stay in the review queue; the user is told by a notification. A suspended
+ * staff member is also signed out everywhere (an earner keeps their sessions, to read why); signing
+ * in again, every staff route refuses them (withRole reads the suspension from their stream).
  */
 export const suspensionRoutes = new Hono<AppEnv>()
   .post('/api/admin/users/:id/suspend', adminOnly, userIdParam, validate('json', SuspendRequest), async (c) => {
@@ -24,6 +27,12 @@ export const suspensionRoutes = new Hono<AppEnv>()
     const command = { type: 'SuspendUser' as const, data: { reason: c.req.valid('json').reason, by: admin.id, notificationId: randomUUID() }, now: deps.now().toISOString() };
     const { position } = await handleCommand(deps.store, streams.user(userId), userDecider, command, { actor: admin.id });
     await deps.runner.waitFor(position);
+    const record = await findUserRecord(deps.db, userId);
+    const staff = record !== undefined && (JSON.parse(record.roles) as Role[]).some((role) => STAFF_ROLES.includes(role));
+    // The read model has every session started before the suspension (waited for above); one started
+    // after it is refused at every staff route all the same.
+    const sessions = staff ? await listUserSessions(deps.db, userId, command.now) : [];
+    if (sessions.length > 0) await deps.runner.waitFor(await endSessions(deps, sessions.map((s) => s.sid), 'suspended', admin.id));
     return c.json({ userId, suspended: true } satisfies SuspensionBody, 200);
   })
   .post('/api/admin/users/:id/unsuspend', adminOnly, userIdParam, async (c) => {

@@ -52,6 +52,34 @@ describe('suspending an account over HTTP', () => {
     expect(actions).toEqual(expect.arrayContaining([['user_suspended', admin.userId], ['user_unsuspended', admin.userId]]));
   });
 
+  it('a suspended staff member is signed out everywhere and, signed in again, refused every staff action with 403 account_suspended', async () => {
+    const finance = await server.signUp({ roles: ['finance'] });
+    const secondDevice = server.client();
+    expect((await secondDevice.post('/api/auth/login', { mobile: finance.mobile, password: finance.password })).status).toBe(200);
+    const user = await server.signUp();
+    await adjust(finance, user.mobile, 500);
+    const withdrawal = await user.post<{ id: string }>('/api/withdrawals', { amount: 200, upiId: UPI });
+    expect(withdrawal.status).toBe(201);
+
+    expect((await admin.post(`/api/admin/users/${finance.userId}/suspend`, { reason: 'Paid to a relative' })).status).toBe(200);
+    for (const device of [finance, secondDevice]) expect((await device.get('/api/auth/user')).status).toBe(401);
+
+    // Signing in still works (to read why), but no staff route answers: reads, pays, adjustments.
+    const again = server.client();
+    expect((await again.post('/api/auth/login', { mobile: finance.mobile, password: finance.password })).status).toBe(200);
+    for (const res of [
+      await again.post(`/api/admin/withdrawals/${withdrawal.body.id}/paid`, { reference: 'UTR55500001' }),
+      await again.post('/api/admin/adjustments', { mobile: user.mobile, amount: 100, direction: 'credit', reason: 'Bonus' }),
+      await again.get('/api/admin/withdrawals'),
+      await again.get('/api/admin/queues'),
+    ]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(res.body.error.code).toBe('account_suspended');
+    }
+    expect((await admin.post(`/api/admin/users/${finance.userId}/unsuspend`)).status).toBe(200);
+    expect((await again.post('/api/admin/adjustments', { mobile: user.mobile, amount: 100, direction: 'credit', reason: 'Bonus' })).status).toBe(201);
+  });
+
   it('refuses an empty reason, an unknown user, and suspending oneself', async () => {
     expect((await admin.post(`/api/admin/users/${admin.userId}/suspend`, { reason: ' ' })).status).toBe(400);
     expect((await admin.post('/api/admin/users/00000000-0000-4000-8000-000000000000/suspend', { reason: 'x' })).status).toBe(404);

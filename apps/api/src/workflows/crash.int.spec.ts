@@ -52,20 +52,22 @@ describe.each(topologies)('payout workflows killed after every append ($name)', 
       clients.push(client);
       return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
     };
-    const funder = await signUp('Neha');
+    // Two funders: each member's adjustments across all users are capped per day (memberDailyAdjustmentLimit).
+    const funders = [await signUp('Neha'), await signUp('Kavya')];
     const finance = await signUp('Rohan');
     const colleague = await signUp('Arjun');
-    for (const member of [funder, finance, colleague]) await grantRole(store, member.userId, 'finance', 'test', new Date());
+    for (const member of [...funders, finance, colleague]) await grantRole(store, member.userId, 'finance', 'test', new Date());
+    let funded = 0;
     const as = (client: TestClient) => client.clone(api.url);
     const headers = (key: string) => ({ 'content-type': 'application/json', 'idempotency-key': key });
 
-    /** Two fresh withdrawals of ₹100 and ₹101 by two users funded by `funder`. */
+    /** Two fresh withdrawals of ₹100 and ₹101 by two users funded with exactly that. */
     const twoWithdrawals = async () => {
       const ids: string[] = [];
       for (const amount of [100, 101]) {
         const user = await signUp('Asha');
-        const funded = await as(funder).post('/api/admin/adjustments', { mobile: user.mobile, amount: 500, direction: 'credit', reason: 'Test funding' });
-        expect(funded.status, JSON.stringify(funded.body)).toBe(201);
+        const credited = await as(funders[funded++ % 2]!).post('/api/admin/adjustments', { mobile: user.mobile, amount, direction: 'credit', reason: 'Test funding' });
+        expect(credited.status, JSON.stringify(credited.body)).toBe(201);
         const asked = await as(user).post('/api/withdrawals', { amount, bankAccount: BANK });
         expect(asked.status, JSON.stringify(asked.body)).toBe(201);
         ids.push(asked.body.id as string);

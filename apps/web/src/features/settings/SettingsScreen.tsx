@@ -22,6 +22,7 @@ import { settingsRequestsQuery, useDecideRequest, useSaveSettings } from './sett
 const FIELDS = [
   ['maxTaskReward', 'money'],
   ['adjustmentApprovalThreshold', 'money'],
+  ['memberDailyAdjustmentLimit', 'money'],
   ['payoutBatchApprovalThreshold', 'money'],
   ['autoApproveAfterHours', 'number'],
   ['sessionIdleDays', 'number'],
