@@ -10,7 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '@kamai/domain';
 import { newEventId } from '../event-store/event-id.ts';
-import { decodeStep, findStep, nextStep, stepMetadata } from './keyed.ts';
+import { decodeStep, ensureReserved, findStep, nextStep, stepMetadata } from './keyed.ts';
 
 export interface Decided<Event, View = undefined> {
   /**
@@ -303,6 +303,8 @@ export async function handleCommand<State, Command, Event extends { type: string
     if (events.length === 0) return { view: view(entry.state), events, position: 0, revision: entry.revision };
     // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.
     const encoded = events.map((event) => eventCodec.encode(event));
+    // A keyed command's key is reserved only now that it appends: a refusal leaves nothing behind.
+    if (tag) await ensureReserved();
     try {
       const result = await store.append(
         streamId,

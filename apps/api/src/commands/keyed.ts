@@ -4,27 +4,45 @@ import { COMMAND_KEY_METADATA, COMMAND_STEP_METADATA, eventCodec } from '@kamai/
 import type { EventStore, RecordedEvent } from '@kamai/domain';
 
 /**
- * The keyed command a request is running (a POST with an Idempotency-Key): its reservation's token
- * and the log position of that reservation. Every append the request makes through handleCommand is
- * tagged with the token and its step, and before deciding, handleCommand looks for that step's
- * events appended after the reservation: a retry, or a second copy of the request running at once,
- * then takes the recorded events as its result instead of appending again.
+ * The keyed command a request is running (a POST with an Idempotency-Key): its token and a log
+ * position before any of its events. Every append the request makes through handleCommand is tagged
+ * with the token and its step, and before deciding, handleCommand looks for that step's events
+ * appended after that position: a retry, or a second copy of the request running at once, then takes
+ * the recorded events as its result instead of appending again.
  */
 interface KeyedCommand {
   token: string;
-  /** Global position of the reservation: every event the command appended comes after it. */
+  /** A global position before every event the command appended (its reservation's, or the head's when it began). */
   reservedAt: number;
   /** Appends made so far per stream, so each is found again by its number. */
   steps: Map<string, number>;
   /** Ids handed out so far (commandId). */
   ids: number;
+  /**
+   * Records the key's reservation, once, just before the command's first append (null: recorded
+   * already, or nothing to record). A command refused before it appends leaves the log as it was.
+   */
+  reserve: (() => Promise<void>) | null;
+  reserving: Promise<void> | null;
 }
 
 const current = new AsyncLocalStorage<KeyedCommand>();
 
-/** Runs `run` (the route) as the keyed command `token`, reserved at log position `reservedAt`. */
-export function runKeyed<T>(token: string, reservedAt: number, run: () => Promise<T>): Promise<T> {
-  return current.run({ token, reservedAt, steps: new Map(), ids: 0 }, run);
+/**
+ * Runs `run` (the route) as the keyed command `token`, all of whose events come after log position
+ * `reservedAt`; `reserve`, when given, is called once before the first append the command makes.
+ */
+export function runKeyed<T>(token: string, reservedAt: number, run: () => Promise<T>, reserve: (() => Promise<void>) | null = null): Promise<T> {
+  return current.run({ token, reservedAt, steps: new Map(), ids: 0, reserve, reserving: null }, run);
+}
+
+/** Records the current keyed command's reservation if it has not been (handleCommand calls it before appending). */
+export async function ensureReserved(): Promise<void> {
+  const keyed = current.getStore();
+  if (!keyed?.reserve) return;
+  const reserve = keyed.reserve;
+  keyed.reserving ??= outsideKeyed(reserve);
+  await keyed.reserving;
 }
 
 /**

@@ -148,6 +148,13 @@ describe('finance over real HTTP: the withdrawal queue', () => {
       expect(res.body.error.code).toBe('not_found');
     }
     expect(await server.store.headPosition()).toBe(head);
+    // Keyed or not: the key of a refused request is not even reserved, and its retry is refused again.
+    const keyed = { 'content-type': 'application/json', 'idempotency-key': `refused-${UNKNOWN_ID}` };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await finance.request('POST', `/api/admin/withdrawals/${UNKNOWN_ID}/paid`, JSON.stringify({ reference: 'UTR12345678' }), keyed);
+      expect(res.status).toBe(404);
+    }
+    expect(await server.store.headPosition()).toBe(head);
     expect((await finance.post(`/api/admin/withdrawals/${UNKNOWN_ID}/reject`, { reason: 'Nope' })).status).toBe(404);
     expect((await finance.get(`/api/admin/withdrawals/${UNKNOWN_ID}`)).status).toBe(404);
     expect((await finance.get('/api/admin/withdrawals/1%27%20OR%201=1')).status).toBe(404);

@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS, streams, msg } from '@kamai/contracts';
-import { DomainError, type Json, idempotencyDecider } from '@kamai/domain';
+import { DomainError, type Json, idempotencyDecider, isReservationLive } from '@kamai/domain';
 import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { handleCommand } from '../commands/handle.ts';
+import { handleCommand, loadStream } from '../commands/handle.ts';
 import { runKeyed } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, respondWithError } from '../http/errors.ts';
@@ -27,13 +27,15 @@ export function canonical(text: string): string {
 
 /**
  * Makes the listed commands safe to retry, exactly once even across a crash. The key is remembered
- * per caller in an `idempotency-<hash>` stream (through its decider): the first request reserves it
- * with a random token, and the route then runs as that keyed command (commands/keyed.ts), so every
- * event it appends carries the token in the same append. A retry with the same body, whether the
+ * per caller in an `idempotency-<hash>` stream (through its decider). The route runs as a keyed
+ * command (commands/keyed.ts) whose token is derived from the caller, the key and the request; the
+ * key's reservation (holding the request's hash and that token) is appended just before the command's
+ * first append, and every event the command appends carries the token in the same append. A retry with the same body, whether the
  * first attempt answered, is still running, or died between its append and its answer, runs the route
  * again as the same keyed command: each append that already happened is found and taken as done, the
  * ids it made are the same, and the answer is built from them; only what did not happen yet is done.
- * A refusal (4xx) is recorded and answered again as it was. No response body is kept. Another body
+ * A refusal (4xx) appends nothing, the reservation included: its retry is decided afresh (and is
+ * refused again unless something changed). No response body is kept. Another body
  * under the key -> 422 `idempotency_key_reused`. After IDEMPOTENCY_RETENTION_HOURS the key is new.
  */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
@@ -49,53 +51,54 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const requestHash = sha256(`${c.req.method} ${c.req.path}\n${canonical(await c.req.text())}`);
   const streamId = streams.idempotency(sha256(`${user.id}\n${key}`));
   const metadata = { actor: user.id };
-  let reserved;
-  try {
-    reserved = await handleCommand(
-      deps.store,
-      streamId,
-      idempotencyDecider,
-      {
-        type: 'ReserveIdempotencyKey',
-        data: { caller: user.id, requestHash, method: c.req.method, path: c.req.path, token: randomUUID() },
-        now: deps.now().toISOString(),
-      },
-      metadata,
-      // One key's state: small, and copied so a concurrent retry cannot move it on under us.
-      { view: structuredClone },
-    );
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.ref);
-    throw err;
-  }
-  const state = reserved.view;
-  if (state.legacyResponse) {
+  const loaded = await loadStream(deps.store, streamId, idempotencyDecider);
+  // One key's state: small, and copied so a concurrent retry cannot move it on under us.
+  const state = structuredClone(loaded.state);
+  const live = isReservationLive(state, deps.now().toISOString());
+  if (live && state.requestHash !== requestHash) throw new ApiError(422, 'idempotency_key_reused', msg('api.idempotencyKeyReused'));
+  if (live && state.legacyResponse) {
     c.header('idempotent-replayed', 'true');
     return c.json(state.legacyResponse.body, state.legacyResponse.status as ContentfulStatusCode);
   }
-  if (state.completed?.error) {
+  // A refusal recorded by older code is answered as it was; refusals are no longer recorded.
+  if (live && state.completed?.error) {
     c.header('idempotent-replayed', 'true');
     return c.json({ error: state.completed.error } as Json, state.completed.status as ContentfulStatusCode);
   }
-  const token = state.token;
-  const retry = reserved.events.length === 0;
-  // Every event of the command comes after its reservation in the log.
-  const reservedAt = retry ? await reservationPosition(c, streamId) : reserved.position;
+  const retry = live && state.token !== '';
+  // A fresh key's token is derived, not drawn: two copies of the request starting at once name the
+  // same token, and so the same ids, before either has recorded anything.
+  const token = retry ? state.token : sha256(`${user.id}\n${key}\n${requestHash}\n${loaded.revision}`);
+  // Every event of the command comes after its reservation, or after the head as it began.
+  const reservedAt = retry ? await reservationPosition(c, streamId) : await deps.store.headPosition();
+  let reserved = retry;
+  const reserve = async () => {
+    try {
+      await handleCommand(
+        deps.store,
+        streamId,
+        idempotencyDecider,
+        { type: 'ReserveIdempotencyKey', data: { caller: user.id, requestHash, method: c.req.method, path: c.req.path, token }, now: deps.now().toISOString() },
+        metadata,
+      );
+      reserved = true;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'idempotency_key_reused') throw new ApiError(422, 'idempotency_key_reused', err.ref);
+      throw err;
+    }
+  };
 
-  await runKeyed(token, reservedAt, () => routeAnswering(c, next));
+  // The key is reserved only when the command first appends (commands/keyed.ts): a request refused
+  // before that (4xx) leaves the log as it was, and its retry is decided afresh.
+  await runKeyed(token, reservedAt, () => routeAnswering(c, next), retry ? null : reserve);
   if (retry) c.header('idempotent-replayed', 'true');
   // A 5xx records nothing: whatever the command did is found again by a retry under the same token.
-  if (c.res.status >= 500) return;
-  let error: Json | null = null;
-  if (c.res.status >= 400) {
-    const body = (await c.res.clone().json().catch(() => null)) as { error?: Json } | null;
-    error = body?.error ?? null;
-  }
+  if (c.res.status >= 400 || !reserved) return;
   await handleCommand(
     deps.store,
     streamId,
     idempotencyDecider,
-    { type: 'CompleteIdempotentCommand', data: { token, status: c.res.status, error }, now: deps.now().toISOString() },
+    { type: 'CompleteIdempotentCommand', data: { token, status: c.res.status, error: null }, now: deps.now().toISOString() },
     metadata,
   );
 });

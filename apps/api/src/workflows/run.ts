@@ -2,7 +2,7 @@ import { type WorkflowKind, msg, streams } from '@kamai/contracts';
 import { DomainError, type WorkflowCommand, type WorkflowState, nextWorkflowStep, workflowDecider } from '@kamai/domain';
 import { unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
-import { outsideKeyed, runKeyed } from '../commands/keyed.ts';
+import { ensureReserved, outsideKeyed, runKeyed } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
@@ -30,6 +30,8 @@ const record = (deps: AppDeps, workflowId: string, command: WorkflowCommand) =>
 
 /** Records the intent (every step) first; the same id again changes nothing (a retry resumes). */
 export async function startWorkflow(deps: AppDeps, data: Extract<WorkflowCommand, { type: 'StartWorkflow' }>['data']): Promise<void> {
+  // Under an Idempotency-Key the key is reserved first, as before any command's first append.
+  await ensureReserved();
   await record(deps, data.workflowId, { type: 'StartWorkflow', data, now: deps.now().toISOString() });
 }
 
