@@ -8,22 +8,9 @@ import { handleCommand, loadStream } from '../commands/handle.ts';
 import { runKeyed } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, respondWithError } from '../http/errors.ts';
-
+import { canonical } from '../canonical-json.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** JSON with its keys sorted, so the same body sent with keys in another order is the same request. */
-export function canonical(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
-      value && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-        : value,
-    );
-  } catch {
-    return text;
-  }
-}
 
 /**
  * Makes the listed commands safe to retry, exactly once even across a crash. The key is remembered

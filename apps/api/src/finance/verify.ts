@@ -11,7 +11,7 @@ import {
   recordCheckpoint,
   verifyChain,
 } from '../event-store/chain.ts';
-import { canonical } from './idempotency.ts';
+import { canonical } from '../canonical-json.ts';
 
 /** How often a server signs the log's head while it moves. */
 export const CHECKPOINT_INTERVAL_MS = 60_000;
