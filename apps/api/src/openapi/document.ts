@@ -98,7 +98,8 @@ function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boo
   if (route.body || route.rawBody) add(413, 'The body is too large');
   if (route.rawBody) add(415, 'The body is not of the media type asked for');
   if (idempotent) add(422, 'The Idempotency-Key was used with a different body');
-  if (route.throttled) add(429, 'Too many attempts; wait for Retry-After seconds', true);
+  if (route.throttled === 'attempts') add(429, 'Too many attempts; wait for Retry-After seconds', true);
+  if (route.throttled === 'quota') add(429, "Today's upload quota is used up");
   add(500, 'Unexpected');
   add(503, 'Storage full or read-only (nothing saved), or the read model has not caught up; retry after Retry-After seconds when given', true);
   return out;

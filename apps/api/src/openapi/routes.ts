@@ -109,8 +109,8 @@ export interface RouteDoc {
   etag?: boolean;
   /** Writes X-Next-Cursor when there is another page. */
   nextCursor?: boolean;
-  /** Answers 429 with Retry-After when a caller tries too often. */
-  throttled?: boolean;
+  /** Answers 429: `attempts` (too many tries, with Retry-After) or `quota` (the day's uploads are used up). */
+  throttled?: 'attempts' | 'quota';
 }
 
 const SESSION_ID = /^[0-9a-f]{64}$/;
@@ -127,16 +127,16 @@ const SettingsRequestAnswer = v.object({ request: SettingsChangeRequestBody, set
 export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/health': { summary: 'Read models, the disk and the ledger: ok, degraded or failing (503)', access: 'public', ok: 200 },
   'GET /api/login': { summary: 'Redirects to the sign-in page', access: 'public', ok: 302 },
-  'POST /api/auth/register': { summary: 'Create an account and sign in', access: 'public', body: RegisterRequest, ok: 201, answer: UserBody, throttled: true },
-  'POST /api/auth/login': { summary: 'Sign in with mobile number and password', access: 'public', body: LoginRequest, ok: 200, answer: UserBody, throttled: true },
-  'POST /api/auth/password-reset': { summary: 'Send a reset code (the same answer whether or not the number has an account)', access: 'public', body: PasswordResetRequest, ok: 202, throttled: true },
-  'POST /api/auth/password-reset/confirm': { summary: 'Set a new password with the reset code', access: 'public', body: PasswordResetConfirmRequest, ok: 204, throttled: true },
+  'POST /api/auth/register': { summary: 'Create an account and sign in', access: 'public', body: RegisterRequest, ok: 201, answer: UserBody, throttled: 'attempts' },
+  'POST /api/auth/login': { summary: 'Sign in with mobile number and password', access: 'public', body: LoginRequest, ok: 200, answer: UserBody, throttled: 'attempts' },
+  'POST /api/auth/password-reset': { summary: 'Send a reset code (the same answer whether or not the number has an account)', access: 'public', body: PasswordResetRequest, ok: 202, throttled: 'attempts' },
+  'POST /api/auth/password-reset/confirm': { summary: 'Set a new password with the reset code', access: 'public', body: PasswordResetConfirmRequest, ok: 204, throttled: 'attempts' },
   'POST /api/auth/logout': { summary: 'End this session', access: 'public', ok: 204 },
   'GET /api/auth/user': { summary: 'The signed-in user', access: 'signedIn', ok: 200, answer: UserBody },
   'GET /api/auth/sessions': { summary: "The user's sessions", access: 'signedIn', ok: 200, answer: SessionBody, list: true },
   'DELETE /api/auth/sessions/:id': { summary: 'End one of your sessions', access: 'owner', idPattern: SESSION_ID, ok: 204 },
   'POST /api/auth/logout-all': { summary: 'End every session of yours', access: 'signedIn', ok: 204 },
-  'PUT /api/auth/password': { summary: 'Change your password', access: 'signedIn', body: ChangePasswordRequest, ok: 204 },
+  'PUT /api/auth/password': { summary: 'Change your password', access: 'signedIn', body: ChangePasswordRequest, ok: 204, throttled: 'attempts' },
   'GET /api/settings': { summary: 'The public settings (limits, bonuses)', access: 'public', ok: 200, answer: SettingsBody },
   'PUT /api/profile': { summary: 'Update your profile', access: 'signedIn', body: ProfileUpdateRequest, ok: 200, answer: UserBody },
   'GET /api/profile/deletion-request': { summary: 'Your latest account deletion request', access: 'signedIn', ok: 200, answer: MyDeletionBody },
@@ -152,8 +152,8 @@ export const ROUTES: Record<string, RouteDoc> = {
   'PUT /api/notifications/read-all': { summary: 'Mark all your notifications read', access: 'signedIn', ok: 204 },
   'PUT /api/notifications/:id/read': { summary: 'Mark one notification read', access: 'owner', idPattern: UUID, ok: 204 },
   'DELETE /api/notifications/:id': { summary: 'Delete one notification', access: 'owner', idPattern: UUID, ok: 204 },
-  'POST /api/objects/upload': { summary: 'A signed URL to upload an image to (counted against the daily quota)', access: 'signedIn', body: UploadRequest, ok: 200, throttled: true },
-  'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session)', access: 'public', rawBody: 'image/*', ok: 204 },
+  'POST /api/objects/upload': { summary: 'A signed URL to upload an image to (counted against the daily quota)', access: 'signedIn', body: UploadRequest, ok: 200, throttled: 'quota' },
+  'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session; registered only when uploads are kept on disk, an S3 store takes them itself)', access: 'public', rawBody: 'image/*', ok: 201 },
   'GET /objects/*': { summary: 'A private upload: its owner, or staff', access: 'signedIn', ok: 200, content: 'image/*' },
   'GET /api/tasks': { summary: 'The active tasks', access: 'signedIn', ok: 200, answer: TaskBody, list: true },
   'GET /api/user-tasks': { summary: 'Your tasks and their proofs', access: 'signedIn', ok: 200, answer: UserTaskBody, list: true },
