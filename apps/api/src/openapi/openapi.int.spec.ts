@@ -81,6 +81,10 @@ describe('GET /api/openapi.json', () => {
       const idempotent = route.startsWith('POST ') && IDEMPOTENT_COMMANDS.some((pattern) => pattern.test(sample));
       expect(refs.includes('#/components/parameters/Idempotency-Key'), route).toBe(idempotent);
     }
+    const idempotencyKey = (path: string) => doc.paths[path]!.post!.parameters?.map((p) => p.$ref) ?? [];
+    expect(idempotencyKey('/api/withdrawals')).toContain('#/components/parameters/Idempotency-Key');
+    expect(idempotencyKey('/api/admin/payout-batches/{id}/results')).toContain('#/components/parameters/Idempotency-Key');
+    expect(idempotencyKey('/api/admin/tasks')).not.toContain('#/components/parameters/Idempotency-Key');
     expect(doc.paths['/api/admin/tasks/{id}']!.put!.parameters!.map((p) => p.$ref)).toContain('#/components/parameters/If-Match');
     expect(doc.paths['/api/admin/tasks/{id}']!.get!.responses['200']!.headers).toHaveProperty('ETag');
     expect(doc.paths['/api/admin/tasks/{id}']!.delete!.responses).toHaveProperty('428');
