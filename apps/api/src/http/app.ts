@@ -29,6 +29,7 @@ import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
+import { openApiRoutes } from '../openapi/index.ts';
 import { meteredStore, metricsRoutes, registerRunnerLag, registerStorage } from '../observability/index.ts';
 import { shareStreamStateCache } from '../commands/handle.ts';
 import { errorBody, respondWithError } from './errors.ts';
@@ -84,6 +85,7 @@ export function createApp(parts: AppParts) {
     return c.json(body, deps.runner.failed || cannotWrite ? 503 : 200);
   });
   app.route('/', metricsRoutes);
+  app.route('/', openApiRoutes);
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
   app.route('/', passwordResetRoutes);

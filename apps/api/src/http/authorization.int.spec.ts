@@ -1,6 +1,7 @@
 import type { Role } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjust } from '../finance/testing.ts';
+import { ROUTES } from '../openapi/index.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 
 /**
@@ -136,6 +137,8 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/reports/yearly', 'finance', 400],
   // Prometheus scrapes without a session; keep it off the public network (docs/logs-and-metrics.md).
   ['GET', '/metrics', 'public', 200],
+  // The OpenAPI document: a client generator needs no session.
+  ['GET', '/api/openapi.json', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
 ];
 
@@ -206,6 +209,14 @@ describe('authorization matrix', () => {
     const required = MATRIX.filter(([, , , , options]) => !options?.optional).map(([method, path]) => `${method} ${path}`);
     expect(registered.filter((route) => !table.includes(route)), 'routes without a row').toEqual([]);
     expect(required.filter((route) => !registered.includes(route)), 'rows without a route').toEqual([]);
+  });
+
+  it('says who may call each route as the OpenAPI document does', () => {
+    // The document's 'staff' (any staff role) is the row's first role with the others as exceptions.
+    const documented = MATRIX.filter(([method, path]) => ROUTES[`${method} ${path}`]?.access !== 'staff' && `${method} ${path}` !== 'GET /*');
+    expect(documented.map(([method, path, access]) => `${method} ${path} ${access}`)).toEqual(
+      documented.map(([method, path]) => `${method} ${path} ${ROUTES[`${method} ${path}`]?.access}`),
+    );
   });
 
   for (const row of MATRIX) {

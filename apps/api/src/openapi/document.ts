@@ -1,0 +1,216 @@
+import { type ErrorCode, ErrorBody, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
+import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
+import { type RouteDoc, ROUTES, type Schema } from './routes.ts';
+
+/**
+ * Every error code, once. `satisfies` makes the compiler refuse a code the contracts' ErrorCode
+ * gains or loses until it is described here, so the document's enum cannot drift from the type.
+ */
+const ERROR_CODES = {
+  validation_failed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  insufficient_balance: 409,
+  destination_required: 400,
+  busy: 409,
+  invalid_credentials: 401,
+  too_many_attempts: 429,
+  mobile_taken: 409,
+  kyc_document_locked: 409,
+  kyc_incomplete: 409,
+  kyc_bonus_already_claimed: 409,
+  payload_too_large: 413,
+  cross_site_request: 403,
+  upload_quota: 429,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  duplicate_reference: 409,
+  precondition_failed: 412,
+  precondition_required: 428,
+  unknown_ifsc: 404,
+  no_branch_directory: 404,
+  task_full: 409,
+  task_expired: 409,
+  account_suspended: 403,
+  batch_not_approved: 409,
+  deletion_cooling_off: 409,
+  balance_not_settled: 409,
+  user_erased: 409,
+  invalid_code: 400,
+  conflict_of_duties: 403,
+  already_batched: 409,
+  with_bank: 409,
+  not_in_batch: 409,
+  storage_full: 503,
+  storage_read_only: 503,
+  internal: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+/** Requests are described as a client sends them (before transforms), answers as the server sends them. */
+const schemaOf = (schema: Schema, typeMode: ConversionConfig['typeMode']) => {
+  // A refinement JSON Schema cannot say (a check, a transform) is left out; the route still enforces it.
+  const { $schema: _, ...json } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as Record<string, unknown>;
+  return json;
+};
+const input = (schema: Schema) => schemaOf(schema, 'input');
+const output = (schema: Schema) => schemaOf(schema, 'output');
+
+/** `/api/x/:id` → `/api/x/{id}`; a trailing `*` (an object key, slashes and all) → `{key}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
+}
+
+const ROLE_TEXT: Record<RouteDoc['access'], string> = {
+  public: 'Public: no session needed.',
+  signedIn: 'Any signed-in user.',
+  owner: 'The signed-in owner of the resource; anyone else gets 404.',
+  admin: 'Staff role: admin.',
+  reviewer: 'Staff role: reviewer.',
+  finance: 'Staff role: finance.',
+  staff: 'Any staff role (admin, reviewer or finance).',
+};
+
+const errorRef = (description: string, retryAfter = false) => ({
+  description,
+  ...(retryAfter ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
+
+/** The error answers a route can give, from what it reads and who may call it. */
+function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boolean) {
+  const writes = method !== 'GET';
+  const takesInput = route.body || route.query || route.params || route.idPattern;
+  const codes = (status: number) =>
+    (Object.entries(ERROR_CODES) as Array<[ErrorCode, number]>).filter(([, s]) => s === status).map(([code]) => `\`${code}\``).join(', ');
+  const out: Record<string, unknown> = {};
+  const add = (status: number, when: string, retryAfter = false) => (out[status] = errorRef(`${when}. Codes: ${codes(status)}.`, retryAfter));
+  if (takesInput || route.rawBody) add(400, 'The input is refused');
+  if (route.access !== 'public' || path === '/api/auth/login') add(401, 'Not signed in (or wrong credentials)');
+  if (route.access !== 'public' || writes) add(403, 'Not allowed: a missing role, another origin, a suspended account');
+  if (route.idPattern || route.params || route.access === 'owner') add(404, 'Nothing with that id (or not yours)');
+  if (writes) add(409, "The resource's state refuses it");
+  if (route.ifMatch) {
+    add(412, 'If-Match names a revision the resource has moved past');
+    add(428, 'If-Match is missing');
+  }
+  if (route.body || route.rawBody) add(413, 'The body is too large');
+  if (route.rawBody) add(415, 'The body is not of the media type asked for');
+  if (idempotent) add(422, 'The Idempotency-Key was used with a different body');
+  if (route.throttled === 'attempts') add(429, 'Too many attempts; wait for Retry-After seconds', true);
+  if (route.throttled === 'quota') add(429, "Today's upload quota is used up");
+  add(500, 'Unexpected');
+  add(503, 'Storage full or read-only (nothing saved), or the read model has not caught up; retry after Retry-After seconds when given', true);
+  return out;
+}
+
+function successOf(route: RouteDoc, status: number, answer: Schema | undefined, description: string) {
+  const headers: Record<string, unknown> = {};
+  if (route.etag) headers.ETag = { $ref: '#/components/headers/ETag' };
+  if (route.nextCursor) headers['X-Next-Cursor'] = { $ref: '#/components/headers/X-Next-Cursor' };
+  if (status === 302) headers.Location = { schema: { type: 'string' } };
+  const hasBody = status !== 204 && status !== 302;
+  const schema = answer ? (route.list ? { type: 'array', items: output(answer) } : output(answer)) : {};
+  return {
+    description,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(hasBody ? { content: { [route.content ?? 'application/json']: { schema } } } : {}),
+  };
+}
+
+function operationOf(key: string, route: RouteDoc) {
+  const [method, path] = key.split(' ') as [string, string];
+  const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!).concat(path.endsWith('*') ? ['key'] : []);
+  const paramSchema = route.params ? (input(route.params) as { properties?: Record<string, unknown> }) : undefined;
+  const parameters: unknown[] = names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: paramSchema?.properties?.[name] ?? (route.idPattern && name === 'id' ? { type: 'string', pattern: route.idPattern.source } : { type: 'string' }),
+  }));
+  if (route.query) {
+    const query = input(route.query) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+    }
+  }
+  const sample = path.replace(/:\w+/g, 'x').replace(/\*$/, 'x');
+  const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((pattern) => pattern.test(sample));
+  if (idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+  if (route.ifMatch) parameters.push({ $ref: '#/components/parameters/If-Match' });
+  const responses: Record<string, unknown> = { [route.ok]: successOf(route, route.ok, route.answer, 'Success') };
+  if (route.alsoOk) responses[route.alsoOk.status] = successOf(route, route.alsoOk.status, route.alsoOk.answer, route.alsoOk.description);
+  Object.assign(responses, errorsOf(method, path, route, idempotent));
+  const requestBody = route.body
+    ? { required: true, content: { 'application/json': { schema: input(route.body) } } }
+    : route.rawBody
+      ? { required: true, content: { [route.rawBody]: { schema: { type: 'string' } } } }
+      : undefined;
+  return {
+    method: method.toLowerCase(),
+    path: openApiPath(path),
+    operation: {
+      operationId: `${method.toLowerCase()}${path.replace(/[:*]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      summary: route.summary,
+      description: ROLE_TEXT[route.access],
+      tags: [path.split('/')[path.startsWith('/api/admin/') ? 3 : 2] ?? 'api'],
+      'x-kamai-access': route.access,
+      security: route.access === 'public' ? [] : [{ session: [] }],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      responses,
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the whole API, made from ROUTES and the contracts schemas. */
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [key, route] of Object.entries(ROUTES)) {
+    const { method, path, operation } = operationOf(key, route);
+    (paths[path] ??= {})[method] = operation;
+  }
+  const errorBody = output(ErrorBody) as { properties: { error: { properties: Record<string, unknown> } } };
+  errorBody.properties.error.properties.code = { type: 'string', enum: Object.keys(ERROR_CODES) };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Kamai API',
+      version: '1',
+      description:
+        'The JSON API of Kamai. Amounts are rupee strings with two decimals; every error answers ErrorBody. Generated from the valibot schemas in contracts (see docs/api.md).',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: { ErrorBody: errorBody },
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'kamai_session', description: 'The session cookie set by sign-in.' } },
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'The same key with the same body answers the first answer again instead of acting twice; with another body: 422.',
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+        },
+        'If-Match': {
+          name: 'If-Match',
+          in: 'header',
+          required: true,
+          description: 'The ETag the resource was read with: 428 without it, 412 when the resource has moved on.',
+          schema: { type: 'string' },
+        },
+      },
+      headers: {
+        ETag: { description: "The resource's revision, to send back in If-Match.", schema: { type: 'string' } },
+        'X-Next-Cursor': { description: 'Present when there is another page: send it as `cursor` with the same filters.', schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
+      },
+    },
+  };
+}
+
+/** Kept for the route: the document does not change while the process runs. */
+let cached: string | undefined;
+export const openApiJson = () => (cached ??= JSON.stringify(openApiDocument()));

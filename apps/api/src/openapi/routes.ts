@@ -1,0 +1,238 @@
+import {
+  AdjustmentBody,
+  AdjustmentPendingBody,
+  AdjustmentRequest,
+  AdjustmentsQuery,
+  AdminDeletionBody,
+  AuditActorBody,
+  AuditEntryBody,
+  AuditQuery,
+  BalanceQuery,
+  BankStatementRunBody,
+  BulkReviewBody,
+  BulkReviewRequest,
+  ChangePasswordRequest,
+  CreatePayoutBatchRequest,
+  DeletedTaskBody,
+  DeletionListQuery,
+  DeletionRequestBody,
+  DeletionRequestCreate,
+  FinanceWithdrawalBody,
+  FundingQuery,
+  FundingRequest,
+  IfscBranchBody,
+  IfscParam,
+  KycCompleteBody,
+  KycDocumentBody,
+  KycDocumentRequest,
+  KycQueueItem,
+  KycQueueQuery,
+  KycRejectRequest,
+  LedgerUserParam,
+  LoginRequest,
+  MarkWithdrawalPaidRequest,
+  MyDeletionBody,
+  NotificationBody,
+  PasswordResetConfirmRequest,
+  PasswordResetRequest,
+  PayoutBatchBody,
+  PendingAdjustmentBody,
+  ProfileUpdateRequest,
+  RegisterRequest,
+  RejectRequest,
+  RejectWithdrawalRequest,
+  ResultsImportBody,
+  ReverseWithdrawalRequest,
+  type Role,
+  SavedDestinationBody,
+  SessionBody,
+  SettingsBody,
+  SettingsChangeRequestBody,
+  SettingsRequestsQuery,
+  SettingsUpdateRequest,
+  StaffQueuesBody,
+  StatementQuery,
+  SubmissionBody,
+  SubmissionsQuery,
+  SubmitProofRequest,
+  SuspendRequest,
+  SuspensionBody,
+  TaskBody,
+  TaskFiguresBody,
+  TaskInput,
+  TransactionBody,
+  TrialBalanceQuery,
+  UploadRequest,
+  UserBody,
+  UserTaskBody,
+  WithdrawalBody,
+  WithdrawalListQuery,
+  WithdrawalRequest,
+  YearlyReportQuery,
+} from '@kamai/contracts';
+import * as v from 'valibot';
+
+/** A valibot schema from contracts. */
+export type Schema = v.GenericSchema;
+
+/**
+ * Who may call a route: anyone, any signed-in user, the signed-in owner of the resource (another
+ * user gets 404), a staff role, or any staff role.
+ */
+export type Access = 'public' | 'signedIn' | 'owner' | Role | 'staff';
+
+/** How a route is described: what it takes, what it answers, who may call it. */
+export interface RouteDoc {
+  summary: string;
+  access: Access;
+  /** The JSON body the route validates with (validate('json', …)). */
+  body?: Schema;
+  /** A body that is not JSON (a bank's CSV file). */
+  rawBody?: string;
+  /** The query the route validates with (validate('query', …)). */
+  query?: Schema;
+  /** The path parameters the route validates with (validate('param', …)); else each is a string. */
+  params?: Schema;
+  /** Path parameters checked by idParam against a pattern (a UUID unless said otherwise). */
+  idPattern?: RegExp;
+  /** The success status and, where contracts has one, its body's schema (`list`: an array of it). */
+  ok: number;
+  answer?: Schema;
+  list?: boolean;
+  /** Another success status the route may answer, e.g. 202 when a change waits for a second person. */
+  alsoOk?: { status: number; answer?: Schema; description: string };
+  /** The answer's media type when it is not JSON. */
+  content?: string;
+  /** Reads If-Match (the ETag of the resource): 428 without it, 412 when it is stale. */
+  ifMatch?: boolean;
+  /** Writes ETag (the resource's revision, for If-Match). */
+  etag?: boolean;
+  /** Writes X-Next-Cursor when there is another page. */
+  nextCursor?: boolean;
+  /** Answers 429: `attempts` (too many tries, with Retry-After) or `quota` (the day's uploads are used up). */
+  throttled?: 'attempts' | 'quota';
+}
+
+const SESSION_ID = /^[0-9a-f]{64}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A body of the shape `{ request, settings }` (a settings change asked for, decided). */
+const SettingsRequestAnswer = v.object({ request: SettingsChangeRequestBody, settings: SettingsBody });
+
+/**
+ * Every route the app registers, by `METHOD path` exactly as Hono lists it (server.routes). The
+ * OpenAPI document is generated from this table and the contracts schemas it names; a test fails
+ * when the table and the app's routes differ. The web app's pages (`GET /*`) are not part of the API.
+ */
+export const ROUTES: Record<string, RouteDoc> = {
+  'GET /api/health': { summary: 'Read models, the disk and the ledger: ok, degraded or failing (503)', access: 'public', ok: 200 },
+  'GET /api/login': { summary: 'Redirects to the sign-in page', access: 'public', ok: 302 },
+  'POST /api/auth/register': { summary: 'Create an account and sign in', access: 'public', body: RegisterRequest, ok: 201, answer: UserBody, throttled: 'attempts' },
+  'POST /api/auth/login': { summary: 'Sign in with mobile number and password', access: 'public', body: LoginRequest, ok: 200, answer: UserBody, throttled: 'attempts' },
+  'POST /api/auth/password-reset': { summary: 'Send a reset code (the same answer whether or not the number has an account)', access: 'public', body: PasswordResetRequest, ok: 202, throttled: 'attempts' },
+  'POST /api/auth/password-reset/confirm': { summary: 'Set a new password with the reset code', access: 'public', body: PasswordResetConfirmRequest, ok: 204, throttled: 'attempts' },
+  'POST /api/auth/logout': { summary: 'End this session', access: 'public', ok: 204 },
+  'GET /api/auth/user': { summary: 'The signed-in user', access: 'signedIn', ok: 200, answer: UserBody },
+  'GET /api/auth/sessions': { summary: "The user's sessions", access: 'signedIn', ok: 200, answer: SessionBody, list: true },
+  'DELETE /api/auth/sessions/:id': { summary: 'End one of your sessions', access: 'owner', idPattern: SESSION_ID, ok: 204 },
+  'POST /api/auth/logout-all': { summary: 'End every session of yours', access: 'signedIn', ok: 204 },
+  'PUT /api/auth/password': { summary: 'Change your password', access: 'signedIn', body: ChangePasswordRequest, ok: 204, throttled: 'attempts' },
+  'GET /api/settings': { summary: 'The public settings (limits, bonuses)', access: 'public', ok: 200, answer: SettingsBody },
+  'PUT /api/profile': { summary: 'Update your profile', access: 'signedIn', body: ProfileUpdateRequest, ok: 200, answer: UserBody },
+  'GET /api/profile/deletion-request': { summary: 'Your latest account deletion request', access: 'signedIn', ok: 200, answer: MyDeletionBody },
+  'POST /api/profile/deletion-request': { summary: 'Ask for your account to be erased', access: 'signedIn', body: DeletionRequestCreate, ok: 202, answer: DeletionRequestBody },
+  'DELETE /api/profile/deletion-request': { summary: 'Cancel your pending deletion request', access: 'signedIn', ok: 200, answer: DeletionRequestBody },
+  'GET /api/profile/export': { summary: 'Everything Kamai holds about you', access: 'signedIn', ok: 200 },
+  'GET /api/transactions': { summary: 'Your wallet transactions', access: 'signedIn', ok: 200, answer: TransactionBody, list: true },
+  'GET /api/withdrawals': { summary: 'Your withdrawals', access: 'signedIn', ok: 200, answer: WithdrawalBody, list: true },
+  'GET /api/withdrawals/destination': { summary: 'Your saved bank account or UPI id', access: 'signedIn', ok: 200, answer: SavedDestinationBody },
+  'POST /api/withdrawals': { summary: 'Ask for a withdrawal', access: 'signedIn', body: WithdrawalRequest, ok: 201, answer: WithdrawalBody },
+  'GET /api/ifsc/:code': { summary: "A bank branch by IFSC from the server's directory", access: 'signedIn', params: IfscParam, ok: 200, answer: IfscBranchBody },
+  'GET /api/notifications': { summary: 'Your notifications', access: 'signedIn', ok: 200, answer: NotificationBody, list: true },
+  'PUT /api/notifications/read-all': { summary: 'Mark all your notifications read', access: 'signedIn', ok: 204 },
+  'PUT /api/notifications/:id/read': { summary: 'Mark one notification read', access: 'owner', idPattern: UUID, ok: 204 },
+  'DELETE /api/notifications/:id': { summary: 'Delete one notification', access: 'owner', idPattern: UUID, ok: 204 },
+  'POST /api/objects/upload': { summary: 'A signed URL to upload an image to (counted against the daily quota)', access: 'signedIn', body: UploadRequest, ok: 200, throttled: 'quota' },
+  'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session; registered only when uploads are kept on disk, an S3 store takes them itself)', access: 'public', rawBody: 'image/*', ok: 201 },
+  'GET /objects/*': { summary: 'A private upload: its owner, or staff', access: 'signedIn', ok: 200, content: 'image/*' },
+  'GET /api/tasks': { summary: 'The active tasks', access: 'signedIn', ok: 200, answer: TaskBody, list: true },
+  'GET /api/user-tasks': { summary: 'Your tasks and their proofs', access: 'signedIn', ok: 200, answer: UserTaskBody, list: true },
+  'POST /api/tasks/:id/submit-proof': { summary: 'Submit proof of a completed task', access: 'signedIn', idPattern: UUID, body: SubmitProofRequest, ok: 201, answer: UserTaskBody },
+  'POST /api/tasks/:id/start': { summary: 'Start a task', access: 'signedIn', idPattern: UUID, ok: 200 },
+  'GET /api/admin/tasks': { summary: 'Every task in the catalogue', access: 'admin', ok: 200, answer: TaskBody, list: true },
+  'POST /api/admin/tasks': { summary: 'Create a task', access: 'admin', body: TaskInput, ok: 201, answer: TaskBody },
+  'PUT /api/admin/tasks/:id': { summary: 'Edit a task (If-Match: its ETag)', access: 'admin', idPattern: UUID, body: TaskInput, ok: 200, answer: TaskBody, ifMatch: true, etag: true },
+  'GET /api/admin/tasks/:id': { summary: 'One task with its ETag', access: 'admin', idPattern: UUID, ok: 200, answer: TaskBody, etag: true },
+  'DELETE /api/admin/tasks/:id': { summary: 'Delete a task (If-Match: its ETag)', access: 'admin', idPattern: UUID, ok: 200, answer: DeletedTaskBody, ifMatch: true },
+  'PUT /api/admin/settings': {
+    summary: 'Change settings (a change to a control waits for a second admin: 202)',
+    access: 'admin',
+    body: SettingsUpdateRequest,
+    ok: 200,
+    answer: SettingsBody,
+    alsoOk: { status: 202, answer: SettingsRequestAnswer, description: 'The change waits for a second admin' },
+  },
+  'GET /api/admin/settings/requests': { summary: 'Settings changes waiting for (or given) a second admin', access: 'admin', query: SettingsRequestsQuery, ok: 200, answer: SettingsChangeRequestBody, list: true },
+  'POST /api/admin/settings/requests/:id/approve': { summary: 'Approve a settings change', access: 'admin', idPattern: UUID, ok: 200, answer: SettingsRequestAnswer },
+  'POST /api/admin/settings/requests/:id/reject': { summary: 'Reject a settings change', access: 'admin', idPattern: UUID, ok: 200, answer: SettingsRequestAnswer },
+  'GET /api/admin/deletions': { summary: 'Account deletion requests', access: 'admin', query: DeletionListQuery, ok: 200, answer: AdminDeletionBody, list: true },
+  'POST /api/admin/deletions/:id/erase': { summary: "Erase a user's personal data", access: 'admin', idPattern: UUID, ok: 200, answer: AdminDeletionBody },
+  'GET /api/admin/audit': { summary: 'The audit log, a page at a time', access: 'admin', query: AuditQuery, ok: 200, answer: AuditEntryBody, list: true, nextCursor: true },
+  'GET /api/admin/audit/actors': { summary: 'Everyone who appears in the audit log', access: 'admin', ok: 200, answer: AuditActorBody, list: true },
+  'GET /api/admin/task-figures': { summary: 'Figures per task', access: 'admin', ok: 200, answer: TaskFiguresBody, list: true },
+  'GET /api/admin/queues': { summary: "How much waits in the caller's queues", access: 'staff', ok: 200, answer: StaffQueuesBody },
+  'POST /api/admin/users/:id/suspend': { summary: 'Suspend a user', access: 'admin', idPattern: UUID, body: SuspendRequest, ok: 200, answer: SuspensionBody },
+  'POST /api/admin/users/:id/unsuspend': { summary: 'Lift a suspension', access: 'admin', idPattern: UUID, ok: 200, answer: SuspensionBody },
+  'GET /api/kyc/documents': { summary: 'Your KYC documents', access: 'signedIn', ok: 200, answer: KycDocumentBody, list: true },
+  'POST /api/kyc/documents': { summary: 'Upload a KYC document', access: 'signedIn', body: KycDocumentRequest, ok: 201, answer: KycDocumentBody },
+  'POST /api/kyc/complete': { summary: 'Claim the KYC bonus once both documents are approved', access: 'signedIn', ok: 200, answer: KycCompleteBody },
+  'GET /api/admin/kyc': { summary: 'The KYC review queue', access: 'reviewer', query: KycQueueQuery, ok: 200, answer: KycQueueItem, list: true },
+  'POST /api/admin/kyc/:id/approve': { summary: 'Approve a KYC document', access: 'reviewer', idPattern: UUID, ok: 200, answer: KycDocumentBody },
+  'POST /api/admin/kyc/:id/reject': { summary: 'Reject a KYC document', access: 'reviewer', idPattern: UUID, body: KycRejectRequest, ok: 200, answer: KycDocumentBody },
+  'GET /api/admin/submissions': { summary: 'Proofs to review', access: 'reviewer', query: SubmissionsQuery, ok: 200, answer: SubmissionBody, list: true },
+  'POST /api/admin/submissions/:id/approve': { summary: 'Approve a proof (credits the reward)', access: 'reviewer', idPattern: UUID, ok: 200, answer: SubmissionBody },
+  'POST /api/admin/submissions/:id/reject': { summary: 'Reject a proof', access: 'reviewer', idPattern: UUID, body: RejectRequest, ok: 200, answer: SubmissionBody },
+  'POST /api/admin/submissions/bulk': { summary: 'Approve or reject many proofs', access: 'reviewer', body: BulkReviewRequest, ok: 200, answer: BulkReviewBody },
+  'GET /api/admin/withdrawals': { summary: 'Withdrawals, a page at a time', access: 'finance', query: WithdrawalListQuery, ok: 200, answer: FinanceWithdrawalBody, list: true, nextCursor: true },
+  'GET /api/admin/withdrawals/:id': { summary: 'One withdrawal', access: 'finance', idPattern: UUID, ok: 200, answer: FinanceWithdrawalBody },
+  'POST /api/admin/withdrawals/:id/paid': { summary: 'Mark a withdrawal paid with its bank reference', access: 'finance', idPattern: UUID, body: MarkWithdrawalPaidRequest, ok: 200, answer: FinanceWithdrawalBody },
+  'POST /api/admin/withdrawals/:id/reject': { summary: 'Reject a withdrawal (refunds the wallet)', access: 'finance', idPattern: UUID, body: RejectWithdrawalRequest, ok: 200, answer: FinanceWithdrawalBody },
+  'POST /api/admin/withdrawals/:id/reverse': { summary: 'Reverse a paid withdrawal the bank returned', access: 'finance', idPattern: UUID, body: ReverseWithdrawalRequest, ok: 200, answer: FinanceWithdrawalBody },
+  'POST /api/admin/payout-batches': { summary: 'Batch requested withdrawals for the bank', access: 'finance', body: CreatePayoutBatchRequest, ok: 201, answer: PayoutBatchBody },
+  'GET /api/admin/payout-batches': { summary: 'Payout batches', access: 'finance', ok: 200, answer: PayoutBatchBody, list: true },
+  'GET /api/admin/payout-batches/:id': { summary: 'One payout batch', access: 'finance', idPattern: UUID, ok: 200, answer: PayoutBatchBody },
+  'POST /api/admin/payout-batches/:id/approve': { summary: 'Second approval of a batch above the threshold', access: 'finance', idPattern: UUID, ok: 200, answer: PayoutBatchBody },
+  'GET /api/admin/payout-batches/:id/file': { summary: "The batch's bank upload file", access: 'finance', idPattern: UUID, ok: 200, content: 'text/csv' },
+  'POST /api/admin/payout-batches/:id/results': { summary: "Import the bank's results file", access: 'finance', idPattern: UUID, rawBody: 'text/csv', ok: 200, answer: ResultsImportBody },
+  'POST /api/admin/ledger/bank-statements': { summary: 'Import a bank statement to match payouts and funding', access: 'finance', rawBody: 'text/csv', ok: 201, answer: BankStatementRunBody },
+  'GET /api/admin/ledger/bank-statements': { summary: 'Bank statement imports', access: 'finance', ok: 200, answer: BankStatementRunBody, list: true },
+  'POST /api/admin/adjustments': {
+    summary: "Credit or debit a user's wallet (above the threshold it waits for a second finance member: 202)",
+    access: 'finance',
+    body: AdjustmentRequest,
+    ok: 201,
+    answer: AdjustmentBody,
+    alsoOk: { status: 202, answer: AdjustmentPendingBody, description: 'The adjustment waits for a second finance member' },
+  },
+  'GET /api/admin/adjustments': { summary: 'Adjustments by status', access: 'finance', query: AdjustmentsQuery, ok: 200, answer: PendingAdjustmentBody, list: true },
+  'POST /api/admin/adjustments/:id/approve': { summary: 'Approve a pending adjustment', access: 'finance', idPattern: UUID, ok: 200 },
+  'POST /api/admin/adjustments/:id/reject': { summary: 'Reject a pending adjustment', access: 'finance', idPattern: UUID, ok: 200 },
+  'GET /api/admin/ledger/users/:mobile/statement': { summary: "A user's ledger statement (JSON or CSV)", access: 'finance', params: LedgerUserParam, query: StatementQuery, ok: 200 },
+  'GET /api/admin/ledger/users/:mobile/balance': { summary: "A user's balance at a time", access: 'finance', params: LedgerUserParam, query: BalanceQuery, ok: 200 },
+  'GET /api/admin/ledger/trial-balance': { summary: 'The trial balance', access: 'finance', query: TrialBalanceQuery, ok: 200 },
+  'GET /api/admin/ledger/reconciliation': { summary: 'Wallets against the ledger', access: 'finance', ok: 200 },
+  'GET /api/admin/ledger/verify': { summary: 'Verify the hash chain and signed checkpoints of the event log', access: 'finance', ok: 200 },
+  'POST /api/admin/ledger/funding': {
+    summary: 'Book money paid into the payout account (above the threshold it waits for a second finance member: 202)',
+    access: 'finance',
+    body: FundingRequest,
+    ok: 201,
+    alsoOk: { status: 202, description: 'The funding waits for a second finance member' },
+  },
+  'GET /api/admin/ledger/funding': { summary: 'Fundings by status', access: 'finance', query: FundingQuery, ok: 200 },
+  'POST /api/admin/ledger/funding/:id/approve': { summary: 'Approve a pending funding', access: 'finance', idPattern: UUID, ok: 200 },
+  'POST /api/admin/ledger/funding/:id/reject': { summary: 'Reject a pending funding', access: 'finance', idPattern: UUID, ok: 200 },
+  'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
+  'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
+  'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
+};
