@@ -57,6 +57,8 @@ export async function eraseUser(
       const released = await handleCommand(deps.store, streamId, mobileDecider, { type: 'ReleaseMobile', userId, now: now() }, { actor: adminId });
       position = Math.max(position, released.position);
     }
+    // The sign-in and reset counters kept against the number (stored hashed, but still the number's).
+    deps.attempts.forgetMobile(traces.mobile);
   }
   // Every session the read model still lists, expired ones too: ending one twice changes nothing.
   const sessions = await listSessionIdsOf(deps.db, userId);
