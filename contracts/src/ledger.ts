@@ -197,7 +197,7 @@ export interface LedgerVerifyBody {
    * Where the chain first breaks, when it does; `unsigned`: with the signing key, events no signed
    * checkpoint covers that are older than two checkpoint intervals (or no checkpoint at all).
    */
-  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned'; detail: string } | null;
+  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned' | 'unreadable'; detail: string } | null;
   /**
    * The signed checkpoints of the log's head met on the way; MACs are checked only where the signing
    * key is configured. With a witness (LEDGER_WITNESS), the position of its newest checkpoint.
