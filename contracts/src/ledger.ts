@@ -37,12 +37,23 @@ export const MomentFrom = moment('start');
 export const MomentTo = moment('end');
 
 /**
- * Whose ledger: a mobile number, or a user id (the only name an erased person still has). The path
- * segment keeps its name `mobile` for the clients that send one.
+ * Whose ledger: a user id (the only name an erased person still has). Never a mobile number: a path
+ * is written to request logs and browser histories; a number is looked up with
+ * `POST /api/admin/ledger/users/lookup` (LedgerUserLookupRequest), its body never logged.
  */
 export const LedgerUserParam = v.object({
-  mobile: v.union([v.pipe(v.string(), v.uuid()), Mobile], 'Give a 10-digit mobile number or a user id'),
+  userId: v.pipe(v.string(), v.uuid('Give a user id')),
 });
+
+/** `POST /api/admin/ledger/users/lookup`: whose is this mobile number. */
+export const LedgerUserLookupRequest = v.object({ mobile: Mobile });
+
+/** The answer to a lookup: the user's id (for the ledger routes), name and mobile. */
+export interface LedgerUserLookupBody {
+  id: string;
+  name: string;
+  mobile: string;
+}
 
 export const StatementQuery = v.object({
   from: v.optional(MomentFrom),
@@ -197,7 +208,7 @@ export interface LedgerVerifyBody {
    * Where the chain first breaks, when it does; `unsigned`: with the signing key, events no signed
    * checkpoint covers that are older than two checkpoint intervals (or no checkpoint at all).
    */
-  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned'; detail: string } | null;
+  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned' | 'unreadable'; detail: string } | null;
   /**
    * The signed checkpoints of the log's head met on the way; MACs are checked only where the signing
    * key is configured. With a witness (LEDGER_WITNESS), the position of its newest checkpoint.

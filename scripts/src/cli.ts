@@ -310,6 +310,12 @@ async function verify(store: SealedEventStore, args: string[], signingKey: Uint8
     return;
   }
   const f = verdict.failure;
+  if (f?.problem === 'unreadable') {
+    // Every such event, not only the first: each is a person's data someone changed.
+    for (const e of await store.unreadableEvents()) {
+      console.log(`unreadable: ${e.type} event in stream ${e.streamId} at position ${e.position} (revision ${e.revision}): its sealed personal data does not open`);
+    }
+  }
   console.log(`TAMPERED: ${f?.problem} event in stream ${f?.streamId} at position ${f?.position}${f?.revision === null ? '' : ` (revision ${f?.revision})`}: ${f?.detail}`);
   console.log(`${verdict.events} events verified before it. Restore the event store from a backup; rebuilding the read models cannot fix the log.`);
   console.log(checkpoints);
@@ -351,12 +357,14 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
   // An "as of" date is the end of that day in India time.
   const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
   const userId = await userIdOrFail(store, positional[0]);
-  const mobile = positional[0] ?? '';
+  // Named by the number only when a number was given: a user id is not a phone number to mask.
+  const given = positional[0] ?? '';
+  const who = USER_ID.test(given) ? `user ${userId}` : `${maskMobile(given)} (user ${userId})`;
   const db = await caughtUpReadDb(store, readDbFile);
   try {
     if (flags.has('--csv')) {
       const user = await findUserById(db, userId);
-      if (!user) throw new UsageError(`the read models have no user ${maskMobile(mobile)} yet`);
+      if (!user) throw new UsageError(`the read models have no ${who} yet`);
       process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
       return;
     }
@@ -374,9 +382,11 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
     let available = 0;
     let pending = 0;
     let last = 0;
-    console.log(`wallet of ${maskMobile(mobile)} (user ${userId})${asOf ? ` as of ${asOf}` : ''}`);
+    const recordedEvents = await store.readStream(streams.user(userId));
+    const erased = recordedEvents.some((recorded) => recorded.type === 'UserErased');
+    console.log(`wallet of ${who}${erased ? ', erased: their personal data is deleted' : ''}${asOf ? ` as of ${asOf}` : ''}`);
     console.log('position  time                      available    pending      balance  what');
-    for (const recorded of await store.readStream(streams.user(userId))) {
+    for (const recorded of recordedEvents) {
       const event = toProjectedEvent(recorded);
       if (!event) continue;
       if (event.type === 'WithdrawalRequested') withdrawals.set(event.data.withdrawalId, { userId, amountPaise: event.data.amountPaise });

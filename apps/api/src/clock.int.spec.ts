@@ -36,15 +36,15 @@ describe('the clock going back an hour between two commands', () => {
     expect(recorded).toEqual([...recorded].sort());
 
     // As of now (the API's clock, an hour behind the first credit on the machine's), both credits count.
-    const now = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.mobile}/balance`);
+    const now = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.userId}/balance`);
     expect(Number(now.body.available)).toBe(150);
     const beforeFirst = new Date(Date.parse(credits[0]!) - 1).toISOString();
-    expect(Number((await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.mobile}/balance?at=${beforeFirst}`)).body.available)).toBe(0);
-    const atSecond = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.mobile}/balance?at=${credits[1]!}`);
+    expect(Number((await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.userId}/balance?at=${beforeFirst}`)).body.available)).toBe(0);
+    const atSecond = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.userId}/balance?at=${credits[1]!}`);
     expect(Number(atSecond.body.available)).toBe(150);
 
     const statement = await finance.get<{ entries: { time: string; amount: string; balance: string }[]; closing: { available: string } }>(
-      `/api/admin/ledger/users/${earner.mobile}/statement`,
+      `/api/admin/ledger/users/${earner.userId}/statement`,
     );
     const times = statement.body.entries.map((e) => e.time);
     expect(times).toEqual([...times].sort());

@@ -170,7 +170,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   );
   const sessions = new SessionCache(store);
   await sessions.start();
-  const attempts = new AttemptStore(config.throttleFile);
+  const attempts = new AttemptStore(config.throttleFile, secret);
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);

@@ -31,6 +31,29 @@ export function erasedValue(path: string): string {
   return path.endsWith('Sha256') ? ERASED_SHA256 : ERASED;
 }
 
+/**
+ * What a personal field reads as when its sealed blob does not open although its subject's key is
+ * there (the stored bytes were changed): not ERASED, so an attacker's edit never passes for a lawful
+ * erasure. Readers keep working on it as on an erased field (docs/privacy.md).
+ */
+export const UNREADABLE = '[unreadable]';
+/** The same for fields that must look like a SHA-256 hex digest (all `f`, where erased is all `0`). */
+export const UNREADABLE_SHA256 = 'f'.repeat(64);
+
+export function isUnreadable(value: unknown): boolean {
+  return value === UNREADABLE || value === UNREADABLE_SHA256;
+}
+
+/** What a personal field reads as when its sealed blob does not open. */
+export function unreadableValue(path: string): string {
+  return path.endsWith('Sha256') ? UNREADABLE_SHA256 : UNREADABLE;
+}
+
+/** Erased or unreadable: a placeholder standing where the person's value was, never a value of theirs. */
+export function isPlaceholder(value: unknown): boolean {
+  return isErased(value) || isUnreadable(value);
+}
+
 export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields } = {
   UserRegistered: { subject: 'stream', paths: ['mobile', 'passwordHash', 'firstName', 'lastName'] },
   ProfileUpdated: { subject: 'stream', paths: ['firstName', 'lastName', 'email'] },

@@ -1,5 +1,5 @@
 import { type ColumnsOf, erasedColumns } from '../erasure.ts';
-import { isErased } from '@kamai/contracts';
+import { isPlaceholder } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -48,7 +48,7 @@ export const kycProjection: Projection = {
           front_image_sha256: d.frontImageSha256,
           back_image_sha256: d.backImageSha256,
           // Read as erased in a rebuild after the person's key is gone: kept as no PAN.
-          pan_number: d.panNumber === undefined || isErased(d.panNumber) ? null : d.panNumber,
+          pan_number: d.panNumber === undefined || isPlaceholder(d.panNumber) ? null : d.panNumber,
           status: 'pending',
           rejection_reason: null,
           uploaded_at: d.submittedAt,

@@ -1,4 +1,4 @@
-import { DELETED_USER, type Role, isErased } from '@kamai/contracts';
+import { DELETED_USER, type Role, isPlaceholder } from '@kamai/contracts';
 import { type ColumnsOf, erasedColumns } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 
@@ -122,9 +122,9 @@ export const usersProjection: Projection = {
   },
 };
 
-/** A personal field's value, or null where it reads as erased. */
+/** A personal field's value, or null where it reads as erased (or unreadable: its stored bytes were changed). */
 function plain(value: string): string | null {
-  return isErased(value) ? null : value;
+  return isPlaceholder(value) ? null : value;
 }
 
 /** `user-<id>` -> `<id>`. */

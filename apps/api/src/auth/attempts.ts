@@ -1,10 +1,24 @@
+import { createHmac } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openWalFile } from '../sqlite-file.ts';
+
+/** How often rows whose window has ended are deleted (also at close). */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * The keys counted against a mobile number (sign-in failures, reset codes sent, wrong reset codes):
+ * what erasing the number's owner deletes. A new key naming a mobile number belongs here.
+ */
+export const mobileAttemptKeys = (mobile: string): string[] => [`mobile:${mobile}`, `reset-send:mobile:${mobile}`, `reset-guess:mobile:${mobile}`];
 
 /**
  * Attempt counters in a small SQLite file in DATA_DIR: every API process on that data directory
  * counts into the same rows, and the counts survive a restart. Each count is one statement under
  * SQLite's write lock, so concurrent attempts from several processes never lose one.
+ *
+ * Keys name mobile numbers and client addresses, so a row stores only a keyed hash of its key (HMAC
+ * under the server's secret: the file alone cannot be searched for a number), rows are deleted once
+ * their window ends, and deleted bytes are zeroed (secure_delete) and leave the WAL at close.
  */
 export class AttemptStore {
   private readonly db: Database.Database;
@@ -13,11 +27,16 @@ export class AttemptStore {
   private readonly clear: Database.Statement<[{ key: string }]>;
   private readonly forgive: Database.Statement<[{ key: string; now: number }]>;
   private readonly sweep: Database.Statement<[{ now: number }]>;
-  private writes = 0;
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly secret: Uint8Array,
+  ) {
     this.db = openWalFile(file, 5000);
+    this.db.pragma('secure_delete = ON');
     this.db.exec('CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL)');
+    this.db.exec('CREATE INDEX IF NOT EXISTS attempts_reset_at ON attempts (reset_at)');
     // A new window when the old one has ended, else one more in the current window.
     this.hit = this.db.prepare(
       `INSERT INTO attempts (key, count, reset_at) VALUES (@key, @amount, @now + @windowMs)
@@ -30,6 +49,12 @@ export class AttemptStore {
     this.clear = this.db.prepare('DELETE FROM attempts WHERE key = @key');
     this.forgive = this.db.prepare('UPDATE attempts SET count = count - 1 WHERE key = @key AND count > 0 AND reset_at > @now');
     this.sweep = this.db.prepare('DELETE FROM attempts WHERE reset_at <= @now');
+    this.sweeper = setInterval(() => this.expire(), SWEEP_EVERY_MS).unref();
+  }
+
+  /** The stored form of a key: an HMAC, never the number or address it names. */
+  private hash(key: string): string {
+    return createHmac('sha256', this.secret).update(`attempts\n${key}`).digest('base64url');
   }
 
   /** Counts one attempt for `key` in a window of `windowMs`; returns the count so far. */
@@ -39,26 +64,44 @@ export class AttemptStore {
 
   /** Adds `amount` (bytes, say) to `key` in a window of `windowMs`; returns the total so far. */
   add(key: string, amount: number, windowMs: number, now = Date.now()): number {
-    const row = this.hit.get({ key, now, windowMs, amount }) as { count: number };
-    if (++this.writes % 1000 === 0) this.sweep.run({ now });
+    const row = this.hit.get({ key: this.hash(key), now, windowMs, amount }) as { count: number };
     return row.count;
   }
 
   /** The count in the current window, and when it ends. */
   get(key: string, now = Date.now()): { count: number; resetAt: number } | null {
-    return (this.read.get({ key, now }) as { count: number; resetAt: number } | undefined) ?? null;
+    return (this.read.get({ key: this.hash(key), now }) as { count: number; resetAt: number } | undefined) ?? null;
   }
 
   reset(key: string): void {
-    this.clear.run({ key });
+    this.clear.run({ key: this.hash(key) });
   }
 
   /** Takes back one attempt counted ahead of a check that then succeeded. */
   takeBack(key: string, now = Date.now()): void {
-    this.forgive.run({ key, now });
+    this.forgive.run({ key: this.hash(key), now });
+  }
+
+  /** Deletes the rows whose window has ended: an ended window counts nothing and keeps nothing. */
+  expire(now = Date.now()): number {
+    return this.sweep.run({ now }).changes;
+  }
+
+  /** Deletes every row counted against a mobile number (its owner is erased). */
+  forgetMobile(mobile: string): void {
+    this.db.transaction(() => {
+      for (const key of mobileAttemptKeys(mobile)) this.reset(key);
+    })();
   }
 
   close(): void {
-    this.db.close();
+    clearInterval(this.sweeper);
+    try {
+      this.expire();
+      // Empties the WAL, so no deleted row's page stays in it (busy when another process reads: fine).
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.close();
+    }
   }
 }

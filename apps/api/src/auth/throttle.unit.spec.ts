@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AttemptStore } from './attempts.ts';
+import { AttemptStore, mobileAttemptKeys } from './attempts.ts';
 import { LoginGuard } from './throttle.ts';
 
 const dirs: string[] = [];
-function store(): AttemptStore {
-  const dir = mkdtempSync(join(tmpdir(), 'kamai-attempts-'));
-  dirs.push(dir);
-  return new AttemptStore(join(dir, 'throttle.sqlite'));
+function store(file = join(mkdtempSync(join(tmpdir(), 'kamai-attempts-')), 'throttle.sqlite')): AttemptStore {
+  dirs.push(dirname(file));
+  return new AttemptStore(file, secret);
 }
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -41,9 +41,43 @@ describe('sign-in guard', () => {
   it('counts in one file that two guards (two processes) share', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kamai-attempts-'));
     dirs.push(dir);
-    const a = new LoginGuard(new AttemptStore(join(dir, 't.sqlite')), secret);
-    const b = new LoginGuard(new AttemptStore(join(dir, 't.sqlite')), secret);
+    const a = new LoginGuard(new AttemptStore(join(dir, 't.sqlite'), secret), secret);
+    const b = new LoginGuard(new AttemptStore(join(dir, 't.sqlite'), secret), secret);
     for (let i = 0; i < 10; i++) (i % 2 ? a : b).attempt('9876543210', `10.0.0.${i}`, null, t0);
     expect(a.attempt('9876543210', '10.0.1.1', null, t0)).toBeGreaterThan(0);
+  });
+});
+
+describe('attempt store', () => {
+  const keysIn = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return (db.prepare('SELECT key FROM attempts').all() as { key: string }[]).map((r) => r.key);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('stores keyed hashes, never the number or the address, and deletes a row once its window ends', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kamai-attempts-')), 'throttle.sqlite');
+    const attempts = store(file);
+    const guard = new LoginGuard(attempts, secret);
+    guard.attempt('9876543210', '203.0.113.77', null, t0);
+    const keys = keysIn(file);
+    expect(keys).toHaveLength(2);
+    expect(keys.join(' ')).not.toMatch(/9876543210|203\.0\.113\.77|mobile|client/);
+    expect(attempts.expire(t0 + 15 * 60_000 - 1)).toBe(0);
+    expect(attempts.expire(t0 + 15 * 60_000)).toBe(2);
+    expect(keysIn(file)).toEqual([]);
+  });
+
+  it('forgets every count kept against a mobile number, and only those', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kamai-attempts-')), 'throttle.sqlite');
+    const attempts = store(file);
+    for (const key of [...mobileAttemptKeys('9876543210'), ...mobileAttemptKeys('9123456789')]) attempts.count(key, 60_000, t0);
+    attempts.forgetMobile('9876543210');
+    expect(mobileAttemptKeys('9876543210').map((key) => attempts.get(key, t0))).toEqual([null, null, null]);
+    expect(mobileAttemptKeys('9123456789').map((key) => attempts.get(key, t0)?.count)).toEqual([1, 1, 1]);
+    expect(keysIn(file)).toHaveLength(3);
   });
 });

@@ -131,7 +131,8 @@ export function isChainSource(store: unknown): store is ChainSource {
   return typeof store === 'object' && store !== null && 'readChain' in store && 'chainHeads' in store && 'positionOf' in store;
 }
 
-export type ChainProblem = 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned';
+/** `unreadable`: the chain holds, but an event's sealed personal data does not open with its subject's key (privacy/sealing.ts). */
+export type ChainProblem = 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned' | 'unreadable';
 
 export interface ChainFailure {
   streamId: string;

@@ -1,6 +1,8 @@
 import {
   BalanceQuery,
   type LedgerBalanceBody,
+  type LedgerUserLookupBody,
+  LedgerUserLookupRequest,
   LedgerUserParam,
   type ReconciliationBody,
   type StatementBody,
@@ -45,10 +47,9 @@ export async function caughtUp(deps: AppDeps): Promise<void> {
   if (head > deps.runner.position) await deps.runner.waitFor(head, 2000);
 }
 
-async function userFor(deps: AppDeps, mobileOrId: string) {
-  const byId = !/^\d{10}$/.test(mobileOrId);
-  const user = await readWithCatchUp(deps, () => (byId ? findUserById(deps.db, mobileOrId) : findUserByMobile(deps.db, mobileOrId)));
-  if (!user) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });
+async function userFor(deps: AppDeps, userId: string) {
+  const user = await readWithCatchUp(deps, () => findUserById(deps.db, userId));
+  if (!user) throw new ApiError(404, 'not_found', msg('api.noSuchUser'), { userId: msg('api.noSuchUser') });
   return user;
 }
 
@@ -105,13 +106,15 @@ function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
   );
 }
 
+type LedgerUser = { id: string; first_name: string | null; last_name: string | null; mobile: string | null };
+
+/** How finance names a user: their name, else their number, else their id. */
+const ledgerName = (user: LedgerUser): string => [user.first_name, user.last_name].filter(Boolean).join(' ') || (user.mobile ?? user.id);
+
 /** The statement as the API and the CLI answer it: rupees as decimal strings. */
-export function toStatementBody(
-  user: { id: string; first_name: string | null; last_name: string | null; mobile: string | null },
-  statement: Statement,
-): StatementBody {
+export function toStatementBody(user: LedgerUser, statement: Statement): StatementBody {
   return {
-    user: { id: user.id, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || (user.mobile ?? user.id), mobile: user.mobile ?? '' },
+    user: { id: user.id, name: ledgerName(user), mobile: user.mobile ?? '' },
     from: statement.from,
     to: statement.to,
     opening: { available: formatPaise(statement.opening.availablePaise), pendingPayout: formatPaise(statement.opening.pendingPayoutPaise) },
@@ -138,26 +141,36 @@ export function toStatementBody(
  * reconciliation, and the withdrawal list with history, filters, cursor pages and CSV.
  */
 export const ledgerRoutes = new Hono<AppEnv>()
-  .get('/api/admin/ledger/users/:mobile/statement', financeStaff, validate('param', LedgerUserParam), validate('query', StatementQuery), async (c) => {
+  // A mobile number travels in the body, never in a path (paths are logged): the ledger routes then take the id.
+  .post('/api/admin/ledger/users/lookup', financeStaff, validate('json', LedgerUserLookupRequest), async (c) => {
+    const deps = c.var.deps;
+    const { mobile } = c.req.valid('json');
+    await caughtUp(deps);
+    const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+    if (!user) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });
+    const body: LedgerUserLookupBody = { id: user.id, name: ledgerName(user), mobile };
+    return c.json(body);
+  })
+  .get('/api/admin/ledger/users/:userId/statement', financeStaff, validate('param', LedgerUserParam), validate('query', StatementQuery), async (c) => {
     const deps = c.var.deps;
     const { from, to, format } = c.req.valid('query');
     await caughtUp(deps);
-    const user = await userFor(deps, c.req.valid('param').mobile);
+    const user = await userFor(deps, c.req.valid('param').userId);
     const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
     const body = toStatementBody(user, statement);
     if (format === 'csv') {
-      return csvResponse(c, `statement-${user.mobile ?? user.id}.csv`, statementCsv(body), {
+      return csvResponse(c, `statement-${user.id}.csv`, statementCsv(body), {
         'x-opening-balance': body.opening.available,
         'x-closing-balance': body.closing.available,
       });
     }
     return c.json(body);
   })
-  .get('/api/admin/ledger/users/:mobile/balance', financeStaff, validate('param', LedgerUserParam), validate('query', BalanceQuery), async (c) => {
+  .get('/api/admin/ledger/users/:userId/balance', financeStaff, validate('param', LedgerUserParam), validate('query', BalanceQuery), async (c) => {
     const deps = c.var.deps;
     const at = c.req.valid('query').at ?? deps.now().toISOString();
     await caughtUp(deps);
-    const user = await userFor(deps, c.req.valid('param').mobile);
+    const user = await userFor(deps, c.req.valid('param').userId);
     const balance = await userBalanceAt(deps.db, user.id, at);
     const body: LedgerBalanceBody = {
       available: formatPaise(balance.availablePaise),

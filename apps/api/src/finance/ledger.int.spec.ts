@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FinanceWithdrawalBody, LedgerBalanceBody, ReconciliationBody, StatementBody, TrialBalanceBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
@@ -36,7 +37,7 @@ describe('finance ledger over real HTTP', () => {
     expect((await finance.post(`/api/admin/withdrawals/${second.body.id}/reject`, { reason: 'Account closed' })).status).toBe(200);
     expect((await user.get('/api/auth/user')).body).toMatchObject({ totalRupees: '300.00', pendingPayout: '0.00' });
 
-    const statement = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.mobile}/statement`);
+    const statement = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.userId}/statement`);
     expect(statement.status).toBe(200);
     expect(statement.body.opening).toEqual({ available: '0.00', pendingPayout: '0.00' });
     expect(statement.body.entries.map((e) => [e.kind, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout])).toEqual([
@@ -52,11 +53,11 @@ describe('finance ledger over real HTTP', () => {
     expect(statement.body.entries[4]?.reason).toBe('Account closed');
     expect(statement.body.closing).toEqual({ available: '300.00', pendingPayout: '0.00' });
 
-    const csv = await finance.get<string>(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
+    const csv = await finance.get<string>(`/api/admin/ledger/users/${user.userId}/statement?format=csv`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     // A UTF-8 BOM for spreadsheets, and the balances in the file itself: opening first, closing last.
-    const bytes = await finance.bytes(`/api/admin/ledger/users/${user.mobile}/statement?format=csv`);
+    const bytes = await finance.bytes(`/api/admin/ledger/users/${user.userId}/statement?format=csv`);
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(csv.body);
     expect(rows).toHaveLength(7);
@@ -67,15 +68,15 @@ describe('finance ledger over real HTTP', () => {
     expect(rows[4]).toMatchObject({ kind: 'withdrawal_paid', actor_name: 'Rohan Gupta', utr: 'UTR55550001' });
 
     // A window: the opening balance carries everything before it.
-    const later = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.mobile}/statement?from=${encodeURIComponent(midway)}`);
+    const later = await finance.get<StatementBody>(`/api/admin/ledger/users/${user.userId}/statement?from=${encodeURIComponent(midway)}`);
     expect(later.body.opening).toEqual({ available: '300.00', pendingPayout: '200.00' });
     expect(later.body.entries).toHaveLength(3);
 
-    const before = await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance?at=${encodeURIComponent(midway)}`);
+    const before = await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.userId}/balance?at=${encodeURIComponent(midway)}`);
     expect(before.body).toMatchObject({ available: '300.00', pendingPayout: '200.00', at: midway });
     expect(before.body.position).toBeGreaterThan(0);
-    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance?at=2020-01-01`)).body).toMatchObject({ available: '0.00', pendingPayout: '0.00', position: 0 });
-    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.mobile}/balance`)).body).toMatchObject({ available: '300.00', pendingPayout: '0.00' });
+    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.userId}/balance?at=2020-01-01`)).body).toMatchObject({ available: '0.00', pendingPayout: '0.00', position: 0 });
+    expect((await finance.get<LedgerBalanceBody>(`/api/admin/ledger/users/${user.userId}/balance`)).body).toMatchObject({ available: '300.00', pendingPayout: '0.00' });
 
     const trial = await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance');
     expect(trial.status).toBe(200);
@@ -94,12 +95,23 @@ describe('finance ledger over real HTTP', () => {
   it('refuses bad input with 400s and unknown users with 404, and keeps the ledger from non-finance callers', async () => {
     const user = await server.signUp();
     expect((await finance.get('/api/admin/ledger/users/12345/statement')).status).toBe(400);
-    expect((await finance.get('/api/admin/ledger/users/9000000000/statement')).status).toBe(404);
-    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/balance?at=yesterday`)).status).toBe(400);
-    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/statement?format=pdf`)).status).toBe(400);
+    // By user id only: a mobile number never goes in a path (paths are logged), it is looked up in a body.
+    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/statement`)).status).toBe(400);
+    expect((await finance.get(`/api/admin/ledger/users/${user.mobile}/balance`)).status).toBe(400);
+    expect((await finance.get(`/api/admin/ledger/users/${randomUUID()}/statement`)).status).toBe(404);
+    const found = await finance.post('/api/admin/ledger/users/lookup', { mobile: user.mobile });
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual({ id: user.userId, name: 'Test User', mobile: user.mobile });
+    const unknown = await finance.post('/api/admin/ledger/users/lookup', { mobile: '9000000000' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.fields).toEqual({ mobile: 'No user with this mobile number' });
+    expect((await finance.post('/api/admin/ledger/users/lookup', { mobile: '12345' })).status).toBe(400);
+    expect((await user.post('/api/admin/ledger/users/lookup', { mobile: user.mobile })).status).toBe(403);
+    expect((await finance.get(`/api/admin/ledger/users/${user.userId}/balance?at=yesterday`)).status).toBe(400);
+    expect((await finance.get(`/api/admin/ledger/users/${user.userId}/statement?format=pdf`)).status).toBe(400);
     for (const path of [
-      `/api/admin/ledger/users/${user.mobile}/statement`,
-      `/api/admin/ledger/users/${user.mobile}/balance`,
+      `/api/admin/ledger/users/${user.userId}/statement`,
+      `/api/admin/ledger/users/${user.userId}/balance`,
       '/api/admin/ledger/trial-balance',
       '/api/admin/ledger/reconciliation',
       '/api/admin/withdrawals?status=all',

@@ -72,6 +72,29 @@ export async function forgedSnapshot(store: EventStore): Promise<ChainFailure | 
   return null;
 }
 
+/** A store that can list the events whose sealed personal data does not open (the sealed store). */
+interface UnreadableSource {
+  unreadableEvents(): Promise<Array<{ streamId: string; position: number; revision: number; type: string }>>;
+}
+
+/**
+ * The first event whose sealed personal data does not open although its subject's key is there: the
+ * chain may hold (rewritten along with it, without the signing key), but the bytes were changed. An
+ * erased person's events are not among them (no key is not tampering).
+ */
+async function unreadableEvent(store: EventStore): Promise<ChainFailure | null> {
+  if (!('unreadableEvents' in store)) return null;
+  const [first, ...rest] = await (store as EventStore & UnreadableSource).unreadableEvents();
+  if (!first) return null;
+  return {
+    streamId: first.streamId,
+    position: first.position,
+    revision: first.revision,
+    problem: 'unreadable',
+    detail: `its ${first.type} event's sealed personal data does not open although the person's key exists: the stored bytes were changed${rest.length > 0 ? ` (and ${rest.length} more such events)` : ''}`,
+  };
+}
+
 /**
  * The tamper check over the whole event store, as `verify-ledger` and GET /api/admin/ledger/verify
  * answer it: both chains, every checkpoint kept in the store, the witness's newest, a kept head;
@@ -90,7 +113,7 @@ export async function verifyLedger(
     ...(witnessed !== undefined && { witnessed }),
     coverage: { now: options.now ?? new Date(), graceMs: COVERAGE_GRACE_MS },
   });
-  const failure = verdict.failure ?? (await forgedSnapshot(store));
+  const failure = verdict.failure ?? (await forgedSnapshot(store)) ?? (await unreadableEvent(store));
   return {
     ok: failure === null,
     events: verdict.events,

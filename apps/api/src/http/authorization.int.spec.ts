@@ -120,9 +120,10 @@ const MATRIX: Row[] = [
   ['POST', '/api/admin/adjustments/:id/approve', 'finance', 404],
   ['POST', '/api/admin/adjustments/:id/reject', 'finance', 404],
   // The web app's pages (index.html for client routes), when apps/web/dist is built.
-  // The path's id is not a mobile number: 400 before any lookup.
-  ['GET', '/api/admin/ledger/users/:mobile/statement', 'finance', 400],
-  ['GET', '/api/admin/ledger/users/:mobile/balance', 'finance', 400],
+  // The path's `:userId` is not a user id: 400 before any lookup. A mobile number is looked up in a body.
+  ['POST', '/api/admin/ledger/users/lookup', 'finance', 400],
+  ['GET', '/api/admin/ledger/users/:userId/statement', 'finance', 400],
+  ['GET', '/api/admin/ledger/users/:userId/balance', 'finance', 400],
   ['GET', '/api/admin/ledger/trial-balance', 'finance', 200],
   ['GET', '/api/admin/ledger/reconciliation', 'finance', 200],
   ['GET', '/api/admin/ledger/verify', 'finance', 200],

@@ -152,7 +152,7 @@ describe.skipIf(!canMount)('free space below the reserve (DISK_RESERVE_MB)', () 
     expect((await earner.get('/api/auth/user')).status).toBe(200);
     expect((await server.client().post('/api/auth/login', { mobile: earner.mobile, password: earner.password })).status).toBe(200);
     expect((await credit(finance, earner.mobile)).status).toBe(201);
-    expect((await finance.get(`/api/admin/ledger/users/${earner.mobile}/balance`)).status).toBe(200);
+    expect((await finance.get(`/api/admin/ledger/users/${earner.userId}/balance`)).status).toBe(200);
 
     rmSync(join(disk, 'filler'));
     expect((await healthBecomes(server, 'ok')).body.storage.state).toBe('ok');
@@ -373,7 +373,7 @@ describe('a full read database (PRAGMA max_page_count)', () => {
     expect(caughtUp).toBe(true);
     expect((await health(server)).body).not.toHaveProperty('parked');
     expect(await creditsInLog(server, earner.userId)).toBe(acknowledged);
-    const balance = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.mobile}/balance`);
+    const balance = await finance.get<{ available: string }>(`/api/admin/ledger/users/${earner.userId}/balance`);
     expect(Number(balance.body.available)).toBe(acknowledged);
   });
 });

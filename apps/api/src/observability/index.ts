@@ -140,5 +140,6 @@ export function registerRunnerLag(runner: ReadModels, store: EventStore): () => 
 
 /** Identity documents are personal data: a KYC image's address (owner and object id) is never logged. */
 export function loggedPath(path: string): string {
-  return path.replace(/^(\/objects\/kyc(?:-uploads)?\/).+$/, '$1[redacted]');
+  // A run of ten digits or more is a mobile number (or an account number) until shown otherwise.
+  return path.replace(/^(\/objects\/kyc(?:-uploads)?\/).+$/, '$1[redacted]').replace(/\d{10,}/g, '[redacted]');
 }

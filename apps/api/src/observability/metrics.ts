@@ -43,6 +43,12 @@ export const appendFailures = new Counter({
   registers: [registry],
 });
 
+export const sealedUnreadable = new Counter({
+  name: 'kamai_sealed_unreadable_total',
+  help: "Events whose sealed personal data did not open although the subject's key is there (tampered bytes), each counted once per process",
+  registers: [registry],
+});
+
 /** How far one projection is behind the store's head. */
 export interface ProjectionLag {
   projection: string;

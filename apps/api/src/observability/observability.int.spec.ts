@@ -125,8 +125,11 @@ describe('structured logs', () => {
     // A KYC image's address (owner and object id) is personal data: never in the log, even when refused.
     const kycPath = '/objects/kyc/4f6c1a52-0000-4000-8000-000000000000/9d1e7c3b-0000-4000-8000-000000000000';
     await fetch(`${api.url}${kycPath}`, { headers: { cookie, 'x-request-id': 'log-test-3' } });
+    // A mobile number (any run of ten digits or more) in a path is masked, whatever the route.
+    await fetch(`${api.url}/api/admin/ledger/users/9988776655/statement`, { headers: { cookie, 'x-request-id': 'log-test-4' } });
+    await fetch(`${api.url}/api/no-such-route/+919988776655`, { headers: { cookie, 'x-request-id': 'log-test-5' } });
     // The process writes its log line once the answer is sent: wait until it is there.
-    await expect.poll(() => api.output().includes('"reqId":"log-test-3"')).toBe(true);
+    await expect.poll(() => api.output().includes('"reqId":"log-test-5"')).toBe(true);
     const lines = api
       .output()
       .split('\n')
@@ -143,6 +146,9 @@ describe('structured logs', () => {
     expect(all).not.toContain('probe=1');
     expect(lines.find((l) => l.reqId === 'log-test-3')).toMatchObject({ path: '/objects/kyc/[redacted]' });
     expect(all).not.toContain('9d1e7c3b-0000-4000-8000-000000000000');
+    expect(lines.find((l) => l.reqId === 'log-test-4')).toMatchObject({ path: '/api/admin/ledger/users/[redacted]/statement', status: 403 });
+    expect(lines.find((l) => l.reqId === 'log-test-5')).toMatchObject({ path: '/api/no-such-route/+[redacted]' });
+    expect(all).not.toContain('9988776655');
   });
 });
 

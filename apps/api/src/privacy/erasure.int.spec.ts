@@ -173,6 +173,9 @@ describe('erasure', () => {
   it('replay-wallet by user id and a rebuild of the read models give the same scrubbed rows', { timeout: 240_000 }, async () => {
     const replay = await cli(server.dataDir, 'replay-wallet', user.userId);
     expect(replay.stdout).toContain('events say:      available 0.00, pending payout 0.00');
+    // Named by its id, never masked as if it were a phone number, and said to be erased.
+    expect(replay.stdout).toContain(`wallet of user ${user.userId}, erased`);
+    expect(replay.stdout).not.toMatch(/\+91 X/);
     const rowsOf = () => {
       const db = new Database(join(server.dataDir, 'read.sqlite'), { readonly: true });
       try {

@@ -1,4 +1,4 @@
-import { eventCodec, isErased, streams } from '@kamai/contracts';
+import { eventCodec, isPlaceholder, streams } from '@kamai/contracts';
 import { mobileDecider, userDecider } from '@kamai/domain';
 import { isBusy, listSessionIdsOf, sqliteConnectionOf } from '@kamai/projections';
 import { endSessions } from '../auth/sessions.ts';
@@ -50,19 +50,21 @@ export async function eraseUser(
     { actor: adminId },
   );
   let position = erased.position;
-  if (traces.mobile !== null && !isErased(traces.mobile)) {
+  if (traces.mobile !== null && !isPlaceholder(traces.mobile)) {
     // The hashed reservation, and a plain one kept from before the log was sealed: releasing a number
     // someone else holds (or nobody) changes nothing.
     for (const streamId of new Set([deps.personalData.mobileStreamId(traces.mobile), deps.personalData.legacyMobileStreamId(traces.mobile)])) {
       const released = await handleCommand(deps.store, streamId, mobileDecider, { type: 'ReleaseMobile', userId, now: now() }, { actor: adminId });
       position = Math.max(position, released.position);
     }
+    // The sign-in and reset counters kept against the number (stored hashed, but still the number's).
+    deps.attempts.forgetMobile(traces.mobile);
   }
   // Every session the read model still lists, expired ones too: ending one twice changes nothing.
   const sessions = await listSessionIdsOf(deps.db, userId);
   position = Math.max(position, await endSessions(deps, sessions, 'erased', adminId));
   for (const url of traces.imageURLs) {
-    const parsed = isErased(url) ? null : parseObjectURL(url);
+    const parsed = isPlaceholder(url) ? null : parseObjectURL(url);
     if (parsed) await objects.delete(parsed.key);
   }
   // Last: once the key is gone the mobile number and image keys above no longer decode.

@@ -98,6 +98,23 @@ export class SealedEventStore implements EventStore {
     return problems;
   }
 
+  /**
+   * Every stored event whose sealed personal data does not open although its subject's key is there
+   * (tampered bytes; an erased subject's events are not listed), in log order.
+   */
+  async unreadableEvents(): Promise<Array<Pick<RecordedEvent, 'streamId' | 'position' | 'revision' | 'id' | 'type'>>> {
+    const sealer = this.personal.sealer;
+    const found: Array<Pick<RecordedEvent, 'streamId' | 'position' | 'revision' | 'id' | 'type'>> = [];
+    for (let after = 0; ; ) {
+      const page = await this.inner.readAll({ after, limit: 1000 });
+      for (const event of page) {
+        if (sealer.verdict(event) === 'unreadable') found.push({ streamId: event.streamId, position: event.position, revision: event.revision, id: event.id, type: event.type });
+      }
+      if (page.length < 1000) return found;
+      after = page[page.length - 1]!.position;
+    }
+  }
+
   /** Every stored snapshot that opens, vouched for or not, with its plain state (verify-ledger folds its stream to compare). */
   async openSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
     const snapshots = this.#snapshots;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERASED, ERASED_SHA256, eventCodec } from '@kamai/contracts';
+import { ERASED, ERASED_SHA256, UNREADABLE, eventCodec } from '@kamai/contracts';
 import type { Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from '../event-store/contract.ts';
@@ -87,13 +87,21 @@ describe('sealing personal fields', () => {
     expect(keys.keyFor(userId)).toBeNull();
   });
 
-  it('reads a tampered blob, or one moved onto another event, as erased, never failing', () => {
+  it('reads a tampered blob, or one moved onto another event, as unreadable (not erased), never failing', () => {
     const sealed = recorded(stream, sealer.seal(stream, registered));
     const blob = sealed.metadata[SEALED_KEY] as { c: string };
     const flipped = `${blob.c.slice(0, 5)}${blob.c[5] === 'A' ? 'B' : 'A'}${blob.c.slice(6)}`;
     const tampered = { ...sealed, metadata: { ...sealed.metadata, [SEALED_KEY]: { ...blob, c: flipped } } };
+    expect(sealer.open(tampered).data).toMatchObject({ mobile: UNREADABLE, firstName: UNREADABLE });
+    expect(sealer.verdict(tampered)).toBe('unreadable');
+    const moved = { ...sealed, id: randomUUID() };
+    expect(sealer.open(moved).data).toMatchObject({ mobile: UNREADABLE });
+    expect(sealer.verdict(moved)).toBe('unreadable');
+    expect(sealer.verdict(sealed)).toBe('open');
+    // With the key gone the same event is an erasure: no key is not tampering.
+    keys.erase(userId);
     expect(sealer.open(tampered).data).toMatchObject({ mobile: ERASED, firstName: ERASED });
-    expect(sealer.open({ ...sealed, id: randomUUID() }).data).toMatchObject({ mobile: ERASED });
+    expect(sealer.verdict(sealed)).toBe('erased');
   });
 
   it('refuses a personal event with no data subject, and a writer’s own blob', () => {

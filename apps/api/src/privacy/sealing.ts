@@ -6,12 +6,15 @@
  * projections and rebuilds keep working on an erased person's events.
  *
  * The blob is bound (GCM associated data) to the event id, its type, the subject and the sealed
- * paths, so a blob copied onto another event does not open. A blob that does not open (tampered
- * bytes) reads as erased rather than failing: the log's hash chain is what reports tampering
- * (verify-ledger), and one bad event must not stop every reader.
+ * paths, so a blob copied onto another event does not open. A blob that does not open while its
+ * subject's key is there (tampered bytes) is not an erasure: its fields read as UNREADABLE, the event
+ * is counted (`kamai_sealed_unreadable_total`) and logged as an alert, and verify-ledger lists it. It
+ * never throws: one bad event must not stop every reader.
  */
-import { PERSONAL_FIELDS, type PersonalFields, erasedValue, streams } from '@kamai/contracts';
+import { PERSONAL_FIELDS, type PersonalFields, erasedValue, streams, unreadableValue } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
+import { logger } from '../observability/logger.ts';
+import { sealedUnreadable } from '../observability/metrics.ts';
 import type { KeyStore } from './key-store.ts';
 import { gcmOpen, gcmSeal } from './aead.ts';
 
@@ -95,6 +98,27 @@ function isSealedBlob(value: unknown): value is SealedBlob {
   );
 }
 
+/** The subject's key is gone: an erasure. */
+const NO_KEY = Symbol('no key');
+/** The key is there and the blob does not open: the stored bytes were changed. */
+const UNREADABLE_BLOB = Symbol('unreadable');
+
+/** Events already reported by this process: a tampered event is read again by every fold and rebuild. */
+const reported = new Set<string>();
+const REPORTED_MAX = 10_000;
+
+/** Counts and logs (once per event per process) a sealed blob that does not open: an alert, never personal data. */
+function reportUnreadable(event: RecordedEvent): void {
+  if (reported.has(event.id)) return;
+  if (reported.size >= REPORTED_MAX) reported.clear();
+  reported.add(event.id);
+  sealedUnreadable.inc();
+  logger.error(
+    { alert: 'sealed_unreadable', streamId: event.streamId, position: event.position, revision: event.revision, eventId: event.id, type: event.type },
+    "privacy: an event's sealed personal data does not open although its subject's key exists: the stored bytes were changed (run verify-ledger)",
+  );
+}
+
 export class PersonalDataSealer {
   readonly keys: KeyStore;
 
@@ -139,27 +163,42 @@ export class PersonalDataSealer {
     const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
     if (!isSealedBlob(blob)) return { ...event, metadata };
     const plain = this.#decrypt(event, blob);
+    if (plain === UNREADABLE_BLOB) reportUnreadable(event);
+    const missing = plain === UNREADABLE_BLOB ? unreadableValue : erasedValue;
     // One copy of the payload takes every top-level field back (a rebuild opens every sealed event);
     // a nested path copies its branch, as withValueAt does.
     let data: JsonObject = { ...event.data };
     for (const path of blob.p) {
-      const value = plain ? (plain[path] ?? erasedValue(path)) : erasedValue(path);
+      const value = typeof plain === 'object' ? (plain[path] ?? missing(path)) : missing(path);
       if (path.includes('.')) data = withValueAt(data, path, value);
       else data[path] = value;
     }
     return { ...event, data, metadata };
   }
 
-  #decrypt(event: RecordedEvent, blob: SealedBlob): JsonObject | null {
+  /**
+   * What reading the stored event finds: no sealed data (`plain`), its sealed fields (`open`), a
+   * subject whose key is gone (`erased`), or a blob that does not open with the key there
+   * (`unreadable`). verify-ledger asks it of every event; it neither counts nor logs.
+   */
+  verdict(event: RecordedEvent): 'plain' | 'open' | 'erased' | 'unreadable' {
+    const blob = event.metadata[SEALED_KEY];
+    if (blob === undefined || !isObject(event.data)) return 'plain';
+    if (!isSealedBlob(blob)) return 'unreadable';
+    const plain = this.#decrypt(event, blob);
+    return plain === NO_KEY ? 'erased' : plain === UNREADABLE_BLOB ? 'unreadable' : 'open';
+  }
+
+  #decrypt(event: RecordedEvent, blob: SealedBlob): JsonObject | typeof NO_KEY | typeof UNREADABLE_BLOB {
     const key = this.keys.existingKey(blob.s);
-    if (!key) return null;
+    if (!key) return NO_KEY;
     try {
       const nonce = Buffer.from(blob.n, 'base64url');
       const text = gcmOpen(key, nonce, Buffer.from(blob.c, 'base64url'), aad(event.id, event.type, blob.s, blob.p)).toString('utf8');
       const parsed: unknown = JSON.parse(text);
-      return isObject(parsed) ? parsed : null;
+      return isObject(parsed) ? parsed : UNREADABLE_BLOB;
     } catch {
-      return null;
+      return UNREADABLE_BLOB;
     }
   }
 }

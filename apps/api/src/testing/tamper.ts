@@ -54,12 +54,12 @@ export function truncateStream(file: string, streamId: string, keepThrough: numb
   });
 }
 
-/** Replaces text in one event's data and rechains its stream, head included. */
-export function editAndRechain(file: string, position: number, from: string, to: string): string {
+/** Replaces text in one event's data (or metadata) and rechains its stream, head included. */
+export function editAndRechain(file: string, position: number, from: string, to: string, column: 'data' | 'metadata' = 'data'): string {
   return withFile(file, (db) => {
     const row = db.prepare<[number], Row>('SELECT * FROM events WHERE position = ?').get(position);
-    if (!row || !row.data.includes(from)) throw new Error(`the event at position ${position} holds no ${from}`);
-    db.prepare('UPDATE events SET data = ? WHERE position = ?').run(row.data.replace(from, to), position);
+    if (!row || !row[column].includes(from)) throw new Error(`the event at position ${position} holds no ${from}`);
+    db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(row[column].replace(from, to), position);
     rechain(db, row.stream_id);
     return row.stream_id;
   });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FinanceWithdrawalBody, LedgerVerifyBody, ReconciliationBody, StatementBody } from '@kamai/contracts';
+import { type FinanceWithdrawalBody, type LedgerVerifyBody, type ReconciliationBody, type StatementBody, UUID_PATTERN } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -15,6 +15,7 @@ import { Funding } from './Funding.tsx';
 import { inputClass, linkButton } from './styles.ts';
 import { ReasonForm } from './WithdrawalForms.tsx';
 import { useFinanceSearch } from './useFinanceSearch.ts';
+import { lookUpLedgerUser } from './ledgerPerson.ts';
 import { HISTORY_STATUSES, type HistoryStatus } from './financeSearch.ts';
 
 const BalanceChart = lazy(() => import('./BalanceChart.tsx'));
@@ -151,7 +152,9 @@ export function HistoryTab() {
   );
 }
 
-/** User ledger: a user's statement by mobile, as of a date, with its running balance, chart and CSV. */
+const statementUrl = (userId: string) => `/api/admin/ledger/users/${encodeURIComponent(userId)}/statement`;
+
+/** User ledger: a user's statement by mobile (or user id), as of a date, with its running balance, chart and CSV. */
 export function UserLedgerTab() {
   const { t } = useTranslation('finance');
   const [mobile, setMobile] = useState('');
@@ -159,10 +162,14 @@ export function UserLedgerTab() {
   const [shown, setShown] = useState<{ mobile: string; asOf: string } | null>(null);
   // An "as of" date is the end of that day in India time, as the server reads a date.
   const params = shown ? query({ to: shown.asOf || undefined }) : '';
-  const base = shown ? `/api/admin/ledger/users/${encodeURIComponent(shown.mobile)}/statement` : '';
+  // The number is looked up in a POST body; only the user id goes in the statement's address.
   const statement = useQuery({
-    queryKey: [`${base}${params}`],
-    queryFn: getJson<StatementBody>(),
+    queryKey: ['ledger-statement', shown?.mobile, params],
+    queryFn: async (context) => {
+      const given = shown?.mobile ?? '';
+      const id = UUID_PATTERN.test(given) ? given : (await lookUpLedgerUser(given)).id;
+      return getJson<StatementBody>()({ ...context, queryKey: [`${statementUrl(id)}${params}`] });
+    },
     enabled: shown !== null,
     retry: false,
   });
@@ -196,7 +203,7 @@ export function UserLedgerTab() {
       ) : statement.isError ? (
         <LoadFailed message={errorStatus(statement.error) === 404 ? t('ledger.notFound') : t('common.loadFailed')} onRetry={() => void statement.refetch()} />
       ) : (
-        <Statement body={statement.data} csvHref={`${base}${query({ to: shown.asOf || undefined, format: 'csv' })}`} />
+        <Statement body={statement.data} csvHref={`${statementUrl(statement.data.user.id)}${query({ to: shown.asOf || undefined, format: 'csv' })}`} />
       )}
     </section>
   );

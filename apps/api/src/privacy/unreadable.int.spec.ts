@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { UNREADABLE, eventCodec, streams } from '@kamai/contracts';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApiProcess } from '../testing/process.ts';
+import { TestClient, freshMobile } from '../testing/server.ts';
+import { editAndRechain, relinkLog } from '../testing/tamper.ts';
+import { openSealedSqliteStore } from './open.ts';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../../../..');
+const cli = (dataDir: string, ...args: string[]) =>
+  run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir } }).then(
+    (done) => ({ code: 0, stdout: done.stdout }),
+    (failed: { code: number; stdout: string }) => ({ code: failed.code, stdout: failed.stdout }),
+  );
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The sealed blob's ciphertext of the stored event at `position` (metadata.personal.c). */
+function ciphertextAt(file: string, position: number): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const row = db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?').get(position);
+    return (JSON.parse(row!.metadata) as { personal: { c: string } }).personal.c;
+  } finally {
+    db.close();
+  }
+}
+
+function registrationPosition(file: string, userId: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare<[string], { position: number }>("SELECT position FROM events WHERE stream_id = ? AND type = 'UserRegistered'").get(streams.user(userId))!.position;
+  } finally {
+    db.close();
+  }
+}
+
+describe('a sealed blob changed on disk (issue 34, item 5)', () => {
+  it('reads as unreadable, not erased: counted in /metrics, logged as an alert and listed by verify-ledger', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kamai-unreadable-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'events.sqlite');
+    const mobile = freshMobile();
+    const password = 'secret123';
+    let api = await startApiProcess(dataDir);
+    const client = new TestClient(api.url);
+    const registered = await client.post('/api/auth/register', { mobile, password, firstName: 'Tamsinqx', lastName: 'Orlovvek', consent: true });
+    expect(registered.status).toBe(201);
+    const userId = (registered.body as { id: string }).id;
+    await api.stop();
+
+    // The person's sealed name and number, one byte changed; the chains recomputed as chain.ts says (no signing key here).
+    const position = registrationPosition(file, userId);
+    const sealed = ciphertextAt(file, position);
+    const at = 10;
+    editAndRechain(file, position, `"c":"${sealed}"`, `"c":"${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}"`, 'metadata');
+    relinkLog(file);
+
+    // Readers keep working, and read the fields as unreadable: never as erased.
+    const store = openSealedSqliteStore(file);
+    try {
+      const event = eventCodec.decode((await store.readStream(streams.user(userId)))[0]!);
+      expect(event?.data).toMatchObject({ userId, mobile: UNREADABLE, firstName: UNREADABLE, lastName: UNREADABLE });
+    } finally {
+      await store.close();
+    }
+
+    api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
+    try {
+      const user = new TestClient(api.url);
+      // Signing in reads the read model (written before the change); the deletion request decides on the user's stream.
+      expect((await user.post('/api/auth/login', { mobile, password })).status).toBe(200);
+      expect((await user.post('/api/profile/deletion-request', { password })).status).toBe(202);
+      const metrics = await (await fetch(`${api.url}/metrics`)).text();
+      expect(metrics).toMatch(/^kamai_sealed_unreadable_total 1$/m);
+      await expect.poll(() => api.output().includes('"alert":"sealed_unreadable"')).toBe(true);
+      const alert = api
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"alert":"sealed_unreadable"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(alert[0]).toMatchObject({ level: 50, streamId: streams.user(userId), position, type: 'UserRegistered' });
+      expect(api.output()).not.toContain(mobile);
+    } finally {
+      await api.stop();
+    }
+
+    const verified = await cli(dataDir, 'verify-ledger');
+    expect(verified.code).toBe(4);
+    expect(verified.stdout).toContain(`unreadable: UserRegistered event in stream ${streams.user(userId)} at position ${position}`);
+    expect(verified.stdout).toContain('TAMPERED: unreadable');
+  });
+});
