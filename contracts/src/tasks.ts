@@ -112,6 +112,10 @@ const TaskHiInput = v.pipe(
     hi === null || (hi.title === null && hi.description === null && hi.proofInstructions === null) ? null : hi),
 );
 
+/** A whole number from 1 to `max`; absent or null: null. */
+const OptionalWholeNumber = (max: number, message: string) =>
+  v.optional(v.nullable(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message))), null);
+
 /** A task's reward as the form sends it ("25", "25.50" or 25.5), in paise; zero is refused. */
 export const TaskReward = v.pipe(
   RupeeAmount({ format: TASK_MESSAGES.reward, empty: TASK_MESSAGES.rewardRequired }),
@@ -143,17 +147,7 @@ export const TaskInput = v.pipe(
       TASK_DEFAULTS.estimatedTime,
     ),
     /** Wins over `estimatedTime`, which is then written from it ("5 min"). */
-    estimatedMinutes: v.optional(
-      v.nullable(
-        v.pipe(
-          v.number(TASK_MESSAGES.estimatedMinutes),
-          v.integer(TASK_MESSAGES.estimatedMinutes),
-          v.minValue(1, TASK_MESSAGES.estimatedMinutes),
-          v.maxValue(MAX_ESTIMATED_MINUTES, TASK_MESSAGES.estimatedMinutes),
-        ),
-      ),
-      null,
-    ),
+    estimatedMinutes: OptionalWholeNumber(MAX_ESTIMATED_MINUTES, TASK_MESSAGES.estimatedMinutes),
     /** The Hindi texts; absent or empty: English only. */
     hi: TaskHiInput,
     taskType: v.optional(v.picklist(TASK_TYPES, TASK_MESSAGES.taskType), TASK_DEFAULTS.taskType),
@@ -169,17 +163,7 @@ export const TaskInput = v.pipe(
     requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
     proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
     /** How many completions the task pays for; absent or null: no limit. */
-    maxCompletions: v.optional(
-      v.nullable(
-        v.pipe(
-          v.number(TASK_MESSAGES.maxCompletions),
-          v.integer(TASK_MESSAGES.maxCompletions),
-          v.minValue(1, TASK_MESSAGES.maxCompletions),
-          v.maxValue(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
-        ),
-      ),
-      null,
-    ),
+    maxCompletions: OptionalWholeNumber(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
     /** The task's last day (IST, included); absent, null or empty: it does not end. */
     expiresOn: v.pipe(
       v.optional(v.nullable(v.string(TASK_MESSAGES.expiresOn)), null),
