@@ -96,18 +96,16 @@ export function minutesOf(estimatedTime: string): number | null {
 /** The English estimated time of a number of minutes, the spec's `estimatedTime` ("5 min"). */
 export const estimatedTimeOf = (minutes: number) => `${minutes} min`;
 
-/** A task's Hindi texts as the admin form sends them: each optional, empty means none; all empty: null. */
+/** A task's Hindi texts as the admin form sends them: each optional, empty means none. */
+export const TaskHiEntries = v.object({
+  title: OptionalText(TASK_MESSAGES.title, 120, 'Title'),
+  description: OptionalText(TASK_MESSAGES.description, 1000, 'Description'),
+  proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+}, TASK_MESSAGES.body);
+
+/** All Hindi texts empty: null, English only. */
 const TaskHiInput = v.pipe(
-  v.optional(
-    v.nullable(
-      v.object({
-        title: OptionalText(TASK_MESSAGES.title, 120, 'Title'),
-        description: OptionalText(TASK_MESSAGES.description, 1000, 'Description'),
-        proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
-      }, TASK_MESSAGES.body),
-    ),
-    null,
-  ),
+  v.optional(v.nullable(TaskHiEntries), null),
   v.transform((hi): TaskHiTexts | null =>
     hi === null || (hi.title === null && hi.description === null && hi.proofInstructions === null) ? null : hi),
 );
@@ -287,6 +285,8 @@ export const SubmissionBody = v.object({
   status: SubmissionStatus,
   taskId: v.string(),
   taskTitle: v.string(),
+  /** The task's Hindi title; null when it has none, or its title changed since (show `taskTitle`). */
+  taskTitleHi: v.nullable(v.string()),
   /** Null when the task has since been deleted. */
   taskType: v.nullable(TaskType),
   /** The reward this submission earns on approval (decimal string). */
