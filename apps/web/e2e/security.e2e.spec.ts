@@ -48,6 +48,12 @@ describe('security screens in Hindi', () => {
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('hi');
       await expectAccessible(page, `${screen} (hi)`);
     }
+    // The device and its time in Hindi, as other screens write times (पूर्वाह्न / अपराह्न).
+    await page.goto('/security/devices');
+    const devices = await page.getByRole('listitem').first().innerText();
+    expect(devices).toMatch(/\S+ पर \S+/);
+    expect(devices).not.toMatch(/ on |Unknown device|\b[ap]m\b/i);
+    expect(devices).toMatch(/पूर्वाह्न|अपराह्न/);
   });
 });
 
