@@ -128,6 +128,21 @@ export const SessionBody = v.object({
 });
 export type SessionBody = v.InferOutput<typeof SessionBody>;
 
+/** The label of a device whose User-Agent says nothing useful. */
+export const UNKNOWN_DEVICE = 'Unknown device';
+const DEVICE_SYSTEMS = ['Android', 'iOS', 'Windows', 'macOS', 'Linux'];
+
+/**
+ * The browser and system a label of `deviceLabel` names (either null), so a reader sees the label
+ * in their own language; the names themselves are brands and stay as they are.
+ */
+export function deviceLabelParts(label: string): { browser: string | null; system: string | null } {
+  if (label === UNKNOWN_DEVICE) return { browser: null, system: null };
+  const [browser = label, system] = label.split(' on ');
+  if (system !== undefined) return { browser, system };
+  return DEVICE_SYSTEMS.includes(label) ? { browser: null, system: label } : { browser: label, system: null };
+}
+
 /** "Chrome on Android" from a User-Agent; "Unknown device" when it says nothing useful. */
 export function deviceLabel(userAgent: string | null | undefined): string {
   const ua = userAgent ?? '';
@@ -154,5 +169,5 @@ export function deviceLabel(userAgent: string | null | undefined): string {
             ? 'Linux'
             : null;
   if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? 'Unknown device';
+  return browser ?? system ?? UNKNOWN_DEVICE;
 }

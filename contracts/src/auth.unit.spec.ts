@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { LoginRequest, MESSAGES, normalizeMobile } from './auth.ts';
+import { LoginRequest, MESSAGES, deviceLabel, deviceLabelParts, normalizeMobile } from './auth.ts';
 
 describe('normalizeMobile', () => {
   it.each([
@@ -26,5 +26,15 @@ describe('normalizeMobile', () => {
 
   it('is what the login schema stores', () => {
     expect(v.parse(LoginRequest, { mobile: '+91 98765-43210', password: 'secret1' }).mobile).toBe('9876543210');
+  });
+});
+
+describe('deviceLabelParts', () => {
+  it('names the browser and system of every label deviceLabel makes, so the web can say them in Hindi', () => {
+    const android = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
+    expect(deviceLabelParts(deviceLabel(android))).toEqual({ browser: 'Chrome', system: 'Android' });
+    expect(deviceLabelParts(deviceLabel('curl/8.0'))).toEqual({ browser: null, system: null });
+    expect(deviceLabelParts(deviceLabel('Something (Windows NT 10.0)'))).toEqual({ browser: null, system: 'Windows' });
+    expect(deviceLabelParts(deviceLabel('Firefox/120.0'))).toEqual({ browser: 'Firefox', system: null });
   });
 });

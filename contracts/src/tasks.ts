@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CONTROL_CHARACTERS_MESSAGE, UUID_PATTERN, hasControlCharacters, noControlCharacters } from './text.ts';
-import { TASK_TYPES, TaskType } from './events/tasks.ts';
+import { TASK_TYPES, TaskHiTexts, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 import { proofFlagFields } from './proof-flags.ts';
@@ -9,6 +9,9 @@ import { proofFlagFields } from './proof-flags.ts';
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
 export const REJECT_REASON_MAX_LENGTH = 500;
 
+/** The longest estimated time a task may give, in minutes (a day). */
+export const MAX_ESTIMATED_MINUTES = 1440;
+
 /** Messages of the task, proof and review rules, shared by forms and API. */
 export const TASK_MESSAGES = {
   title: 'Title is required',
@@ -16,6 +19,7 @@ export const TASK_MESSAGES = {
   rewardRequired: 'Reward is required',
   reward: 'Reward must be a positive rupee amount with at most two decimals',
   estimatedTime: 'Estimated time is required',
+  estimatedMinutes: `Estimated time must be a whole number of minutes from 1 to ${MAX_ESTIMATED_MINUTES}`,
   taskType: 'Task type must be rating, website or game',
   taskUrl: 'Task URL must be a valid URL',
   iconColor: 'Icon colour must be a hex colour such as #3B82F6',
@@ -44,6 +48,7 @@ export const MAX_COMPLETIONS_LIMIT = 1_000_000;
 export const TASK_DEFAULTS = {
   rupeeReward: '10.00',
   estimatedTime: '5 min',
+  estimatedMinutes: 5,
   taskType: 'website',
   isActive: true,
   iconColor: '#3B82F6',
@@ -77,6 +82,38 @@ const OptionalText = (message: string, max: number, what: string) =>
     v.check((text) => text === null || !hasControlCharacters(text), CONTROL_CHARACTERS_MESSAGE),
   );
 
+/**
+ * The minutes an estimated time such as "5 min", "10 minutes" or "1 hour" names; null for a text that
+ * names no single number of minutes ("2-5 min"), which readers then show as it is written.
+ */
+export function minutesOf(estimatedTime: string): number | null {
+  const match = /^\s*(\d{1,4})\s*(m|mins?|minutes?|h|hrs?|hours?)?\s*$/i.exec(estimatedTime);
+  if (!match) return null;
+  const minutes = Number(match[1]) * (match[2]?.toLowerCase().startsWith('h') ? 60 : 1);
+  return minutes >= 1 && minutes <= MAX_ESTIMATED_MINUTES ? minutes : null;
+}
+
+/** The English estimated time of a number of minutes, the spec's `estimatedTime` ("5 min"). */
+export const estimatedTimeOf = (minutes: number) => `${minutes} min`;
+
+/** A task's Hindi texts as the admin form sends them: each optional, empty means none. */
+export const TaskHiEntries = v.object({
+  title: OptionalText(TASK_MESSAGES.title, 120, 'Title'),
+  description: OptionalText(TASK_MESSAGES.description, 1000, 'Description'),
+  proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+}, TASK_MESSAGES.body);
+
+/** All Hindi texts empty: null, English only. */
+const TaskHiInput = v.pipe(
+  v.optional(v.nullable(TaskHiEntries), null),
+  v.transform((hi): TaskHiTexts | null =>
+    hi === null || (hi.title === null && hi.description === null && hi.proofInstructions === null) ? null : hi),
+);
+
+/** A whole number from 1 to `max`; absent or null: null. */
+const OptionalWholeNumber = (max: number, message: string) =>
+  v.optional(v.nullable(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message))), null);
+
 /** A task's reward as the form sends it ("25", "25.50" or 25.5), in paise; zero is refused. */
 export const TaskReward = v.pipe(
   RupeeAmount({ format: TASK_MESSAGES.reward, empty: TASK_MESSAGES.rewardRequired }),
@@ -107,6 +144,10 @@ export const TaskInput = v.pipe(
       v.pipe(v.string(TASK_MESSAGES.estimatedTime), v.trim(), v.minLength(1, TASK_MESSAGES.estimatedTime), v.maxLength(30, tooLong('Estimated time', 30))),
       TASK_DEFAULTS.estimatedTime,
     ),
+    /** Wins over `estimatedTime`, which is then written from it ("5 min"). */
+    estimatedMinutes: OptionalWholeNumber(MAX_ESTIMATED_MINUTES, TASK_MESSAGES.estimatedMinutes),
+    /** The Hindi texts; absent or empty: English only. */
+    hi: TaskHiInput,
     taskType: v.optional(v.picklist(TASK_TYPES, TASK_MESSAGES.taskType), TASK_DEFAULTS.taskType),
     taskUrl: v.pipe(
       OptionalText(TASK_MESSAGES.taskUrl, 2000, 'Task URL'),
@@ -120,17 +161,7 @@ export const TaskInput = v.pipe(
     requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
     proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
     /** How many completions the task pays for; absent or null: no limit. */
-    maxCompletions: v.optional(
-      v.nullable(
-        v.pipe(
-          v.number(TASK_MESSAGES.maxCompletions),
-          v.integer(TASK_MESSAGES.maxCompletions),
-          v.minValue(1, TASK_MESSAGES.maxCompletions),
-          v.maxValue(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
-        ),
-      ),
-      null,
-    ),
+    maxCompletions: OptionalWholeNumber(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
     /** The task's last day (IST, included); absent, null or empty: it does not end. */
     expiresOn: v.pipe(
       v.optional(v.nullable(v.string(TASK_MESSAGES.expiresOn)), null),
@@ -138,8 +169,10 @@ export const TaskInput = v.pipe(
       v.check((day) => day === null || isDay(day), TASK_MESSAGES.expiresOn),
     ),
   }, TASK_MESSAGES.body),
-  v.transform(({ rupeeReward, expiresOn, ...rest }) => ({
+  v.transform(({ rupeeReward, expiresOn, estimatedMinutes, estimatedTime, ...rest }) => ({
     ...rest,
+    estimatedTime: estimatedMinutes === null ? estimatedTime : estimatedTimeOf(estimatedMinutes),
+    estimatedMinutes: estimatedMinutes ?? minutesOf(estimatedTime),
     rewardPaise: rupeeReward,
     expiresAt: expiresOn === null ? null : istDayEnd(expiresOn),
   })),
@@ -155,13 +188,18 @@ export const TaskBody = v.object({
   description: v.string(),
   /** Decimal string with two places, e.g. "25.00". */
   rupeeReward: v.string(),
+  /** As the spec's clients read it: "5 min". */
   estimatedTime: v.string(),
+  /** The same in whole minutes; null when the text names no single number ("2-5 min"). */
+  estimatedMinutes: v.nullable(v.number()),
   taskType: TaskType,
   taskUrl: v.nullable(v.string()),
   isActive: v.boolean(),
   iconColor: v.string(),
   requiresProof: v.boolean(),
   proofInstructions: v.nullable(v.string()),
+  /** The Hindi texts, each null where there is none (show the English); null: English only. */
+  hi: v.nullable(TaskHiTexts),
   /** Null: no limit. */
   maxCompletions: v.nullable(v.number()),
   /** The first moment the task takes no proof (the end of its last IST day); null: no end. */
@@ -247,6 +285,8 @@ export const SubmissionBody = v.object({
   status: SubmissionStatus,
   taskId: v.string(),
   taskTitle: v.string(),
+  /** The task's Hindi title; null when it has none, or its title changed since (show `taskTitle`). */
+  taskTitleHi: v.nullable(v.string()),
   /** Null when the task has since been deleted. */
   taskType: v.nullable(TaskType),
   /** The reward this submission earns on approval (decimal string). */

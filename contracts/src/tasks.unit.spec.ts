@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { RejectRequest, SubmitProofRequest, TASK_MESSAGES, TaskInput, countTasksByList, taskListOf } from './tasks.ts';
+import { RejectRequest, SubmitProofRequest, TASK_MESSAGES, TaskInput, countTasksByList, minutesOf, taskListOf } from './tasks.ts';
 
 const fieldsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
@@ -15,6 +15,8 @@ describe('TaskInput', () => {
       description: 'Vote in a poll',
       rewardPaise: 1000,
       estimatedTime: '5 min',
+      estimatedMinutes: 5,
+      hi: null,
       taskType: 'website',
       taskUrl: null,
       isActive: true,
@@ -77,5 +79,12 @@ describe('the task lists', () => {
         { taskType: 'website', isActive: false },
       ]),
     ).toEqual({ rating: 2, website: 0, games: 1 });
+  });
+});
+
+describe('minutesOf', () => {
+  it('reads the minutes of the times admins wrote before minutes existed; none for a range or words', () => {
+    expect(['5 min', '10 minutes', '3m', '1 hour', '2 hrs', ' 7 '].map(minutesOf)).toEqual([5, 10, 3, 60, 120, 7]);
+    expect(['2-5 min', 'a short while', '0 min', '5000 min', ''].map(minutesOf)).toEqual([null, null, null, null, null]);
   });
 });

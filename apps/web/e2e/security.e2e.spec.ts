@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { applyAdjustment, balanceOf, expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { applyAdjustment, balanceOf, expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin, tx } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn, phone } = suite;
@@ -48,6 +48,12 @@ describe('security screens in Hindi', () => {
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('hi');
       await expectAccessible(page, `${screen} (hi)`);
     }
+    // The device and its time in Hindi, as other screens write times (पूर्वाह्न / अपराह्न).
+    await page.goto('/security/devices');
+    const devices = await page.getByRole('list', { name: tx('hi', 'security:devices.title') }).getByRole('listitem').first().innerText();
+    expect(devices).toMatch(/\S+ पर \S+/);
+    expect(devices).not.toMatch(/ on |Unknown device|\b[ap]m\b/i);
+    expect(devices).toMatch(/पूर्वाह्न|अपराह्न/);
   });
 });
 

@@ -258,8 +258,8 @@ describe('a double press on the other buttons that send', () => {
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
     const form = page.getByRole('region', { name: 'Add Task' });
-    await form.getByLabel('Title').fill(title);
-    await form.getByLabel('Description').fill('Answer five questions about saving money.');
+    await form.getByLabel('Title', { exact: true }).fill(title);
+    await form.getByLabel('Description', { exact: true }).fill('Answer five questions about saving money.');
     await form.getByLabel('Task URL').fill('https://kamai.in/quiz');
     const addKeys = await doubleClickWhileSlow(page, form, form.getByRole('button', { name: 'Add Task' }), /^\/api\/admin\/tasks$/, { backdrop: false });
     await toasts(page).getByText('Task created successfully', { exact: true }).waitFor();

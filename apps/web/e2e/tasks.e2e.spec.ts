@@ -101,7 +101,7 @@ describe('a task from the admin panel to the wallet', () => {
     const form = adminPage.getByRole('region', { name: 'Add Task' });
     // The form's defaults.
     await expect(form.getByLabel('Rupee reward').inputValue()).resolves.toBe('10');
-    await expect(form.getByLabel('Estimated time').inputValue()).resolves.toBe('5 min');
+    await expect(form.getByLabel('Estimated time (minutes)').inputValue()).resolves.toBe('5');
     await expect(form.getByLabel('Task type').inputValue()).resolves.toBe('website');
     await expect(form.getByLabel('Requires proof').isChecked()).resolves.toBe(true);
 
@@ -112,19 +112,20 @@ describe('a task from the admin panel to the wallet', () => {
     await form.getByText('Description is required').waitFor();
     await form.getByText('Task URL must be a valid URL').waitFor();
 
-    await form.getByLabel('Title').fill(title);
-    await form.getByLabel('Description').fill('Install our app and give it an honest rating on the Play Store.');
+    await form.getByLabel('Title', { exact: true }).fill(title);
+    await form.getByLabel('Description', { exact: true }).fill('Install our app and give it an honest rating on the Play Store.');
     await form.getByLabel('Rupee reward').fill('25');
-    await form.getByLabel('Estimated time').fill('3 min');
+    await form.getByLabel('Estimated time (minutes)').fill('3');
+    await form.getByLabel('Title in Hindi').fill(`कमाई ऐप को रेटिंग दें ${user.mobile}`);
     await form.getByLabel('Task type').selectOption('rating');
     await form.getByLabel('Task URL').fill('https://play.google.com/store/apps/details?id=in.kamai');
-    await form.getByLabel('Proof instructions').fill('Upload a screenshot of your published review.');
+    await form.getByLabel('Proof instructions', { exact: true }).fill('Upload a screenshot of your published review.');
     await form.getByRole('button', { name: 'Add Task' }).click();
     await expectToast(adminPage, 'Task created successfully');
     await adminPage.getByRole('article', { name: title }).waitFor();
     await expect(adminPage.getByTestId('total-tasks').textContent()).resolves.toBe(String(totalBefore + 1));
     // The form is back to its defaults for the next task.
-    await expect(form.getByLabel('Title').inputValue()).resolves.toBe('');
+    await expect(form.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('');
     await expect(form.getByLabel('Rupee reward').inputValue()).resolves.toBe('10');
 
     // The user finds it under Rating Tasks, from Home.

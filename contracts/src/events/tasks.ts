@@ -8,12 +8,27 @@ export const TASK_TYPES = ['rating', 'website', 'game'] as const;
 export const TaskType = v.picklist(TASK_TYPES);
 export type TaskType = v.InferOutput<typeof TaskType>;
 
+/**
+ * A task's texts in Hindi; each null where the admin gave none (the reader then sees the English).
+ * Optional on the events: a task created before Hindi texts existed has none, so no new schema version.
+ */
+export const TaskHiTexts = v.object({
+  title: v.nullable(v.string()),
+  description: v.nullable(v.string()),
+  proofInstructions: v.nullable(v.string()),
+});
+export type TaskHiTexts = v.InferOutput<typeof TaskHiTexts>;
+
 /** Every field of a catalogue task, as the admin sets it. Reward in paise. */
 const taskFields = {
   title: v.string(),
   description: v.string(),
   rewardPaise: PositivePaise,
   estimatedTime: v.string(),
+  /** The estimated time in whole minutes; absent on older events (then read from `estimatedTime`). */
+  estimatedMinutes: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  /** Absent or null: English only. */
+  hi: v.optional(v.nullable(TaskHiTexts)),
   taskType: TaskType,
   taskUrl: v.nullable(v.string()),
   isActive: v.boolean(),

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type Paise, type TaskCatalogueEvent, type TaskType, msg } from '@kamai/contracts';
+import { DEFAULT_LIMITS, type Paise, type TaskCatalogueEvent, type TaskHiTexts, type TaskType, minutesOf, msg } from '@kamai/contracts';
 import type { Decider, Evolver } from '../decider.ts';
 import { DomainError, assertNever } from '../errors.ts';
 
@@ -8,12 +8,16 @@ export interface TaskFields {
   description: string;
   rewardPaise: Paise;
   estimatedTime: string;
+  /** Null: the text names no single number of minutes. */
+  estimatedMinutes: number | null;
   taskType: TaskType;
   taskUrl: string | null;
   isActive: boolean;
   iconColor: string;
   requiresProof: boolean;
   proofInstructions: string | null;
+  /** The Hindi texts; null: English only. */
+  hi: TaskHiTexts | null;
   /** Null: no limit. */
   maxCompletions: number | null;
   /** ISO instant from which the task takes no proof; null: no end. */
@@ -31,11 +35,18 @@ export type TaskState =
 
 export const initialTaskState = (): TaskState => ({ status: 'absent' });
 
-/** The fields as events carry them: a limit or end missing from an older event is none. */
-function fieldsOf(data: Omit<TaskFields, 'maxCompletions' | 'expiresAt'> & { maxCompletions?: number | null | undefined; expiresAt?: string | null | undefined }): TaskFields {
+type OptionalFields = 'maxCompletions' | 'expiresAt' | 'estimatedMinutes' | 'hi';
+/**
+ * The fields as events carry them: a limit, end or Hindi text missing from an older event is none,
+ * and its minutes are read from its estimated time.
+ */
+function fieldsOf(data: Omit<TaskFields, OptionalFields> & { [K in OptionalFields]?: TaskFields[K] | undefined }): TaskFields {
   const { title, description, rewardPaise, estimatedTime, taskType, taskUrl, isActive, iconColor, requiresProof, proofInstructions } = data;
+  const hi = data.hi ?? null;
   return {
     title, description, rewardPaise, estimatedTime, taskType, taskUrl, isActive, iconColor, requiresProof, proofInstructions,
+    estimatedMinutes: data.estimatedMinutes === undefined ? minutesOf(estimatedTime) : data.estimatedMinutes,
+    hi: hi && { title: hi.title, description: hi.description, proofInstructions: hi.proofInstructions },
     maxCompletions: data.maxCompletions ?? null,
     expiresAt: data.expiresAt ?? null,
   };
@@ -138,7 +149,9 @@ function assertReward(rewardPaise: Paise, maxRewardPaise: Paise = DEFAULT_LIMITS
 function sameFields(a: TaskFields, b: TaskFields): boolean {
   const x = fieldsOf(a);
   const y = fieldsOf(b);
-  return (Object.keys(x) as (keyof TaskFields)[]).every((key) => x[key] === y[key]);
+  const sameHi = (x.hi === null && y.hi === null) || (x.hi !== null && y.hi !== null
+    && x.hi.title === y.hi.title && x.hi.description === y.hi.description && x.hi.proofInstructions === y.hi.proofInstructions);
+  return sameHi && (Object.keys(x) as (keyof TaskFields)[]).every((key) => key === 'hi' || x[key] === y[key]);
 }
 
 /** The decider of `task-<id>`. */

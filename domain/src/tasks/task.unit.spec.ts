@@ -12,12 +12,14 @@ const fields: TaskFields = {
   description: 'Give an honest star rating and a one-line review.',
   rewardPaise: 1500,
   estimatedTime: '3 min',
+  estimatedMinutes: 3,
   taskType: 'rating',
   taskUrl: 'https://play.google.com/store/apps/details?id=com.phonepe.app',
   isActive: true,
   iconColor: '#3B82F6',
   requiresProof: true,
   proofInstructions: 'Screenshot of your published review',
+  hi: null,
   maxCompletions: null,
   expiresAt: null,
 };
@@ -64,6 +66,23 @@ describe('task catalogue decider', () => {
 
   it('records nothing when the form is saved unchanged', () => {
     spec.given([created]).when({ type: 'UpdateTask', data: { taskId: 't1', fields: { ...fields }, by: 'admin' }, now: later }).then([]);
+  });
+
+  it('an edit of only the Hindi texts is recorded; saving the same Hindi again is not', () => {
+    const hi = { title: 'PhonePe को रेटिंग दें', description: null, proofInstructions: null };
+    const withHi = { ...fields, hi };
+    spec
+      .given([created])
+      .when({ type: 'UpdateTask', data: { taskId: 't1', fields: withHi, by: 'admin' }, now: later })
+      .then([{ type: 'TaskUpdated', data: { taskId: 't1', ...withHi, updatedBy: 'admin', updatedAt: later } }]);
+    const updated: TaskCatalogueEvent = { type: 'TaskUpdated', data: { taskId: 't1', ...withHi, updatedBy: 'admin', updatedAt: later } };
+    spec.given([created, updated]).when({ type: 'UpdateTask', data: { taskId: 't1', fields: { ...fields, hi: { ...hi } }, by: 'admin' }, now: later }).then([]);
+  });
+
+  it('an older event without minutes or Hindi reads its minutes from its estimated time', () => {
+    const { estimatedMinutes: _minutes, hi: _hi, ...older } = fields;
+    const old: TaskCatalogueEvent = { type: 'TaskCreated', data: { taskId: 't1', ...older, estimatedTime: '10 min', createdBy: 'admin', createdAt: now } };
+    spec.given([old]).when({ type: 'UpdateTask', data: { taskId: 't1', fields: { ...fields, estimatedTime: '10 min', estimatedMinutes: 10 }, by: 'admin' }, now: later }).then([]);
   });
 
   it('refuses to update a task that does not exist or was deleted (404)', () => {

@@ -42,6 +42,21 @@ describe('tasks read model', () => {
         ],
       }));
 
+  it('given Hindi texts and minutes, then their columns; an older event without them has minutes read from its text', async () => {
+    const hi = { title: 'Swiggy को रेटिंग दें', description: null, proofInstructions: 'रेटिंग का स्क्रीनशॉट' };
+    const given = spec.given([
+      created('old', 0, { estimatedTime: '10 min' }),
+      { stream: 'task-t1', event: { type: 'TaskCreated', data: { taskId: 't1', ...fields, estimatedMinutes: 2, hi, createdBy: 'admin', createdAt: at(1) } } },
+    ]);
+    await given.then({
+      tasks: [
+        { id: 'old', estimated_minutes: 10, title_hi: null, description_hi: null, proof_instructions_hi: null },
+        { id: 't1', estimated_minutes: 2, title_hi: hi.title, description_hi: null, proof_instructions_hi: hi.proofInstructions },
+      ],
+    });
+    await given.thenQuery(async (db) => (await listActiveTasks(db)).map((t) => [t.id, t.estimatedMinutes, t.hi]), [['t1', 2, hi], ['old', 10, null]]);
+  });
+
   it('given a deletion, then the row stays marked, and users and admins no longer list it', async () => {
     const given = spec.given([
       created('t1', 0),

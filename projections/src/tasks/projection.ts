@@ -1,16 +1,18 @@
+import { minutesOf } from '@kamai/contracts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 
 /** tasks: the catalogue. A deleted task is marked, not removed, so submissions and credits can still name it. */
 export const tasksProjection: Projection = {
   name: 'tasks',
-  version: 2,
+  version: 3,
   tables: {
     tasks: {
       columns: `id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT NOT NULL, reward_paise INTEGER NOT NULL,
         estimated_time TEXT NOT NULL, task_type TEXT NOT NULL, task_url TEXT, is_active INTEGER NOT NULL,
         icon_color TEXT NOT NULL, requires_proof INTEGER NOT NULL, proof_instructions TEXT, created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL, deleted_at TEXT, position INTEGER NOT NULL, max_completions INTEGER, expires_at TEXT,
-        slots_used INTEGER NOT NULL DEFAULT 0`,
+        slots_used INTEGER NOT NULL DEFAULT 0, estimated_minutes INTEGER, title_hi TEXT, description_hi TEXT,
+        proof_instructions_hi TEXT`,
       indexes: { listed: 'deleted_at, is_active, position' },
     },
   },
@@ -57,6 +59,11 @@ function taskColumns(d: Extract<ProjectedEvent, { type: 'TaskCreated' | 'TaskUpd
     description: d.description,
     reward_paise: d.rewardPaise,
     estimated_time: d.estimatedTime,
+    // An older event has no minutes: they are read from its text, as the decider does.
+    estimated_minutes: d.estimatedMinutes === undefined ? minutesOf(d.estimatedTime) : d.estimatedMinutes,
+    title_hi: d.hi?.title ?? null,
+    description_hi: d.hi?.description ?? null,
+    proof_instructions_hi: d.hi?.proofInstructions ?? null,
     task_type: d.taskType,
     task_url: d.taskUrl,
     is_active: d.isActive ? 1 : 0,

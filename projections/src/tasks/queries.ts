@@ -12,12 +12,16 @@ export function toTaskBody(row: TaskRow): TaskBody {
     description: row.description,
     rupeeReward: formatPaise(row.reward_paise),
     estimatedTime: row.estimated_time,
+    estimatedMinutes: row.estimated_minutes,
     taskType: row.task_type,
     taskUrl: row.task_url,
     isActive: row.is_active === 1,
     iconColor: row.icon_color,
     requiresProof: row.requires_proof === 1,
     proofInstructions: row.proof_instructions,
+    hi: row.title_hi === null && row.description_hi === null && row.proof_instructions_hi === null
+      ? null
+      : { title: row.title_hi, description: row.description_hi, proofInstructions: row.proof_instructions_hi },
     maxCompletions: row.max_completions,
     expiresAt: row.expires_at,
     slotsUsed: row.slots_used,

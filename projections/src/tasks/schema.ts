@@ -24,6 +24,12 @@ export interface TasksTable {
   expires_at: string | null;
   /** Submissions holding a slot (under review or approved), from the task stream's slot events. */
   slots_used: number;
+  /** Null: the estimated time names no single number of minutes. */
+  estimated_minutes: number | null;
+  /** The Hindi texts; null where the admin gave none. */
+  title_hi: string | null;
+  description_hi: string | null;
+  proof_instructions_hi: string | null;
 }
 
 /** One row per user and task they submitted proof for: the latest submission's state. */

@@ -60,6 +60,8 @@ function selectSubmissions(db: ReadDbHandle) {
       'u.kyc_status',
       't.task_type',
       't.estimated_time',
+      't.title as current_title',
+      't.title_hi',
       'w.approved_count',
       'w.rejected_count',
       'w.suspended',
@@ -127,6 +129,8 @@ function toSubmissionBody(row: SubmissionRow, similar: Map<string, SimilarProof[
     status: row.status,
     taskId: row.task_id,
     taskTitle: row.task_title,
+    // The catalogue's Hindi title names the same task only while its English title is the submitted one.
+    taskTitleHi: row.current_title === row.task_title ? (row.title_hi ?? null) : null,
     taskType: row.task_type ?? null,
     rupeeReward: formatPaise(row.reward_paise),
     userId: row.user_id,

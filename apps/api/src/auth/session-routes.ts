@@ -1,4 +1,4 @@
-import { ChangePasswordRequest, type SessionBody, msg, streams } from '@kamai/contracts';
+import { ChangePasswordRequest, type SessionBody, UNKNOWN_DEVICE, msg, streams } from '@kamai/contracts';
 import { userDecider } from '@kamai/domain';
 import { listUserSessions } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -27,7 +27,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const rows = await sessionsOf(c.var.deps, user.id);
     const body: SessionBody[] = rows.map((r) => ({
       id: r.sid,
-      device: r.device ?? 'Unknown device',
+      device: r.device ?? UNKNOWN_DEVICE,
       startedAt: r.started_at,
       lastSeenAt: r.last_seen_at ?? r.started_at,
       current: r.sid === c.var.sessionId,

@@ -60,6 +60,7 @@ describe('proof review over HTTP', () => {
         status: 'submitted',
         taskId: task.id,
         taskTitle: 'Rate PhonePe',
+        taskTitleHi: null,
         taskType: 'rating',
         rupeeReward: '25.00',
         userId: user.userId,

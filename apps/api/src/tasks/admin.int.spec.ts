@@ -48,18 +48,40 @@ describe('admin task catalogue over HTTP', () => {
       description: 'Open the site',
       rupeeReward: '10.00',
       estimatedTime: '5 min',
+      estimatedMinutes: 5,
       taskType: 'website',
       taskUrl: null,
       isActive: true,
       iconColor: '#3B82F6',
       requiresProof: true,
       proofInstructions: null,
+      hi: null,
       maxCompletions: null,
       expiresAt: null,
       slotsUsed: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
+  });
+
+  it('takes Hindi texts beside the English, and answers them on every read; a text left out is null (English shows)', async () => {
+    const hi = { title: '  PhonePe को रेटिंग दें ', description: 'ईमानदार रेटिंग दें', proofInstructions: '' };
+    const task = await createTaskAs(admin, { hi, estimatedMinutes: 4 });
+    const expected = { title: 'PhonePe को रेटिंग दें', description: 'ईमानदार रेटिंग दें', proofInstructions: null };
+    expect(task).toMatchObject({ title: 'Rate PhonePe on Google Play', hi: expected, estimatedMinutes: 4, estimatedTime: '4 min' });
+    expect((await admin.get<TaskBody>(`/api/admin/tasks/${task.id}`)).body.hi).toEqual(expected);
+    const listed = (await admin.get<TaskBody[]>('/api/tasks')).body.find((t) => t.id === task.id);
+    expect(listed).toMatchObject({ hi: expected, estimatedMinutes: 4, estimatedTime: '4 min' });
+
+    // An edit that leaves Hindi out makes the task English only; empty Hindi texts are none at all.
+    const edited = await updateTaskAs(admin, task.id, { ...taskInput(), hi: { title: ' ', description: '', proofInstructions: null } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ hi: null, estimatedTime: '3 min', estimatedMinutes: 3 });
+  });
+
+  it('reads the minutes of an estimated time sent as text; a text of no single number has none', async () => {
+    expect(await createTaskAs(admin, { estimatedTime: '1 hour' })).toMatchObject({ estimatedTime: '1 hour', estimatedMinutes: 60 });
+    expect(await createTaskAs(admin, { estimatedTime: '2-5 min' })).toMatchObject({ estimatedTime: '2-5 min', estimatedMinutes: null });
   });
 
   it('takes a completion limit and a last day (IST, included): the task ends at the start of the next IST day', async () => {
@@ -98,6 +120,9 @@ describe('admin task catalogue over HTTP', () => {
       [{ ...taskInput(), requiresProof: 1 }, 'requiresProof', /true or false/],
       [{ ...taskInput(), iconColor: 'blue' }, 'iconColor', /hex colour/],
       [{ ...taskInput(), title: 'x'.repeat(121) }, 'title', /at most 120/],
+      [{ ...taskInput(), estimatedMinutes: 2.5 }, 'estimatedMinutes', /whole number of minutes/],
+      [{ ...taskInput(), estimatedMinutes: 0 }, 'estimatedMinutes', /whole number of minutes/],
+      [{ ...taskInput(), hi: { title: 'क'.repeat(121) } }, 'hi.title', /at most 120/],
     ];
     for (const [body, field, message] of cases) {
       const res = await admin.post('/api/admin/tasks', body);

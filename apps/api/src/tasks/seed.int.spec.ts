@@ -10,7 +10,7 @@ describe('demo task catalogue', () => {
   });
   afterAll(() => server.close());
 
-  it('seeds active tasks of every type within the spec ranges, created by the demo admin', async () => {
+  it('seeds active tasks of every type within the spec ranges, in English and Hindi, created by the demo admin', async () => {
     const user = new TestClient(server.url);
     const demo = DEMO_ACCOUNTS.find((a) => a.label === 'user')!;
     expect((await user.post('/api/auth/login', { mobile: demo.mobile, password: demo.password })).status).toBe(200);
@@ -26,6 +26,9 @@ describe('demo task catalogue', () => {
         const minutes = Number(/^(\d+) min$/.exec(task.estimatedTime)?.[1]);
         expect(minutes).toBeGreaterThanOrEqual(minMinutes);
         expect(minutes).toBeLessThanOrEqual(maxMinutes);
+        expect(task.estimatedMinutes).toBe(minutes);
+        // Every demo text also in Hindi (Devanagari), so a Hindi reader sees no English task text.
+        for (const text of [task.hi?.title, task.hi?.description, task.hi?.proofInstructions]) expect(text).toMatch(/[\u0900-\u097F]/);
         expect(task).toMatchObject({ isActive: true, requiresProof: true, taskUrl: expect.stringMatching(/^https:\/\//) });
       }
     }

@@ -17,6 +17,7 @@ import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { RewardAndTime } from '../tasks/TaskCard.tsx';
+import { useTaskTexts } from '../tasks/taskText.tsx';
 import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
 import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
 
@@ -133,6 +134,7 @@ function AdminPanel() {
 function AdminTaskRow({ task, figures, onEdit, onDelete }: { task: TaskBody; figures: TaskFiguresBody | undefined; onEdit: () => void; onDelete: () => void }) {
   const titleId = `admin-task-${task.id}`;
   const { t } = useTranslation('admin');
+  const texts = useTaskTexts(task);
   return (
     <article
       aria-labelledby={titleId}
@@ -141,8 +143,8 @@ function AdminTaskRow({ task, figures, onEdit, onDelete }: { task: TaskBody; fig
     >
       <div className="flex items-start justify-between gap-3">
         <div className="grid min-w-0 gap-1">
-          <h3 id={titleId} className="font-semibold break-words text-slate-900">
-            {task.title}
+          <h3 id={titleId} lang={texts.title.lang} className="font-semibold break-words text-slate-900">
+            {texts.title.text}
           </h3>
           <div className="flex flex-wrap items-center gap-2 text-xs">
             <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700">{t(TASK_TYPE_LABELS[task.taskType])}</span>
@@ -151,15 +153,17 @@ function AdminTaskRow({ task, figures, onEdit, onDelete }: { task: TaskBody; fig
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
-          <IconButton label={t('edit', { title: task.title })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-600">
+          <IconButton label={t('edit', { title: texts.title.text })} onClick={onEdit} className="size-11 text-slate-600 hover:bg-slate-100 focus-visible:ring-emerald-600">
             <PencilIcon className="size-5" />
           </IconButton>
-          <IconButton label={t('delete', { title: task.title })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-600">
+          <IconButton label={t('delete', { title: texts.title.text })} onClick={onDelete} className="size-11 text-red-600 hover:bg-red-50 focus-visible:ring-red-600">
             <TrashIcon className="size-5" />
           </IconButton>
         </div>
       </div>
-      <p className="line-clamp-2 text-sm text-slate-600">{task.description}</p>
+      <p lang={texts.description.lang} className="line-clamp-2 text-sm text-slate-600">
+        {texts.description.text}
+      </p>
       <RewardAndTime task={task} />
       {figures && <TaskFigures figures={figures} maxCompletions={task.maxCompletions} />}
     </article>

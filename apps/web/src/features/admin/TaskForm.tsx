@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
-import { MAX_COMPLETIONS_LIMIT, TASK_DEFAULTS, TASK_MESSAGES, TASK_TYPES, TaskInput, isDay, istLastDayBefore } from '@kamai/contracts';
+import { MAX_COMPLETIONS_LIMIT, MAX_ESTIMATED_MINUTES, TASK_DEFAULTS, TASK_MESSAGES, TASK_TYPES, TaskHiEntries, TaskInput, isDay, istLastDayBefore } from '@kamai/contracts';
 import type { TaskBody, TaskInputRequest, TaskType } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../components/fields.tsx';
@@ -14,22 +14,31 @@ import { useSchemaForm } from '../../lib/form.ts';
  * the URL must be a URL. Every task is sent active with the blue icon colour.
  */
 const { entries } = TaskInput.pipe[0];
+function wholeNumberText(max: number, message: string, emptyAllowed: boolean) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => (text === '' ? emptyAllowed : /^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= max), message),
+  );
+}
 const TaskFormSchema = v.object({
   title: entries.title,
   description: entries.description,
   rupeeReward: entries.rupeeReward,
-  estimatedTime: entries.estimatedTime,
   taskType: entries.taskType,
   taskUrl: entries.taskUrl,
   proofInstructions: entries.proofInstructions,
-  // Typed as text: empty means no limit and no end; the API checks the same rules (TaskInput).
-  maxCompletions: v.pipe(
-    v.string(),
-    v.trim(),
-    v.check((text) => text === '' || (/^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_COMPLETIONS_LIMIT), TASK_MESSAGES.maxCompletions),
-  ),
+  titleHi: TaskHiEntries.entries.title,
+  descriptionHi: TaskHiEntries.entries.description,
+  proofInstructionsHi: TaskHiEntries.entries.proofInstructions,
+  // Typed as text; the API checks the same rules (TaskInput).
+  estimatedMinutes: wholeNumberText(MAX_ESTIMATED_MINUTES, TASK_MESSAGES.estimatedMinutes, false),
+  // Empty means no limit and no end.
+  maxCompletions: wholeNumberText(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions, true),
   expiresOn: v.pipe(v.string(), v.trim(), v.check((text) => text === '' || isDay(text), TASK_MESSAGES.expiresOn)),
 });
+
+const HI_FIELDS: Record<string, string> = { 'hi.title': 'titleHi', 'hi.description': 'descriptionHi', 'hi.proofInstructions': 'proofInstructionsHi', estimatedTime: 'estimatedMinutes' };
 
 type TextValues = Record<keyof v.InferInput<typeof TaskFormSchema>, string>;
 
@@ -44,10 +53,13 @@ const NEW_TASK: TextValues = {
   title: '',
   description: '',
   rupeeReward: '10',
-  estimatedTime: TASK_DEFAULTS.estimatedTime,
+  estimatedMinutes: String(TASK_DEFAULTS.estimatedMinutes),
   taskType: TASK_DEFAULTS.taskType,
   taskUrl: '',
   proofInstructions: '',
+  titleHi: '',
+  descriptionHi: '',
+  proofInstructionsHi: '',
   maxCompletions: '',
   expiresOn: '',
 };
@@ -57,10 +69,14 @@ function valuesOf(task: TaskBody): TextValues {
     title: task.title,
     description: task.description,
     rupeeReward: task.rupeeReward,
-    estimatedTime: task.estimatedTime,
+    // A time written with no single number ("2-5 min") asks the admin for the minutes.
+    estimatedMinutes: task.estimatedMinutes === null ? '' : String(task.estimatedMinutes),
     taskType: task.taskType,
     taskUrl: task.taskUrl ?? '',
     proofInstructions: task.proofInstructions ?? '',
+    titleHi: task.hi?.title ?? '',
+    descriptionHi: task.hi?.description ?? '',
+    proofInstructionsHi: task.hi?.proofInstructions ?? '',
     maxCompletions: task.maxCompletions === null ? '' : String(task.maxCompletions),
     expiresOn: task.expiresAt === null ? '' : istLastDayBefore(task.expiresAt),
   };
@@ -90,18 +106,25 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
         title: values.title.trim(),
         description: values.description.trim(),
         rupeeReward: values.rupeeReward.trim(),
-        estimatedTime: values.estimatedTime.trim(),
+        estimatedMinutes: Number(values.estimatedMinutes.trim()),
         taskType: values.taskType as TaskType,
         taskUrl: values.taskUrl.trim() || null,
         requiresProof,
         proofInstructions: values.proofInstructions.trim() || null,
+        hi: {
+          title: values.titleHi.trim() || null,
+          description: values.descriptionHi.trim() || null,
+          proofInstructions: values.proofInstructionsHi.trim() || null,
+        },
         isActive: TASK_DEFAULTS.isActive,
         iconColor: TASK_DEFAULTS.iconColor,
         maxCompletions: values.maxCompletions.trim() === '' ? null : Number(values.maxCompletions.trim()),
         expiresOn: values.expiresOn.trim() || null,
       });
     } catch (error) {
-      form.setServerErrors(serverFieldErrors(error));
+      // The API names the Hindi fields by their path (hi.title); the form by its own names.
+      const fields = Object.entries(serverFieldErrors(error)).map(([field, message]) => [HI_FIELDS[field] ?? field, message]);
+      form.setServerErrors(Object.fromEntries(fields));
     }
   });
 
@@ -118,7 +141,7 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
           prefix="₹"
           {...form.field('rupeeReward')}
         />
-        <TextField label={t('form.time')} size={6} {...form.field('estimatedTime')} />
+        <TextField label={t('form.minutes')} size={6} inputMode="numeric" {...form.field('estimatedMinutes')} />
       </div>
       <SelectField label={t('form.type')} {...form.field('taskType')}>
         {TASK_TYPES.map((type) => (
@@ -154,6 +177,14 @@ export function TaskForm({ task, submitLabel, pendingLabel, pending, onSave, onC
         placeholder={t('form.proofPlaceholder')}
         {...form.field('proofInstructions')}
       />
+      {/* The Hindi texts; one left empty shows the English to Hindi readers. */}
+      <fieldset className="grid gap-4 rounded-xl border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-semibold text-slate-700">{t('form.hindi')}</legend>
+        <p className="text-xs text-slate-600">{t('form.hindiHint')}</p>
+        <TextField label={t('form.titleHi')} lang="hi" {...form.field('titleHi')} />
+        <TextAreaField label={t('form.descriptionHi')} lang="hi" {...form.field('descriptionHi')} />
+        <TextAreaField label={t('form.proofInstructionsHi')} lang="hi" {...form.field('proofInstructionsHi')} />
+      </fieldset>
       <div className="flex gap-2">
         {onCancel && (
           <Button variant="secondary" onClick={onCancel} disabled={pending}>

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntryBody, type Role, SYSTEM_ACTOR, maskMobile } from '@kamai/contracts';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntryBody, DELETED_USER, type Role, SYSTEM_ACTOR, maskMobile } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
@@ -158,11 +158,14 @@ function Filter({
 
 type T = ReturnType<typeof useTranslation<'audit'>>['t'];
 
+/** An erased person's name is the contracts' placeholder: shown in the reader's language. */
+const personName = (t: T, name: string) => (name === DELETED_USER ? t('deletedUser') : name);
+
 /** "Rohan Gupta · Finance", "System", or the actor's id when it has no name (an operator's CLI, an erased account). */
 function actorText(t: T, actor: { id: string; name: string | null; roles: readonly Role[] }): string {
   if (actor.id === SYSTEM_ACTOR) return t('system');
   const roles = actor.roles.map((role) => t(`role.${role}`)).join(', ');
-  const name = actor.name ?? actor.id;
+  const name = actor.name === null ? actor.id : personName(t, actor.name);
   return roles ? `${name} · ${roles}` : name;
 }
 
@@ -191,7 +194,7 @@ function AuditCard({ entry }: { entry: AuditEntryBody }) {
           <>
             <dt className="text-slate-600">{t('onWhom')}</dt>
             <dd className="text-slate-900">
-              {[entry.subject.name, entry.subject.mobile && maskMobile(entry.subject.mobile)].filter(Boolean).join(' · ') || entry.subject.id}
+              {[entry.subject.name && personName(t, entry.subject.name), entry.subject.mobile && maskMobile(entry.subject.mobile)].filter(Boolean).join(' · ') || entry.subject.id}
             </dd>
           </>
         )}

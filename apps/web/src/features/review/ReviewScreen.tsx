@@ -20,6 +20,7 @@ import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
 import { ProofFlags } from './ProofFlags.tsx';
+import { readerText } from '../tasks/taskText.tsx';
 
 /**
  * /admin/review: the queue of proofs waiting for review, oldest first, for the reviewer and admin
@@ -182,8 +183,9 @@ interface SubmissionCardProps {
 }
 
 function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle, onApprove, onReject }: SubmissionCardProps) {
-  const { t } = useTranslation('review');
+  const { t, i18n } = useTranslation('review');
   const titleId = `submission-${submission.id}`;
+  const title = readerText(submission.taskTitle, submission.taskTitleHi, i18n.language);
 
   return (
     <article
@@ -197,12 +199,12 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
     >
       <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" checked={selected} onChange={onToggle} className="h-4 w-4" />
-        {t('select', { title: submission.taskTitle, name: submission.userName })}
+        {t('select', { title: title.text, name: submission.userName })}
       </label>
       <header className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 id={titleId} className="font-semibold break-words text-slate-900">
-            {submission.taskTitle}
+          <h2 id={titleId} lang={title.lang} className="font-semibold break-words text-slate-900">
+            {title.text}
           </h2>
           <p className="text-sm text-slate-600">
             {submission.userName} · +91 {submission.userMobile}
@@ -213,7 +215,7 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
         </span>
       </header>
       <a href={submission.proofImageUrl} target="_blank" rel="noopener noreferrer" className="block overflow-hidden rounded-xl bg-slate-100">
-        <img src={submission.proofImageUrl} alt={t('proofFor', { title: submission.taskTitle })} className="max-h-80 w-full object-contain" />
+        <img src={submission.proofImageUrl} alt={t('proofFor', { title: title.text })} className="max-h-80 w-full object-contain" />
       </a>
       <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{submission.proofDescription}</p>
       <p className="text-xs text-slate-500">{t('submittedAt', { when: formatDateTime(submission.submittedAt) })}</p>
@@ -230,7 +232,8 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
 
 /** Approving moves money: the reviewer confirms the amount and the person first. */
 function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
-  const { t } = useTranslation('review');
+  const { t, i18n } = useTranslation('review');
+  const taskTitle = submission && readerText(submission.taskTitle, submission.taskTitleHi, i18n.language).text;
   const approve = useApproveMutation();
   const once = useSendOnce(submission !== null);
   const onConfirm = async () => {
@@ -254,7 +257,7 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
       title={t('approveTitle')}
       description={
         submission
-          ? t('approveQuestion', { amount: formatRupees(submission.rupeeReward), name: submission.userName, mobile: submission.userMobile, title: submission.taskTitle })
+          ? t('approveQuestion', { amount: formatRupees(submission.rupeeReward), name: submission.userName, mobile: submission.userMobile, title: taskTitle })
           : undefined
       }
     >
@@ -271,13 +274,14 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
 }
 
 function RejectDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
-  const { t } = useTranslation('review');
+  const { t, i18n } = useTranslation('review');
+  const taskTitle = submission && readerText(submission.taskTitle, submission.taskTitleHi, i18n.language).text;
   return (
     <Dialog
       open={submission !== null}
       onOpenChange={(open) => !open && onClose()}
       title={t('rejectTitle')}
-      description={submission ? t('rejectQuestion', { name: submission.userName, title: submission.taskTitle }) : undefined}
+      description={submission ? t('rejectQuestion', { name: submission.userName, title: taskTitle }) : undefined}
     >
       {submission && <RejectForm key={submission.id} submission={submission} onDone={onClose} />}
     </Dialog>

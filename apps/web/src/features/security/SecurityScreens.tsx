@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient, queryOptions } from '@tanstack/r
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import * as v from 'valibot';
-import { ChangePasswordRequest, type SessionBody } from '@kamai/contracts';
+import { ChangePasswordRequest, type SessionBody, deviceLabelParts } from '@kamai/contracts';
 import { Button, FormActions } from '../../components/Button.tsx';
 import { PasswordField } from '../../components/fields.tsx';
 import { apiRequest, getJson, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -23,7 +24,7 @@ function BackToProfile() {
 
 /** Profile > Signed-in devices: where the user is signed in; sign one out, or all of them. */
 export function SignedInDevicesScreen() {
-  const { t, i18n } = useTranslation('security');
+  const { t } = useTranslation('security');
   usePageTitle(t('devices.title'));
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -33,7 +34,11 @@ export function SignedInDevicesScreen() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
   const signOutAll = useMutation({ mutationFn: async () => apiRequest('POST', '/api/auth/logout-all') });
-  const when = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const deviceName = (label: string) => {
+    const { browser, system } = deviceLabelParts(label);
+    if (browser && system) return t('devices.deviceOn', { browser, system });
+    return browser ?? system ?? t('devices.unknown');
+  };
 
   const onRevoke = async (id: string) => {
     try {
@@ -69,10 +74,10 @@ export function SignedInDevicesScreen() {
             <li key={session.id} className="flex items-center justify-between gap-3 p-4">
               <div className="grid gap-0.5">
                 <span className="font-medium text-slate-900">
-                  {session.device}
+                  {deviceName(session.device)}
                   {session.current && <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-800">{t('devices.thisDevice')}</span>}
                 </span>
-                <span className="text-xs text-slate-600">{t('devices.lastSeen', { when: when(session.lastSeenAt) })}</span>
+                <span className="text-xs text-slate-600">{t('devices.lastSeen', { when: formatDateTime(session.lastSeenAt) })}</span>
               </div>
               {!session.current && (
                 <Button variant="secondary" onClick={() => void onRevoke(session.id)} disabled={revoke.isPending}>

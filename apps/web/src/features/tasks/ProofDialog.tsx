@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/messages.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
@@ -15,6 +15,7 @@ import { StatusBadge } from './StatusBadge.tsx';
 import { HonestRatingNote } from './TaskCard.tsx';
 import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from '../../components/icons.tsx';
 import { useSubmitProofMutation } from './taskMutations.ts';
+import { EstimatedTime, useTaskTexts } from './taskText.tsx';
 import { checkImageFile, uploadFailure, uploadImage } from './upload.ts';
 
 interface ProofDialogProps {
@@ -39,7 +40,7 @@ export function ProofDialog({ task, record, status, onClose }: ProofDialogProps)
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={task ? t('proof.dialogTitle', { title: task.title }) : ''}
+      title={task ? <ProofDialogTitle task={task} /> : ''}
       titleAside={<StatusBadge status={status} />}
     >
       {task && <ProofDialogBody key={task.id} task={task} record={record} status={status} onSubmitted={onClose} />}
@@ -47,21 +48,33 @@ export function ProofDialog({ task, record, status, onClose }: ProofDialogProps)
   );
 }
 
+/** "Submit Proof - <title>", the title marked English when it has no Hindi on a Hindi page. */
+function ProofDialogTitle({ task }: { task: TaskBody }) {
+  const { t } = useTranslation('tasks');
+  const { title } = useTaskTexts(task);
+  return <Trans t={t} i18nKey="proof.dialogTitle" values={{ title: title.text }} components={{ task: <span lang={title.lang} /> }} />;
+}
+
 function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody; record: UserTaskBody | undefined; status: UserTaskStatus; onSubmitted: () => void }) {
   const reward = formatRupees(record?.rupeesEarned ?? task.rupeeReward);
   const { t } = useTranslation('tasks');
+  const texts = useTaskTexts(task);
   return (
     <div className="grid gap-4">
       <section aria-label={t('proof.taskDetails')} className="grid gap-3">
         <div>
           <h3 className="text-sm font-semibold text-slate-900">{t('proof.instructions')}</h3>
-          <p className="mt-1 text-sm text-slate-600">{task.description}</p>
+          <p lang={texts.description.lang} className="mt-1 text-sm text-slate-600">
+            {texts.description.text}
+          </p>
         </div>
         <HonestRatingNote task={task} />
-        {task.proofInstructions && (
+        {texts.proofInstructions && (
           <div className="rounded-xl bg-amber-50 px-3 py-2">
             <h3 className="text-sm font-semibold text-amber-900">{t('proof.requirements')}</h3>
-            <p className="mt-1 text-sm text-amber-800">{task.proofInstructions}</p>
+            <p lang={texts.proofInstructions.lang} className="mt-1 text-sm text-amber-800">
+              {texts.proofInstructions.text}
+            </p>
           </div>
         )}
         <dl className="grid grid-cols-2 gap-2 text-sm">
@@ -73,7 +86,7 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
             <dt className="text-xs text-slate-600">{t('proof.time')}</dt>
             <dd className="flex items-center gap-1 font-semibold text-slate-800">
               <ClockIcon className="size-4" />
-              {task.estimatedTime}
+              <EstimatedTime task={task} />
             </dd>
           </div>
         </dl>

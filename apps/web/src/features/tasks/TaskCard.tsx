@@ -5,6 +5,7 @@ import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { ClockIcon, ExternalLinkIcon, InfoIcon } from '../../components/icons.tsx';
+import { EstimatedTime, useTaskTexts } from './taskText.tsx';
 
 /** Which list shows the card; it names the button that opens the task's URL. */
 export type TaskCardKind = 'rating' | 'website' | 'generic';
@@ -21,13 +22,13 @@ interface TaskCardProps {
 }
 
 /** A task's reward and estimated time; `tinted` sets the reward on a green chip, as the users' lists do. */
-export function RewardAndTime({ task, tinted = false }: { task: Pick<TaskBody, 'rupeeReward' | 'estimatedTime'>; tinted?: boolean }) {
+export function RewardAndTime({ task, tinted = false }: { task: Pick<TaskBody, 'rupeeReward' | 'estimatedTime' | 'estimatedMinutes'>; tinted?: boolean }) {
   return (
     <div className="flex items-center gap-3 text-sm">
       <span className={`font-bold text-emerald-700 ${tinted ? 'rounded-lg bg-emerald-50 px-2 py-0.5' : ''}`}>{formatRupees(task.rupeeReward)}</span>
       <span className="flex items-center gap-1 text-slate-500">
         <ClockIcon className="size-4" />
-        {task.estimatedTime}
+        <EstimatedTime task={task} />
       </span>
     </div>
   );
@@ -64,22 +65,25 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
   const showView = task.requiresProof && (status === 'submitted' || status === 'approved');
   const earned = record?.rupeesEarned ?? task.rupeeReward;
   const { t } = useTranslation('tasks');
+  const texts = useTaskTexts(task);
 
   return (
     <article aria-labelledby={titleId} data-testid="task-card" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       <header className="flex items-start justify-between gap-3">
-        <h2 id={titleId} className="font-semibold text-slate-900">
-          {task.title}
+        <h2 id={titleId} lang={texts.title.lang} className="font-semibold text-slate-900">
+          {texts.title.text}
         </h2>
         <StatusBadge status={status} />
       </header>
-      <p className="text-sm text-slate-600">{task.description}</p>
+      <p lang={texts.description.lang} className="text-sm text-slate-600">
+        {texts.description.text}
+      </p>
       <HonestRatingNote task={task} />
       <RewardAndTime task={task} tinted />
-      {task.requiresProof && task.proofInstructions && (
+      {task.requiresProof && texts.proofInstructions && (
         <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
           <span className="font-semibold text-slate-700">{t('card.proof')} </span>
-          {task.proofInstructions}
+          <span lang={texts.proofInstructions.lang}>{texts.proofInstructions.text}</span>
         </p>
       )}
       {status === 'rejected' && record?.rejectionReason && (
