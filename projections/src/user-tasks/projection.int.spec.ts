@@ -85,6 +85,8 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
         status: 'submitted',
         taskId: T,
         taskTitle: 'Rate PhonePe',
+        // The task was created without Hindi texts.
+        taskTitleHi: null,
         taskType: 'rating',
         rupeeReward: '25.00',
         userId: U,

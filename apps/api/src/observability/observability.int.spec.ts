@@ -119,7 +119,8 @@ describe('structured logs', () => {
       body: JSON.stringify({ mobile: '9123456780', password, firstName: 'Log', lastName: 'Test', consent: true }),
     });
     expect(res.status).toBe(201);
-    const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+    // The session and the device cookie, as a browser would send them back.
+    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
     const me = await fetch(`${api.url}/api/auth/user?probe=1`, { headers: { cookie, 'x-request-id': 'log-test-2' } });
     expect(me.status).toBe(200);
     // A KYC image's address (owner and object id) is personal data: never in the log, even when refused.
