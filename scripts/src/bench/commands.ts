@@ -135,12 +135,15 @@ async function signIn(url: string, mobile: string, password: string): Promise<st
 }
 
 /**
- * The demo admins lift the four-eyes threshold (rounds of ₹100 add up; a control setting, so one
+ * The demo admins lift the four-eyes threshold and the member's daily limit (rounds of ₹100 add up; control settings, so one
  * asks and the other approves) and a second finance member is made.
  */
 async function prepareStaff(server: RunningServer, url: string): Promise<Staff> {
   const admin = await signIn(url, '9000000002', 'admin1234');
-  const asked = (await call(url, admin, 'PUT', '/api/admin/settings', { adjustmentApprovalThreshold: '99999999.00' })) as { request: { id: string } };
+  // And the per-member daily sum across users (memberDailyAdjustmentLimit): one member credits every round.
+  const asked = (await call(url, admin, 'PUT', '/api/admin/settings', { adjustmentApprovalThreshold: '99999999.00', memberDailyAdjustmentLimit: '99999999.00' })) as {
+    request: { id: string };
+  };
   await call(url, await signIn(url, '9000000005', 'admin21234'), 'POST', `/api/admin/settings/requests/${asked.request.id}/approve`, {});
   const payer = await signUp(url, '6999999999');
   await grantRole(server.store, payer.userId, 'finance', 'bench', new Date());

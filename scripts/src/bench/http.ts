@@ -268,15 +268,20 @@ export function spread(runs: number[]): Spread {
 
 /**
  * `count` users registered on a demo-seeded API, each with a session and a float to withdraw from:
- * their session cookies, and the first one's id. The float is one adjustment per user, above the
- * default four-eyes threshold, so the demo admins first raise the threshold for this throwaway data
+ * their session cookies, and the first one's id. The float (₹10 lakh, some 10,000 withdrawals) is one
+ * adjustment per user, above the default four-eyes threshold and, summed over the users, above a
+ * member's default daily limit, so the demo admins first raise both for this throwaway data
  * directory (a control setting: one asks, the other approves; a version without that control takes
  * the change at once).
  */
 export async function fundedUsers(url: string, count: number): Promise<{ cookies: string[]; firstUserId: string }> {
   const finance = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
   const admin = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
-  const asked = await call(url, '/api/admin/settings', { method: 'PUT', cookie: admin.cookie, body: { adjustmentApprovalThreshold: '99999999.00' } });
+  const asked = await call(url, '/api/admin/settings', {
+    method: 'PUT',
+    cookie: admin.cookie,
+    body: { adjustmentApprovalThreshold: '99999999.00', memberDailyAdjustmentLimit: '99999999.00' },
+  });
   const request = asked.body.request as { id: string } | undefined;
   if (request) {
     const admin2 = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000005', password: 'admin21234' } });
@@ -292,7 +297,7 @@ export async function fundedUsers(url: string, count: number): Promise<{ cookies
     });
     firstUserId ||= String(registered.body.id);
     cookies.push(registered.cookie);
-    await call(url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '50000000.00', direction: 'credit', reason: 'Benchmark float' } });
+    await call(url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '1000000.00', direction: 'credit', reason: 'Benchmark float' } });
   }
   return { cookies, firstUserId };
 }
