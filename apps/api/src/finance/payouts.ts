@@ -211,6 +211,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     type Step = WorkflowStepPlan;
     const steps: Step[] = [];
     const reasons = new Map<number, string>();
+    const references = new Map<number, string>();
     const seen = new Set<string>();
     for (const record of parsed.records) {
       const reference = record.get('reference');
@@ -235,7 +236,10 @@ export const payoutRoutes = new Hono<AppEnv>()
                   : '';
       if (item) seen.add(key);
       const action = refusal === '' ? (status as (typeof RESULT_STATUSES)[number]) : 'FAILED';
-      steps.push({ action, target: item ? key : reference, userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr, line: record.line, refusal });
+      // A reference that names no withdrawal of the batch may be anything typed into the file: the
+      // record keeps it only when it is shaped as an id, the answer shows it as written.
+      if (!item) references.set(record.line, reference);
+      steps.push({ action, target: item ? key : UUID_PATTERN.test(reference) ? key : '', userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr, line: record.line, refusal });
       const reason = record.get('failure_reason').slice(0, 300);
       if (reason) reasons.set(record.line, reason);
     }
@@ -243,9 +247,10 @@ export const payoutRoutes = new Hono<AppEnv>()
     // Under an Idempotency-Key a retry names the same workflow: it resumes, and answers what happened.
     const workflowId = commandId();
     await startWorkflow(deps, { workflowId, kind: 'payout_results', batchId: id, by: staff.id, approvalThresholdPaise: 0, steps });
-    const done = await driveWorkflow(deps, workflowId, payoutResultsWorkflow, { reasons });
+    const context = { reasons, references };
+    const done = await driveWorkflow(deps, workflowId, payoutResultsWorkflow, context);
     await deps.runner.waitFor(await deps.store.headPosition());
-    return c.json(resultsAnswer(done));
+    return c.json(resultsAnswer(done, context));
   })
   .post('/api/admin/ledger/bank-statements', financeStaff, async (c) => {
     const deps = c.var.deps;

@@ -52,9 +52,13 @@ export const payoutBatchWorkflow: WorkflowDefinition<never> = {
   },
 };
 
-/** What only the request knows: the bank's failure reasons by line (free text, kept out of the record). */
+/**
+ * What only the request knows, kept out of the record: the bank's failure reasons by line (free text)
+ * and, for rows naming no withdrawal of the batch, the reference as the file wrote it.
+ */
 export interface ResultsContext {
   reasons: Map<number, string>;
+  references: Map<number, string>;
 }
 
 type Outcome = 'applied' | 'skipped' | ResultRefusal;
@@ -138,7 +142,7 @@ class RowRefused extends Error {
 }
 
 /** The import's answer, counted from the recorded outcomes of its row steps. */
-export function resultsAnswer(state: WorkflowState): ResultsImportBody {
+export function resultsAnswer(state: WorkflowState, context?: ResultsContext): ResultsImportBody {
   const answer: ResultsImportBody = { applied: 0, skipped: 0, refused: [] };
   state.steps.forEach((plan, i) => {
     const outcome = state.outcomes[i];
@@ -147,7 +151,7 @@ export function resultsAnswer(state: WorkflowState): ResultsImportBody {
     else if (outcome === 'skipped') answer.skipped++;
     else {
       const reason = (outcome in RESULT_REFUSALS ? outcome : 'wrong_state') as ResultRefusal;
-      answer.refused.push({ line: plan.line, reference: plan.target, reason, message: RESULT_REFUSALS[reason] });
+      answer.refused.push({ line: plan.line, reference: context?.references.get(plan.line) ?? plan.target, reason, message: RESULT_REFUSALS[reason] });
     }
   });
   return answer;
