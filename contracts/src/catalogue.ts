@@ -3,7 +3,7 @@ import { MESSAGES, PASSWORD_RESET_MESSAGES, WRONG_CURRENT_PASSWORD } from './aut
 import { CONTROL_MESSAGES } from './controls.ts';
 import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
-import { FINANCIAL_YEAR_MESSAGE, WITHDRAWAL_LIST_STATUS_MESSAGE } from './ledger.ts';
+import { FINANCIAL_YEAR_MESSAGE, USER_ID_MESSAGE, WITHDRAWAL_LIST_STATUS_MESSAGE } from './ledger.ts';
 import { type MessageParams, renderText } from './messages.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
 import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
@@ -101,6 +101,7 @@ export const API_MESSAGES = {
   statusFilter: 'status must be pending, processing, paid, failed, rejected, reversed or all',
   withdrawalListStatus: WITHDRAWAL_LIST_STATUS_MESSAGE,
   financialYear: FINANCIAL_YEAR_MESSAGE,
+  userIdParam: USER_ID_MESSAGE,
   transferReferenceRequired: 'Enter the transfer reference',
   reasonRequired: 'Give a reason',
   directionFilter: 'direction must be credit or debit',

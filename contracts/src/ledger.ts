@@ -36,13 +36,16 @@ export const MomentFrom = moment('start');
 /** A period's end or an "as of": a date is its last moment in India time (inclusive). */
 export const MomentTo = moment('end');
 
+/** A staff route's user id that is not one (a mobile number in its place, say). */
+export const USER_ID_MESSAGE = 'Give a user id';
+
 /**
  * Whose ledger: a user id (the only name an erased person still has). Never a mobile number: a path
  * is written to request logs and browser histories; a number is looked up with
  * `POST /api/admin/ledger/users/lookup` (LedgerUserLookupRequest), its body never logged.
  */
 export const LedgerUserParam = v.object({
-  userId: v.pipe(v.string(), v.uuid('Give a user id')),
+  userId: v.pipe(v.string(), v.uuid(USER_ID_MESSAGE)),
 });
 
 /** `POST /api/admin/ledger/users/lookup`: whose is this mobile number. */
