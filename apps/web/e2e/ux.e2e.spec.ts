@@ -103,7 +103,8 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await card.waitFor();
       await expectAccessible(page, `rating tasks (${language})`);
       await card.getByRole('button', { name: t('tasks:card.submitProof') }).click();
-      const proof = page.getByRole('dialog', { name: t('tasks:proof.dialogTitle', { title }) });
+      // The title's task name is marked up with its language (<task>): the accessible name is the text.
+      const proof = page.getByRole('dialog', { name: t('tasks:proof.dialogTitle', { title }).replace(/<\/?task>/g, '') });
       await proof.getByLabel(t('tasks:proof.image')).setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: PNG });
       await toast(page, t('tasks:proof.imageUploaded')).waitFor();
       // A rating task's proof is the review written; the reward does not depend on the stars.
