@@ -208,8 +208,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     const batch = await loadBatch(deps, id);
     const parsed = csvRecords<(typeof RESULTS_COLUMNS)[number]>(text, RESULTS_COLUMNS.filter((col) => col !== 'failure_reason'));
     if ('missing' in parsed) throw missingColumns(parsed.missing);
-    type Step = WorkflowStepPlan;
-    const steps: Step[] = [];
+    const steps: WorkflowStepPlan[] = [];
     const reasons = new Map<number, string>();
     const references = new Map<number, string>();
     const seen = new Set<string>();
@@ -239,7 +238,7 @@ export const payoutRoutes = new Hono<AppEnv>()
       // A reference that names no withdrawal of the batch may be anything typed into the file: the
       // record keeps it only when it is shaped as an id, the answer shows it as written.
       if (!item) references.set(record.line, reference);
-      steps.push({ action, target: item ? key : UUID_PATTERN.test(reference) ? key : '', userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr, line: record.line, refusal });
+      steps.push({ action, target: item ? key : UUID_PATTERN.test(reference) ? key : '', userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr: refusal === '' ? utr : '', line: record.line, refusal });
       const reason = record.get('failure_reason').slice(0, 300);
       if (reason) reasons.set(record.line, reason);
     }
