@@ -17,13 +17,13 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * per caller in an `idempotency-<hash>` stream (through its decider). The route runs as a keyed
  * command (commands/keyed.ts) whose token is derived from the caller, the key and the request; the
  * key's reservation (holding the request's hash and that token) is appended just before the command's
- * first append, and every event the command appends carries the token in the same append. A retry with the same body, whether the
- * first attempt answered, is still running, or died between its append and its answer, runs the route
- * again as the same keyed command: each append that already happened is found and taken as done, the
- * ids it made are the same, and the answer is built from them; only what did not happen yet is done.
- * A refusal (4xx) appends nothing, the reservation included: its retry is decided afresh (and is
- * refused again unless something changed). No response body is kept. Another body
- * under the key -> 422 `idempotency_key_reused`. After IDEMPOTENCY_RETENTION_HOURS the key is new.
+ * first append, and every event the command appends carries the token in the same append. A retry
+ * with the same body, whether the first attempt answered, is still running, or died between its
+ * append and its answer, runs the route again as the same keyed command: each append that already
+ * happened is found and taken as done, the ids it made are the same, and the answer is built from
+ * them; only what did not happen yet is done. A refusal (4xx) appends nothing, the reservation
+ * included: its retry is decided afresh (and is refused again unless something changed). No response
+ * body is kept. Another body under the key -> 422 `idempotency_key_reused`. After IDEMPOTENCY_RETENTION_HOURS the key is new.
  */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== 'POST' || !IDEMPOTENT_COMMANDS.some((route) => route.test(c.req.path))) return next();

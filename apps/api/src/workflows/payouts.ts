@@ -96,8 +96,8 @@ export const payoutResultsWorkflow: WorkflowDefinition<ResultsContext> = {
     switch (plan.action) {
       case 'SUCCESS': {
         const paidWithThis = async () => {
-          const now = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
-          return now?.status === 'paid' && now.reference !== null && normaliseReference(now.reference) === normaliseReference(plan.utr);
+          const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
+          return current?.status === 'paid' && current.reference !== null && normaliseReference(current.reference) === normaliseReference(plan.utr);
         };
         try {
           return await withReservedReference(deps, { reference: plan.utr, withdrawalId, by }, async (): Promise<Outcome> => {
