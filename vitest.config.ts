@@ -12,7 +12,17 @@ export default defineConfig({
     reporters: ['default', './scripts/src/vitest-summary.ts'],
     projects: [
       { test: { name: 'unit', include: ['**/*.unit.spec.ts'], exclude } },
-      { test: { name: 'int', include: ['**/*.int.spec.ts'], exclude, testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'int',
+          include: ['**/*.int.spec.ts'],
+          exclude,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // A throwaway PostgreSQL for the specs that run on it (inject('postgres')).
+          globalSetup: ['./apps/api/src/event-store/postgres-cluster.ts'],
+        },
+      },
       {
         test: {
           name: 'e2e',

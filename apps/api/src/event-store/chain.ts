@@ -127,6 +127,20 @@ export interface ChainSource {
   positionOf(streamId: string, revision: number): Promise<number | null>;
 }
 
+/**
+ * The log's head for a store that keeps no per-event log link (KurrentDB, PostgreSQL): the log chain
+ * computed over the log's order, from the newest checkpoint on, or from the start.
+ */
+export async function computedLogHead(store: ChainSource & Pick<CheckpointStore, 'listCheckpoints'>): Promise<LogLink | null> {
+  let link: LogLink | null = (await store.listCheckpoints()).at(-1) ?? null;
+  for (let after = link?.position ?? 0; ; ) {
+    const batch = await store.readChain(after, 2000);
+    if (batch.length === 0) return link;
+    for (const e of batch) link = { position: e.position, hash: logHash(link, e.position, e.hash ?? '') };
+    after = batch.at(-1)?.position ?? after;
+  }
+}
+
 export function isChainSource(store: unknown): store is ChainSource {
   return typeof store === 'object' && store !== null && 'readChain' in store && 'chainHeads' in store && 'positionOf' in store;
 }

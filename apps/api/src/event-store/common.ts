@@ -57,3 +57,36 @@ export function satisfiesExpected(expected: ExpectedRevision, actual: number): b
       return actual === expected;
   }
 }
+
+/** Where an event id is stored: its stream, revision and position. */
+export interface StoredEventPlace {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+/**
+ * A retry of an append that was already written (same ids, same stream, in order, where that
+ * expected revision put them) gets the original answer and writes nothing, as KurrentDB does.
+ * Anything short of that is left to the concurrency check and the unique event id.
+ */
+export function retriedAppendResult(
+  streamId: string,
+  expected: ExpectedRevision,
+  eventIds: readonly string[],
+  find: (eventId: string) => StoredEventPlace | undefined,
+): { nextExpectedRevision: number; position: number } | undefined {
+  let first: StoredEventPlace | undefined;
+  let last: StoredEventPlace | undefined;
+  for (const [i, id] of eventIds.entries()) {
+    const row = find(id);
+    if (!row || row.stream_id !== streamId) return undefined;
+    if (first && row.revision !== first.revision + i) return undefined;
+    first ??= row;
+    last = row;
+  }
+  if (!first || !last) return undefined;
+  if (expected === 'no_stream' && first.revision !== 0) return undefined;
+  if (typeof expected === 'number' && first.revision !== expected + 1) return undefined;
+  return { nextExpectedRevision: last.revision, position: last.position };
+}

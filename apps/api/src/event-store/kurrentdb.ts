@@ -55,7 +55,7 @@ import {
   type LedgerCheckpoint,
   type LogLink,
   chainHash,
-  logHash,
+  computedLogHead,
 } from './chain.ts';
 
 /**
@@ -326,14 +326,8 @@ export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointS
    * append can be made conditional on), so the log chain is computed over the `$all` order: from the
    * newest checkpoint on, or from the start.
    */
-  async logHead(): Promise<LogLink | null> {
-    let link: LogLink | null = (await this.listCheckpoints()).at(-1) ?? null;
-    for (let after = link?.position ?? 0; ; ) {
-      const batch = await this.readChain(after, 2000);
-      if (batch.length === 0) return link;
-      for (const e of batch) link = { position: e.position, hash: logHash(link, e.position, e.hash ?? '') };
-      after = batch.at(-1)?.position ?? after;
-    }
+  logHead(): Promise<LogLink | null> {
+    return computedLogHead(this);
   }
 
   async listCheckpoints(): Promise<LedgerCheckpoint[]> {

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
-import { DuplicateEventIdError, satisfiesExpected } from './common.ts';
+import { DuplicateEventIdError, retriedAppendResult, satisfiesExpected, type StoredEventPlace } from './common.ts';
 import { type LogLink, chainHash, logHash } from './chain.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
@@ -57,11 +57,7 @@ export interface AppendRequest {
 
 export type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
-interface IdRow {
-  stream_id: string;
-  revision: number;
-  position: number;
-}
+type IdRow = StoredEventPlace;
 
 export class AppendWriter {
   readonly #db: Database.Database;
@@ -231,25 +227,14 @@ export class AppendWriter {
     return { result: { nextExpectedRevision: revision, position: logLink.position }, tail: logLink };
   }
 
-  /**
-   * A retry of an append that was already written (same ids, same stream, in order, where that
-   * expected revision put them) gets the original answer and writes nothing, as KurrentDB does.
-   * Anything short of that is left to the concurrency check and the unique event id.
-   */
+  /** See retriedAppendResult. */
   #findRetriedAppend({ streamId, expected, events }: AppendRequest): AppendResult | undefined {
-    let first: IdRow | undefined;
-    let last: IdRow | undefined;
-    for (const [i, event] of events.entries()) {
-      const row = this.#sql.findId.get(event.id);
-      if (!row || row.stream_id !== streamId) return undefined;
-      if (first && row.revision !== first.revision + i) return undefined;
-      first ??= row;
-      last = row;
-    }
-    if (!first || !last) return undefined;
-    if (expected === 'no_stream' && first.revision !== 0) return undefined;
-    if (typeof expected === 'number' && first.revision !== expected + 1) return undefined;
-    return { nextExpectedRevision: last.revision, position: last.position };
+    return retriedAppendResult(
+      streamId,
+      expected,
+      events.map((e) => e.id),
+      (id) => this.#sql.findId.get(id),
+    );
   }
 }
 

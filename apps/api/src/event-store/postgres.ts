@@ -1,0 +1,576 @@
+/**
+ * The event-store port on PostgreSQL, through node-postgres (`pg`): one log shared by any number of
+ * API nodes. Tables and the append's first statement are in postgres-schema.ts.
+ *
+ * - Append: one transaction. `begin_append` waits for the stream's turn (a transaction lock, so a
+ *   stream's appends run one at a time, also for a stream that does not exist yet), takes the
+ *   transaction's id and its positions under a short lock, and reads the stream's revision and
+ *   chain head; the revision is checked, the events are inserted with their chain hashes and the
+ *   head moves, then COMMIT. The unique (stream_id, revision) is the backstop. Event ids are
+ *   unique: a retry of a written append gets the original answer.
+ * - Gap-free reads: positions are taken before commit, so a transaction may commit after another
+ *   with higher positions. Every read of the log (readAll, subscriptions, headPosition, the chain)
+ *   keeps only events whose transaction id is below the oldest transaction still running (Emmett's
+ *   `pg_snapshot_xmin(pg_current_snapshot())`), and since ids and positions are taken together under
+ *   one lock, those events are a prefix of the log in position order: a late commit with a lower
+ *   position is not skipped, it holds the readers back until it ends. The price: a long writing
+ *   transaction anywhere in the cluster holds subscriptions back for as long as it runs.
+ * - Read your writes: a read waits (briefly) until this process's own acknowledged appends are
+ *   below that line, so an append followed by readAll or headPosition sees itself.
+ * - Change signals: each append NOTIFYs at commit; a subscription waits on LISTEN (one connection per
+ *   store), with a slow poll as a fallback for a lost connection or notification.
+ * - Tamper evidence (chain.ts): per-stream chains and heads are written with the append; no event
+ *   stores a log link (appends from many nodes interleave, and one lock over every append would
+ *   serialise them), so the log chain is computed over the log's order, as on KurrentDB.
+ */
+import pg from 'pg';
+import {
+  WrongExpectedRevisionError,
+  type AllSubscription,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type Json,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamSnapshot,
+} from '@kamai/domain';
+import { DuplicateEventIdError, assertValidAppend, retriedAppendResult, satisfiesExpected, type StoredEventPlace } from './common.ts';
+import {
+  type ChainHead,
+  type ChainSource,
+  type ChainedEvent,
+  type CheckpointStore,
+  type LedgerCheckpoint,
+  type LogLink,
+  chainHash,
+  computedLogHead,
+} from './chain.ts';
+import { CHANNEL, SCHEMA_SQL } from './postgres-schema.ts';
+
+export interface PostgresEventStoreOptions {
+  /** Connections in the pool. Default 10. */
+  poolSize?: number;
+  /** How often a waiting subscription looks without a notification, in ms. Default 1000. */
+  fallbackPollMs?: number;
+}
+
+/** Rows a subscription reads per query. */
+const SUBSCRIPTION_BATCH = 256;
+/** Tries of an 'any' or 'stream_exists' append that lost the race to create its stream. */
+const CREATE_RACE_RETRIES = 20;
+/** How long a read waits for this process's own appends to fall below the line of running transactions. */
+const OWN_WRITES_WAIT_MS = 10_000;
+/** How often a subscription held back by a running transaction looks again, in ms. */
+const HELD_BACK_MS = 5;
+
+const UNIQUE_VIOLATION = '23505';
+
+interface EventRow {
+  position: string;
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: Date;
+}
+
+interface ChainRow extends EventRow {
+  hash: string;
+  prev_hash: string | null;
+}
+
+/** The columns read for an event; payloads as their stored text. */
+const EVENT_COLUMNS = 'e.position, e.event_id, e.stream_id, e.revision, e.type, e.data::text AS data, e.metadata::text AS metadata, e.recorded_at';
+
+/**
+ * Rows after a position below the line of running transactions, with the line itself (`horizon`,
+ * present even when no row is): one statement, so one snapshot decides both.
+ */
+function visibleSql(columns: string): string {
+  return `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+    SELECT h.xmin::text AS horizon, v.* FROM h LEFT JOIN LATERAL (
+      SELECT ${columns} FROM kamai.events e WHERE e.position > $1 AND e.transaction_id < h.xmin ORDER BY e.position LIMIT $2
+    ) v ON true`;
+}
+const READ_ALL_SQL = visibleSql(EVENT_COLUMNS);
+const READ_CHAIN_SQL = visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`);
+
+const INSERT_SQL = `WITH inserted AS (
+    INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
+    SELECT u.p, pg_current_xact_id(), u.id, $1, u.r, u.t, u.d::json, u.m::json, now(), u.h, u.ph
+    FROM unnest($2::bigint[], $3::uuid[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(p, id, r, t, d, m, h, ph)
+  ), head AS (
+    INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES ($1, $10, $11, $12, pg_current_xact_id())
+    ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id
+  )
+  SELECT pg_notify('${CHANNEL}', $12::text)`;
+
+export class PostgresEventStore implements EventStore, ChainSource, CheckpointStore {
+  readonly #pool: pg.Pool;
+  readonly #connectionString: string;
+  readonly #fallbackPollMs: number;
+  readonly #ready: Promise<void>;
+  readonly #subscriptions = new Set<PostgresAllSubscription>();
+  #listener: Promise<pg.Client> | null = null;
+  /** The highest transaction id of this process's acknowledged appends (reads wait until it is below the line). */
+  #ownXid = 0n;
+  #closed = false;
+
+  constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
+    this.#connectionString = connectionString;
+    this.#fallbackPollMs = options.fallbackPollMs ?? 1000;
+    this.#pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+    // An idle connection's error (the server restarted) must not crash the process; the pool replaces it.
+    this.#pool.on('error', () => {});
+    this.#ready = this.#pool.query(`BEGIN; ${SCHEMA_SQL} COMMIT;`).then(() => undefined);
+    this.#ready.catch(() => {}); // reported by every call that awaits it
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.#assertOpen();
+    assertValidAppend(streamId, events, expected);
+    // Serialised before the transaction, so a bad payload fails alone and holds no lock.
+    const serialized = events.map((e) => ({ id: e.id, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata ?? {}) }));
+    await this.#ready;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#tryAppend(streamId, serialized, expected);
+      if (outcome.kind === 'written') {
+        if (outcome.xid > this.#ownXid) this.#ownXid = outcome.xid;
+        this.wakeSubscriptions();
+        return outcome.result;
+      }
+      if (outcome.kind === 'created-meanwhile' && (expected === 'any' || expected === 'stream_exists') && attempt < CREATE_RACE_RETRIES) continue;
+      const retried = await this.#findRetried(streamId, expected, serialized.map((e) => e.id));
+      if (retried) return retried;
+      if (outcome.kind === 'duplicate-id') throw new DuplicateEventIdError(streamId, outcome.eventId);
+      throw new WrongExpectedRevisionError(streamId, expected, outcome.kind === 'conflict' ? outcome.actual : await this.#lastRevision(streamId));
+    }
+  }
+
+  async #tryAppend(
+    streamId: string,
+    events: Array<{ id: string; type: string; data: string; metadata: string }>,
+    expected: ExpectedRevision,
+  ): Promise<
+    | { kind: 'written'; result: AppendResult; xid: bigint }
+    | { kind: 'conflict'; actual: number }
+    | { kind: 'created-meanwhile' }
+    | { kind: 'duplicate-id'; eventId: string }
+  > {
+    const client = await this.#pool.connect();
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      try {
+        const begun = await client.query<{ first_position: string; xid: string; last_revision: string | null; last_hash: string | null }>(
+          'SELECT first_position, xid, last_revision, last_hash FROM kamai.begin_append($1, $2)',
+          [streamId, events.length],
+        );
+        const row = begun.rows[0]!;
+        const actual = row.last_revision === null ? -1 : Number(row.last_revision);
+        if (!satisfiesExpected(expected, actual)) {
+          await client.query('ROLLBACK');
+          return { kind: 'conflict', actual };
+        }
+        const first = Number(row.first_position);
+        let prev = row.last_hash;
+        const columns = { positions: [] as number[], revisions: [] as number[], hashes: [] as string[], prevs: [] as Array<string | null> };
+        for (const [i, e] of events.entries()) {
+          const revision = actual + 1 + i;
+          const hash = chainHash(prev, { streamId, revision, type: e.type, data: e.data, metadata: e.metadata });
+          columns.positions.push(first + i);
+          columns.revisions.push(revision);
+          columns.hashes.push(hash);
+          columns.prevs.push(prev);
+          prev = hash;
+        }
+        const lastRevision = actual + events.length;
+        const lastPosition = first + events.length - 1;
+        await client.query(INSERT_SQL, [
+          streamId,
+          columns.positions,
+          events.map((e) => e.id),
+          columns.revisions,
+          events.map((e) => e.type),
+          events.map((e) => e.data),
+          events.map((e) => e.metadata),
+          columns.hashes,
+          columns.prevs,
+          lastRevision,
+          prev,
+          lastPosition,
+        ]);
+        await client.query('COMMIT');
+        return { kind: 'written', result: { nextExpectedRevision: lastRevision, position: lastPosition }, xid: BigInt(row.xid) };
+      } catch (error) {
+        await client.query('ROLLBACK');
+        if (isUniqueViolation(error, 'events_stream_id_revision_key')) return { kind: 'created-meanwhile' };
+        if (isUniqueViolation(error, 'events_event_id_key')) return { kind: 'duplicate-id', eventId: duplicatedId(error) ?? events[0]!.id };
+        throw error;
+      }
+    } catch (error) {
+      broken = error;
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is closed rather than handed to the next append.
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  async #findRetried(streamId: string, expected: ExpectedRevision, ids: string[]): Promise<AppendResult | undefined> {
+    const { rows } = await this.#pool.query<{ event_id: string; stream_id: string; revision: string; position: string }>(
+      'SELECT event_id, stream_id, revision, position FROM kamai.events WHERE event_id = ANY($1::uuid[])',
+      [ids],
+    );
+    const places = new Map<string, StoredEventPlace>(
+      rows.map((r) => [r.event_id, { stream_id: r.stream_id, revision: Number(r.revision), position: Number(r.position) }]),
+    );
+    return retriedAppendResult(streamId, expected, ids, (id) => places.get(id));
+  }
+
+  async #lastRevision(streamId: string): Promise<number> {
+    const { rows } = await this.#pool.query<{ revision: string }>('SELECT revision FROM kamai.streams WHERE stream_id = $1', [streamId]);
+    return rows[0] ? Number(rows[0].revision) : -1;
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const from = options.fromRevision ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new TypeError(`fromRevision ${from} must be a non-negative integer`);
+    const { maxCount } = options;
+    if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) throw new TypeError(`maxCount ${maxCount} must be a positive integer`);
+    await this.#ready;
+    // A stream's events are read as committed: its row lock orders its appends, so it has no gaps.
+    const { rows } = await this.#pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM kamai.events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
+      [streamId, from, maxCount ?? null],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const { after, limit } = options;
+    assertPosition(after);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limit ${limit} must be a positive integer`);
+    return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, limit, true)).map(toRecordedEvent);
+  }
+
+  /**
+   * Rows below the line of running transactions. `ownWrites`: first wait until this process's
+   * acknowledged appends are below it (another node's running append may hold it back for a moment).
+   */
+  async #readVisible<Row extends EventRow>(sql: string, after: number, limit: number, ownWrites: boolean): Promise<Row[]> {
+    await this.#ready;
+    const until = Date.now() + OWN_WRITES_WAIT_MS;
+    for (;;) {
+      const { rows } = await this.#pool.query<Row & { horizon: string }>(sql, [after, limit]);
+      const horizon = BigInt(rows[0]?.horizon ?? '0');
+      if (!ownWrites || this.#ownXid < horizon || Date.now() > until) return rows.filter((row) => row.position !== null);
+      await delay(2);
+    }
+  }
+
+  async headPosition(): Promise<number> {
+    this.#assertOpen();
+    await this.#ready;
+    const until = Date.now() + OWN_WRITES_WAIT_MS;
+    for (;;) {
+      const { rows } = await this.#pool.query<{ horizon: string; position: string | null }>(
+        `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+         SELECT h.xmin::text AS horizon, (SELECT e.position FROM kamai.events e WHERE e.transaction_id < h.xmin ORDER BY e.position DESC LIMIT 1) AS position FROM h`,
+      );
+      const row = rows[0]!;
+      if (this.#ownXid < BigInt(row.horizon) || Date.now() > until) return row.position === null ? 0 : Number(row.position);
+      await delay(2);
+    }
+  }
+
+  /** The newest committed position, whether or not readers may see it yet. @internal */
+  async committedHead(): Promise<number> {
+    const { rows } = await this.#pool.query<{ position: string | null }>('SELECT max(position) AS position FROM kamai.events');
+    return rows[0]?.position ? Number(rows[0].position) : 0;
+  }
+
+  /** Rows for a subscription: no wait for own writes (it follows the log as it becomes readable). @internal */
+  async readForSubscription(after: number): Promise<RecordedEvent[]> {
+    return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false)).map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: { after: number }): AllSubscription {
+    this.#assertOpen();
+    assertPosition(options.after);
+    const subscription = new PostgresAllSubscription(this, options.after, this.#fallbackPollMs, () => this.#subscriptions.delete(subscription));
+    this.#subscriptions.add(subscription);
+    this.#listen().catch(() => {}); // without it, the fallback poll still delivers
+    return subscription;
+  }
+
+  /** Subscriptions look at the log now rather than at their next poll. */
+  wakeSubscriptions(): void {
+    for (const subscription of this.#subscriptions) subscription.wake();
+  }
+
+  /** One LISTEN connection per store, opened with the first subscription and again after it is lost. */
+  #listen(): Promise<pg.Client> {
+    if (this.#listener) return this.#listener;
+    const client = new pg.Client({ connectionString: this.#connectionString });
+    const lost = () => {
+      if (this.#listener === opening) this.#listener = null;
+      client.end().catch(() => {});
+    };
+    client.on('notification', () => this.wakeSubscriptions());
+    client.on('error', lost);
+    client.on('end', lost);
+    const opening = client
+      .connect()
+      .then(() => client.query(`LISTEN ${CHANNEL}`))
+      .then(() => {
+        // Anything committed while the connection was down is looked at now.
+        this.wakeSubscriptions();
+        return client;
+      });
+    opening.catch(lost);
+    this.#listener = opening;
+    return opening;
+  }
+
+  async readSnapshot(streamId: string): Promise<StreamSnapshot | null> {
+    this.#assertOpen();
+    await this.#ready;
+    const { rows } = await this.#pool.query<{ revision: string; version: number; state: string }>(
+      'SELECT revision, version, state::text AS state FROM kamai.snapshots WHERE stream_id = $1',
+      [streamId],
+    );
+    const row = rows[0];
+    return row ? { revision: Number(row.revision), version: row.version, state: JSON.parse(row.state) as Json } : null;
+  }
+
+  /** Every snapshot kept, as stored (verify-ledger checks that each opens). */
+  async listSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
+    this.#assertOpen();
+    await this.#ready;
+    const { rows } = await this.#pool.query<{ stream_id: string; revision: string; version: number; state: string }>(
+      'SELECT stream_id, revision, version, state::text AS state FROM kamai.snapshots ORDER BY stream_id',
+    );
+    return rows.map((row) => ({ streamId: row.stream_id, revision: Number(row.revision), version: row.version, state: JSON.parse(row.state) as Json }));
+  }
+
+  /** Keeps the snapshot unless a newer one (higher revision) of the same codec version is kept. */
+  async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
+    this.#assertOpen();
+    await this.#ready;
+    await this.#pool.query(
+      `INSERT INTO kamai.snapshots (stream_id, revision, version, state) VALUES ($1, $2, $3, $4::json)
+       ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
+       WHERE excluded.revision > kamai.snapshots.revision OR excluded.version <> kamai.snapshots.version`,
+      [streamId, snapshot.revision, snapshot.version, JSON.stringify(snapshot.state)],
+    );
+  }
+
+  /** The log with its chain fields, below the line of running transactions (chain.ts). */
+  async readChain(after: number, limit: number): Promise<ChainedEvent[]> {
+    this.#assertOpen();
+    assertPosition(after);
+    const rows = await this.#readVisible<ChainRow>(READ_CHAIN_SQL, after, limit, true);
+    return rows.map((row) => ({
+      position: Number(row.position),
+      streamId: row.stream_id,
+      revision: Number(row.revision),
+      type: row.type,
+      data: row.data,
+      metadata: row.metadata,
+      hash: row.hash,
+      prevHash: row.prev_hash,
+      recordedAt: row.recorded_at.toISOString(),
+    }));
+  }
+
+  /**
+   * Each stream's recorded head, as of the readable log. A head moved by a transaction still held
+   * back is not readable yet: the stream's newest readable event stands for it (the row lock orders
+   * a stream's appends, so that is the head the held-back append moved on from).
+   */
+  async chainHeads(): Promise<ChainHead[]> {
+    this.#assertOpen();
+    await this.#ready;
+    const { rows } = await this.#pool.query<{ stream_id: string; revision: string; hash: string }>(
+      `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+       SELECT s.stream_id, s.revision, s.hash FROM kamai.streams s, h WHERE s.transaction_id < h.xmin
+       UNION ALL
+       SELECT s.stream_id, r.revision, r.hash FROM kamai.streams s CROSS JOIN h CROSS JOIN LATERAL (
+         SELECT e.revision, e.hash FROM kamai.events e WHERE e.stream_id = s.stream_id AND e.transaction_id < h.xmin ORDER BY e.revision DESC LIMIT 1
+       ) r WHERE s.transaction_id >= h.xmin`,
+    );
+    return rows.map((row) => ({ streamId: row.stream_id, revision: Number(row.revision), hash: row.hash }));
+  }
+
+  async positionOf(streamId: string, revision: number): Promise<number | null> {
+    this.#assertOpen();
+    await this.#ready;
+    const { rows } = await this.#pool.query<{ position: string }>('SELECT position FROM kamai.events WHERE stream_id = $1 AND revision = $2', [streamId, revision]);
+    return rows[0] ? Number(rows[0].position) : null;
+  }
+
+  /** The log chain is computed over the readable log: from the newest checkpoint on, or from the start. */
+  logHead(): Promise<LogLink | null> {
+    return computedLogHead(this);
+  }
+
+  async listCheckpoints(): Promise<LedgerCheckpoint[]> {
+    this.#assertOpen();
+    await this.#ready;
+    const { rows } = await this.#pool.query<{ position: string; hash: string; mac: string; recorded_at: string }>(
+      'SELECT position, hash, mac, recorded_at FROM kamai.ledger_checkpoints ORDER BY position',
+    );
+    return rows.map((row) => ({ position: Number(row.position), hash: row.hash, mac: row.mac, recordedAt: row.recorded_at }));
+  }
+
+  /** Keeps a checkpoint; one already kept for that position stays as it is. */
+  async recordCheckpoint(checkpoint: LedgerCheckpoint): Promise<void> {
+    this.#assertOpen();
+    await this.#ready;
+    await this.#pool.query('INSERT INTO kamai.ledger_checkpoints (position, hash, mac, recorded_at) VALUES ($1, $2, $3, $4) ON CONFLICT (position) DO NOTHING', [
+      checkpoint.position,
+      checkpoint.hash,
+      checkpoint.mac,
+      checkpoint.recordedAt,
+    ]);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
+    const listener = this.#listener;
+    this.#listener = null;
+    if (listener) await listener.then((client) => client.end()).catch(() => {});
+    await this.#ready.catch(() => {});
+    await this.#pool.end();
+  }
+
+  /** @internal */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the event store is closed');
+  }
+}
+
+/** Opens the store; its tables are created on first use if missing. */
+export function openPostgresEventStore(connectionString: string, options?: PostgresEventStoreOptions): PostgresEventStore {
+  return new PostgresEventStore(connectionString, options);
+}
+
+/**
+ * Catch up, then live. Between reads it waits for a wake (a notification, or this process's own
+ * append), a short while when a running transaction holds committed events back, or the fallback poll.
+ */
+class PostgresAllSubscription implements AllSubscription {
+  readonly #store: PostgresEventStore;
+  readonly #fallbackPollMs: number;
+  readonly #forget: () => void;
+  #after: number;
+  #started = false;
+  #closed = false;
+  /** Set by wake(); cleared before each read, so a wake during a read is not lost. */
+  #woken = false;
+  #resume: (() => void) | null = null;
+
+  constructor(store: PostgresEventStore, after: number, fallbackPollMs: number, forget: () => void) {
+    this.#store = store;
+    this.#after = after;
+    this.#fallbackPollMs = fallbackPollMs;
+    this.#forget = forget;
+  }
+
+  wake(): void {
+    this.#woken = true;
+    this.#resume?.();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.#started) throw new Error('a subscription can be iterated only once');
+    this.#started = true;
+    return this.#run();
+  }
+
+  async *#run(): AsyncGenerator<RecordedEvent> {
+    try {
+      while (!this.#closed) {
+        this.#woken = false;
+        const batch = await this.#store.readForSubscription(this.#after);
+        for (const recorded of batch) {
+          if (this.#closed) return;
+          this.#after = recorded.position;
+          yield recorded;
+        }
+        if (batch.length === SUBSCRIPTION_BATCH || this.#closed) continue;
+        // Committed events beyond what could be read: a running transaction holds them back, and
+        // its end may notify nobody (another database's, or a node that died): look again soon.
+        const heldBack = (await this.#store.committedHead()) > this.#after;
+        await this.#wait(heldBack ? HELD_BACK_MS : this.#fallbackPollMs);
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  #wait(ms: number): Promise<void> {
+    if (this.#woken || this.#closed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#resume = () => {
+        this.#resume = null;
+        done();
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#forget();
+    this.#resume?.();
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: Number(row.position),
+    type: row.type,
+    data: JSON.parse(row.data) as Json,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  return error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION && error.constraint === constraint;
+}
+
+/** The id named by a unique violation of event_id ("Key (event_id)=(…) already exists."). */
+function duplicatedId(error: unknown): string | undefined {
+  return error instanceof pg.DatabaseError ? /\(event_id\)=\(([^)]+)\)/.exec(error.detail ?? '')?.[1] : undefined;
+}
+
+function assertPosition(after: number): void {
+  if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
