@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The entry behind the root `npm start`, `npm test`, `npm run bench`, `npm run cli`, `npm run worker`
 // and `npm run typecheck`. It installs whatever a fresh machine lacks (pnpm through npx, the workspace's
-// dependencies, Debian's Chromium and a Devanagari font for the browser tests) and then runs the
-// command. Plain Node and no dependencies, because it runs before anything is installed.
+// dependencies, Debian's Chromium and a Devanagari font for the browser tests, Debian's PostgreSQL server
+// for the event-store tests) and then runs the command. Plain Node and no dependencies, because it runs
+// before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,26 @@ function ensureChromium() {
   }
   console.log('[bootstrap] installing Chromium from Debian for the browser tests');
   aptInstall('chromium');
+}
+
+/**
+ * The int tests start a throwaway PostgreSQL cluster of their own (apps/api/src/event-store/
+ * postgres-cluster.ts) from Debian's server binaries, under /usr/lib/postgresql/<version>/bin.
+ */
+function hasPostgresServer() {
+  if (process.env.POSTGRES_BIN || process.env.TEST_DATABASE_URL) return true;
+  const base = '/usr/lib/postgresql';
+  return existsSync(base) && readdirSync(base).some((version) => existsSync(join(base, version, 'bin', 'initdb')));
+}
+
+function ensurePostgres() {
+  if (hasPostgresServer()) return;
+  if (process.getuid?.() !== 0) {
+    console.error('[bootstrap] PostgreSQL\'s server is missing: install Debian\'s "postgresql" package, or set POSTGRES_BIN (its bin folder) or TEST_DATABASE_URL.');
+    process.exit(1);
+  }
+  console.log('[bootstrap] installing PostgreSQL from Debian for the event-store tests');
+  aptInstall('postgresql');
 }
 
 /** Whether fontconfig knows a font for Hindi; a missing fc-list counts as no. */
@@ -113,6 +134,7 @@ switch (command) {
   case 'test':
     ensureChromium();
     ensureDevanagariFont();
+    ensurePostgres();
     typecheck();
     checkDependencies();
     buildWeb();

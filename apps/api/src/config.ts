@@ -18,8 +18,10 @@ const Env = v.object({
   HOST: v.optional(v.string(), '0.0.0.0'),
   /** Every file the app keeps: event store, read models, uploaded objects, the signing secret. */
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
-  EVENT_STORE: v.optional(v.picklist(['sqlite', 'kurrentdb'], 'must be sqlite or kurrentdb'), 'sqlite'),
+  EVENT_STORE: v.optional(v.picklist(['sqlite', 'kurrentdb', 'postgres'], 'must be sqlite, kurrentdb or postgres'), 'sqlite'),
   KURRENTDB_URL: v.optional(v.pipe(v.string(), v.startsWith('kurrentdb', 'must be a kurrentdb:// connection string'))),
+  /** The PostgreSQL event log shared by every node (EVENT_STORE=postgres); the other stores stay in DATA_DIR. */
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'))),
   OBJECT_STORAGE: v.optional(v.picklist(['disk', 's3'], 'must be disk or s3'), 'disk'),
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
   /** Where browsers reach S3, when it differs from S3_ENDPOINT (upload URLs are signed for it). */
@@ -142,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = result.output;
   if (e.EVENT_STORE === 'kurrentdb' && !e.KURRENTDB_URL) throw new ConfigError('invalid configuration:\n  KURRENTDB_URL is required when EVENT_STORE=kurrentdb');
+  if (e.EVENT_STORE === 'postgres' && !e.DATABASE_URL) throw new ConfigError('invalid configuration:\n  DATABASE_URL is required when EVENT_STORE=postgres');
   if (e.OBJECT_STORAGE === 's3' && !(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE=s3');
   }
@@ -163,7 +166,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventStore:
       e.EVENT_STORE === 'kurrentdb'
         ? { kind: 'kurrentdb' as const, url: e.KURRENTDB_URL! }
-        : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite'), writerThread: e.EVENT_STORE_WRITER === 'thread' },
+        : e.EVENT_STORE === 'postgres'
+          ? { kind: 'postgres' as const, url: e.DATABASE_URL! }
+          : { kind: 'sqlite' as const, file: resolve(dataDir, 'events.sqlite'), writerThread: e.EVENT_STORE_WRITER === 'thread' },
     readDbFile: resolve(dataDir, 'read.sqlite'),
     objectStorage: e.OBJECT_STORAGE,
     s3: {

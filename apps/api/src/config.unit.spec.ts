@@ -46,3 +46,13 @@ describe('DISK_RESERVE_MB', () => {
     expect(() => loadConfig({ DISK_RESERVE_MB: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('EVENT_STORE', () => {
+  it('is the embedded SQLite file by default; postgres takes its log from DATABASE_URL, which it requires', () => {
+    expect(loadConfig({}).eventStore.kind).toBe('sqlite');
+    expect(loadConfig({ EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://kamai@db:5432/kamai' }).eventStore).toEqual({ kind: 'postgres', url: 'postgres://kamai@db:5432/kamai' });
+    expect(() => loadConfig({ EVENT_STORE: 'postgres' })).toThrow(/DATABASE_URL is required when EVENT_STORE=postgres/);
+    expect(() => loadConfig({ EVENT_STORE: 'postgres', DATABASE_URL: 'mysql://db/kamai' })).toThrow(/DATABASE_URL="mysql:\/\/db\/kamai": must be a postgres:\/\/ connection string/);
+    expect(() => loadConfig({ EVENT_STORE: 'mongo' })).toThrow(/must be sqlite, kurrentdb or postgres/);
+  });
+});

@@ -88,6 +88,10 @@ async function openAdapter(config: Config): Promise<EventStore> {
     const { openKurrentDbEventStore } = await import('./event-store/kurrentdb.ts');
     return openKurrentDbEventStore(config.eventStore.url);
   }
+  if (config.eventStore.kind === 'postgres') {
+    const { openPostgresEventStore } = await import('./event-store/postgres.ts');
+    return openPostgresEventStore(config.eventStore.url);
+  }
   return openSqliteEventStore(config.eventStore.file, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, writerThread: config.eventStore.writerThread });
 }
 
