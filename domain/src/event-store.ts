@@ -1,5 +1,5 @@
 /**
- * The event-store port. Two adapters implement it (embedded SQLite, KurrentDB) in apps/api and both
+ * The event-store port. Three adapters implement it (embedded SQLite, KurrentDB, PostgreSQL) in apps/api and all
  * pass one contract suite. Types only: the domain stays free of I/O.
  *
  * Revisions are 0-based per stream (the first event of a stream has revision 0, as in KurrentDB).
