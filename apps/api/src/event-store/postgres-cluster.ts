@@ -27,7 +27,7 @@ declare module 'vitest' {
 const USER = 'kamai';
 
 function binDir(): string | null {
-  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  if (process.env.POSTGRES_BIN) return existsSync(join(process.env.POSTGRES_BIN, 'initdb')) ? process.env.POSTGRES_BIN : null;
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
   const versions = readdirSync(base)
