@@ -101,6 +101,28 @@ describe('postgres event store', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('opens its LISTEN connection again when the server drops it, and misses nothing appended meanwhile', async () => {
+    const writer = node();
+    const reader = node({ fallbackPollMs: 60_000 });
+    const streamId = stream('relisten');
+    const seen = consume(reader.subscribeToAll({ after: await reader.headPosition() }), new Set([streamId]));
+    await writer.append(streamId, [event('A')], 'no_stream');
+    await seen.waitFor(1, 5_000);
+    // The server ends every LISTEN connection on this database (a restart or failover looks the same).
+    const admin = new pg.Client({ connectionString: database.url });
+    clients.push(admin);
+    await admin.connect();
+    const dropped = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    );
+    expect(dropped.rowCount).toBeGreaterThan(0);
+    await writer.append(streamId, [event('B')], 0);
+    await seen.waitFor(2, 5_000);
+    await writer.append(streamId, [event('C')], 1);
+    await seen.waitFor(3, 5_000);
+    expect(seen.events.map((e) => e.type)).toEqual(['A', 'B', 'C']);
+  });
+
   it('keeps snapshots, the newer one winning, and lists them', async () => {
     const store = node();
     const streamId = stream('snapshot');

@@ -62,6 +62,8 @@ const SUBSCRIPTION_BATCH = 256;
 const CREATE_RACE_RETRIES = 20;
 /** How long a read waits for this process's own appends to fall below the line of running transactions. */
 const OWN_WRITES_WAIT_MS = 10_000;
+/** How long after losing its LISTEN connection a store opens another, in ms. */
+const RELISTEN_MS = 100;
 /** How often a subscription held back by a running transaction looks again, in ms. */
 const HELD_BACK_MS = 5;
 
@@ -298,6 +300,8 @@ export class PostgresEventStore implements EventStore, ChainSource, CheckpointSt
 
   /** Rows for a subscription: no wait for own writes (it follows the log as it becomes readable). @internal */
   async readForSubscription(after: number): Promise<RecordedEvent[]> {
+    // A LISTEN connection lost meanwhile is opened again (the fallback poll delivers until then).
+    this.#listen().catch(() => {});
     return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false)).map(toRecordedEvent);
   }
 
@@ -317,11 +321,15 @@ export class PostgresEventStore implements EventStore, ChainSource, CheckpointSt
 
   /** One LISTEN connection per store, opened with the first subscription and again after it is lost. */
   #listen(): Promise<pg.Client> {
+    if (this.#closed) return Promise.reject(new Error('the event store is closed'));
     if (this.#listener) return this.#listener;
     const client = new pg.Client({ connectionString: this.#connectionString });
     const lost = () => {
-      if (this.#listener === opening) this.#listener = null;
+      if (this.#listener !== opening) return;
+      this.#listener = null;
       client.end().catch(() => {});
+      // Subscriptions waiting for a notification would otherwise wait for their fallback poll.
+      if (!this.#closed && this.#subscriptions.size > 0) setTimeout(() => this.#listen().catch(() => {}), RELISTEN_MS).unref();
     };
     client.on('notification', () => this.wakeSubscriptions());
     client.on('error', lost);
