@@ -171,6 +171,9 @@ async function restore([backupDir, dataDir, ...extra]: string[]) {
   if (!backupDir || !dataDir || extra.length > 0) throw new UsageError('give the backup directory and the data directory to restore it into');
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
   const report = await restoreBackup(resolve(backupDir), config, (line) => console.log(line));
+  if (!existsSync(config.erasureList)) {
+    console.log(`no erasure list at ${config.erasureList}: if anyone was erased since the backup, set ERASURE_LIST to the list and restore again`);
+  }
   console.log(`erasures re-applied from ${config.erasureList}: ${report.reapplied.length}${report.readModelsRebuilt ? '; read models rebuilt' : ''}`);
   console.log('run verify-ledger and reconcile on it before starting the app');
 }

@@ -120,6 +120,13 @@ export async function restoreBackup(backup: string, config: Config, log: (line: 
     const path = join(backup, file.path);
     if (!(await exists(path)) || (await sha256Of(path)) !== file.sha256) throw new BackupError(`${path} is missing or differs from the backup's manifest`);
   }
+  // The KEK is never in a backup: without it the restored key store opens nothing.
+  if (!config.keyEncryptionKey && !(await exists(join(config.dataDir, 'kek.key')))) {
+    throw new BackupError(
+      'a backup holds no key-encryption key: set KEY_ENCRYPTION_KEY to the key the backed-up data was made with ' +
+        `(in development, copy kek.key from the old data directory into ${config.dataDir})`,
+    );
+  }
   await mkdir(config.dataDir, { recursive: true });
   for (const file of databases(config)) {
     // A WAL left beside a replaced file would be applied to it: the three go together.
