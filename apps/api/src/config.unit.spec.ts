@@ -46,3 +46,11 @@ describe('DISK_RESERVE_MB', () => {
     expect(() => loadConfig({ DISK_RESERVE_MB: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('ERASURE_LIST', () => {
+  it('is the path given, else erasures.jsonl beside a file witness, else in DATA_DIR', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', ERASURE_LIST: '/srv/keep/erasures.jsonl' }).erasureList).toBe('/srv/keep/erasures.jsonl');
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', LEDGER_WITNESS: '/srv/witness/ledger.jsonl' }).erasureList).toBe('/srv/witness/erasures.jsonl');
+    expect(loadConfig({ DATA_DIR: '/srv/kamai' }).erasureList).toBe('/srv/kamai/erasures.jsonl');
+  });
+});
