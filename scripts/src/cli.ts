@@ -3,6 +3,7 @@
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
@@ -34,8 +35,11 @@ import {
   userStatement,
 } from '@kamai/projections';
 import {
+  BackupError,
   ConfigError,
   MigrationError,
+  backupDataDir,
+  restoreBackup,
   type SealedEventStore,
   grantRole,
   loadConfig,
@@ -91,7 +95,13 @@ const USAGE = `usage: npm run cli -- <command>
                                                   does every minute; safe beside it
   proof-similarity-report [dir]                   hash every image of a directory (default: the
                                                   committed set scripts/fixtures/proofs) and print the
-                                                  near-duplicate check's catches and false flags`;
+                                                  near-duplicate check's catches and false flags
+  backup <dir>                                    copy the event log, read models, key store, throttle
+                                                  store and objects into a new directory, safely while
+                                                  the app runs (never the key-encryption key)
+  restore <backup> <data dir>                     copy a backup into a data directory (app stopped),
+                                                  then erase again everyone the erasure list names
+                                                  (see docs/operations.md)`;
 
 class UsageError extends Error {}
 
@@ -99,6 +109,8 @@ async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   // Needs no installation: it reads a directory of images.
   if (command === 'proof-similarity-report') return printSimilarityReport(rest);
+  // The data directory a restore writes may not exist yet.
+  if (command === 'restore') return restore(rest);
   const config = loadConfig();
   // Every command works on an existing installation: a mistyped DATA_DIR is said plainly, not
   // created empty nor reported as a stack trace from SQLite.
@@ -106,6 +118,7 @@ async function main(args: string[]): Promise<void> {
     throw new ConfigError(`The data directory ${config.dataDir} does not exist. Set DATA_DIR to the directory the app keeps its data in (start the app once to create it).`);
   }
   if (command === 'migrate-privacy') return migrate(config);
+  if (command === 'backup') return backup(config, rest);
   const store = await openEventStore(config);
   try {
     switch (command) {
@@ -144,6 +157,25 @@ async function migrate(config: ReturnType<typeof loadConfig>) {
   console.log(`mobile reservations renamed: ${report.mobileStreamsRenamed}; wallets replayed to the same balances: ${report.walletsChecked}`);
   for (const file of report.keptAside) console.log(`kept aside (plain personal data: delete it once you have a backup you trust): ${file}`);
   console.log('the read models are rebuilt from the new log at the next start (or run rebuild-read-models now)');
+}
+
+async function backup(config: ReturnType<typeof loadConfig>, [target, ...extra]: string[]) {
+  if (!target || extra.length > 0) throw new UsageError('give the directory to write the backup to');
+  const manifest = await backupDataDir(config, resolve(target));
+  console.log(`backed up ${manifest.files.length} files of ${config.dataDir} to ${resolve(target)} (${manifest.files.reduce((sum, f) => sum + f.bytes, 0)} bytes)`);
+  if (config.eventStore.kind === 'kurrentdb') console.log('the event log is in KurrentDB: back it up with KurrentDB\'s own backup');
+  if (config.objectStorage === 's3') console.log('objects are in S3: the bucket\'s own versioning and replication are their backup');
+}
+
+async function restore([backupDir, dataDir, ...extra]: string[]) {
+  if (!backupDir || !dataDir || extra.length > 0) throw new UsageError('give the backup directory and the data directory to restore it into');
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
+  const report = await restoreBackup(resolve(backupDir), config, (line) => console.log(line));
+  if (!existsSync(config.erasureList)) {
+    console.log(`no erasure list at ${config.erasureList}: if anyone was erased since the backup, set ERASURE_LIST to the list and restore again`);
+  }
+  console.log(`erasures re-applied from ${config.erasureList}: ${report.reapplied.length}${report.readModelsRebuilt ? '; read models rebuilt' : ''}`);
+  console.log('run verify-ledger and reconcile on it before starting the app');
 }
 
 /** The committed image set the near-duplicate check is measured on. */
@@ -522,7 +554,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
     console.error(`${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (err instanceof ConfigError || err instanceof MigrationError) {
+  } else if (err instanceof ConfigError || err instanceof MigrationError || err instanceof BackupError) {
     console.error(err.message);
     process.exitCode = 2;
   } else {

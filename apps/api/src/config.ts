@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import * as v from 'valibot';
 
 const Port = v.pipe(
@@ -56,6 +56,12 @@ const Env = v.object({
    * or s3://bucket/prefix (the S3_* endpoint and credentials). See docs/ledger-integrity.md.
    */
   LEDGER_WITNESS: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /**
+   * The erasure list: one line per erasure (ids only), kept outside the backed-up files so a restore
+   * re-applies erasures made since the backup. Defaults to `erasures.jsonl` beside a file witness,
+   * else in DATA_DIR (not copied by `backup`). See docs/operations.md.
+   */
+  ERASURE_LIST: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Seed demo tasks and accounts when the store is empty: auto = only on the embedded default store. */
   SEED_DEMO: v.optional(v.picklist(['auto', 'true', 'false'], 'must be auto, true or false'), 'auto'),
   /** Trust X-Forwarded-Proto from a proxy in front, to mark cookies Secure behind TLS termination. */
@@ -186,6 +192,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keysFile: resolve(dataDir, 'keys.sqlite'),
     ledgerSigningKey: e.LEDGER_SIGNING_KEY === undefined ? null : Buffer.from(e.LEDGER_SIGNING_KEY, 'utf8'),
     ledgerWitness,
+    erasureList: e.ERASURE_LIST !== undefined
+      ? resolve(e.ERASURE_LIST)
+      : resolve(ledgerWitness?.kind === 'file' ? dirname(ledgerWitness.path) : dataDir, 'erasures.jsonl'),
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY || (e.TRUSTED_PROXIES ?? 0) > 0,
     trustedProxies: e.TRUSTED_PROXIES ?? (e.TRUST_PROXY ? 1 : 0),

@@ -56,3 +56,11 @@ describe('EVENT_STORE', () => {
     expect(() => loadConfig({ EVENT_STORE: 'mongo' })).toThrow(/must be sqlite, kurrentdb or postgres/);
   });
 });
+
+describe('ERASURE_LIST', () => {
+  it('is the path given, else erasures.jsonl beside a file witness, else in DATA_DIR', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', ERASURE_LIST: '/srv/keep/erasures.jsonl' }).erasureList).toBe('/srv/keep/erasures.jsonl');
+    expect(loadConfig({ DATA_DIR: '/srv/kamai', LEDGER_WITNESS: '/srv/witness/ledger.jsonl' }).erasureList).toBe('/srv/witness/erasures.jsonl');
+    expect(loadConfig({ DATA_DIR: '/srv/kamai' }).erasureList).toBe('/srv/kamai/erasures.jsonl');
+  });
+});

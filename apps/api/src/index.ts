@@ -19,3 +19,5 @@ export { openSealedSqliteStore } from './privacy/open.ts';
 export { MigrationError, type PrivacyMigration, migratePrivacy } from './privacy/migrate.ts';
 export { differenceHash } from './object-storage/dhash.ts';
 export { type SimilarityReport, formatSimilarityReport, similarityReport } from './review/similarity-report.ts';
+export { BackupError, type BackupManifest, type RestoreReport, backupDataDir, restoreBackup } from './backup/backup.ts';
+export { type ErasureRecord, readErasures, recordErasure } from './backup/erasure-list.ts';

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,8 +28,18 @@ const PHONE = {
   timezoneId: 'Asia/Kolkata',
 } as const;
 
+/**
+ * Where every browser suite's API server writes its output, one file per server, kept after the run
+ * (E2E_LOG_DIR; test-results is not committed), beside `people.jsonl`, the test people of the run:
+ * `logs.e2e.spec.ts` greps the logs for them.
+ */
+export const E2E_LOG_DIR = process.env.E2E_LOG_DIR ?? join(repoRoot, 'test-results', 'e2e-logs');
+export const E2E_PEOPLE_FILE = join(E2E_LOG_DIR, 'people.jsonl');
+
 export interface RunningServer {
   baseUrl: string;
+  /** The file the server's output goes to (under E2E_LOG_DIR). */
+  logFile: string;
   /** The server's DATA_DIR, for operators' commands run beside it (see `grantRole`). */
   dataDir: string;
   /** What the server printed so far, for failure messages. */
@@ -85,6 +95,8 @@ export async function startServer(): Promise<RunningServer> {
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       REGISTRATIONS_PER_HOUR: '1000000',
+      // As in production (under vitest the logger is otherwise silent): the log file is searched for personal data.
+      LOG_LEVEL: 'info',
       // A two-branch directory in Razorpay's format (HDFC0001234, SBIN0000691): the withdraw form names those branches.
       IFSC_DATASET: join(repoRoot, 'apps/api/src/ifsc/fixtures/IFSC.csv'),
     },
@@ -97,8 +109,15 @@ export async function startServer(): Promise<RunningServer> {
     if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
   };
   process.once('exit', killOnExit);
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  mkdirSync(E2E_LOG_DIR, { recursive: true });
+  const logFile = join(E2E_LOG_DIR, `api-${Date.now()}-${port}.log`);
+  const log = createWriteStream(logFile);
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    log.write(chunk);
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
 
   const stop = async () => {
     process.off('exit', killOnExit);
@@ -107,6 +126,7 @@ export async function startServer(): Promise<RunningServer> {
       if (!(await waitForExit(child, SERVER_STOP_TIMEOUT_MS))) process.kill(-child.pid, 'SIGKILL');
       await waitForExit(child, SERVER_STOP_TIMEOUT_MS);
     }
+    if (!log.writableEnded) await new Promise((ended) => log.end(ended));
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -118,7 +138,7 @@ export async function startServer(): Promise<RunningServer> {
     }
     try {
       const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) return { baseUrl, dataDir, output: () => output, stop };
+      if (response.ok) return { baseUrl, logFile, dataDir, output: () => output, stop };
     } catch {
       // Not listening yet.
     }
@@ -193,6 +213,12 @@ export interface TestAccount {
   password: string;
   firstName: string;
   lastName: string;
+}
+
+/** Notes a test person of this run in E2E_PEOPLE_FILE, so the log check looks for them. */
+export function notePerson(account: Pick<TestAccount, 'mobile' | 'firstName' | 'lastName'>): void {
+  mkdirSync(E2E_LOG_DIR, { recursive: true });
+  appendFileSync(E2E_PEOPLE_FILE, `${JSON.stringify({ mobile: account.mobile, firstName: account.firstName, lastName: account.lastName })}\n`);
 }
 
 /** Registers an account straight through the API (no browser session), for tests that sign in. */

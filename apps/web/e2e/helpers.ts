@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { grantRole, launchBrowser, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
+import { grantRole, launchBrowser, notePerson, openPhone, registerAccount, startServer, uniqueMobile } from './harness.ts';
 import type { RunningServer, TestAccount } from './harness.ts';
 import { drawPng } from './png.ts';
 
@@ -118,7 +118,9 @@ export async function proofByApi(suite: BrowserSuite, worker: TestAccount, taskI
 
 /** An account no other test of this run uses; not registered yet. */
 export function testAccount(firstName: string, lastName = 'Sharma'): TestAccount {
-  return { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName };
+  const account = { mobile: uniqueMobile(), password: 'secret-123', firstName, lastName };
+  notePerson(account);
+  return account;
 }
 
 /** An account registered through the API, for tests that start signed up. */

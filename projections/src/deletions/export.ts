@@ -1,6 +1,6 @@
 import { KYC_STATUSES, formatPaise } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
-import { listKycDocuments, toKycDocumentBody } from '../kyc/queries.ts';
+import { type KycDocumentRow, listKycDocuments, toKycDocumentBody } from '../kyc/queries.ts';
 import { listNotifications } from '../notifications/queries.ts';
 import { listUserSessions } from '../sessions/queries.ts';
 import { listUserTasks } from '../user-tasks/queries.ts';
@@ -10,6 +10,9 @@ import { toWithdrawalBody } from '../withdrawals/queries.ts';
 
 /** No history is cut short in an export: every row the person has. */
 const ALL = Number.MAX_SAFE_INTEGER;
+
+/** A KYC submission as the person gave it: the screens mask the PAN, their own copy of their data does not. */
+const givenKycDocument = (row: KycDocumentRow) => ({ ...toKycDocumentBody(row), panNumber: row.pan_number });
 
 /**
  * Everything the read models hold about one person, for the right of access: profile, tasks and
@@ -55,8 +58,8 @@ export async function userDataExport(db: ReadDbHandle, userId: string, now: stri
     withdrawals: withdrawals.map((row) => ({ ...toWithdrawalBody(row), destination: JSON.parse(row.destination) as unknown })),
     kyc: {
       status: KYC_STATUSES.includes(user.kyc_status) ? user.kyc_status : 'pending',
-      latest: kycLatest,
-      submissions: kycAll.map(toKycDocumentBody),
+      latest: kycLatest.map((body) => ({ ...body, panNumber: kycAll.find((row) => row.id === body.id)?.pan_number ?? null })),
+      submissions: kycAll.map(givenKycDocument),
     },
     sessions: sessions.map((s) => ({ device: s.device, startedAt: s.started_at, lastSeenAt: s.last_seen_at, expiresAt: s.expires_at })),
     notifications,

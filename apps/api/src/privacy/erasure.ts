@@ -2,6 +2,7 @@ import { eventCodec, isPlaceholder, streams } from '@kamai/contracts';
 import { mobileDecider, userDecider } from '@kamai/domain';
 import { isBusy, listSessionIdsOf, sqliteConnectionOf } from '@kamai/projections';
 import { endSessions } from '../auth/sessions.ts';
+import { recordErasure } from '../backup/erasure-list.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
 import { type ObjectStorage, parseObjectURL } from '../object-storage/index.ts';
@@ -69,6 +70,8 @@ export async function eraseUser(
   }
   // Last: once the key is gone the mobile number and image keys above no longer decode.
   await deps.personalData.erase(userId);
+  // Kept outside the backed-up files: a restore of an older backup erases the person again.
+  await recordErasure(deps.config, { userId, requestId: request.id, erasedBy: adminId, erasedAt: now() });
   if (position > 0) await deps.runner.waitFor(position);
   await checkpointReadDb(deps);
 }
