@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERASED, streams } from '@kamai/contracts';
 import { listPostings } from '@kamai/projections';
@@ -7,6 +6,7 @@ import { adjust } from '../finance/testing.ts';
 import { submitDocument } from '../kyc/testing.ts';
 import { createTaskAs, submitProof, uploadedImage } from '../tasks/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
+import { markersIn } from './testing.ts';
 
 /** Free text written about the person, one marker per place issue 34 found it in the clear. */
 const REASONS = {
@@ -20,11 +20,7 @@ const REASONS = {
 };
 const MARKERS = Object.values(REASONS);
 
-/** Which markers occur anywhere in a SQLite file's bytes or its WAL's. */
-function bytesFound(file: string): string[] {
-  const bytes = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f));
-  return MARKERS.filter((marker) => bytes.some((b) => b.includes(Buffer.from(marker))));
-}
+const bytesFound = (file: string) => markersIn([file], MARKERS);
 
 let server: TestServer;
 let admin: TestClient;
