@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { ERASED, streams } from '@kamai/contracts';
+import { ERASED, EVENT_METADATA_FIELDS, streams } from '@kamai/contracts';
 import { listPostings } from '@kamai/projections';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjust } from '../finance/testing.ts';
 import { submitDocument } from '../kyc/testing.ts';
@@ -107,5 +108,19 @@ describe('free text about a person', () => {
     expect(postings.filter((p) => p.reason !== null).map((p) => p.reason)).toEqual(postings.filter((p) => p.reason !== null).map(() => ERASED));
     expect(JSON.stringify(postings)).not.toMatch(/Zebulon(adj|deb|wdr|bnk|rev)/);
     expect(bytesFound(join(server.dataDir, 'events.sqlite'))).toEqual([]);
+  });
+
+  it('leaves no metadata entry unclassified: every key the app wrote is in EVENT_METADATA_FIELDS', () => {
+    const raw = new Database(join(server.dataDir, 'events.sqlite'), { readonly: true });
+    try {
+      const keys = new Set<string>();
+      for (const metadata of raw.prepare<[], string>('SELECT metadata FROM events').pluck().all()) {
+        for (const key of Object.keys(JSON.parse(metadata) as object)) keys.add(key);
+      }
+      expect(keys.size).toBeGreaterThan(2);
+      expect([...keys].filter((key) => !Object.hasOwn(EVENT_METADATA_FIELDS, key))).toEqual([]);
+    } finally {
+      raw.close();
+    }
   });
 });
