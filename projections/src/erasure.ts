@@ -18,8 +18,8 @@ export function pathsUnder(type: PersonalEventType, prefix: string): string[] {
 export const DESTINATION_PATHS = pathsUnder('WithdrawalRequested', 'destination.');
 /** The personal message parameters of notifications (`params.destination` -> `destination`). */
 export const PARAM_PATHS = pathsUnder('NotificationSent', 'params.');
-/** The same for ledger entries' parameters. */
-export const LEDGER_PARAM_PATHS = pathsUnder('WalletDebited', 'params.');
+/** The same for ledger entries' parameters (credits and debits). */
+export const LEDGER_PARAM_PATHS = [...new Set([...pathsUnder('WalletCredited', 'params.'), ...pathsUnder('WalletDebited', 'params.')])];
 
 /** A copy of `value` whose present top-level `keys` read as erased. */
 export function scrubPaths<T extends Record<string, unknown>>(value: T, keys: readonly string[]): T {
@@ -46,4 +46,13 @@ export function erasedColumns(type: PersonalEventType, columns: ColumnsOf): Reco
     if (column !== undefined) set[column] = erasedValue(path);
   }
   return set;
+}
+
+/**
+ * A nullable column that holds a field of `type` only on some rows (a rejection's reason, null until
+ * rejected): what it reads as erased when the field is sealed, or undefined when it is plain. Rows
+ * where it is null stay null, as a rebuild leaves them.
+ */
+export function erasedTextOf(type: PersonalEventType, path: string): string | undefined {
+  return PERSONAL_FIELDS[type]?.paths.includes(path) ? erasedValue(path) : undefined;
 }

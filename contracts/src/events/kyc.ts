@@ -40,6 +40,8 @@ export const kycEvents = {
     documentType: KycDocumentType,
     reviewedBy: v.string(),
     reason: v.string(),
+    /** The canned reason it was (REASON_OTHER when written by hand), plain for statistics: the text itself is sealed. Absent on older events. */
+    reasonCode: v.optional(v.string()),
     rejectedAt: IsoTime,
   }),
   /** Appended with the bonus's WalletCredited (kind kyc_bonus, same entryId) and a notification. */

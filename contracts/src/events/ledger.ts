@@ -81,6 +81,8 @@ export const adjustmentEvents = {
     amountPaise: PositivePaise,
     direction: v.picklist(['credit', 'debit']),
     reason: v.string(),
+    /** The canned reason it was (REASON_OTHER when written by hand), plain for statistics: the text itself is sealed. Absent on older events. */
+    reasonCode: v.optional(v.string()),
     requestedBy: v.string(),
     requestedAt: IsoTime,
   }),

@@ -2,20 +2,299 @@ import type { KamaiEventType } from './all.ts';
 
 /**
  * Personal data in events. The log is kept forever and hash-chained, so a person can be forgotten
- * only if what identifies them never sits in it in plain text: every field listed here is stored
+ * only if what identifies them never sits in it in plain text: every sealed field is stored
  * encrypted with its data subject's key (crypto-shredding), and erasing the person deletes that key.
  * Deciders and projections see the plain values (or, once the key is gone, ERASED) through the codec.
  *
- * Ask of every new event field "could this identify a person?" and list it here when the answer is
- * yes (names, mobile numbers, e-mail, password hashes, bank and UPI details, image keys, free text a
- * user wrote, device or address data). Paths are dot-separated (`destination.upiId`); a path whose
- * value is absent in an event is simply skipped.
+ * EVENT_FIELDS classifies every string field of every event (a unit test walks the schemas and fails
+ * on one left out): `personal` (names, mobile numbers, e-mail, secrets, bank and UPI details, image
+ * keys, device data), `freeText` (words someone wrote about the person: reasons; staff read them while
+ * the person exists) — both sealed under the subject's key — or `plain`, with why it identifies no one.
+ * PERSONAL_FIELDS, which the sealing code and the read models' erasure scrub read, is derived from it.
+ * Paths are dot-separated (`destination.upiId`); `[]` is an array's items, `*` a record's values
+ * (`params.*`); a path whose value is absent in an event is simply skipped.
  */
 export interface PersonalFields {
   /** Whose data it is: the user id of a `user-<id>` stream (`stream`), or a field of the payload. */
   subject: 'stream' | 'userId' | 'caller';
+  /** Every sealed path: the personal ones, then the free text. */
   paths: readonly string[];
 }
+
+/**
+ * Why a plain string field identifies no one: an id (of a user, staff member, task, withdrawal…), a
+ * code from a closed or operator-set list, a timestamp or day, a digest or token that names nothing, a
+ * text of the catalogue or settings (written by staff for everyone), a bank's own reference — or a
+ * sentence saying why, for anything else.
+ */
+export type PlainWhy = 'id' | 'code' | 'time' | 'digest' | 'catalogue' | 'bank reference' | { why: string };
+
+export interface EventFieldClasses {
+  /** Whose key seals the personal and free-text fields (required when there are any). */
+  subject?: PersonalFields['subject'];
+  personal?: readonly string[];
+  freeText?: readonly string[];
+  plain?: Readonly<Record<string, PlainWhy>>;
+}
+
+const ID = 'id' as const;
+const TIME = 'time' as const;
+const CODE = 'code' as const;
+const DIGEST = 'digest' as const;
+const CATALOGUE = 'catalogue' as const;
+const BANK_REFERENCE = 'bank reference' as const;
+
+/** The catalogue texts of a task (TaskCreated and TaskUpdated carry the whole task). */
+const TASK_TEXTS: Readonly<Record<string, PlainWhy>> = {
+  taskId: ID,
+  title: CATALOGUE,
+  description: CATALOGUE,
+  estimatedTime: CATALOGUE,
+  'hi.title': CATALOGUE,
+  'hi.description': CATALOGUE,
+  'hi.proofInstructions': CATALOGUE,
+  taskUrl: CATALOGUE,
+  iconColor: CODE,
+  proofInstructions: CATALOGUE,
+  expiresAt: TIME,
+};
+
+/**
+ * Message parameters (`params`, by the names NOTIFICATION_TEXTS and LEDGER_TEXTS use): the
+ * destination is the person's, a reason is free text about them; the rest are facts.
+ */
+const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
+  'params.*': { why: 'a parameter not named here is a fact of the text (amount, count); the test checks every name the texts use is classified' },
+  'params.taskTitle': CATALOGUE,
+  'params.reference': BANK_REFERENCE,
+  'params.amountPaise': { why: 'an amount' },
+};
+
+/**
+ * A refusal's answer: its code, catalogue message and field names, fixed texts with no personal data
+ * (docs/errors). What an idempotent command recorded when it was refused.
+ */
+const REFUSAL: PlainWhy = { why: "a refusal's error body: code, catalogue message and field names, fixed texts" };
+
+/**
+ * Every event type's string fields, classified. Picklists and literals are codes by their schema and
+ * need no entry; everything else does.
+ */
+export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses } = {
+  UserRegistered: {
+    subject: 'stream',
+    personal: ['mobile', 'passwordHash', 'firstName', 'lastName'],
+    plain: { userId: ID, registeredAt: TIME, consentPolicyVersion: CODE },
+  },
+  ProfileUpdated: { subject: 'stream', personal: ['firstName', 'lastName', 'email'], plain: { language: CODE, updatedAt: TIME } },
+  RoleGranted: { plain: { grantedBy: ID, grantedAt: TIME } },
+  RoleRevoked: { plain: { revokedBy: ID, revokedAt: TIME } },
+  /** A staff member's words about the account. */
+  AccountSuspended: { subject: 'stream', freeText: ['reason'], plain: { suspendedBy: ID, suspendedAt: TIME } },
+  AccountUnsuspended: { plain: { unsuspendedBy: ID, unsuspendedAt: TIME } },
+  PasswordChanged: { subject: 'stream', personal: ['passwordHash'], plain: { changedAt: TIME } },
+  /** A secret of the person's, like the password hash. */
+  PasswordResetCodeIssued: { subject: 'userId', personal: ['codeHash'], plain: { userId: ID, issuedAt: TIME, expiresAt: TIME } },
+  PasswordResetCodeUsed: { plain: { userId: ID, usedAt: TIME } },
+  AdjustmentRequested: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { adjustmentId: ID, reasonCode: CODE, requestedBy: ID, requestedAt: TIME },
+  },
+  AdjustmentApproved: { plain: { adjustmentId: ID, approvedBy: ID, approvedAt: TIME } },
+  AdjustmentRejected: { plain: { adjustmentId: ID, rejectedBy: ID, rejectedAt: TIME } },
+  /** A refund's reason or an adjustment's is free text about the person; older events' literal description may quote it. */
+  WalletCredited: {
+    subject: 'stream',
+    personal: ['params.destination'],
+    freeText: ['description', 'params.reason'],
+    plain: { entryId: ID, taskId: ID, reference: { why: 'what caused it: a submission, withdrawal or adjustment id, or a reason code' }, by: ID, creditedAt: TIME, ...PARAMS_PLAIN },
+  },
+  /** A withdrawal's hold names its (masked) destination. */
+  WalletDebited: {
+    subject: 'stream',
+    personal: ['params.destination'],
+    freeText: ['description', 'params.reason'],
+    plain: { entryId: ID, reference: { why: 'what caused it: a withdrawal or adjustment id' }, by: ID, debitedAt: TIME, ...PARAMS_PLAIN },
+  },
+  /** Reasons are free text written about the person (a suspension's, a rejection's); older events' literal texts may quote them. */
+  NotificationSent: {
+    subject: 'stream',
+    personal: ['params.destination'],
+    freeText: ['params.reason', 'title', 'message'],
+    plain: { notificationId: ID, sentAt: TIME, ...PARAMS_PLAIN },
+  },
+  NotificationRead: { plain: { notificationId: ID, readAt: TIME } },
+  AllNotificationsRead: { plain: { readAt: TIME } },
+  NotificationDeleted: { plain: { notificationId: ID, deletedAt: TIME } },
+  TaskStarted: { plain: { taskId: ID, startedAt: TIME } },
+  /** The picture's hash is derived from the person's picture: forgotten with it. */
+  ProofSubmitted: {
+    subject: 'stream',
+    personal: ['proofImageUrl', 'proofDhash'],
+    freeText: ['proofDescription'],
+    plain: { submissionId: ID, taskId: ID, taskTitle: CATALOGUE, submittedAt: TIME, startedAt: TIME },
+  },
+  ProofApproved: { plain: { submissionId: ID, taskId: ID, reviewedBy: ID, approvedAt: TIME } },
+  ProofRejected: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { submissionId: ID, taskId: ID, reviewedBy: ID, reasonCode: CODE, rejectedAt: TIME },
+  },
+  WithdrawalRequested: {
+    subject: 'stream',
+    personal: ['destination.accountNumber', 'destination.holderName', 'destination.upiId'],
+    plain: {
+      withdrawalId: ID,
+      'destination.ifsc': { why: "a bank branch's public code, shared by everyone banking there: the payout file and queue group by it, and without the account number it names no one" },
+      requestedAt: TIME,
+    },
+  },
+  WithdrawalPaid: { plain: { withdrawalId: ID, reference: BANK_REFERENCE, paidBy: ID, paidAt: TIME } },
+  WithdrawalRejected: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { withdrawalId: ID, reasonCode: CODE, rejectedBy: ID, rejectedAt: TIME },
+  },
+  WithdrawalProcessing: { plain: { withdrawalId: ID, batchId: ID, by: ID, processingAt: TIME } },
+  /** The bank's failure reason, as its results file gave it: it may quote the person's name or account. */
+  WithdrawalFailed: { subject: 'stream', freeText: ['reason'], plain: { withdrawalId: ID, by: ID, failedAt: TIME } },
+  WithdrawalReversed: { subject: 'stream', freeText: ['reason'], plain: { withdrawalId: ID, by: ID, reversedAt: TIME } },
+  KycDocumentSubmitted: {
+    subject: 'stream',
+    personal: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'],
+    plain: { documentId: ID, submittedAt: TIME },
+  },
+  KycDocumentApproved: { plain: { documentId: ID, reviewedBy: ID, approvedAt: TIME } },
+  KycDocumentRejected: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { documentId: ID, reviewedBy: ID, reasonCode: CODE, rejectedAt: TIME },
+  },
+  KycBonusClaimed: { plain: { entryId: ID, claimedAt: TIME } },
+  MobileReserved: { subject: 'userId', personal: ['mobile'], plain: { userId: ID, reservedAt: TIME } },
+  MobileReleased: { plain: { userId: ID, releasedAt: TIME } },
+  DeletionRequested: { plain: { requestId: ID, requestedAt: TIME, coolingOffEndsAt: TIME } },
+  DeletionCancelled: { plain: { requestId: ID, cancelledAt: TIME } },
+  UserErased: { plain: { requestId: ID, erasedBy: ID, erasedAt: TIME } },
+  SessionStarted: {
+    subject: 'userId',
+    personal: ['device'],
+    plain: { sessionId: { why: "the SHA-256 of the cookie's token, never the token" }, userId: ID, startedAt: TIME, expiresAt: TIME },
+  },
+  SessionEnded: { plain: { sessionId: DIGEST, endedAt: TIME } },
+  SessionSeen: { plain: { sessionId: DIGEST, seenAt: TIME } },
+  TaskCreated: { plain: { ...TASK_TEXTS, createdBy: ID, createdAt: TIME } },
+  TaskUpdated: { plain: { ...TASK_TEXTS, updatedBy: ID, updatedAt: TIME } },
+  TaskDeleted: { plain: { taskId: ID, deletedBy: ID, deletedAt: TIME } },
+  TaskSlotTaken: { plain: { taskId: ID, submissionId: ID, userId: ID, takenAt: TIME } },
+  TaskSlotReleased: { plain: { taskId: ID, submissionId: ID, releasedAt: TIME } },
+  SettingsUpdated: {
+    plain: {
+      supportEmail: { why: "the company's published support address, not a person's" },
+      homepageUrl: CATALOGUE,
+      'cannedReasons[].en': CATALOGUE,
+      'cannedReasons[].hi': CATALOGUE,
+      updatedBy: ID,
+      updatedAt: TIME,
+    },
+  },
+  SettingsChangeRequested: { plain: { requestId: ID, requestedBy: ID, requestedAt: TIME } },
+  SettingsChangeApproved: { plain: { requestId: ID, approvedBy: ID, approvedAt: TIME } },
+  SettingsChangeRejected: { plain: { requestId: ID, rejectedBy: ID, rejectedAt: TIME } },
+  ReferenceReserved: { plain: { reference: BANK_REFERENCE, withdrawalId: ID, by: ID, reservedAt: TIME } },
+  ReferenceReleased: { plain: { reference: BANK_REFERENCE, withdrawalId: ID, releasedAt: TIME } },
+  IdempotencyKeyReserved: {
+    plain: {
+      caller: ID,
+      requestHash: DIGEST,
+      method: CODE,
+      path: { why: 'a route path: ids only, no personal data goes in a URL (docs/privacy.md)' },
+      reservedAt: TIME,
+      token: DIGEST,
+    },
+  },
+  IdempotentCommandCompleted: { plain: { token: DIGEST, error: REFUSAL, completedAt: TIME } },
+  MemberMoneyCounted: { plain: { entryId: ID, countedAt: TIME } },
+  /**
+   * A whole HTTP answer, written by older code only: it may hold anyone's data (a staff member's answer
+   * names the user acted on). Sealed under the caller's key, and migrate-privacy keeps only its facts
+   * (`factsOfAnswer`): ids, amounts, times and codes.
+   */
+  IdempotentResponseRecorded: { subject: 'caller', personal: ['body'], plain: { recordedAt: TIME } },
+  IdempotencyKeyReleased: { plain: { releasedAt: TIME } },
+  PayoutBatchCreated: { plain: { batchId: ID, 'items[].withdrawalId': ID, 'items[].userId': ID, createdBy: ID, createdAt: TIME } },
+  PayoutBatchItemDropped: { plain: { batchId: ID, withdrawalId: ID, droppedAt: TIME } },
+  PayoutBatchApproved: { plain: { batchId: ID, approvedBy: ID, approvedAt: TIME } },
+  PayoutBatchFileDownloaded: { plain: { batchId: ID, by: ID, downloadedAt: TIME } },
+  PayoutResultsImported: { plain: { batchId: ID, by: ID, importedAt: TIME } },
+  BankStatementReconciled: {
+    plain: {
+      runId: ID,
+      by: ID,
+      from: TIME,
+      to: TIME,
+      'missingFromStatement[].withdrawalId': ID,
+      'missingFromStatement[].utr': BANK_REFERENCE,
+      'missingFromStatement[].paidAt': TIME,
+      'unmatchedDebits[].date': TIME,
+      'unmatchedDebits[].utr': BANK_REFERENCE,
+      reconciledAt: TIME,
+    },
+  },
+  BankFundingRecorded: { plain: { fundingId: ID, reference: BANK_REFERENCE, valueDate: TIME, recordedBy: ID, recordedAt: TIME } },
+  BankFundingApproved: { plain: { fundingId: ID, reference: BANK_REFERENCE, valueDate: TIME, approvedBy: ID, approvedAt: TIME } },
+  BankFundingRejected: { plain: { fundingId: ID, rejectedBy: ID, rejectedAt: TIME } },
+  BankFundingReversalRequested: {
+    plain: {
+      fundingId: ID,
+      reason: { why: "a finance member's words about a company transfer, on a funding stream: no person's stream, no person's key" },
+      requestedBy: ID,
+      requestedAt: TIME,
+    },
+  },
+  BankFundingReversed: {
+    plain: {
+      fundingId: ID,
+      reference: BANK_REFERENCE,
+      valueDate: TIME,
+      reason: { why: "a finance member's words about a company transfer (as BankFundingReversalRequested)" },
+      requestedBy: ID,
+      approvedBy: ID,
+      reversedAt: TIME,
+    },
+  },
+  PersonalDataSealed: { plain: { sealedAt: TIME, 'migratedFrom.headHash': DIGEST } },
+  WorkflowStarted: {
+    plain: {
+      workflowId: ID,
+      batchId: ID,
+      by: ID,
+      'steps[].target': ID,
+      'steps[].userId': ID,
+      'steps[].utr': BANK_REFERENCE,
+      'steps[].refusal': CODE,
+      startedAt: TIME,
+    },
+  },
+  WorkflowStepRecorded: { plain: { workflowId: ID, outcome: CODE, recordedAt: TIME } },
+  WorkflowCompleted: { plain: { workflowId: ID, completedAt: TIME } },
+};
+
+/**
+ * Every metadata entry an event may carry, classified as its payload's fields are. None is personal:
+ * a personal value never goes in metadata except sealed (`personal`).
+ */
+export const EVENT_METADATA_FIELDS: Readonly<Record<string, PlainWhy>> = {
+  actor: { why: 'who caused it: a user or staff id, or a system name' },
+  causationId: ID,
+  schemaVersion: { why: 'a number' },
+  commandKey: DIGEST,
+  commandStep: { why: 'a number' },
+  personal: { why: 'the sealed blob itself: subject id, paths, nonce, ciphertext' },
+  'kamai.chain': DIGEST,
+  $kamaiChain: DIGEST,
+};
 
 /** What a personal field reads as once its subject's key is erased. */
 export const ERASED = '[erased]';
@@ -54,21 +333,28 @@ export function isPlaceholder(value: unknown): boolean {
   return isErased(value) || isUnreadable(value);
 }
 
-export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields } = {
-  UserRegistered: { subject: 'stream', paths: ['mobile', 'passwordHash', 'firstName', 'lastName'] },
-  ProfileUpdated: { subject: 'stream', paths: ['firstName', 'lastName', 'email'] },
-  PasswordChanged: { subject: 'stream', paths: ['passwordHash'] },
-  /** A secret of the person's, like the password hash. */
-  PasswordResetCodeIssued: { subject: 'userId', paths: ['codeHash'] },
-  WithdrawalRequested: { subject: 'stream', paths: ['destination.accountNumber', 'destination.holderName', 'destination.upiId'] },
-  /** A withdrawal's hold names its (masked) destination. */
-  WalletDebited: { subject: 'stream', paths: ['params.destination'] },
-  /** Reasons are free text written about the person (a suspension's, a rejection's). */
-  NotificationSent: { subject: 'stream', paths: ['params.destination', 'params.reason'] },
-  AccountSuspended: { subject: 'stream', paths: ['reason'] },
-  /** The picture's hash is derived from the person's picture: forgotten with it. */
-  ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription', 'proofDhash'] },
-  KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'] },
-  MobileReserved: { subject: 'userId', paths: ['mobile'] },
-  SessionStarted: { subject: 'userId', paths: ['device'] },
-};
+/** The sealed fields of each event type, as EVENT_FIELDS classifies them: what sealing and the erasure scrub read. */
+export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields } = Object.fromEntries(
+  Object.entries(EVENT_FIELDS).flatMap(([type, classes]: [string, EventFieldClasses]) => {
+    const paths = [...(classes.personal ?? []), ...(classes.freeText ?? [])];
+    if (paths.length === 0) return [];
+    if (!classes.subject) throw new Error(`EVENT_FIELDS.${type}: sealed fields need a subject`);
+    return [[type, { subject: classes.subject, paths }]];
+  }),
+);
+
+/** The reason code of a reason written by hand (or of a kind with no canned reasons). */
+export const REASON_OTHER = 'other';
+
+/**
+ * The plain code kept beside a sealed reason, for statistics: the canned reason it is (its English
+ * text as a slug, e.g. `the-screenshot-is-blurry-or-cut-off`), or REASON_OTHER. The canned texts are
+ * the settings', written by staff for everyone, so the code names no one.
+ */
+export function reasonCodeOf(reason: string, canned: readonly { en: string; hi: string }[]): string {
+  const text = reason.trim();
+  const match = canned.find((c) => c.en.trim() === text || c.hi.trim() === text);
+  if (!match) return REASON_OTHER;
+  const slug = match.en.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  return slug === '' ? REASON_OTHER : slug;
+}

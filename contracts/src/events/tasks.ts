@@ -103,6 +103,8 @@ export const userTaskEvents = {
     taskId: v.string(),
     reviewedBy: v.string(),
     reason: v.string(),
+    /** The canned reason it was (REASON_OTHER when written by hand), plain for statistics: the text itself is sealed. Absent on older events. */
+    reasonCode: v.optional(v.string()),
     rejectedAt: IsoTime,
   }),
 };

@@ -39,6 +39,8 @@ export const withdrawalEvents = {
   WithdrawalRejected: v.object({
     withdrawalId: v.string(),
     reason: v.string(),
+    /** The canned reason it was (REASON_OTHER when written by hand), plain for statistics: the text itself is sealed. Absent on older events. */
+    reasonCode: v.optional(v.string()),
     rejectedBy: v.string(),
     rejectedAt: IsoTime,
   }),

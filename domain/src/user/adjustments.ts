@@ -9,6 +9,7 @@ import {
   type ledgerEvents,
   msg,
   rupeeText,
+  REASON_OTHER,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
@@ -153,7 +154,16 @@ export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts
     return [
       {
         type: 'AdjustmentRequested',
-        data: { adjustmentId: d.entryId, amountPaise: d.amountPaise, direction: d.direction, reason: d.reason, requestedBy: d.by, requestedAt: command.now },
+        data: {
+          adjustmentId: d.entryId,
+          amountPaise: d.amountPaise,
+          direction: d.direction,
+          reason: d.reason,
+          // Adjustments have no canned reasons: every reason is written.
+          reasonCode: REASON_OTHER,
+          requestedBy: d.by,
+          requestedAt: command.now,
+        },
       },
     ];
   }

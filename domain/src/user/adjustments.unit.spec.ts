@@ -28,7 +28,7 @@ const decisionSpec = deciderSpec<ReturnType<typeof userEvolver.initialState>, Us
 const later = '2026-11-21T11:00:00.000Z';
 const requested: UserEvent = {
   type: 'AdjustmentRequested',
-  data: { adjustmentId: 'adj-1', amountPaise: 150_000, direction: 'credit', reason: 'Goodwill for a failed task', requestedBy: 'fin-1', requestedAt: now },
+  data: { adjustmentId: 'adj-1', amountPaise: 150_000, direction: 'credit', reason: 'Goodwill for a failed task', reasonCode: 'other', requestedBy: 'fin-1', requestedAt: now },
 };
 const approve = (by: string): AdjustmentDecision => ({ type: 'ApproveAdjustment', data: { adjustmentId: 'adj-1', by, notificationId: 'n-adj' }, now: later });
 

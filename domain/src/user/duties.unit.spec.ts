@@ -38,7 +38,7 @@ describe('cumulative four-eyes on adjustments', () => {
       .then([
         {
           type: 'AdjustmentRequested',
-          data: { adjustmentId: 'a10', amountPaise: 100, direction: 'credit', reason: 'Goodwill', requestedBy: 'fin-1', requestedAt: hoursAfter(10) },
+          data: { adjustmentId: 'a10', amountPaise: 100, direction: 'credit', reason: 'Goodwill', reasonCode: 'other', requestedBy: 'fin-1', requestedAt: hoursAfter(10) },
         },
       ]);
   });

@@ -11,6 +11,7 @@ import {
   REJECT_REASON_MAX_LENGTH,
   type MessageRef,
   msg,
+  REASON_OTHER,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import type { AccountState } from './account.ts';
@@ -167,7 +168,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       return [
         {
           type: 'KycDocumentRejected',
-          data: { documentId, documentType: record.documentType, reviewedBy: reviewerId, reason, rejectedAt: command.now },
+          data: { documentId, documentType: record.documentType, reviewedBy: reviewerId, reason, reasonCode: REASON_OTHER, rejectedAt: command.now },
         },
         notify({ notificationId, key: REJECTED_KEYS[record.documentType], params: { reason }, kind: 'warning', now: command.now }),
       ];

@@ -49,7 +49,7 @@ const approved = (documentId: string, documentType: DocType = 'pan', kycVerified
 });
 const rejected = (documentId: string, documentType: DocType = 'pan'): UserEvent => ({
   type: 'KycDocumentRejected',
-  data: { documentId, documentType, reviewedBy: 'rev', reason: 'Blurry photo', rejectedAt: t2 },
+  data: { documentId, documentType, reviewedBy: 'rev', reason: 'Blurry photo', reasonCode: 'other', rejectedAt: t2 },
 });
 const claim: KycCommand = { type: 'ClaimKycBonus', data: { entryId: 'e1', notificationId: 'n1' }, now: t2 };
 /** The API error code a refusal carries, or 'no error' when the decision went through. */

@@ -8,6 +8,7 @@ import {
   REJECT_REASON_MAX_LENGTH,
   type MessageRef,
   msg,
+  REASON_OTHER,
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -107,7 +108,12 @@ export type UserTaskCommand =
       now: string;
     }
   | { type: 'ApproveProof'; data: { submissionId: string; reviewerId: string; entryId: string; notificationId: string }; now: string }
-  | { type: 'RejectProof'; data: { submissionId: string; reviewerId: string; reason: string; notificationId: string }; now: string };
+  | {
+      type: 'RejectProof';
+      /** `reasonCode`: the canned reason it is (reasonCodeOf), kept plain beside the sealed reason; absent: REASON_OTHER. */
+      data: { submissionId: string; reviewerId: string; reason: string; reasonCode?: string; notificationId: string };
+      now: string;
+    };
 
 /**
  * Proof submission and review. Everything happens on the user's stream, so the approval, its credit
@@ -162,7 +168,10 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
         throw new DomainError('invalid', message, { reason: message });
       }
       return [
-        { type: 'ProofRejected', data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, reason, rejectedAt: command.now } },
+        {
+          type: 'ProofRejected',
+          data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, reason, reasonCode: command.data.reasonCode ?? REASON_OTHER, rejectedAt: command.now },
+        },
         notify({
           notificationId,
           key: 'proof_rejected',

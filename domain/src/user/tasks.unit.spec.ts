@@ -54,7 +54,7 @@ const approved = (submissionId = 's1'): UserEvent => ({
 });
 const rejected = (submissionId = 's1'): UserEvent => ({
   type: 'ProofRejected',
-  data: { submissionId, taskId: 't1', reviewedBy: 'rev', reason: 'Screenshot is blurry', rejectedAt: t2 },
+  data: { submissionId, taskId: 't1', reviewedBy: 'rev', reason: 'Screenshot is blurry', reasonCode: 'other', rejectedAt: t2 },
 });
 
 describe('proof submission', () => {

@@ -9,6 +9,7 @@ import {
   formatPaise,
   type withdrawalEvents,
   msg,
+  REASON_OTHER,
 } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 import { notify } from './notifications.ts';
@@ -234,7 +235,11 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const record = pendingWithdrawal(state, d.withdrawalId, d.by);
       assertNoConflictOfDuties(state.adjustments, d.by, command.now);
       return [
-        { type: 'WithdrawalRejected', data: { withdrawalId: d.withdrawalId, reason: d.reason, rejectedBy: d.by, rejectedAt: command.now } },
+        {
+          type: 'WithdrawalRejected',
+          // Withdrawal rejections have no canned reasons: every reason is written.
+          data: { withdrawalId: d.withdrawalId, reason: d.reason, reasonCode: REASON_OTHER, rejectedBy: d.by, rejectedAt: command.now },
+        },
         credit({
           entryId: d.entryId,
           amountPaise: record.amountPaise,

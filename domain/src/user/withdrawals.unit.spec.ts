@@ -152,7 +152,7 @@ describe('settling a withdrawal', () => {
       .given(pending)
       .when(reject())
       .then([
-        { type: 'WithdrawalRejected', data: { withdrawalId: 'w1', reason: 'Bank account closed', rejectedBy: 'finance-1', rejectedAt: later } },
+        { type: 'WithdrawalRejected', data: { withdrawalId: 'w1', reason: 'Bank account closed', reasonCode: 'other', rejectedBy: 'finance-1', rejectedAt: later } },
         {
           type: 'WalletCredited',
           data: {

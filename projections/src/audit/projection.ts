@@ -1,6 +1,7 @@
 import { CONTROL_LIMIT_KEYS } from '@kamai/contracts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows } from '../rows.ts';
+import { erasedTextOf } from '../erasure.ts';
 import type { AuditAction } from './schema.ts';
 
 const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.slice('user-'.length) : null);
@@ -14,7 +15,8 @@ export const auditProjection: Projection = {
   name: 'audit',
   // 3: settings changes and the requests to change control settings.
   // 4: indexes for the list's actor and action filters.
-  version: 4,
+  // 5: an adjustment's reason reads as erased once its person is.
+  version: 5,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -165,9 +167,13 @@ export const auditProjection: Projection = {
         return row('task_reward_set', event.data.createdBy, event.data.createdAt, event.data.rewardPaise, event.data.taskId, null);
       case 'TaskUpdated':
         return row('task_reward_set', event.data.updatedBy, event.data.updatedAt, event.data.rewardPaise, event.data.taskId, null);
-      case 'UserErased':
+      case 'UserErased': {
+        // The adjustments' reasons (free text about the person) read as erased, as a rebuild decodes them.
+        const reason = erasedTextOf('AdjustmentRequested', 'reason');
+        if (subject && reason !== undefined) rows.update('adjustments', { user_id: subject }, { set: { reason } });
         // Who erased whom and when, by id: the request id is the reference.
         return row('user_erased', event.data.erasedBy, event.data.erasedAt, null, event.data.requestId);
+      }
       case 'AccountSuspended':
         // The reason is in the user's notification and the event; the list shows who and when.
         return row('user_suspended', event.data.suspendedBy, event.data.suspendedAt, null, null);

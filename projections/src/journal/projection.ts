@@ -1,4 +1,4 @@
-import { LEDGER_PARAM_PATHS, scrubPaths } from '../erasure.ts';
+import { LEDGER_PARAM_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -15,7 +15,8 @@ export const journalProjection: Projection = {
   // 3: keyed by seq (the rowid), no (account, effective_at) index.
   // 4: one journal_entries row per transaction instead of two journal_postings rows; descriptions
   //    rendered when read, not stored.
-  version: 4,
+  // 5: every reason in the parameters (credits' too) and an older entry's literal description read as erased once its person is.
+  version: 5,
   tables: {
     // One row per transaction, its two accounts side by side: half the rows and index entries of a
     // row per posting, the journal having been about half of a rebuild's CPU. Keyed by the event's
@@ -60,7 +61,9 @@ export const journalProjection: Projection = {
     const userId = userIdOf(event.streamId);
     if (event.type === 'UserErased') {
       // Amounts, accounts and dates stay; parameters that name the person's details read as erased.
-      for (const row of rows.all('journal_entries', { user_id: userId }, ['position', 'params'])) {
+      const description = erasedTextOf('WalletCredited', 'description');
+      for (const row of rows.all('journal_entries', { user_id: userId }, ['position', 'params', 'description'])) {
+        if (row.description !== null && description !== undefined) rows.update('journal_entries', { position: row.position }, { set: { description } });
         if (row.params === null) continue;
         const params = JSON.parse(row.params) as Record<string, unknown>;
         if (!LEDGER_PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;

@@ -1,4 +1,4 @@
-import { type ColumnsOf, erasedColumns } from '../erasure.ts';
+import { type ColumnsOf, erasedColumns, erasedTextOf } from '../erasure.ts';
 import { isPlaceholder } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -18,7 +18,8 @@ export const DOCUMENT_COLUMNS: ColumnsOf = {
 export const kycProjection: Projection = {
   name: 'kyc',
   // 2: pan_number, for the yearly report.
-  version: 2,
+  // 3: a rejection's reason reads as erased once its person is.
+  version: 3,
   tables: {
     // With the images' hashes, for finding one picture sent by two accounts.
     kyc_documents: {
@@ -81,6 +82,11 @@ export const kycProjection: Projection = {
         // The PAN column reads null once erased, as a PAN sealed for an erased person projects.
         const erased = { ...erasedColumns('KycDocumentSubmitted', DOCUMENT_COLUMNS), pan_number: null };
         rows.update('kyc_documents', { user_id: userIdOf(event.streamId) }, { set: erased });
+        const reason = erasedTextOf('KycDocumentRejected', 'reason');
+        if (reason === undefined) return;
+        for (const row of rows.all('kyc_documents', { user_id: userIdOf(event.streamId) }, ['id', 'rejection_reason'])) {
+          if (row.rejection_reason !== null) rows.update('kyc_documents', { id: row.id }, { set: { rejection_reason: reason } });
+        }
         return;
       }
       default:

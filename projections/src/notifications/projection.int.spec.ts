@@ -25,4 +25,21 @@ describe('notifications read model', () => {
           { id: 'n3', title: 'Document Approved', message: 'Your PAN Card has been approved.', message_key: 'kyc_pan_approved', is_read: 0, position: 4 },
         ],
       }));
+
+  it('on UserErased: a reason in the parameters and an older notification\'s literal texts (they may quote it) read as erased', () =>
+    projectionSpec(notificationsProjection)
+      .given([
+        { stream: 'user-u1', event: { type: 'NotificationSent', data: { notificationId: 'n1', title: 'Wallet Credited', message: 'Added: goodwill for Asha', kind: 'success', sentAt: at(1) } } },
+        {
+          stream: 'user-u1',
+          event: { type: 'NotificationSent', data: { notificationId: 'n2', key: 'wallet_credited', params: { amountPaise: 2500, reason: 'goodwill for Asha' }, kind: 'success', sentAt: at(2) } },
+        },
+        { stream: 'user-u1', event: { type: 'UserErased', data: { requestId: 'r1', erasedBy: 'admin', erasedAt: at(3) } } },
+      ])
+      .then({
+        notifications: [
+          { id: 'n1', title: '[erased]', message: '[erased]', message_key: null },
+          { id: 'n2', title: 'Wallet Credited', message: '₹25.00 was added to your wallet: [erased]', params: JSON.stringify({ amountPaise: 2500, reason: '[erased]' }) },
+        ],
+      }));
 });

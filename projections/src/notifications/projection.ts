@@ -1,12 +1,13 @@
 import { type MessageParams, type NotificationKey, notificationText } from '@kamai/contracts';
-import { PARAM_PATHS, scrubPaths } from '../erasure.ts';
+import { PARAM_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** notifications: the user's in-app notifications that have not been deleted. */
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  version: 1,
+  // 2: an older notification's literal title and message (they may quote a reason) read as erased once its person is.
+  version: 2,
   tables: {
     notifications: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL, message_key TEXT,
@@ -45,7 +46,12 @@ export const notificationsProjection: Projection = {
         return;
       case 'UserErased': {
         // Parameters that name a person's details (a payout destination) read as erased, texts re-rendered.
+        const literal = { title: erasedTextOf('NotificationSent', 'title'), message: erasedTextOf('NotificationSent', 'message') };
         for (const row of rows.all('notifications', { user_id: userIdOf(event.streamId) }, ['id', 'params', 'message_key'])) {
+          if (row.message_key === null && literal.title !== undefined && literal.message !== undefined) {
+            rows.update('notifications', { id: row.id }, { set: { title: literal.title, message: literal.message } });
+            continue;
+          }
           if (row.params === null || row.message_key === null) continue;
           const params = JSON.parse(row.params) as MessageParams;
           if (!PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;

@@ -1,4 +1,4 @@
-import { type ColumnsOf, erasedColumns } from '../erasure.ts';
+import { type ColumnsOf, erasedColumns, erasedTextOf } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { type Rows, columnsOf } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -29,7 +29,8 @@ const NEW_WORKER = { approved_count: 0, rejected_count: 0, suspended: 0 };
  */
 export const userTasksProjection: Projection = {
   name: 'user-tasks',
-  version: 3,
+  // 4: a rejection's reason reads as erased once its person is.
+  version: 4,
   tables: {
     user_tasks: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, status TEXT NOT NULL,
@@ -134,6 +135,15 @@ export const userTasksProjection: Projection = {
         const user_id = userIdOf(event.streamId);
         rows.update('proof_submissions', { user_id }, { set: erasedColumns('ProofSubmitted', SUBMISSION_COLUMNS) });
         rows.update('user_tasks', { user_id }, { set: erasedColumns('ProofSubmitted', PROOF_COLUMNS) });
+        const reason = erasedTextOf('ProofRejected', 'reason');
+        if (reason !== undefined) {
+          for (const row of rows.all('proof_submissions', { user_id }, ['id', 'rejection_reason'])) {
+            if (row.rejection_reason !== null) rows.update('proof_submissions', { id: row.id }, { set: { rejection_reason: reason } });
+          }
+          for (const row of rows.all('user_tasks', { user_id }, ['id', 'rejection_reason'])) {
+            if (row.rejection_reason !== null) rows.update('user_tasks', { id: row.id }, { set: { rejection_reason: reason } });
+          }
+        }
         eraseProofHashes(rows, user_id, event.position);
         return;
       }

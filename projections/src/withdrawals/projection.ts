@@ -1,13 +1,14 @@
 import type { Projection } from '../projection.ts';
 import type { Rows, Update } from '../rows.ts';
-import { DESTINATION_PATHS, scrubPaths } from '../erasure.ts';
+import { DESTINATION_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
 import { userIdOf } from '../users/projection.ts';
 
 /** withdrawal_requests: every request on a user's stream and how it was settled. */
 export const withdrawalsProjection: Projection = {
   name: 'withdrawals',
   // 2: payout states (processing, failed, reversed), the batch and when processing began.
-  version: 2,
+  // 3: the reason (a rejection's, the bank's) reads as erased once its person is.
+  version: 3,
   tables: {
     withdrawal_requests: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, status TEXT NOT NULL,
@@ -61,10 +62,11 @@ export const withdrawalsProjection: Projection = {
         return settle(rows, event.streamId, d.withdrawalId, { status: 'reversed', processed_at: d.reversedAt, processed_by: d.by, reason: d.reason });
       }
       case 'UserErased': {
-        // The destination's personal parts read as erased, as a rebuild decodes them; kind and IFSC stay.
-        for (const row of rows.all('withdrawal_requests', { user_id: userIdOf(event.streamId) }, ['id', 'destination'])) {
+        // The destination's personal parts and the reason read as erased, as a rebuild decodes them; kind and IFSC stay.
+        for (const row of rows.all('withdrawal_requests', { user_id: userIdOf(event.streamId) }, ['id', 'destination', 'reason', 'status'])) {
           const destination = scrubPaths(JSON.parse(row.destination) as Record<string, unknown>, DESTINATION_PATHS);
-          rows.update('withdrawal_requests', { id: row.id }, { set: { destination: JSON.stringify(destination) } });
+          const reason = row.reason === null ? null : (erasedTextOf(REASON_EVENT[row.status] ?? 'WithdrawalRejected', 'reason') ?? row.reason);
+          rows.update('withdrawal_requests', { id: row.id }, { set: { destination: JSON.stringify(destination), reason } });
         }
         return;
       }
@@ -72,6 +74,13 @@ export const withdrawalsProjection: Projection = {
         return;
     }
   },
+};
+
+/** Which event a settled request's reason came from, by the status it left. */
+const REASON_EVENT: Readonly<Record<string, 'WithdrawalRejected' | 'WithdrawalFailed' | 'WithdrawalReversed'>> = {
+  rejected: 'WithdrawalRejected',
+  failed: 'WithdrawalFailed',
+  reversed: 'WithdrawalReversed',
 };
 
 /** A request's new state, on the row of that request on that user's stream only. */

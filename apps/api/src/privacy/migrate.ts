@@ -6,11 +6,16 @@
  * its head hash and event count. The copy must verify and replay every wallet to the same balances as
  * the old log before it replaces it; the old file (and the read models built from it, which hold the
  * same plain data) are kept aside for the operator to delete. The app must be stopped meanwhile.
+ *
+ * Every field EVENT_FIELDS classifies as personal or free text is sealed on the way (the sealed store
+ * does it), older shapes included: literal notification and ledger texts, reasons, and the whole HTTP
+ * answers older code recorded (IdempotentResponseRecorded), which are also cut down to their facts
+ * (factsOfAnswer): a staff member's answer names the user it acted on, whose key does not seal it.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { streams } from '@kamai/contracts';
-import type { EventStore, NewEvent, RecordedEvent } from '@kamai/domain';
+import type { EventStore, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { type KnownWithdrawal, accounts, changeOf, journalTransactionOf, toProjectedEvent } from '@kamai/projections';
 import type { Config } from '../config.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
@@ -54,6 +59,56 @@ class WalletReplay {
     wallet.pending += changeOf(accounts.payoutPending(userId), t.from, t.to, t.amountPaise);
     this.balances.set(userId, wallet);
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** Rupees as the API writes them ("1250.00"): never a phone or account number, which have no decimals. */
+const RUPEES = /^-?\d{1,12}\.\d{2}$/;
+/** Fields whose value is a code of a closed list (a status, a kind): kept when they look like one. */
+const CODE_FIELDS = new Set(['status', 'kind', 'type', 'direction', 'code', 'documentType', 'taskType', 'role', 'decision', 'result']);
+const CODE = /^[a-z][a-z_]{0,39}$/;
+
+/**
+ * What a copied IdempotentResponseRecorded keeps of its answer: the facts a replay may need — ids,
+ * amounts, times, counts, flags and codes — and nothing else. Any other string (a name, a number,
+ * a UPI ID, a reason, a message) may be anyone's and goes. Older code replays it only within the
+ * key's retention (IDEMPOTENCY_RETENTION_HOURS), so a retry then sees the ids of what it did.
+ */
+export function factsOfAnswer(body: Json, field = ''): Json | undefined {
+  if (body === null || typeof body === 'number' || typeof body === 'boolean') return body;
+  if (typeof body === 'string') {
+    const fact = UUID.test(body) || ISO_TIME.test(body) || RUPEES.test(body) || (CODE_FIELDS.has(field) && CODE.test(body));
+    return fact ? body : undefined;
+  }
+  if (Array.isArray(body)) return body.map((item) => factsOfAnswer(item, field) ?? null);
+  const kept: { [key: string]: Json } = {};
+  for (const [key, value] of Object.entries(body)) {
+    const fact = value === undefined ? undefined : factsOfAnswer(value, key);
+    if (fact !== undefined) kept[key] = fact;
+  }
+  return kept;
+}
+
+/**
+ * An event as the copy appends it: a recorded answer cut down to its facts, with its caller (whose
+ * key seals it) taken from the key's reservation when the event does not name one.
+ */
+function copyOf(event: RecordedEvent, callers: Map<string, string>): NewEvent {
+  if (event.type === 'IdempotencyKeyReserved' && typeof (event.data as { caller?: unknown }).caller === 'string') {
+    callers.set(event.streamId, (event.data as { caller: string }).caller);
+  }
+  if (event.type !== 'IdempotentResponseRecorded' || typeof event.data !== 'object' || event.data === null || Array.isArray(event.data)) {
+    return { id: event.id, type: event.type, data: event.data, metadata: event.metadata };
+  }
+  const data = event.data as { [key: string]: Json };
+  const actor = event.metadata.actor ?? callers.get(event.streamId);
+  return {
+    id: event.id,
+    type: event.type,
+    data: { ...data, body: factsOfAnswer(data.body ?? null) ?? null },
+    metadata: { ...event.metadata, ...(actor !== undefined && { actor }) },
+  };
 }
 
 async function eachEvent(store: EventStore, visit: (event: RecordedEvent) => void | Promise<void>): Promise<number> {
@@ -101,13 +156,14 @@ export async function migratePrivacy(config: Config, log: (line: string) => void
 
     const before = new WalletReplay();
     const renamed = new Set<string>();
+    const callers = new Map<string, string>();
     let pending: Promise<unknown>[] = [];
     const events = await eachEvent(old, async (event) => {
       before.add(event);
       const legacy = LEGACY_MOBILE_STREAM.exec(event.streamId);
       const streamId = legacy ? personal.mobileStreamId(legacy[1]!) : event.streamId;
       if (legacy) renamed.add(event.streamId);
-      const copy: NewEvent = { id: event.id, type: event.type, data: event.data, metadata: event.metadata };
+      const copy = copyOf(event, callers);
       // Appended in log order without waiting for each: group commit writes them together, in order.
       pending.push(fresh.append(streamId, [copy], event.revision === 0 ? 'no_stream' : event.revision - 1));
       if (pending.length >= PAGE) {

@@ -1,6 +1,6 @@
-import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, SubmissionsQuery, msg } from '@kamai/contracts';
+import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, SubmissionsQuery, msg, reasonCodeOf } from '@kamai/contracts';
 import { DomainError } from '@kamai/domain';
-import { findSubmission, listSubmissions, submissionOwner } from '@kamai/projections';
+import { findSubmission, getSettings, listSubmissions, submissionOwner } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
 import type { AppEnv } from '../deps.ts';
@@ -17,7 +17,13 @@ const reviewerOnly = withRole('reviewer');
 /** A submission id that is not a UUID names nothing: 404. */
 const submissionIdParam = idParam('id', UUID_PATTERN, msg('api.submissionNotFound'));
 
-type Review = { decision: 'approve' } | { decision: 'reject'; reason: string };
+type Review = { decision: 'approve' } | { decision: 'reject'; reason: string; reasonCode: string };
+
+/** A rejection with its plain reason code: which canned reason in force it is, or "other". */
+async function rejection(c: Context<AppEnv>, reason: string): Promise<Review> {
+  const { cannedReasons } = await getSettings(c.var.deps.db);
+  return { decision: 'reject', reason, reasonCode: reasonCodeOf(reason, cannedReasons) };
+}
 
 /**
  * Approves or rejects the submission the path names, on its owner's stream. Reviewed twice, or by
@@ -46,7 +52,7 @@ async function review(c: Context<AppEnv>, decision: Review) {
 async function bulkReview(c: Context<AppEnv>, request: BulkReviewRequest) {
   const deps = c.var.deps;
   const reviewer = requireRole(c, 'reviewer');
-  const decision: Review = request.decision === 'approve' ? { decision: 'approve' } : { decision: 'reject', reason: request.reason };
+  const decision: Review = request.decision === 'approve' ? { decision: 'approve' } : await rejection(c, request.reason);
   const results: BulkReviewBody['results'] = [];
   let last = 0;
   for (const submissionId of request.ids) {
@@ -78,6 +84,6 @@ export const reviewRoutes = new Hono<AppEnv>()
   })
   .post('/api/admin/submissions/bulk', reviewerOnly, validate('json', BulkReviewRequest), (c) => bulkReview(c, c.req.valid('json')))
   .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))
-  .post('/api/admin/submissions/:id/reject', reviewerOnly, submissionIdParam, validate('json', RejectRequest), (c) =>
-    review(c, { decision: 'reject', reason: c.req.valid('json').reason }),
+  .post('/api/admin/submissions/:id/reject', reviewerOnly, submissionIdParam, validate('json', RejectRequest), async (c) =>
+    review(c, await rejection(c, c.req.valid('json').reason)),
   );

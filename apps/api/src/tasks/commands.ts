@@ -112,7 +112,7 @@ export async function reviewProof(
   ownerId: string,
   review:
     | { decision: 'approve'; submissionId: string; reviewerId: string }
-    | { decision: 'reject'; submissionId: string; reviewerId: string; reason: string },
+    | { decision: 'reject'; submissionId: string; reviewerId: string; reason: string; reasonCode?: string },
   now: Date,
 ) {
   const at = now.toISOString();
@@ -120,7 +120,17 @@ export async function reviewProof(
   const command: UserTaskCommand =
     review.decision === 'approve'
       ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: commandId(), notificationId }, now: at }
-      : { type: 'RejectProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, reason: review.reason, notificationId }, now: at };
+      : {
+          type: 'RejectProof',
+          data: {
+            submissionId: review.submissionId,
+            reviewerId: review.reviewerId,
+            reason: review.reason,
+            ...(review.reasonCode !== undefined && { reasonCode: review.reasonCode }),
+            notificationId,
+          },
+          now: at,
+        };
   const decided = await handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
   // A rejection gives the submission's slot back to the task (an approval keeps it).
   for (const event of decided.events) {
