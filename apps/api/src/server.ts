@@ -65,6 +65,8 @@ export interface RunningServer {
   storageGone: Promise<string>;
   /** Runs the unreferenced-upload sweep now (as if at `now`); returns the keys it deleted. */
   sweepUploads(now?: number): Promise<string[]>;
+  /** Runs a round of the webhook sender now: takes in what the read model queued, sends what is due. */
+  sweepWebhooks(): Promise<void>;
   /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
@@ -258,6 +260,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
     storageGone,
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
+    sweepWebhooks: () => webhooks.tick(),
     async close(graceMs = 10_000) {
       // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
