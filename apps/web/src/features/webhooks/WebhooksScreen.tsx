@@ -208,7 +208,7 @@ function DeliveryLogDialog({ endpoint, onClose }: { endpoint: WebhookEndpointBod
   const { t } = useTranslation('webhooks');
   const log = useQuery({ ...webhookDeliveriesQuery(endpoint?.id ?? ''), enabled: endpoint !== null });
   return (
-    <Dialog open={endpoint !== null} onOpenChange={(next) => !next && onClose()} title={t('logTitle')} description={endpoint?.url}>
+    <Dialog open={endpoint !== null} onOpenChange={(next) => !next && onClose()} title={t('logTitle')} description={endpoint && <span className="break-all">{endpoint.url}</span>}>
       {log.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-24 animate-pulse rounded-xl bg-slate-100" />
       ) : log.isError ? (
@@ -270,7 +270,7 @@ function DeleteDialog({ endpoint, onClose }: { endpoint: WebhookEndpointBody | n
     close();
   };
   return (
-    <Dialog open={endpoint !== null} onOpenChange={(next) => !next && close()} busy={once.busy} title={t('deleteTitle')} description={endpoint?.url}>
+    <Dialog open={endpoint !== null} onOpenChange={(next) => !next && close()} busy={once.busy} title={t('deleteTitle')} description={endpoint && <span className="break-all">{endpoint.url}</span>}>
       <p className="text-sm text-slate-700">{t('deleteText')}</p>
       {refusal && (
         <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
