@@ -6,7 +6,7 @@ import {
 } from '@kamai/contracts';
 import { type ReadDbHandle, findWebhookDelivery, findWebhookEndpoint, webhookDeliveriesQueuedAfter } from '@kamai/projections';
 import type { KeyStore } from '../privacy/key-store.ts';
-import { logger } from '../observability/index.ts';
+import { logger } from '../observability/logger.ts';
 import { type SendState, WebhookOutbox } from './outbox.ts';
 import { openWebhookSecret, sealWebhookSecret, signWebhook } from './signing.ts';
 
