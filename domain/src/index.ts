@@ -23,3 +23,4 @@ export * from './password-reset.ts';
 export * from './finance/funding.ts';
 export * from './workflows/workflow.ts';
 export * from './finance/staff-limits.ts';
+export * from './webhooks/endpoint.ts';

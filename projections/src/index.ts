@@ -48,3 +48,6 @@ export * from './deletions/projection.ts';
 export * from './deletions/queries.ts';
 export * from './deletions/export.ts';
 export * from './staff/queues.ts';
+export * from './webhooks/schema.ts';
+export * from './webhooks/projection.ts';
+export * from './webhooks/queries.ts';

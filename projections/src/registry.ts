@@ -13,6 +13,7 @@ import { usersProjection } from './users/projection.ts';
 import { walletProjection } from './wallet/projection.ts';
 import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { workflowsProjection } from './workflows/projection.ts';
+import { webhooksProjection } from './webhooks/projection.ts';
 
 /**
  * Every read model, in the order they apply each event. A new read model is one folder (projection,
@@ -33,6 +34,7 @@ export const allProjections: readonly Projection[] = [
   payoutsProjection,
   deletionsProjection,
   workflowsProjection,
+  webhooksProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -9,6 +9,7 @@ import type { ProofWindowHeadTable, ProofWindowTable, SimilarProofsTable } from 
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { WorkflowsTable } from './workflows/schema.ts';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WebhookWithdrawalsTable } from './webhooks/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 
 /**
@@ -47,6 +48,10 @@ export interface ReadDb {
   settings_requests: SettingsRequestsTable;
   audit_settings_requests: AuditSettingsRequestsTable;
   workflows: WorkflowsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_withdrawals: WebhookWithdrawalsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

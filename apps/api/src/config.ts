@@ -120,6 +120,15 @@ const Env = v.object({
   DISK_RESERVE_MB: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'must be a whole number of MiB'), v.transform(Number)), '256'),
   /** The built web app to serve; empty to serve the API only. */
   WEB_DIST: v.optional(v.string()),
+  /** `test` (vitest sets it) also lets webhooks go to http on loopback. */
+  NODE_ENV: v.optional(v.string()),
+  /**
+   * Webhook endpoints may be http://localhost, 127.0.0.1 or [::1] (a receiver on this machine):
+   * true or false; unset, only when NODE_ENV=test. Everything else must be https.
+   */
+  WEBHOOK_HTTP_LOOPBACK: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  /** The first retry of a failed webhook delivery waits this long (ms); each next one twice as long, at most an hour, for 24 hours. */
+  WEBHOOK_RETRY_FIRST_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,8}$/, 'must be a whole number of milliseconds from 10'), v.transform(Number)), '10000'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -215,6 +224,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             templateIds: { en: e.SMS_DLT_TEMPLATE_ID_EN!, hi: e.SMS_DLT_TEMPLATE_ID_HI! },
           }
         : { kind: 'console' as const },
+    webhooks: {
+      file: resolve(dataDir, 'webhooks.sqlite'),
+      httpLoopback: e.WEBHOOK_HTTP_LOOPBACK === undefined ? e.NODE_ENV === 'test' : e.WEBHOOK_HTTP_LOOPBACK === 'true',
+      retryFirstMs: e.WEBHOOK_RETRY_FIRST_MS,
+    },
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };
 }

@@ -9,6 +9,7 @@ import type { PersonalData } from './privacy/personal-data.ts';
 import type { SmsPort } from './auth/sms.ts';
 import type { LedgerCheckpoints } from './finance/verify.ts';
 import type { StorageGuard } from './storage/guard.ts';
+import type { WebhookSender } from './webhooks/sender.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   ledger?: Pick<LedgerCheckpoints, 'status' | 'witness'>;
   /** The disk under DATA_DIR: free space against the reserve, read-only, gone (storage/guard.ts). */
   storage?: StorageGuard;
+  /** Signs and sends webhook deliveries; seals endpoint secrets (webhooks/sender.ts). */
+  webhooks: WebhookSender;
 }
 
 export interface AppEnv {

@@ -40,6 +40,7 @@ import { createLedgerWitness } from './event-store/witness.ts';
 import { monotonicClock } from './clock.ts';
 import { logger } from './observability/index.ts';
 import { StorageGuard } from './storage/guard.ts';
+import { WebhookSender } from './webhooks/sender.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
 // Registers the demo wallet (a balance and a pending withdrawal) as a seed step.
@@ -64,6 +65,8 @@ export interface RunningServer {
   storageGone: Promise<string>;
   /** Runs the unreferenced-upload sweep now (as if at `now`); returns the keys it deleted. */
   sweepUploads(now?: number): Promise<string[]>;
+  /** Runs a round of the webhook sender now: takes in what the read model queued, sends what is due. */
+  sweepWebhooks(): Promise<void>;
   /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
@@ -177,6 +180,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const attempts = new AttemptStore(config.throttleFile, secret);
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   const uploads = new UploadLedger(config.throttleFile);
+  // Webhook deliveries: queued by the webhooks read model, sent from here (every process may send;
+  // the outbox file lets one claim each delivery). Started once the read models are caught up.
+  const webhooks = new WebhookSender({ file: config.webhooks.file, db, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs });
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
   const now = options.now ?? monotonicClock({
     floor: await lastRecordedAt(store),
@@ -189,6 +195,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       config.readDbFile,
       config.keysFile,
       config.throttleFile,
+      config.webhooks.file,
       ...(config.objectStorage === 'disk' ? [join(config.dataDir, 'objects')] : []),
     ],
     reserveBytes: config.diskReserveBytes,
@@ -201,7 +208,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
   const appDeps: AppDeps = {
     config, store, personalData: store.personal, db, runner, now, loginGuard, sessions, attempts, uploads, sms, secret, storage,
-    ledger: ledgerCheckpoints,
+    ledger: ledgerCheckpoints, webhooks,
   };
   const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
@@ -236,6 +243,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   workflowSweep.unref();
   await starting;
   sweepAbandoned();
+  webhooks.start();
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -256,6 +264,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     routes: [...new Map(app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, { method: r.method, path: r.path }])).values()],
     storageGone,
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
+    sweepWebhooks: () => webhooks.tick(),
     async close(graceMs = 10_000) {
       // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -265,6 +274,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(sweep);
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
+      await webhooks.stop();
       storage.stop();
       await sessions.stop();
       attempts.close();

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestAccount } from './harness.ts';
 import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, tx } from './helpers.ts';
-import { istDayOf } from '@kamai/contracts';
+import { WEBHOOK_EVENT_KINDS, istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
 /**
@@ -164,6 +164,36 @@ const SCREENS: Screen[] = [
   { name: 'audit log', role: 'admin', path: '/admin/audit' },
   { name: 'staff home with queue counts', role: 'reviewer', path: '/' },
   { name: 'staff home of finance', role: 'finance', path: '/' },
+  { name: 'webhooks', role: 'admin', path: '/admin/webhooks', reach: (page) => page.getByTestId('webhook-endpoint').first().waitFor() },
+  {
+    name: 'webhook registration',
+    role: 'admin',
+    path: '/admin/webhooks',
+    reach: async (page, t) => {
+      await page.getByRole('button', { name: t('webhooks:register') }).click();
+      await page.getByRole('dialog').getByLabel(t('webhooks:url')).waitFor();
+    },
+  },
+  {
+    name: 'webhook secret, shown once',
+    role: 'admin',
+    path: '/admin/webhooks',
+    reach: async (page, t) => {
+      await page.getByRole('button', { name: t('webhooks:register') }).click();
+      await page.getByRole('dialog').getByLabel(t('webhooks:url')).fill('https://bi.example.invalid/kamai');
+      await page.getByRole('dialog').getByRole('button', { name: t('webhooks:registerSubmit') }).click();
+      await page.getByTestId('webhook-secret').waitFor();
+    },
+  },
+  {
+    name: 'webhook delivery log',
+    role: 'admin',
+    path: '/admin/webhooks',
+    reach: async (page, t) => {
+      await page.getByRole('button', { name: t('webhooks:log') }).first().click();
+      await page.getByTestId('webhook-deliveries').waitFor();
+    },
+  },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
@@ -335,6 +365,10 @@ beforeAll(async () => {
     staffAccount(suite.server, 'Dev', 'Malik', 'finance'),
     registeredAccount(suite.server, 'Asha', 'Rao'),
   ]);
+
+  // A finance tool's endpoint, registered first: the events below fill its delivery log (its host
+  // never resolves, so they stay pending with their error).
+  await api(admin, 'POST', '/api/admin/webhooks', { url: 'https://books.example.invalid/kamai', events: [...WEBHOOK_EVENT_KINDS] });
 
   // A task of each kind; one rating task proved (in the review queue), one left open.
   const proved = await task('Rate the Kamai app', 'rating');

@@ -326,6 +326,28 @@ describe('a double press on the other buttons that send', () => {
     expect(eraseKeys[0]).toMatch(KEY);
     await expect.poll(() => card.count()).toBe(0);
   });
+
+  it("the admin's webhook registration and deletion: one request each, one endpoint", async () => {
+    const desk = await signedIn(admin);
+    await desk.goto('/admin/webhooks');
+    await desk.getByRole('button', { name: 'Register an endpoint' }).click();
+    const register = desk.getByRole('dialog', { name: 'Register an endpoint' });
+    await register.getByLabel('Endpoint URL').fill('https://ledger.example.invalid/once');
+    const registerKeys = await doubleClickWhileSlow(desk, register, register.getByRole('button', { name: 'Register', exact: true }), /^\/api\/admin\/webhooks$/);
+    expect(registerKeys).toHaveLength(1);
+    await desk.getByTestId('webhook-secret').waitFor();
+    const listed = async () => ((await (await api(admin, 'GET', '/api/admin/webhooks')).json()) as Array<{ url: string }>).filter((e) => e.url === 'https://ledger.example.invalid/once');
+    expect(await listed()).toHaveLength(1);
+    await desk.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+
+    const card = desk.getByTestId('webhook-endpoint').filter({ hasText: 'https://ledger.example.invalid/once' });
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const remove = desk.getByRole('dialog', { name: 'Delete this endpoint?' });
+    const deleteKeys = await doubleClickWhileSlow(desk, remove, remove.getByRole('button', { name: 'Delete endpoint' }), /^\/api\/admin\/webhooks\/[^/]+$/);
+    expect(deleteKeys).toHaveLength(1);
+    await remove.waitFor({ state: 'detached' });
+    expect(await listed()).toHaveLength(0);
+  });
 });
 
 describe('dialogs on a phone', () => {

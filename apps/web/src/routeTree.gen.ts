@@ -27,6 +27,7 @@ import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/f
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/admin/settings';
+import { Route as AuthedAdminWebhooksRouteImport } from './routes/_authed/admin/webhooks';
 import { Route as AuthedSecurityDevicesRouteImport } from './routes/_authed/security/devices';
 import { Route as AuthedSecurityPasswordRouteImport } from './routes/_authed/security/password';
 import { Route as AuthedTasksIndexRouteImport } from './routes/_authed/tasks/index';
@@ -123,6 +124,11 @@ const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
   path: '/admin/settings',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminWebhooksRoute = AuthedAdminWebhooksRouteImport.update({
+  id: '/admin/webhooks',
+  path: '/admin/webhooks',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedSecurityDevicesRoute = AuthedSecurityDevicesRouteImport.update({
   id: '/security/devices',
   path: '/security/devices',
@@ -175,6 +181,7 @@ export interface FileRoutesByFullPath {
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
+  '/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
   '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -200,6 +207,7 @@ export interface FileRoutesByTo {
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
+  '/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
   '/security/password': typeof AuthedSecurityPasswordRoute;
   '/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -228,6 +236,7 @@ export interface FileRoutesById {
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
   '/_authed/admin/settings': typeof AuthedAdminSettingsRoute;
+  '/_authed/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/_authed/security/devices': typeof AuthedSecurityDevicesRoute;
   '/_authed/security/password': typeof AuthedSecurityPasswordRoute;
   '/_authed/tasks/categories': typeof AuthedTasksCategoriesRoute;
@@ -255,6 +264,7 @@ export interface FileRouteTypes {
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/settings'
+    | '/admin/webhooks'
     | '/security/devices'
     | '/security/password'
     | '/tasks/categories'
@@ -280,6 +290,7 @@ export interface FileRouteTypes {
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/settings'
+    | '/admin/webhooks'
     | '/security/devices'
     | '/security/password'
     | '/tasks/categories'
@@ -307,6 +318,7 @@ export interface FileRouteTypes {
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
     | '/_authed/admin/settings'
+    | '/_authed/admin/webhooks'
     | '/_authed/security/devices'
     | '/_authed/security/password'
     | '/_authed/tasks/categories'
@@ -453,6 +465,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminSettingsRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/webhooks': {
+      id: '/_authed/admin/webhooks';
+      path: '/admin/webhooks';
+      fullPath: '/admin/webhooks';
+      preLoaderRoute: typeof AuthedAdminWebhooksRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/security/devices': {
       id: '/_authed/security/devices';
       path: '/security/devices';
@@ -515,6 +534,7 @@ interface AuthedRouteChildren {
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute;
+  AuthedAdminWebhooksRoute: typeof AuthedAdminWebhooksRoute;
   AuthedSecurityDevicesRoute: typeof AuthedSecurityDevicesRoute;
   AuthedSecurityPasswordRoute: typeof AuthedSecurityPasswordRoute;
   AuthedTasksCategoriesRoute: typeof AuthedTasksCategoriesRoute;
@@ -535,6 +555,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
+  AuthedAdminWebhooksRoute: AuthedAdminWebhooksRoute,
   AuthedSecurityDevicesRoute: AuthedSecurityDevicesRoute,
   AuthedSecurityPasswordRoute: AuthedSecurityPasswordRoute,
   AuthedTasksCategoriesRoute: AuthedTasksCategoriesRoute,

@@ -10,6 +10,7 @@ import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 import { privacyEvents } from './privacy.ts';
 import { workflowEvents } from './workflows.ts';
+import { webhookEvents } from './webhooks.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -40,6 +41,7 @@ export type BankStatementEvent = EventsOf<typeof bankStatementEvents>;
 export type FundingEvent = EventsOf<typeof fundingEvents>;
 export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 export type WorkflowEvent = EventsOf<typeof workflowEvents>;
+export type WebhookEvent = EventsOf<typeof webhookEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -57,6 +59,7 @@ export const allEvents = {
   ...fundingEvents,
   ...privacyEvents,
   ...workflowEvents,
+  ...webhookEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -163,6 +163,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WorkflowStarted: 1,
   WorkflowStepRecorded: 1,
   WorkflowCompleted: 1,
+  WebhookEndpointRegistered: 1,
+  WebhookEndpointDeleted: 1,
+  WebhookReplayRequested: 1,
 };
 
 /**

@@ -11,6 +11,7 @@ export * from './funding.ts';
 export * from './personal.ts';
 export * from './privacy.ts';
 export * from './workflows.ts';
+export * from './webhooks.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -35,5 +36,7 @@ export const streams = {
   privacy: () => 'privacy',
   /** An operation across several streams (docs/workflows.md). */
   workflow: (workflowId: string) => `workflow-${workflowId}`,
+  /** A webhook endpoint registered by an admin (docs/api.md#webhooks). */
+  webhook: (endpointId: string) => `webhook-${endpointId}`,
 };
 export * from './codec.ts';

@@ -30,6 +30,7 @@ import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { openApiRoutes } from '../openapi/index.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
 import { meteredStore, metricsRoutes, registerRunnerLag, registerStorage } from '../observability/index.ts';
 import { shareStreamStateCache } from '../commands/handle.ts';
 import { errorBody, respondWithError } from './errors.ts';
@@ -120,6 +121,7 @@ export function createApp(parts: AppParts) {
   app.route('/', suspensionRoutes);
   app.route('/', staffRoutes);
   app.route('/', privacyRoutes({ objects }));
+  app.route('/', webhookRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

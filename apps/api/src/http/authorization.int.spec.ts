@@ -141,6 +141,12 @@ const MATRIX: Row[] = [
   // The OpenAPI document: a client generator needs no session.
   ['GET', '/api/openapi.json', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
+  // Webhooks: an empty body is refused before anything is registered or looked up; unknown ids are 404.
+  ['POST', '/api/admin/webhooks', 'admin', 400],
+  ['GET', '/api/admin/webhooks', 'admin', 200],
+  ['DELETE', '/api/admin/webhooks/:id', 'admin', 404],
+  ['GET', '/api/admin/webhooks/:id/deliveries', 'admin', 404],
+  ['POST', '/api/admin/webhooks/:id/replay', 'admin', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -71,6 +71,12 @@ import {
   WithdrawalListQuery,
   WithdrawalRequest,
   YearlyReportQuery,
+  WebhookDeliveryBody,
+  WebhookEndpointBody,
+  WebhookEndpointCreatedBody,
+  WebhookEndpointRequest,
+  WebhookReplayBody,
+  WebhookReplayRequest,
 } from '@kamai/contracts';
 import * as v from 'valibot';
 
@@ -240,4 +246,9 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
   'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
+  'POST /api/admin/webhooks': { summary: 'Register a webhook endpoint (its signing secret is in this answer only)', access: 'admin', body: WebhookEndpointRequest, ok: 201, answer: WebhookEndpointCreatedBody },
+  'GET /api/admin/webhooks': { summary: 'The webhook endpoints', access: 'admin', ok: 200, answer: WebhookEndpointBody, list: true },
+  'DELETE /api/admin/webhooks/:id': { summary: 'Delete a webhook endpoint (what it has pending is not sent)', access: 'admin', idPattern: UUID, ok: 204 },
+  'GET /api/admin/webhooks/:id/deliveries': { summary: "A webhook endpoint's delivery log, newest first", access: 'admin', idPattern: UUID, ok: 200, answer: WebhookDeliveryBody, list: true },
+  'POST /api/admin/webhooks/:id/replay': { summary: 'Send again every event of the endpoint\'s kinds from a log position on', access: 'admin', idPattern: UUID, body: WebhookReplayRequest, ok: 202, answer: WebhookReplayBody },
 };

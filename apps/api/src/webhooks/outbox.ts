@@ -1,0 +1,160 @@
+import type Database from 'better-sqlite3';
+import { WEBHOOK_RETRY_MAX_DELAY_MS, WEBHOOK_RETRY_WINDOW_MS, type WebhookDeliveryStatus } from '@kamai/contracts';
+import { openWalFile } from '../sqlite-file.ts';
+
+/** A delivery's sending state: what the read model cannot know, kept apart so a rebuild of it sends nothing twice. */
+export interface SendState {
+  deliveryId: string;
+  endpointId: string;
+  /** The queued_position it was queued at: a replay queues it again at a later one. */
+  generation: number;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  firstAt: number;
+  nextAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: number | null;
+}
+
+interface SendRow {
+  delivery_id: string;
+  endpoint_id: string;
+  generation: number;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  first_at: number;
+  next_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+}
+
+const stateOf = (r: SendRow): SendState => ({
+  deliveryId: r.delivery_id,
+  endpointId: r.endpoint_id,
+  generation: r.generation,
+  status: r.status,
+  attempts: r.attempts,
+  firstAt: r.first_at,
+  nextAt: r.next_at,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  deliveredAt: r.delivered_at,
+});
+
+/** How long a failed attempt waits before the next: `first`, doubling each time, at most an hour. */
+export function retryDelay(firstMs: number, attempts: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, attempts - 1), WEBHOOK_RETRY_MAX_DELAY_MS);
+}
+
+/**
+ * DATA_DIR/webhooks.sqlite: the sender's own record of each delivery (pending, delivered, failed,
+ * cancelled), its attempts and next try, and the read model position it has taken deliveries in up
+ * to. Shared by every API process on DATA_DIR: a process claims a delivery for a while (a lease)
+ * before it sends it, so two processes do not send it at once.
+ */
+export class WebhookOutbox {
+  readonly #db: Database.Database;
+
+  constructor(file: string) {
+    this.#db = openWalFile(file, 5000);
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS cursor (id INTEGER PRIMARY KEY CHECK (id = 1), queued_position INTEGER NOT NULL);
+      INSERT OR IGNORE INTO cursor (id, queued_position) VALUES (1, 0);
+      CREATE TABLE IF NOT EXISTS sends (
+        delivery_id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, generation INTEGER NOT NULL, status TEXT NOT NULL,
+        attempts INTEGER NOT NULL, first_at INTEGER NOT NULL, next_at INTEGER NOT NULL, lease_until INTEGER NOT NULL,
+        last_status INTEGER, last_error TEXT, delivered_at INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS sends_due ON sends (status, next_at);
+      CREATE INDEX IF NOT EXISTS sends_endpoint ON sends (endpoint_id, status);
+    `);
+  }
+
+  /** The read model's queued_position up to which deliveries were taken in. */
+  cursor(): number {
+    return (this.#db.prepare('SELECT queued_position FROM cursor WHERE id = 1').get() as { queued_position: number }).queued_position;
+  }
+
+  /**
+   * Takes in deliveries the read model queued: new ones are due now; one queued again (a replay, at
+   * a later position) starts over as pending. Any process may do it, any number of times.
+   */
+  take(queued: ReadonlyArray<{ id: string; endpoint_id: string; queued_position: number }>, now: number): void {
+    if (queued.length === 0) return;
+    const upsert = this.#db.prepare(`
+      INSERT INTO sends (delivery_id, endpoint_id, generation, status, attempts, first_at, next_at, lease_until)
+      VALUES (?, ?, ?, 'pending', 0, ?, ?, 0)
+      ON CONFLICT (delivery_id) DO UPDATE SET generation = excluded.generation, status = 'pending', attempts = 0,
+        first_at = excluded.first_at, next_at = excluded.next_at, lease_until = 0, last_status = NULL, last_error = NULL, delivered_at = NULL
+      WHERE excluded.generation > sends.generation`);
+    this.#db
+      .transaction(() => {
+        for (const row of queued) upsert.run(row.id, row.endpoint_id, row.queued_position, now, now);
+        const last = queued.reduce((max, row) => Math.max(max, row.queued_position), 0);
+        this.#db.prepare('UPDATE cursor SET queued_position = max(queued_position, ?) WHERE id = 1').run(last);
+      })
+      .immediate();
+  }
+
+  /** Claims up to `limit` deliveries due at `now` for `leaseMs`: no other process sends them meanwhile. */
+  claim(now: number, leaseMs: number, limit: number): SendState[] {
+    // Most rounds find nothing due: a plain read then, not a write lock on the file every second.
+    const anyDue = this.#db.prepare("SELECT 1 FROM sends WHERE status = 'pending' AND next_at <= ? AND lease_until <= ? LIMIT 1").get(now, now);
+    if (anyDue === undefined) return [];
+    return this.#db
+      .transaction(() => {
+        const due = this.#db
+          .prepare("SELECT * FROM sends WHERE status = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY next_at LIMIT ?")
+          .all(now, now, limit) as SendRow[];
+        const lease = this.#db.prepare('UPDATE sends SET lease_until = ? WHERE delivery_id = ?');
+        for (const row of due) lease.run(now + leaseMs, row.delivery_id);
+        return due.map(stateOf);
+      })
+      .immediate();
+  }
+
+  /** The receiver answered 2xx. Only the generation that was sent is settled (a replay meanwhile stays pending). */
+  delivered(send: SendState, status: number, now: number): void {
+    this.#db
+      .prepare("UPDATE sends SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL, delivered_at = ?, lease_until = 0 WHERE delivery_id = ? AND generation = ?")
+      .run(status, now, send.deliveryId, send.generation);
+  }
+
+  /** An attempt failed: the next waits twice as long as the last, until 24 hours after the first; then it is `failed`. */
+  failed(send: SendState, status: number | null, error: string, now: number, retryFirstMs: number): void {
+    const attempts = send.attempts + 1;
+    const next = now + retryDelay(retryFirstMs, attempts);
+    const gaveUp = next > send.firstAt + WEBHOOK_RETRY_WINDOW_MS;
+    this.#db
+      .prepare('UPDATE sends SET status = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ?, lease_until = 0 WHERE delivery_id = ? AND generation = ?')
+      .run(gaveUp ? 'failed' : 'pending', attempts, gaveUp ? now : next, status, error.slice(0, 200), send.deliveryId, send.generation);
+  }
+
+  /** The endpoint was deleted: what it has pending is never sent. */
+  cancel(send: SendState): void {
+    this.#db.prepare("UPDATE sends SET status = 'cancelled', lease_until = 0 WHERE delivery_id = ? AND generation = ?").run(send.deliveryId, send.generation);
+  }
+
+  /** Gives claimed deliveries back unsent (this process stops): another process, or the next start, sends them at once. */
+  release(sends: Iterable<SendState>): void {
+    const release = this.#db.prepare('UPDATE sends SET lease_until = 0 WHERE delivery_id = ? AND generation = ?');
+    for (const send of sends) release.run(send.deliveryId, send.generation);
+  }
+
+  /** The sending state of these deliveries, by id (a delivery the sender has not taken in yet is absent). */
+  states(ids: readonly string[]): Map<string, SendState> {
+    const found = new Map<string, SendState>();
+    const get = this.#db.prepare('SELECT * FROM sends WHERE delivery_id = ?');
+    for (const id of ids) {
+      const row = get.get(id) as SendRow | undefined;
+      if (row) found.set(id, stateOf(row));
+    }
+    return found;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
