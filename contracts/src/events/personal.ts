@@ -279,6 +279,18 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   },
   WorkflowStepRecorded: { plain: { workflowId: ID, outcome: CODE, recordedAt: TIME } },
   WorkflowCompleted: { plain: { workflowId: ID, completedAt: TIME } },
+  /** An admin's endpoint for a finance or BI tool: a business's URL, no person's; the secret is sealed under a system key. */
+  WebhookEndpointRegistered: {
+    plain: {
+      endpointId: ID,
+      url: { why: "a business tool's endpoint, registered by an admin; names no person" },
+      sealedSecret: { why: 'already sealed (AES-256-GCM under a system key of the key store), never plain' },
+      registeredBy: ID,
+      registeredAt: TIME,
+    },
+  },
+  WebhookEndpointDeleted: { plain: { endpointId: ID, deletedBy: ID, deletedAt: TIME } },
+  WebhookReplayRequested: { plain: { endpointId: ID, requestedBy: ID, requestedAt: TIME } },
 };
 
 /**
