@@ -9,6 +9,7 @@ import type { PersonalData } from './privacy/personal-data.ts';
 import type { SmsPort } from './auth/sms.ts';
 import type { LedgerCheckpoints } from './finance/verify.ts';
 import type { StorageGuard } from './storage/guard.ts';
+import type { ObjectStorage } from './object-storage/index.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   ledger?: Pick<LedgerCheckpoints, 'status' | 'witness'>;
   /** The disk under DATA_DIR: free space against the reserve, read-only, gone (storage/guard.ts). */
   storage?: StorageGuard;
+  /** The private objects (images): an erasure's workflow, resumed by the sweep, deletes a person's (absent in specs that build an app alone). */
+  objects?: ObjectStorage;
 }
 
 export interface AppEnv {

@@ -12,8 +12,12 @@ import type { KamaiEventType } from './all.ts';
  * value is absent in an event is simply skipped.
  */
 export interface PersonalFields {
-  /** Whose data it is: the user id of a `user-<id>` stream (`stream`), or a field of the payload. */
-  subject: 'stream' | 'userId' | 'caller';
+  /**
+   * Whose key seals it: the user id of a `user-<id>` stream (`stream`), the payload's `userId`, the
+   * metadata's actor (`caller`), or the payload's `reservationId` (a mobile reservation's own key, so
+   * the sealed blob, whose subject is stored in plain, does not name the holder).
+   */
+  subject: 'stream' | 'userId' | 'caller' | 'reservationId';
   paths: readonly string[];
 }
 
@@ -69,6 +73,8 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   /** The picture's hash is derived from the person's picture: forgotten with it. */
   ProofSubmitted: { subject: 'stream', paths: ['proofImageUrl', 'proofDescription', 'proofDhash'] },
   KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'] },
-  MobileReserved: { subject: 'userId', paths: ['mobile'] },
+  /** The holder's id too: once erasure deletes the reservation's key, the number points at nobody. */
+  MobileReserved: { subject: 'reservationId', paths: ['mobile', 'userId'] },
   SessionStarted: { subject: 'userId', paths: ['device'] },
+  MobileReleased: { subject: 'reservationId', paths: ['userId'] },
 };
