@@ -58,6 +58,12 @@ export class CrashableApi {
     return { died: false, answer };
   }
 
+  /** Stops the process gracefully and starts a new one on the same DATA_DIR. */
+  async restart(): Promise<void> {
+    await this.api.stop();
+    this.api = await startApiProcess(this.#dataDir, this.#env, CRASH_TEST_ENTRY);
+  }
+
   stop(): Promise<void> {
     return this.api.stop();
   }

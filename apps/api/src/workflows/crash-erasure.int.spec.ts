@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { submitDocument } from '../kyc/testing.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
 import { CrashableApi, registerAt } from '../testing/crash.ts';
 import { TestClient } from '../testing/server.ts';
+import { erasurePlan } from './erasure.ts';
+import { WORKFLOW_SWEEP_AGE_MS, startWorkflow } from './run.ts';
 
 // The erasure workflow killed after each of its appends in turn (the 1st, the 2nd, ... until a run
 // goes through): the API process dies between two steps (testing/crash-main.ts), restarts, and the
@@ -21,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('the erasure workflow killed after every append', () => {
-  it('is resumed by a retry with its key: erased once, number released, key and images gone, books balanced', async () => {
+  it('is resumed by a retry with its key (or by the sweep): erased once, number released, key and images gone, books balanced', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kamai-erasure-crash-'));
     const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     let api: CrashableApi | undefined;
@@ -102,5 +105,21 @@ describe('the erasure workflow killed after every append', () => {
     }
     // Intent, erase, its outcome, release, its outcome, and the four later outcomes, the end and the key's answer.
     expect(kills).toBeGreaterThanOrEqual(10);
+
+    // An erasure nobody retries (its request died after the intent, a while ago): the sweep at the
+    // next start finishes it.
+    const person = await registerAt(running.url, 'Asha');
+    const asked = await as(person).post('/api/profile/deletion-request', { password: 'secret123' });
+    expect(asked.status).toBe(202);
+    const workflowId = randomUUID();
+    const longAgo = () => new Date(Date.now() - 2 * WORKFLOW_SWEEP_AGE_MS);
+    const steps = erasurePlan({ id: asked.body.id, userId: person.userId });
+    // Recorded through this test's own connection to the file, dated a while ago.
+    await startWorkflow({ store, now: longAgo }, { workflowId, kind: 'erasure', batchId: '', by: admin.userId, steps, approvalThresholdPaise: 0 });
+    await running.restart();
+    await expect.poll(async () => (await typesOf(streams.workflow(workflowId))).at(-1), { timeout: 60_000 }).toBe('WorkflowCompleted');
+    expect((await typesOf(streams.user(person.userId))).filter((t) => t === 'UserErased')).toHaveLength(1);
+    expect(await typesOf(store.personal.mobileStreamId(person.mobile))).toEqual(['MobileReserved', 'MobileReleased']);
+    expect(erasedKeys().has(person.userId)).toBe(true);
   }, 600_000);
 });
