@@ -219,7 +219,7 @@ export interface LedgerVerifyBody {
   checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean; witnessLatestPosition?: number | null };
 }
 
-/** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions. */
+/** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions, erasures. */
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/withdrawals$/,
   /^\/api\/admin\/adjustments$/,
@@ -232,6 +232,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/submissions\/bulk$/,
   /^\/api\/admin\/ledger\/funding$/,
   /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject|reverse|reverse\/approve)$/,
+  /^\/api\/admin\/deletions\/[^/]+\/erase$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

@@ -3,22 +3,26 @@ import type { MobileEvent, SESSION_END_REASONS, SessionEvent } from '@kamai/cont
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
 
-/** `mobile-<keyed hash>`: who holds this mobile number, if anyone. */
+/** `mobile-<keyed hash>`: who holds this mobile number, if anyone, and under which reservation. */
 export interface MobileState {
   userId: string | null;
+  /** The holding's id, whose key seals the number and the holder ('' for reservations from before it). */
+  reservationId: string;
 }
 
 export const mobileEvolver: Evolver<MobileState, MobileEvent> = {
-  initialState: () => ({ userId: null }),
-  evolve: (_state, event) => ({ userId: event.type === 'MobileReserved' ? event.data.userId : null }),
+  initialState: () => ({ userId: null, reservationId: '' }),
+  evolve: (_state, event) =>
+    event.type === 'MobileReserved' ? { userId: event.data.userId, reservationId: event.data.reservationId } : { userId: null, reservationId: '' },
 };
 
 export function decideReserveMobile(
-  command: { mobile: string; userId: string; now: string },
+  command: { mobile: string; userId: string; reservationId: string; now: string },
   state: MobileState,
 ): MobileEvent[] {
   if (state.userId !== null) throw new DomainError('conflict', msg('api.mobileTaken'), { mobile: msg('api.mobileTaken') });
-  return [{ type: 'MobileReserved', data: { mobile: command.mobile, userId: command.userId, reservedAt: command.now } }];
+  const { mobile, userId, reservationId, now } = command;
+  return [{ type: 'MobileReserved', data: { mobile, userId, reservedAt: now, reservationId } }];
 }
 
 /** `session-<id>`: one signed-in session. */
@@ -76,11 +80,11 @@ export function decideSeeSession(command: { sessionId: string; now: string }, st
 /** Frees the number of an erased holder; releasing a number someone else now holds changes nothing. */
 export function decideReleaseMobile(command: { userId: string; now: string }, state: MobileState): MobileEvent[] {
   if (state.userId !== command.userId) return [];
-  return [{ type: 'MobileReleased', data: { userId: command.userId, releasedAt: command.now } }];
+  return [{ type: 'MobileReleased', data: { userId: command.userId, releasedAt: command.now, reservationId: state.reservationId } }];
 }
 
 export type MobileCommand =
-  | { type: 'ReserveMobile'; mobile: string; userId: string; now: string }
+  | { type: 'ReserveMobile'; mobile: string; userId: string; reservationId: string; now: string }
   | { type: 'ReleaseMobile'; userId: string; now: string };
 
 /** The decider of `mobile-<keyed hash>`. */

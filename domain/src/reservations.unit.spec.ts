@@ -7,30 +7,36 @@ const now = '2026-11-21T10:00:00.000Z';
 
 describe('mobile reservation', () => {
   const spec = deciderSpec(mobileEvolver, decideReserveMobile);
-  it('reserves a free mobile number for a user', () => {
+  it('reserves a free mobile number for a user, under a reservation of its own', () => {
     spec
       .given([])
-      .when({ mobile: '9876543210', userId: 'u1', now })
-      .then([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: now } }]);
+      .when({ mobile: '9876543210', userId: 'u1', reservationId: 'r1', now })
+      .then([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: now, reservationId: 'r1' } }]);
   });
   it('refuses a mobile number that is already reserved', () => {
     spec
-      .given([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: now } }])
-      .when({ mobile: '9876543210', userId: 'u2', now })
+      .given([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: now, reservationId: 'r1' } }])
+      .when({ mobile: '9876543210', userId: 'u2', reservationId: 'r2', now })
       .thenFails('conflict', /already registered/);
   });
-  const reserved = { type: 'MobileReserved' as const, data: { mobile: '9876543210', userId: 'u1', reservedAt: now } };
-  const released = { type: 'MobileReleased' as const, data: { userId: 'u1', releasedAt: now } };
-  it('frees the number of an erased holder, and it registers again', () => {
+  const reserved = { type: 'MobileReserved' as const, data: { mobile: '9876543210', userId: 'u1', reservedAt: now, reservationId: 'r1' } };
+  const released = { type: 'MobileReleased' as const, data: { userId: 'u1', releasedAt: now, reservationId: 'r1' } };
+  it('frees the number of an erased holder, naming the reservation it ends, and it registers again', () => {
     deciderSpec(mobileEvolver, decideReleaseMobile).given([reserved]).when({ userId: 'u1', now }).then([released]);
     spec
       .given([reserved, released])
-      .when({ mobile: '9876543210', userId: 'u2', now })
-      .then([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u2', reservedAt: now } }]);
+      .when({ mobile: '9876543210', userId: 'u2', reservationId: 'r2', now })
+      .then([{ type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u2', reservedAt: now, reservationId: 'r2' } }]);
+  });
+  it('frees a holder whose reservation key is gone already (the holder reads as erased): nothing to release', () => {
+    deciderSpec(mobileEvolver, decideReleaseMobile)
+      .given([{ ...reserved, data: { ...reserved.data, userId: '[erased]' } }])
+      .when({ userId: 'u1', now })
+      .then([]);
   });
   it('releasing a number someone else holds now changes nothing', () => {
     deciderSpec(mobileEvolver, decideReleaseMobile)
-      .given([reserved, released, { ...reserved, data: { ...reserved.data, userId: 'u2' } }])
+      .given([reserved, released, { ...reserved, data: { ...reserved.data, userId: 'u2', reservationId: 'r2' } }])
       .when({ userId: 'u1', now })
       .then([]);
   });

@@ -21,7 +21,7 @@ const user = (id: string) => `user-${id}`;
 /** A small history touching every read model so far. */
 function history(): Array<{ stream: string; event: KamaiEvent }> {
   return [
-    { stream: 'mobile-9876543210', event: { type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: at(0) } } },
+    { stream: 'mobile-9876543210', event: { type: 'MobileReserved', data: { mobile: '9876543210', userId: 'u1', reservedAt: at(0), reservationId: 'r1' } } },
     { stream: user('u1'), event: { type: 'UserRegistered', data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h1', firstName: 'Asha', lastName: 'Rao', registeredAt: at(0) } } },
     { stream: 'session-s1', event: { type: 'SessionStarted', data: { sessionId: 's1', userId: 'u1', startedAt: at(0), expiresAt: at(59) } } },
     { stream: user('u2'), event: { type: 'UserRegistered', data: { userId: 'u2', mobile: '9123456780', passwordHash: 'h2', firstName: 'Ravi', lastName: 'Kumar', registeredAt: at(1) } } },

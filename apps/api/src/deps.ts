@@ -10,6 +10,7 @@ import type { SmsPort } from './auth/sms.ts';
 import type { LedgerCheckpoints } from './finance/verify.ts';
 import type { StorageGuard } from './storage/guard.ts';
 import type { WebhookSender } from './webhooks/sender.ts';
+import type { ObjectStorage } from './object-storage/index.ts';
 
 /** What the routes work with; built once by the server and shared by every request. */
 export interface AppDeps {
@@ -43,6 +44,8 @@ export interface AppDeps {
   storage?: StorageGuard;
   /** Signs and sends webhook deliveries; seals endpoint secrets (webhooks/sender.ts). */
   webhooks: WebhookSender;
+  /** The private objects (images): an erasure's workflow, resumed by the sweep, deletes a person's (absent in specs that build an app alone). */
+  objects?: ObjectStorage;
 }
 
 export interface AppEnv {

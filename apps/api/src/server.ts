@@ -208,7 +208,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
   const appDeps: AppDeps = {
     config, store, personalData: store.personal, db, runner, now, loginGuard, sessions, attempts, uploads, sms, secret, storage,
-    ledger: ledgerCheckpoints, webhooks,
+    ledger: ledgerCheckpoints, webhooks, objects,
   };
   const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).

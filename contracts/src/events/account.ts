@@ -53,11 +53,16 @@ export const passwordResetEvents = {
 /** Why a session ended: the user signed out here, elsewhere, everywhere, changed or reset the password, or was erased. */
 export const SESSION_END_REASONS = ['logout', 'revoked', 'logout_all', 'password_changed', 'password_reset', 'erased', 'suspended'] as const;
 
-/** `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once. */
+/**
+ * `mobile-<keyed hash of the number>`: appended once with "no stream" expected, so a mobile registers once.
+ * `reservationId` names one holding of the number (random; '' in events from before it): the number and
+ * the holder's id are sealed under that reservation's own key, which erasure deletes, so the stream a
+ * later holder of the number appends to names no earlier holder (docs/privacy.md).
+ */
 export const mobileEvents = {
-  MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime }),
+  MobileReserved: v.object({ mobile: v.string(), userId: v.string(), reservedAt: IsoTime, reservationId: v.string() }),
   /** Its holder was erased: the number may register again. */
-  MobileReleased: v.object({ userId: v.string(), releasedAt: IsoTime }),
+  MobileReleased: v.object({ userId: v.string(), releasedAt: IsoTime, reservationId: v.string() }),
 };
 
 /** `session-<id>`: a signed-in session; the id is the SHA-256 of the cookie's token, never the token. */

@@ -124,8 +124,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   KycDocumentApproved: 1,
   KycDocumentRejected: 1,
   KycBonusClaimed: 1,
-  MobileReserved: 1,
-  MobileReleased: 1,
+  MobileReserved: 2,
+  MobileReleased: 2,
   DeletionRequested: 1,
   DeletionCancelled: 1,
   UserErased: 1,
@@ -191,6 +191,9 @@ export const EVENT_UPCASTERS: { readonly [T in keyof KamaiSchemas]?: Readonly<Re
   WalletDebited: { 1: literalDescription },
   // Reservations from before tokens: no event carries an empty token, so a retry runs afresh.
   IdempotencyKeyReserved: { 1: (data) => ({ ...data, token: '' }) },
+  // Reservations from before each had its own key: no reservation id (their holder's id is plain).
+  MobileReserved: { 1: (data) => ({ ...data, reservationId: '' }) },
+  MobileReleased: { 1: (data) => ({ ...data, reservationId: '' }) },
 };
 
 /** The codec of every event the system writes. */

@@ -15,8 +15,12 @@ import type { KamaiEventType } from './all.ts';
  * (`params.*`); a path whose value is absent in an event is simply skipped.
  */
 export interface PersonalFields {
-  /** Whose data it is: the user id of a `user-<id>` stream (`stream`), or a field of the payload. */
-  subject: 'stream' | 'userId' | 'caller';
+  /**
+   * Whose key seals it: the user id of a `user-<id>` stream (`stream`), the payload's `userId`, the
+   * metadata's actor (`caller`), or the payload's `reservationId` (a mobile reservation's own key, so
+   * the sealed blob, whose subject is stored in plain, does not name the holder).
+   */
+  subject: 'stream' | 'userId' | 'caller' | 'reservationId';
   /** Every sealed path: the personal ones, then the free text. */
   paths: readonly string[];
 }
@@ -172,8 +176,12 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     plain: { documentId: ID, reviewedBy: ID, reasonCode: CODE, rejectedAt: TIME },
   },
   KycBonusClaimed: { plain: { entryId: ID, claimedAt: TIME } },
-  MobileReserved: { subject: 'userId', personal: ['mobile'], plain: { userId: ID, reservedAt: TIME } },
-  MobileReleased: { plain: { userId: ID, releasedAt: TIME } },
+  /**
+   * Sealed under the reservation's own key (a sealed blob names its key's owner in plain): once
+   * erasure deletes that key, the number points at nobody and its stream links no erased id to a new one.
+   */
+  MobileReserved: { subject: 'reservationId', personal: ['mobile', 'userId'], plain: { reservationId: ID, reservedAt: TIME } },
+  MobileReleased: { subject: 'reservationId', personal: ['userId'], plain: { reservationId: ID, releasedAt: TIME } },
   DeletionRequested: { plain: { requestId: ID, requestedAt: TIME, coolingOffEndsAt: TIME } },
   DeletionCancelled: { plain: { requestId: ID, cancelledAt: TIME } },
   UserErased: { plain: { requestId: ID, erasedBy: ID, erasedAt: TIME } },

@@ -5,15 +5,32 @@ const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
-export const WORKFLOW_KINDS = ['payout_batch', 'payout_results'] as const;
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
 
 /**
  * What one step does to its target stream. `claim`: put a withdrawal in the batch (its user's
  * stream); `create_batch`: record the batch with the withdrawals claimed; `SUCCESS` / `FAILED` /
  * `REVERSED`: apply a bank result to a withdrawal; `record_results`: record the import on the batch.
+ * Erasure (target: the deletion request for `erase_user`, else the user id): `erase_user` records
+ * `UserErased` on the person's stream; `release_mobile` frees their number and deletes its
+ * reservation's key; `end_sessions`; `delete_images` (proofs, KYC); `delete_key` (their data key);
+ * `checkpoint_read_db` (the scrubbed rows' old pages leave the read database's WAL).
  */
-export const WORKFLOW_ACTIONS = ['claim', 'create_batch', 'SUCCESS', 'FAILED', 'REVERSED', 'record_results'] as const;
+export const WORKFLOW_ACTIONS = [
+  'claim',
+  'create_batch',
+  'SUCCESS',
+  'FAILED',
+  'REVERSED',
+  'record_results',
+  'erase_user',
+  'release_mobile',
+  'end_sessions',
+  'delete_images',
+  'delete_key',
+  'checkpoint_read_db',
+] as const;
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
 
 export const WorkflowStepPlan = v.object({

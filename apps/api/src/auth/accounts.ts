@@ -71,8 +71,9 @@ async function reserveMobile(store: EventStore, mobiles: MobileStreams, mobile: 
       store,
       streamId,
       mobileDecider,
-      { type: 'ReserveMobile', mobile, userId, now: now.toISOString() },
-      { actor: userId },
+      { type: 'ReserveMobile', mobile, userId, reservationId: randomUUID(), now: now.toISOString() },
+      // Not the user id: the reservation's events name their holder only under the reservation's key.
+      { actor: 'registration' },
     );
     return userId;
   } catch (err) {

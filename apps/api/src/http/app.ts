@@ -45,7 +45,7 @@ export interface AppParts extends AppDeps {
 /** The whole HTTP surface: JSON API under /api, private objects under /objects, and the web app. */
 export function createApp(parts: AppParts) {
   const { objects, ...given } = parts;
-  const deps: AppDeps = { ...given, store: meteredStore(given.store) };
+  const deps: AppDeps = { ...given, objects, store: meteredStore(given.store) };
   shareStreamStateCache(deps.store, given.store);
   registerRunnerLag(deps.runner, deps.store);
   const storage = deps.storage;
@@ -120,7 +120,7 @@ export function createApp(parts: AppParts) {
   app.route('/', auditRoutes);
   app.route('/', suspensionRoutes);
   app.route('/', staffRoutes);
-  app.route('/', privacyRoutes({ objects }));
+  app.route('/', privacyRoutes());
   app.route('/', webhookRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));

@@ -25,6 +25,23 @@ function bytesFound(file: string, needles: readonly string[]): string[] {
   return needles.filter((needle) => bytes.some((b) => b.includes(Buffer.from(needle))));
 }
 
+/** Events as stored (sealed fields still sealed), in log order. */
+function rawEvents(where: string, ...params: string[]): { stream_id: string; type: string; data: string; metadata: string }[] {
+  const db = new Database(join(server.dataDir, 'events.sqlite'), { readonly: true });
+  try {
+    return db.prepare(`SELECT stream_id, type, data, metadata FROM events WHERE ${where} ORDER BY position`).all(...params) as never;
+  } finally {
+    db.close();
+  }
+}
+
+/** The stored events of the erasure workflow of a deletion request. */
+function workflowOf(requestId: string) {
+  const [started] = rawEvents("type = 'WorkflowStarted' AND data LIKE ?", `%"target":"${requestId}"%`);
+  expect(started).toBeDefined();
+  return rawEvents('stream_id = ?', started!.stream_id);
+}
+
 let server: TestServer;
 let admin: TestClient;
 let finance: TestClient;
@@ -110,9 +127,12 @@ describe('erasure', () => {
     // 300 available and 700 pending payout, as the admin's list shows.
     const listedOwed = (await admin.get('/api/admin/deletions')).body.find((d: { id: string }) => d.id === requestId);
     expect(listedOwed).toMatchObject({ balance: '300.00', pendingPayout: '700.00' });
+    const headBefore = await server.store.headPosition();
     const owed = await admin.post(`/api/admin/deletions/${requestId}/erase`);
     expect(owed.status).toBe(409);
     expect(owed.body.error.code).toBe('balance_not_settled');
+    // Refused before anything is recorded: no workflow is started for it.
+    expect(await server.store.headPosition()).toBe(headBefore);
     expect((await user.post('/api/withdrawals', { amount: 300, upiId: UPI })).status).toBe(201);
     expect((await admin.post(`/api/admin/deletions/${requestId}/erase`)).body.error.code).toBe('balance_not_settled');
     // Sent to the bank in a batch: still owed (the bank may pay it or send it back), still refused.
@@ -131,6 +151,14 @@ describe('erasure', () => {
     const erased = await admin.post(`/api/admin/deletions/${requestId}/erase`);
     expect(erased.status, JSON.stringify(erased.body)).toBe(200);
     expect(erased.body).toMatchObject({ id: requestId, userId: user.userId, status: 'erased', mobile: null, erasedAt: expect.any(String) });
+    // A workflow: its intent first (every step, ids only), each step's outcome, then its end.
+    const record = workflowOf(requestId);
+    expect(record.map((e) => e.type)).toEqual(['WorkflowStarted', ...Array<string>(6).fill('WorkflowStepRecorded'), 'WorkflowCompleted']);
+    const actions = JSON.parse(record[0]!.data).steps.map((step: { action: string }) => step.action);
+    expect(actions).toEqual(['erase_user', 'release_mobile', 'end_sessions', 'delete_images', 'delete_key', 'checkpoint_read_db']);
+    expect(record.slice(1, 7).map((e) => JSON.parse(e.data).outcome)).toEqual(Array(6).fill('applied'));
+    const recordText = JSON.stringify(record);
+    for (const personal of [user.mobile, FIRST, LAST, UPI, ACCOUNT, server.personalData.mobileStreamId(user.mobile)]) expect(recordText).not.toContain(personal);
 
     // Signed out everywhere and unable to sign in again.
     expect((await user.get('/api/auth/user')).status).toBe(401);
@@ -163,10 +191,24 @@ describe('erasure', () => {
     expect(again.body.status).toBe('erased');
   });
 
-  it('frees the mobile number for a new registration', async () => {
-    const fresh = await server.client().post('/api/auth/register', { mobile: user.mobile, password: 'another123', firstName: 'New', lastName: 'Owner', consent: true });
+  it('frees the mobile number for a new registration that reveals no link to the erased person', async () => {
+    const newcomer = server.client();
+    const fresh = await newcomer.post('/api/auth/register', { mobile: user.mobile, password: 'another123', firstName: 'New', lastName: 'Owner', consent: true });
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
     expect(fresh.body.id).not.toBe(user.userId);
+    // The number's stream as stored: reserved, released, reserved again; the erased id nowhere in it
+    // (the holder is sealed under each reservation's own key, and the first one's key is gone).
+    const reservation = server.personalData.mobileStreamId(user.mobile);
+    const stored = rawEvents('stream_id = ?', reservation);
+    expect(stored.map((e) => e.type)).toEqual(['MobileReserved', 'MobileReleased', 'MobileReserved']);
+    expect(JSON.stringify(stored)).not.toContain(user.userId);
+    expect(JSON.stringify(stored)).not.toContain(fresh.body.id);
+    // Opened, the old holding reads as erased; the new one names the new account, which works.
+    const opened = await server.store.readStream(reservation);
+    expect(opened.map((e) => (e.data as { userId: string }).userId)).toEqual(['[erased]', '[erased]', fresh.body.id]);
+    expect((await newcomer.get('/api/auth/user')).body).toMatchObject({ id: fresh.body.id, totalRupees: '0.00' });
+    const signedIn = await server.client().post('/api/auth/login', { mobile: user.mobile, password: 'another123' });
+    expect(signedIn.status).toBe(200);
   });
 
   // Two CLI runs, each a process start: minutes on a busy machine.

@@ -91,6 +91,7 @@ describe('a store written before sealing', () => {
     expect(found(file)).toEqual([]);
 
     const sealed = openSealedSqliteStore(file);
+    let reservation = '';
     try {
       const verdict = await verifyLedger(sealed);
       expect(verdict.ok).toBe(true);
@@ -99,8 +100,18 @@ describe('a store written before sealing', () => {
       expect(await userIdForMobile(sealed, sealed.personal, DEMO_ACCOUNTS[0]!.mobile)).toBe(userId);
       const registered = (await sealed.readStream(streams.user(userId)))[0]!;
       expect(registered.data).toMatchObject({ mobile: DEMO_ACCOUNTS[0]!.mobile, firstName: 'Priya' });
+      reservation = sealed.personal.mobileStreamId(DEMO_ACCOUNTS[0]!.mobile);
     } finally {
       await sealed.close();
+    }
+    // The reservation names its holder only under its own key (which erasure deletes), not as stored.
+    const raw = openSqliteEventStore(file);
+    try {
+      const stored = await raw.readStream(reservation);
+      expect(stored.map((e) => e.type)).toEqual(['MobileReserved']);
+      expect(JSON.stringify(stored)).not.toContain(userId);
+    } finally {
+      await raw.close();
     }
     await expect(migratePrivacy(config, () => {})).rejects.toThrow(MigrationError);
   });

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { streams } from '@kamai/contracts';
+import { SCHEMA_VERSION_KEY, streams } from '@kamai/contracts';
 import type { EventStore, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { type KnownWithdrawal, accounts, changeOf, journalTransactionOf, toProjectedEvent } from '@kamai/projections';
 import type { Config } from '../config.ts';
@@ -131,6 +131,19 @@ function moveAside(file: string, to: string, kept: string[]): void {
   }
 }
 
+/**
+ * A mobile reservation's event as the sealed log keeps it (schema version 2): with a reservation id of
+ * its own, under whose key the number and the holder are sealed (erasure deletes it), and not naming
+ * the holder as its actor. `reservations` is each stream's current reservation id.
+ */
+function reservationCopy(event: RecordedEvent, reservations: Map<string, string>): NewEvent | null {
+  if ((event.type !== 'MobileReserved' && event.type !== 'MobileReleased') || typeof event.data !== 'object' || event.data === null || Array.isArray(event.data)) return null;
+  if (event.type === 'MobileReserved') reservations.set(event.streamId, randomUUID());
+  const reservationId = reservations.get(event.streamId) ?? randomUUID();
+  const metadata = { ...event.metadata, [SCHEMA_VERSION_KEY]: 2, ...(event.type === 'MobileReserved' && { actor: 'registration' }) };
+  return { id: event.id, type: event.type, data: { ...event.data, reservationId }, metadata };
+}
+
 export async function migratePrivacy(config: Config, log: (line: string) => void = console.log): Promise<PrivacyMigration> {
   if (config.eventStore.kind !== 'sqlite') throw new MigrationError('migrate-privacy copies the embedded event store; a KurrentDB log is copied with its own tools');
   const file = config.eventStore.file;
@@ -157,13 +170,14 @@ export async function migratePrivacy(config: Config, log: (line: string) => void
     const before = new WalletReplay();
     const renamed = new Set<string>();
     const callers = new Map<string, string>();
+    const reservations = new Map<string, string>();
     let pending: Promise<unknown>[] = [];
     const events = await eachEvent(old, async (event) => {
       before.add(event);
       const legacy = LEGACY_MOBILE_STREAM.exec(event.streamId);
       const streamId = legacy ? personal.mobileStreamId(legacy[1]!) : event.streamId;
       if (legacy) renamed.add(event.streamId);
-      const copy = copyOf(event, callers);
+      const copy: NewEvent = reservationCopy(event, reservations) ?? copyOf(event, callers);
       // Appended in log order without waiting for each: group commit writes them together, in order.
       pending.push(fresh.append(streamId, [copy], event.revision === 0 ? 'no_stream' : event.revision - 1));
       if (pending.length >= PAGE) {

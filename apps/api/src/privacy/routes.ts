@@ -6,12 +6,13 @@ import { Hono } from 'hono';
 import { verifyPassword } from '../auth/passwords.ts';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, signedIn, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import type { ObjectStorage } from '../object-storage/index.ts';
-import { eraseUser } from './erasure.ts';
+import { erasurePlan, erasureRefusal, erasureWorkflow } from '../workflows/erasure.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
 import { exportUserData } from './export.ts';
 
 const deletionId = idParam('id', UUID_PATTERN, msg('deletion.notFound'));
@@ -21,7 +22,7 @@ const deletionId = idParam('id', UUID_PATTERN, msg('deletion.notFound'));
  * their account and downloads what the app holds about them; admins list the requests and carry
  * them out.
  */
-export function privacyRoutes(parts: { objects: ObjectStorage }) {
+export function privacyRoutes() {
   return new Hono<AppEnv>()
     .get('/api/profile/deletion-request', signedIn, async (c) => c.json({ request: await latestDeletionOf(c.var.deps.db, requireUser(c).id) }))
     .post('/api/profile/deletion-request', signedIn, validate('json', DeletionRequestCreate), async (c) => {
@@ -74,7 +75,19 @@ export function privacyRoutes(parts: { objects: ObjectStorage }) {
       const admin = requireUser(c);
       const request = await findDeletion(deps.db, c.req.param('id'));
       if (!request) throw notFound(msg('deletion.notFound'));
-      await eraseUser(deps, parts.objects, { id: request.id, userId: request.user_id }, admin.id);
+      const target = { id: request.id, userId: request.user_id };
+      // Under an Idempotency-Key a retry names the same workflow, resumes it and answers from its record.
+      const workflowId = commandId();
+      if (!(await loadWorkflow(deps, workflowId)).started) {
+        // What the person's stream would answer now (cooling off, money owed): refused before anything is recorded.
+        const { state } = await loadStream(deps.store, streams.user(target.userId), userDecider);
+        userDecider.decide({ type: 'EraseUser', data: { requestId: target.id, by: admin.id }, now: deps.now().toISOString() }, state);
+        await startWorkflow(deps, { workflowId, kind: 'erasure', batchId: '', by: admin.id, steps: erasurePlan(target), approvalThresholdPaise: 0 });
+      }
+      const done = await driveWorkflow(deps, workflowId, erasureWorkflow);
+      const refused = erasureRefusal(done);
+      if (refused) throw refused;
+      await deps.runner.waitFor(await deps.store.headPosition());
       const [erased] = await listDeletions(deps.db, { id: request.id });
       return c.json(erased);
     });

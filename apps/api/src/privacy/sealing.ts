@@ -78,7 +78,7 @@ function withPartsAt(data: JsonObject, parts: readonly string[], at: number, val
 
 function subjectOf(fields: PersonalFields, streamId: string, data: JsonObject, metadata: EventMetadata | undefined): string | null {
   if (fields.subject === 'stream') return streamId.startsWith(USER_STREAM_PREFIX) ? streamId.slice(USER_STREAM_PREFIX.length) : null;
-  const value = fields.subject === 'userId' ? data.userId : metadata?.actor;
+  const value = fields.subject === 'userId' ? data.userId : fields.subject === 'reservationId' ? data.reservationId : metadata?.actor;
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 

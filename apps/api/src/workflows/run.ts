@@ -25,11 +25,11 @@ export async function loadWorkflow(deps: AppDeps, workflowId: string): Promise<W
   return copyOf((await loadStream(deps.store, streams.workflow(workflowId), workflowDecider)).state);
 }
 
-const record = (deps: AppDeps, workflowId: string, command: WorkflowCommand) =>
+const record = (deps: Pick<AppDeps, 'store'>, workflowId: string, command: WorkflowCommand) =>
   outsideKeyed(() => handleCommand(deps.store, streams.workflow(workflowId), workflowDecider, command, { actor: 'workflow' }));
 
 /** Records the intent (every step) first; the same id again changes nothing (a retry resumes). */
-export async function startWorkflow(deps: AppDeps, data: Extract<WorkflowCommand, { type: 'StartWorkflow' }>['data']): Promise<void> {
+export async function startWorkflow(deps: Pick<AppDeps, 'store' | 'now'>, data: Extract<WorkflowCommand, { type: 'StartWorkflow' }>['data']): Promise<void> {
   // Under an Idempotency-Key the key is reserved first, as before any command's first append.
   await ensureReserved();
   await record(deps, data.workflowId, { type: 'StartWorkflow', data, now: deps.now().toISOString() });

@@ -1,0 +1,70 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from './process.ts';
+import { TestClient, freshMobile } from './server.ts';
+
+/** Resolves once the process has exited (at once when it already has). */
+export async function exited(api: ApiProcess): Promise<void> {
+  if (api.child.exitCode !== null || api.child.signalCode !== null) return;
+  await new Promise((resolve) => api.child.once('exit', resolve));
+}
+
+/** Registers a fresh person through the API at `url`: a signed-in client with their mobile and id. */
+export async function registerAt(url: string, firstName: string): Promise<TestClient & { mobile: string; userId: string }> {
+  const client = new TestClient(url);
+  const mobile = freshMobile();
+  const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
+}
+
+/**
+ * An API process on `dataDir` started with the crash-test entry (crash-main.ts), which a test arms to
+ * die after the Nth append of a request, and starts again once it died.
+ */
+export class CrashableApi {
+  api: ApiProcess;
+  readonly #dataDir: string;
+  readonly #env: Record<string, string>;
+  readonly #armed: string;
+
+  private constructor(api: ApiProcess, dataDir: string, env: Record<string, string>, armed: string) {
+    this.api = api;
+    this.#dataDir = dataDir;
+    this.#env = env;
+    this.#armed = armed;
+  }
+
+  static async start(dataDir: string, env: Record<string, string> = {}): Promise<CrashableApi> {
+    const armed = join(dataDir, 'crash-after');
+    const processEnv = { ...env, KAMAI_CRASH_FILE: armed };
+    return new CrashableApi(await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY), dataDir, processEnv, armed);
+  }
+
+  get url(): string {
+    return this.api.url;
+  }
+
+  /** Runs `send` with the process armed to die after `n` appends; answers whether it died (it is running again then). */
+  async killedAfter(n: number, send: () => Promise<unknown>): Promise<{ died: boolean; answer: unknown }> {
+    writeFileSync(this.#armed, String(n));
+    const answer = await send().catch(() => 'dropped');
+    if (!existsSync(this.#armed)) {
+      await exited(this.api);
+      this.api = await startApiProcess(this.#dataDir, this.#env, CRASH_TEST_ENTRY);
+      return { died: true, answer };
+    }
+    rmSync(this.#armed, { force: true });
+    return { died: false, answer };
+  }
+
+  /** Stops the process gracefully and starts a new one on the same DATA_DIR. */
+  async restart(): Promise<void> {
+    await this.api.stop();
+    this.api = await startApiProcess(this.#dataDir, this.#env, CRASH_TEST_ENTRY);
+  }
+
+  stop(): Promise<void> {
+    return this.api.stop();
+  }
+}
