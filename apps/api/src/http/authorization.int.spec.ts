@@ -141,6 +141,9 @@ const MATRIX: Row[] = [
   // The OpenAPI document: a client generator needs no session.
   ['GET', '/api/openapi.json', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
+  // The API reference page and its viewer's script: any staff role.
+  ['GET', '/api/admin/reference', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
+  ['GET', '/api/admin/reference/scalar.js', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -243,4 +243,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
   'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
+  'GET /api/admin/reference': { summary: 'This document as a readable reference page, for staff', access: 'staff', ok: 200, content: 'text/html' },
+  'GET /api/admin/reference/scalar.js': { summary: "The reference page's viewer script", access: 'staff', ok: 200, content: 'text/javascript' },
 };
