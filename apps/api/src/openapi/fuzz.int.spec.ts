@@ -163,7 +163,6 @@ describe('requests made from the OpenAPI document', () => {
     const anomalies = await payoutAnomalies(server.db, new Date(Date.now() - 10 * 60_000).toISOString());
     expect(anomalies).toEqual({ inTwoBatches: [], listedElsewhere: [], pendingOfErased: [], unfinished: [] });
     const verdict = await verifyLedger(server.store, { signingKey: null, witness: null });
-    expect(verdict.failure, 'verify-ledger').toBeUndefined();
-    expect(verdict.ok).toBe(true);
+    expect(verdict.ok, `verify-ledger: ${JSON.stringify(verdict.failure)}`).toBe(true);
   });
 });
