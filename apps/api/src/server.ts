@@ -125,11 +125,15 @@ async function lastRecordedAt(store: EventStore): Promise<Date | null> {
 }
 
 /** Opens the stores, catches the read models up, seeds demo data when asked, and serves HTTP. */
+type FetchHandler = Parameters<typeof serve>[0]['fetch'];
+
 export interface ServerOptions {
   /** Wraps the event store before anything uses it: the crash tests' seam (testing/crash-main.ts); never set in production. */
   decorateStore?: <S extends EventStore>(store: S) => S;
   /** The clock commands are dated by; tests set one that runs behind, to make work look old. */
   now?: () => Date;
+  /** Wraps the app's fetch handler: the tests' check of every answer against the OpenAPI document (testing/server.ts); never set in production. */
+  decorateFetch?: (fetch: FetchHandler) => FetchHandler;
 }
 
 export async function startServer(config: Config, log: (line: string) => void = console.log, options: ServerOptions = {}): Promise<RunningServer> {
@@ -247,7 +251,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    const s = serve({ fetch: options.decorateFetch ? options.decorateFetch(app.fetch) : app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;

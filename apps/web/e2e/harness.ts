@@ -78,7 +78,11 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** Starts `apps/api/src/main.ts` on a free port with an empty data directory; resolves once healthy. */
+/**
+ * Starts the API (apps/api/src/main.ts's server, with the check of every request and answer against
+ * the OpenAPI document: testing/conformance-main.ts) on a free port with an empty data directory;
+ * resolves once healthy. `stop()` throws when any answer disagreed with the document.
+ */
 export async function startServer(): Promise<RunningServer> {
   ensureWebBuild();
   const port = await freePort();
@@ -86,7 +90,7 @@ export async function startServer(): Promise<RunningServer> {
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
 
-  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
+  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/testing/conformance-main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -128,6 +132,8 @@ export async function startServer(): Promise<RunningServer> {
     }
     if (!log.writableEnded) await new Promise((ended) => log.end(ended));
     rmSync(dataDir, { recursive: true, force: true });
+    const disagreements = output.split('\n').filter((line) => line.startsWith('[conformance] '));
+    if (disagreements.length > 0) throw new Error(disagreements.map((line) => line.slice('[conformance] '.length)).join('\n'));
   };
 
   const deadline = Date.now() + SERVER_READY_TIMEOUT_MS;

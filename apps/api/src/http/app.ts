@@ -29,7 +29,7 @@ import { kycRoutes } from '../kyc/routes.ts';
 import { kycReviewerRoutes } from '../kyc/reviewer-routes.ts';
 import { adminTaskRoutes } from '../tasks/admin-routes.ts';
 import { taskRoutes } from '../tasks/routes.ts';
-import { openApiRoutes } from '../openapi/index.ts';
+import { openApiRoutes, referenceRoutes } from '../openapi/index.ts';
 import { webhookRoutes } from '../webhooks/routes.ts';
 import { meteredStore, metricsRoutes, registerRunnerLag, registerStorage } from '../observability/index.ts';
 import { shareStreamStateCache } from '../commands/handle.ts';
@@ -87,6 +87,7 @@ export function createApp(parts: AppParts) {
   });
   app.route('/', metricsRoutes);
   app.route('/', openApiRoutes);
+  app.route('/', referenceRoutes);
   app.route('/', authRoutes);
   app.route('/', sessionRoutes);
   app.route('/', passwordResetRoutes);

@@ -147,6 +147,9 @@ const MATRIX: Row[] = [
   ['DELETE', '/api/admin/webhooks/:id', 'admin', 404],
   ['GET', '/api/admin/webhooks/:id/deliveries', 'admin', 404],
   ['POST', '/api/admin/webhooks/:id/replay', 'admin', 400],
+  // The API reference page and its viewer's script: any staff role.
+  ['GET', '/api/admin/reference', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
+  ['GET', '/api/admin/reference/scalar.js', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

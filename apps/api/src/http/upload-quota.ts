@@ -35,8 +35,9 @@ export const uploadQuota = new Hono<AppEnv>()
   })
   .put(`${DISK_PUT_PATH}*`, async (c, next) => {
     // uploads/ or kyc-uploads/<owner id>/<object id>: the signature is checked by the store; the
-    // quota by owner here, for proof and KYC images alike.
-    const parsed = parseObjectKey(decodeURIComponent(c.req.path.slice(DISK_PUT_PATH.length)));
+    // quota by owner here, for proof and KYC images alike. The key is read as the route reads it,
+    // undecoded: a malformed escape is the route's 400, not a URIError here.
+    const parsed = parseObjectKey(new URL(c.req.url).pathname.slice(DISK_PUT_PATH.length));
     if (parsed?.stage !== 'upload') return next();
     const owner = parsed.ownerId;
     const declared = Number(c.req.header('content-length'));

@@ -20,7 +20,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) {
-  return sValidator(target, schema, (result) => {
+  return sValidator(target, target === 'json' ? objectBody(schema) : schema, (result) => {
     if (result.success) return;
     const fields: Record<string, MessageRef> = {};
     for (const issue of result.error) {
@@ -31,4 +31,19 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     }
     throw new ApiError(400, 'validation_failed', schemaMessage(result.error[0]?.message), fields);
   });
+}
+
+/**
+ * Every JSON body the API takes is an object, but valibot's `object` also takes an array (an array
+ * is an object to `typeof`), so a body of only optional fields took `[…]` as `{}`. An array is refused here.
+ */
+function objectBody<Schema extends StandardSchemaV1>(schema: Schema): Schema {
+  const standard = schema['~standard'];
+  return {
+    ...schema,
+    '~standard': {
+      ...standard,
+      validate: (value: unknown) => (Array.isArray(value) ? { issues: [{ message: 'The body must be a JSON object' }] } : standard.validate(value)),
+    },
+  };
 }

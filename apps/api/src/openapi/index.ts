@@ -4,6 +4,7 @@ import { openApiJson } from './document.ts';
 
 export { openApiDocument, openApiPath } from './document.ts';
 export { ROUTES, type Access, type RouteDoc } from './routes.ts';
+export { REFERENCE_POLICY, referenceRoutes } from './reference.ts';
 
 /**
  * GET /api/openapi.json: public (a client generator needs no session) and cached for an hour; the

@@ -119,6 +119,8 @@ export interface RouteDoc {
   nextCursor?: boolean;
   /** Answers 429: `attempts` (too many tries, with Retry-After) or `quota` (the day's uploads are used up). */
   throttled?: 'attempts' | 'quota';
+  /** Error statuses the route answers beyond those its shape implies (404 for a thing it looks up, 409 for a GET refused by state). */
+  errors?: Array<404 | 409>;
 }
 
 const SESSION_ID = /^[0-9a-f]{64}$/;
@@ -149,7 +151,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'PUT /api/profile': { summary: 'Update your profile', access: 'signedIn', body: ProfileUpdateRequest, ok: 200, answer: UserBody },
   'GET /api/profile/deletion-request': { summary: 'Your latest account deletion request', access: 'signedIn', ok: 200, answer: MyDeletionBody },
   'POST /api/profile/deletion-request': { summary: 'Ask for your account to be erased', access: 'signedIn', body: DeletionRequestCreate, ok: 202, answer: DeletionRequestBody },
-  'DELETE /api/profile/deletion-request': { summary: 'Cancel your pending deletion request', access: 'signedIn', ok: 200, answer: DeletionRequestBody },
+  'DELETE /api/profile/deletion-request': { summary: 'Cancel your pending deletion request', access: 'signedIn', errors: [404], ok: 200, answer: DeletionRequestBody },
   'GET /api/profile/export': { summary: 'Everything Kamai holds about you', access: 'signedIn', ok: 200 },
   'GET /api/transactions': { summary: 'Your wallet transactions', access: 'signedIn', ok: 200, answer: TransactionBody, list: true },
   'GET /api/withdrawals': { summary: 'Your withdrawals', access: 'signedIn', ok: 200, answer: WithdrawalBody, list: true },
@@ -162,7 +164,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'DELETE /api/notifications/:id': { summary: 'Delete one notification', access: 'owner', idPattern: UUID, ok: 204 },
   'POST /api/objects/upload': { summary: 'A signed URL to upload an image to (counted against the daily quota)', access: 'signedIn', body: UploadRequest, ok: 200, throttled: 'quota' },
   'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session; registered only when uploads are kept on disk, an S3 store takes them itself)', access: 'public', rawBody: 'image/*', ok: 201 },
-  'GET /objects/*': { summary: 'A private upload: its owner, or staff', access: 'signedIn', ok: 200, content: 'image/*' },
+  'GET /objects/*': { summary: 'A private upload: its owner, or staff', access: 'signedIn', errors: [404], ok: 200, content: 'image/*' },
   'GET /api/tasks': { summary: 'The active tasks', access: 'signedIn', ok: 200, answer: TaskBody, list: true },
   'GET /api/user-tasks': { summary: 'Your tasks and their proofs', access: 'signedIn', ok: 200, answer: UserTaskBody, list: true },
   'POST /api/tasks/:id/submit-proof': { summary: 'Submit proof of a completed task', access: 'signedIn', idPattern: UUID, body: SubmitProofRequest, ok: 201, answer: UserTaskBody },
@@ -210,7 +212,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/payout-batches': { summary: 'Payout batches', access: 'finance', ok: 200, answer: PayoutBatchBody, list: true },
   'GET /api/admin/payout-batches/:id': { summary: 'One payout batch', access: 'finance', idPattern: UUID, ok: 200, answer: PayoutBatchBody },
   'POST /api/admin/payout-batches/:id/approve': { summary: 'Second approval of a batch above the threshold', access: 'finance', idPattern: UUID, ok: 200, answer: PayoutBatchBody },
-  'GET /api/admin/payout-batches/:id/file': { summary: "The batch's bank upload file", access: 'finance', idPattern: UUID, ok: 200, content: 'text/csv' },
+  'GET /api/admin/payout-batches/:id/file': { summary: "The batch's bank upload file", access: 'finance', idPattern: UUID, errors: [409], ok: 200, content: 'text/csv' },
   'POST /api/admin/payout-batches/:id/results': { summary: "Import the bank's results file", access: 'finance', idPattern: UUID, rawBody: 'text/csv', ok: 200, answer: ResultsImportBody },
   'POST /api/admin/ledger/bank-statements': { summary: 'Import a bank statement to match payouts and funding', access: 'finance', rawBody: 'text/csv', ok: 201, answer: BankStatementRunBody },
   'GET /api/admin/ledger/bank-statements': { summary: 'Bank statement imports', access: 'finance', ok: 200, answer: BankStatementRunBody, list: true },
@@ -218,6 +220,7 @@ export const ROUTES: Record<string, RouteDoc> = {
     summary: "Credit or debit a user's wallet (above the threshold it waits for a second finance member: 202)",
     access: 'finance',
     body: AdjustmentRequest,
+    errors: [404],
     ok: 201,
     answer: AdjustmentBody,
     alsoOk: { status: 202, answer: AdjustmentPendingBody, description: 'The adjustment waits for a second finance member' },
@@ -225,7 +228,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/adjustments': { summary: 'Adjustments by status', access: 'finance', query: AdjustmentsQuery, ok: 200, answer: PendingAdjustmentBody, list: true },
   'POST /api/admin/adjustments/:id/approve': { summary: 'Approve a pending adjustment', access: 'finance', idPattern: UUID, ok: 200 },
   'POST /api/admin/adjustments/:id/reject': { summary: 'Reject a pending adjustment', access: 'finance', idPattern: UUID, ok: 200 },
-  'POST /api/admin/ledger/users/lookup': { summary: 'Find a user by mobile number (in the body: never in a URL)', access: 'finance', body: LedgerUserLookupRequest, ok: 200 },
+  'POST /api/admin/ledger/users/lookup': { summary: 'Find a user by mobile number (in the body: never in a URL)', access: 'finance', body: LedgerUserLookupRequest, errors: [404], ok: 200 },
   'GET /api/admin/ledger/users/:userId/statement': { summary: "A user's ledger statement (JSON or CSV)", access: 'finance', params: LedgerUserParam, query: StatementQuery, ok: 200 },
   'GET /api/admin/ledger/users/:userId/balance': { summary: "A user's balance at a time", access: 'finance', params: LedgerUserParam, query: BalanceQuery, ok: 200 },
   'GET /api/admin/ledger/trial-balance': { summary: 'The trial balance', access: 'finance', query: TrialBalanceQuery, ok: 200 },
@@ -251,4 +254,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'DELETE /api/admin/webhooks/:id': { summary: 'Delete a webhook endpoint (what it has pending is not sent)', access: 'admin', idPattern: UUID, ok: 204 },
   'GET /api/admin/webhooks/:id/deliveries': { summary: "A webhook endpoint's delivery log, newest first", access: 'admin', idPattern: UUID, ok: 200, answer: WebhookDeliveryBody, list: true },
   'POST /api/admin/webhooks/:id/replay': { summary: 'Send again every event of the endpoint\'s kinds from a log position on', access: 'admin', idPattern: UUID, body: WebhookReplayRequest, ok: 202, answer: WebhookReplayBody },
+  'GET /api/admin/reference': { summary: 'This document as a readable reference page, for staff', access: 'staff', ok: 200, content: 'text/html' },
+  'GET /api/admin/reference/scalar.js': { summary: "The reference page's viewer script", access: 'staff', ok: 200, content: 'text/javascript' },
 };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Role, SettingsBody } from '@kamai/contracts';
 import { grantRole, userIdForMobile } from '../auth/accounts.ts';
 import { loadConfig } from '../config.ts';
+import { Conformance, describeViolations } from '../openapi/conformance.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../server.ts';
 
 /**
@@ -12,6 +13,11 @@ import { type RunningServer, type ServerOptions, startServer } from '../server.t
  */
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /**
+   * Every request and answer checked against the OpenAPI document (docs/api.md); `close()` throws
+   * when any disagreed, so the test file fails.
+   */
+  conformance: Conformance;
   /** A client with its own cookie jar. */
   client(): TestClient;
   /** Registers a user through the API and returns a signed-in client. */
@@ -115,7 +121,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-test-'));
   // Every test registers its users from 127.0.0.1: the per-address registration limit is lifted unless a test sets it.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', WEB_DIST: '', REGISTRATIONS_PER_HOUR: '1000000', ...env });
-  const server = await startServer(config, () => {}, options);
+  const conformance = new Conformance();
+  const server = await startServer(config, () => {}, { decorateFetch: (fetch) => conformance.wrap(fetch), ...options });
   const url = `http://127.0.0.1:${server.port}`;
   let admins: Promise<[TestClient, TestClient]> | undefined;
 
@@ -123,6 +130,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...server,
     url,
     dataDir,
+    conformance,
     client: () => new TestClient(url),
     async signUp(options = {}) {
       const account = {
@@ -151,6 +159,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      const violations = await conformance.settled();
+      if (violations.length > 0) throw new Error(describeViolations(violations));
     },
   };
   return testServer;
