@@ -163,6 +163,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WorkflowStarted: 1,
   WorkflowStepRecorded: 1,
   WorkflowCompleted: 1,
+  ConsentGiven: 1,
 };
 
 /**

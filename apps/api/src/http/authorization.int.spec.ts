@@ -141,6 +141,8 @@ const MATRIX: Row[] = [
   // The OpenAPI document: a client generator needs no session.
   ['GET', '/api/openapi.json', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
+  // An empty body is refused (accepted must be true) before anything is recorded.
+  ['POST', '/api/profile/consent', 'signedIn', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

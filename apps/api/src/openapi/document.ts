@@ -46,6 +46,7 @@ const ERROR_CODES = {
   storage_full: 503,
   storage_read_only: 503,
   internal: 500,
+  consent_required: 403,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Requests are described as a client sends them (before transforms), answers as the server sends them. */

@@ -1,4 +1,5 @@
 import {
+  ConsentRequest,
   AdjustmentBody,
   AdjustmentPendingBody,
   AdjustmentRequest,
@@ -240,4 +241,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
   'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
+  'POST /api/profile/consent': { summary: 'Agree to the privacy policy (people registered before consent was asked)', access: 'signedIn', body: ConsentRequest, ok: 200, answer: UserBody },
 };
