@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
 import { Route as AuthedRouteImport } from './routes/_authed';
 import { Route as GuestRouteImport } from './routes/_guest';
+import { Route as ConsentRouteImport } from './routes/consent';
 import { Route as DeleteAccountRouteImport } from './routes/delete-account';
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
 import { Route as AuthedKycRouteImport } from './routes/_authed/kyc';
@@ -46,6 +47,11 @@ const AuthedRoute = AuthedRouteImport.update({
 } as any);
 const GuestRoute = GuestRouteImport.update({
   id: '/_guest',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const ConsentRoute = ConsentRouteImport.update({
+  id: '/consent',
+  path: '/consent',
   getParentRoute: () => rootRouteImport,
 } as any);
 const DeleteAccountRoute = DeleteAccountRouteImport.update({
@@ -161,6 +167,7 @@ const AuthedTasksWebsiteRoute = AuthedTasksWebsiteRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/kyc': typeof AuthedKycRoute;
@@ -186,6 +193,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/kyc': typeof AuthedKycRoute;
@@ -214,6 +222,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute;
   '/_authed': typeof AuthedRouteWithChildren;
   '/_guest': typeof GuestRouteWithChildren;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/_authed/kyc': typeof AuthedKycRoute;
@@ -241,6 +250,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/kyc'
@@ -266,6 +276,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/kyc'
@@ -293,6 +304,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/_guest'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/_authed/kyc'
@@ -321,6 +333,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
   AuthedRoute: typeof AuthedRouteWithChildren;
   GuestRoute: typeof GuestRouteWithChildren;
+  ConsentRoute: typeof ConsentRoute;
   DeleteAccountRoute: typeof DeleteAccountRoute;
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute;
 }
@@ -346,6 +359,13 @@ declare module '@tanstack/react-router' {
       path: '';
       fullPath: '/';
       preLoaderRoute: typeof GuestRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/consent': {
+      id: '/consent';
+      path: '/consent';
+      fullPath: '/consent';
+      preLoaderRoute: typeof ConsentRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/delete-account': {
@@ -566,6 +586,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   GuestRoute: GuestRouteWithChildren,
+  ConsentRoute: ConsentRoute,
   DeleteAccountRoute: DeleteAccountRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
 };
