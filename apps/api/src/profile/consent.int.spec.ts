@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PRIVACY_POLICY_VERSION, streams } from '@kamai/contracts';
-import { mobileDecider, userDecider } from '@kamai/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../auth/passwords.ts';
-import { handleCommand } from '../commands/handle.ts';
 import { UPI, adjust } from '../finance/testing.ts';
-import { type TestServer, TestClient, freshMobile, startTestServer } from '../testing/server.ts';
+import { writePreConsentPerson } from '../testing/pre-consent.ts';
+import { type TestClient, type TestServer, freshMobile, startTestServer } from '../testing/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -15,20 +13,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-/**
- * Someone registered by the code before consent was asked: their UserRegistered has no
- * consentPolicyVersion (written here as that code wrote it), and they sign in with their password.
- */
+/** Someone registered by the code before consent was asked, signed in with their password. */
 async function preConsentPerson(): Promise<TestClient & { mobile: string; userId: string }> {
-  const userId = randomUUID();
   const mobile = freshMobile();
-  const now = new Date().toISOString();
-  await handleCommand(server.store, server.personalData.mobileStreamId(mobile), mobileDecider, { type: 'ReserveMobile', mobile, userId, now });
-  const { position } = await handleCommand(server.store, streams.user(userId), userDecider, {
-    type: 'RegisterUser',
-    data: { userId, mobile, passwordHash: await hashPassword('secret123'), firstName: 'Old', lastName: 'Member' },
-    now,
-  });
+  const { userId, position } = await writePreConsentPerson(server.store, server.personalData, { mobile, password: 'secret123', firstName: 'Old', lastName: 'Member' });
   await server.runner.waitFor(position);
   const client = server.client();
   const login = await client.post('/api/auth/login', { mobile, password: 'secret123' });
