@@ -78,6 +78,8 @@ export const UserBody = v.object({
   kycStatus: KycStatus,
   createdAt: v.string(),
   updatedAt: v.string(),
+  /** No consent record (registered before consent was asked): the web asks at once; earning, KYC and withdrawing answer 403 `consent_required`. */
+  consentRequired: v.boolean(),
 });
 export type UserBody = v.InferOutput<typeof UserBody>;
 

@@ -90,4 +90,6 @@ export type ErrorCode =
   | 'storage_full'
   /** The server's data directory is read-only or gone: nothing was saved; 503 with Retry-After. */
   | 'storage_read_only'
+  /** A person without a consent record (registered before consent was asked) tried to earn, send KYC or withdraw: 403. */
+  | 'consent_required'
   | 'internal';

@@ -9,6 +9,8 @@ export const PRIVACY_POLICY_VERSION = '2026-11-25';
 export const PRIVACY_MESSAGES = {
   consentRequired: 'Please confirm you are 18 or older and agree to the Privacy Policy',
   passwordRequired: 'Enter your password',
+  /** 403 `consent_required`: a person without a consent record tried to earn, send KYC or withdraw. */
+  consentNeeded: 'Please agree to the Privacy Policy first: until then you cannot do tasks, send KYC documents or withdraw',
 } as const;
 export const CONSENT_MESSAGE = PRIVACY_MESSAGES.consentRequired;
 /**
@@ -78,3 +80,10 @@ export const AdminDeletionBody = v.object({
 export type AdminDeletionBody = v.InferOutput<typeof AdminDeletionBody>;
 
 export const DeletionListQuery = v.object({ status: v.optional(v.picklist(DELETION_STATUSES), 'pending') });
+
+/**
+ * `POST /api/profile/consent`: a person registered before consent was asked agrees now, to the policy
+ * in force (PRIVACY_POLICY_VERSION, recorded by the server: a client never names another version).
+ */
+export const ConsentRequest = v.object({ accepted: Consent });
+export type ConsentRequest = v.InferOutput<typeof ConsentRequest>;

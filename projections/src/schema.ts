@@ -109,6 +109,8 @@ export interface UsersTable {
   updated_at: string;
   /** When the person was erased; null while they are not. */
   erased_at: string | null;
+  /** The privacy policy version the person agreed to; null: registered before consent was asked, asked at sign-in. */
+  consent_policy_version: string | null;
 }
 
 export interface SessionsTable {

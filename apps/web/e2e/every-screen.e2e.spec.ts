@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestAccount } from './harness.ts';
-import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, tx } from './helpers.ts';
+import { writePreConsentAccount } from './harness.ts';
+import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, submitLogin, testAccount, tx } from './helpers.ts';
 import { WEBHOOK_EVENT_KINDS, istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
@@ -16,7 +17,7 @@ import { drawPng } from './png.ts';
 const suite = setUpBrowserSuite();
 
 type Language = 'en' | 'hi';
-type Role = 'guest' | 'worker' | 'reviewer' | 'finance' | 'admin';
+type Role = 'guest' | 'worker' | 'reviewer' | 'finance' | 'admin' | 'unconsented';
 type T = (key: string, params?: Record<string, string | number>) => string;
 
 interface Screen {
@@ -194,6 +195,8 @@ const SCREENS: Screen[] = [
       await page.getByTestId('webhook-deliveries').waitFor();
     },
   },
+  // Someone registered before consent was asked: every signed-in screen leads to this one.
+  { name: 'consent', role: 'unconsented', path: '/consent' },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
@@ -333,6 +336,8 @@ let reviewer: TestAccount;
 let funder: TestAccount;
 let payer: TestAccount;
 let worker: TestAccount;
+/** Registered before consent was asked: signed in, on the consent screen. */
+let unconsented: TestAccount;
 
 const api = (account: TestAccount, method: string, url: string, body?: unknown, headers?: Record<string, string>) => apiAs(suite.server, account, method, url, body, headers);
 
@@ -365,6 +370,8 @@ beforeAll(async () => {
     staffAccount(suite.server, 'Dev', 'Malik', 'finance'),
     registeredAccount(suite.server, 'Asha', 'Rao'),
   ]);
+  unconsented = testAccount('Purana', 'Sadasya');
+  writePreConsentAccount(suite.server, unconsented);
 
   // A finance tool's endpoint, registered first: the events below fill its delivery log (its host
   // never resolves, so they stay pending with their error).
@@ -398,7 +405,7 @@ afterEach(({ task: test }) => {
   if (test.result?.state === 'fail') console.error(suite.server.output().slice(-4000));
 });
 
-const accountOf = (role: Exclude<Role, 'guest'>): TestAccount => ({ worker, reviewer, finance: payer, admin })[role];
+const accountOf = (role: Exclude<Role, 'guest'>): TestAccount => ({ worker, reviewer, finance: payer, admin, unconsented })[role];
 
 /** Switches the app's language on this device (kept across navigations), as the switch on Profile does. */
 async function chooseLanguage(page: Page, language: Language): Promise<void> {
@@ -406,12 +413,16 @@ async function chooseLanguage(page: Page, language: Language): Promise<void> {
 }
 
 describe('every screen at 360 and 320 px, in English and Hindi: inside the screen and its cards, 44 px targets, axe clean', () => {
-  for (const role of ['guest', 'worker', 'reviewer', 'finance', 'admin'] as const) {
+  for (const role of ['guest', 'worker', 'reviewer', 'finance', 'admin', 'unconsented'] as const) {
     it(`${role} screens`, async () => {
       const page = await suite.phone();
       await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
       if (role === 'guest') await page.goto('/login');
-      else await signIn(page, accountOf(role));
+      else if (role === 'unconsented') {
+        await page.goto('/login');
+        await submitLogin(page, unconsented);
+        await page.waitForURL((url) => url.pathname === '/consent');
+      } else await signIn(page, accountOf(role));
       const findings: string[] = [];
       for (const language of ['en', 'hi'] as const) {
         await chooseLanguage(page, language);

@@ -250,3 +250,13 @@ export function grantRole(server: Pick<RunningServer, 'dataDir'>, mobile: string
   });
   if (result.status !== 0) throw new Error(`grant-role ${mobile} ${role} failed (${result.status}):\n${result.stdout}${result.stderr}`);
 }
+
+/**
+ * A person registered before consent was asked (no consent record), written into the server's data
+ * directory as the code of that time wrote them (apps/api/src/testing/pre-consent.ts).
+ */
+export function writePreConsentAccount(server: Pick<RunningServer, 'dataDir'>, account: TestAccount): void {
+  const args = ['apps/api/src/testing/pre-consent.ts', account.mobile, account.password, account.firstName, account.lastName];
+  const result = spawnSync(join(repoRoot, 'node_modules', '.bin', 'tsx'), args, { cwd: repoRoot, env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pre-consent ${account.mobile} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+}

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
 import { Route as AuthedRouteImport } from './routes/_authed';
 import { Route as GuestRouteImport } from './routes/_guest';
+import { Route as ConsentRouteImport } from './routes/consent';
 import { Route as DeleteAccountRouteImport } from './routes/delete-account';
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy';
 import { Route as AuthedKycRouteImport } from './routes/_authed/kyc';
@@ -47,6 +48,11 @@ const AuthedRoute = AuthedRouteImport.update({
 } as any);
 const GuestRoute = GuestRouteImport.update({
   id: '/_guest',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const ConsentRoute = ConsentRouteImport.update({
+  id: '/consent',
+  path: '/consent',
   getParentRoute: () => rootRouteImport,
 } as any);
 const DeleteAccountRoute = DeleteAccountRouteImport.update({
@@ -167,6 +173,7 @@ const AuthedTasksWebsiteRoute = AuthedTasksWebsiteRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/kyc': typeof AuthedKycRoute;
@@ -193,6 +200,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/kyc': typeof AuthedKycRoute;
@@ -222,6 +230,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute;
   '/_authed': typeof AuthedRouteWithChildren;
   '/_guest': typeof GuestRouteWithChildren;
+  '/consent': typeof ConsentRoute;
   '/delete-account': typeof DeleteAccountRoute;
   '/privacy-policy': typeof PrivacyPolicyRoute;
   '/_authed/kyc': typeof AuthedKycRoute;
@@ -250,6 +259,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/kyc'
@@ -276,6 +286,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/kyc'
@@ -304,6 +315,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/_guest'
+    | '/consent'
     | '/delete-account'
     | '/privacy-policy'
     | '/_authed/kyc'
@@ -333,6 +345,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
   AuthedRoute: typeof AuthedRouteWithChildren;
   GuestRoute: typeof GuestRouteWithChildren;
+  ConsentRoute: typeof ConsentRoute;
   DeleteAccountRoute: typeof DeleteAccountRoute;
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute;
 }
@@ -358,6 +371,13 @@ declare module '@tanstack/react-router' {
       path: '';
       fullPath: '/';
       preLoaderRoute: typeof GuestRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/consent': {
+      id: '/consent';
+      path: '/consent';
+      fullPath: '/consent';
+      preLoaderRoute: typeof ConsentRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/delete-account': {
@@ -587,6 +607,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   GuestRoute: GuestRouteWithChildren,
+  ConsentRoute: ConsentRoute,
   DeleteAccountRoute: DeleteAccountRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
 };

@@ -33,6 +33,11 @@ export const accountEvents = {
    */
   AccountSuspended: v.object({ reason: v.string(), suspendedBy: v.string(), suspendedAt: IsoTime }),
   AccountUnsuspended: v.object({ unsuspendedBy: v.string(), unsuspendedAt: IsoTime }),
+  /**
+   * A person registered before consent was asked agreed later (at a sign-in): the privacy policy
+   * version, as UserRegistered's consentPolicyVersion. Not personal: a version and a time.
+   */
+  ConsentGiven: v.object({ policyVersion: v.string(), givenAt: IsoTime }),
 };
 
 /** A user's password changed (on their stream); the API ends their other sessions with it. */

@@ -166,6 +166,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WebhookEndpointRegistered: 1,
   WebhookEndpointDeleted: 1,
   WebhookReplayRequested: 1,
+  ConsentGiven: 1,
 };
 
 /**

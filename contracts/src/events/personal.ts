@@ -299,6 +299,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   },
   WebhookEndpointDeleted: { plain: { endpointId: ID, deletedBy: ID, deletedAt: TIME } },
   WebhookReplayRequested: { plain: { endpointId: ID, requestedBy: ID, requestedAt: TIME } },
+  ConsentGiven: { plain: { policyVersion: CODE, givenAt: TIME } },
 };
 
 /**

@@ -16,6 +16,8 @@ export interface AccountState {
   roles: Role[];
   /** Suspended by an admin: may sign in and read, not earn or withdraw. */
   suspended: boolean;
+  /** The privacy policy version the person agreed to; null for someone registered before consent was asked. */
+  consentPolicyVersion: string | null;
 }
 
 export const initialAccountState = (): AccountState => ({
@@ -29,6 +31,7 @@ export const initialAccountState = (): AccountState => ({
   language: null,
   roles: [],
   suspended: false,
+  consentPolicyVersion: null,
 });
 
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
@@ -41,6 +44,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         mobile: event.data.mobile,
         firstName: event.data.firstName,
         lastName: event.data.lastName,
+        consentPolicyVersion: event.data.consentPolicyVersion ?? null,
       };
     case 'ProfileUpdated': {
       const { firstName, lastName, email, notificationsEnabled, language } = event.data;
@@ -61,6 +65,8 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...state, suspended: true };
     case 'AccountUnsuspended':
       return { ...state, suspended: false };
+    case 'ConsentGiven':
+      return { ...state, consentPolicyVersion: event.data.policyVersion };
     default:
       return assertNever(event);
   }
@@ -69,6 +75,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
 /** 403 `account_suspended` for what a suspended account may not do: earn (proof, start) or withdraw. */
 export function assertNotSuspended(state: AccountState) {
   if (state.suspended) throw new DomainError('forbidden', msg('suspension.suspended'), undefined, 'account_suspended');
+}
+
+/** Whether the person has a consent record: registered with consent, or agreed later (ConsentGiven). */
+export function hasConsented(state: AccountState): boolean {
+  return state.consentPolicyVersion !== null;
 }
 
 export type AccountCommand =
@@ -83,7 +94,8 @@ export type AccountCommand =
       now: string;
     }
   | { type: 'GrantRole'; data: { role: Role; by: string }; now: string }
-  | { type: 'RevokeRole'; data: { role: Role; by: string }; now: string };
+  | { type: 'RevokeRole'; data: { role: Role; by: string }; now: string }
+  | { type: 'GiveConsent'; data: { policyVersion: string }; now: string };
 
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
   if (command.type !== 'RegisterUser' && !state.registered) {
@@ -112,6 +124,10 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'RevokeRole':
       if (!state.roles.includes(command.data.role)) return [];
       return [{ type: 'RoleRevoked', data: { role: command.data.role, revokedBy: command.data.by, revokedAt: command.now } }];
+    case 'GiveConsent':
+      // Agreeing again to the version already agreed to records nothing (a double tap, a retry).
+      if (state.consentPolicyVersion === command.data.policyVersion) return [];
+      return [{ type: 'ConsentGiven', data: { policyVersion: command.data.policyVersion, givenAt: command.now } }];
     default:
       return assertNever(command);
   }

@@ -36,6 +36,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UpdateProfile':
       case 'GrantRole':
       case 'RevokeRole':
+      case 'GiveConsent':
         return decideAccount(command, state.account);
       case 'AdjustWallet':
         return decideAdjustWallet(command, state);

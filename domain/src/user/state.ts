@@ -43,6 +43,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'RoleRevoked':
       case 'AccountSuspended':
       case 'AccountUnsuspended':
+      case 'ConsentGiven':
         state.account = evolveAccount(state.account, event);
         return state;
       case 'WalletCredited':
@@ -105,7 +106,8 @@ type Entries<V> = [string, V][];
  * any area's evolve changes, so snapshots folded by the old logic are not trusted.
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
-  version: 8,
+  // 9: the account's consentPolicyVersion (a consent record, or null: asked at the next sign-in).
+  version: 9,
   save: (state) =>
     ({
       account: state.account,

@@ -44,16 +44,17 @@ export const usersProjection: Projection = {
   // 2: kyc_status follows KycDocumentApproved / KycBonusClaimed. 3: a changed password's hash.
   // 4: the language a person chose (null until they choose).
   // 5: erasure: mobile and password hash may be null (an erased person), erased_at.
-  version: 5,
+  // 6: consent_policy_version (null: asked for consent at the next sign-in).
+  version: 6,
   tables: {
     users: {
       columns: `id TEXT PRIMARY KEY, mobile TEXT UNIQUE, password_hash TEXT, first_name TEXT,
         last_name TEXT, email TEXT, profile_image_url TEXT, notifications_enabled INTEGER NOT NULL DEFAULT 1,
         roles TEXT NOT NULL DEFAULT '[]', is_admin INTEGER NOT NULL DEFAULT 0, kyc_status TEXT NOT NULL DEFAULT 'pending', language TEXT,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, erased_at TEXT`,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, erased_at TEXT, consent_policy_version TEXT`,
     },
   },
-  handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed', 'UserErased'],
+  handles: ['UserRegistered', 'ProfileUpdated', 'PasswordChanged', 'RoleGranted', 'RoleRevoked', 'KycDocumentApproved', 'KycBonusClaimed', 'UserErased', 'ConsentGiven'],
   apply(rows, event) {
     switch (event.type) {
       case 'UserRegistered': {
@@ -68,6 +69,7 @@ export const usersProjection: Projection = {
           last_name: plain(d.lastName),
           created_at: d.registeredAt,
           updated_at: d.registeredAt,
+          consent_policy_version: d.consentPolicyVersion ?? null,
         });
         return;
       }
@@ -113,6 +115,9 @@ export const usersProjection: Projection = {
         rows.update('users', { id: userIdOf(event.streamId) }, { set: { kyc_status: kycStatus } });
         return;
       }
+      case 'ConsentGiven':
+        rows.update('users', { id: userIdOf(event.streamId) }, { set: { consent_policy_version: event.data.policyVersion, updated_at: event.data.givenAt } });
+        return;
       case 'UserErased':
         rows.update('users', { id: userIdOf(event.streamId) }, { set: { ...ERASED_USER, erased_at: event.data.erasedAt, updated_at: event.data.erasedAt } });
         return;

@@ -100,6 +100,7 @@ export function toUserBody(row: UserRow): UserBody {
     kycStatus: row.kyc_status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    consentRequired: row.consent_policy_version === null,
   };
 }
 

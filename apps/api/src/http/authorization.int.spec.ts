@@ -150,6 +150,8 @@ const MATRIX: Row[] = [
   // The API reference page and its viewer's script: any staff role.
   ['GET', '/api/admin/reference', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
   ['GET', '/api/admin/reference/scalar.js', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
+  // An empty body is refused (accepted must be true) before anything is recorded.
+  ['POST', '/api/profile/consent', 'signedIn', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -7,6 +7,7 @@ import { loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { notYetVisible } from '../http/errors.ts';
 import { signedIn } from '../http/guards.ts';
+import { consented } from '../profile/consent.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
 import { claimKycBonus, submitKycDocument } from './commands.ts';
@@ -18,7 +19,7 @@ import { claimKycBonus, submitKycDocument } from './commands.ts';
 export function kycRoutes(deps: { objects: ObjectStorage }) {
   return new Hono<AppEnv>()
     .get('/api/kyc/documents', signedIn, async (c) => c.json(await listKycDocuments(c.var.deps.db, requireUser(c).id)))
-    .post('/api/kyc/documents', signedIn, validate('json', KycDocumentRequest), async (c) => {
+    .post('/api/kyc/documents', consented, validate('json', KycDocumentRequest), async (c) => {
       const { store, db, runner, now } = c.var.deps;
       const user = requireUser(c);
       const { documentType, frontImageUrl, backImageUrl, panNumber } = c.req.valid('json');
@@ -50,7 +51,7 @@ export function kycRoutes(deps: { objects: ObjectStorage }) {
       if (!row) throw notYetVisible();
       return c.json(toKycDocumentBody(row), 201);
     })
-    .post('/api/kyc/complete', signedIn, async (c) => {
+    .post('/api/kyc/complete', consented, async (c) => {
       const { store, runner, now } = c.var.deps;
       const user = requireUser(c);
       const { view: balance, position } = await claimKycBonus(store, user.id, now());

@@ -47,6 +47,7 @@ const ERROR_CODES = {
   storage_full: 503,
   storage_read_only: 503,
   internal: 500,
+  consent_required: 403,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */

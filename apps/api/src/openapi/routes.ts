@@ -1,4 +1,5 @@
 import {
+  ConsentRequest,
   AdjustmentBody,
   AdjustmentPendingBody,
   AdjustmentRequest,
@@ -256,4 +257,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/webhooks/:id/replay': { summary: 'Send again every event of the endpoint\'s kinds from a log position on', access: 'admin', idPattern: UUID, body: WebhookReplayRequest, ok: 202, answer: WebhookReplayBody },
   'GET /api/admin/reference': { summary: 'This document as a readable reference page, for staff', access: 'staff', ok: 200, content: 'text/html' },
   'GET /api/admin/reference/scalar.js': { summary: "The reference page's viewer script", access: 'staff', ok: 200, content: 'text/javascript' },
+  'POST /api/profile/consent': { summary: 'Agree to the privacy policy (people registered before consent was asked)', access: 'signedIn', body: ConsentRequest, ok: 200, answer: UserBody },
 };

@@ -7,7 +7,8 @@ import { loadStream } from '../commands/handle.ts';
 import { nextStepDone } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
-import { UUID_PATTERN, idParam, signedIn } from '../http/guards.ts';
+import { UUID_PATTERN, idParam } from '../http/guards.ts';
+import { consented } from '../profile/consent.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
 import { loadLimits } from '../settings/limits.ts';
@@ -36,7 +37,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
       return c.json((await listUserTasks(c.var.deps.db, user.id)).map(withDate));
     })
     /** The user tapped Start: recorded once, so the review queue can tell how long the work took. */
-    .post('/api/tasks/:id/start', signedIn, idParam('id', UUID_PATTERN, msg('api.taskNotFound')), async (c) => {
+    .post('/api/tasks/:id/start', consented, idParam('id', UUID_PATTERN, msg('api.taskNotFound')), async (c) => {
       const { store, runner, now } = c.var.deps;
       const user = requireUser(c);
       const taskId = c.req.param('id').toLowerCase();
@@ -49,7 +50,7 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
     .post(
       '/api/tasks/:id/submit-proof',
       // 401 and 404 before anything about the body.
-      signedIn,
+      consented,
       idParam('id', UUID_PATTERN, msg('api.taskNotFound')),
       validate('json', SubmitProofRequest),
       async (c) => {

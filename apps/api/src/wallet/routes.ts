@@ -7,6 +7,7 @@ import { requireUser } from '../auth/sessions.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { signedIn } from '../http/guards.ts';
+import { consented } from '../profile/consent.ts';
 import { validate } from '../http/validate.ts';
 
 /** The user's side of the wallet: the ledger, withdrawal requests and their history. */
@@ -20,7 +21,7 @@ export const walletRoutes = new Hono<AppEnv>()
    * RequestWithdrawal, decided on the user's stream (not a read model): the hold, the request and a
    * notification are one append at the revision the balance was read at, retried on conflict.
    */
-  .post('/api/withdrawals', signedIn, validate('json', WithdrawalRequest), async (c) => {
+  .post('/api/withdrawals', consented, validate('json', WithdrawalRequest), async (c) => {
     const user = requireUser(c);
     const deps = c.var.deps;
     const request = c.req.valid('json');

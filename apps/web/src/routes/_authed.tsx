@@ -23,6 +23,8 @@ export const Route = createFileRoute('/_authed')({
       // Back to the page asked for once signed in (validated by the login route).
       throw redirect({ to: '/login', search: { redirect: location.href } });
     }
+    // No consent record (registered before it was asked): asked first, whatever screen was asked for.
+    if (user.consentRequired) throw redirect({ to: '/consent' });
     return { user };
   },
   // These screens show server texts as they render (ledger lines, notifications, rule texts), so

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createFileRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { GuestLayout, SignedInLayout } from '../components/layouts.tsx';
 import { loadNamespaces } from '../i18n/index.ts';
 import { currentUserQuery, notificationsQuery, tasksQuery, userTasksQuery, withdrawalsQuery } from '../lib/queries.ts';
@@ -25,7 +25,9 @@ export const Route = createFileRoute('/')({
   beforeLoad: async ({ context }) => {
     // The likely screen starts loading now, alongside the read of the user, not after it.
     void loadScreen(mayHaveSession()).catch(() => undefined);
-    await context.queryClient.ensureQueryData(currentUserQuery());
+    const user = await context.queryClient.ensureQueryData(currentUserQuery());
+    // As in the signed-in area (_authed.tsx): someone without a consent record is asked first.
+    if (user?.consentRequired) throw redirect({ to: '/consent' });
   },
   // The screen's code and texts, both in before it renders (not one after the other).
   loader: async ({ context: { queryClient } }) => {
