@@ -14,6 +14,7 @@ import { REVIEW_MESSAGES, TASK_MESSAGES } from './tasks.ts';
 import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
 import { WALLET_MESSAGES } from './wallet.ts';
 import { WITHDRAWAL_MESSAGES, WITHDRAWAL_STATE_MESSAGES } from './withdrawals.ts';
+import { PUSH_MESSAGES } from './push.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -152,6 +153,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('suspension', SUSPENSION_MESSAGES),
   ...prefixed('funding', FUNDING_MESSAGES),
   ...prefixed('audit', AUDIT_MESSAGES),
+  ...prefixed('push', PUSH_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -25,3 +25,4 @@ export * from './catalogue.ts';
 export * from './privacy.ts';
 export * from './proof-flags.ts';
 export * from './queues.ts';
+export * from './push.ts';

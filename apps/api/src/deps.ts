@@ -1,3 +1,4 @@
+import type { PushAlertKind } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import type { ReadDbHandle, ReadModels, UserRecord } from '@kamai/projections';
 import type { AttemptStore } from './auth/attempts.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   ledger?: Pick<LedgerCheckpoints, 'status' | 'witness'>;
   /** The disk under DATA_DIR: free space against the reserve, read-only, gone (storage/guard.ts). */
   storage?: StorageGuard;
+  /** Alerts outside the app: the VAPID public key, and the sender's subscriptions and choices (push/sender.ts). */
+  push: { publicKey: string; catchUp(): Promise<void>; chosen(userId: string): PushAlertKind[] };
 }
 
 export interface AppEnv {

@@ -10,6 +10,7 @@ import { taskCatalogueEvents, userTaskEvents } from './tasks.ts';
 import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 import { privacyEvents } from './privacy.ts';
 import { workflowEvents } from './workflows.ts';
+import { pushEvents } from './push.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -25,6 +26,7 @@ export const userEvents = {
   ...kycEvents,
   ...adjustmentEvents,
   ...deletionEvents,
+  ...pushEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

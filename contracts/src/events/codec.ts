@@ -163,6 +163,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WorkflowStarted: 1,
   WorkflowStepRecorded: 1,
   WorkflowCompleted: 1,
+  PushSubscribed: 1,
+  PushUnsubscribed: 1,
+  PushAlertsChosen: 1,
 };
 
 /**

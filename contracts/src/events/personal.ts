@@ -71,4 +71,7 @@ export const PERSONAL_FIELDS: { readonly [T in KamaiEventType]?: PersonalFields 
   KycDocumentSubmitted: { subject: 'stream', paths: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'] },
   MobileReserved: { subject: 'userId', paths: ['mobile'] },
   SessionStarted: { subject: 'userId', paths: ['device'] },
+  /** A browser's push endpoint and keys reach that device. */
+  PushSubscribed: { subject: 'stream', paths: ['endpoint', 'p256dh', 'auth'] },
+  PushUnsubscribed: { subject: 'stream', paths: ['endpoint'] },
 };

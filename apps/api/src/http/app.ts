@@ -15,6 +15,7 @@ import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
+import { pushRoutes } from '../push/routes.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { privacyRoutes } from '../privacy/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
@@ -97,6 +98,7 @@ export function createApp(parts: AppParts) {
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
+  app.route('/', pushRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
   app.route('/', uploadQuota);

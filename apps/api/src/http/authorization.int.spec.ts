@@ -141,6 +141,12 @@ const MATRIX: Row[] = [
   // The OpenAPI document: a client generator needs no session.
   ['GET', '/api/openapi.json', 'public', 200],
   ['GET', '/*', 'public', 200, { optional: true }],
+  ['GET', '/api/push/public-key', 'public', 200],
+  // No subscription in the matrix's empty body: 400 before anything is recorded.
+  ['POST', '/api/push/subscriptions', 'signedIn', 400],
+  ['DELETE', '/api/push/subscriptions', 'signedIn', 400],
+  ['GET', '/api/push/alerts', 'signedIn', 200],
+  ['PUT', '/api/push/alerts', 'signedIn', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -1,4 +1,8 @@
 import {
+  PushAlertsBody,
+  PushPublicKeyAnswer,
+  PushSubscriptionBody,
+  PushUnsubscribeBody,
   AdjustmentBody,
   AdjustmentPendingBody,
   AdjustmentRequest,
@@ -240,4 +244,9 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
   'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
+  'GET /api/push/public-key': { summary: "The server's VAPID public key, to subscribe a browser to alerts", access: 'public', ok: 200, answer: PushPublicKeyAnswer },
+  'POST /api/push/subscriptions': { summary: "Send alerts to this browser (its PushSubscription's endpoint and keys)", access: 'signedIn', body: PushSubscriptionBody, ok: 204 },
+  'DELETE /api/push/subscriptions': { summary: 'Stop sending alerts to this browser', access: 'signedIn', body: PushUnsubscribeBody, ok: 204 },
+  'GET /api/push/alerts': { summary: 'The alert kinds you receive outside the app', access: 'signedIn', ok: 200, answer: PushAlertsBody },
+  'PUT /api/push/alerts': { summary: 'Choose the alert kinds you receive outside the app', access: 'signedIn', body: PushAlertsBody, ok: 200, answer: PushAlertsBody },
 };
