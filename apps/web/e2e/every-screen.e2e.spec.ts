@@ -164,6 +164,16 @@ const SCREENS: Screen[] = [
   { name: 'audit log', role: 'admin', path: '/admin/audit' },
   { name: 'staff home with queue counts', role: 'reviewer', path: '/' },
   { name: 'staff home of finance', role: 'finance', path: '/' },
+  // The alert choices, loaded (their checkboxes are the targets measured).
+  {
+    name: 'profile alerts outside the app',
+    role: 'worker',
+    path: '/profile',
+    reach: async (page, t) => {
+      await page.getByRole('checkbox', { name: t('profile:alerts.kinds.payout_paid') }).waitFor();
+      await page.getByTestId('alerts-section').scrollIntoViewIfNeeded();
+    },
+  },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
