@@ -26,3 +26,4 @@ export * from './privacy.ts';
 export * from './proof-flags.ts';
 export * from './queues.ts';
 export * from './push.ts';
+export * from './trust-signals.ts';

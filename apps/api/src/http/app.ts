@@ -16,6 +16,7 @@ import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { pushRoutes } from '../push/routes.ts';
+import { taskSignalRoutes } from '../tasks/signals.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { privacyRoutes } from '../privacy/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
@@ -99,6 +100,7 @@ export function createApp(parts: AppParts) {
   app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
   app.route('/', pushRoutes);
+  app.route('/', taskSignalRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
   app.route('/', uploadQuota);

@@ -147,6 +147,7 @@ const MATRIX: Row[] = [
   ['DELETE', '/api/push/subscriptions', 'signedIn', 400],
   ['GET', '/api/push/alerts', 'signedIn', 200],
   ['PUT', '/api/push/alerts', 'signedIn', 400],
+  ['GET', '/api/task-signals', 'signedIn', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

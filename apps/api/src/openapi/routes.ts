@@ -1,5 +1,6 @@
 import {
   PushAlertsBody,
+  TaskSignalBody,
   PushPublicKeyAnswer,
   PushSubscriptionBody,
   PushUnsubscribeBody,
@@ -248,5 +249,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/push/subscriptions': { summary: "Send alerts to this browser (its PushSubscription's endpoint and keys)", access: 'signedIn', body: PushSubscriptionBody, ok: 204 },
   'DELETE /api/push/subscriptions': { summary: 'Stop sending alerts to this browser', access: 'signedIn', body: PushUnsubscribeBody, ok: 204 },
   'GET /api/push/alerts': { summary: 'The alert kinds you receive outside the app', access: 'signedIn', ok: 200, answer: PushAlertsBody },
+  'GET /api/task-signals': { summary: "Each task's median review time and approval share over the last 30 days", access: 'signedIn', ok: 200, answer: TaskSignalBody, list: true },
   'PUT /api/push/alerts': { summary: 'Choose the alert kinds you receive outside the app', access: 'signedIn', body: PushAlertsBody, ok: 200, answer: PushAlertsBody },
 };
