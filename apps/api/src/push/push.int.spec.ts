@@ -94,7 +94,20 @@ describe('alerts outside the app: Web Push to a push service on loopback', () =>
     pushBase = `https://127.0.0.1:${(push.server.address() as AddressInfo).port}`;
     previous = getGlobalDispatcher();
     setGlobalDispatcher(new Agent({ connect: { ca: push.cert } }));
-    server = await startTestServer();
+    // The SMS gateway is the same loopback service, at /sms: the payout SMS reach it too.
+    server = await startTestServer({
+      SMS_PROVIDER: 'gateway',
+      SMS_GATEWAY_URL: `${pushBase}/sms`,
+      SMS_GATEWAY_API_KEY: 'test-key',
+      SMS_SENDER_ID: 'KAMAIT',
+      SMS_DLT_ENTITY_ID: 'entity',
+      SMS_DLT_TEMPLATE_ID_EN: 'reset-en',
+      SMS_DLT_TEMPLATE_ID_HI: 'reset-hi',
+      SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_EN: 'paid-en',
+      SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_HI: 'paid-hi',
+      SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_EN: 'failed-en',
+      SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_HI: 'failed-hi',
+    });
     admin = await server.signUp({ roles: ['admin'] });
     reviewer = await server.signUp({ roles: ['reviewer'] });
     finance = await server.signUp({ roles: ['finance'] });
@@ -164,6 +177,11 @@ describe('alerts outside the app: Web Push to a push service on loopback', () =>
     expect(payload).toMatchObject({ alert: 'payout_paid', title: 'Withdrawal paid', url: '/wallet' });
     expect(payload.body).toBe('₹150.00 sent to your bank. Reference (UTR): UTR77001122');
     expect(arrivals('/push/chooser')[0]!.headers.urgency).toBe('high');
+    // The payout also went by SMS, with the person's (English) DLT template, the amount and the UTR.
+    await vi.waitFor(() => expect(arrivals('/sms')).toHaveLength(1), { timeout: 15_000, interval: 50 });
+    const sms = JSON.parse(arrivals('/sms')[0]!.body.toString('utf8')) as { template_id: string; recipients: Record<string, string>[] };
+    expect(sms.template_id).toBe('paid-en');
+    expect(sms.recipients).toEqual([{ mobiles: `91${(user as TestClient & { mobile: string }).mobile}`, amount: '₹150.00', reference: 'UTR77001122' }]);
 
     // The browser drops the subscription: the push service answers 410, and the next alert is not tried there.
     gone.add('/push/chooser');
