@@ -15,6 +15,7 @@ import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
 import { WALLET_MESSAGES } from './wallet.ts';
 import { WITHDRAWAL_MESSAGES, WITHDRAWAL_STATE_MESSAGES } from './withdrawals.ts';
 import { WEBHOOK_MESSAGES } from './webhooks.ts';
+import { PUSH_MESSAGES } from './push.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -154,6 +155,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('funding', FUNDING_MESSAGES),
   ...prefixed('audit', AUDIT_MESSAGES),
   ...prefixed('webhook', WEBHOOK_MESSAGES),
+  ...prefixed('push', PUSH_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

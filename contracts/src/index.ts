@@ -26,3 +26,5 @@ export * from './privacy.ts';
 export * from './proof-flags.ts';
 export * from './queues.ts';
 export * from './webhooks.ts';
+export * from './push.ts';
+export * from './trust-signals.ts';

@@ -7,6 +7,7 @@ export * from './user/decider.ts';
 export * from './reservations.ts';
 export * from './user/wallet.ts';
 export * from './user/notifications.ts';
+export * from './user/push.ts';
 export * from './user/tasks.ts';
 export * from './tasks/task.ts';
 export * from './user/withdrawals.ts';

@@ -25,6 +25,7 @@ export * from './settings/queries.ts';
 export * from './tasks/schema.ts';
 export * from './tasks/projection.ts';
 export * from './tasks/queries.ts';
+export * from './tasks/signals.ts';
 export * from './user-tasks/projection.ts';
 export * from './user-tasks/queries.ts';
 export * from './kyc/schema.ts';

@@ -129,6 +129,19 @@ const Env = v.object({
   WEBHOOK_HTTP_LOOPBACK: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   /** The first retry of a failed webhook delivery waits this long (ms); each next one twice as long, at most an hour, for 24 hours. */
   WEBHOOK_RETRY_FIRST_MS: v.optional(v.pipe(v.string(), v.regex(/^\d{2,8}$/, 'must be a whole number of milliseconds from 10'), v.transform(Number)), '10000'),
+  /**
+   * Web Push's VAPID key pair, base64url (as `npx web-push generate-vapid-keys` prints them); both or
+   * neither. Unset: a private key is created once in DATA_DIR/vapid.key (docs/push.md).
+   */
+  VAPID_PUBLIC_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{87}$/, 'must be a 65-byte P-256 public key in base64url'))),
+  VAPID_PRIVATE_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a 32-byte private key in base64url'))),
+  /** Who push services may contact about this sender: a mailto: or https: address. */
+  VAPID_SUBJECT: v.optional(v.pipe(v.string(), v.regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: address')), 'mailto:support@kamai.app'),
+  /** The DLT content template ids of the payout paid / failed SMS (gateway only; without them those SMS are not sent). */
+  SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_HI: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_HI: v.optional(v.string()),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -171,6 +184,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.APP_SECRET && EXAMPLE_APP_SECRETS.includes(e.APP_SECRET)) {
     throw new ConfigError('invalid configuration:\n  APP_SECRET is the published example value: set a random secret of your own (e.g. openssl rand -hex 32)');
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all');
   }
   const dataDir = resolve(e.DATA_DIR);
   const ledgerWitness = ledgerWitnessOf(e.LEDGER_WITNESS, dataDir, Boolean(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY));
@@ -222,12 +238,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             senderId: e.SMS_SENDER_ID!,
             entityId: e.SMS_DLT_ENTITY_ID!,
             templateIds: { en: e.SMS_DLT_TEMPLATE_ID_EN!, hi: e.SMS_DLT_TEMPLATE_ID_HI! },
+            alertTemplateIds: {
+              payout_paid: { en: e.SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_EN, hi: e.SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_HI },
+              payout_failed: { en: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_EN, hi: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_HI },
+            },
           }
         : { kind: 'console' as const },
     webhooks: {
       file: resolve(dataDir, 'webhooks.sqlite'),
       httpLoopback: e.WEBHOOK_HTTP_LOOPBACK === undefined ? e.NODE_ENV === 'test' : e.WEBHOOK_HTTP_LOOPBACK === 'true',
       retryFirstMs: e.WEBHOOK_RETRY_FIRST_MS,
+    push: {
+      file: resolve(dataDir, 'push.sqlite'),
+      vapidKeyFile: resolve(dataDir, 'vapid.key'),
+      vapid: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : null,
+      subject: e.VAPID_SUBJECT,
     },
     webDist: e.WEB_DIST === undefined ? resolve('apps/web/dist') : e.WEB_DIST === '' ? null : resolve(e.WEB_DIST),
   };

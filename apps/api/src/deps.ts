@@ -1,3 +1,4 @@
+import type { PushAlertKind } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import type { ReadDbHandle, ReadModels, UserRecord } from '@kamai/projections';
 import type { AttemptStore } from './auth/attempts.ts';
@@ -46,6 +47,8 @@ export interface AppDeps {
   webhooks: WebhookSender;
   /** The private objects (images): an erasure's workflow, resumed by the sweep, deletes a person's (absent in specs that build an app alone). */
   objects?: ObjectStorage;
+  /** Alerts outside the app: the VAPID public key, and the sender's subscriptions and choices (push/sender.ts). */
+  push: { publicKey: string; catchUp(): Promise<void>; chosen(userId: string): PushAlertKind[] };
 }
 
 export interface AppEnv {

@@ -26,6 +26,8 @@ import { AttemptStore } from './auth/attempts.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { sweepWorkflows } from './workflows/run.ts';
+import { AlertSender } from './push/sender.ts';
+import { loadVapidKeys } from './push/vapid.ts';
 import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
 import type { AppDeps } from './deps.ts';
 import { runAutoApprovals } from './review/auto-approve.ts';
@@ -200,6 +202,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       config.keysFile,
       config.throttleFile,
       config.webhooks.file,
+      config.push.file,
       ...(config.objectStorage === 'disk' ? [join(config.dataDir, 'objects')] : []),
     ],
     reserveBytes: config.diskReserveBytes,
@@ -210,9 +213,12 @@ export async function startServer(config: Config, log: (line: string) => void = 
   // Signs from the start (after a walk of the whole log against the checkpoints and the witness), so
   // /api/health can say at once whether the log extends what was signed before.
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
+  const vapid = loadVapidKeys(config.push);
+  const alerts = new AlertSender({ store, db, now, sms }, config.push.file, { ...vapid, subject: config.push.subject }, log);
   const appDeps: AppDeps = {
     config, store, personalData: store.personal, db, runner, now, loginGuard, sessions, attempts, uploads, sms, secret, storage,
     ledger: ledgerCheckpoints, webhooks, objects,
+    push: { publicKey: vapid.publicKey, catchUp: () => alerts.catchUp(), chosen: (userId) => alerts.chosen(userId) },
   };
   const app = createApp({ ...appDeps, objects });
   // Hourly: uploads no command referenced within a day are deleted (any process may do it; it is idempotent).
@@ -248,6 +254,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   await starting;
   sweepAbandoned();
   webhooks.start();
+  // Alerts outside the app follow the log from their own checkpoint (push/sender.ts).
+  alerts.start();
   // The demo accounts sign in on the first request: their rows are in before the app answers.
   if (seeded.length > 0) await runner.waitFor(await store.headPosition(), 60_000);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -279,6 +287,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
       await webhooks.stop();
+      await alerts.stop();
       storage.stop();
       await sessions.stop();
       attempts.close();

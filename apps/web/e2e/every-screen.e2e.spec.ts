@@ -197,6 +197,16 @@ const SCREENS: Screen[] = [
   },
   // Someone registered before consent was asked: every signed-in screen leads to this one.
   { name: 'consent', role: 'unconsented', path: '/consent' },
+  // The alert choices, loaded (their checkboxes are the targets measured).
+  {
+    name: 'profile alerts outside the app',
+    role: 'worker',
+    path: '/profile',
+    reach: async (page, t) => {
+      await page.getByRole('checkbox', { name: t('profile:alerts.kinds.payout_paid') }).waitFor();
+      await page.getByTestId('alerts-section').scrollIntoViewIfNeeded();
+    },
+  },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */

@@ -156,6 +156,8 @@ describe('the wallet, on a phone', () => {
     await page.reload();
     await hold.getByTestId('withdrawal-status').getByText('Paid', { exact: true }).waitFor();
     await hold.getByText('UTR: UTR2026112100042').waitFor();
+    // And when the bank sent it (India time).
+    await hold.getByTestId('bank-sent-at').getByText(/^Sent by the bank: .+ IST$/).waitFor();
     await hold.getByRole('button').click();
     const sheet = page.getByRole('dialog', { name: 'Withdrawal details' });
     await sheet.getByText('A/c XXXXXX9012 · HDFC0001234').waitFor();

@@ -4,6 +4,8 @@
  * - Page navigations: the network first (fresh deploys win), the cached shell when offline.
  * - /assets/*: file names carry a content hash, so cache first, filled as they are fetched.
  * - /api/* and everything else: the network only; money and tasks are never shown from a cache.
+ * - push: an alert from the server (docs/push.md) is shown as a notification, and told to any open
+ *   page of the app; a tap on it opens (or focuses) the app at the alert's page.
  * Registered from the app's own module (no inline script), so a strict CSP needs no exception.
  */
 const CACHE = 'kamai-shell-v1';
@@ -64,4 +66,41 @@ self.addEventListener('fetch', (event) => {
       ),
     );
   }
+});
+
+self.addEventListener('push', (event) => {
+  let alert = null;
+  try {
+    alert = event.data ? event.data.json() : null;
+  } catch {
+    alert = null;
+  }
+  // A push must show something (userVisibleOnly): an unreadable one still names the app.
+  const title = alert && typeof alert.title === 'string' ? alert.title : 'Kamai';
+  const options = {
+    body: alert && typeof alert.body === 'string' ? alert.body : '',
+    tag: alert && typeof alert.tag === 'string' ? alert.tag : undefined,
+    icon: '/icons/icon-192.png',
+    badge: '/icons/icon-192.png',
+    data: { url: alert && typeof alert.url === 'string' && alert.url.startsWith('/') ? alert.url : '/' },
+  };
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(title, options),
+      self.clients
+        .matchAll({ type: 'window', includeUncontrolled: true })
+        .then((pages) => pages.forEach((page) => page.postMessage({ type: 'kamai-push', alert }))),
+    ]),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((pages) => {
+      const open = pages.find((page) => page.url.startsWith(self.location.origin));
+      return open ? open.navigate(url).then((page) => (page ?? open).focus()) : self.clients.openWindow(url);
+    }),
+  );
 });

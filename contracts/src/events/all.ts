@@ -11,6 +11,7 @@ import { settingsEvents, withdrawalEvents } from './withdrawals.ts';
 import { privacyEvents } from './privacy.ts';
 import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
+import { pushEvents } from './push.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -26,6 +27,7 @@ export const userEvents = {
   ...kycEvents,
   ...adjustmentEvents,
   ...deletionEvents,
+  ...pushEvents,
 };
 export type UserEvent = EventsOf<typeof userEvents>;
 export type MobileEvent = EventsOf<typeof mobileEvents>;

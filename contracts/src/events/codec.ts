@@ -167,6 +167,9 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   WebhookEndpointDeleted: 1,
   WebhookReplayRequested: 1,
   ConsentGiven: 1,
+  PushSubscribed: 1,
+  PushUnsubscribed: 1,
+  PushAlertsChosen: 1,
 };
 
 /**

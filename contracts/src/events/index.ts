@@ -8,6 +8,7 @@ export * from './erasure.ts';
 export * from './finance.ts';
 export * from './payouts.ts';
 export * from './funding.ts';
+export * from './push.ts';
 export * from './personal.ts';
 export * from './privacy.ts';
 export * from './workflows.ts';

@@ -300,6 +300,10 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   WebhookEndpointDeleted: { plain: { endpointId: ID, deletedBy: ID, deletedAt: TIME } },
   WebhookReplayRequested: { plain: { endpointId: ID, requestedBy: ID, requestedAt: TIME } },
   ConsentGiven: { plain: { policyVersion: CODE, givenAt: TIME } },
+  /** A browser's push endpoint and keys reach that device. */
+  PushSubscribed: { subject: 'stream', personal: ['endpoint', 'p256dh', 'auth'], plain: { subscribedAt: TIME } },
+  PushUnsubscribed: { subject: 'stream', personal: ['endpoint'], plain: { unsubscribedAt: TIME } },
+  PushAlertsChosen: { plain: { 'alerts[]': CODE, chosenAt: TIME } },
 };
 
 /**

@@ -11,6 +11,7 @@ import { type UserState, userEvolver, userSnapshot } from './state.ts';
 import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
 import { type SuspensionCommand, decideSuspension } from './suspension.ts';
+import { type PushCommand, decidePush } from './push.ts';
 
 /** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
 export type UserCommand =
@@ -23,7 +24,8 @@ export type UserCommand =
   | NotificationCommand
   | UserTaskCommand
   | WithdrawalCommand
-  | SuspensionCommand;
+  | SuspensionCommand
+  | PushCommand;
 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -73,6 +75,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'CancelDeletion':
       case 'EraseUser':
         return decideDeletion(command, state);
+      case 'SubscribePush':
+      case 'UnsubscribePush':
+      case 'ChoosePushAlerts':
+        return decidePush(command);
       default:
         return assertNever(command);
     }

@@ -90,6 +90,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'UserErased':
         state.deletion = evolveDeletion(state.deletion, event);
         return state;
+      case 'PushSubscribed':
+      case 'PushUnsubscribed':
+      case 'PushAlertsChosen':
+        // Kept by the alert sender (apps/api/src/push); no decision here depends on them.
+        return state;
       default:
         return assertNever(event);
     }

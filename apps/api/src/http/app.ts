@@ -15,6 +15,8 @@ import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
+import { pushRoutes } from '../push/routes.ts';
+import { taskSignalRoutes } from '../tasks/signals.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { privacyRoutes } from '../privacy/routes.ts';
 import { ifscRoutes } from '../ifsc/routes.ts';
@@ -99,6 +101,8 @@ export function createApp(parts: AppParts) {
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', notificationRoutes);
+  app.route('/', pushRoutes);
+  app.route('/', taskSignalRoutes);
   app.route('/', profileRoutes);
   app.route('/', settingsRoutes);
   app.route('/', uploadQuota);

@@ -152,6 +152,13 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/reference/scalar.js', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],
   // An empty body is refused (accepted must be true) before anything is recorded.
   ['POST', '/api/profile/consent', 'signedIn', 400],
+  ['GET', '/api/push/public-key', 'public', 200],
+  // No subscription in the matrix's empty body: 400 before anything is recorded.
+  ['POST', '/api/push/subscriptions', 'signedIn', 400],
+  ['DELETE', '/api/push/subscriptions', 'signedIn', 400],
+  ['GET', '/api/push/alerts', 'signedIn', 200],
+  ['PUT', '/api/push/alerts', 'signedIn', 400],
+  ['GET', '/api/task-signals', 'signedIn', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

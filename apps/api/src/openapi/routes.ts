@@ -1,5 +1,10 @@
 import {
   ConsentRequest,
+  PushAlertsBody,
+  TaskSignalBody,
+  PushPublicKeyAnswer,
+  PushSubscriptionBody,
+  PushUnsubscribeBody,
   AdjustmentBody,
   AdjustmentPendingBody,
   AdjustmentRequest,
@@ -258,4 +263,10 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reference': { summary: 'This document as a readable reference page, for staff', access: 'staff', ok: 200, content: 'text/html' },
   'GET /api/admin/reference/scalar.js': { summary: "The reference page's viewer script", access: 'staff', ok: 200, content: 'text/javascript' },
   'POST /api/profile/consent': { summary: 'Agree to the privacy policy (people registered before consent was asked)', access: 'signedIn', body: ConsentRequest, ok: 200, answer: UserBody },
+  'GET /api/push/public-key': { summary: "The server's VAPID public key, to subscribe a browser to alerts", access: 'public', ok: 200, answer: PushPublicKeyAnswer },
+  'POST /api/push/subscriptions': { summary: "Send alerts to this browser (its PushSubscription's endpoint and keys)", access: 'signedIn', body: PushSubscriptionBody, ok: 204 },
+  'DELETE /api/push/subscriptions': { summary: 'Stop sending alerts to this browser', access: 'signedIn', body: PushUnsubscribeBody, ok: 204 },
+  'GET /api/push/alerts': { summary: 'The alert kinds you receive outside the app', access: 'signedIn', ok: 200, answer: PushAlertsBody },
+  'GET /api/task-signals': { summary: "Each task's median review time and approval share over the last 30 days", access: 'signedIn', ok: 200, answer: TaskSignalBody, list: true },
+  'PUT /api/push/alerts': { summary: 'Choose the alert kinds you receive outside the app', access: 'signedIn', body: PushAlertsBody, ok: 200, answer: PushAlertsBody },
 };

@@ -13,6 +13,7 @@ import type {
   UserTaskBody,
   WithdrawalBody,
   WithdrawalStatus,
+  TaskSignalBody,
 } from '@kamai/contracts';
 import { getAllPages, getJson, getQueryFn, throwIfNotOk } from './http.ts';
 import { forgetSessionHint, mayHaveSession } from './sessionHint.ts';
@@ -143,4 +144,13 @@ export const financeWithdrawalsQuery = (status: WithdrawalStatus | 'all' = 'pend
       // Every page: the queue is never cut off at the API's page size.
       return getAllPages<FinanceWithdrawalBody>(`/api/admin/withdrawals?status=${encodeURIComponent(status)}`, context.signal);
     },
+  });
+
+/** Each task's review signals over the last 30 days (median review time, approval share). */
+export const taskSignalsQuery = () =>
+  queryOptions({
+    queryKey: ['/api/task-signals'],
+    queryFn: getJson<TaskSignalBody[]>(),
+    // Figures over 30 days move slowly: one fetch serves every card for minutes.
+    staleTime: 5 * 60_000,
   });

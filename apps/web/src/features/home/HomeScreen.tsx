@@ -14,6 +14,7 @@ import { countTasksByList } from '@kamai/contracts';
 import { KycBanner } from '../kyc/KycLinks.tsx';
 import { StaffQueues } from './StaffQueues.tsx';
 import { NeverPayNotice } from './NeverPayNotice.tsx';
+import { AlertsPrompt } from './AlertsPrompt.tsx';
 
 /**
  * Home: greeting, the user's rupees, a bell with the unread count (to /profile),
@@ -60,6 +61,8 @@ export function HomeScreen() {
       </section>
 
       <KycBanner user={user} />
+
+      <AlertsPrompt hasApproval={userTasks.data?.some((task) => task.status === 'approved') ?? false} />
 
       <NeverPayNotice />
 

@@ -19,6 +19,7 @@ import { staffScreensOf } from '../../lib/staffScreens.ts';
 import { KycStatusText } from '../kyc/KycLinks.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { AlertsSection } from './AlertsSection.tsx';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 import { WithdrawalHistoryDialog } from './WithdrawalHistoryDialog.tsx';
@@ -146,6 +147,8 @@ export function ProfileScreen() {
         </h2>
         <LanguageSwitch />
       </section>
+
+      <AlertsSection />
 
       <LogoutButton />
 

@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { apiRequest } from '../../lib/api.ts';
+import { taskSignalsQuery } from '../../lib/queries.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
@@ -80,6 +82,7 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
       </p>
       <HonestRatingNote task={task} />
       <RewardAndTime task={task} tinted />
+      <TaskSignals taskId={task.id} />
       {task.requiresProof && texts.proofInstructions && (
         <p className="rounded-xl bg-slate-50 px-3 py-2 text-xs text-slate-600">
           <span className="font-semibold text-slate-700">{t('card.proof')} </span>
@@ -130,5 +133,26 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
         </div>
       )}
     </article>
+  );
+}
+
+/** How this task's proofs were reviewed in the last 30 days: the median wait and the share approved. */
+function TaskSignals({ taskId }: { taskId: string }) {
+  const { t } = useTranslation('tasks');
+  const { data } = useQuery(taskSignalsQuery());
+  if (!data) return null;
+  const signal = data.find((s) => s.taskId === taskId);
+  if (!signal) return <p data-testid="task-signals" className="text-xs text-slate-600">{t('card.signals.none')}</p>;
+  const minutes = signal.medianReviewMinutes;
+  const wait =
+    minutes < 60
+      ? t('card.signals.minutes', { count: minutes })
+      : minutes < 48 * 60
+        ? t('card.signals.hours', { count: Math.round(minutes / 60) })
+        : t('card.signals.days', { count: Math.round(minutes / 1440) });
+  return (
+    <p data-testid="task-signals" className="text-xs text-slate-600">
+      {t('card.signals.line', { wait, percent: signal.approvalPercent, count: signal.decisions })}
+    </p>
   );
 }

@@ -8,7 +8,7 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { useTranslation } from 'react-i18next';
 import { ledgerInLanguage } from '../../i18n/messages.ts';
 import { serverErrorMessage } from '../../lib/api.ts';
-import { formatRelativeTime, formatRupees } from '../../lib/format.ts';
+import { formatRelativeTime, formatRupees, formatDateTime } from '../../lib/format.ts';
 import { currentUserQuery, transactionsQuery, withdrawalsQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
@@ -145,6 +145,11 @@ function ActivityRow({
         </span>
         {(withdrawal?.status === 'paid' || withdrawal?.status === 'reversed') && withdrawal.reference && (
           <span className="mt-0.5 block text-xs break-all text-slate-600">{t('detail.utr', { reference: withdrawal.reference })}</span>
+        )}
+        {withdrawal?.status === 'paid' && withdrawal.processedAt && (
+          <span className="mt-0.5 block text-xs text-slate-600" data-testid="bank-sent-at">
+            {t('detail.bankSentAt', { time: formatDateTime(withdrawal.processedAt, 'IST') })}
+          </span>
         )}
         {withdrawal && RETURNED_STATUSES.has(withdrawal.status) && withdrawal.reason && (
           <span className="mt-0.5 block text-xs text-red-700">{t(REASON_KEYS[withdrawal.status] ?? 'detail.rejectedReason', { reason: withdrawal.reason })}</span>
