@@ -5,15 +5,33 @@ const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
-export const WORKFLOW_KINDS = ['payout_batch', 'payout_results'] as const;
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'hand_payment', 'proof_submission', 'proof_rejection'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
 
 /**
  * What one step does to its target stream. `claim`: put a withdrawal in the batch (its user's
  * stream); `create_batch`: record the batch with the withdrawals claimed; `SUCCESS` / `FAILED` /
  * `REVERSED`: apply a bank result to a withdrawal; `record_results`: record the import on the batch.
+ * `reserve_reference` / `pay` / `release_reference`: a hand payment's UTR held for its withdrawal, the
+ * withdrawal paid with it, and the UTR given back when the pay was refused. `take_slot` /
+ * `submit_proof` / `release_slot`: a completion slot on the task's stream, the proof on the person's,
+ * and the slot given back when no proof was recorded; `reject_proof`: a reviewer's rejection.
  */
-export const WORKFLOW_ACTIONS = ['claim', 'create_batch', 'SUCCESS', 'FAILED', 'REVERSED', 'record_results'] as const;
+export const WORKFLOW_ACTIONS = [
+  'claim',
+  'create_batch',
+  'SUCCESS',
+  'FAILED',
+  'REVERSED',
+  'record_results',
+  'reserve_reference',
+  'pay',
+  'release_reference',
+  'take_slot',
+  'submit_proof',
+  'release_slot',
+  'reject_proof',
+] as const;
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
 
 export const WorkflowStepPlan = v.object({

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { withReservedReference } from '../finance/references.ts';
 import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
 import type { WorkflowDefinition } from './run.ts';
+import { handPaymentWorkflow } from './handpay.ts';
 
 /** Runs a command on a user's stream: `applied` when it appended (or a retry found its events), else the refusal. */
 async function onUserStream(deps: AppDeps, userId: string, by: string, command: UserCommand): Promise<'applied' | 'unchanged' | DomainError> {
@@ -157,4 +158,4 @@ export function resultsAnswer(state: WorkflowState, context?: ResultsContext): R
   return answer;
 }
 
-export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow] as const;
+export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, handPaymentWorkflow] as const;
