@@ -6,10 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { duplicateReference } from '../finance/references.ts';
 import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
-import type { WorkflowDefinition } from './run.ts';
-
-/** A refusal as a step's outcome: its own code when it has one, else its kind. */
-export const refusalOutcome = (err: DomainError): string => err.code ?? err.kind;
+import { type WorkflowDefinition, refusalOutcome } from './run.ts';
 
 const RESERVE = 0;
 const PAY = 1;
