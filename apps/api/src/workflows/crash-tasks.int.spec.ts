@@ -168,5 +168,5 @@ describe.each(WORKFLOW_CRASH_TOPOLOGIES)('hand payment and proof submission kill
     expect(started.size).toBeGreaterThan(payKills);
     expect([...started].filter((s) => !completed.has(s))).toEqual([]);
     await booksBalance();
-  }, 600_000);
+  }, 900_000);
 });
