@@ -39,6 +39,8 @@ export const TASK_MESSAGES = {
   /** 409 on submit proof: the task's last day has passed. */
   expired: 'This task has ended',
   notAvailable: 'This task is not available right now',
+  /** 409 on a retried submit proof whose first attempt died and was given up: nothing was recorded. */
+  proofNotRecorded: 'Your proof was not recorded. Please send it again',
 } as const;
 
 /** The largest completion limit a task may set. */

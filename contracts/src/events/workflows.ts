@@ -5,7 +5,7 @@ const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
-export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure'] as const;
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure', 'hand_payment', 'proof_submission'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
 
 /**
@@ -16,6 +16,10 @@ export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
  * `UserErased` on the person's stream; `release_mobile` frees their number and deletes its
  * reservation's key; `end_sessions`; `delete_images` (proofs, KYC); `delete_key` (their data key);
  * `checkpoint_read_db` (the scrubbed rows' old pages leave the read database's WAL).
+ * `reserve_reference` / `pay` / `release_reference`: a hand payment's UTR held for its withdrawal, the
+ * withdrawal paid with it, and the UTR given back when the pay was refused. `take_slot` /
+ * `submit_proof` / `release_slot`: a completion slot on the task's stream, the proof on the person's,
+ * and the slot given back when no proof was recorded.
  */
 export const WORKFLOW_ACTIONS = [
   'claim',
@@ -30,6 +34,12 @@ export const WORKFLOW_ACTIONS = [
   'delete_images',
   'delete_key',
   'checkpoint_read_db',
+  'reserve_reference',
+  'pay',
+  'release_reference',
+  'take_slot',
+  'submit_proof',
+  'release_slot',
 ] as const;
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
 

@@ -10,6 +10,8 @@ import { DomainError, assertNever } from '../errors.ts';
  */
 export interface WorkflowState {
   started: boolean;
+  /** Its own id (a proof submission's is the submission's: one id names both). */
+  workflowId: string;
   kind: WorkflowKind | null;
   batchId: string;
   by: string;
@@ -47,6 +49,7 @@ export function claimedItems(state: WorkflowState): { withdrawalId: string; user
 export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEvent> = {
   initialState: () => ({
     started: false,
+    workflowId: '',
     kind: null,
     batchId: '',
     by: '',
@@ -60,7 +63,7 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
     switch (event.type) {
       case 'WorkflowStarted': {
         const d = event.data;
-        return { ...state, started: true, kind: d.kind, batchId: d.batchId, by: d.by, steps: d.steps, approvalThresholdPaise: d.approvalThresholdPaise, startedAt: d.startedAt };
+        return { ...state, started: true, workflowId: d.workflowId, kind: d.kind, batchId: d.batchId, by: d.by, steps: d.steps, approvalThresholdPaise: d.approvalThresholdPaise, startedAt: d.startedAt };
       }
       case 'WorkflowStepRecorded':
         // In order, each once (the decider saw to it); an array grows in place.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
 import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess, startWorkerProcess } from '../testing/process.ts';
-import { TestClient, freshMobile } from '../testing/server.ts';
+import { registerAt } from '../testing/crash.ts';
 import { BANK } from './testing.ts';
 
 // A command whose events were written but whose answer never left: the API process is killed with
@@ -47,13 +47,7 @@ describe.each(topologies)('a keyed command killed between its append and its ans
     if (worker) projectionWorker = await startWorkerProcess(dataDir);
     api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
 
-    const signUp = async (name: string) => {
-      const client = new TestClient(api.url);
-      const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: name, lastName: 'Test', consent: true });
-      expect(res.status).toBe(201);
-      return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
-    };
+    const signUp = (name: string) => registerAt(api.url, name);
     const finance = await signUp('Rohan');
     await grantRole(store, finance.userId, 'finance', 'test', new Date());
     const user = await signUp('Asha');

@@ -152,7 +152,10 @@ describe('one transfer reference pays one withdrawal', () => {
 
     // A refused pay (already rejected) does not keep the reference from the withdrawal it belongs to.
     expect((await finance.post(`/api/admin/withdrawals/${w2}/reject`, { reason: 'Account closed' })).status).toBe(200);
-    expect((await finance.post(`/api/admin/withdrawals/${w2}/paid`, { reference: 'UTR77770000' })).status).toBe(409);
+    const refusedPay = await finance.post(`/api/admin/withdrawals/${w2}/paid`, { reference: 'UTR77770000' });
+    expect([refusedPay.status, refusedPay.body.error.code]).toEqual([409, 'conflict']);
+    // Refused before anything is recorded: no reservation made and released.
+    expect(await pair.store.readStream(streams.reference('UTR77770000'))).toEqual([]);
     expect((await finance.clone(pair.b.url).post(`/api/admin/withdrawals/${w4}/paid`, { reference: 'UTR77770000' })).status).toBe(200);
     expect((await finance.post(`/api/admin/withdrawals/${w2}/paid`, { reference: 'UTR77770000' })).body.error.code).toBe('duplicate_reference');
   });

@@ -27,10 +27,12 @@ import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
-import { ApiError, conflict, notFound } from '../http/errors.ts';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import { withReservedReference } from './references.ts';
+import { assertReferenceFree } from './references.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
+import { handPaymentPlan, handPaymentRefusal, handPaymentWorkflow } from '../workflows/handpay.ts';
 import { countMemberMoney } from './staff-limits.ts';
 import { withdrawalAsFinanceSees } from './withdrawal-lookup.ts';
 import { loadLimits } from '../settings/limits.ts';
@@ -77,25 +79,37 @@ export const financeRoutes = new Hono<AppEnv>()
     return c.json(found);
   })
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
+    const deps = c.var.deps;
     const { reference } = c.req.valid('json');
     const by = requireUser(c).id;
-    // An unknown withdrawal is refused before anything is reserved: a refusal appends nothing.
-    const request = await requestOf(c, c.req.param('id'));
-    // And one in a batch: the bank's results file settles it, never a hand (the decider says so too).
-    if (request.status === 'processing') throw new ApiError(409, 'with_bank', msg('payout.withBank'));
-    // So is a member who adjusted this user lately (the decider checks again on the stream itself).
-    if (request.status === 'pending') {
-      const { state } = await loadStream(c.var.deps.store, streams.user(request.user_id), userDecider);
-      assertNoConflictOfDuties(state.adjustments, by, c.var.deps.now().toISOString());
+    const id = c.req.param('id');
+    // Two streams (the UTR's reservation, the user's pay): a workflow (workflows/handpay.ts). Under an
+    // Idempotency-Key a retry names the same workflow and resumes it, whatever changed since.
+    const workflowId = commandId();
+    if (!(await loadWorkflow(deps, workflowId)).started) {
+      // What can be refused is refused before anything is recorded: a refusal appends nothing.
+      const request = await requestOf(c, id);
+      // One in a batch: the bank's results file settles it, never a hand (the decider says so too).
+      if (request.status === 'processing') throw new ApiError(409, 'with_bank', msg('payout.withBank'));
+      // So is a member who adjusted this user lately (the decider checks again on the stream itself).
+      if (request.status === 'pending') {
+        const { state } = await loadStream(deps.store, streams.user(request.user_id), userDecider);
+        assertNoConflictOfDuties(state.adjustments, by, deps.now().toISOString());
+      }
+      // One transfer reference pays one withdrawal (finance/references.ts).
+      await assertReferenceFree(deps, reference, id);
+      if (request.status !== 'pending') throw conflict(msg(`withdrawalState.${request.status}`));
+      if (request.user_id === by) throw forbidden(msg('api.ownWithdrawal'));
+      await startWorkflow(deps, { workflowId, kind: 'hand_payment', batchId: '', by, approvalThresholdPaise: 0, steps: handPaymentPlan(id, request.user_id, reference) });
     }
-    // One transfer reference pays one withdrawal (finance/references.ts).
-    return withReservedReference(c.var.deps, { reference, withdrawalId: c.req.param('id'), by }, () =>
-      settle(c, request, (id, now) => ({
-        type: 'MarkWithdrawalPaid',
-        data: { withdrawalId: id, reference, by, notificationId: commandId() },
-        now,
-      })),
-    );
+    const done = await driveWorkflow(deps, workflowId, handPaymentWorkflow);
+    // The answer is the record's: paid, or the refusal of the step that stopped it.
+    const refusal = await handPaymentRefusal(deps, done);
+    if (refusal) throw refusal;
+    await deps.runner.waitFor(await deps.store.headPosition());
+    const body = await findWithdrawalForFinance(deps.db, id);
+    if (!body) throw notFound(msg('api.withdrawalNotFound'));
+    return c.json(body);
   })
   .post('/api/admin/withdrawals/:id/reject', financeStaff, withdrawalId, validate('json', RejectWithdrawalRequest), async (c) => {
     const { reason } = c.req.valid('json');

@@ -1,4 +1,4 @@
-import { commandId, nextStepDone } from '../commands/keyed.ts';
+import { commandId } from '../commands/keyed.ts';
 import { streams } from '@kamai/contracts';
 import {
   type EventStore,
@@ -57,7 +57,11 @@ function inTurn<T>(key: string, run: () => Promise<T>): Promise<T> {
   return mine;
 }
 
-/** Takes one of the task's completion slots for a submission (409 task_full / task_expired when none). */
+/**
+ * Takes one of the task's completion slots for a submission (409 task_full / task_expired when none):
+ * the first step of a proof submission's workflow (workflows/tasks.ts), whose proof is recorded next
+ * on the person's stream.
+ */
 export function takeSlot(store: EventStore, taskId: string, submissionId: string, userId: string, now: Date) {
   const command = { type: 'TakeSlot' as const, data: { taskId, submissionId, userId }, now: now.toISOString() };
   return inTurn(streams.task(taskId), () => handleCommand(store, streams.task(taskId), taskDecider, command, { actor: userId }));
@@ -67,35 +71,6 @@ export function takeSlot(store: EventStore, taskId: string, submissionId: string
 export function releaseSlot(store: EventStore, taskId: string, submissionId: string, why: 'rejected' | 'not_submitted', actor: string, now: Date) {
   const command = { type: 'ReleaseSlot' as const, data: { taskId, submissionId, why }, now: now.toISOString() };
   return inTurn(streams.task(taskId), () => handleCommand(store, streams.task(taskId), taskDecider, command, { actor }));
-}
-
-/**
- * A proof submission: first a slot on the task's stream (the one place all takers of a task meet, so
- * a limited task is never over-filled, whichever process they reach), then the proof on the user's
- * stream. The user's rules are checked before the slot is taken, so a refusal there rarely holds a
- * slot; when the proof is refused after all, the slot is given back at once. A process that dies
- * between the two leaves a slot with no proof: the sweep gives such slots back.
- */
-export async function submitProof(
-  store: EventStore,
-  userId: string,
-  data: { taskId: string; task: TaskSnapshot | null; proofImageUrl: string; proofDescription: string; proofDhash?: string | null },
-  now: Date,
-) {
-  // Fixed in the command, so a retry after a conflict reuses the same id.
-  const submissionId = commandId();
-  const command: UserTaskCommand = { type: 'SubmitProof', data: { ...data, submissionId }, now: now.toISOString() };
-  const { state, revision } = await loadStream(store, streams.user(userId), userDecider);
-  // A keyed retry whose proof was recorded skips the check (it would refuse the proof it finds).
-  const recorded = await nextStepDone(store, streams.user(userId), revision === 'no_stream' ? -1 : revision);
-  if (!recorded) userDecider.decide(command, state);
-  await takeSlot(store, data.taskId, submissionId, userId, now);
-  try {
-    return await handleCommand(store, streams.user(userId), userDecider, command, { actor: userId });
-  } catch (err) {
-    await releaseSlot(store, data.taskId, submissionId, 'not_submitted', userId, now);
-    throw err;
-  }
 }
 
 /** The user taps Start on a task (idempotent: the first tap counts). */

@@ -1,10 +1,10 @@
 import { SubmitProofRequest, type UserTaskBody, autoApprovalDue, streams, msg } from '@kamai/contracts';
-import { type EventStore, userDecider } from '@kamai/domain';
+import { type EventStore, taskDecider, userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import { loadStream } from '../commands/handle.ts';
-import { nextStepDone } from '../commands/keyed.ts';
+import { commandId } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam } from '../http/guards.ts';
@@ -12,7 +12,9 @@ import { consented } from '../profile/consent.ts';
 import { validate } from '../http/validate.ts';
 import { type ObjectStorage, acceptUploadedImage, withAcceptedImages } from '../object-storage/index.ts';
 import { loadLimits } from '../settings/limits.ts';
-import { loadTaskSnapshot, startTask, submitProof } from './commands.ts';
+import { loadTaskSnapshot, startTask } from './commands.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow, stepAppended } from '../workflows/run.ts';
+import { PROOF_STEP, type ProofContext, proofStepAhead, proofSubmissionPlan, proofSubmissionRefusal, proofSubmissionWorkflow } from '../workflows/tasks.ts';
 
 /** Adds to a proof under review the date by which it is decided (the auto-approval delay after it came in). */
 async function decideByDates(store: EventStore) {
@@ -25,7 +27,7 @@ async function decideByDates(store: EventStore) {
  * The signed-in user's task routes: the active tasks, their own statuses, and proof
  * submission. The object storage comes in here because only submit-proof needs it.
  */
-export function taskRoutes(deps: { objects: ObjectStorage }) {
+export function taskRoutes(uploads: { objects: ObjectStorage }) {
   return new Hono<AppEnv>()
     .get('/api/tasks', async (c) => {
       requireUser(c);
@@ -54,7 +56,8 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
       idParam('id', UUID_PATTERN, msg('api.taskNotFound')),
       validate('json', SubmitProofRequest),
       async (c) => {
-        const { store, db, runner, now } = c.var.deps;
+        const deps = c.var.deps;
+        const { store, now } = deps;
         const user = requireUser(c);
         const taskId = c.req.param('id').toLowerCase();
         const { proofImageUrl, proofDescription } = c.req.valid('json');
@@ -62,22 +65,41 @@ export function taskRoutes(deps: { objects: ObjectStorage }) {
         // An unknown task is a 404 before any work on the image; the decider checks it again.
         const task = await loadTaskSnapshot(store, taskId);
         if (!task) throw notFound(msg('api.taskNotFound'));
-        // Only an image this same user uploaded, at most 5 MB and really an image; re-encoded (no
-        // EXIF/GPS) and stored under its lasting address, which is what the proof records.
-        // A retry of a keyed submission that was recorded: its upload is already consumed, the
-        // recorded proof is the answer (submitProof finds it).
-        const { revision } = await loadStream(store, streams.user(user.id), userDecider);
-        const recorded = await nextStepDone(store, streams.user(user.id), revision === 'no_stream' ? -1 : revision);
-        const submit = (url: string, proofDhash: string | null) =>
-          submitProof(store, user.id, { taskId, task, proofImageUrl: url, proofDescription, proofDhash }, now());
-        let position: number;
-        if (recorded) ({ position } = await submit(proofImageUrl, null));
+        // Two streams (the task's slot, the person's proof): a workflow whose id is the submission's
+        // (workflows/tasks.ts). Under an Idempotency-Key a retry names the same one and resumes it.
+        const submissionId = commandId();
+        const userStream = streams.user(user.id);
+        const record = await loadWorkflow(deps, submissionId);
+        const context: ProofContext = { task, proofImageUrl, proofDescription, proofDhash: null };
+        const drive = async () => {
+          const done = await driveWorkflow(deps, submissionId, proofSubmissionWorkflow, context);
+          const refusal = proofSubmissionRefusal(done, context);
+          if (refusal) throw refusal;
+        };
+        // A retry whose proof was recorded (or whose slot was refused) needs no image: its upload is
+        // already consumed, and the record is the answer.
+        const proofDone = async () => stepAppended(deps, submissionId, PROOF_STEP, userStream, (await loadStream(store, userStream, userDecider)).revision);
+        if (record.started && (!proofStepAhead(record) || (await proofDone()))) await drive();
         else {
-          const image = await acceptUploadedImage(deps.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
-          ({ position } = await withAcceptedImages([image], () => submit(image.objectURL, image.dhash)));
+          // Only an image this same user uploaded, at most 5 MB and really an image; re-encoded (no
+          // EXIF/GPS) and stored under its lasting address, which is what the proof records.
+          const image = await acceptUploadedImage(uploads.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
+          Object.assign(context, { proofImageUrl: image.objectURL, proofDhash: image.dhash });
+          await withAcceptedImages([image], async () => {
+            if (!record.started) {
+              // What can be refused is refused before anything is recorded: the person's rules, then the task's slots.
+              const command = { type: 'SubmitProof' as const, data: { taskId, task, submissionId, proofImageUrl: image.objectURL, proofDescription, proofDhash: image.dhash }, now: now().toISOString() };
+              userDecider.decide(command, (await loadStream(store, userStream, userDecider)).state);
+              const { state: taskState } = await loadStream(store, streams.task(taskId), taskDecider);
+              taskDecider.decide({ type: 'TakeSlot', data: { taskId, submissionId, userId: user.id }, now: command.now }, taskState);
+              await startWorkflow(deps, { workflowId: submissionId, kind: 'proof_submission', batchId: '', by: user.id, approvalThresholdPaise: 0, steps: proofSubmissionPlan(taskId, user.id) });
+            }
+            await drive();
+          });
         }
-        await runner.waitFor(position);
-        const row = await findUserTask(db, user.id, taskId);
+        const position = await store.headPosition();
+        await deps.runner.waitFor(position);
+        const row = await findUserTask(deps.db, user.id, taskId);
         if (!row) throw notYetVisible();
         return c.json((await decideByDates(store))(toUserTaskBody(row)), 201);
       },

@@ -35,6 +35,9 @@ function killingAfterAppends<S extends EventStore>(store: S): S {
   });
 }
 
-const server = await startServer(loadConfig(), console.log, { decorateStore: killingAfterAppends });
+/** KAMAI_CLOCK_BEHIND_MS: commands dated that far back, so what this process starts looks abandoned to the next one's sweep. */
+const behindMs = Number(process.env.KAMAI_CLOCK_BEHIND_MS ?? 0);
+const now = behindMs > 0 ? { now: () => new Date(Date.now() - behindMs) } : {};
+const server = await startServer(loadConfig(), console.log, { decorateStore: killingAfterAppends, ...now });
 console.log(`Kamai is running at ${server.url} (crash-test build)`);
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -1,5 +1,9 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+// Helpers for the crash tests only (a real API process killed after its Nth append, crash-main.ts);
+// nothing in the app imports this file.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openSealedSqliteStore } from '../privacy/open.ts';
 import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from './process.ts';
 import { TestClient, freshMobile } from './server.ts';
 
@@ -16,6 +20,30 @@ export async function registerAt(url: string, firstName: string): Promise<TestCl
   const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
+}
+
+/** The topologies every workflow crash test runs in: commits inline, and on the writer thread. */
+export const WORKFLOW_CRASH_TOPOLOGIES: { name: string; env: Record<string, string> }[] = [
+  { name: 'commits inline', env: {} },
+  { name: 'commits on the writer thread', env: { EVENT_STORE_WRITER: 'thread' } },
+];
+
+/**
+ * A fresh DATA_DIR for a crash test: the arming file's path, the env of its API processes, and the
+ * test's own connection to its event store. `cleanups` gets what stops the API then running
+ * (`current`) and removes it all.
+ */
+export function crashDataDir(prefix: string, env: Record<string, string>, cleanups: Array<() => Promise<void>>, current: () => ApiProcess | undefined) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const armed = join(dataDir, 'crash-after');
+  const processEnv = { ...env, KAMAI_CRASH_FILE: armed };
+  const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
+  cleanups.push(async () => {
+    await current()?.stop();
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, armed, processEnv, store };
 }
 
 /**

@@ -1,13 +1,11 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { ResultsImportBody } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { BANK } from '../finance/testing.ts';
-import { openSealedSqliteStore } from '../privacy/open.ts';
 import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from '../testing/process.ts';
-import { TestClient, freshMobile } from '../testing/server.ts';
+import { WORKFLOW_CRASH_TOPOLOGIES, crashDataDir, exited, registerAt } from '../testing/crash.ts';
+import type { TestClient } from '../testing/server.ts';
 
 // A workflow killed after each of its appends in turn (the 1st, the 2nd, ... until a run goes
 // through): the API process dies between two steps (testing/crash-main.ts), a second finance member
@@ -15,42 +13,22 @@ import { TestClient, freshMobile } from '../testing/server.ts';
 // is retried with its key. Afterwards no withdrawal is in two batches, every answer equals what the
 // workflow recorded, and the books balance. On the embedded store, inline commits and with the
 // writer thread.
-const topologies: { name: string; env: Record<string, string> }[] = [
-  { name: 'commits inline', env: {} },
-  { name: 'commits on the writer thread', env: { EVENT_STORE_WRITER: 'thread' } },
-];
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function exited(api: ApiProcess): Promise<void> {
-  if (api.child.exitCode !== null || api.child.signalCode !== null) return;
-  await new Promise((resolve) => api.child.once('exit', resolve));
-}
-
-describe.each(topologies)('payout workflows killed after every append ($name)', ({ env }) => {
+describe.each(WORKFLOW_CRASH_TOPOLOGIES)('payout workflows killed after every append ($name)', ({ env }) => {
   it('batch creation and results import: resumed by a retry, nothing twice, nothing stranded', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kamai-workflow-crash-'));
-    const armed = join(dataDir, 'crash-after');
-    const processEnv = { ...env, KAMAI_CRASH_FILE: armed };
-    const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     let api!: ApiProcess;
-    cleanups.push(async () => {
-      await api?.stop();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { dataDir, armed, processEnv, store } = crashDataDir('kamai-workflow-crash-', env, cleanups, () => api);
     api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
     const clients: TestClient[] = [];
     const signUp = async (name: string) => {
-      const client = new TestClient(api.url);
-      const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: name, lastName: 'Test', consent: true });
-      expect(res.status).toBe(201);
+      const client = await registerAt(api.url, name);
       clients.push(client);
-      return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
+      return client;
     };
     // Two funders: each member's adjustments across all users are capped per day (memberDailyAdjustmentLimit).
     const funders = [await signUp('Neha'), await signUp('Kavya')];

@@ -8,6 +8,8 @@ import { withReservedReference } from '../finance/references.ts';
 import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
 import type { WorkflowDefinition } from './run.ts';
 import { erasureWorkflow } from './erasure.ts';
+import { handPaymentWorkflow } from './handpay.ts';
+import { proofSubmissionWorkflow } from './tasks.ts';
 
 /** Runs a command on a user's stream: `applied` when it appended (or a retry found its events), else the refusal. */
 async function onUserStream(deps: AppDeps, userId: string, by: string, command: UserCommand): Promise<'applied' | 'unchanged' | DomainError> {
@@ -158,4 +160,4 @@ export function resultsAnswer(state: WorkflowState, context?: ResultsContext): R
   return answer;
 }
 
-export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow] as const;
+export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow, handPaymentWorkflow, proofSubmissionWorkflow] as const;

@@ -2,7 +2,7 @@ import { type WorkflowKind, msg, streams } from '@kamai/contracts';
 import { DomainError, type WorkflowCommand, type WorkflowState, nextWorkflowStep, workflowDecider } from '@kamai/domain';
 import { unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
-import { ensureReserved, outsideKeyed, runKeyed } from '../commands/keyed.ts';
+import { ensureReserved, findStep, outsideKeyed, runKeyed } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
@@ -54,10 +54,13 @@ export async function driveWorkflow<Context>(deps: AppDeps, workflowId: string, 
       await record(deps, workflowId, { type: 'CompleteWorkflow', data: { workflowId }, now: deps.now().toISOString() });
       continue;
     }
-    const outcome = await runKeyed(`workflow:${workflowId}:${step}`, intent.position, () => definition.step(deps, state, step, context));
+    const outcome = await runKeyed(stepToken(workflowId, step), intent.position, () => definition.step(deps, state, step, context));
     await record(deps, workflowId, { type: 'RecordWorkflowStep', data: { workflowId, step, outcome }, now: deps.now().toISOString() });
   }
 }
+
+/** The keyed-command token a step's appends carry (commands/keyed.ts). */
+const stepToken = (workflowId: string, step: number) => `workflow:${workflowId}:${step}`;
 
 /** A workflow left this long is taken for abandoned (its request died) and finished by the sweep. */
 export const WORKFLOW_SWEEP_AGE_MS = 60_000;
@@ -90,3 +93,17 @@ export async function sweepWorkflows(
   }
   return finished;
 }
+
+/**
+ * Whether step `step` of a workflow already appended to `streamId` (whose last revision is
+ * `lastRevision`), its outcome recorded or not (the process died in between): for a request that
+ * must not redo work outside the log, such as accepting an upload the first attempt consumed.
+ */
+export async function stepAppended(deps: AppDeps, workflowId: string, step: number, streamId: string, lastRevision: number | 'no_stream'): Promise<boolean> {
+  const [intent] = await deps.store.readStream(streams.workflow(workflowId), { fromRevision: 0, maxCount: 1 });
+  if (!intent || lastRevision === 'no_stream') return false;
+  return (await findStep(deps.store, streamId, lastRevision, { token: stepToken(workflowId, step), step: 1, reservedAt: intent.position })).length > 0;
+}
+
+/** A refusal as a step's outcome: its own code when it has one, else its kind. */
+export const refusalOutcome = (err: DomainError): string => err.code ?? err.kind;
