@@ -23,8 +23,12 @@ export const Route = createFileRoute('/')({
   // screens themselves are the lazy chunks above.
   codeSplitGroupings: [['pendingComponent']],
   beforeLoad: async ({ context }) => {
-    // The likely screen starts loading now, alongside the read of the user, not after it.
-    void loadScreen(mayHaveSession()).catch(() => undefined);
+    // The likely screen starts loading now, alongside the read of the user, not after it; for a
+    // likely Home its task list too (on a slow network that read was one more round trip after the
+    // user's). A stale hint costs that read, answered 401, and nothing else.
+    const likelySignedIn = mayHaveSession();
+    void loadScreen(likelySignedIn).catch(() => undefined);
+    if (likelySignedIn) void context.queryClient.prefetchQuery(tasksQuery());
     await context.queryClient.ensureQueryData(currentUserQuery());
   },
   // The screen's code and texts, both in before it renders (not one after the other).
