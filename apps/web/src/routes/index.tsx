@@ -7,8 +7,9 @@ import { mayHaveSession } from '../lib/sessionHint.ts';
 import { staffScreensOf } from '../lib/staffScreens.ts';
 import { staffQueuesQuery } from '../features/home/staffQueues.ts';
 
-// One of the two screens shows here: each comes in its own chunk, and only the one the visitor
-// sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
+// One of the two screens shows here. Both are in the `first` chunk, which index.html preloads beside
+// the entry (vite.config.ts: on a slow network a round trip costs more than the other screen's bytes);
+// lazy still, so neither runs before it is needed.
 const LoginScreen = lazyRouteComponent(() => import('../features/auth/LoginScreen.tsx'), 'LoginScreen');
 const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.tsx'), 'HomeScreen');
 
