@@ -3,7 +3,7 @@
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
  *   npm run bench                         # everything, about 3-5 minutes on 2 cores
- *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup)
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup; web includes a slow-network run of about 2 minutes)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: bursts, default 24, at least 8)
@@ -19,7 +19,7 @@ import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
 import { benchStartup, median } from './bench/startup.ts';
-import { benchFirstScreenJs } from './bench/web.ts';
+import { SLOW_NETWORK, benchFirstScreenJs, benchSlowNetwork, slowNetworkRows } from './bench/web.ts';
 
 /** One line of the table. `peer` is the figure it is compared with, measured in this run. */
 export interface BenchRow {
@@ -215,6 +215,11 @@ await part('web', async () => {
   if (js) {
     rows.push({ what: `of which index.html names: entry + ${js.files - 1} modulepreloads, gzip`, figure: `${n(js.gzip / 1024)} KB (${n(js.gzip)} bytes; ${n(js.raw / 1024)} KB raw)` });
   }
+  // The same screens timed on a slow phone network (DevTools' emulation), three runs each.
+  const slow = await benchSlowNetwork({ runs: 3 });
+  section(`Web app on ${SLOW_NETWORK.kbps} kbps, ${SLOW_NETWORK.latencyMs} ms round trip (Chromium; median (min–max; each run))`);
+  const [result] = slow ?? [];
+  if (result) rows.push(...slowNetworkRows(result));
 });
 
 await part('startup', async () => {

@@ -42,16 +42,29 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
  * The part of puppeteer-core's API these scripts use. puppeteer-core is Lighthouse's dependency,
  * not the scripts' own, so its types are not in reach; these match its signatures.
  */
-interface PuppeteerPage {
+export interface PuppeteerPage {
   setViewport(viewport: { width: number; height: number; isMobile?: boolean; hasTouch?: boolean; deviceScaleFactor?: number }): Promise<void>;
   evaluateOnNewDocument(script: string): Promise<unknown>;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle0' }): Promise<unknown>;
   waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
+  type(selector: string, text: string): Promise<void>;
+  createCDPSession(): Promise<PuppeteerCdpSession>;
   close(): Promise<void>;
+}
+/** A DevTools protocol session (puppeteer's CDPSession), e.g. for Network.emulateNetworkConditions. */
+export interface PuppeteerCdpSession {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  detach(): Promise<void>;
+}
+interface PuppeteerTarget {
+  type(): string;
+  url(): string;
+  createCDPSession(): Promise<PuppeteerCdpSession>;
 }
 interface PuppeteerContext {
   newPage(): Promise<PuppeteerPage>;
+  waitForTarget(predicate: (target: PuppeteerTarget) => boolean, options?: { timeout?: number }): Promise<PuppeteerTarget>;
   setCookie(...cookies: { name: string; value: string; domain: string; path: string }[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -85,13 +98,14 @@ function puppeteer(): { connect(options: { browserURL: string; defaultViewport: 
   return fromLighthouse('puppeteer-core') as ReturnType<typeof puppeteer>;
 }
 
-export async function startWebSession(): Promise<WebSession> {
+/** `webDist`: the build the API serves (default apps/web/dist); `seedDemo`: the demo tasks and people. */
+export async function startWebSession(options: { webDist?: string; seedDemo?: boolean } = {}): Promise<WebSession> {
   const apiPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kamai-browser-'));
   const baseUrl = `http://127.0.0.1:${apiPort}`;
   const api = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['apps/api/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: options.seedDemo ? 'true' : 'false', LOG_LEVEL: 'warn', ...(options.webDist ? { WEB_DIST: options.webDist } : {}) },
     stdio: 'ignore',
     detached: true,
   });

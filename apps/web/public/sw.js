@@ -2,7 +2,8 @@
  * Kamai's service worker, hand-written and small: it keeps the app shell (index.html and the
  * built assets it loads) so the app opens without a network and can say "You are offline".
  * - Page navigations: the network first (fresh deploys win), the cached shell when offline.
- * - /assets/*: file names carry a content hash, so cache first, filled as they are fetched.
+ * - /assets/*: file names carry a content hash, so cache first; those index.html names are kept at
+ *   install, the others as they are fetched.
  * - /api/* and everything else: the network only; money and tasks are never shown from a cache.
  * - push: an alert from the server (docs/push.md) is shown as a notification, and told to any open
  *   page of the app; a tap on it opens (or focuses) the app at the alert's page.
@@ -11,11 +12,24 @@
 const CACHE = 'kamai-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
 
+/** The files index.html names (the entry, its preloads, the stylesheet): what the first screen runs on. */
+function assetsOf(html) {
+  return [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]))];
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL))
+      // The shell's assets too, so a return visit reads them all from here: otherwise only the files
+      // fetched after this worker took control were kept, and a second visit fetched the rest again.
+      .then((cache) =>
+        cache
+          .addAll(SHELL)
+          .then(() => cache.match('/'))
+          .then((page) => (page ? page.text() : ''))
+          .then((html) => cache.addAll(assetsOf(html))),
+      )
       .then(() => self.skipWaiting()),
   );
 });

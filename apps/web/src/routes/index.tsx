@@ -7,8 +7,9 @@ import { mayHaveSession } from '../lib/sessionHint.ts';
 import { staffScreensOf } from '../lib/staffScreens.ts';
 import { staffQueuesQuery } from '../features/home/staffQueues.ts';
 
-// One of the two screens shows here: each comes in its own chunk, and only the one the visitor
-// sees is fetched (a first visit must not download Home, nor a signed-in user the sign-in form).
+// One of the two screens shows here. Both are in the `first` chunk, which index.html preloads beside
+// the entry (vite.config.ts: on a slow network a round trip costs more than the other screen's bytes);
+// lazy still, so neither runs before it is needed.
 const LoginScreen = lazyRouteComponent(() => import('../features/auth/LoginScreen.tsx'), 'LoginScreen');
 const HomeScreen = lazyRouteComponent(() => import('../features/home/HomeScreen.tsx'), 'HomeScreen');
 
@@ -23,8 +24,12 @@ export const Route = createFileRoute('/')({
   // screens themselves are the lazy chunks above.
   codeSplitGroupings: [['pendingComponent']],
   beforeLoad: async ({ context }) => {
-    // The likely screen starts loading now, alongside the read of the user, not after it.
-    void loadScreen(mayHaveSession()).catch(() => undefined);
+    // The likely screen starts loading now, alongside the read of the user, not after it; for a
+    // likely Home its task list too (on a slow network that read was one more round trip after the
+    // user's). A stale hint costs that read, answered 401, and nothing else.
+    const likelySignedIn = mayHaveSession();
+    void loadScreen(likelySignedIn).catch(() => undefined);
+    if (likelySignedIn) void context.queryClient.prefetchQuery(tasksQuery());
     const user = await context.queryClient.ensureQueryData(currentUserQuery());
     // As in the signed-in area (_authed.tsx): someone without a consent record is asked first.
     if (user?.consentRequired) throw redirect({ to: '/consent' });
