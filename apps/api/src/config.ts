@@ -248,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       file: resolve(dataDir, 'webhooks.sqlite'),
       httpLoopback: e.WEBHOOK_HTTP_LOOPBACK === undefined ? e.NODE_ENV === 'test' : e.WEBHOOK_HTTP_LOOPBACK === 'true',
       retryFirstMs: e.WEBHOOK_RETRY_FIRST_MS,
+    },
     push: {
       file: resolve(dataDir, 'push.sqlite'),
       vapidKeyFile: resolve(dataDir, 'vapid.key'),

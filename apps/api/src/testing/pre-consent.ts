@@ -24,7 +24,7 @@ export async function writePreConsentPerson(store: EventStore, mobiles: MobileSt
   const userId = randomUUID();
   const now = new Date().toISOString();
   const { mobile, firstName, lastName } = account;
-  await handleCommand(store, mobiles.mobileStreamId(mobile), mobileDecider, { type: 'ReserveMobile', mobile, userId, now });
+  await handleCommand(store, mobiles.mobileStreamId(mobile), mobileDecider, { type: 'ReserveMobile', mobile, userId, reservationId: randomUUID(), now }, { actor: 'registration' });
   const passwordHash = await hashPassword(account.password);
   const { position } = await handleCommand(store, streams.user(userId), userDecider, {
     type: 'RegisterUser',
