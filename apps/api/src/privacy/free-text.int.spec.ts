@@ -7,7 +7,7 @@ import { adjust } from '../finance/testing.ts';
 import { submitDocument } from '../kyc/testing.ts';
 import { createTaskAs, submitProof, uploadedImage } from '../tasks/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
-import { markersIn } from './testing.ts';
+import { filesUnder, markersIn } from './testing.ts';
 
 /** Free text written about the person, one marker per place issue 34 found it in the clear. */
 const REASONS = {
@@ -92,6 +92,9 @@ describe('free text about a person', () => {
     const events = await server.store.readStream(streams.user(user.userId));
     expect(events.filter((e) => e.type === 'ProofRejected' || e.type === 'WithdrawalRejected' || e.type === 'AdjustmentRequested' || e.type === 'KycDocumentRejected').map((e) => (e.data as { reasonCode?: string }).reasonCode)).not.toContain(undefined);
 
+    // Throttled too: someone guessing their password leaves rows against the number.
+    for (let i = 0; i < 3; i++) expect((await server.client().post('/api/auth/login', { mobile: user.mobile, password: 'not-their-password' })).status).not.toBe(200);
+
     expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: 0 })).status).toBe(200);
     const requested = await user.post('/api/profile/deletion-request', { password: user.password });
     expect(requested.status).toBe(202);
@@ -108,6 +111,10 @@ describe('free text about a person', () => {
     expect(postings.filter((p) => p.reason !== null).map((p) => p.reason)).toEqual(postings.filter((p) => p.reason !== null).map(() => ERASED));
     expect(JSON.stringify(postings)).not.toMatch(/Zebulon(adj|deb|wdr|bnk|rev)/);
     expect(bytesFound(join(server.dataDir, 'events.sqlite'))).toEqual([]);
+    // Every file under DATA_DIR (log, read models, keys, throttles, outboxes, objects; WALs and free
+    // pages included): none of the reasons, nor the person's name, number, UPI ID or account number.
+    const theirs = [...MARKERS, 'Zebulon', user.mobile, user.mobile.slice(-10), 'zebulon.ft@okaxis', bank.accountNumber];
+    expect(markersIn(filesUnder(server.dataDir), theirs)).toEqual([]);
   });
 
   it('leaves no metadata entry unclassified: every key the app wrote is in EVENT_METADATA_FIELDS', () => {
