@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
 import { allProjections, openReadDb } from '@kamai/projections';
@@ -52,7 +53,7 @@ async function signUp() {
   const mobile = freshMobile();
   const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName: 'Sita', lastName: 'Verma', consent: true });
   expect(res.status).toBe(201);
-  return { client, mobile };
+  return { client, mobile, userId: (res.body as { id: string }).id };
 }
 
 // Each CLI call is a process that loads its modules under tsx (seconds on a busy 2-core machine), and
@@ -187,7 +188,7 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     const funder = await signUp();
     await cli(dataDir, 'grant-role', funder.mobile, 'finance');
     await expect.poll(async () => (await funder.client.get('/api/auth/user')).body.roles, { timeout: 2000, interval: 25 }).toEqual(['finance']);
-    const { client, mobile } = await signUp();
+    const { client, mobile, userId } = await signUp();
     expect((await funder.client.post('/api/admin/adjustments', { mobile, amount: 500, direction: 'credit', reason: 'Missed reward' })).status).toBe(201);
     const beforeWithdrawal = new Date().toISOString();
     // The withdrawal must come at a later millisecond than the moment noted.
@@ -237,9 +238,12 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     expect(yearly.startsWith('\uFEFFfinancial_year,user_id,name,mobile,pan,rewards,bonuses,adjustments,payouts\r\n')).toBe(true);
     expect(yearly).toMatch(/,TOTAL,,,,[\d.]+,[\d.]+,[\d.]+,[1-9][\d]*\.\d\d\r\n$/);
 
-    // Someone with the file raises the credit: verification names the place, before and after a rebuild.
+    // Someone with the file raises the credit (its reason is sealed; its amount is not): verification
+    // names the place, before and after a rebuild.
     const db = new Database(join(dataDir, 'events.sqlite'));
-    const row = db.prepare("SELECT position, stream_id FROM events WHERE type = 'WalletCredited' AND data LIKE '%Missed reward%' ORDER BY position DESC LIMIT 1").get() as { position: number; stream_id: string };
+    const row = db
+      .prepare("SELECT position, stream_id FROM events WHERE type = 'WalletCredited' AND stream_id = ? AND data LIKE '%\"amountPaise\":50000%' ORDER BY position DESC LIMIT 1")
+      .get(streams.user(userId)) as { position: number; stream_id: string };
     db.prepare("UPDATE events SET data = replace(data, '\"amountPaise\":50000', '\"amountPaise\":5000000') WHERE position = ?").run(row.position);
     db.close();
     const failed = await cli(dataDir, 'verify-ledger').catch((err: { code: number; stdout: string }) => err);
