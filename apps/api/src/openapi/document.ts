@@ -115,7 +115,7 @@ function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boo
   const add = (status: number, when: string, retryAfter = false) =>
     (out[status] = errorRef(`${when}. Codes: ${codes(status).map((code) => `\`${code}\``).join(', ')}.`, codes(status), retryAfter));
   if (takesInput || route.rawBody) add(400, 'The input is refused');
-  if (route.access !== 'public' || path === '/api/auth/login') add(401, 'Not signed in (or wrong credentials)');
+  if (route.access !== 'public' || path === '/api/auth/login' || route.errors?.includes(401)) add(401, 'Not signed in (or wrong credentials)');
   if (route.access !== 'public' || writes) add(403, 'Not allowed: a missing role, another origin, a suspended account');
   if (route.idPattern || route.params || route.access === 'owner' || route.errors?.includes(404)) add(404, 'Nothing with that id (or not yours)');
   if (writes || route.errors?.includes(409)) add(409, "The resource's state refuses it");

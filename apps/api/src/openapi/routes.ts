@@ -125,8 +125,11 @@ export interface RouteDoc {
   nextCursor?: boolean;
   /** Answers 429: `attempts` (too many tries, with Retry-After) or `quota` (the day's uploads are used up). */
   throttled?: 'attempts' | 'quota';
-  /** Error statuses the route answers beyond those its shape implies (404 for a thing it looks up, 409 for a GET refused by state). */
-  errors?: Array<404 | 409>;
+  /**
+   * Error statuses the route answers beyond those its shape implies (401 for a public route behind a
+   * token of its own, 404 for a thing it looks up, 409 for a GET refused by state).
+   */
+  errors?: Array<401 | 404 | 409>;
 }
 
 const SESSION_ID = /^[0-9a-f]{64}$/;
@@ -253,7 +256,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/ledger/funding/:id/reverse': { summary: 'Ask to take a booked funding back (a second finance member approves)', access: 'finance', idPattern: UUID, body: FundingReversalRequest, ok: 202 },
   'POST /api/admin/ledger/funding/:id/reverse/approve': { summary: 'Approve taking a booked funding back', access: 'finance', idPattern: UUID, ok: 200 },
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200 },
-  'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
+  'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network; with METRICS_TOKEN set, a bearer token)', access: 'public', ok: 200, content: 'text/plain', errors: [401] },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
   'POST /api/admin/webhooks': { summary: 'Register a webhook endpoint (its signing secret is in this answer only)', access: 'admin', body: WebhookEndpointRequest, ok: 201, answer: WebhookEndpointCreatedBody },
   'GET /api/admin/webhooks': { summary: 'The webhook endpoints', access: 'admin', ok: 200, answer: WebhookEndpointBody, list: true },
