@@ -130,6 +130,10 @@ function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boo
   if (route.throttled === 'quota') add(429, "Today's upload quota is used up");
   add(500, 'Unexpected');
   add(503, 'Storage full or read-only (nothing saved), or the read model has not caught up; retry after Retry-After seconds when given', true);
+  if (route.failingAnswers) {
+    const own = route.answer ? output(route.answer) : {};
+    (out[503] as { content: Record<string, unknown> }).content = { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/ErrorBody' }, own] } } };
+  }
   return out;
 }
 

@@ -115,6 +115,8 @@ export interface RouteDoc {
   list?: boolean;
   /** Another success status the route may answer, e.g. 202 when a change waits for a second person. */
   alsoOk?: { status: number; answer?: Schema; description: string };
+  /** Its 503 may also be its own answer (the health check says `failing` with its reasons). */
+  failingAnswers?: true;
   /** The answer's media type when it is not JSON. */
   content?: string;
   /** Reads If-Match (the ETag of the resource): 428 without it, 412 when it is stale. */
@@ -144,7 +146,7 @@ const SettingsRequestAnswer = v.object({ request: SettingsChangeRequestBody, set
  * when the table and the app's routes differ. The web app's pages (`GET /*`) are not part of the API.
  */
 export const ROUTES: Record<string, RouteDoc> = {
-  'GET /api/health': { summary: 'Read models, the disk and the ledger: ok, degraded or failing (503)', access: 'public', ok: 200 },
+  'GET /api/health': { summary: 'Read models, the disk and the ledger: ok, degraded or failing (503)', access: 'public', ok: 200, failingAnswers: true },
   'GET /api/login': { summary: 'Redirects to the sign-in page', access: 'public', ok: 302 },
   'POST /api/auth/register': { summary: 'Create an account and sign in', access: 'public', body: RegisterRequest, ok: 201, answer: UserBody, throttled: 'attempts' },
   'POST /api/auth/login': { summary: 'Sign in with mobile number and password', access: 'public', body: LoginRequest, ok: 200, answer: UserBody, throttled: 'attempts' },
