@@ -11,6 +11,7 @@ import { IMAGE_TOO_LARGE } from './rules.ts';
 import { LIMIT_TEXTS, SETTINGS_MESSAGES } from './settings.ts';
 import { SUSPENSION_MESSAGES } from './suspension.ts';
 import { REVIEW_MESSAGES, TASK_MESSAGES } from './tasks.ts';
+import { APPEAL_MESSAGES } from './appeals.ts';
 import { CONTROL_CHARACTERS_MESSAGE } from './text.ts';
 import { WALLET_MESSAGES } from './wallet.ts';
 import { WITHDRAWAL_MESSAGES, WITHDRAWAL_STATE_MESSAGES } from './withdrawals.ts';
@@ -61,7 +62,7 @@ export const API_MESSAGES = {
   submissionExists: 'This submission already exists',
   submissionNotFound: 'Submission not found',
   submissionReviewed: 'This submission has already been reviewed',
-  submissionStatus: 'Status must be submitted, approved or rejected',
+  submissionStatus: 'Status must be submitted, approved, rejected or needs_changes',
   documentExists: 'This document submission already exists',
   documentStatus: 'Status must be pending, approved or rejected',
   uploadPurpose: 'Purpose must be proof or kyc',
@@ -156,6 +157,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('audit', AUDIT_MESSAGES),
   ...prefixed('webhook', WEBHOOK_MESSAGES),
   ...prefixed('push', PUSH_MESSAGES),
+  ...prefixed('appeal', APPEAL_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

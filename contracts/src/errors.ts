@@ -92,4 +92,10 @@ export type ErrorCode =
   | 'storage_read_only'
   /** A person without a consent record (registered before consent was asked) tried to earn, send KYC or withdraw: 403. */
   | 'consent_required'
+  /** A second appeal of one rejection: 409. */
+  | 'appeal_exists'
+  /** An appeal sent more than APPEAL_WINDOW_DAYS after the rejection: 409. */
+  | 'appeal_window_closed'
+  /** The reviewer who rejected a proof deciding its appeal: 403. */
+  | 'own_rejection'
   | 'internal';

@@ -28,3 +28,4 @@ export * from './queues.ts';
 export * from './webhooks.ts';
 export * from './push.ts';
 export * from './trust-signals.ts';
+export * from './appeals.ts';

@@ -233,6 +233,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/ledger\/funding$/,
   /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject|reverse|reverse\/approve)$/,
   /^\/api\/admin\/deletions\/[^/]+\/erase$/,
+  /^\/api\/admin\/appeals\/[^/]+\/decide$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

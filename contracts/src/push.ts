@@ -32,6 +32,9 @@ export const ALERT_OF_NOTIFICATION: Partial<Record<NotificationKey, PushAlertKin
   withdrawal_rejected: 'payout_failed',
   withdrawal_failed: 'payout_failed',
   withdrawal_reversed: 'payout_returned',
+  proof_needs_changes: 'proof_needs_changes',
+  appeal_upheld: 'appeal_decided',
+  appeal_overturned: 'appeal_decided',
 };
 
 /**

@@ -53,6 +53,12 @@ export const NOTIFICATION_TEXTS = {
     message: 'We received your request to delete your account. You can cancel it until the cooling-off period ends.',
   },
   deletion_cancelled: { title: 'Account Deletion Cancelled', message: 'Your request to delete your account was cancelled.' },
+  proof_needs_changes: {
+    title: 'Changes Needed',
+    message: 'Your proof for "{taskTitle}" needs a change: {reason}. Send it again within 48 hours.',
+  },
+  appeal_upheld: { title: 'Appeal Decided', message: 'Your appeal for "{taskTitle}" was not accepted: {reason}.' },
+  appeal_overturned: { title: 'Appeal Accepted', message: 'Your appeal for "{taskTitle}" was accepted. {amountPaise} has been added to your wallet.' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];

@@ -218,7 +218,7 @@ export const DeletedTaskBody = v.object({ id: v.string(), deleted: v.literal(tru
 export type DeletedTaskBody = v.InferOutput<typeof DeletedTaskBody>;
 
 /** The spec's user_tasks.status; `pending` is also what the client assumes when there is no record. */
-export const USER_TASK_STATUSES = ['pending', 'submitted', 'approved', 'rejected'] as const;
+export const USER_TASK_STATUSES = ['pending', 'submitted', 'approved', 'rejected', 'needs_changes'] as const;
 export const UserTaskStatus = v.picklist(USER_TASK_STATUSES);
 export type UserTaskStatus = v.InferOutput<typeof UserTaskStatus>;
 
@@ -250,6 +250,9 @@ export const UserTaskBody = v.object({
   reviewedAt: v.nullable(v.string()),
   /** While under review: when the system approves it if no reviewer has (null: auto-approval is off). */
   decideBy: v.optional(v.nullable(v.string())),
+  /** While the latest submission needs changes: the reviewer's reason, and until when it may be sent again. */
+  changesReason: v.optional(v.nullable(v.string())),
+  resubmitBy: v.optional(v.nullable(v.string())),
 });
 export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 
@@ -272,13 +275,13 @@ export const SubmitProofRequest = v.object({
 }, TASK_MESSAGES.body);
 export type SubmitProofRequest = v.InferOutput<typeof SubmitProofRequest>;
 
-export const SUBMISSION_STATUSES = ['submitted', 'approved', 'rejected'] as const;
+export const SUBMISSION_STATUSES = ['submitted', 'approved', 'rejected', 'needs_changes'] as const;
 export const SubmissionStatus = v.picklist(SUBMISSION_STATUSES);
 export type SubmissionStatus = v.InferOutput<typeof SubmissionStatus>;
 
 /** `GET /api/admin/submissions?status=submitted` (the default). */
 export const SubmissionsQuery = v.object({
-  status: v.optional(v.picklist(SUBMISSION_STATUSES, 'Status must be submitted, approved or rejected'), 'submitted'),
+  status: v.optional(v.picklist(SUBMISSION_STATUSES, 'Status must be submitted, approved, rejected or needs_changes'), 'submitted'),
 });
 
 /** One proof submission in the review queue, and the answer of approve and reject. */
@@ -311,6 +314,13 @@ export const RejectRequest = v.object({
   reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
 }, TASK_MESSAGES.body);
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
+
+/** `POST /api/admin/submissions/:id/request-changes`: a reason, canned or written, as a rejection's. */
+export const RequestChangesRequest = RejectRequest;
+export type RequestChangesRequest = RejectRequest;
+
+/** How long a proof sent back for changes may be sent again before it lapses into a rejection. */
+export const CHANGES_RESUBMIT_HOURS = 48;
 
 /** The task list screens, and Home's and Categories' cards that lead to them. */
 export const TASK_LISTS = ['rating', 'website', 'games'] as const;

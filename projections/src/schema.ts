@@ -4,7 +4,7 @@ import type { DeletionRequestsTable } from './deletions/schema.ts';
 import type { KycDocumentsTable } from './kyc/schema.ts';
 import type { JournalBalancesTable, JournalEntriesTable, JournalWithdrawalsTable } from './journal/schema.ts';
 import type { AdjustmentsTable, AuditLogTable, AuditSettingsRequestsTable, AuditWithdrawalsTable } from './audit/schema.ts';
-import type { ProofSubmissionsTable, TaskWorkersTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
+import type { AppealsTable, ProofSubmissionsTable, TaskWorkersTable, TasksTable, UserTasksTable } from './tasks/schema.ts';
 import type { ProofWindowHeadTable, ProofWindowTable, SimilarProofsTable } from './user-tasks/schema.ts';
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
@@ -52,6 +52,7 @@ export interface ReadDb {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_withdrawals: WebhookWithdrawalsTable;
+  appeals: AppealsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

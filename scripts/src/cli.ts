@@ -287,7 +287,7 @@ async function autoApprove(store: EventStore, readDbFile: string, args: string[]
   const db = await caughtUpReadDb(store, readDbFile);
   try {
     const result = await runAutoApprovals({ store, db, now });
-    console.log(`auto-approved ${result.approved.length} submissions as of ${now.toISOString()}; ${result.alreadyDecided} decided meanwhile; ${result.releasedSlots} slots given back`);
+    console.log(`auto-approved ${result.approved.length} submissions as of ${now.toISOString()}; ${result.alreadyDecided} decided meanwhile; ${result.releasedSlots} slots given back; ${result.lapsed.length} change requests lapsed into rejections`);
   } finally {
     await db.destroy();
   }

@@ -170,6 +170,10 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   PushSubscribed: 1,
   PushUnsubscribed: 1,
   PushAlertsChosen: 1,
+  ProofChangesRequested: 1,
+  ProofResubmitted: 1,
+  AppealOpened: 1,
+  AppealDecided: 1,
 };
 
 /**

@@ -304,6 +304,30 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   PushSubscribed: { subject: 'stream', personal: ['endpoint', 'p256dh', 'auth'], plain: { subscribedAt: TIME } },
   PushUnsubscribed: { subject: 'stream', personal: ['endpoint'], plain: { unsubscribedAt: TIME } },
   PushAlertsChosen: { plain: { 'alerts[]': CODE, chosenAt: TIME } },
+  /** A change request's reason is free text about the person's work, sealed like a rejection's. */
+  ProofChangesRequested: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { submissionId: ID, taskId: ID, reviewedBy: ID, reasonCode: CODE, requestedAt: TIME, resubmitBy: TIME },
+  },
+  ProofResubmitted: {
+    subject: 'stream',
+    personal: ['proofImageUrl', 'proofDhash'],
+    freeText: ['proofDescription'],
+    plain: { submissionId: ID, taskId: ID, resubmittedAt: TIME },
+  },
+  /** The person's note is their own words; a new image is their picture. */
+  AppealOpened: {
+    subject: 'stream',
+    personal: ['proofImageUrl'],
+    freeText: ['note'],
+    plain: { appealId: ID, submissionId: ID, taskId: ID, rejectedBy: ID, openedAt: TIME },
+  },
+  AppealDecided: {
+    subject: 'stream',
+    freeText: ['reason'],
+    plain: { appealId: ID, submissionId: ID, decidedBy: ID, decidedAt: TIME },
+  },
 };
 
 /**

@@ -107,4 +107,42 @@ export const userTaskEvents = {
     reasonCode: v.optional(v.string()),
     rejectedAt: IsoTime,
   }),
+  /** A reviewer sent the proof back: it may be sent again (same submission, same slot) until `resubmitBy`, then it lapses into a rejection. */
+  ProofChangesRequested: v.object({
+    submissionId: v.string(),
+    taskId: v.string(),
+    reviewedBy: v.string(),
+    reason: v.string(),
+    reasonCode: v.string(),
+    requestedAt: IsoTime,
+    resubmitBy: IsoTime,
+  }),
+  /** The person sent a proof again after a change request: the same submission is under review anew. */
+  ProofResubmitted: v.object({
+    submissionId: v.string(),
+    taskId: v.string(),
+    proofImageUrl: v.string(),
+    proofDescription: v.string(),
+    proofDhash: v.optional(v.string()),
+    resubmittedAt: IsoTime,
+  }),
+  /** The person appealed a rejection (once, within APPEAL_WINDOW_DAYS); `rejectedBy` may not decide it. */
+  AppealOpened: v.object({
+    appealId: v.string(),
+    submissionId: v.string(),
+    taskId: v.string(),
+    rejectedBy: v.string(),
+    note: v.string(),
+    proofImageUrl: v.nullable(v.string()),
+    openedAt: IsoTime,
+  }),
+  /** Another reviewer decided it; an overturn is followed by ProofApproved and its credit in the same append. */
+  AppealDecided: v.object({
+    appealId: v.string(),
+    submissionId: v.string(),
+    decision: v.picklist(['uphold', 'overturn']),
+    decidedBy: v.string(),
+    reason: v.string(),
+    decidedAt: IsoTime,
+  }),
 };

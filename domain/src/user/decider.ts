@@ -55,6 +55,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'SubmitProof':
       case 'ApproveProof':
       case 'RejectProof':
+      case 'RequestChanges':
+      case 'LapseChangeRequest':
+      case 'AppealRejection':
+      case 'DecideAppeal':
         return decideUserTasks(command, state);
       case 'SuspendUser':
       case 'UnsuspendUser':

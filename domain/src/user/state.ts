@@ -61,6 +61,10 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'ProofSubmitted':
       case 'ProofApproved':
       case 'ProofRejected':
+      case 'ProofChangesRequested':
+      case 'ProofResubmitted':
+      case 'AppealOpened':
+      case 'AppealDecided':
         state.tasks = evolveUserTasks(state.tasks, event);
         return state;
       case 'WithdrawalRequested':
@@ -112,12 +116,13 @@ type Entries<V> = [string, V][];
  */
 export const userSnapshot: SnapshotCodec<UserState> = {
   // 9: the account's consentPolicyVersion (a consent record, or null: asked at the next sign-in).
-  version: 9,
+  // 10: change requests, rejections' reviewer and time, appeals (issue 36).
+  version: 10,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
-      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started] },
+      tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started], appeals: [...state.tasks.appeals] },
       withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
@@ -129,6 +134,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     state.tasks.byTask.size +
     state.tasks.submissions.size +
     state.tasks.started.size +
+    state.tasks.appeals.size +
     state.withdrawals.byId.size +
     state.kyc.submissions.size +
     state.adjustments.pending.size +
@@ -138,7 +144,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     const saved = json as unknown as {
       account: AccountState;
       wallet: WalletState;
-      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string> };
+      tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string>; appeals: Entries<string> };
       withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'>; byMember: Entries<MemberAdjustments> };
@@ -149,7 +155,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
     return {
       account,
       wallet,
-      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started) },
+      tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started), appeals: new Map(tasks.appeals) },
       withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided), byMember: new Map(adjustments.byMember.map(([by, m]) => [by, { lastAt: m.lastAt, hours: m.hours.map(([h, p]) => [h, p]) }])) },

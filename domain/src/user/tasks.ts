@@ -9,6 +9,10 @@ import {
   type MessageRef,
   msg,
   REASON_OTHER,
+  CHANGES_RESUBMIT_HOURS,
+  APPEAL_NOTE_MAX_LENGTH,
+  APPEAL_WINDOW_DAYS,
+  type AppealStatus,
 } from '@kamai/contracts';
 import type { AccountState } from './account.ts';
 import { DomainError, assertNever } from '../errors.ts';
@@ -26,6 +30,12 @@ export interface SubmissionRecord {
   /** The task's title and reward when the proof came in. */
   taskTitle: string;
   rewardPaise: Paise;
+  /** While it needs changes: who asked, why (sealed text and plain code) and until when it may be sent again. */
+  changes?: { reviewedBy: string; reason: string; reasonCode: string; resubmitBy: string };
+  /** Once rejected: by whom and when (an appeal goes to someone else, within APPEAL_WINDOW_DAYS). */
+  rejection?: { reviewedBy: string; rejectedAt: string };
+  /** Its one appeal, if the person made it. */
+  appeal?: { appealId: string; status: AppealStatus };
 }
 
 /** Where the user stands on one task: its latest submission. No record means pending (Not Started). */
@@ -45,9 +55,11 @@ export interface UserTasksState {
   submissions: Map<string, SubmissionRecord>;
   /** Task id -> when the user last tapped Start; cleared by a rejection, so a new try starts anew. */
   started: Map<string, string>;
+  /** Appeal id -> the submission it appeals. */
+  appeals: Map<string, string>;
 }
 
-export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map(), started: new Map() });
+export const initialUserTasksState = (): UserTasksState => ({ byTask: new Map(), submissions: new Map(), started: new Map(), appeals: new Map() });
 
 export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): UserTasksState {
   switch (event.type) {
@@ -62,19 +74,44 @@ export function evolveUserTasks(state: UserTasksState, event: UserTaskEvent): Us
     }
     case 'ProofApproved':
       return reviewed(state, event.data.submissionId, event.data.taskId, 'approved');
-    case 'ProofRejected':
+    case 'ProofRejected': {
       state.started.delete(event.data.taskId);
-      return reviewed(state, event.data.submissionId, event.data.taskId, 'rejected');
+      reviewed(state, event.data.submissionId, event.data.taskId, 'rejected');
+      const submission = state.submissions.get(event.data.submissionId);
+      if (submission) state.submissions.set(event.data.submissionId, { ...submission, rejection: { reviewedBy: event.data.reviewedBy, rejectedAt: event.data.rejectedAt } });
+      return state;
+    }
+    case 'AppealOpened':
+    case 'AppealDecided': {
+      const { appealId, submissionId } = event.data;
+      const submission = state.submissions.get(submissionId);
+      if (!submission) return state;
+      const status: AppealStatus = event.type === 'AppealOpened' ? 'open' : event.data.decision === 'overturn' ? 'overturned' : 'upheld';
+      state.appeals.set(appealId, submissionId);
+      state.submissions.set(submissionId, { ...submission, appeal: { appealId, status } });
+      return state;
+    }
+    case 'ProofChangesRequested': {
+      const { submissionId, taskId, reviewedBy, reason, reasonCode, resubmitBy } = event.data;
+      const submission = state.submissions.get(submissionId);
+      if (!submission) return state;
+      state.byTask.set(taskId, { status: 'needs_changes', submissionId });
+      state.submissions.set(submissionId, { ...submission, status: 'needs_changes', changes: { reviewedBy, reason, reasonCode, resubmitBy } });
+      return state;
+    }
+    case 'ProofResubmitted':
+      return reviewed(state, event.data.submissionId, event.data.taskId, 'submitted');
     default:
       return assertNever(event);
   }
 }
 
-function reviewed(state: UserTasksState, submissionId: string, taskId: string, status: 'approved' | 'rejected'): UserTasksState {
+function reviewed(state: UserTasksState, submissionId: string, taskId: string, status: 'approved' | 'rejected' | 'submitted'): UserTasksState {
   const submission = state.submissions.get(submissionId);
   if (!submission) return state;
   state.byTask.set(taskId, { status, submissionId });
-  state.submissions.set(submissionId, { ...submission, status });
+  const { changes: _done, ...rest } = submission;
+  state.submissions.set(submissionId, { ...rest, status });
   return state;
 }
 
@@ -113,7 +150,20 @@ export type UserTaskCommand =
       /** `reasonCode`: the canned reason it is (reasonCodeOf), kept plain beside the sealed reason; absent: REASON_OTHER. */
       data: { submissionId: string; reviewerId: string; reason: string; reasonCode?: string; notificationId: string };
       now: string;
-    };
+    }
+  | {
+      type: 'RequestChanges';
+      data: { submissionId: string; reviewerId: string; reason: string; reasonCode?: string; notificationId: string };
+      now: string;
+    }
+  | { type: 'AppealRejection'; data: { submissionId: string; appealId: string; note: string; proofImageUrl: string | null }; now: string }
+  | {
+      type: 'DecideAppeal';
+      data: { appealId: string; reviewerId: string; decision: 'uphold' | 'overturn'; reason: string; entryId: string; notificationId: string };
+      now: string;
+    }
+  /** The sweep: a change request not answered by its `resubmitBy` becomes the rejection of the reviewer who made it. */
+  | { type: 'LapseChangeRequest'; data: { submissionId: string; notificationId: string }; now: string };
 
 /**
  * Proof submission and review. Everything happens on the user's stream, so the approval, its credit
@@ -124,6 +174,8 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
   const state = user.tasks;
   // Four eyes: staff never review their own proof (the owner of this stream).
   if (command.type === 'StartTask') return startTask(command.data, user, command.now);
+  if (command.type === 'LapseChangeRequest') return lapseChangeRequest(command.data, state, command.now);
+  if (command.type === 'AppealRejection') return appealRejection(command.data, state, command.now);
   if (command.type !== 'SubmitProof' && command.data.reviewerId === user.account.userId) {
     throw new DomainError('forbidden', msg('review.ownSubmission'));
   }
@@ -159,14 +211,25 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
         }),
       ];
     }
+    case 'DecideAppeal':
+      return decideAppeal(command.data, user, command.now);
+    case 'RequestChanges': {
+      const { submissionId, reviewerId, notificationId } = command.data;
+      const submission = underReview(state, submissionId);
+      const reason = reviewReason(command.data.reason);
+      const resubmitBy = new Date(Date.parse(command.now) + CHANGES_RESUBMIT_HOURS * 3_600_000).toISOString();
+      return [
+        {
+          type: 'ProofChangesRequested',
+          data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, reason, reasonCode: command.data.reasonCode ?? REASON_OTHER, requestedAt: command.now, resubmitBy },
+        },
+        notify({ notificationId, key: 'proof_needs_changes', params: { taskTitle: submission.taskTitle, reason }, kind: 'warning', now: command.now }),
+      ];
+    }
     case 'RejectProof': {
       const { submissionId, reviewerId, notificationId } = command.data;
       const submission = underReview(state, submissionId);
-      const reason = command.data.reason.trim();
-      if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
-        const message = msg(reason.length === 0 ? 'task.reason' : 'review.reasonTooLong');
-        throw new DomainError('invalid', message, { reason: message });
-      }
+      const reason = reviewReason(command.data.reason);
       return [
         {
           type: 'ProofRejected',
@@ -200,6 +263,98 @@ function startTask(data: Extract<UserTaskCommand, { type: 'StartTask' }>['data']
   return [{ type: 'TaskStarted', data: { taskId: task.taskId, startedAt: now } }];
 }
 
+/** A reviewer's reason, trimmed: required and bounded. */
+function reviewReason(text: string): string {
+  const reason = text.trim();
+  if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) {
+    const message = msg(reason.length === 0 ? 'task.reason' : 'review.reasonTooLong');
+    throw new DomainError('invalid', message, { reason: message });
+  }
+  return reason;
+}
+
+/**
+ * A change request past its `resubmitBy` with no new proof: rejected in the name of the reviewer who
+ * asked (so an appeal of it goes to someone else), for the reason they gave. Before the time, or once
+ * answered, refused with a conflict (the sweep skips it).
+ */
+function lapseChangeRequest(data: { submissionId: string; notificationId: string }, state: UserTasksState, now: string): UserEvent[] {
+  const submission = state.submissions.get(data.submissionId);
+  if (!submission) throw new DomainError('not_found', msg('api.submissionNotFound'));
+  const changes = submission.changes;
+  if (submission.status !== 'needs_changes' || !changes || Date.parse(now) < Date.parse(changes.resubmitBy)) {
+    throw new DomainError('conflict', msg('api.submissionReviewed'));
+  }
+  const { submissionId } = data;
+  return [
+    {
+      type: 'ProofRejected',
+      data: { submissionId, taskId: submission.taskId, reviewedBy: changes.reviewedBy, reason: changes.reason, reasonCode: changes.reasonCode, rejectedAt: now },
+    },
+    notify({ notificationId: data.notificationId, key: 'proof_rejected', params: { taskTitle: submission.taskTitle, reason: changes.reason }, kind: 'warning', now }),
+  ];
+}
+
+/**
+ * The person appeals a rejection of their latest proof for a task: once, within APPEAL_WINDOW_DAYS.
+ * While it is open no new proof is taken for the task, so an overturn cannot pay it twice.
+ */
+function appealRejection(data: Extract<UserTaskCommand, { type: 'AppealRejection' }>['data'], state: UserTasksState, now: string): UserEvent[] {
+  const submission = state.submissions.get(data.submissionId);
+  if (!submission) throw new DomainError('not_found', msg('api.submissionNotFound'));
+  if (submission.appeal) throw new DomainError('conflict', msg('appeal.exists'), undefined, 'appeal_exists');
+  const latest = state.byTask.get(submission.taskId);
+  if (submission.status !== 'rejected' || !submission.rejection || latest?.submissionId !== data.submissionId) {
+    throw new DomainError('conflict', msg('appeal.notRejected'));
+  }
+  if (Date.parse(now) > Date.parse(submission.rejection.rejectedAt) + APPEAL_WINDOW_DAYS * 86_400_000) {
+    throw new DomainError('conflict', msg('appeal.windowClosed'), undefined, 'appeal_window_closed');
+  }
+  const note = data.note.trim();
+  if (note.length === 0 || note.length > APPEAL_NOTE_MAX_LENGTH) {
+    const message = msg(note.length === 0 ? 'appeal.note' : 'appeal.noteTooLong');
+    throw new DomainError('invalid', message, { note: message });
+  }
+  return [
+    {
+      type: 'AppealOpened',
+      data: { appealId: data.appealId, submissionId: data.submissionId, taskId: submission.taskId, rejectedBy: submission.rejection.reviewedBy, note, proofImageUrl: data.proofImageUrl, openedAt: now },
+    },
+  ];
+}
+
+/**
+ * A reviewer other than the one who rejected decides an open appeal. Overturning approves the proof
+ * and credits its reward in the same append on the person's stream, so a retry or a second reviewer
+ * at once finds the appeal decided (409): credited once.
+ */
+function decideAppeal(
+  data: Extract<UserTaskCommand, { type: 'DecideAppeal' }>['data'],
+  user: { wallet: WalletState; tasks: UserTasksState },
+  now: string,
+): UserEvent[] {
+  const submissionId = user.tasks.appeals.get(data.appealId);
+  const submission = submissionId === undefined ? undefined : user.tasks.submissions.get(submissionId);
+  if (!submissionId || !submission?.appeal || !submission.rejection) throw new DomainError('not_found', msg('appeal.notFound'));
+  if (submission.rejection.reviewedBy === data.reviewerId) throw new DomainError('forbidden', msg('appeal.ownRejection'), undefined, 'own_rejection');
+  if (submission.appeal.status !== 'open') throw new DomainError('conflict', msg('appeal.decided'));
+  const reason = reviewReason(data.reason);
+  const decided: UserEvent = {
+    type: 'AppealDecided',
+    data: { appealId: data.appealId, submissionId, decision: data.decision, decidedBy: data.reviewerId, reason, decidedAt: now },
+  };
+  const { taskTitle, rewardPaise, taskId } = submission;
+  if (data.decision === 'uphold') {
+    return [decided, notify({ notificationId: data.notificationId, key: 'appeal_upheld', params: { taskTitle, reason }, kind: 'warning', now })];
+  }
+  return [
+    decided,
+    { type: 'ProofApproved', data: { submissionId, taskId, reviewedBy: data.reviewerId, rewardPaise, approvedAt: now } },
+    credit({ entryId: data.entryId, amountPaise: rewardPaise, kind: 'task_reward', params: { taskTitle }, taskId, reference: submissionId, by: data.reviewerId, now }, user.wallet),
+    notify({ notificationId: data.notificationId, key: 'appeal_overturned', params: { taskTitle, amountPaise: rewardPaise }, kind: 'success', now }),
+  ];
+}
+
 function underReview(state: UserTasksState, submissionId: string): SubmissionRecord {
   const submission = state.submissions.get(submissionId);
   if (!submission) throw new DomainError('not_found', msg('api.submissionNotFound'));
@@ -227,7 +382,17 @@ function submitProof(data: Extract<UserTaskCommand, { type: 'SubmitProof' }>['da
 
   // Allowed from no record (pending) and after a rejection; refused while under review or once done.
   const current = state.byTask.get(task.taskId);
+  if (current?.status === 'needs_changes') {
+    // Sent back for changes: the same submission, whose slot is still held, is under review again.
+    return [
+      {
+        type: 'ProofResubmitted',
+        data: { submissionId: current.submissionId, taskId: task.taskId, proofImageUrl, proofDescription, ...(data.proofDhash && { proofDhash: data.proofDhash }), resubmittedAt: now },
+      },
+    ];
+  }
   if (current?.status === 'submitted') throw new DomainError('conflict', msg('api.proofUnderReview'));
+  if (current && state.submissions.get(current.submissionId)?.appeal?.status === 'open') throw new DomainError('conflict', msg('api.proofUnderReview'));
   if (current?.status === 'approved') throw new DomainError('conflict', msg('api.taskCompleted'));
   if (state.submissions.has(submissionId)) throw new DomainError('conflict', msg('api.submissionExists'));
 

@@ -191,3 +191,107 @@ describe('proof review', () => {
     expect(credited).toMatchObject({ type: 'WalletCredited', data: { amountPaise: 1234 } });
   });
 });
+
+describe('needs changes', () => {
+  const t50 = '2026-11-23T12:00:00.000Z'; // t2 + 48 h
+  const askChanges = (reviewerId = 'rev', reason = ' Show your review '): UserTaskCommand => ({
+    type: 'RequestChanges',
+    data: { submissionId: 's1', reviewerId, reason, notificationId: 'n1' },
+    now: t2,
+  });
+  const changesRequested: UserEvent = {
+    type: 'ProofChangesRequested',
+    data: { submissionId: 's1', taskId: 't1', reviewedBy: 'rev', reason: 'Show your review', reasonCode: 'other', requestedAt: t2, resubmitBy: t50 },
+  };
+  const lapse = (now: string): UserTaskCommand => ({ type: 'LapseChangeRequest', data: { submissionId: 's1', notificationId: 'n2' }, now });
+
+  it('sends a proof under review back with a reason, 48 hours to resubmit, and tells the person', () => {
+    spec
+      .given([registered, submitted()])
+      .when(askChanges())
+      .then([
+        changesRequested,
+        { type: 'NotificationSent', data: { notificationId: 'n1', key: 'proof_needs_changes', params: { taskTitle: 'Rate PhonePe', reason: 'Show your review' }, kind: 'warning', sentAt: t2 } },
+      ]);
+    spec.given([registered, submitted()]).when(askChanges('rev', '  ')).thenFails('invalid', /reason/);
+    spec.given([registered, submitted(), changesRequested]).when(askChanges()).thenFails('conflict');
+    spec.given([registered, submitted(), approved()]).when(askChanges()).thenFails('conflict');
+    // Staff never send back their own proof.
+    spec.given([registered, submitted()]).when(askChanges('u1')).thenFails('forbidden');
+  });
+
+  it('a proof sent again after a change request is the same submission under review again', () => {
+    spec
+      .given([registered, submitted(), changesRequested])
+      .when({ ...submit('s2', { proofDescription: ' Review visible now ' }), now: t2 })
+      .then([{ type: 'ProofResubmitted', data: { submissionId: 's1', taskId: 't1', proofImageUrl: '/objects/uploads/u1/img', proofDescription: 'Review visible now', resubmittedAt: t2 } }]);
+    const resubmitted: UserEvent = { type: 'ProofResubmitted', data: { submissionId: 's1', taskId: 't1', proofImageUrl: '/i', proofDescription: 'd', resubmittedAt: t2 } };
+    spec.given([registered, submitted(), changesRequested, resubmitted]).when(submit('s2')).thenFails('conflict', /already under review/);
+    spec.given([registered, submitted(), changesRequested, resubmitted]).when(approve()).then(expect.arrayContaining([approved()]) as unknown as UserEvent[]);
+  });
+
+  it('lapses into the asking reviewer\'s rejection once 48 hours pass without a resubmission, not before', () => {
+    spec
+      .given([registered, submitted(), changesRequested])
+      .when(lapse(t50))
+      .then([
+        { type: 'ProofRejected', data: { submissionId: 's1', taskId: 't1', reviewedBy: 'rev', reason: 'Show your review', reasonCode: 'other', rejectedAt: t50 } },
+        { type: 'NotificationSent', data: { notificationId: 'n2', key: 'proof_rejected', params: { taskTitle: 'Rate PhonePe', reason: 'Show your review' }, kind: 'warning', sentAt: t50 } },
+      ]);
+    spec.given([registered, submitted(), changesRequested]).when(lapse('2026-11-23T11:59:59.999Z')).thenFails('conflict');
+    const resubmitted: UserEvent = { type: 'ProofResubmitted', data: { submissionId: 's1', taskId: 't1', proofImageUrl: '/i', proofDescription: 'd', resubmittedAt: t2 } };
+    spec.given([registered, submitted(), changesRequested, resubmitted]).when(lapse(t50)).thenFails('conflict');
+    spec.given([registered]).when(lapse(t50)).thenFails('not_found');
+  });
+});
+
+describe('appeals', () => {
+  const t9 = '2026-11-28T12:00:00.000Z'; // rejection (t2) + 7 days
+  const rejectedByRev: UserEvent = rejected('s1');
+  const appealCommand = (now = t9, note = ' The app is right '): UserTaskCommand => ({
+    type: 'AppealRejection',
+    data: { submissionId: 's1', appealId: 'a1', note, proofImageUrl: null },
+    now,
+  });
+  const opened: UserEvent = {
+    type: 'AppealOpened',
+    data: { appealId: 'a1', submissionId: 's1', taskId: 't1', rejectedBy: 'rev', note: 'The app is right', proofImageUrl: null, openedAt: t9 },
+  };
+  const decide = (reviewerId: string, decision: 'uphold' | 'overturn' = 'overturn'): UserTaskCommand => ({
+    type: 'DecideAppeal',
+    data: { appealId: 'a1', reviewerId, decision, reason: 'Looks right', entryId: 'e9', notificationId: 'n9' },
+    now: t9,
+  });
+  const base = [registered, submitted(), rejectedByRev];
+
+  it('opens one appeal of a rejection within 7 days, with a note', () => {
+    spec.given(base).when(appealCommand()).then([opened]);
+    spec.given([...base, opened]).when(appealCommand()).thenFails('conflict', /already been appealed/);
+    spec.given(base).when(appealCommand('2026-11-28T12:00:00.001Z')).thenFails('conflict', /7 days/);
+    spec.given(base).when(appealCommand(t9, ' ')).thenFails('invalid');
+    spec.given([registered, submitted()]).when(appealCommand()).thenFails('conflict', /rejected proof/);
+    // Resubmitted meanwhile: the old rejection is no longer the task's standing.
+    spec.given([...base, submitted('s2')]).when(appealCommand()).thenFails('conflict');
+  });
+
+  it('is never decided by the reviewer who rejected (403 own_rejection)', () => {
+    spec.given([...base, opened]).when(decide('rev')).thenFails('forbidden', /another reviewer/);
+  });
+
+  it('overturned by another reviewer: approved and credited in one append; decided once', () => {
+    spec
+      .given([...base, opened])
+      .when(decide('rev2'))
+      .then([
+        { type: 'AppealDecided', data: { appealId: 'a1', submissionId: 's1', decision: 'overturn', decidedBy: 'rev2', reason: 'Looks right', decidedAt: t9 } },
+        { type: 'ProofApproved', data: { submissionId: 's1', taskId: 't1', reviewedBy: 'rev2', rewardPaise: 2500, approvedAt: t9 } },
+        expect.objectContaining({ type: 'WalletCredited', data: expect.objectContaining({ entryId: 'e9', amountPaise: 2500, reference: 's1' }) }) as unknown as UserEvent,
+        expect.objectContaining({ type: 'NotificationSent', data: expect.objectContaining({ key: 'appeal_overturned' }) }) as unknown as UserEvent,
+      ]);
+    const decided: UserEvent = { type: 'AppealDecided', data: { appealId: 'a1', submissionId: 's1', decision: 'uphold', decidedBy: 'rev2', reason: 'No', decidedAt: t9 } };
+    spec.given([...base, opened, decided]).when(decide('rev3')).thenFails('conflict', /already been decided/);
+    spec.given(base).when(decide('rev2')).thenFails('not_found');
+    // While it is open no new proof is taken for the task.
+    spec.given([...base, opened]).when(submit('s2')).thenFails('conflict');
+  });
+});

@@ -68,7 +68,10 @@ export async function listTaskFigures(db: ReadDbHandle, now: Date): Promise<Task
       figures = { approved: [0, 0], rejected: [0, 0], submitted: [0, 0] };
       byTask.set(row.task_id, figures);
     }
-    figures[row.status] = [Number(row.n), Number(row.paise)];
+    // Sent back for changes still holds its slot and may yet be paid: counted as under review.
+    const figure = figures[row.status === 'needs_changes' ? 'submitted' : row.status];
+    figure[0] += Number(row.n);
+    figure[1] += Number(row.paise);
   }
   const at = now.toISOString();
   return tasks.map((task) => {

@@ -82,3 +82,23 @@ export interface TaskWorkersTable {
   /** 1 while the account is suspended. */
   suspended: number;
 }
+
+/** Appeals of rejections, for the reviewers' queue (`GET /api/admin/appeals`). */
+export interface AppealsTable {
+  id: string;
+  status: 'open' | 'upheld' | 'overturned';
+  submission_id: string;
+  user_id: string;
+  task_id: string;
+  task_title: string;
+  reward_paise: number;
+  note: string;
+  proof_image_url: string | null;
+  rejected_by: string;
+  rejection_reason: string | null;
+  opened_at: string;
+  decided_by: string | null;
+  decision_reason: string | null;
+  decided_at: string | null;
+  position: number;
+}

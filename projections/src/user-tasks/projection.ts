@@ -29,8 +29,8 @@ const NEW_WORKER = { approved_count: 0, rejected_count: 0, suspended: 0 };
  */
 export const userTasksProjection: Projection = {
   name: 'user-tasks',
-  // 4: a rejection's reason reads as erased once its person is.
-  version: 4,
+  // 4: a rejection's reason reads as erased once its person is. 5: change requests and resubmissions.
+  version: 5,
   tables: {
     user_tasks: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, task_id TEXT NOT NULL, status TEXT NOT NULL,
@@ -58,8 +58,14 @@ export const userTasksProjection: Projection = {
     task_workers: {
       columns: `user_id TEXT PRIMARY KEY, approved_count INTEGER NOT NULL, rejected_count INTEGER NOT NULL, suspended INTEGER NOT NULL`,
     },
+    appeals: {
+      columns: `id TEXT PRIMARY KEY, status TEXT NOT NULL, submission_id TEXT NOT NULL, user_id TEXT NOT NULL, task_id TEXT NOT NULL,
+        task_title TEXT NOT NULL, reward_paise INTEGER NOT NULL, note TEXT NOT NULL, proof_image_url TEXT, rejected_by TEXT NOT NULL,
+        rejection_reason TEXT, opened_at TEXT NOT NULL, decided_by TEXT, decision_reason TEXT, decided_at TEXT, position INTEGER NOT NULL`,
+      indexes: { queue: 'status, position', owner: 'user_id' },
+    },
   },
-  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected', 'UserErased', 'AccountSuspended', 'AccountUnsuspended'],
+  handles: ['ProofSubmitted', 'ProofApproved', 'ProofRejected', 'UserErased', 'AccountSuspended', 'AccountUnsuspended', 'ProofChangesRequested', 'ProofResubmitted', 'AppealOpened', 'AppealDecided'],
   apply(rows, event) {
     switch (event.type) {
       case 'ProofSubmitted': {
@@ -130,6 +136,51 @@ export const userTasksProjection: Projection = {
         countDecision(rows, userIdOf(event.streamId), 'rejected_count');
         return;
       }
+      case 'ProofChangesRequested': {
+        // The reason sits where a rejection's does (erased with it); reviewed_at is when it was asked.
+        const d = event.data;
+        const set = { status: 'needs_changes', reviewed_at: d.requestedAt, rejection_reason: d.reason } as const;
+        rows.update('proof_submissions', { id: d.submissionId }, { set: { ...set, reviewed_by: d.reviewedBy } });
+        rows.update('user_tasks', { user_id: userIdOf(event.streamId), submission_id: d.submissionId }, { set });
+        return;
+      }
+      case 'ProofResubmitted': {
+        // Under review anew: the new proof, and the auto-approval clock starts again from it.
+        const d = event.data;
+        const set = { status: 'submitted', proof_image_url: d.proofImageUrl, proof_description: d.proofDescription, submitted_at: d.resubmittedAt, reviewed_at: null, rejection_reason: null } as const;
+        rows.update('proof_submissions', { id: d.submissionId }, { set: { ...set, reviewed_by: null, ...(d.proofDhash !== undefined && { proof_dhash: d.proofDhash }) } });
+        rows.update('user_tasks', { user_id: userIdOf(event.streamId), submission_id: d.submissionId }, { set });
+        return;
+      }
+      case 'AppealOpened': {
+        const d = event.data;
+        const proof = rows.get('proof_submissions', { id: d.submissionId }, ['task_title', 'reward_paise', 'rejection_reason']);
+        rows.insert('appeals', {
+          id: d.appealId,
+          status: 'open',
+          submission_id: d.submissionId,
+          user_id: userIdOf(event.streamId),
+          task_id: d.taskId,
+          task_title: proof?.task_title ?? '',
+          reward_paise: proof?.reward_paise ?? 0,
+          note: d.note,
+          proof_image_url: d.proofImageUrl,
+          rejected_by: d.rejectedBy,
+          rejection_reason: proof?.rejection_reason ?? null,
+          opened_at: d.openedAt,
+          decided_by: null,
+          decision_reason: null,
+          decided_at: null,
+          position: event.position,
+        });
+        return;
+      }
+      case 'AppealDecided': {
+        const d = event.data;
+        const status = d.decision === 'overturn' ? 'overturned' : 'upheld';
+        rows.update('appeals', { id: d.appealId }, { set: { status, decided_by: d.decidedBy, decision_reason: d.reason, decided_at: d.decidedAt } });
+        return;
+      }
       case 'UserErased': {
         // What the person wrote and the pictures they sent read as erased; the task, status and amounts stay.
         const user_id = userIdOf(event.streamId);
@@ -145,6 +196,10 @@ export const userTasksProjection: Projection = {
           }
         }
         eraseProofHashes(rows, user_id, event.position);
+        // An appeal's note and picture, and the reasons written about the person, read as erased.
+        const appealTexts = { ...erasedColumns('AppealOpened', { note: 'note', proofImageUrl: 'proof_image_url' }), ...erasedColumns('AppealDecided', { reason: 'decision_reason' }) };
+        if (reason !== undefined) appealTexts.rejection_reason = reason;
+        if (Object.keys(appealTexts).length > 0) rows.update('appeals', { user_id }, { set: appealTexts });
         return;
       }
       case 'AccountSuspended':

@@ -1,4 +1,7 @@
 import {
+  type AppealBody,
+  type AppealStatus,
+  CHANGES_RESUBMIT_HOURS,
   PROOF_SIMILARITY_MAX_LISTED,
   type SimilarProof,
   type SubmissionBody,
@@ -11,12 +14,21 @@ import {
 } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import type { UserTasksTable } from '../tasks/schema.ts';
+import type { AppealsTable, UserTasksTable } from '../tasks/schema.ts';
 import { closestFirst } from './similar.ts';
 
 export type UserTaskRow = Selectable<UserTasksTable>;
 
 export function toUserTaskBody(row: UserTaskRow): UserTaskBody {
+  if (row.status === 'needs_changes') {
+    // The reviewer's reason is kept where a rejection's is; it may be sent again until the deadline.
+    const resubmitBy = new Date(Date.parse(row.reviewed_at ?? row.submitted_at) + CHANGES_RESUBMIT_HOURS * 3_600_000).toISOString();
+    return { ...decidedBody(row), rejectionReason: null, changesReason: row.rejection_reason, resubmitBy };
+  }
+  return decidedBody(row);
+}
+
+function decidedBody(row: UserTaskRow): UserTaskBody {
   return {
     id: row.id,
     userId: row.user_id,
@@ -172,4 +184,40 @@ export async function submissionOwner(db: ReadDbHandle, id: string): Promise<str
 export async function findSubmission(db: ReadDbHandle, id: string, now: Date = new Date()): Promise<SubmissionBody | undefined> {
   const row = await selectSubmissions(db).where('s.id', '=', id).executeTakeFirst();
   return row && toSubmissionBody(row, await similarProofsOf(db, [row]), now);
+}
+
+/** The reviewers' appeal queue (`GET /api/admin/appeals?status=`), oldest first. */
+export async function listAppeals(db: ReadDbHandle, status: AppealStatus): Promise<AppealBody[]> {
+  const rows = await db.selectFrom('appeals').selectAll().where('status', '=', status).orderBy('position').execute();
+  return rows.map(toAppealBody);
+}
+
+export async function findAppeal(db: ReadDbHandle, appealId: string): Promise<AppealBody | undefined> {
+  const row = await db.selectFrom('appeals').selectAll().where('id', '=', appealId).executeTakeFirst();
+  return row && toAppealBody(row);
+}
+
+/** Whose stream an appeal is on. */
+export async function appealOwner(db: ReadDbHandle, appealId: string): Promise<string | undefined> {
+  return (await db.selectFrom('appeals').select('user_id').where('id', '=', appealId).executeTakeFirst())?.user_id;
+}
+
+function toAppealBody(row: Selectable<AppealsTable>): AppealBody {
+  return {
+    id: row.id,
+    status: row.status,
+    submissionId: row.submission_id,
+    userId: row.user_id,
+    taskId: row.task_id,
+    taskTitle: row.task_title,
+    rupeeReward: formatPaise(row.reward_paise),
+    note: row.note,
+    proofImageUrl: row.proof_image_url,
+    rejectedBy: row.rejected_by,
+    rejectionReason: row.rejection_reason,
+    openedAt: row.opened_at,
+    decidedBy: row.decided_by,
+    decisionReason: row.decision_reason,
+    decidedAt: row.decided_at,
+  };
 }

@@ -159,6 +159,10 @@ const MATRIX: Row[] = [
   ['GET', '/api/push/alerts', 'signedIn', 200],
   ['PUT', '/api/push/alerts', 'signedIn', 400],
   ['GET', '/api/task-signals', 'signedIn', 200],
+  ['POST', '/api/admin/submissions/:id/request-changes', 'reviewer', 400],
+  ['POST', '/api/submissions/:id/appeal', 'signedIn', 400],
+  ['GET', '/api/admin/appeals', 'reviewer', 200],
+  ['POST', '/api/admin/appeals/:id/decide', 'reviewer', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -48,6 +48,9 @@ const ERROR_CODES = {
   storage_read_only: 503,
   internal: 500,
   consent_required: 403,
+  appeal_exists: 409,
+  appeal_window_closed: 409,
+  own_rejection: 403,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */

@@ -1,9 +1,9 @@
-import { SYSTEM_ACTOR, streams } from '@kamai/contracts';
+import { CHANGES_RESUBMIT_HOURS, SYSTEM_ACTOR, streams } from '@kamai/contracts';
 import { DomainError, type EventStore, taskDecider } from '@kamai/domain';
 import type { ReadDbHandle } from '@kamai/projections';
 import { loadStream } from '../commands/handle.ts';
 import { loadLimits } from '../settings/limits.ts';
-import { releaseSlot, reviewProof } from '../tasks/commands.ts';
+import { lapseChangeRequest, releaseSlot, reviewProof } from '../tasks/commands.ts';
 
 /** A slot taken this long ago with no proof recorded for it was left by a process that stopped. */
 const ORPHAN_SLOT_MS = 10 * 60_000;
@@ -15,6 +15,8 @@ export interface SweepResult {
   /** Decided meanwhile by a reviewer or another process's sweep: left as they are. */
   alreadyDecided: number;
   releasedSlots: number;
+  /** Change requests unanswered for CHANGES_RESUBMIT_HOURS, now rejections. */
+  lapsed: string[];
 }
 
 /**
@@ -29,18 +31,11 @@ export interface SweepResult {
  */
 export async function runAutoApprovals(deps: { store: EventStore; db: ReadDbHandle; now: Date }): Promise<SweepResult> {
   const { store, db, now } = deps;
-  const result: SweepResult = { approved: [], alreadyDecided: 0, releasedSlots: 0 };
+  const result: SweepResult = { approved: [], alreadyDecided: 0, releasedSlots: 0, lapsed: [] };
   const { autoApproveAfterHours } = await loadLimits(store);
   if (autoApproveAfterHours > 0) {
     const cutoff = new Date(now.getTime() - autoApproveAfterHours * 60 * 60 * 1000).toISOString();
-    const due = await db
-      .selectFrom('proof_submissions')
-      .select(['id', 'user_id'])
-      .where('status', '=', 'submitted')
-      .where('submitted_at', '<=', cutoff)
-      .orderBy('position')
-      .limit(BATCH)
-      .execute();
+    const due = await dueSubmissions(db, 'submitted', cutoff);
     for (const submission of due) {
       try {
         await reviewProof(store, submission.user_id, { decision: 'approve', submissionId: submission.id, reviewerId: SYSTEM_ACTOR }, now);
@@ -51,8 +46,40 @@ export async function runAutoApprovals(deps: { store: EventStore; db: ReadDbHand
       }
     }
   }
+  result.lapsed = await lapseChangeRequests(store, db, now);
   result.releasedSlots = await releaseLeftSlots(store, db, now);
   return result;
+}
+
+/** Up to BATCH submissions in `status` since `cutoff` or before: under review since they came in, sent back since asked. */
+function dueSubmissions(db: ReadDbHandle, status: 'submitted' | 'needs_changes', cutoff: string) {
+  return db
+    .selectFrom('proof_submissions')
+    .select(['id', 'user_id'])
+    .where('status', '=', status)
+    .where(status === 'submitted' ? 'submitted_at' : 'reviewed_at', '<=', cutoff)
+    .orderBy('position')
+    .limit(BATCH)
+    .execute();
+}
+
+/**
+ * Change requests the person has not answered within CHANGES_RESUBMIT_HOURS become rejections, each
+ * decided on the owner's stream (a resubmission or another sweep meanwhile: refused, skipped).
+ */
+async function lapseChangeRequests(store: EventStore, db: ReadDbHandle, now: Date): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - CHANGES_RESUBMIT_HOURS * 60 * 60 * 1000).toISOString();
+  const due = await dueSubmissions(db, 'needs_changes', cutoff);
+  const lapsed: string[] = [];
+  for (const submission of due) {
+    try {
+      await lapseChangeRequest(store, submission.user_id, submission.id, now);
+      lapsed.push(submission.id);
+    } catch (err) {
+      if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
+    }
+  }
+  return lapsed;
 }
 
 /** Slots held by a rejected proof, or by no proof long after they were taken: given back. */

@@ -1,4 +1,4 @@
-import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, SubmissionsQuery, msg, reasonCodeOf } from '@kamai/contracts';
+import { type BulkReviewBody, BulkReviewRequest, type BulkReviewResult, RejectRequest, RequestChangesRequest, SubmissionsQuery, msg, reasonCodeOf } from '@kamai/contracts';
 import { DomainError } from '@kamai/domain';
 import { findSubmission, getSettings, listSubmissions, submissionOwner } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
@@ -17,12 +17,12 @@ const reviewerOnly = withRole('reviewer');
 /** A submission id that is not a UUID names nothing: 404. */
 const submissionIdParam = idParam('id', UUID_PATTERN, msg('api.submissionNotFound'));
 
-type Review = { decision: 'approve' } | { decision: 'reject'; reason: string; reasonCode: string };
+type Review = { decision: 'approve' } | { decision: 'reject' | 'request_changes'; reason: string; reasonCode: string };
 
-/** A rejection with its plain reason code: which canned reason in force it is, or "other". */
-async function rejection(c: Context<AppEnv>, reason: string): Promise<Review> {
+/** A rejection (or change request) with its plain reason code: which canned reason in force it is, or "other". */
+async function rejection(c: Context<AppEnv>, reason: string, decision: 'reject' | 'request_changes' = 'reject'): Promise<Review> {
   const { cannedReasons } = await getSettings(c.var.deps.db);
-  return { decision: 'reject', reason, reasonCode: reasonCodeOf(reason, cannedReasons) };
+  return { decision, reason, reasonCode: reasonCodeOf(reason, cannedReasons) };
 }
 
 /**
@@ -86,4 +86,8 @@ export const reviewRoutes = new Hono<AppEnv>()
   .post('/api/admin/submissions/:id/approve', reviewerOnly, submissionIdParam, (c) => review(c, { decision: 'approve' }))
   .post('/api/admin/submissions/:id/reject', reviewerOnly, submissionIdParam, validate('json', RejectRequest), async (c) =>
     review(c, await rejection(c, c.req.valid('json').reason)),
+  )
+  /** Sent back to the person instead of rejected: a reason from the canned list or written, coded like a rejection's. */
+  .post('/api/admin/submissions/:id/request-changes', reviewerOnly, submissionIdParam, validate('json', RequestChangesRequest), async (c) =>
+    review(c, await rejection(c, c.req.valid('json').reason, 'request_changes')),
   );

@@ -1,5 +1,5 @@
 import { commandId } from '../commands/keyed.ts';
-import { streams } from '@kamai/contracts';
+import { SYSTEM_ACTOR, type UserEvent, streams } from '@kamai/contracts';
 import {
   type EventStore,
   type TaskFields,
@@ -87,7 +87,7 @@ export async function reviewProof(
   ownerId: string,
   review:
     | { decision: 'approve'; submissionId: string; reviewerId: string }
-    | { decision: 'reject'; submissionId: string; reviewerId: string; reason: string; reasonCode?: string },
+    | { decision: 'reject' | 'request_changes'; submissionId: string; reviewerId: string; reason: string; reasonCode?: string },
   now: Date,
 ) {
   const at = now.toISOString();
@@ -96,7 +96,7 @@ export async function reviewProof(
     review.decision === 'approve'
       ? { type: 'ApproveProof', data: { submissionId: review.submissionId, reviewerId: review.reviewerId, entryId: commandId(), notificationId }, now: at }
       : {
-          type: 'RejectProof',
+          type: review.decision === 'reject' ? 'RejectProof' : 'RequestChanges',
           data: {
             submissionId: review.submissionId,
             reviewerId: review.reviewerId,
@@ -107,9 +107,21 @@ export async function reviewProof(
           now: at,
         };
   const decided = await handleCommand(store, streams.user(ownerId), userDecider, command, { actor: review.reviewerId });
-  // A rejection gives the submission's slot back to the task (an approval keeps it).
-  for (const event of decided.events) {
-    if (event.type === 'ProofRejected') await releaseSlot(store, event.data.taskId, event.data.submissionId, 'rejected', review.reviewerId, now);
-  }
+  await releaseRejectedSlots(store, decided.events, review.reviewerId, now);
   return decided;
+}
+
+/** The sweep's lapse of an unanswered change request into a rejection; its slot is given back like any rejection's. */
+export async function lapseChangeRequest(store: EventStore, ownerId: string, submissionId: string, now: Date) {
+  const command: UserTaskCommand = { type: 'LapseChangeRequest', data: { submissionId, notificationId: commandId() }, now: now.toISOString() };
+  const decided = await handleCommand(store, streams.user(ownerId), userDecider, command, { actor: SYSTEM_ACTOR });
+  await releaseRejectedSlots(store, decided.events, SYSTEM_ACTOR, now);
+  return decided;
+}
+
+/** A rejection gives the submission's slot back to the task (an approval, or a change request, keeps it). */
+async function releaseRejectedSlots(store: EventStore, events: readonly UserEvent[], actor: string, now: Date) {
+  for (const event of events) {
+    if (event.type === 'ProofRejected') await releaseSlot(store, event.data.taskId, event.data.submissionId, 'rejected', actor, now);
+  }
 }

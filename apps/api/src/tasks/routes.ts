@@ -3,7 +3,7 @@ import { type EventStore, taskDecider, userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
-import { loadStream } from '../commands/handle.ts';
+import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
@@ -69,6 +69,20 @@ export function taskRoutes(uploads: { objects: ObjectStorage }) {
         // (workflows/tasks.ts). Under an Idempotency-Key a retry names the same one and resumes it.
         const submissionId = commandId();
         const userStream = streams.user(user.id);
+        const answer = async () => {
+          await deps.runner.waitFor(await store.headPosition());
+          const row = await findUserTask(deps.db, user.id, taskId);
+          if (!row) throw notYetVisible();
+          return c.json((await decideByDates(store))(toUserTaskBody(row)), 201);
+        };
+        const { state: person } = await loadStream(store, userStream, userDecider);
+        if (person.tasks.byTask.get(taskId)?.status === 'needs_changes') {
+          // Sent back for changes: its slot is still held, so one append on the person's stream, no workflow.
+          const image = await acceptUploadedImage(uploads.objects, proofImageUrl, user.id, { field: 'proofImageUrl', purpose: 'proof' });
+          const command = { type: 'SubmitProof' as const, data: { taskId, task, submissionId, proofImageUrl: image.objectURL, proofDescription, proofDhash: image.dhash }, now: now().toISOString() };
+          await withAcceptedImages([image], () => handleCommand(store, userStream, userDecider, command, { actor: user.id }));
+          return answer();
+        }
         const record = await loadWorkflow(deps, submissionId);
         const context: ProofContext = { task, proofImageUrl, proofDescription, proofDhash: null };
         const drive = async () => {
@@ -97,11 +111,7 @@ export function taskRoutes(uploads: { objects: ObjectStorage }) {
             await drive();
           });
         }
-        const position = await store.headPosition();
-        await deps.runner.waitFor(position);
-        const row = await findUserTask(deps.db, user.id, taskId);
-        if (!row) throw notYetVisible();
-        return c.json((await decideByDates(store))(toUserTaskBody(row)), 201);
+        return answer();
       },
     );
 }

@@ -7,6 +7,7 @@ const tones: Record<UserTaskStatus, string> = {
   submitted: 'bg-amber-100 text-amber-800',
   approved: 'bg-emerald-100 text-emerald-800',
   rejected: 'bg-red-100 text-red-700',
+  needs_changes: 'bg-orange-100 text-orange-800',
 };
 
 /** The task status badge: Not Started, Under Review, Completed or Rejected. */

@@ -21,8 +21,9 @@ export const STATUS_LABEL_KEYS = {
   submitted: 'status.submitted',
   approved: 'status.approved',
   rejected: 'status.rejected',
+  needs_changes: 'status.needs_changes',
 } as const satisfies Record<UserTaskStatus, string>;
 
-/** The upload form shows with no submission, or while the task is pending or rejected. */
+/** The upload form shows with no submission, or while the task is pending, rejected or sent back for changes. */
 export const canSubmitProof = (task: Pick<TaskBody, 'requiresProof'>, status: UserTaskStatus): boolean =>
-  task.requiresProof && (status === 'pending' || status === 'rejected');
+  task.requiresProof && (status === 'pending' || status === 'rejected' || status === 'needs_changes');
