@@ -28,3 +28,5 @@ export * from './queues.ts';
 export * from './webhooks.ts';
 export * from './push.ts';
 export * from './trust-signals.ts';
+export * from './health.ts';
+export * from './data-export.ts';
