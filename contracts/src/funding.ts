@@ -61,17 +61,19 @@ export const FundingQuery = v.object({
   status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], FUNDING_MESSAGES.status), 'all'),
 });
 
-export interface FundingBody {
-  id: string;
+/** A funding as finance sees it (the answer of every funding route; the list is an array of it). */
+export const FundingBody = v.strictObject({
+  id: v.string(),
   /** Decimal rupees. */
-  amount: string;
-  reference: string;
+  amount: v.string(),
+  reference: v.string(),
   /** The IST day the money arrived. */
-  date: string;
-  status: FundingStatus;
-  recordedBy: string;
-  recordedAt: string;
+  date: v.string(),
+  status: v.picklist(FUNDING_STATUSES),
+  recordedBy: v.string(),
+  recordedAt: v.string(),
   /** Who approved or rejected it; for a funding booked at once, its recorder. */
-  decidedBy: string | null;
-  decidedAt: string | null;
-}
+  decidedBy: v.nullable(v.string()),
+  decidedAt: v.nullable(v.string()),
+});
+export type FundingBody = v.InferOutput<typeof FundingBody>;

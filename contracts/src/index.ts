@@ -29,3 +29,5 @@ export * from './webhooks.ts';
 export * from './push.ts';
 export * from './trust-signals.ts';
 export * from './appeals.ts';
+export * from './health.ts';
+export * from './data-export.ts';

@@ -52,11 +52,8 @@ export const LedgerUserParam = v.object({
 export const LedgerUserLookupRequest = v.object({ mobile: Mobile });
 
 /** The answer to a lookup: the user's id (for the ledger routes), name and mobile. */
-export interface LedgerUserLookupBody {
-  id: string;
-  name: string;
-  mobile: string;
-}
+export const LedgerUserLookupBody = v.strictObject({ id: v.string(), name: v.string(), mobile: v.string() });
+export type LedgerUserLookupBody = v.InferOutput<typeof LedgerUserLookupBody>;
 
 export const StatementQuery = v.object({
   from: v.optional(MomentFrom),
@@ -90,31 +87,34 @@ export const YearlyReportQuery = v.object({
 });
 
 /** One person's year: what they earned and were paid, in decimal rupees. */
-export interface YearlyReportLine {
-  userId: string;
+export const YearlyReportLine = v.strictObject({
+  userId: v.string(),
   /** The person's name, or "erased". */
-  name: string;
+  name: v.string(),
   /** Masked; null for an erased person. */
-  mobile: string | null;
+  mobile: v.nullable(v.string()),
   /** The PAN given at KYC (an approved PAN card's first); null when none was given. */
-  pan: string | null;
+  pan: v.nullable(v.string()),
   /** Task rewards credited. */
-  rewards: string;
+  rewards: v.string(),
   /** KYC bonuses credited. */
-  bonuses: string;
+  bonuses: v.string(),
   /** Finance's adjustments, credits less debits. */
-  adjustments: string;
+  adjustments: v.string(),
   /** Withdrawals paid to the bank, less those the bank returned. */
-  payouts: string;
-}
+  payouts: v.string(),
+});
+export type YearlyReportLine = v.InferOutput<typeof YearlyReportLine>;
 
-export interface YearlyReportBody {
-  fy: string;
-  from: string;
-  to: string;
-  people: YearlyReportLine[];
-  totals: { rewards: string; bonuses: string; adjustments: string; payouts: string };
-}
+/** GET /api/admin/reports/yearly (format=json). */
+export const YearlyReportBody = v.strictObject({
+  fy: v.string(),
+  from: v.string(),
+  to: v.string(),
+  people: v.array(YearlyReportLine),
+  totals: v.strictObject({ rewards: v.string(), bonuses: v.string(), adjustments: v.string(), payouts: v.string() }),
+});
+export type YearlyReportBody = v.InferOutput<typeof YearlyReportBody>;
 
 /** Page size of the withdrawal list; the next page is named by `X-Next-Cursor`, never cut silently. */
 export const WITHDRAWAL_PAGE_SIZE = 500;
@@ -134,90 +134,126 @@ export const WithdrawalListQuery = v.object({
   format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
 });
 
-export interface LedgerActor {
-  id: string;
-  name: string;
-  mobile: string | null;
-}
+export const LedgerActor = v.strictObject({ id: v.string(), name: v.string(), mobile: v.nullable(v.string()) });
+export type LedgerActor = v.InferOutput<typeof LedgerActor>;
 
-export interface StatementEntryBody {
-  position: number;
-  revision: number;
-  time: string;
-  kind: string;
-  description: string;
+/** Available balance and pending payout, decimal rupees. */
+const Balances = v.strictObject({ available: v.string(), pendingPayout: v.string() });
+
+export const StatementEntryBody = v.strictObject({
+  position: v.number(),
+  revision: v.number(),
+  time: v.string(),
+  kind: v.string(),
+  description: v.string(),
   /** Change of the available balance. */
-  amount: string;
-  pendingPayoutChange: string;
+  amount: v.string(),
+  pendingPayoutChange: v.string(),
   /** Available balance after this entry. */
-  balance: string;
-  pendingPayout: string;
-  actor: LedgerActor | null;
-  reason: string | null;
-  references: { submissionId: string | null; taskId: string | null; withdrawalId: string | null; utr: string | null };
-}
+  balance: v.string(),
+  pendingPayout: v.string(),
+  actor: v.nullable(LedgerActor),
+  reason: v.nullable(v.string()),
+  references: v.strictObject({
+    submissionId: v.nullable(v.string()),
+    taskId: v.nullable(v.string()),
+    withdrawalId: v.nullable(v.string()),
+    utr: v.nullable(v.string()),
+  }),
+});
+export type StatementEntryBody = v.InferOutput<typeof StatementEntryBody>;
 
-export interface StatementBody {
-  user: { id: string; name: string; mobile: string };
-  from: string | null;
-  to: string | null;
-  opening: { available: string; pendingPayout: string };
-  entries: StatementEntryBody[];
-  closing: { available: string; pendingPayout: string };
-}
+/** GET /api/admin/ledger/users/:userId/statement (format=json). */
+export const StatementBody = v.strictObject({
+  user: v.strictObject({ id: v.string(), name: v.string(), mobile: v.string() }),
+  from: v.nullable(v.string()),
+  to: v.nullable(v.string()),
+  opening: Balances,
+  entries: v.array(StatementEntryBody),
+  closing: Balances,
+});
+export type StatementBody = v.InferOutput<typeof StatementBody>;
 
-export interface LedgerBalanceBody {
-  available: string;
-  pendingPayout: string;
-  at: string;
+/** GET /api/admin/ledger/users/:userId/balance */
+export const LedgerBalanceBody = v.strictObject({
+  available: v.string(),
+  pendingPayout: v.string(),
+  at: v.string(),
   /** Log position of the last event counted. */
-  position: number;
-}
+  position: v.number(),
+});
+export type LedgerBalanceBody = v.InferOutput<typeof LedgerBalanceBody>;
 
-export interface TrialBalanceBody {
-  at: string | null;
+/** GET /api/admin/ledger/trial-balance */
+export const TrialBalanceBody = v.strictObject({
+  at: v.nullable(v.string()),
   /** `holder`: whose account it is (name and masked mobile, or name "erased"); null for the platform's. */
-  accounts: { account: string; holder: { id: string; name: string; mobile: string | null } | null; debit: string; credit: string; balance: string }[];
-  totalDebit: string;
-  totalCredit: string;
-  difference: string;
-}
+  accounts: v.array(
+    v.strictObject({
+      account: v.string(),
+      holder: v.nullable(v.strictObject({ id: v.string(), name: v.string(), mobile: v.nullable(v.string()) })),
+      debit: v.string(),
+      credit: v.string(),
+      balance: v.string(),
+    }),
+  ),
+  totalDebit: v.string(),
+  totalCredit: v.string(),
+  difference: v.string(),
+});
+export type TrialBalanceBody = v.InferOutput<typeof TrialBalanceBody>;
 
-export interface ReconciliationBody {
-  available: string;
-  pendingPayout: string;
-  funded: string;
-  paid: string;
+/** GET /api/admin/ledger/reconciliation and `reconcile`. */
+export const ReconciliationBody = v.strictObject({
+  available: v.string(),
+  pendingPayout: v.string(),
+  funded: v.string(),
+  paid: v.string(),
   /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
-  difference: string;
+  difference: v.string(),
   /** Everything the company moved into the payout bank account (booked fundings). */
-  bankFunded: string;
+  bankFunded: v.string(),
   /** What the payout account should hold: bankFunded − paid (compare with the bank statement's balance). */
-  bankBalance: string;
+  bankBalance: v.string(),
   /** User accounts below zero, which the rules never allow: each one is money that was never there. */
-  negativeBalances: Array<{ userId: string; account: 'available' | 'payout_pending'; balance: string }>;
+  negativeBalances: v.array(v.strictObject({ userId: v.string(), account: v.picklist(['available', 'payout_pending']), balance: v.string() })),
   /** Log position the read models reflect, and the store's head. */
-  position: number;
-  headPosition: number;
-}
+  position: v.number(),
+  headPosition: v.number(),
+});
+export type ReconciliationBody = v.InferOutput<typeof ReconciliationBody>;
 
 /** GET /api/admin/ledger/verify and `verify-ledger`. */
-export interface LedgerVerifyBody {
-  ok: boolean;
-  events: number;
-  headHash: string | null;
-  headPosition: number;
+export const LedgerVerifyBody = v.strictObject({
+  ok: v.boolean(),
+  events: v.number(),
+  headHash: v.nullable(v.string()),
+  headPosition: v.number(),
   /**
    * Where the chain first breaks, when it does; `unsigned`: with the signing key, events no signed
    * checkpoint covers that are older than two checkpoint intervals (or no checkpoint at all).
    */
-  failure: { streamId: string; position: number; revision: number | null; problem: 'changed' | 'removed' | 'inserted' | 'reordered' | 'unsigned' | 'unreadable'; detail: string } | null;
+  failure: v.nullable(
+    v.strictObject({
+      streamId: v.string(),
+      position: v.number(),
+      revision: v.nullable(v.number()),
+      problem: v.picklist(['changed', 'removed', 'inserted', 'reordered', 'unsigned', 'unreadable']),
+      detail: v.string(),
+    }),
+  ),
   /**
    * The signed checkpoints of the log's head met on the way; MACs are checked only where the signing
    * key is configured. With a witness (LEDGER_WITNESS), the position of its newest checkpoint.
    */
-  checkpoints: { count: number; latestPosition: number | null; macsChecked: boolean; witnessLatestPosition?: number | null };
-}
+  checkpoints: v.strictObject({
+    count: v.number(),
+    latestPosition: v.nullable(v.number()),
+    macsChecked: v.boolean(),
+    witnessLatestPosition: v.optional(v.nullable(v.number())),
+  }),
+});
+export type LedgerVerifyBody = v.InferOutput<typeof LedgerVerifyBody>;
 
 /** The commands that accept an `Idempotency-Key` header (POST paths): money and review decisions, erasures. */
 export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [

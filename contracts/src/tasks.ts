@@ -213,6 +213,10 @@ export const TaskBody = v.object({
 });
 export type TaskBody = v.InferOutput<typeof TaskBody>;
 
+/** `POST /api/tasks/:id/start`: when the caller started the task (the first start; null only if none was recorded). */
+export const TaskStartBody = v.strictObject({ taskId: v.string(), startedAt: v.nullable(v.string()) });
+export type TaskStartBody = v.InferOutput<typeof TaskStartBody>;
+
 /** `DELETE /api/admin/tasks/:id` answers this. */
 export const DeletedTaskBody = v.object({ id: v.string(), deleted: v.literal(true) });
 export type DeletedTaskBody = v.InferOutput<typeof DeletedTaskBody>;

@@ -3,11 +3,12 @@
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
  *   npm run bench                         # everything, about 3-5 minutes on 2 cores
- *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup; web includes a slow-network run of about 2 minutes)
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup, fuzz; web includes a slow-network run of about 2 minutes)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: bursts, default 24, at least 8)
  *   npm run bench -- --against ../kamai-old  # withdrawals against another installed checkout, alternating bursts
+ *   npm run bench -- --fuzz-requests 5000 # requests of the fuzz part, made from the OpenAPI document (default 20,000; --fuzz-seed repeats a run)
  *
  * A part that fails prints its reason in its rows and the rest of the table still prints.
  */
@@ -19,6 +20,7 @@ import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
 import { benchStartup, median } from './bench/startup.ts';
+import { benchFuzz } from './bench/fuzz.ts';
 import { SLOW_NETWORK, benchFirstScreenJs, benchSlowNetwork, slowNetworkRows } from './bench/web.ts';
 
 /** One line of the table. `peer` is the figure it is compared with, measured in this run. */
@@ -228,6 +230,20 @@ await part('startup', async () => {
   const ms = (values: number[]) => `${n(median(values))} ms (median of ${values.length}; ${values.map((value) => n(value)).join(', ')})`;
   rows.push({ what: '`npm start`, existing data directory', figure: ms(r.npmStart), peer: `server alone (tsx apps/api/src/main.ts): ${n(median(r.serverAlone))} ms`, ratio: x(median(r.npmStart), median(r.serverAlone)) });
   rows.push({ what: '`npm start`, new data directory (keys made, demo data seeded)', figure: ms(r.npmStartNewDir), peer: `server alone, new data directory: ${n(median(r.serverAloneNewDir))} ms`, ratio: x(median(r.npmStartNewDir), median(r.serverAloneNewDir)) });
+});
+
+// ---- The fuzz test's generator, longer: scripts/src/bench/fuzz.ts ----
+await part('fuzz', async () => {
+  const seed = flag('fuzz-seed');
+  const r = await benchFuzz({ requests: Number(flag('fuzz-requests') ?? 20_000), ...(seed !== undefined && { seed: Number(seed) }), log });
+  section(`Fuzz: requests made from the OpenAPI document, valid and invalid, ${r.operations} operations × 5 callers × ${r.rounds} rounds, one at a time, conformance checked (scripts/src/bench/fuzz.ts; seed ${r.seed})`);
+  rows.push({ what: 'requests a second', figure: `${n(r.sent / r.seconds)}/s (${n(r.sent)} in ${r.seconds.toFixed(1)} s)` });
+  const statuses = Object.entries(r.statuses).sort(([a], [b]) => Number(a) - Number(b));
+  rows.push({ what: 'answers by status', figure: statuses.map(([status, count]) => `${status}: ${n(count)}`).join(', ') });
+  rows.push({ what: '5xx answers', figure: String(r.serverErrors.length), peer: 'target 0' });
+  rows.push({ what: 'requests or answers that disagree with the document', figure: String(r.violations.length), peer: 'target 0' });
+  // What went wrong, to repeat with --fuzz-seed (the first 20 of each kind).
+  for (const line of [...r.serverErrors.slice(0, 20), ...r.violations.slice(0, 20)]) rows.push({ what: `  ${line.slice(0, 300)}`, figure: '' });
 });
 
 const against = flag('against');

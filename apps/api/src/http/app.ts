@@ -1,4 +1,4 @@
-import { msg } from '@kamai/contracts';
+import { type HealthBody, msg } from '@kamai/contracts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -75,7 +75,7 @@ export function createApp(parts: AppParts) {
       ...(storage && storage.state !== 'ok' ? [storage.reason ?? storage.state] : []),
       ...(ledger?.state === 'refused' ? ['the event log does not extend its signed checkpoints'] : []),
     ];
-    const body = {
+    const body: HealthBody = {
       status: cannotWrite ? 'failing' : deps.runner.failed || parked.length > 0 || storage?.state === 'low' || ledger?.state === 'refused' ? 'degraded' : 'ok',
       projections: deps.config.projections,
       position: deps.runner.position,

@@ -1,4 +1,4 @@
-import { SubmitProofRequest, type UserTaskBody, autoApprovalDue, streams, msg } from '@kamai/contracts';
+import { SubmitProofRequest, type TaskStartBody, type UserTaskBody, autoApprovalDue, streams, msg } from '@kamai/contracts';
 import { type EventStore, taskDecider, userDecider } from '@kamai/domain';
 import { findUserTask, listActiveTasks, listUserTasks, toUserTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -47,7 +47,8 @@ export function taskRoutes(uploads: { objects: ObjectStorage }) {
       if (!task) throw notFound(msg('api.taskNotFound'));
       const { position, view: startedAt } = await startTask(store, user.id, task, now());
       if (position > 0) await runner.waitFor(position);
-      return c.json({ taskId, startedAt }, 200);
+      const body: TaskStartBody = { taskId, startedAt };
+      return c.json(body, 200);
     })
     .post(
       '/api/tasks/:id/submit-proof',
