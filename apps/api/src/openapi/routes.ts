@@ -276,7 +276,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/ledger/funding/:id/reverse': { summary: 'Ask to take a booked funding back (a second finance member approves)', access: 'finance', idPattern: UUID, body: FundingReversalRequest, ok: 202, answer: FundingBody },
   'POST /api/admin/ledger/funding/:id/reverse/approve': { summary: 'Approve taking a booked funding back', access: 'finance', idPattern: UUID, ok: 200, answer: FundingBody },
   'GET /api/admin/reports/yearly': { summary: 'The yearly report of a financial year (JSON or CSV)', access: 'finance', query: YearlyReportQuery, ok: 200, answer: YearlyReportBody },
-  'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network)', access: 'public', ok: 200, content: 'text/plain' },
   'GET /metrics': { summary: 'Prometheus metrics (keep it off the public network; with METRICS_TOKEN set, a bearer token)', access: 'public', ok: 200, content: 'text/plain', errors: [401] },
   'GET /api/openapi.json': { summary: 'This document', access: 'public', ok: 200 },
   'POST /api/admin/webhooks': { summary: 'Register a webhook endpoint (its signing secret is in this answer only)', access: 'admin', body: WebhookEndpointRequest, ok: 201, answer: WebhookEndpointCreatedBody },
