@@ -45,7 +45,8 @@ export const erasureWorkflow: WorkflowDefinition<never> = {
       case 'delete_images':
         return deleteImagesOf(deps, objectsOf(deps), userId);
       case 'delete_key':
-        return deleteKeyOf(deps, { id: plan.target, userId }, state.by);
+        // The request's id is the first step's target (the later steps target the user).
+        return deleteKeyOf(deps, { id: state.steps[0]!.target, userId }, state.by);
       case 'checkpoint_read_db':
         return checkpointAfterErasure(deps);
       default:
