@@ -57,6 +57,10 @@ describe('migrate-privacy on the committed pre-encryption fixture', () => {
       const registered = (await sealed.readStream(streams.user(LEGACY.userId)))[0]!;
       expect(registered.data).toMatchObject({ mobile: LEGACY_MARKERS.mobile, firstName: LEGACY_MARKERS.firstName });
       await sealed.personal.erase(LEGACY.userId);
+      // As erasure's workflow does: the number's reservations are sealed under keys of their own, deleted with it.
+      const reservations = (await sealed.readAll({ after: 0, limit: 10_000 })).filter((e) => e.type === 'MobileReserved' && (e.data as { userId: string }).userId === LEGACY.userId);
+      expect(reservations.length).toBeGreaterThan(0);
+      for (const reserved of reservations) await sealed.personal.erase((reserved.data as { reservationId: string }).reservationId);
     } finally {
       await sealed.close();
     }
