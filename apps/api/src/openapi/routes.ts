@@ -191,7 +191,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'PUT /api/notifications/:id/read': { summary: 'Mark one notification read', access: 'owner', idPattern: UUID, ok: 204 },
   'DELETE /api/notifications/:id': { summary: 'Delete one notification', access: 'owner', idPattern: UUID, ok: 204 },
   'POST /api/objects/upload': { summary: 'A signed URL to upload an image to (counted against the daily quota)', access: 'signedIn', body: UploadRequest, ok: 200, throttled: 'quota' },
-  'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session; registered only when uploads are kept on disk, an S3 store takes them itself)', access: 'public', rawBody: 'image/*', ok: 201 },
+  'PUT /api/objects/put/*': { summary: 'Upload the bytes to a signed URL (authorised by its signature, not the session; registered only when uploads are kept on disk, an S3 store takes them itself)', access: 'public', rawBody: 'image/*', ok: 201, throttled: 'quota' },
   'GET /objects/*': { summary: 'A private upload: its owner, or staff', access: 'signedIn', errors: [404], ok: 200, content: 'image/*' },
   'GET /api/tasks': { summary: 'The active tasks', access: 'signedIn', ok: 200, answer: TaskBody, list: true },
   'GET /api/user-tasks': { summary: 'Your tasks and their proofs', access: 'signedIn', ok: 200, answer: UserTaskBody, list: true },
