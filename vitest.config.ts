@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every tier. A test file says its tier in its name:
@@ -9,6 +10,10 @@ const exclude = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
   test: {
+    // One worker per core (vitest's default leaves one core idle): int and e2e files spend most of
+    // their time waiting on API processes, servers and Chromium, so two files at once keep a
+    // two-core CI machine busy. The e2e project still runs one file at a time, beside an int file.
+    maxWorkers: availableParallelism(),
     reporters: ['default', './scripts/src/vitest-summary.ts'],
     projects: [
       { test: { name: 'unit', include: ['**/*.unit.spec.ts'], exclude } },

@@ -22,29 +22,16 @@ export async function registerAt(url: string, firstName: string): Promise<TestCl
   return Object.assign(client, { mobile, userId: (res.body as { id: string }).id });
 }
 
-/** The topologies every workflow crash test runs in: commits inline, and on the writer thread. */
+/**
+ * The topologies a crash test can run in: commits inline, and on the writer thread. The thread
+ * changes how an acknowledged append is made durable, not what a workflow does, so the payout
+ * workflows (crash.int) run in both and the others inline only: each restart costs seconds of CPU.
+ */
 export const WORKFLOW_CRASH_TOPOLOGIES: { name: string; env: Record<string, string> }[] = [
   { name: 'commits inline', env: {} },
   { name: 'commits on the writer thread', env: { EVENT_STORE_WRITER: 'thread' } },
 ];
-
-/**
- * A fresh DATA_DIR for a crash test: the arming file's path, the env of its API processes, and the
- * test's own connection to its event store. `cleanups` gets what stops the API then running
- * (`current`) and removes it all.
- */
-export function crashDataDir(prefix: string, env: Record<string, string>, cleanups: Array<() => Promise<void>>, current: () => ApiProcess | undefined) {
-  const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const armed = join(dataDir, 'crash-after');
-  const processEnv = { ...env, KAMAI_CRASH_FILE: armed };
-  const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
-  cleanups.push(async () => {
-    await current()?.stop();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  return { dataDir, armed, processEnv, store };
-}
+export const INLINE_COMMITS = WORKFLOW_CRASH_TOPOLOGIES.slice(0, 1);
 
 /**
  * An API process on `dataDir` started with the crash-test entry (crash-main.ts), which a test arms to
@@ -69,6 +56,23 @@ export class CrashableApi {
     return new CrashableApi(await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY), dataDir, processEnv, armed);
   }
 
+  /**
+   * A crashable API on a fresh DATA_DIR, with the test's own connection to its event store;
+   * `cleanups` gets what stops the process then running and removes it all.
+   */
+  static async inFreshDataDir(prefix: string, env: Record<string, string>, cleanups: Array<() => Promise<void>>) {
+    const dataDir = mkdtempSync(join(tmpdir(), prefix));
+    const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
+    let api: CrashableApi | undefined;
+    cleanups.push(async () => {
+      await api?.stop();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    api = await CrashableApi.start(dataDir, env);
+    return { api, store, dataDir };
+  }
+
   get url(): string {
     return this.api.url;
   }
@@ -86,10 +90,10 @@ export class CrashableApi {
     return { died: false, answer };
   }
 
-  /** Stops the process gracefully and starts a new one on the same DATA_DIR. */
-  async restart(): Promise<void> {
+  /** Stops the process gracefully and starts a new one on the same DATA_DIR (with `extraEnv` added for it alone). */
+  async restart(extraEnv: Record<string, string> = {}): Promise<void> {
     await this.api.stop();
-    this.api = await startApiProcess(this.#dataDir, this.#env, CRASH_TEST_ENTRY);
+    this.api = await startApiProcess(this.#dataDir, { ...this.#env, ...extraEnv }, CRASH_TEST_ENTRY);
   }
 
   stop(): Promise<void> {

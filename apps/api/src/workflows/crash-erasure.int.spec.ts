@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streams } from '@kamai/contracts';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { submitDocument } from '../kyc/testing.ts';
-import { openSealedSqliteStore } from '../privacy/open.ts';
-import { CrashableApi, WORKFLOW_CRASH_TOPOLOGIES, registerAt } from '../testing/crash.ts';
+import { CrashableApi, INLINE_COMMITS, registerAt } from '../testing/crash.ts';
 import { TestClient } from '../testing/server.ts';
 import { erasurePlan } from './erasure.ts';
 import { WORKFLOW_SWEEP_AGE_MS, startWorkflow } from './run.ts';
@@ -17,24 +14,15 @@ import { WORKFLOW_SWEEP_AGE_MS, startWorkflow } from './run.ts';
 // goes through): the API process dies between two steps (testing/crash-main.ts), restarts, and the
 // erasure is retried with its key. Afterwards the person is erased once, their number released and
 // free to register again, their images and data key gone, the books balanced and the workflow
-// complete. With commits inline and on the writer thread; the sweep's part once.
+// complete. Inline commits (testing/crash.ts says why); the sweep's part once.
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe.each(WORKFLOW_CRASH_TOPOLOGIES)('the erasure workflow killed after every append, $name', ({ env }) => {
+describe.each(INLINE_COMMITS)('the erasure workflow killed after every append, $name', ({ env }) => {
   it('is resumed by a retry with its key (or by the sweep): erased once, number released, key and images gone, books balanced', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kamai-erasure-crash-'));
-    const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
-    let api: CrashableApi | undefined;
-    cleanups.push(async () => {
-      await api?.stop();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-    api = await CrashableApi.start(dataDir, env);
-    const running = api;
+    const { api: running, store, dataDir } = await CrashableApi.inFreshDataDir('kamai-erasure-crash-', env, cleanups);
     const as = (client: TestClient) => client.clone(running.url);
     const admin = await registerAt(running.url, 'Meera');
     const finance = await registerAt(running.url, 'Rohan');

@@ -1,11 +1,9 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { streams } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { BANK } from '../finance/testing.ts';
 import { TINY_PNG } from '../object-storage/testing.ts';
-import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from '../testing/process.ts';
-import { WORKFLOW_CRASH_TOPOLOGIES, crashDataDir, exited, registerAt } from '../testing/crash.ts';
+import { CrashableApi, INLINE_COMMITS, registerAt } from '../testing/crash.ts';
 import type { TestClient } from '../testing/server.ts';
 
 // A hand payment and a proof submission, each killed after its 1st, 2nd, ... append (until a run
@@ -13,18 +11,16 @@ import type { TestClient } from '../testing/server.ts';
 // request is retried with its key. Afterwards each had one effect, the answer is what was recorded,
 // no UTR is held for a withdrawal it did not pay, no slot is held without its proof, the books
 // balance and every workflow completed. A submission whose request never comes back is finished by
-// the sweep of the next process: its slot is given back. Inline commits and the writer thread.
+// the sweep of the next process: its slot is given back. Inline commits (testing/crash.ts says why).
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe.each(WORKFLOW_CRASH_TOPOLOGIES)('hand payment and proof submission killed after every append ($name)', ({ env }) => {
+describe.each(INLINE_COMMITS)('hand payment and proof submission killed after every append ($name)', ({ env }) => {
   it('resumed by a retry with the key: one effect, answered as recorded, no UTR or slot left held', async () => {
-    let api!: ApiProcess;
-    const { dataDir, armed, processEnv, store } = crashDataDir('kamai-crash-tasks-', env, cleanups, () => api);
-    api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
+    const { api, store } = await CrashableApi.inFreshDataDir('kamai-crash-tasks-', env, cleanups);
     const as = (client: TestClient) => client.clone(api.url);
     const signUp = (name: string) => registerAt(api.url, name);
     const funder = await signUp('Neha');
@@ -34,21 +30,7 @@ describe.each(WORKFLOW_CRASH_TOPOLOGIES)('hand payment and proof submission kill
     for (const member of [funder, finance, colleague]) await grantRole(store, member.userId, 'finance', 'test', new Date());
     await grantRole(store, admin.userId, 'admin', 'test', new Date());
     const headers = (key: string) => ({ 'content-type': 'application/json', 'idempotency-key': key });
-    const restart = async (extra: Record<string, string> = {}) => {
-      await exited(api);
-      api = await startApiProcess(dataDir, { ...processEnv, ...extra }, CRASH_TEST_ENTRY);
-    };
-    /** Runs `send` with the process armed to die after `n` appends; answers whether it died. */
-    const killedAfter = async (n: number, send: () => Promise<unknown>) => {
-      writeFileSync(armed, String(n));
-      await send().catch(() => 'dropped');
-      if (!existsSync(armed)) {
-        await restart();
-        return true;
-      }
-      rmSync(armed, { force: true });
-      return false;
-    };
+    const killedAfter = async (n: number, send: () => Promise<unknown>) => (await api.killedAfter(n, send)).died;
     const events = async (streamId: string) => store.readStream(streamId);
     const booksBalance = async () => {
       expect((await as(finance).get('/api/admin/ledger/reconciliation')).body.difference).toBe('0.00');
@@ -137,8 +119,7 @@ describe.each(WORKFLOW_CRASH_TOPOLOGIES)('hand payment and proof submission kill
 
     // A submission killed once its slot was taken and never retried: its process's clock ran two
     // minutes behind, so the next process's first sweep finds it abandoned and gives the slot back.
-    await api.stop();
-    api = await startApiProcess(dataDir, { ...processEnv, KAMAI_CLOCK_BEHIND_MS: '120000' }, CRASH_TEST_ENTRY);
+    await api.restart({ KAMAI_CLOCK_BEHIND_MS: '120000' });
     const user = await signUp('Sunil');
     const taskId = await oneSlotTask();
     const body = JSON.stringify({ proofImageUrl: await image(user), proofDescription: 'Rated 5 stars' });

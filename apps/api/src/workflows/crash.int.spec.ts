@@ -1,10 +1,8 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { ResultsImportBody } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { BANK } from '../finance/testing.ts';
-import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from '../testing/process.ts';
-import { WORKFLOW_CRASH_TOPOLOGIES, crashDataDir, exited, registerAt } from '../testing/crash.ts';
+import { CrashableApi, WORKFLOW_CRASH_TOPOLOGIES, registerAt } from '../testing/crash.ts';
 import type { TestClient } from '../testing/server.ts';
 
 // A workflow killed after each of its appends in turn (the 1st, the 2nd, ... until a run goes
@@ -21,9 +19,7 @@ afterAll(async () => {
 
 describe.each(WORKFLOW_CRASH_TOPOLOGIES)('payout workflows killed after every append ($name)', ({ env }) => {
   it('batch creation and results import: resumed by a retry, nothing twice, nothing stranded', async () => {
-    let api!: ApiProcess;
-    const { dataDir, armed, processEnv, store } = crashDataDir('kamai-workflow-crash-', env, cleanups, () => api);
-    api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
+    const { api, store } = await CrashableApi.inFreshDataDir('kamai-workflow-crash-', env, cleanups);
     const clients: TestClient[] = [];
     const signUp = async (name: string) => {
       const client = await registerAt(api.url, name);
@@ -52,18 +48,7 @@ describe.each(WORKFLOW_CRASH_TOPOLOGIES)('payout workflows killed after every ap
       }
       return ids;
     };
-    /** Runs `send` with the process armed to die after `n` appends; answers whether it died. */
-    const killedAfter = async (n: number, send: () => Promise<unknown>) => {
-      writeFileSync(armed, String(n));
-      const answer = await send().catch(() => 'dropped');
-      if (!existsSync(armed)) {
-        await exited(api);
-        api = await startApiProcess(dataDir, processEnv, CRASH_TEST_ENTRY);
-        return { died: true, answer };
-      }
-      rmSync(armed, { force: true });
-      return { died: false, answer };
-    };
+    const killedAfter = (n: number, send: () => Promise<unknown>) => api.killedAfter(n, send);
     /** How many times each withdrawal was put in a batch, from the users' own streams. */
     const batchesOf = async (ids: string[]) => {
       const seen = new Map<string, string[]>(ids.map((id) => [id, []]));
