@@ -203,7 +203,7 @@ const SCREENS: Screen[] = [
     reach: async (page, t) => {
       const card = page.getByTestId('reviewer-card').filter({ hasText: 'Rekha Iyer' });
       await card.waitFor();
-      const figure = async (column: string) => (await card.locator('dt', { hasText: t(`reviewers:column.${column}`) }).locator('xpath=following-sibling::dd[1]').innerText()).trim();
+      const figure = async (column: string) => (await card.locator('dt', { hasText: new RegExp(`^${t(`reviewers:column.${column}`)}$`) }).locator('xpath=following-sibling::dd[1]').innerText()).trim();
       expect([await figure('decisions'), await figure('approvals'), await figure('rejections'), await figure('rejectionRate')]).toEqual(['1', '1', '0', '0%']);
     },
   },

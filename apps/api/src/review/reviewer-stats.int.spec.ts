@@ -165,17 +165,33 @@ describe('GET /api/admin/reviewers/stats: reviewing seen from above', () => {
     expect((await asha.get('/api/admin/reviewers/stats')).status).toBe(403);
   });
 
-  it("counts at most ten of a worker's rejections from one IST day in their approval rate", async () => {
+  it("counts at most ten of a worker's rejections from one IST day in their approval rate; marks a reviewer rejecting over twice the team's rate", async () => {
     clock(5 * DAY);
-    const worker = await server.signUp();
-    const ids: string[] = [];
-    for (let i = 0; i < 13; i++) ids.push(await submitted(worker, `Visit site ${i}`));
+    const [worker, steady] = [await server.signUp(), await server.signUp()];
+    const tasks: string[] = [];
+    for (let i = 0; i < 21; i++) tasks.push((await createTaskAs(admin, { title: `Visit site ${i}`, rupeeReward: '5' })).id);
+    const proofs = async (user: TestClient, taskIds: string[]) => {
+      const ids: string[] = [];
+      for (const taskId of taskIds) ids.push(((await submitProof(user, taskId, await uploadedImage(server, user))).body as UserTaskBody).submissionId);
+      return ids;
+    };
+    const ids = await proofs(worker, tasks);
     await decide(asha, ids[0]!, 'approve');
-    const bulk = await bina.post('/api/admin/submissions/bulk', { ids: ids.slice(1, 13), decision: 'reject', reason: 'Not the right page' });
-    expect(bulk.status).toBe(200);
-    // A new proof of theirs in the queue shows the rate: 1 approved, 12 rejected on one day of which 10 count.
+    expect((await bina.post('/api/admin/submissions/bulk', { ids: ids.slice(1), decision: 'reject', reason: 'Not the right page' })).status).toBe(200);
+    expect((await chetan.post('/api/admin/submissions/bulk', { ids: await proofs(steady, tasks.slice(0, 20)), decision: 'approve' })).status).toBe(200);
+
+    // A new proof of theirs in the queue shows the rate: 1 approved, 20 rejected on one day of which 10 count.
     const pending = await submitted(worker, 'Visit one more site');
-    const queue = await bina.get<SubmissionBody[]>('/api/admin/submissions?status=submitted');
-    expect(queue.body.find((s) => s.id === pending)?.worker).toMatchObject({ approvedCount: 1, rejectedCount: 12, approvalRate: 1 / 11 });
+    const queue = await asha.get<SubmissionBody[]>('/api/admin/submissions?status=submitted');
+    expect(queue.body.find((s) => s.id === pending)?.worker).toMatchObject({ approvedCount: 1, rejectedCount: 20, approvalRate: 1 / 11 });
+
+    // That day the team rejected 20 of 41 proofs, all by Bina: over twice the team's rate, over 20 decisions.
+    const answer = (await stats(`?from=${day(6)}&to=${day(6)}`)).body;
+    expect(answer.teamRejectionRate).toBe(20 / 41);
+    expect(answer.reviewers.map((r) => [r.reviewerId, r.decisions, r.rejectionRateAlert])).toEqual([
+      [bina.userId, 20, true],
+      [chetan.userId, 20, false],
+      [asha.userId, 1, false],
+    ]);
   });
 });
