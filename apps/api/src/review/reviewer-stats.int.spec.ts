@@ -156,10 +156,11 @@ describe('GET /api/admin/reviewers/stats: reviewing seen from above', () => {
   });
 
   it('answers 400 with field errors for a bad day or an end before the start', async () => {
-    const bad = await stats('?from=2026-02-30');
+    const refused = (query: string) => admin.get<{ error: { fields: Record<string, string> } }>(`/api/admin/reviewers/stats${query}`);
+    const bad = await refused('?from=2026-02-30');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.fields)).toEqual(['from']);
-    const backwards = await stats('?from=2026-03-02&to=2026-03-01');
+    const backwards = await refused('?from=2026-03-02&to=2026-03-01');
     expect(backwards.status).toBe(400);
     expect(Object.keys(backwards.body.error.fields)).toEqual(['to']);
     expect((await asha.get('/api/admin/reviewers/stats')).status).toBe(403);
