@@ -52,3 +52,6 @@ export * from './staff/queues.ts';
 export * from './webhooks/schema.ts';
 export * from './webhooks/projection.ts';
 export * from './webhooks/queries.ts';
+export * from './reviewer-stats/schema.ts';
+export * from './reviewer-stats/projection.ts';
+export * from './reviewer-stats/queries.ts';

@@ -11,6 +11,7 @@ import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { WorkflowsTable } from './workflows/schema.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WebhookWithdrawalsTable } from './webhooks/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
+import type { ReviewProofsTable, ReviewerDaysTable, ReviewerDecisionsTable, WorkerRejectionDaysTable } from './reviewer-stats/schema.ts';
 
 /**
  * The read-model database: tables the API's GET routes read. Disposable: every row is derived from
@@ -53,6 +54,10 @@ export interface ReadDb {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_withdrawals: WebhookWithdrawalsTable;
   appeals: AppealsTable;
+  review_proofs: ReviewProofsTable;
+  reviewer_days: ReviewerDaysTable;
+  reviewer_decisions: ReviewerDecisionsTable;
+  worker_rejection_days: WorkerRejectionDaysTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { istDayOf } from '@kamai/contracts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount, tx } from './helpers.ts';
+import { drawPng } from './png.ts';
+import { apiAs, sendProof } from './review.ts';
 
 /**
  * The admin's audit log: actions done through the API appear with who did them (name and role),
@@ -103,5 +105,46 @@ describe('the audit log', () => {
     await newest.getByText('Farah Khan · फ़ाइनेंस', { exact: true }).waitFor();
     await expectAccessible(desk, '/admin/audit (hi)');
     expect(await desk.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});
+
+/**
+ * The admin's reviewer figures on a wide screen (the every-screen walker measures the phone cards):
+ * a reviewer's approval and rejection in the table, the team's rate, axe in English and Hindi, and
+ * a range with no decision, then one ending before it starts. Runs after the audit case: its
+ * proofs and role grants would be in that case's list.
+ */
+describe('reviewer figures', () => {
+  it('shows each reviewer in a table with the team rate, in English and Hindi; an empty range and a backwards one', { timeout: 120_000 }, async () => {
+    const reviewer = await staffAccount(suite.server, 'Rekha', 'Verma', 'reviewer');
+    const worker = await registeredAccount(suite.server, 'Meena', 'Joshi');
+    const api = (account: TestAccount, method: string, url: string, body?: unknown) => apiAs(suite.server, account, method, url, body);
+    for (const [index, title] of ['Rate the Kamai app', 'Visit the Kamai website'].entries()) {
+      const body = { title, description: 'Try it.', rupeeReward: '10', estimatedTime: '2 min', taskType: 'rating', requiresProof: true, isActive: true, iconColor: '#3B82F6' };
+      const task = (await (await api(admin, 'POST', '/api/admin/tasks', body)).json()) as { id: string };
+      await sendProof(suite.server, worker, task.id, drawPng(24, 16, (x, y) => [index * 120, x * 9, y * 13]));
+    }
+    const queue = (await (await api(reviewer, 'GET', '/api/admin/submissions?status=submitted')).json()) as Array<{ id: string }>;
+    await api(reviewer, 'POST', `/api/admin/submissions/${queue[0]!.id}/approve`, {});
+    await api(reviewer, 'POST', `/api/admin/submissions/${queue[1]!.id}/reject`, { reason: 'The screenshot is blurred' });
+
+    const page = await signedIn(admin);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const language of ['en', 'hi'] as const) {
+      await page.evaluate((lang) => localStorage.setItem('kamai.language', lang), language);
+      await page.goto('/admin/reviewers');
+      const row = page.getByTestId('reviewer-row').filter({ hasText: 'Rekha Verma' });
+      await row.waitFor();
+      // Decisions, approved, rejected, changes asked, rejection rate, appeals lost.
+      expect((await row.locator('td').allInnerTexts()).slice(0, 6)).toEqual(['2', '1', '1', '0', '50%', '0']);
+      await expect.poll(() => page.getByTestId('team-rate').innerText()).toContain('50%');
+      await expectAccessible(page, `reviewer figures (${language}, 1280 px)`);
+    }
+
+    // A range after today: nothing decided. Then an end before the start: the field says so.
+    await page.getByLabel(tx('hi', 'reviewers:range.from')).fill(istDayOf(new Date(Date.now() + 86_400_000)));
+    await page.getByText(tx('hi', 'reviewers:empty')).waitFor();
+    await page.getByLabel(tx('hi', 'reviewers:range.to')).fill(istDayOf(new Date()));
+    await expect.poll(() => page.getByLabel(tx('hi', 'reviewers:range.to')).getAttribute('aria-invalid')).toBe('true');
   });
 });

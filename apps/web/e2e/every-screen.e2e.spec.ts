@@ -195,6 +195,18 @@ const SCREENS: Screen[] = [
       await page.getByTestId('webhook-deliveries').waitFor();
     },
   },
+  // The reviewer's one approval, counted: the card names them with their figures.
+  {
+    name: 'reviewer figures',
+    role: 'admin',
+    path: '/admin/reviewers',
+    reach: async (page, t) => {
+      const card = page.getByTestId('reviewer-card').filter({ hasText: 'Rekha Iyer' });
+      await card.waitFor();
+      const figure = async (column: string) => (await card.locator('dt', { hasText: new RegExp(`^${t(`reviewers:column.${column}`)}$`) }).locator('xpath=following-sibling::dd[1]').innerText()).trim();
+      expect([await figure('decisions'), await figure('approvals'), await figure('rejections'), await figure('rejectionRate')]).toEqual(['1', '1', '0', '0%']);
+    },
+  },
   // Someone registered before consent was asked: every signed-in screen leads to this one.
   { name: 'consent', role: 'unconsented', path: '/consent' },
   // The alert choices, loaded (their checkboxes are the targets measured).
@@ -390,9 +402,12 @@ beforeAll(async () => {
   // A task of each kind; one rating task proved (in the review queue), one left open.
   const proved = await task('Rate the Kamai app', 'rating');
   await task(OPEN_TASK, 'rating');
-  await task('Play Ludo for five minutes', 'game');
+  const played = await task('Play Ludo for five minutes', 'game');
   await task('Visit the Kamai website', 'website');
   await api(worker, 'POST', `/api/tasks/${proved}/submit-proof`, { proofImageUrl: await upload(worker), proofDescription: 'Rated five stars.' });
+  // One proof approved, for the reviewer figures.
+  const approved = await idOf(api(worker, 'POST', `/api/tasks/${played}/submit-proof`, { proofImageUrl: await upload(worker), proofDescription: 'Played a round.' }));
+  await api(reviewer, 'POST', `/api/admin/submissions/${approved}/approve`, {});
 
   // A KYC document under review.
   await api(worker, 'POST', '/api/kyc/documents', { documentType: 'voter_id', frontImageUrl: await upload(worker, 'kyc'), backImageUrl: await upload(worker, 'kyc') });

@@ -242,7 +242,7 @@ describe('the profile, on a phone', () => {
       await page.goto('/profile');
       await staff.waitFor();
       return staff.getByRole('link').allTextContents();
-    }).toEqual(['Task admin', 'Deletions', 'Settings', 'Audit log', 'Finance', 'Webhooks']); // reviewing needs the reviewer role, not admin
+    }).toEqual(['Task admin', 'Deletions', 'Settings', 'Audit log', 'Finance', 'Webhooks', 'Reviewers']); // reviewing needs the reviewer role, not admin
     await page.screenshot({ path: '/tmp/profile-staff.png', fullPage: true });
   });
 

@@ -27,6 +27,7 @@ import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
+import { Route as AuthedAdminReviewersRouteImport } from './routes/_authed/admin/reviewers';
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/admin/settings';
 import { Route as AuthedAdminWebhooksRouteImport } from './routes/_authed/admin/webhooks';
 import { Route as AuthedSecurityDevicesRouteImport } from './routes/_authed/security/devices';
@@ -125,6 +126,11 @@ const AuthedAdminReviewRoute = AuthedAdminReviewRouteImport.update({
   path: '/admin/review',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminReviewersRoute = AuthedAdminReviewersRouteImport.update({
+  id: '/admin/reviewers',
+  path: '/admin/reviewers',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
   id: '/admin/settings',
   path: '/admin/settings',
@@ -187,6 +193,7 @@ export interface FileRoutesByFullPath {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/admin/reviewers': typeof AuthedAdminReviewersRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
   '/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
@@ -214,6 +221,7 @@ export interface FileRoutesByTo {
   '/admin/finance': typeof AuthedAdminFinanceRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
+  '/admin/reviewers': typeof AuthedAdminReviewersRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
   '/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/security/devices': typeof AuthedSecurityDevicesRoute;
@@ -244,6 +252,7 @@ export interface FileRoutesById {
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
+  '/_authed/admin/reviewers': typeof AuthedAdminReviewersRoute;
   '/_authed/admin/settings': typeof AuthedAdminSettingsRoute;
   '/_authed/admin/webhooks': typeof AuthedAdminWebhooksRoute;
   '/_authed/security/devices': typeof AuthedSecurityDevicesRoute;
@@ -273,6 +282,7 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/admin/reviewers'
     | '/admin/settings'
     | '/admin/webhooks'
     | '/security/devices'
@@ -300,6 +310,7 @@ export interface FileRouteTypes {
     | '/admin/finance'
     | '/admin/kyc'
     | '/admin/review'
+    | '/admin/reviewers'
     | '/admin/settings'
     | '/admin/webhooks'
     | '/security/devices'
@@ -329,6 +340,7 @@ export interface FileRouteTypes {
     | '/_authed/admin/finance'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
+    | '/_authed/admin/reviewers'
     | '/_authed/admin/settings'
     | '/_authed/admin/webhooks'
     | '/_authed/security/devices'
@@ -478,6 +490,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminReviewRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/reviewers': {
+      id: '/_authed/admin/reviewers';
+      path: '/admin/reviewers';
+      fullPath: '/admin/reviewers';
+      preLoaderRoute: typeof AuthedAdminReviewersRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/settings': {
       id: '/_authed/admin/settings';
       path: '/admin/settings';
@@ -553,6 +572,7 @@ interface AuthedRouteChildren {
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
+  AuthedAdminReviewersRoute: typeof AuthedAdminReviewersRoute;
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute;
   AuthedAdminWebhooksRoute: typeof AuthedAdminWebhooksRoute;
   AuthedSecurityDevicesRoute: typeof AuthedSecurityDevicesRoute;
@@ -574,6 +594,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
+  AuthedAdminReviewersRoute: AuthedAdminReviewersRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
   AuthedAdminWebhooksRoute: AuthedAdminWebhooksRoute,
   AuthedSecurityDevicesRoute: AuthedSecurityDevicesRoute,

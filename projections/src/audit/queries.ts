@@ -3,7 +3,8 @@ import type { ReadDbHandle } from '../db.ts';
 import { rolesOf } from '../users/queries.ts';
 import type { AdjustmentsTable } from './schema.ts';
 
-const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+/** A person's name from its two parts, or null when neither is set. */
+export const nameOf = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 const rolesOrNone = (roles: string | null): Role[] => (roles === null ? [] : rolesOf({ roles }));
 
 /** What the audit list may be narrowed to; `fromAt` is inclusive, `toBefore` exclusive (UTC instants). */

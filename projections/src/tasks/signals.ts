@@ -1,4 +1,4 @@
-import { TASK_SIGNAL_DAYS, type TaskSignalBody } from '@kamai/contracts';
+import { TASK_SIGNAL_DAYS, type TaskSignalBody, medianOf } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
 
 /**
@@ -25,13 +25,7 @@ export async function listTaskSignals(db: ReadDbHandle, now: Date): Promise<Task
   return [...byTask].map(([taskId, { minutes, approved }]) => ({
     taskId,
     decisions: minutes.length,
-    medianReviewMinutes: Math.max(1, Math.round(median(minutes))),
+    medianReviewMinutes: Math.max(1, Math.round(medianOf(minutes) ?? 0)),
     approvalPercent: Math.round((approved / minutes.length) * 100),
   }));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -11,11 +11,13 @@ import {
   formatPaise,
   isFastWork,
   maskMobile,
+  workerApprovalRate,
 } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import type { AppealsTable, UserTasksTable } from '../tasks/schema.ts';
 import { closestFirst } from './similar.ts';
+import { rejectionDaysOverCap } from '../reviewer-stats/queries.ts';
 
 export type UserTaskRow = Selectable<UserTasksTable>;
 
@@ -84,8 +86,8 @@ type SubmissionRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['ex
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The worker line and the time to proof, from the row alone. */
-function flagsOf(row: SubmissionRow, similar: SimilarProof[], now: Date): Pick<SubmissionBody, 'similarProofs' | 'secondsToProof' | 'fast' | 'worker'> {
+/** The worker line and the time to proof, from the row and the worker's days of rejections over the rate's cap. */
+function flagsOf(row: SubmissionRow, similar: SimilarProof[], overCap: readonly number[], now: Date): Pick<SubmissionBody, 'similarProofs' | 'secondsToProof' | 'fast' | 'worker'> {
   const secondsToProof = row.started_at === null ? null : Math.max(0, Math.round((Date.parse(row.submitted_at) - Date.parse(row.started_at)) / 1000));
   const approved = row.approved_count ?? 0;
   const rejected = row.rejected_count ?? 0;
@@ -95,7 +97,7 @@ function flagsOf(row: SubmissionRow, similar: SimilarProof[], now: Date): Pick<S
     secondsToProof,
     fast: isFastWork(secondsToProof, row.estimated_time === null ? null : estimatedSeconds(row.estimated_time)),
     worker: {
-      approvalRate: approved + rejected === 0 ? null : approved / (approved + rejected),
+      approvalRate: workerApprovalRate(approved, rejected, overCap),
       approvedCount: approved,
       rejectedCount: rejected,
       accountAgeDays: Number.isNaN(registered) ? 0 : Math.max(0, Math.floor((now.getTime() - registered) / DAY_MS)),
@@ -134,7 +136,7 @@ async function similarProofsOf(db: ReadDbHandle, rows: readonly SubmissionRow[])
   return answer;
 }
 
-function toSubmissionBody(row: SubmissionRow, similar: Map<string, SimilarProof[]>, now: Date): SubmissionBody {
+function toSubmissionBody(row: SubmissionRow, similar: Map<string, SimilarProof[]>, overCap: Map<string, number[]>, now: Date): SubmissionBody {
   const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return {
     id: row.id,
@@ -154,7 +156,7 @@ function toSubmissionBody(row: SubmissionRow, similar: Map<string, SimilarProof[
     reviewedAt: row.reviewed_at,
     reviewedBy: row.reviewed_by,
     rejectionReason: row.rejection_reason,
-    ...flagsOf(row, similar.get(row.id) ?? [], now),
+    ...flagsOf(row, similar.get(row.id) ?? [], overCap.get(row.user_id) ?? [], now),
   };
 }
 
@@ -172,8 +174,9 @@ export async function listSubmissions(
     .limit(options.limit ?? 200)
     .execute();
   const similar = await similarProofsOf(db, rows);
+  const overCap = await rejectionDaysOverCap(db, rows.map((row) => row.user_id));
   const now = options.now ?? new Date();
-  return rows.map((row) => toSubmissionBody(row, similar, now));
+  return rows.map((row) => toSubmissionBody(row, similar, overCap, now));
 }
 
 /** Whose proof a submission is, without the queue's flags: what a decision needs to find its stream. */
@@ -183,7 +186,7 @@ export async function submissionOwner(db: ReadDbHandle, id: string): Promise<str
 
 export async function findSubmission(db: ReadDbHandle, id: string, now: Date = new Date()): Promise<SubmissionBody | undefined> {
   const row = await selectSubmissions(db).where('s.id', '=', id).executeTakeFirst();
-  return row && toSubmissionBody(row, await similarProofsOf(db, [row]), now);
+  return row && toSubmissionBody(row, await similarProofsOf(db, [row]), await rejectionDaysOverCap(db, [row.user_id]), now);
 }
 
 /** The reviewers' appeal queue (`GET /api/admin/appeals?status=`), oldest first. */

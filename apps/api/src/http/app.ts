@@ -26,6 +26,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { type ObjectStorage, objectRoutes } from '../object-storage/index.ts';
 import { reviewRoutes } from '../review/routes.ts';
 import { appealRoutes } from '../review/appeals.ts';
+import { reviewerStatsRoutes } from '../review/stats.ts';
 import { suspensionRoutes } from '../suspension/routes.ts';
 import { staffRoutes } from '../staff/routes.ts';
 import { kycRoutes } from '../kyc/routes.ts';
@@ -129,6 +130,7 @@ export function createApp(parts: AppParts) {
   app.route('/', privacyRoutes());
   app.route('/', webhookRoutes);
   app.route('/', appealRoutes({ objects }));
+  app.route('/', reviewerStatsRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

@@ -163,6 +163,7 @@ const MATRIX: Row[] = [
   ['POST', '/api/submissions/:id/appeal', 'signedIn', 400],
   ['GET', '/api/admin/appeals', 'reviewer', 200],
   ['POST', '/api/admin/appeals/:id/decide', 'reviewer', 400],
+  ['GET', '/api/admin/reviewers/stats', 'admin', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

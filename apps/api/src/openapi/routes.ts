@@ -100,6 +100,8 @@ import {
   LedgerVerifyBody,
   FundingBody,
   YearlyReportBody,
+  ReviewerStatsQuery,
+  ReviewerStatsBody,
 } from '@kamai/contracts';
 import * as v from 'valibot';
 
@@ -296,4 +298,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/submissions/:id/appeal': { summary: 'Appeal a rejection of your proof (once, within 7 days)', access: 'signedIn', idPattern: UUID, body: AppealRequest, ok: 201, answer: AppealOpenedBody },
   'GET /api/admin/appeals': { summary: 'Appeals to decide (or decided)', access: 'reviewer', query: AppealsQuery, ok: 200, answer: AppealBody, list: true },
   'POST /api/admin/appeals/:id/decide': { summary: 'Uphold or overturn an appeal (never your own rejection; overturning credits the reward)', access: 'reviewer', idPattern: UUID, body: DecideAppealRequest, ok: 200, answer: AppealBody },
+  'GET /api/admin/reviewers/stats': { summary: 'Per reviewer over whole IST days: decisions, rejection rate, appeals lost, median decision time, rejection-rate alert', access: 'admin', query: ReviewerStatsQuery, ok: 200, answer: ReviewerStatsBody },
 };

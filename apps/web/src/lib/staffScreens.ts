@@ -1,6 +1,6 @@
 import type { Role, StaffQueue, UserBody } from '@kamai/contracts';
 import type { ComponentType, SVGProps } from 'react';
-import { BriefcaseIcon, GlobeIcon, HistoryIcon, LockIcon, ShieldIcon, TrashIcon, WalletIcon } from '../components/icons.tsx';
+import { BriefcaseIcon, GlobeIcon, HistoryIcon, LockIcon, ShieldIcon, StarIcon, TrashIcon, WalletIcon } from '../components/icons.tsx';
 import { hasRole } from './roles.ts';
 
 /**
@@ -32,6 +32,7 @@ export const STAFF_SCREENS: readonly StaffScreen[] = [
     queues: ['withdrawalsPending', 'payoutsLate', 'batchesOpen', 'adjustmentsPending'],
   },
   { path: '/admin/webhooks', role: 'admin', label: 'staff.webhooks', Icon: GlobeIcon },
+  { path: '/admin/reviewers', role: 'admin', label: 'staff.reviewers', Icon: StarIcon },
 ];
 
 /** The staff screens this user's roles open, in the list's order; none for a user without a role. */
