@@ -143,6 +143,7 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
       submissionId,
       userId: user.userId,
       note: 'It is the right app, see the title bar',
+      proofImageUrl: null,
       rejectedBy: rejecter.userId,
       rejectionReason: 'Wrong app in the screenshot',
       rupeeReward: '40.00',
