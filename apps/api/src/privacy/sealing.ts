@@ -170,7 +170,7 @@ export class PersonalDataSealer {
     let data: JsonObject = { ...event.data };
     for (const path of blob.p) {
       // A field sealed as null (an appeal without a new image) opens as null: only an absent one is missing.
-      const value = typeof plain === 'object' && Object.hasOwn(plain, path) ? plain[path]! : missing(path);
+      const value = typeof plain === 'object' && Object.hasOwn(plain, path) ? (plain[path] ?? null) : missing(path);
       if (path.includes('.')) data = withValueAt(data, path, value);
       else data[path] = value;
     }
