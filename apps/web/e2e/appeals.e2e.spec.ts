@@ -155,7 +155,12 @@ describe('needs changes and appeals, in the browser', () => {
     expect(Number(await balanceOf(suite.server, worker))).toBe(Number(balanceBefore) + 30);
     expect(await rewards(worker)).toBe(1);
     expect(await myTask(worker, taskId)).toMatchObject({ status: 'approved', appeal: { status: 'overturned' } });
-    await page.reload();
+    // Ravi is told, and the notification leads to the task, which shows the appeal accepted.
+    await page.goto('/profile');
+    await page.getByRole('button', { name: new RegExp(`^${en('profile:rows.notifications')}`) }).click();
+    const told = page.getByRole('dialog').getByRole('listitem').filter({ hasText: en('messages:notifications.appeal_overturned.title') });
+    await told.getByRole('link', { name: en('notifications:seeTask') }).click();
+    await page.waitForURL((url) => url.pathname === '/tasks/rating');
     await card.getByTestId('task-status').filter({ hasText: en('tasks:status.approved') }).waitFor();
     await card.getByTestId('appeal-state').getByText('The title bar shows the right shop').waitFor();
   });
