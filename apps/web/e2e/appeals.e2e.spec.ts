@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from './harness.ts';
 import { drawPng } from './png.ts';
-import { balanceOf, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, staffAccount, taskByApi, tx } from './helpers.ts';
+import { balanceOf, doubleClickWhileSlow, expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, staffAccount, taskByApi, tx } from './helpers.ts';
 
 /**
  * Issue 36's walks on a phone: a reviewer sends a proof back for changes, the worker sees why and
@@ -67,7 +67,8 @@ describe('needs changes and appeals, in the browser', () => {
     expect(await reason.inputValue()).not.toBe('');
     await reason.fill('Show the review you wrote, not the stars');
     await expectAccessible(review, 'request changes dialog (en)');
-    await ask.getByRole('button', { name: en('review:requestChanges') }).click();
+    // One send per press: a double click while the answer is slow sends once.
+    await doubleClickWhileSlow(review, ask, ask.getByRole('button', { name: en('review:requestChanges') }), /\/request-changes$/);
     await ask.waitFor({ state: 'detached' });
     await submission.waitFor({ state: 'detached' });
 
@@ -121,7 +122,7 @@ describe('needs changes and appeals, in the browser', () => {
     await dialog.getByLabel(en('tasks:appeal.note')).fill('The title bar shows Dosa Corner');
     await dialog.getByLabel(en('tasks:appeal.image')).setInputFiles(PNG_FILE);
     await dialog.getByText(en('tasks:proof.uploaded')).waitFor();
-    await dialog.getByRole('button', { name: en('tasks:appeal.send') }).click();
+    await doubleClickWhileSlow(page, dialog, dialog.getByRole('button', { name: en('tasks:appeal.send') }), /\/appeal$/, { how: 'tap' });
     await dialog.waitFor({ state: 'detached' });
     await card.getByTestId('appeal-state').getByText(en('tasks:appealState.open')).waitFor();
     expect(await card.getByRole('button', { name: en('tasks:card.appeal'), exact: true }).count()).toBe(0);
@@ -147,7 +148,9 @@ describe('needs changes and appeals, in the browser', () => {
     await same.getByRole('button', { name: en('review:appeals.overturn') }).click();
     const vikramDialog = vikramPage.getByRole('dialog', { name: en('review:appeals.overturnTitle') });
     await vikramDialog.getByRole('textbox', { name: en('review:reason') }).fill('The title bar shows the right shop');
-    await vikramDialog.getByRole('button', { name: en('review:appeals.overturn') }).click();
+    // Keyed (made when the dialog opened) and sent once however often it is pressed.
+    const keys = await doubleClickWhileSlow(vikramPage, vikramDialog, vikramDialog.getByRole('button', { name: en('review:appeals.overturn') }), /\/decide$/);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     await vikramDialog.waitFor({ state: 'detached' });
     await same.waitFor({ state: 'detached' });
 
