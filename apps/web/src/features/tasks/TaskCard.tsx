@@ -60,8 +60,9 @@ const actionClasses =
 /**
  * One task of a list: title, description, reward, time, status badge and proof
  * instructions. The start button opens the task URL in a new tab until the task is approved; Submit
- * Proof shows while a proof is wanted (pending or rejected). Once a proof exists, View Proof opens
- * the same dialog to see it.
+ * Proof shows while a proof is wanted (pending or rejected; Resubmit proof when sent back for
+ * changes, with the reason and deadline). Once a proof exists, View Proof opens the same dialog to
+ * see it. A rejection offers Appeal until its last day; an appeal made shows its state.
  */
 export function TaskCard({ task, record, status, kind, onOpenProof, onOpenAppeal }: TaskCardProps) {
   const titleId = `task-${task.id}-title`;
