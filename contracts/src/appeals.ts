@@ -1,9 +1,7 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
-import { REJECT_REASON_MAX_LENGTH, TASK_MESSAGES } from './tasks.ts';
+import { APPEAL_STATUSES, APPEAL_WINDOW_DAYS, REJECT_REASON_MAX_LENGTH, TASK_MESSAGES } from './tasks.ts';
 
-/** How long after a rejection the person may appeal it. */
-export const APPEAL_WINDOW_DAYS = 7;
 /** The longest appeal note. */
 export const APPEAL_NOTE_MAX_LENGTH = 500;
 
@@ -20,9 +18,6 @@ export const APPEAL_MESSAGES = {
   decision: 'Decision must be uphold or overturn',
   status: 'Status must be open, upheld or overturned',
 } as const;
-
-export const APPEAL_STATUSES = ['open', 'upheld', 'overturned'] as const;
-export type AppealStatus = (typeof APPEAL_STATUSES)[number];
 
 /** `POST /api/submissions/:id/appeal`. */
 export const AppealRequest = v.object({

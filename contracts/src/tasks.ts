@@ -226,6 +226,23 @@ export const USER_TASK_STATUSES = ['pending', 'submitted', 'approved', 'rejected
 export const UserTaskStatus = v.picklist(USER_TASK_STATUSES);
 export type UserTaskStatus = v.InferOutput<typeof UserTaskStatus>;
 
+/** How long after a rejection the person may appeal it. */
+export const APPEAL_WINDOW_DAYS = 7;
+
+export const APPEAL_STATUSES = ['open', 'upheld', 'overturned'] as const;
+export type AppealStatus = (typeof APPEAL_STATUSES)[number];
+
+/** The appeal of a task's latest rejection, as its person sees it on the task. */
+export const UserTaskAppeal = v.object({
+  id: v.string(),
+  status: v.picklist(APPEAL_STATUSES),
+  openedAt: v.string(),
+  /** The deciding reviewer's reason once upheld or overturned; null while open. */
+  decisionReason: v.nullable(v.string()),
+  decidedAt: v.nullable(v.string()),
+});
+export type UserTaskAppeal = v.InferOutput<typeof UserTaskAppeal>;
+
 /**
  * One user's status for one task (`GET /api/user-tasks`, and the answer of submit-proof). A record
  * exists from the first submission on; no record means 'pending' (Not Started).
@@ -257,6 +274,10 @@ export const UserTaskBody = v.object({
   /** While the latest submission needs changes: the reviewer's reason, and until when it may be sent again. */
   changesReason: v.optional(v.nullable(v.string())),
   resubmitBy: v.optional(v.nullable(v.string())),
+  /** The latest submission's appeal, once one was made (it stays after the decision); null otherwise. */
+  appeal: v.optional(v.nullable(UserTaskAppeal)),
+  /** While the latest submission stands rejected and unappealed: until when it may be appealed (null once past). */
+  appealBy: v.optional(v.nullable(v.string())),
 });
 export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 

@@ -219,7 +219,60 @@ const SCREENS: Screen[] = [
       await page.getByTestId('alerts-section').scrollIntoViewIfNeeded();
     },
   },
+  // Needs changes and appeals (issue 36): the worker's cards and dialogs, the reviewer's.
+  {
+    name: 'rating tasks needing changes, appealable and appealed',
+    role: 'worker',
+    path: '/tasks/rating',
+    reach: async (page) => {
+      await page.getByTestId('changes-requested').first().waitFor();
+      await page.getByTestId('appeal-state').first().waitFor();
+      await page.getByTestId('appeal-by').first().waitFor();
+    },
+  },
+  {
+    name: 'resubmit proof dialog',
+    role: 'worker',
+    path: '/tasks/rating',
+    reach: async (page, t) => {
+      await page.getByRole('article', { name: CHANGES_TASK }).getByRole('button', { name: t('tasks:card.resubmit') }).click();
+      await page.getByRole('dialog').getByTestId('changes-requested').waitFor();
+    },
+  },
+  {
+    name: 'appeal dialog',
+    role: 'worker',
+    path: '/tasks/rating',
+    reach: async (page, t) => {
+      await page.getByRole('article', { name: APPEALABLE_TASK }).getByRole('button', { name: t('tasks:card.appeal'), exact: true }).click();
+      await page.getByRole('dialog').getByRole('textbox').waitFor();
+    },
+  },
+  {
+    name: 'request changes dialog',
+    role: 'reviewer',
+    path: '/admin/review',
+    reach: async (page, t) => {
+      await page.getByRole('button', { name: t('review:requestChanges') }).first().click();
+      await page.getByRole('dialog').getByRole('group', { name: t('review:cannedReasons') }).waitFor();
+    },
+  },
+  { name: 'appeals queue', role: 'reviewer', path: '/admin/appeals', reach: (page) => page.getByTestId('appeal').first().waitFor() },
+  {
+    name: 'appeal decision dialog',
+    role: 'reviewer',
+    path: '/admin/appeals',
+    reach: async (page, t) => {
+      await page.getByTestId('appeal').first().getByRole('button', { name: t('review:appeals.overturn') }).click();
+      await page.getByRole('dialog').getByRole('textbox').waitFor();
+    },
+  },
 ];
+
+/** Issue 36's states: a proof sent back for changes, a rejection that may be appealed, one appealed. */
+const CHANGES_TASK = 'Rate the chai stall';
+const APPEALABLE_TASK = 'Rate the tea shop';
+const APPEALED_TASK = 'Rate the bus app';
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
 const OPEN_TASK = 'Rate a shop near you';
@@ -408,6 +461,19 @@ beforeAll(async () => {
   // One proof approved, for the reviewer figures.
   const approved = await idOf(api(worker, 'POST', `/api/tasks/${played}/submit-proof`, { proofImageUrl: await upload(worker), proofDescription: 'Played a round.' }));
   await api(reviewer, 'POST', `/api/admin/submissions/${approved}/approve`, {});
+
+  // Sent back for changes, rejected (appealable) and rejected then appealed, each by the reviewer.
+  const turnedDown = async (title: string, decision: 'request-changes' | 'reject') => {
+    const id = await task(title, 'rating');
+    await api(worker, 'POST', `/api/tasks/${id}/submit-proof`, { proofImageUrl: await upload(worker), proofDescription: 'Rated four stars.' });
+    const mine = (await (await api(worker, 'GET', '/api/user-tasks')).json()) as { taskId: string; submissionId: string }[];
+    const { submissionId } = mine.find((t) => t.taskId === id)!;
+    await api(reviewer, 'POST', `/api/admin/submissions/${submissionId}/${decision}`, { reason: 'The screenshot does not show your review' });
+    return submissionId;
+  };
+  await turnedDown(CHANGES_TASK, 'request-changes');
+  await turnedDown(APPEALABLE_TASK, 'reject');
+  await api(worker, 'POST', `/api/submissions/${await turnedDown(APPEALED_TASK, 'reject')}/appeal`, { note: 'My review is at the top of the screenshot' });
 
   // A KYC document under review.
   await api(worker, 'POST', '/api/kyc/documents', { documentType: 'voter_id', frontImageUrl: await upload(worker, 'kyc'), backImageUrl: await upload(worker, 'kyc') });

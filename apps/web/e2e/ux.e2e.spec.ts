@@ -314,7 +314,7 @@ describe('staff start where they work', () => {
       await page.getByRole('heading', { name: tx(language, 'review:title'), level: 1 }).waitFor();
       expect(path(page)).toBe('/admin/review');
       const staffNav = page.getByRole('navigation', { name: t('common:staff.nav') });
-      await expect(staffNav.getByRole('link').allTextContents()).resolves.toEqual([t('common:staff.review'), t('common:staff.kyc')]);
+      await expect(staffNav.getByRole('link').allTextContents()).resolves.toEqual([t('common:staff.review'), t('common:staff.kyc'), t('common:staff.appeals')]);
       await expect(staffNav.getByRole('link', { name: t('common:staff.review') }).getAttribute('aria-current')).resolves.toBe('page');
       // Every link a thumb can hit, inside a 360 px screen.
       for (const box of await staffNav.getByRole('link').evaluateAll((links) => links.map((link) => link.getBoundingClientRect().toJSON() as DOMRect))) {

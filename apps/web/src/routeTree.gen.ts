@@ -22,6 +22,7 @@ import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-
 import { Route as GuestLoginRouteImport } from './routes/_guest/login';
 import { Route as GuestRegisterRouteImport } from './routes/_guest/register';
 import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/index';
+import { Route as AuthedAdminAppealsRouteImport } from './routes/_authed/admin/appeals';
 import { Route as AuthedAdminAuditRouteImport } from './routes/_authed/admin/audit';
 import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin/deletions';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
@@ -99,6 +100,11 @@ const GuestRegisterRoute = GuestRegisterRouteImport.update({
 const AuthedAdminIndexRoute = AuthedAdminIndexRouteImport.update({
   id: '/admin/',
   path: '/admin/',
+  getParentRoute: () => AuthedRoute,
+} as any);
+const AuthedAdminAppealsRoute = AuthedAdminAppealsRouteImport.update({
+  id: '/admin/appeals',
+  path: '/admin/appeals',
   getParentRoute: () => AuthedRoute,
 } as any);
 const AuthedAdminAuditRoute = AuthedAdminAuditRouteImport.update({
@@ -188,6 +194,7 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/appeals': typeof AuthedAdminAppealsRoute;
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -216,6 +223,7 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof GuestForgotPasswordRoute;
   '/login': typeof GuestLoginRoute;
   '/register': typeof GuestRegisterRoute;
+  '/admin/appeals': typeof AuthedAdminAppealsRoute;
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -247,6 +255,7 @@ export interface FileRoutesById {
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute;
   '/_guest/login': typeof GuestLoginRoute;
   '/_guest/register': typeof GuestRegisterRoute;
+  '/_authed/admin/appeals': typeof AuthedAdminAppealsRoute;
   '/_authed/admin/audit': typeof AuthedAdminAuditRoute;
   '/_authed/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
@@ -277,6 +286,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/appeals'
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
@@ -305,6 +315,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/register'
+    | '/admin/appeals'
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
@@ -335,6 +346,7 @@ export interface FileRouteTypes {
     | '/_guest/forgot-password'
     | '/_guest/login'
     | '/_guest/register'
+    | '/_authed/admin/appeals'
     | '/_authed/admin/audit'
     | '/_authed/admin/deletions'
     | '/_authed/admin/finance'
@@ -455,6 +467,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminIndexRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/appeals': {
+      id: '/_authed/admin/appeals';
+      path: '/admin/appeals';
+      fullPath: '/admin/appeals';
+      preLoaderRoute: typeof AuthedAdminAppealsRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/audit': {
       id: '/_authed/admin/audit';
       path: '/admin/audit';
@@ -567,6 +586,7 @@ interface AuthedRouteChildren {
   AuthedKycRoute: typeof AuthedKycRoute;
   AuthedProfileRoute: typeof AuthedProfileRoute;
   AuthedWalletRoute: typeof AuthedWalletRoute;
+  AuthedAdminAppealsRoute: typeof AuthedAdminAppealsRoute;
   AuthedAdminAuditRoute: typeof AuthedAdminAuditRoute;
   AuthedAdminDeletionsRoute: typeof AuthedAdminDeletionsRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
@@ -589,6 +609,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedKycRoute: AuthedKycRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedWalletRoute: AuthedWalletRoute,
+  AuthedAdminAppealsRoute: AuthedAdminAppealsRoute,
   AuthedAdminAuditRoute: AuthedAdminAuditRoute,
   AuthedAdminDeletionsRoute: AuthedAdminDeletionsRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,

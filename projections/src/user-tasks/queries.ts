@@ -1,11 +1,13 @@
 import {
   type AppealBody,
+  APPEAL_WINDOW_DAYS,
   type AppealStatus,
   CHANGES_RESUBMIT_HOURS,
   PROOF_SIMILARITY_MAX_LISTED,
   type SimilarProof,
   type SubmissionBody,
   type SubmissionStatus,
+  type UserTaskAppeal,
   type UserTaskBody,
   estimatedSeconds,
   formatPaise,
@@ -49,10 +51,27 @@ function decidedBody(row: UserTaskRow): UserTaskBody {
   };
 }
 
-/** The user's task statuses (`GET /api/user-tasks`), latest submission first; deleted tasks included. */
-export async function listUserTasks(db: ReadDbHandle, userId: string): Promise<UserTaskBody[]> {
+/**
+ * The user's task statuses (`GET /api/user-tasks`), latest submission first; deleted tasks included.
+ * Each carries its latest submission's appeal, and while that stands rejected and unappealed, until
+ * when it may be appealed (by `now`, the command clock: the decider refuses later ones).
+ */
+export async function listUserTasks(db: ReadDbHandle, userId: string, now: Date = new Date()): Promise<UserTaskBody[]> {
   const rows = await db.selectFrom('user_tasks').selectAll().where('user_id', '=', userId).orderBy('position', 'desc').execute();
-  return rows.map(toUserTaskBody);
+  const appeals = await db
+    .selectFrom('appeals')
+    .select(['id', 'status', 'submission_id', 'opened_at', 'decision_reason', 'decided_at'])
+    .where('user_id', '=', userId)
+    .execute();
+  const appealOf = new Map(appeals.map((a): [string, UserTaskAppeal] => [a.submission_id, { id: a.id, status: a.status, openedAt: a.opened_at, decisionReason: a.decision_reason, decidedAt: a.decided_at }]));
+  return rows.map((row) => {
+    const body = toUserTaskBody(row);
+    const appeal = appealOf.get(row.submission_id) ?? null;
+    if (appeal) return { ...body, appeal };
+    if (row.status !== 'rejected' || row.reviewed_at === null) return body;
+    const appealBy = Date.parse(row.reviewed_at) + APPEAL_WINDOW_DAYS * 86_400_000;
+    return appealBy > now.getTime() ? { ...body, appeal: null, appealBy: new Date(appealBy).toISOString() } : body;
+  });
 }
 
 export function findUserTask(db: ReadDbHandle, userId: string, taskId: string): Promise<UserTaskRow | undefined> {

@@ -47,6 +47,13 @@ describe('sealing personal fields', () => {
     data: { documentId: 'd1', documentType: 'pan', frontImageUrl: 'kyc/a.jpg', backImageUrl: 'kyc/b.jpg', frontImageSha256: sha('a'), backImageSha256: sha('b'), submittedAt: '2026-11-01T10:00:00.000Z' },
   };
 
+  // A personal field that is null (an appeal without a new image) reads back null, not erased.
+  const appeal: NewEvent = {
+    id: randomUUID(),
+    type: 'AppealOpened',
+    data: { appealId: 'a1', submissionId: 's1', taskId: 't1', rejectedBy: 'r1', note: 'Wrong call', proofImageUrl: null, openedAt: '2026-11-01T10:00:00.000Z' },
+  };
+
   beforeEach(() => {
     keys = new SqliteKeyStore(join(dir, `keys-${++files}.sqlite`), randomBytes(32));
     sealer = new PersonalDataSealer(keys);
@@ -54,10 +61,10 @@ describe('sealing personal fields', () => {
   afterEach(() => keys.close());
 
   it('stores no personal value, and reads every one back', () => {
-    for (const event of [registered, upi, kyc]) {
+    for (const event of [registered, upi, kyc, appeal]) {
       const sealed = sealer.seal(stream, event);
       const text = JSON.stringify(sealed);
-      for (const secret of ['9876543210', 'argon2id', 'Asha', 'Verma', 'asha@okbank', 'kyc/a.jpg', sha('a')]) expect(text).not.toContain(secret);
+      for (const secret of ['9876543210', 'argon2id', 'Asha', 'Verma', 'asha@okbank', 'kyc/a.jpg', sha('a'), 'Wrong call']) expect(text).not.toContain(secret);
       expect(sealed.metadata?.[SEALED_KEY]).toBeDefined();
       const opened = sealer.open(recorded(stream, sealed));
       expect(opened.data).toEqual(event.data);

@@ -169,7 +169,8 @@ export class PersonalDataSealer {
     // a nested path copies its branch, as withValueAt does.
     let data: JsonObject = { ...event.data };
     for (const path of blob.p) {
-      const value = typeof plain === 'object' ? (plain[path] ?? missing(path)) : missing(path);
+      // A field sealed as null (an appeal without a new image) opens as null: only an absent one is missing.
+      const value = typeof plain === 'object' && Object.hasOwn(plain, path) ? (plain[path] ?? null) : missing(path);
       if (path.includes('.')) data = withValueAt(data, path, value);
       else data[path] = value;
     }

@@ -117,6 +117,11 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
 
   it('walks reject, appeal, the rejecting reviewer refused, a second reviewer overturning (credited once), a second appeal refused', async () => {
     const { user, submissionId } = await rejected();
+    // The person's task says until when it may be appealed: 7 days after the rejection.
+    const mine = async () => (await user.get<UserTaskBody[]>('/api/user-tasks')).body.find((t) => t.submissionId === submissionId)!;
+    const before = await mine();
+    expect(before).toMatchObject({ status: 'rejected', appeal: null });
+    expect(Date.parse(before.appealBy!) - Date.parse(before.reviewedAt!)).toBe(7 * 24 * HOUR);
     // Only the person's own submission, with a note.
     expect((await appeal(second, submissionId)).status).toBe(404);
     expect((await appeal(user, submissionId, { note: '  ' })).status).toBe(400);
@@ -125,6 +130,9 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
     expect(opened.status).toBe(201);
     expect(opened.body).toEqual({ id: expect.any(String), status: 'open' });
     const appealId = opened.body.id;
+    const open = await mine();
+    expect(open).toMatchObject({ status: 'rejected', appeal: { id: appealId, status: 'open', decisionReason: null, decidedAt: null } });
+    expect(open.appealBy).toBeUndefined();
     const again = await appeal(user, submissionId);
     expect(again.status).toBe(409);
     expect((again.body as unknown as { error: { code: string } }).error.code).toBe('appeal_exists');
@@ -135,6 +143,7 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
       submissionId,
       userId: user.userId,
       note: 'It is the right app, see the title bar',
+      proofImageUrl: null,
       rejectedBy: rejecter.userId,
       rejectionReason: 'Wrong app in the screenshot',
       rupeeReward: '40.00',
@@ -157,7 +166,11 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
     expect(await rewards(user.userId)).toHaveLength(1);
     expect((await rewards(user.userId))[0]).toMatchObject({ amount: '40.00', direction: 'credit' });
 
-    expect((await user.get<UserTaskBody[]>('/api/user-tasks')).body.find((t) => t.submissionId === submissionId)).toMatchObject({ status: 'approved', rupeesEarned: '40.00' });
+    expect(await mine()).toMatchObject({
+      status: 'approved',
+      rupeesEarned: '40.00',
+      appeal: { id: appealId, status: 'overturned', decisionReason: 'The title bar shows Zomato', decidedAt: expect.any(String) },
+    });
     expect((await listNotifications(server.db, user.userId))[0]).toMatchObject({ type: 'success', title: 'Appeal Accepted' });
     expect((await second.get<AppealBody[]>('/api/admin/appeals?status=open')).body.find((a) => a.id === appealId)).toBeUndefined();
     expect((await appeal(user, submissionId)).status).toBe(409);
@@ -170,12 +183,18 @@ describe('appeals: a rejection appealed once, decided by another reviewer, an ov
     expect(upheld.body).toMatchObject({ status: 'upheld' });
     expect((await listNotifications(server.db, first.user.userId))[0]).toMatchObject({ title: 'Appeal Decided' });
     expect(await rewards(first.user.userId)).toHaveLength(0);
+    const mine = (await first.user.get<UserTaskBody[]>('/api/user-tasks')).body.find((t) => t.submissionId === first.submissionId);
+    expect(mine).toMatchObject({ status: 'rejected', appeal: { status: 'upheld', decisionReason: 'The screenshot shows another app' } });
 
     const late = await rejected();
     at = new Date(at.getTime() + 7 * 24 * HOUR + 60_000);
     // A week on, the person signs in again (their session has ended) and appeals too late.
     const person = server.client();
     expect((await person.post('/api/auth/login', { mobile: late.user.mobile, password: late.user.password })).status).toBe(200);
+    // Past the window the task no longer offers an appeal.
+    const lateTask = (await person.get<UserTaskBody[]>('/api/user-tasks')).body.find((t) => t.submissionId === late.submissionId);
+    expect(lateTask).toMatchObject({ status: 'rejected' });
+    expect(lateTask?.appealBy ?? null).toBeNull();
     const refused = await appeal(person, late.submissionId);
     expect(refused.status).toBe(409);
     expect((refused.body as unknown as { error: { code: string } }).error.code).toBe('appeal_window_closed');

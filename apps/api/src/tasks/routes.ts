@@ -36,7 +36,7 @@ export function taskRoutes(uploads: { objects: ObjectStorage }) {
     .get('/api/user-tasks', async (c) => {
       const user = requireUser(c);
       const withDate = await decideByDates(c.var.deps.store);
-      return c.json((await listUserTasks(c.var.deps.db, user.id)).map(withDate));
+      return c.json((await listUserTasks(c.var.deps.db, user.id, c.var.deps.now())).map(withDate));
     })
     /** The user tapped Start: recorded once, so the review queue can tell how long the work took. */
     .post('/api/tasks/:id/start', consented, idParam('id', UUID_PATTERN, msg('api.taskNotFound')), async (c) => {

@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type {
+  AppealBody,
+  AppealStatus,
   FinanceWithdrawalBody,
   NotificationBody,
   SavedDestinationBody,
@@ -153,4 +155,14 @@ export const taskSignalsQuery = () =>
     queryFn: getJson<TaskSignalBody[]>(),
     // Figures over 30 days move slowly: one fetch serves every card for minutes.
     staleTime: 5 * 60_000,
+  });
+
+export const APPEALS_KEY = ['/api/admin/appeals'] as const;
+
+/** The reviewers' appeal queue (reviewer role): `GET /api/admin/appeals?status=...`, oldest first. */
+export const appealsQuery = (status: AppealStatus = 'open') =>
+  queryOptions({
+    queryKey: [...APPEALS_KEY, { status }],
+    queryFn: async (context): Promise<AppealBody[]> =>
+      getJson<AppealBody[]>()({ ...context, queryKey: [`/api/admin/appeals?status=${encodeURIComponent(status)}`] }),
   });

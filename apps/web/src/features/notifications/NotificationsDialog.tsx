@@ -9,7 +9,9 @@ import { Button, IconButton } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { AlertTriangleIcon, BellIcon, CheckCircleIcon, CheckIcon, InfoIcon, TrashIcon, XCircleIcon } from '../../components/icons.tsx';
 import { formatRelativeTime } from '../../lib/format.ts';
-import { notificationsQuery } from '../../lib/queries.ts';
+import { notificationsQuery, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
+import { Link } from '@tanstack/react-router';
+import { taskListOf } from '@kamai/contracts';
 import { toast } from '../../lib/toast.ts';
 import { useUnreadCount } from './useUnreadCount.ts';
 import { useDeleteNotificationMutation, useMarkAllReadMutation, useMarkReadMutation } from './notificationMutations.ts';
@@ -177,6 +179,7 @@ function NotificationItem({
           {text.title}
         </p>
         <p className="mt-0.5 text-sm break-words text-slate-600">{text.message}</p>
+        <TaskLink notification={notification} />
         <p className="mt-1 text-xs text-slate-600">
           <time dateTime={notification.createdAt}>{formatRelativeTime(notification.createdAt)}</time>
         </p>
@@ -202,6 +205,28 @@ function NotificationItem({
         </IconButton>
       </div>
     </li>
+  );
+}
+
+/** The notifications about one of the person's proofs: they lead to the task's list, where its card shows where it stands. */
+const TASK_NOTIFICATIONS: ReadonlySet<string> = new Set(['task_approved', 'proof_rejected', 'proof_needs_changes', 'appeal_upheld', 'appeal_overturned']);
+
+/**
+ * "See the task": the notification names the task by its title as it was submitted (its parameter
+ * `taskTitle`), which the person's own task records carry too; none when the task is gone.
+ */
+function TaskLink({ notification }: { notification: NotificationBody }) {
+  const { t } = useTranslation('notifications');
+  const about = notification.key && TASK_NOTIFICATIONS.has(notification.key) ? notification.params?.taskTitle : undefined;
+  const userTasks = useQuery({ ...userTasksQuery(), enabled: typeof about === 'string' });
+  const tasks = useQuery({ ...tasksQuery(), enabled: typeof about === 'string' });
+  const taskId = userTasks.data?.find((record) => record.taskTitle === about)?.taskId;
+  const task = taskId === undefined ? undefined : tasks.data?.find((candidate) => candidate.id === taskId);
+  if (!task) return null;
+  return (
+    <Link to={`/tasks/${taskListOf(task)}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-emerald-700 hover:underline">
+      {t('seeTask')}
+    </Link>
   );
 }
 

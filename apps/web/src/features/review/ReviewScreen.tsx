@@ -16,7 +16,7 @@ import { canReview } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { useApproveMutation, useBulkReviewMutation, useRejectMutation } from './reviewMutations.ts';
+import { useApproveMutation, useBulkReviewMutation, useRejectMutation, useRequestChangesMutation } from './reviewMutations.ts';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
 import { ProofFlags } from './ProofFlags.tsx';
@@ -45,6 +45,7 @@ function ReviewQueue() {
   const queue = useQuery(submissionsQuery('submitted'));
   const [rejecting, setRejecting] = useState<SubmissionBody | null>(null);
   const [approving, setApproving] = useState<SubmissionBody | null>(null);
+  const [askingChanges, setAskingChanges] = useState<SubmissionBody | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulk, setBulk] = useState<'approve' | 'reject' | null>(null);
   const [current, setCurrent] = useState(0);
@@ -60,7 +61,7 @@ function ReviewQueue() {
       return next;
     });
 
-  const dialogOpen = approving !== null || rejecting !== null || bulk !== null;
+  const dialogOpen = approving !== null || rejecting !== null || askingChanges !== null || bulk !== null;
   // Read by the key handler, which keys pressed faster than React renders must still see current.
   const latest = useRef({ items, current, dialogOpen });
   latest.current = { ...latest.current, items, dialogOpen };
@@ -149,6 +150,7 @@ function ReviewQueue() {
                   onToggle={() => toggle(submission.id)}
                   onApprove={() => setApproving(submission)}
                   onReject={() => setRejecting(submission)}
+                  onRequestChanges={() => setAskingChanges(submission)}
                 />
               </li>
             ))}
@@ -157,7 +159,8 @@ function ReviewQueue() {
       )}
 
       <ApproveDialog submission={approving} onClose={() => setApproving(null)} />
-      <RejectDialog submission={rejecting} onClose={() => setRejecting(null)} />
+      <RejectDialog submission={rejecting} decision="reject" onClose={() => setRejecting(null)} />
+      <RejectDialog submission={askingChanges} decision="changes" onClose={() => setAskingChanges(null)} />
       <BulkDialog
         decision={bulk}
         submissions={chosen}
@@ -180,9 +183,10 @@ interface SubmissionCardProps {
   onToggle: () => void;
   onApprove: () => void;
   onReject: () => void;
+  onRequestChanges: () => void;
 }
 
-function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle, onApprove, onReject }: SubmissionCardProps) {
+function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle, onApprove, onReject, onRequestChanges }: SubmissionCardProps) {
   const { t, i18n } = useTranslation('review');
   const titleId = `submission-${submission.id}`;
   const title = readerText(submission.taskTitle, submission.taskTitleHi, i18n.language);
@@ -220,11 +224,16 @@ function SubmissionCard({ ref, submission, current, selected, onFocus, onToggle,
       <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{submission.proofDescription}</p>
       <p className="text-xs text-slate-500">{t('submittedAt', { when: formatDateTime(submission.submittedAt) })}</p>
       <ProofFlags submission={submission} />
-      <div className="flex gap-2">
+      <div className="grid grid-cols-2 gap-2">
         <Button variant="danger" onClick={onReject}>
           {t('reject')}
         </Button>
-        <Button onClick={onApprove}>{t('approve')}</Button>
+        <Button variant="secondary" onClick={onRequestChanges} className="leading-tight">
+          {t('requestChanges')}
+        </Button>
+        <Button onClick={onApprove} className="col-span-2">
+          {t('approve')}
+        </Button>
       </div>
     </article>
   );
@@ -273,23 +282,35 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
   );
 }
 
-function RejectDialog({ submission, onClose }: { submission: SubmissionBody | null; onClose: () => void }) {
+/** The reviewer's two ways to turn a proof down: rejected, or sent back for changes (48 hours to send it again). */
+type TurnDown = 'reject' | 'changes';
+const TURN_DOWN_TEXTS = {
+  reject: { title: 'rejectTitle', question: 'rejectQuestion', send: 'reject', sending: 'rejecting', failed: 'rejectFailed', failedBody: 'rejectFailedBody', done: 'rejected', doneBody: 'rejectedBody' },
+  changes: { title: 'changesTitle', question: 'changesQuestion', send: 'requestChanges', sending: 'sending', failed: 'changesFailed', failedBody: 'changesFailedBody', done: 'changesSent', doneBody: 'changesSentBody' },
+} as const satisfies Record<TurnDown, Record<string, string>>;
+
+function RejectDialog({ submission, decision, onClose }: { submission: SubmissionBody | null; decision: TurnDown; onClose: () => void }) {
   const { t, i18n } = useTranslation('review');
   const taskTitle = submission && readerText(submission.taskTitle, submission.taskTitleHi, i18n.language).text;
+  const texts = TURN_DOWN_TEXTS[decision];
   return (
     <Dialog
       open={submission !== null}
       onOpenChange={(open) => !open && onClose()}
-      title={t('rejectTitle')}
-      description={submission ? t('rejectQuestion', { name: submission.userName, title: taskTitle }) : undefined}
+      title={t(texts.title)}
+      description={submission ? t(texts.question, { name: submission.userName, title: taskTitle }) : undefined}
     >
-      {submission && <RejectForm key={submission.id} submission={submission} onDone={onClose} />}
+      {submission && <RejectForm key={submission.id} submission={submission} decision={decision} onDone={onClose} />}
     </Dialog>
   );
 }
 
-function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone: () => void }) {
+/** The reason form of a rejection or a change request: the same canned reasons, the same one send per press. */
+function RejectForm({ submission, decision, onDone }: { submission: SubmissionBody; decision: TurnDown; onDone: () => void }) {
   const reject = useRejectMutation();
+  const requestChanges = useRequestChangesMutation();
+  const mutation = decision === 'reject' ? reject : requestChanges;
+  const texts = TURN_DOWN_TEXTS[decision];
   const once = useSendOnce();
   const { t } = useTranslation('review');
   const form = useSchemaForm(RejectRequest, { reason: '' });
@@ -297,14 +318,14 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
   const onSubmit = form.handleSubmit(async (body) => {
     let sent;
     try {
-      sent = await once.send((key) => reject.mutateAsync({ submissionId: submission.id, body, key }));
+      sent = await once.send((key) => mutation.mutateAsync({ submissionId: submission.id, body, key }));
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: t('rejectFailed'), description: serverErrorMessage(error, t('rejectFailedBody')) });
+      toast({ variant: 'destructive', title: t(texts.failed), description: serverErrorMessage(error, t(texts.failedBody)) });
       return;
     }
     if (!sent) return;
-    toast({ title: t('rejected'), description: t('rejectedBody', { name: submission.userName }) });
+    toast({ title: t(texts.done), description: t(texts.doneBody, { name: submission.userName }) });
     onDone();
   });
 
@@ -322,8 +343,8 @@ function RejectForm({ submission, onDone }: { submission: SubmissionBody; onDone
         <Button variant="secondary" onClick={onDone} disabled={once.busy}>
           {t('common:cancel')}
         </Button>
-        <Button type="submit" variant="danger" disabled={once.busy}>
-          {once.busy ? t('rejecting') : t('reject')}
+        <Button type="submit" variant={decision === 'reject' ? 'danger' : 'primary'} disabled={once.busy}>
+          {once.busy ? t(texts.sending) : t(texts.send)}
         </Button>
       </div>
     </form>

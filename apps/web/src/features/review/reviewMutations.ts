@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BulkReviewBody, BulkReviewRequest, RejectRequest, SubmissionBody } from '@kamai/contracts';
+import type { AppealBody, BulkReviewBody, BulkReviewRequest, DecideAppealRequest, RejectRequest, RequestChangesRequest, SubmissionBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { idempotencyHeader } from '../../lib/sendOnce.ts';
-import { SUBMISSIONS_KEY } from '../../lib/queries.ts';
+import { APPEALS_KEY, SUBMISSIONS_KEY } from '../../lib/queries.ts';
 
 /**
  * Approve and reject a proof (reviewer or admin role); each refreshes the queue once done. The
@@ -34,5 +34,25 @@ export function useBulkReviewMutation() {
     mutationFn: async ({ body, key }: { body: BulkReviewRequest; key?: string }) =>
       readJson<BulkReviewBody>(await apiRequest('POST', '/api/admin/submissions/bulk', body, idempotencyHeader(key))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
+  });
+}
+
+/** Sends a proof back for changes with a reason (canned or written), as a rejection is given. */
+export function useRequestChangesMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ submissionId, body, key }: { submissionId: string; body: RequestChangesRequest; key?: string }) =>
+      readJson<SubmissionBody>(await apiRequest('POST', `/api/admin/submissions/${encodeURIComponent(submissionId)}/request-changes`, body, idempotencyHeader(key))),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY }),
+  });
+}
+
+/** An appeal upheld or overturned (never by the reviewer who rejected: 403 `own_rejection`). */
+export function useDecideAppealMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ appealId, body, key }: { appealId: string; body: DecideAppealRequest; key?: string }) =>
+      readJson<AppealBody>(await apiRequest('POST', `/api/admin/appeals/${encodeURIComponent(appealId)}/decide`, body, idempotencyHeader(key))),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: APPEALS_KEY }),
   });
 }

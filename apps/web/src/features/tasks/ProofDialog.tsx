@@ -1,8 +1,8 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/messages.ts';
-import { useEffect, useId, useRef, useState } from 'react';
-import type { ChangeEvent, FormEvent } from 'react';
-import { MAX_IMAGE_BYTES, PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
 import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -13,10 +13,11 @@ import { toast } from '../../lib/toast.ts';
 import { canSubmitProof } from './filters.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { HonestRatingNote } from './TaskCard.tsx';
-import { CheckCircleIcon, ClockIcon, HourglassIcon, UploadIcon } from '../../components/icons.tsx';
+import { CheckCircleIcon, ClockIcon, HourglassIcon } from '../../components/icons.tsx';
 import { useSubmitProofMutation } from './taskMutations.ts';
 import { EstimatedTime, useTaskTexts } from './taskText.tsx';
-import { checkImageFile, uploadFailure, uploadImage } from './upload.ts';
+import { ImagePicker, useImageUpload } from './ImagePicker.tsx';
+import { AppealState, ChangesRequested } from './ReviewOutcome.tsx';
 
 interface ProofDialogProps {
   /** The task whose dialog is open; null when it is closed. */
@@ -113,7 +114,7 @@ function ProofDialogBody({ task, record, status, onSubmitted }: { task: TaskBody
         </div>
       )}
 
-      {(!record || canSubmitProof(task, status)) && task.requiresProof && <ProofForm task={task} onSubmitted={onSubmitted} />}
+      {(!record || canSubmitProof(task, status, record)) && task.requiresProof && <ProofForm task={task} resubmit={status === 'needs_changes'} onSubmitted={onSubmitted} />}
     </div>
   );
 }
@@ -136,74 +137,26 @@ function SubmissionDetails({ record, status }: { record: UserTaskBody; status: U
           {record.rejectionReason}
         </p>
       )}
+      <ChangesRequested record={record} />
+      <AppealState record={record} />
     </section>
   );
 }
 
-type UploadState =
-  | { phase: 'idle' }
-  | { phase: 'uploading'; percent: number; previewUrl: string; fileName: string }
-  | { phase: 'done'; objectURL: string; previewUrl: string; fileName: string };
-
-function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => void }) {
-  const fileInputId = useId();
+/** The proof form; `resubmit` when the proof was sent back for changes (the same submission, sent again). */
+function ProofForm({ task, resubmit, onSubmitted }: { task: TaskBody; resubmit: boolean; onSubmitted: () => void }) {
   const descriptionId = useId();
   const counterId = useId();
   const submit = useSubmitProofMutation();
   const once = useSendOnce();
   const { t } = useTranslation('tasks');
-  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
-  /** The image's alert (too large, not an image, upload failed), shown under the picker. */
-  const [imageAlert, setImageAlert] = useState<string | null>(null);
+  const image = useImageUpload();
+  const { upload, uploading } = image;
   /** The form's alert (missing fields), shown by the Submit button. */
   const [formAlert, setFormAlert] = useState<string | null>(null);
   const [description, setDescription] = useState('');
-  const uploadAbort = useRef<AbortController | null>(null);
-  const previewUrls = useRef<string[]>([]);
 
-  // Leaving the dialog stops an upload in flight and frees the local previews.
-  useEffect(
-    () => () => {
-      uploadAbort.current?.abort();
-      for (const url of previewUrls.current) URL.revokeObjectURL(url);
-    },
-    [],
-  );
-
-  const uploading = upload.phase === 'uploading';
   const missing = upload.phase !== 'done' || description.trim().length === 0;
-
-  const onFileChosen = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // Clear the input, so choosing the same file again still counts as a choice.
-    event.target.value = '';
-    if (!file) return;
-    const problem = checkImageFile(file);
-    if (problem) {
-      setImageAlert(problem);
-      return;
-    }
-    setImageAlert(null);
-    uploadAbort.current?.abort();
-    const controller = new AbortController();
-    uploadAbort.current = controller;
-    const previewUrl = URL.createObjectURL(file);
-    previewUrls.current.push(previewUrl);
-    setUpload({ phase: 'uploading', percent: 0, previewUrl, fileName: file.name });
-    try {
-      const objectURL = await uploadImage(file, {
-        signal: controller.signal,
-        onProgress: (percent) => setUpload((current) => (current.phase === 'uploading' && current.previewUrl === previewUrl ? { ...current, percent } : current)),
-      });
-      if (controller.signal.aborted) return;
-      setUpload({ phase: 'done', objectURL, previewUrl, fileName: file.name });
-      toast({ title: t('proof.imageUploaded'), description: t('proof.imageUploadedBody') });
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      setUpload({ phase: 'idle' });
-      setImageAlert(uploadFailure(error));
-    }
-  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -227,61 +180,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4 border-t border-slate-100 pt-4" aria-label={t('proof.formLabel')}>
-      <div className="grid gap-1.5">
-        <span className="text-sm font-medium text-slate-700">{t('proof.image')}</span>
-        <label
-          htmlFor={fileInputId}
-          className={`relative flex cursor-pointer flex-col items-center justify-center gap-2 overflow-hidden rounded-xl border-2 border-dashed p-4 text-center transition focus-within:ring-2 focus-within:ring-emerald-600 ${
-            upload.phase === 'idle' ? 'border-slate-300 bg-slate-50 hover:border-emerald-400' : 'border-emerald-300 bg-emerald-50/40'
-          } ${uploading ? 'pointer-events-none' : ''}`}
-        >
-          {upload.phase === 'idle' ? (
-            <>
-              <UploadIcon className="size-7 text-slate-400" />
-              <span className="text-sm font-semibold text-emerald-700">{t('proof.chooseImage')}</span>
-              <span className="text-xs text-slate-500">{t('proof.imageHint', { mb: MAX_IMAGE_BYTES / 1024 / 1024 })}</span>
-            </>
-          ) : (
-            <>
-              <ChosenImage key={upload.previewUrl} src={upload.previewUrl} fileName={upload.fileName} />
-              {upload.phase === 'done' && (
-                <span className="flex items-center gap-1 text-xs font-semibold text-emerald-700">
-                  <CheckCircleIcon className="size-4" /> {t('proof.uploaded')}
-                </span>
-              )}
-            </>
-          )}
-          <input
-            id={fileInputId}
-            type="file"
-            accept="image/*"
-            aria-label={t('proof.image')}
-            disabled={uploading || once.busy}
-            onChange={(event) => void onFileChosen(event)}
-            className="sr-only"
-          />
-        </label>
-        {upload.phase === 'uploading' && (
-          <div className="grid gap-1">
-            <div
-              role="progressbar"
-              aria-label={t('proof.progress')}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={upload.percent}
-              className="h-2 overflow-hidden rounded-full bg-slate-200"
-            >
-              <div className="h-full rounded-full bg-emerald-500 transition-[width] duration-300" style={{ width: `${upload.percent}%` }} />
-            </div>
-            <p className="text-xs text-slate-500">{t('proof.uploading', { percent: upload.percent })}</p>
-          </div>
-        )}
-        {imageAlert && (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-            {translateMessage(imageAlert)}
-          </p>
-        )}
-      </div>
+      <ImagePicker image={image} label={t('proof.image')} disabled={once.busy} />
 
       <div className="grid gap-1.5">
         <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
@@ -305,7 +204,7 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
 
       <div className="grid gap-2">
         <Button type="submit" disabled={missing || once.busy || uploading}>
-          {once.busy ? t('proof.submitting') : t('card.submitProof')}
+          {once.busy ? t('proof.submitting') : resubmit ? t('card.resubmit') : t('card.submitProof')}
         </Button>
         {formAlert && missing ? (
           <p role="alert" className="text-center text-sm font-medium text-red-700">
@@ -317,12 +216,4 @@ function ProofForm({ task, onSubmitted }: { task: TaskBody; onSubmitted: () => v
       </div>
     </form>
   );
-}
-
-/** The local preview of the chosen file; a format this browser cannot draw shows its name instead. */
-function ChosenImage({ src, fileName }: { src: string; fileName: string }) {
-  const [broken, setBroken] = useState(false);
-  const { t } = useTranslation('tasks');
-  if (broken) return <span className="max-w-full truncate text-sm font-medium text-slate-700">{fileName}</span>;
-  return <img src={src} alt={t('proof.chosen')} onError={() => setBroken(true)} className="max-h-48 rounded-lg object-contain" />;
 }

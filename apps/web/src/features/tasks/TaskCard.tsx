@@ -4,7 +4,8 @@ import type { TaskBody, UserTaskBody, UserTaskStatus } from '@kamai/contracts';
 import { apiRequest } from '../../lib/api.ts';
 import { taskSignalsQuery } from '../../lib/queries.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { canSubmitProof } from './filters.ts';
+import { canAppeal, canSubmitProof } from './filters.ts';
+import { AppealState, ChangesRequested } from './ReviewOutcome.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { ClockIcon, ExternalLinkIcon, InfoIcon } from '../../components/icons.tsx';
 import { EstimatedTime, useTaskTexts } from './taskText.tsx';
@@ -21,6 +22,8 @@ interface TaskCardProps {
   kind: TaskCardKind;
   /** Opens the task detail (proof) dialog. */
   onOpenProof: () => void;
+  /** Opens the appeal dialog of a rejected proof. */
+  onOpenAppeal: () => void;
 }
 
 /** A task's reward and estimated time; `tinted` sets the reward on a green chip, as the users' lists do. */
@@ -52,18 +55,20 @@ export function HonestRatingNote({ task }: { task: Pick<TaskBody, 'taskType'> })
 }
 
 const actionClasses =
-  'inline-flex h-11 flex-1 items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2';
+  'inline-flex h-11 flex-1 whitespace-nowrap items-center justify-center gap-2 rounded-xl px-3 text-sm font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2';
 
 /**
  * One task of a list: title, description, reward, time, status badge and proof
  * instructions. The start button opens the task URL in a new tab until the task is approved; Submit
- * Proof shows while a proof is wanted (pending or rejected). Once a proof exists, View Proof opens
- * the same dialog to see it.
+ * Proof shows while a proof is wanted (pending or rejected; Resubmit proof when sent back for
+ * changes, with the reason and deadline). Once a proof exists, View Proof opens the same dialog to
+ * see it. A rejection offers Appeal until its last day; an appeal made shows its state.
  */
-export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardProps) {
+export function TaskCard({ task, record, status, kind, onOpenProof, onOpenAppeal }: TaskCardProps) {
   const titleId = `task-${task.id}-title`;
   const showStart = status !== 'approved' && Boolean(task.taskUrl);
-  const showSubmit = canSubmitProof(task, status);
+  const showSubmit = canSubmitProof(task, status, record);
+  const showAppeal = canAppeal(record);
   const showView = task.requiresProof && (status === 'submitted' || status === 'approved');
   const earned = record?.rupeesEarned ?? task.rupeeReward;
   const { t } = useTranslation('tasks');
@@ -95,6 +100,13 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
           {record.rejectionReason}
         </p>
       )}
+      {record && <ChangesRequested record={record} />}
+      {record && <AppealState record={record} />}
+      {showAppeal && record?.appealBy && (
+        <p data-testid="appeal-by" className="text-xs text-slate-600">
+          {t('card.appealBy', { date: formatDateTime(record.appealBy, 'IST') })}
+        </p>
+      )}
       {status === 'submitted' && record?.decideBy && (
         <p data-testid="decide-by" className="text-xs text-slate-600">
           {t('card.decideBy', { date: formatDateTime(record.decideBy) })}
@@ -105,8 +117,8 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
           {t('card.earned', { amount: formatRupees(earned) })}
         </p>
       )}
-      {(showStart || showSubmit || showView) && (
-        <div className="flex gap-2">
+      {(showStart || showSubmit || showView || showAppeal) && (
+        <div className="flex flex-wrap gap-2">
           {showStart && task.taskUrl && (
             <a
               href={task.taskUrl}
@@ -122,7 +134,12 @@ export function TaskCard({ task, record, status, kind, onOpenProof }: TaskCardPr
           )}
           {showSubmit && (
             <button type="button" onClick={onOpenProof} className={`${actionClasses} bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-600`}>
-              {t('card.submitProof')}
+              {status === 'needs_changes' ? t('card.resubmit') : t('card.submitProof')}
+            </button>
+          )}
+          {showAppeal && (
+            <button type="button" onClick={onOpenAppeal} className={`${actionClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600`}>
+              {t('card.appeal')}
             </button>
           )}
           {showView && (

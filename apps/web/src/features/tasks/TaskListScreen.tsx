@@ -7,6 +7,7 @@ import { tasksQuery, userTasksQuery } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { statusOf, tasksForList } from './filters.ts';
 import type { TaskList } from './filters.ts';
+import { AppealDialog } from './AppealDialog.tsx';
 import { ProofDialog } from './ProofDialog.tsx';
 import { TaskCard } from './TaskCard.tsx';
 import { TaskScreenHeader } from './TaskScreenHeader.tsx';
@@ -29,10 +30,12 @@ export function TaskListScreen({ list }: { list: TaskList }) {
   const tasks = useQuery(tasksQuery());
   const userTasks = useQuery(userTasksQuery());
   const [openTaskId, setOpenTaskId] = useState<string | null>(null);
+  const [appealTaskId, setAppealTaskId] = useState<string | null>(null);
 
   const listed = tasks.data ? tasksForList(tasks.data, list) : [];
   const recordOf = (taskId: string) => userTasks.data?.find((record) => record.taskId === taskId);
   const openTask = listed.find((task) => task.id === openTaskId) ?? null;
+  const appealTask = listed.find((task) => task.id === appealTaskId) ?? null;
   const failed = tasks.error ?? userTasks.error;
 
   return (
@@ -62,6 +65,7 @@ export function TaskListScreen({ list }: { list: TaskList }) {
                 status={statusOf(task.id, userTasks.data)}
                 kind={copy.kind}
                 onOpenProof={() => setOpenTaskId(task.id)}
+                onOpenAppeal={() => setAppealTaskId(task.id)}
               />
             </li>
           ))}
@@ -74,6 +78,7 @@ export function TaskListScreen({ list }: { list: TaskList }) {
         status={openTask ? statusOf(openTask.id, userTasks.data) : 'pending'}
         onClose={() => setOpenTaskId(null)}
       />
+      <AppealDialog task={appealTask} record={appealTask ? recordOf(appealTask.id) : undefined} onClose={() => setAppealTaskId(null)} />
     </section>
   );
 }

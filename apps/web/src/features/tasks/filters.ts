@@ -24,6 +24,13 @@ export const STATUS_LABEL_KEYS = {
   needs_changes: 'status.needs_changes',
 } as const satisfies Record<UserTaskStatus, string>;
 
-/** The upload form shows with no submission, or while the task is pending, rejected or sent back for changes. */
-export const canSubmitProof = (task: Pick<TaskBody, 'requiresProof'>, status: UserTaskStatus): boolean =>
-  task.requiresProof && (status === 'pending' || status === 'rejected' || status === 'needs_changes');
+/**
+ * The upload form shows with no submission, or while the task is pending, rejected or sent back for
+ * changes; not while an appeal of its rejection is open (the server takes no new proof then).
+ */
+export const canSubmitProof = (task: Pick<TaskBody, 'requiresProof'>, status: UserTaskStatus, record?: Pick<UserTaskBody, 'appeal'>): boolean =>
+  task.requiresProof && (status === 'pending' || status === 'rejected' || status === 'needs_changes') && record?.appeal?.status !== 'open';
+
+/** A rejected proof may be appealed once, until `appealBy` (the server leaves it out once appealed or too late). */
+export const canAppeal = (record: Pick<UserTaskBody, 'status' | 'appeal' | 'appealBy'> | undefined, now = Date.now()): boolean =>
+  record?.status === 'rejected' && !record.appeal && Boolean(record.appealBy) && Date.parse(record.appealBy!) > now;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
+import type { AppealOpenedBody, AppealRequest, SubmitProofRequest, UserTaskBody } from '@kamai/contracts';
 import { apiRequest, readJson } from '../../lib/api.ts';
 import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { SUBMISSIONS_KEY, tasksQuery, userTasksQuery } from '../../lib/queries.ts';
@@ -19,5 +19,18 @@ export function useSubmitProofMutation() {
       void queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: SUBMISSIONS_KEY });
     },
+  });
+}
+
+/**
+ * `POST /api/submissions/{id}/appeal`: the person appeals their rejected proof (once). The task list
+ * then shows the appeal's state.
+ */
+export function useAppealMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ submissionId, body, key }: { submissionId: string; body: AppealRequest; key?: string }) =>
+      readJson<AppealOpenedBody>(await apiRequest('POST', `/api/submissions/${encodeURIComponent(submissionId)}/appeal`, body, idempotencyHeader(key))),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userTasksQuery().queryKey }),
   });
 }

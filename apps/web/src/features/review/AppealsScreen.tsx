@@ -1,0 +1,169 @@
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DecideAppealRequest } from '@kamai/contracts';
+import type { AppealBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { TextAreaField } from '../../components/fields.tsx';
+import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { formatDateTime, formatRupees } from '../../lib/format.ts';
+import { useSchemaForm } from '../../lib/form.ts';
+import { appealsQuery, currentUserQuery } from '../../lib/queries.ts';
+import { canReview } from '../../lib/roles.ts';
+import { useSendOnce } from '../../lib/sendOnce.ts';
+import { toast } from '../../lib/toast.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { useDecideAppealMutation } from './reviewMutations.ts';
+
+type Decision = DecideAppealRequest['decision'];
+
+/**
+ * /admin/appeals: rejections the workers appealed, oldest first, for the reviewer role. Each is
+ * upheld or overturned with a reason by a reviewer other than the one who rejected (the server
+ * refuses that one, 403 `own_rejection`, shown here in the reader's language).
+ */
+export function AppealsScreen() {
+  const { t } = useTranslation('review');
+  const { data: user } = useQuery(currentUserQuery());
+  if (!canReview(user)) return <NotAllowedScreen what={t('appeals.what')} />;
+  return <AppealQueue />;
+}
+
+function AppealQueue() {
+  const { t } = useTranslation('review');
+  usePageTitle(t('appeals.title'));
+  const queue = useQuery(appealsQuery('open'));
+  const [deciding, setDeciding] = useState<{ appeal: AppealBody; decision: Decision } | null>(null);
+
+  return (
+    <section className="grid gap-5">
+      <header className="grid gap-1">
+        <h1 className="text-2xl font-bold tracking-tight">{t('appeals.title')}</h1>
+        <p className="text-sm text-slate-600">{queue.data ? t('appeals.waiting', { count: queue.data.length }) : t('appeals.intro')}</p>
+      </header>
+      {queue.isPending ? (
+        <div role="status" aria-label={t('appeals.loading')} className="h-72 animate-pulse rounded-2xl bg-white shadow-sm" />
+      ) : queue.isError ? (
+        <LoadFailed message={serverErrorMessage(queue.error, t('appeals.loadFailed'))} onRetry={() => void queue.refetch()} />
+      ) : queue.data.length === 0 ? (
+        <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
+          <p className="font-semibold text-slate-900">{t('caughtUp')}</p>
+          <p className="text-sm text-slate-600">{t('appeals.empty')}</p>
+        </div>
+      ) : (
+        <ul className="grid gap-4 lg:grid-cols-2">
+          {queue.data.map((appeal) => (
+            <li key={appeal.id}>
+              <AppealCard appeal={appeal} onDecide={(decision) => setDeciding({ appeal, decision })} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <DecideDialog deciding={deciding} onClose={() => setDeciding(null)} />
+    </section>
+  );
+}
+
+function AppealCard({ appeal, onDecide }: { appeal: AppealBody; onDecide: (decision: Decision) => void }) {
+  const { t } = useTranslation('review');
+  const titleId = `appeal-${appeal.id}`;
+  return (
+    <article aria-labelledby={titleId} data-testid="appeal" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <header className="flex items-start justify-between gap-3">
+        {/* The title as it was at the submission: English (the appeal keeps no Hindi title). */}
+        <h2 id={titleId} lang="en" className="min-w-0 font-semibold break-words text-slate-900">
+          {appeal.taskTitle}
+        </h2>
+        <span className="shrink-0 rounded-lg bg-emerald-50 px-2 py-0.5 text-sm font-bold text-emerald-700">{formatRupees(appeal.rupeeReward)}</span>
+      </header>
+      <dl className="grid gap-2 text-sm">
+        <div>
+          <dt className="font-semibold text-slate-700">{t('appeals.rejectedBecause')}</dt>
+          <dd className="break-words text-slate-700">{appeal.rejectionReason}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold text-slate-700">{t('appeals.note')}</dt>
+          <dd className="break-words whitespace-pre-wrap text-slate-700">{appeal.note}</dd>
+        </div>
+      </dl>
+      {appeal.proofImageUrl && (
+        <a href={appeal.proofImageUrl} target="_blank" rel="noopener noreferrer" className="block overflow-hidden rounded-xl bg-slate-100">
+          <img src={appeal.proofImageUrl} alt={t('appeals.newImage', { title: appeal.taskTitle })} className="max-h-80 w-full object-contain" />
+        </a>
+      )}
+      <p className="text-xs text-slate-500">{t('appeals.openedAt', { when: formatDateTime(appeal.openedAt) })}</p>
+      <div className="grid grid-cols-2 gap-2">
+        <Button variant="danger" onClick={() => onDecide('uphold')}>
+          {t('appeals.uphold')}
+        </Button>
+        <Button onClick={() => onDecide('overturn')}>{t('appeals.overturn')}</Button>
+      </div>
+    </article>
+  );
+}
+
+function DecideDialog({ deciding, onClose }: { deciding: { appeal: AppealBody; decision: Decision } | null; onClose: () => void }) {
+  const { t } = useTranslation('review');
+  const once = useSendOnce(deciding !== null);
+  return (
+    <Dialog
+      open={deciding !== null}
+      onOpenChange={(open) => !open && onClose()}
+      busy={once.busy}
+      title={deciding?.decision === 'overturn' ? t('appeals.overturnTitle') : t('appeals.upholdTitle')}
+      description={
+        deciding &&
+        (deciding.decision === 'overturn'
+          ? t('appeals.overturnQuestion', { amount: formatRupees(deciding.appeal.rupeeReward) })
+          : t('appeals.upholdQuestion'))
+      }
+    >
+      {deciding && <DecideForm key={`${deciding.appeal.id}-${deciding.decision}`} {...deciding} once={once} onDone={onClose} />}
+    </Dialog>
+  );
+}
+
+function DecideForm({ appeal, decision, once, onDone }: { appeal: AppealBody; decision: Decision; once: ReturnType<typeof useSendOnce>; onDone: () => void }) {
+  const { t } = useTranslation('review');
+  const decide = useDecideAppealMutation();
+  const form = useSchemaForm(DecideAppealRequest, { decision, reason: '' });
+  /** Why the server refused (own rejection, decided meanwhile), in the reader's language. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const onSubmit = form.handleSubmit(async (body) => {
+    setRefusal(null);
+    let sent;
+    try {
+      sent = await once.send((key) => decide.mutateAsync({ appealId: appeal.id, body, key }));
+    } catch (error) {
+      form.setServerErrors(serverFieldErrors(error));
+      setRefusal(serverErrorMessage(error, t('appeals.failedBody')));
+      return;
+    }
+    if (!sent) return;
+    toast({ title: decision === 'overturn' ? t('appeals.overturned') : t('appeals.upheld') });
+    onDone();
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <TextAreaField label={t('reason')} rows={3} maxLength={500} {...form.field('reason')} />
+      {refusal && (
+        <p role="alert" data-testid="decide-refusal" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
+          {refusal}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
+          {t('common:cancel')}
+        </Button>
+        <Button type="submit" variant={decision === 'overturn' ? 'primary' : 'danger'} disabled={once.busy}>
+          {once.busy ? t('sending') : decision === 'overturn' ? t('appeals.overturn') : t('appeals.uphold')}
+        </Button>
+      </div>
+    </form>
+  );
+}
