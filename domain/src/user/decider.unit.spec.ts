@@ -64,7 +64,7 @@ describe('the user-<id> decider: one decide over every command of the stream', (
           type: 'WalletCredited',
           data: { entryId: 'e9', amountPaise: 2500, kind: 'task_reward', params: { taskTitle: 'Rate PhonePe' }, taskId: 't1', reference: 's1', by: 'rev-1', creditedAt: now },
         },
-        { type: 'NotificationSent', data: { notificationId: 'n9', key: 'task_approved', params: { amountPaise: 2500, taskTitle: 'Rate PhonePe' }, kind: 'success', sentAt: now } },
+        { type: 'NotificationSent', data: { notificationId: 'n9', key: 'task_approved', params: { amountPaise: 2500, taskTitle: 'Rate PhonePe', taskId: 't1' }, kind: 'success', sentAt: now } },
       ]);
   });
 });

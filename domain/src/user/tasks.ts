@@ -205,7 +205,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
         notify({
           notificationId,
           key: 'task_approved',
-          params: { amountPaise: reward, taskTitle: title },
+          params: { amountPaise: reward, taskTitle: title, taskId: submission.taskId },
           kind: 'success',
           now: command.now,
         }),
@@ -223,7 +223,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
           type: 'ProofChangesRequested',
           data: { submissionId, taskId: submission.taskId, reviewedBy: reviewerId, reason, reasonCode: command.data.reasonCode ?? REASON_OTHER, requestedAt: command.now, resubmitBy },
         },
-        notify({ notificationId, key: 'proof_needs_changes', params: { taskTitle: submission.taskTitle, reason }, kind: 'warning', now: command.now }),
+        notify({ notificationId, key: 'proof_needs_changes', params: { taskTitle: submission.taskTitle, taskId: submission.taskId, reason }, kind: 'warning', now: command.now }),
       ];
     }
     case 'RejectProof': {
@@ -238,7 +238,7 @@ export function decideUserTasks(command: UserTaskCommand, user: { account: Accou
         notify({
           notificationId,
           key: 'proof_rejected',
-          params: { taskTitle: submission.taskTitle, reason },
+          params: { taskTitle: submission.taskTitle, taskId: submission.taskId, reason },
           kind: 'warning',
           now: command.now,
         }),
@@ -291,7 +291,7 @@ function lapseChangeRequest(data: { submissionId: string; notificationId: string
       type: 'ProofRejected',
       data: { submissionId, taskId: submission.taskId, reviewedBy: changes.reviewedBy, reason: changes.reason, reasonCode: changes.reasonCode, rejectedAt: now },
     },
-    notify({ notificationId: data.notificationId, key: 'proof_rejected', params: { taskTitle: submission.taskTitle, reason: changes.reason }, kind: 'warning', now }),
+    notify({ notificationId: data.notificationId, key: 'proof_rejected', params: { taskTitle: submission.taskTitle, taskId: submission.taskId, reason: changes.reason }, kind: 'warning', now }),
   ];
 }
 
@@ -345,13 +345,13 @@ function decideAppeal(
   };
   const { taskTitle, rewardPaise, taskId } = submission;
   if (data.decision === 'uphold') {
-    return [decided, notify({ notificationId: data.notificationId, key: 'appeal_upheld', params: { taskTitle, reason }, kind: 'warning', now })];
+    return [decided, notify({ notificationId: data.notificationId, key: 'appeal_upheld', params: { taskTitle, taskId, reason }, kind: 'warning', now })];
   }
   return [
     decided,
     { type: 'ProofApproved', data: { submissionId, taskId, reviewedBy: data.reviewerId, rewardPaise, approvedAt: now } },
     credit({ entryId: data.entryId, amountPaise: rewardPaise, kind: 'task_reward', params: { taskTitle }, taskId, reference: submissionId, by: data.reviewerId, now }, user.wallet),
-    notify({ notificationId: data.notificationId, key: 'appeal_overturned', params: { taskTitle, amountPaise: rewardPaise }, kind: 'success', now }),
+    notify({ notificationId: data.notificationId, key: 'appeal_overturned', params: { taskTitle, taskId, amountPaise: rewardPaise }, kind: 'success', now }),
   ];
 }
 

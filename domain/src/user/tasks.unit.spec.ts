@@ -119,7 +119,7 @@ describe('proof review', () => {
           data: {
             notificationId: 'n1',
             key: 'task_approved',
-            params: { amountPaise: 2500, taskTitle: 'Rate PhonePe' },
+            params: { amountPaise: 2500, taskTitle: 'Rate PhonePe', taskId: 't1' },
             kind: 'success',
             sentAt: t2,
           },
@@ -145,7 +145,7 @@ describe('proof review', () => {
           data: {
             notificationId: 'n1',
             key: 'proof_rejected',
-            params: { taskTitle: 'Rate PhonePe', reason: 'Screenshot is blurry' },
+            params: { taskTitle: 'Rate PhonePe', taskId: 't1', reason: 'Screenshot is blurry' },
             kind: 'warning',
             sentAt: t2,
           },
@@ -211,7 +211,7 @@ describe('needs changes', () => {
       .when(askChanges())
       .then([
         changesRequested,
-        { type: 'NotificationSent', data: { notificationId: 'n1', key: 'proof_needs_changes', params: { taskTitle: 'Rate PhonePe', reason: 'Show your review' }, kind: 'warning', sentAt: t2 } },
+        { type: 'NotificationSent', data: { notificationId: 'n1', key: 'proof_needs_changes', params: { taskTitle: 'Rate PhonePe', taskId: 't1', reason: 'Show your review' }, kind: 'warning', sentAt: t2 } },
       ]);
     spec.given([registered, submitted()]).when(askChanges('rev', '  ')).thenFails('invalid', /reason/);
     spec.given([registered, submitted(), changesRequested]).when(askChanges()).thenFails('conflict');
@@ -236,7 +236,7 @@ describe('needs changes', () => {
       .when(lapse(t50))
       .then([
         { type: 'ProofRejected', data: { submissionId: 's1', taskId: 't1', reviewedBy: 'rev', reason: 'Show your review', reasonCode: 'other', rejectedAt: t50 } },
-        { type: 'NotificationSent', data: { notificationId: 'n2', key: 'proof_rejected', params: { taskTitle: 'Rate PhonePe', reason: 'Show your review' }, kind: 'warning', sentAt: t50 } },
+        { type: 'NotificationSent', data: { notificationId: 'n2', key: 'proof_rejected', params: { taskTitle: 'Rate PhonePe', taskId: 't1', reason: 'Show your review' }, kind: 'warning', sentAt: t50 } },
       ]);
     spec.given([registered, submitted(), changesRequested]).when(lapse('2026-11-23T11:59:59.999Z')).thenFails('conflict');
     const resubmitted: UserEvent = { type: 'ProofResubmitted', data: { submissionId: 's1', taskId: 't1', proofImageUrl: '/i', proofDescription: 'd', resubmittedAt: t2 } };

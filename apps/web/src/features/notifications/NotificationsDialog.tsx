@@ -212,15 +212,18 @@ function NotificationItem({
 const TASK_NOTIFICATIONS: ReadonlySet<string> = new Set(['task_approved', 'proof_rejected', 'proof_needs_changes', 'appeal_upheld', 'appeal_overturned']);
 
 /**
- * "See the task": the notification names the task by its title as it was submitted (its parameter
- * `taskTitle`), which the person's own task records carry too; none when the task is gone.
+ * "See the task": the notification names its task (`taskId`; those written before it carried one
+ * name it by the title it was submitted under, which the person's own task records carry too); none
+ * when the task is gone.
  */
 function TaskLink({ notification }: { notification: NotificationBody }) {
   const { t } = useTranslation('notifications');
-  const about = notification.key && TASK_NOTIFICATIONS.has(notification.key) ? notification.params?.taskTitle : undefined;
-  const userTasks = useQuery({ ...userTasksQuery(), enabled: typeof about === 'string' });
-  const tasks = useQuery({ ...tasksQuery(), enabled: typeof about === 'string' });
-  const taskId = userTasks.data?.find((record) => record.taskTitle === about)?.taskId;
+  const about = notification.key !== undefined && TASK_NOTIFICATIONS.has(notification.key);
+  const named = about ? notification.params?.taskId : undefined;
+  const title = about && named === undefined ? notification.params?.taskTitle : undefined;
+  const userTasks = useQuery({ ...userTasksQuery(), enabled: typeof title === 'string' });
+  const tasks = useQuery({ ...tasksQuery(), enabled: about });
+  const taskId = typeof named === 'string' ? named : userTasks.data?.find((record) => record.taskTitle === title)?.taskId;
   const task = taskId === undefined ? undefined : tasks.data?.find((candidate) => candidate.id === taskId);
   if (!task) return null;
   return (
