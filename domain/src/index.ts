@@ -25,3 +25,4 @@ export * from './finance/funding.ts';
 export * from './workflows/workflow.ts';
 export * from './finance/staff-limits.ts';
 export * from './webhooks/endpoint.ts';
+export * from './tax/withholding.ts';
