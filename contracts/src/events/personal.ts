@@ -337,6 +337,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     freeText: ['reason'],
     plain: { appealId: ID, submissionId: ID, decidedBy: ID, decidedAt: TIME },
   },
+  LedgerPeriodCloseRequested: { plain: { month: TIME, requestedBy: ID, requestedAt: TIME } },
+  LedgerPeriodClosed: { plain: { month: TIME, requestedBy: ID, closedBy: ID, closedAt: TIME } },
 };
 
 /**
