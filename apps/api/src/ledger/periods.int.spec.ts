@@ -1,4 +1,4 @@
-import { type FundingBody, type LedgerPeriodBody, istDayOf } from '@kamai/contracts';
+import { type AuditEntryBody, type FundingBody, type LedgerPeriodBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 
@@ -59,6 +59,13 @@ describe('closing a month of the books', () => {
     expect(closed.body).toMatchObject({ month: lastMonth, status: 'closed', requestedBy: finance.userId, closedBy: finance2.userId });
     expect((await approve(finance2, lastMonth)).body.error.code).toBe('period_closed');
     expect((await close(finance, lastMonth)).body.error.code).toBe('period_closed');
+    // Both steps are in the audit list, the month as their reference.
+    const admin = await server.signUp({ roles: ['admin'] });
+    const audit = (await admin.get<AuditEntryBody[]>('/api/admin/audit')).body.filter((e) => e.action.startsWith('period_'));
+    expect(audit.map((e) => [e.action, e.actor.id, e.reference])).toEqual([
+      ['period_closed', finance2.userId, lastMonth],
+      ['period_close_requested', finance.userId, lastMonth],
+    ]);
 
     const funding = await finance.post('/api/admin/ledger/funding', { amount: '10.00', reference: 'NEFT-PERIOD-3', date: dayMonthsAgo(1) });
     expect(funding.status).toBe(409);

@@ -130,8 +130,13 @@ describe('control settings need two admins', () => {
     const asked = { ...rule, rateWithPan: '2.50', rateWithoutPan: '20.00', perPaymentThreshold: '30000.00' };
     expect(put.body.request).toMatchObject({ changes: { taxRules: [asked] }, current: { taxRules: defaults } });
     expect((await server.client().get<SettingsBody>('/api/settings')).body.taxRules).toEqual(defaults);
+    const updatesBefore = (await audit()).filter((e) => e.action === 'settings_updated').length;
     const approved = await second.post<{ settings: SettingsBody }>(`/api/admin/settings/requests/${put.body.request.id}/approve`);
     expect(approved.body.settings.taxRules).toEqual([asked]);
+    // The approval is the audit entry; the values it put in force are no separate "settings updated".
+    const after = await audit();
+    expect(after.filter((e) => e.action === 'settings_updated')).toHaveLength(updatesBefore);
+    expect(after.find((e) => e.reference === put.body.request.id && e.action === 'settings_change_approved')).toBeDefined();
 
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ ...rule, rateWithPan: '100.01' }, 'tax.rate'],
