@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'settings_change_approved',
   'settings_change_rejected',
   'settings_change_cancelled',
+  'period_close_requested',
+  'period_closed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

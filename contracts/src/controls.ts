@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { formatPaise } from './money.ts';
 import type { Limits } from './settings.ts';
+import { type TaxRule, TaxRuleBody, taxRuleBody } from './tax.ts';
 
 /**
  * Money controls against one insider: how far one finance member may adjust a user's wallet alone,
@@ -48,16 +49,20 @@ export const CONTROL_MESSAGES = {
   settingsRequestStale: 'The values in force changed after this request was made; ask again with new values',
 } as const;
 
-/** Values of control settings by limit key, as the events hold them. */
-export type ControlLimitValues = Partial<Pick<Limits, ControlLimitKey>>;
+/** Values of control settings by limit key, as the events hold them; `taxRules` is a control setting too. */
+export type ControlLimitValues = Partial<Pick<Limits, ControlLimitKey>> & { taxRules?: TaxRule[] };
+
+/** A control setting's value on the wire: rupees as decimal strings, hours as numbers, the tax rules as a list. */
+const ControlValueBody = v.union([v.string(), v.number(), v.array(TaxRuleBody)]);
 
 /** Control values as the wire carries them (PUT's names; rupee amounts as decimal strings). */
-export function controlValuesBody(values: ControlLimitValues): Record<string, string | number> {
-  const body: Record<string, string | number> = {};
+export function controlValuesBody(values: ControlLimitValues): Record<string, string | number | TaxRuleBody[]> {
+  const body: Record<string, string | number | TaxRuleBody[]> = {};
   for (const [wire, key] of Object.entries(CONTROL_SETTINGS)) {
     const value = values[key];
     if (value !== undefined) body[wire] = key.endsWith('Paise') ? formatPaise(value) : value;
   }
+  if (values.taxRules !== undefined) body.taxRules = values.taxRules.map(taxRuleBody);
   return body;
 }
 
@@ -72,8 +77,8 @@ export type SettingsRequestStatus = (typeof SETTINGS_REQUEST_STATUSES)[number];
 export const SettingsChangeRequestBody = v.object({
   id: v.string(),
   status: v.picklist(SETTINGS_REQUEST_STATUSES),
-  changes: v.record(v.string(), v.union([v.string(), v.number()])),
-  current: v.record(v.string(), v.union([v.string(), v.number()])),
+  changes: v.record(v.string(), ControlValueBody),
+  current: v.record(v.string(), ControlValueBody),
   requestedBy: v.object({ id: v.string(), name: v.nullable(v.string()) }),
   requestedAt: v.string(),
   decidedBy: v.nullable(v.object({ id: v.string(), name: v.nullable(v.string()) })),

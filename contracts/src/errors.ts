@@ -98,4 +98,8 @@ export type ErrorCode =
   | 'appeal_window_closed'
   /** The reviewer who rejected a proof deciding its appeal: 403. */
   | 'own_rejection'
+  /** A posting with an effective day inside a closed month (docs/month-end.md): 409. */
+  | 'period_closed'
+  /** Closing the current or a future month: 409. */
+  | 'period_not_over'
   | 'internal';

@@ -32,3 +32,5 @@ export * from './appeals.ts';
 export * from './health.ts';
 export * from './data-export.ts';
 export * from './reviewer-stats.ts';
+export * from './tax.ts';
+export * from './periods.ts';

@@ -3,6 +3,7 @@ import { MESSAGES } from './auth.ts';
 import { RupeeAmount, formatPaise, rupees } from './money.ts';
 import { REJECT_REASON_MAX_LENGTH } from './tasks.ts';
 import { noControlCharacters } from './text.ts';
+import { TaxRuleBody, TaxRulesInput } from './tax.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -89,6 +90,8 @@ export const SettingsBody = v.object({
   deletionCoolingOffHours: v.number(),
   autoApproveAfterHours: v.number(),
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
+  /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
+  taxRules: v.array(TaxRuleBody),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -147,6 +150,8 @@ export const SettingsUpdateRequest = v.object({
     v.pipe(v.number(SETTINGS_MESSAGES.approvalHours), v.integer(SETTINGS_MESSAGES.approvalHours), v.minValue(0, SETTINGS_MESSAGES.approvalHours), v.maxValue(2160, SETTINGS_MESSAGES.approvalHours)),
   ),
   cannedReasons: v.optional(CannedReasonsInput),
+  /** A control setting: the whole list, which replaces the one in force once a second admin approves. */
+  taxRules: v.optional(TaxRulesInput),
 });
 
 /**

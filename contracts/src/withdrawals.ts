@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
+import { Day } from './days.ts';
+import { PERIOD_MESSAGES } from './periods.ts';
 import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
@@ -199,6 +201,14 @@ export const AdjustmentRequest = v.object({
   ),
   direction: v.picklist(['credit', 'debit'], 'direction must be credit or debit'),
   reason: Reason,
+  /**
+   * The IST day it takes effect (docs/month-end.md); today when absent. A day inside a closed month
+   * is refused (409 `period_closed`): a correction goes into an open month. An empty field (a form
+   * left blank) is today too.
+   */
+  effectiveDate: v.optional(
+    v.union([v.pipe(v.literal(''), v.transform(() => undefined)), Day(PERIOD_MESSAGES.effectiveDate)], PERIOD_MESSAGES.effectiveDate),
+  ),
 });
 export type AdjustmentRequest = v.InferOutput<typeof AdjustmentRequest>;
 

@@ -5,11 +5,14 @@ import {
   DEFAULT_CANNED_REASONS,
   DEFAULT_LIMITS,
   DEFAULT_SETTINGS,
+  DEFAULT_TAX_RULES,
   LIMIT_KEYS,
   type Limits,
   type SettingsEvent,
+  type TaxRule,
   isControlLimitKey,
   msg,
+  sameTaxRules,
 } from '@kamai/contracts';
 import type { Decider, Evolver } from './decider.ts';
 import { DomainError, assertNever } from './errors.ts';
@@ -32,6 +35,8 @@ export interface SettingsState {
   homepageUrl: string | null;
   limits: Limits;
   cannedReasons: readonly CannedReason[];
+  /** Tax withheld at payout (docs/tax.md): DEFAULT_TAX_RULES until finance sets them. */
+  taxRules: readonly TaxRule[];
   requests: Readonly<Record<string, SettingsChangeRequest>>;
 }
 
@@ -41,7 +46,7 @@ const withRequest = (state: SettingsState, id: string, change: Partial<SettingsC
 };
 
 export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
-  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, requests: {} }),
+  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, requests: {} }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'SettingsUpdated': {
@@ -56,6 +61,7 @@ export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
           homepageUrl: event.data.homepageUrl ?? state.homepageUrl,
           limits,
           cannedReasons: event.data.cannedReasons ?? state.cannedReasons,
+          taxRules: event.data.taxRules ?? state.taxRules,
         };
       }
       case 'SettingsChangeRequested': {
@@ -78,7 +84,15 @@ export interface UpdateSettings {
    * `requestId` names the request a change to a control setting becomes; the other values change
    * at once.
    */
-  data: { supportEmail?: string; homepageUrl?: string; cannedReasons?: readonly CannedReason[]; by: string; requestId: string } & Partial<Limits>;
+  data: {
+    supportEmail?: string;
+    homepageUrl?: string;
+    cannedReasons?: readonly CannedReason[];
+    /** A control setting: the whole list. */
+    taxRules?: readonly TaxRule[];
+    by: string;
+    requestId: string;
+  } & Partial<Limits>;
   now: string;
 }
 
@@ -90,7 +104,7 @@ const sameReasons = (a: readonly CannedReason[], b: readonly CannedReason[]) =>
  * a SettingsUpdated, control settings in a SettingsChangeRequested that a second admin approves.
  */
 export function decideUpdateSettings(command: UpdateSettings, state: SettingsState): SettingsEvent[] {
-  const { supportEmail, homepageUrl, cannedReasons, by, requestId } = command.data;
+  const { supportEmail, homepageUrl, cannedReasons, taxRules, by, requestId } = command.data;
   const changes: Extract<SettingsEvent, { type: 'SettingsUpdated' }>['data'] = { updatedBy: by, updatedAt: command.now };
   let changed = false;
   if (supportEmail !== undefined && supportEmail !== (state.supportEmail ?? DEFAULT_SETTINGS.supportEmail)) {
@@ -117,6 +131,10 @@ export function decideUpdateSettings(command: UpdateSettings, state: SettingsSta
       changes[key] = value;
       changed = true;
     }
+  }
+  if (taxRules !== undefined && !sameTaxRules(taxRules, state.taxRules)) {
+    controlChanges.taxRules = taxRules.map((rule) => ({ ...rule, appliesTo: [...rule.appliesTo] }));
+    basis.taxRules = state.taxRules.map((rule) => ({ ...rule, appliesTo: [...rule.appliesTo] }));
   }
   const events: SettingsEvent[] = changed ? [{ type: 'SettingsUpdated', data: changes }] : [];
   if (Object.keys(controlChanges).length > 0) {
@@ -149,6 +167,9 @@ export function decideApproveSettingsChange(command: DecideSettingsChange, state
   for (const key of CONTROL_LIMIT_KEYS) {
     const basis = request.basis[key];
     if (basis !== undefined && basis !== state.limits[key]) throw new DomainError('conflict', msg('controls.settingsRequestStale'));
+  }
+  if (request.basis.taxRules !== undefined && !sameTaxRules(request.basis.taxRules, state.taxRules)) {
+    throw new DomainError('conflict', msg('controls.settingsRequestStale'));
   }
   return [
     { type: 'SettingsChangeApproved', data: { requestId, approvedBy: by, approvedAt: command.now } },

@@ -1,4 +1,4 @@
-import { DEFAULT_CANNED_REASONS, type SettingsEvent } from '@kamai/contracts';
+import { DEFAULT_CANNED_REASONS, DEFAULT_TAX_RULES, type SettingsEvent, type TaxRule } from '@kamai/contracts';
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from './testing/spec.ts';
 import { decideApproveSettingsChange, decideRejectSettingsChange, decideUpdateSettings, settingsDecider, settingsEvolver } from './settings.ts';
@@ -104,5 +104,31 @@ describe('control settings need a second admin', () => {
   it('the decider routes each command', () => {
     const state = [requested].reduce(settingsDecider.evolve, settingsDecider.initialState());
     expect(settingsDecider.decide(reject('admin-2'), state)).toHaveLength(1);
+  });
+});
+
+describe('tax rules are a control setting', () => {
+  const rule: TaxRule = { ...DEFAULT_TAX_RULES[0]!, rateWithPanBasisPoints: 200, appliesTo: ['task_reward', 'bonus'] };
+  const approvals = deciderSpec(settingsEvolver, decideApproveSettingsChange);
+  const requested: SettingsEvent = {
+    type: 'SettingsChangeRequested',
+    data: { requestId: 'req-1', changes: { taxRules: [rule] }, basis: { taxRules: [...DEFAULT_TAX_RULES] }, requestedBy: 'admin-1', requestedAt: now },
+  };
+  it('a changed list is a request against the rules in force; the same list asks nothing', () => {
+    spec.given([]).when(update({ taxRules: [rule] })).then([requested]);
+    spec.given([]).when(update({ taxRules: DEFAULT_TAX_RULES })).then([]);
+  });
+  it('a second admin puts it in force, unless the rules moved since it was asked', () => {
+    approvals
+      .given([requested])
+      .when({ type: 'ApproveSettingsChange', data: { requestId: 'req-1', by: 'admin-2' }, now: later })
+      .then([
+        { type: 'SettingsChangeApproved', data: { requestId: 'req-1', approvedBy: 'admin-2', approvedAt: later } },
+        { type: 'SettingsUpdated', data: { taxRules: [rule], updatedBy: 'admin-2', updatedAt: later } },
+      ]);
+    const moved: SettingsEvent = { type: 'SettingsUpdated', data: { taxRules: [], updatedBy: 'admin-3', updatedAt: now } };
+    approvals.given([requested, moved]).when({ type: 'ApproveSettingsChange', data: { requestId: 'req-1', by: 'admin-2' }, now: later }).thenFails('conflict', /changed after this request/);
+    const state = [requested, moved].reduce(settingsEvolver.evolve, settingsEvolver.initialState());
+    expect(state.taxRules).toEqual([]);
   });
 });

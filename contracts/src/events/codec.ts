@@ -174,6 +174,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   ProofResubmitted: 1,
   AppealOpened: 1,
   AppealDecided: 1,
+  LedgerPeriodCloseRequested: 1,
+  LedgerPeriodClosed: 1,
 };
 
 /**

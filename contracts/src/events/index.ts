@@ -13,6 +13,7 @@ export * from './personal.ts';
 export * from './privacy.ts';
 export * from './workflows.ts';
 export * from './webhooks.ts';
+export * from './periods.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -39,5 +40,7 @@ export const streams = {
   workflow: (workflowId: string) => `workflow-${workflowId}`,
   /** A webhook endpoint registered by an admin (docs/api.md#webhooks). */
   webhook: (endpointId: string) => `webhook-${endpointId}`,
+  /** One month of the books, `2026-10` (docs/month-end.md). */
+  ledgerPeriod: (month: string) => `ledger-period-${month}`,
 };
 export * from './codec.ts';

@@ -48,6 +48,12 @@ const DIGEST = 'digest' as const;
 const CATALOGUE = 'catalogue' as const;
 const BANK_REFERENCE = 'bank reference' as const;
 
+/** A list of tax rules: finance's codes and labels, for everyone (docs/tax.md). */
+const TAX_RULE_TEXTS = (path: string): Readonly<Record<string, PlainWhy>> => ({
+  [`${path}[].code`]: CODE,
+  [`${path}[].label`]: CATALOGUE,
+});
+
 /** The catalogue texts of a task (TaskCreated and TaskUpdated carry the whole task). */
 const TASK_TEXTS: Readonly<Record<string, PlainWhy>> = {
   taskId: ID,
@@ -203,11 +209,14 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       homepageUrl: CATALOGUE,
       'cannedReasons[].en': CATALOGUE,
       'cannedReasons[].hi': CATALOGUE,
+      ...TAX_RULE_TEXTS('taxRules'),
       updatedBy: ID,
       updatedAt: TIME,
     },
   },
-  SettingsChangeRequested: { plain: { requestId: ID, requestedBy: ID, requestedAt: TIME } },
+  SettingsChangeRequested: {
+    plain: { requestId: ID, requestedBy: ID, requestedAt: TIME, ...TAX_RULE_TEXTS('changes.taxRules'), ...TAX_RULE_TEXTS('basis.taxRules') },
+  },
   SettingsChangeApproved: { plain: { requestId: ID, approvedBy: ID, approvedAt: TIME } },
   SettingsChangeRejected: { plain: { requestId: ID, rejectedBy: ID, rejectedAt: TIME } },
   ReferenceReserved: { plain: { reference: BANK_REFERENCE, withdrawalId: ID, by: ID, reservedAt: TIME } },
@@ -328,6 +337,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     freeText: ['reason'],
     plain: { appealId: ID, submissionId: ID, decidedBy: ID, decidedAt: TIME },
   },
+  LedgerPeriodCloseRequested: { plain: { month: TIME, requestedBy: ID, requestedAt: TIME } },
+  LedgerPeriodClosed: { plain: { month: TIME, requestedBy: ID, closedBy: ID, closedAt: TIME } },
 };
 
 /**

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TaxRuleEvent } from '../tax.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -81,6 +82,8 @@ const ControlLimitValues = v.object({
   memberDailyAdjustmentLimitPaise: v.optional(v.number()),
   payoutBatchApprovalThresholdPaise: v.optional(v.number()),
   autoApproveAfterHours: v.optional(v.number()),
+  /** The whole list of tax rules (docs/tax.md); absent on events from before tax rules. */
+  taxRules: v.optional(v.array(TaxRuleEvent)),
 });
 
 /** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
@@ -100,6 +103,8 @@ export const settingsEvents = {
     deletionCoolingOffHours: v.optional(v.number()),
     /** The whole list of canned rejection reasons (it replaces the one in force). */
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
+    /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */
+    taxRules: v.optional(v.array(TaxRuleEvent)),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

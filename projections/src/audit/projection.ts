@@ -66,6 +66,8 @@ export const auditProjection: Projection = {
     'SettingsChangeRequested',
     'SettingsChangeApproved',
     'SettingsChangeRejected',
+    'LedgerPeriodCloseRequested',
+    'LedgerPeriodClosed',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -157,6 +159,11 @@ export const auditProjection: Projection = {
         return row('funding_rejected', event.data.rejectedBy, event.data.rejectedAt, null, event.data.fundingId, null);
       case 'BankFundingReversalRequested':
         return row('funding_reversal_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.fundingId, null);
+      case 'LedgerPeriodCloseRequested':
+        // The month is the reference: who asked to close it, and who closed it.
+        return row('period_close_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.month, null);
+      case 'LedgerPeriodClosed':
+        return row('period_closed', event.data.closedBy, event.data.closedAt, null, event.data.month, null);
       case 'BankFundingReversed':
         return row('funding_reversed', event.data.approvedBy, event.data.reversedAt, event.data.amountPaise, event.data.fundingId, null);
       case 'RoleGranted':
@@ -181,7 +188,7 @@ export const auditProjection: Projection = {
         return row('user_unsuspended', event.data.unsuspendedBy, event.data.unsuspendedAt, null, null);
       case 'SettingsUpdated':
         // Control values come into force only by an approval, which is audited itself.
-        if (CONTROL_LIMIT_KEYS.some((key) => event.data[key] !== undefined)) return;
+        if (CONTROL_LIMIT_KEYS.some((key) => event.data[key] !== undefined) || event.data.taxRules !== undefined) return;
         return row('settings_updated', event.data.updatedBy, event.data.updatedAt, null, null, null);
       case 'SettingsChangeRequested':
         rows.upsert('audit_settings_requests', { id: event.data.requestId, requested_by: event.data.requestedBy }, { conflict: ['id'] });

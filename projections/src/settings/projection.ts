@@ -10,12 +10,12 @@ export const SETTINGS_ROW_ID = 'app';
  */
 export const settingsProjection: Projection = {
   name: 'settings',
-  // 2: the limits an admin changed (JSON), the defaults apply to the rest. 3: canned reasons, requests.
-  version: 3,
+  // 2: the limits an admin changed (JSON), the defaults apply to the rest. 3: canned reasons, requests. 4: tax rules.
+  version: 4,
   tables: {
     app_settings: {
       columns:
-        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, tax_rules TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
     },
     settings_requests: {
       columns: `id TEXT PRIMARY KEY, changes TEXT NOT NULL, basis TEXT NOT NULL, status TEXT NOT NULL, requested_by TEXT NOT NULL,
@@ -76,12 +76,13 @@ function applyUpdate(rows: Rows, d: Extract<SettingsEvent, { type: 'SettingsUpda
     ...(d.homepageUrl !== undefined && { homepage_url: d.homepageUrl }),
     ...(limits !== undefined && { limits }),
     ...(d.cannedReasons !== undefined && { canned_reasons: JSON.stringify(d.cannedReasons) }),
+    ...(d.taxRules !== undefined && { tax_rules: JSON.stringify(d.taxRules) }),
     updated_by: d.updatedBy,
     updated_at: d.updatedAt,
   };
   rows.upsert(
     'app_settings',
-    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, ...changed },
+    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, tax_rules: null, ...changed },
     { conflict: ['id'], set: columnsOf(changed) },
   );
 }

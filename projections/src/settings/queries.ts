@@ -4,12 +4,15 @@ import {
   DEFAULT_CANNED_REASONS,
   DEFAULT_LIMITS,
   DEFAULT_SETTINGS,
+  DEFAULT_TAX_RULES,
   type Limits,
   type SettingsBody,
   type SettingsChangeRequestBody,
   type SettingsRequestStatus,
+  type TaxRule,
   controlValuesBody,
   limitsBody,
+  taxRuleBody,
 } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
 import { SETTINGS_ROW_ID } from './projection.ts';
@@ -24,6 +27,7 @@ export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
     updatedAt: row?.updated_at ?? null,
     ...limitsBody(await getLimits(db)),
     cannedReasons: cannedReasons.map(({ en, hi }) => ({ en, hi })),
+    taxRules: (row?.tax_rules ? (JSON.parse(row.tax_rules) as TaxRule[]) : DEFAULT_TAX_RULES).map(taxRuleBody),
   };
 }
 

@@ -34,6 +34,8 @@ export interface AppSettingsTable {
   limits: string | null;
   /** JSON of the canned rejection reasons an admin set; null while the defaults apply. */
   canned_reasons: string | null;
+  /** JSON of the tax rules in force (TaxRule[]); null while the defaults apply. */
+  tax_rules: string | null;
   updated_by: string;
   updated_at: string;
 }

@@ -12,6 +12,7 @@ import { validate } from '../http/validate.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { caughtUp } from './ledger-routes.ts';
 import { countMemberMoney } from './staff-limits.ts';
+import { assertDayOpen } from '../ledger/periods.ts';
 
 const financeStaff = withRole('finance');
 const fundingId = idParam('id', UUID_PATTERN, msg('funding.notFound'));
@@ -26,6 +27,8 @@ export const fundingRoutes = new Hono<AppEnv>()
     const by = requireUser(c).id;
     const { amount, reference, date } = c.req.valid('json');
     const id = commandId();
+    // Booked with the day the money arrived: not into a month already closed.
+    await assertDayOpen(deps.store, date);
     // A reference recorded before is refused; a keyed retry of this very request finds its own funding.
     await caughtUp(deps);
     const earlier = await fundingWithReference(deps.db, reference);
@@ -54,9 +57,12 @@ export const fundingRoutes = new Hono<AppEnv>()
   .get('/api/admin/ledger/funding', financeStaff, validate('query', FundingQuery), async (c) =>
     c.json(await listFundings(c.var.deps.db, c.req.valid('query').status)),
   )
-  .post('/api/admin/ledger/funding/:id/approve', financeStaff, fundingId, (c) =>
-    decide(c, (id, by, now) => ({ type: 'ApproveBankFunding', data: { fundingId: id, by }, now })),
-  )
+  .post('/api/admin/ledger/funding/:id/approve', financeStaff, fundingId, async (c) => {
+    // Approving books it with its day: refused once that day's month was closed meanwhile.
+    const { state } = await loadStream(c.var.deps.store, streams.funding(c.req.param('id').toLowerCase()), fundingDecider);
+    if (state.status === 'pending') await assertDayOpen(c.var.deps.store, state.valueDate);
+    return decide(c, (id, by, now) => ({ type: 'ApproveBankFunding', data: { fundingId: id, by }, now }));
+  })
   .post('/api/admin/ledger/funding/:id/reject', financeStaff, fundingId, (c) =>
     decide(c, (id, by, now) => ({ type: 'RejectBankFunding', data: { fundingId: id, by }, now })),
   )

@@ -8,6 +8,7 @@ import {
   RejectWithdrawalRequest,
   ReverseWithdrawalRequest,
   formatPaise,
+  istDayOf,
   ledgerText,
   streams,
   msg,
@@ -27,7 +28,8 @@ import { userIdForMobile } from '../auth/accounts.ts';
 import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
-import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { assertDayOpen } from '../ledger/periods.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { assertReferenceFree } from './references.ts';
@@ -133,7 +135,10 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/adjustments', financeStaff, validate('json', AdjustmentRequest), async (c) => {
     const deps = c.var.deps;
     const staff = requireUser(c);
-    const { mobile, amount, direction, reason } = c.req.valid('json');
+    const { mobile, amount, direction, reason, effectiveDate } = c.req.valid('json');
+    const today = istDayOf(deps.now());
+    if (effectiveDate !== undefined && effectiveDate > today) throw badRequest(msg('period.effectiveDate'), { effectiveDate: msg('period.effectiveDate') });
+    await assertDayOpen(deps.store, effectiveDate ?? today);
     // The event store, not the read model, says who holds a mobile number.
     const userId = await userIdForMobile(deps.store, deps.personalData, mobile);
     if (!userId) throw new ApiError(404, 'not_found', msg('api.noUserWithMobile'), { mobile: msg('api.noUserWithMobile') });

@@ -14,6 +14,7 @@ import { fundingRoutes } from '../finance/funding.ts';
 import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
+import { periodRoutes } from '../ledger/periods.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { pushRoutes } from '../push/routes.ts';
 import { taskSignalRoutes } from '../tasks/signals.ts';
@@ -102,6 +103,7 @@ export function createApp(parts: AppParts) {
   app.route('/', fundingRoutes);
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
+  app.route('/', periodRoutes);
   app.route('/', notificationRoutes);
   app.route('/', pushRoutes);
   app.route('/', taskSignalRoutes);

@@ -164,6 +164,9 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/appeals', 'reviewer', 200],
   ['POST', '/api/admin/appeals/:id/decide', 'reviewer', 400],
   ['GET', '/api/admin/reviewers/stats', 'admin', 200],
+  // The matrix's ':month' is no month: 400 before the period is looked up.
+  ['POST', '/api/admin/ledger/periods/:month/close', 'finance', 400],
+  ['POST', '/api/admin/ledger/periods/:month/close/approve', 'finance', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -51,6 +51,8 @@ const ERROR_CODES = {
   appeal_exists: 409,
   appeal_window_closed: 409,
   own_rejection: 403,
+  period_closed: 409,
+  period_not_over: 409,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */

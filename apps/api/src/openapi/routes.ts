@@ -1,4 +1,6 @@
 import {
+  LedgerPeriodBody,
+  PeriodParam,
   ConsentRequest,
   PushAlertsBody,
   TaskSignalBody,
@@ -299,4 +301,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/appeals': { summary: 'Appeals to decide (or decided)', access: 'reviewer', query: AppealsQuery, ok: 200, answer: AppealBody, list: true },
   'POST /api/admin/appeals/:id/decide': { summary: 'Uphold or overturn an appeal (never your own rejection; overturning credits the reward)', access: 'reviewer', idPattern: UUID, body: DecideAppealRequest, ok: 200, answer: AppealBody },
   'GET /api/admin/reviewers/stats': { summary: 'Per reviewer over whole IST days: decisions, rejection rate, appeals lost, median decision time, rejection-rate alert', access: 'admin', query: ReviewerStatsQuery, ok: 200, answer: ReviewerStatsBody },
+  'POST /api/admin/ledger/periods/:month/close': { summary: 'Ask to close a past month of the books (a second finance member approves)', access: 'finance', params: PeriodParam, ok: 202, answer: LedgerPeriodBody },
+  'POST /api/admin/ledger/periods/:month/close/approve': { summary: 'Approve closing a month: nothing may be posted into it afterwards', access: 'finance', params: PeriodParam, ok: 200, answer: LedgerPeriodBody, errors: [404] },
 };

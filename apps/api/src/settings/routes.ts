@@ -26,7 +26,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const admin = requireUser(c);
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
-      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons,
+      payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -46,7 +46,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       deps.store,
       streams.settings(),
       settingsDecider,
-      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, ...limits, by: admin.id, requestId: id }, now },
+      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, taxRules, ...limits, by: admin.id, requestId: id }, now },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);

@@ -1,4 +1,4 @@
-import { type AuditEntryBody, DEFAULT_CANNED_REASONS, type SettingsBody, type SettingsChangeRequestBody } from '@kamai/contracts';
+import { type AuditEntryBody, DEFAULT_CANNED_REASONS, DEFAULT_TAX_RULES, type SettingsBody, type SettingsChangeRequestBody, taxRuleBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
 
@@ -118,6 +118,42 @@ describe('control settings need two admins', () => {
     const noHindi = await first.put('/api/admin/settings', { cannedReasons: [{ en: 'Wrong app', hi: ' ' }] });
     expect(noHindi.status).toBe(400);
     expect((await server.client().get<SettingsBody>('/api/settings')).body.cannedReasons).toEqual([{ en: 'Wrong app', hi: 'गलत ऐप' }]);
+  });
+
+  it('tax rules are a control setting: percent and rupee strings, checked, and in force once a second admin approves', async () => {
+    const defaults = DEFAULT_TAX_RULES.map(taxRuleBody);
+    expect((await server.client().get<SettingsBody>('/api/settings')).body.taxRules).toEqual(defaults);
+    expect(defaults[0]).toMatchObject({ rateWithPan: '1.00', rateWithoutPan: '20.00', perPaymentThreshold: '30000.00', perYearThreshold: '100000.00', appliesTo: ['task_reward'] });
+    const rule = { code: '393-194C', label: 'Contractors', rateWithPan: '2.5', rateWithoutPan: '20', perPaymentThreshold: '30000', perYearThreshold: '100000.00', appliesTo: ['task_reward', 'bonus'] };
+    const put = await first.put<{ request: SettingsChangeRequestBody }>('/api/admin/settings', { taxRules: [rule] });
+    expect(put.status).toBe(202);
+    const asked = { ...rule, rateWithPan: '2.50', rateWithoutPan: '20.00', perPaymentThreshold: '30000.00' };
+    expect(put.body.request).toMatchObject({ changes: { taxRules: [asked] }, current: { taxRules: defaults } });
+    expect((await server.client().get<SettingsBody>('/api/settings')).body.taxRules).toEqual(defaults);
+    const updatesBefore = (await audit()).filter((e) => e.action === 'settings_updated').length;
+    const approved = await second.post<{ settings: SettingsBody }>(`/api/admin/settings/requests/${put.body.request.id}/approve`);
+    expect(approved.body.settings.taxRules).toEqual([asked]);
+    // The approval is the audit entry; the values it put in force are no separate "settings updated".
+    const after = await audit();
+    expect(after.filter((e) => e.action === 'settings_updated')).toHaveLength(updatesBefore);
+    expect(after.find((e) => e.reference === put.body.request.id && e.action === 'settings_change_approved')).toBeDefined();
+
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ ...rule, rateWithPan: '100.01' }, 'tax.rate'],
+      [{ ...rule, rateWithPan: '1.005' }, 'tax.rate'],
+      [{ ...rule, perYearThreshold: '-1' }, 'tax.threshold'],
+      [{ ...rule, appliesTo: [] }, 'tax.appliesTo'],
+      [{ ...rule, appliesTo: ['salary'] }, 'tax.appliesTo'],
+      [{ ...rule, code: '' }, 'tax.code'],
+    ];
+    for (const [bad, key] of refusals) {
+      const refused = await first.put('/api/admin/settings', { taxRules: [bad] });
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.stringify(refused.body.error), JSON.stringify(bad)).toContain(key);
+    }
+    const twice = await first.put('/api/admin/settings', { taxRules: [rule, { ...rule, code: '194H', appliesTo: ['bonus'] }] });
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.body.error)).toContain('tax.overlap');
   });
 
   it('the test helper requests and approves as two admins', async () => {

@@ -161,7 +161,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   const { t: tSecurity } = useTranslation('security');
   const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
-  const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '' });
+  const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '', effectiveDate: '' });
   // The valid form waits here, with whose wallet it is, until finance confirms it.
   const [confirming, setConfirming] = useState<{ adjustment: AdjustmentToConfirm; person: LedgerPerson } | null>(null);
   const [checking, setChecking] = useState(false);

@@ -193,9 +193,10 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
   );
 }
 
-/** One value of a request as the screen shows it: rupees for money, the number for the rest. */
-function shown(name: string, value: string | number | undefined): string {
+/** One value of a request as the screen shows it: rupees for money, the number for the rest, tax rules by code and rates. */
+function shown(name: string, value: SettingsChangeRequestBody['changes'][string] | undefined): string {
   if (value === undefined) return '';
+  if (Array.isArray(value)) return value.map((rule) => `${rule.code} ${rule.rateWithPan} % / ${rule.rateWithoutPan} %`).join('; ') || '—';
   return KIND[name] === 'money' ? formatRupees(value) : String(value);
 }
 
