@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   'settings_change_approved',
   'settings_change_rejected',
   'settings_change_cancelled',
+  'webhook_endpoint_registered',
+  'webhook_endpoint_deleted',
+  'webhook_replay_requested',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
