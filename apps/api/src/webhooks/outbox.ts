@@ -132,6 +132,13 @@ export class WebhookOutbox {
       .run(gaveUp ? 'failed' : 'pending', attempts, gaveUp ? now : next, status, error.slice(0, 200), send.deliveryId, send.generation);
   }
 
+  /** Not sent and not tried again (its address is refused): `failed` now, with `reason`; a replay queues it again. */
+  refused(send: SendState, reason: string, now: number): void {
+    this.#db
+      .prepare("UPDATE sends SET status = 'failed', attempts = attempts + 1, next_at = ?, last_status = NULL, last_error = ?, lease_until = 0 WHERE delivery_id = ? AND generation = ?")
+      .run(now, reason, send.deliveryId, send.generation);
+  }
+
   /** The endpoint was deleted: what it has pending is never sent. */
   cancel(send: SendState): void {
     this.#db.prepare("UPDATE sends SET status = 'cancelled', lease_until = 0 WHERE delivery_id = ? AND generation = ?").run(send.deliveryId, send.generation);
