@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'settings_change_cancelled',
   'period_close_requested',
   'period_closed',
+  'webhook_endpoint_registered',
+  'webhook_endpoint_deleted',
+  'webhook_replay_requested',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

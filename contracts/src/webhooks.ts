@@ -45,6 +45,7 @@ export const WEBHOOK_MESSAGES = {
   tooMany: 'At most {max} webhook endpoints can be registered',
   fromPosition: 'fromPosition is a whole number from 0',
   exists: 'This webhook endpoint is already registered',
+  privateAddress: 'The endpoint must be on the public internet, not a private or local address',
 } as const;
 
 /** POST /api/admin/webhooks */

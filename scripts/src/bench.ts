@@ -242,8 +242,9 @@ await part('fuzz', async () => {
   rows.push({ what: 'answers by status', figure: statuses.map(([status, count]) => `${status}: ${n(count)}`).join(', ') });
   rows.push({ what: '5xx answers', figure: String(r.serverErrors.length), peer: 'target 0' });
   rows.push({ what: 'requests or answers that disagree with the document', figure: String(r.violations.length), peer: 'target 0' });
+  rows.push({ what: 'reconcile and verify-ledger afterwards', figure: r.ledger.length === 0 ? 'pass' : `${r.ledger.length} problems`, peer: 'target pass' });
   // What went wrong, to repeat with --fuzz-seed (the first 20 of each kind).
-  for (const line of [...r.serverErrors.slice(0, 20), ...r.violations.slice(0, 20)]) rows.push({ what: `  ${line.slice(0, 300)}`, figure: '' });
+  for (const line of [...r.serverErrors.slice(0, 20), ...r.violations.slice(0, 20), ...r.ledger]) rows.push({ what: `  ${line.slice(0, 300)}`, figure: '' });
 });
 
 const against = flag('against');

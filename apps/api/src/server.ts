@@ -188,7 +188,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const uploads = new UploadLedger(config.throttleFile);
   // Webhook deliveries: queued by the webhooks read model, sent from here (every process may send;
   // the outbox file lets one claim each delivery). Started once the read models are caught up.
-  const webhooks = new WebhookSender({ file: config.webhooks.file, db, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs });
+  const webhooks = new WebhookSender({ file: config.webhooks.file, db, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs, allowLoopback: config.webhooks.httpLoopback });
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
   const now = options.now ?? monotonicClock({
     floor: await lastRecordedAt(store),

@@ -16,7 +16,8 @@ export const auditProjection: Projection = {
   // 3: settings changes and the requests to change control settings.
   // 4: indexes for the list's actor and action filters.
   // 5: an adjustment's reason reads as erased once its person is.
-  version: 5,
+  // 6: webhook endpoints registered, deleted and replayed; months asked to close and closed.
+  version: 6,
   tables: {
     audit_log: {
       columns: `id TEXT PRIMARY KEY, position INTEGER NOT NULL, at TEXT NOT NULL, actor_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -68,6 +69,9 @@ export const auditProjection: Projection = {
     'SettingsChangeRejected',
     'LedgerPeriodCloseRequested',
     'LedgerPeriodClosed',
+    'WebhookEndpointRegistered',
+    'WebhookEndpointDeleted',
+    'WebhookReplayRequested',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -200,6 +204,13 @@ export const auditProjection: Projection = {
         const action = found?.requested_by === event.data.rejectedBy ? 'settings_change_cancelled' : 'settings_change_rejected';
         return row(action, event.data.rejectedBy, event.data.rejectedAt, null, event.data.requestId, null);
       }
+      // Where money events are sent outside: the endpoint id is the reference (its URL is on the webhooks screen).
+      case 'WebhookEndpointRegistered':
+        return row('webhook_endpoint_registered', event.data.registeredBy, event.data.registeredAt, null, event.data.endpointId, null);
+      case 'WebhookEndpointDeleted':
+        return row('webhook_endpoint_deleted', event.data.deletedBy, event.data.deletedAt, null, event.data.endpointId, null);
+      case 'WebhookReplayRequested':
+        return row('webhook_replay_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.endpointId, null);
       default:
         return;
     }

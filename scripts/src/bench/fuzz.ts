@@ -1,4 +1,4 @@
-import { type FuzzResult, fuzz, fuzzCallers, startTestServer } from '@kamai/api/testing';
+import { type FuzzResult, fuzz, fuzzCallers, ledgerProblems, logger, requestLogger, startTestServer } from '@kamai/api/testing';
 
 /**
  * The fuzz test's generator (apps/api/src/openapi/fuzz.ts) for longer: about `requests` requests,
@@ -10,9 +10,14 @@ export interface FuzzBench extends FuzzResult {
   rounds: number;
   /** Requests or answers that disagree with the document, as `METHOD path → status: problem`. */
   violations: string[];
+  /** What `reconcile` and `verify-ledger` found wrong afterwards (none when the ledger holds). */
+  ledger: string[];
 }
 
 export async function benchFuzz(options: { requests: number; seed?: number; log: (line: string) => void }): Promise<FuzzBench> {
+  // One line per request would bury the table (thousands of them): warnings and errors only.
+  const levels = [logger.level, requestLogger.level] as const;
+  logger.level = requestLogger.level = 'warn';
   const server = await startTestServer();
   try {
     const { taskId, ...callers } = await fuzzCallers(server);
@@ -22,11 +27,12 @@ export async function benchFuzz(options: { requests: number; seed?: number; log:
     options.log(`[bench] fuzz: ${rounds} rounds of ${perRound} requests, seed ${seed}`);
     const result = await fuzz(server.conformance.doc, callers, { rounds, seed, seedIds: [taskId] });
     const violations = (await server.conformance.settled()).map((v) => `${v.request} → ${v.status}: ${v.problem}`);
-    return { ...result, seed, rounds, violations };
+    return { ...result, seed, rounds, violations, ledger: await ledgerProblems(server) };
   } finally {
     // Violations are reported above, not thrown: the bench prints, the fuzz test asserts.
     server.conformance.violations.length = 0;
     await server.close();
+    [logger.level, requestLogger.level] = levels;
   }
 }
 

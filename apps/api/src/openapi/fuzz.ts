@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { negativeBalancesAsOfAnyDay, payoutAnomalies, reconciliation } from '@kamai/projections';
+import { verifyLedger } from '../finance/verify.ts';
 import type { TestClient, TestServer } from '../testing/server.ts';
 import { type JsonSchema, invalid, valid } from './arbitraries.ts';
 import type { OpenApiDocument } from './conformance.ts';
@@ -134,4 +136,24 @@ export async function fuzz(
   }
   result.seconds = (performance.now() - started) / 1000;
   return result;
+}
+
+/**
+ * What `reconcile` and `verify-ledger` check, on the data the fuzzing left: the ledger's difference
+ * is 0, no balance is or ever was negative, no payout anomaly, the event log's chains verify. Each
+ * problem found, as a line; none when the ledger holds.
+ */
+export async function ledgerProblems(server: TestServer): Promise<string[]> {
+  await server.runner.waitFor(await server.store.headPosition());
+  const problems: string[] = [];
+  const totals = await reconciliation(server.db);
+  if (totals.differencePaise !== 0) problems.push(`reconcile: the ledger's difference is ${totals.differencePaise} paise`);
+  if (totals.negativeBalances.length > 0) problems.push(`reconcile: negative balances ${JSON.stringify(totals.negativeBalances)}`);
+  const everNegative = await negativeBalancesAsOfAnyDay(server.db);
+  if (everNegative.length > 0) problems.push(`reconcile: balances negative on a day ${JSON.stringify(everNegative)}`);
+  const anomalies = await payoutAnomalies(server.db, new Date(Date.now() - 10 * 60_000).toISOString());
+  for (const [kind, found] of Object.entries(anomalies)) if (found.length > 0) problems.push(`reconcile: payout anomaly ${kind} ${JSON.stringify(found)}`);
+  const verdict = await verifyLedger(server.store, { signingKey: null, witness: null });
+  if (!verdict.ok) problems.push(`verify-ledger: ${JSON.stringify(verdict.failure)}`);
+  return problems;
 }

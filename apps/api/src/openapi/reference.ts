@@ -44,10 +44,18 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * The bundled zod probes for `Function('')` (its JIT) and falls back when refused, but the probe is
+ * still a CSP violation under `script-src 'self'`; jitless tells it not to try. Zod reads this global
+ * when its module runs, so it goes first in the same script.
+ */
+const VIEWER_PRELUDE = 'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n';
+
 /** The viewer's browser bundle, read once (about 4 MB; compressed on the way out like any asset). */
 let script: string | undefined;
 const viewerScript = () =>
-  (script ??= readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js'), 'utf8'));
+  (script ??=
+    VIEWER_PRELUDE + readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js'), 'utf8'));
 
 export const referenceRoutes = new Hono<AppEnv>()
   .get('/api/admin/reference', withRole(...ROLES), (c) =>

@@ -18,6 +18,7 @@ import type Database from 'better-sqlite3';
 import webpush from 'web-push';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
+import { Leases, retryDelay } from '../outbox/leases.ts';
 import { openWalFile } from '../sqlite-file.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -29,6 +30,9 @@ const SEND_TIMEOUT_MS = 10_000;
 /** A claimed row is another process's for this long; after it, a crash's row is taken again. */
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 8;
+/** A failed alert is tried again after 30 s, then twice as long each time, at most an hour apart. */
+const RETRY_FIRST_MS = 30_000;
+const RETRY_MAX_MS = 3_600_000;
 const BATCH = 200;
 const POLL_MS = 1000;
 
@@ -78,6 +82,7 @@ function alertParams(params: Readonly<Record<string, unknown>> | undefined): Rec
  */
 export class AlertSender {
   private readonly db: Database.Database;
+  private readonly leases: Leases;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -104,6 +109,7 @@ export class AlertSender {
         lease_until INTEGER NOT NULL DEFAULT 0);
       CREATE INDEX IF NOT EXISTS outbox_due ON outbox (due_at);
     `);
+    this.leases = new Leases(this.db, { table: 'outbox', key: 'id', due: 'due_at' });
   }
 
   /** Follows the log: a look each second, and at once after this process appends. */
@@ -216,11 +222,11 @@ export class AlertSender {
 
   private async deliverDue(): Promise<void> {
     const now = this.deps.now().getTime();
-    const rows = this.db.prepare('SELECT id, user_id, alert, params, channel, endpoint, attempts FROM outbox WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT 50').all(now, now) as OutboxRow[];
+    const rows = this.leases.due<OutboxRow>(now, 50, 'id, user_id, alert, params, channel, endpoint, attempts');
     for (const row of rows) {
       if (this.stopped) return;
-      const claimed = this.db.prepare('UPDATE outbox SET lease_until = ? WHERE id = ? AND lease_until <= ?').run(now + LEASE_MS, row.id, now).changes === 1;
-      if (!claimed) continue;
+      // Claimed one at a time, as it is sent: a batch's lease could lapse while the first ones are still being tried.
+      if (!this.leases.claimOne(row.id, now, LEASE_MS)) continue;
       try {
         await this.deliver(row);
         this.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id);
@@ -230,7 +236,7 @@ export class AlertSender {
           this.log(`[push] ${row.channel} alert ${row.alert} for user ${row.user_id} given up after ${attempts} attempts: ${String(err)}`);
           this.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id);
         } else {
-          const retryAt = this.deps.now().getTime() + Math.min(30_000 * 2 ** row.attempts, 3_600_000);
+          const retryAt = this.deps.now().getTime() + retryDelay(RETRY_FIRST_MS, attempts, RETRY_MAX_MS);
           this.db.prepare('UPDATE outbox SET attempts = ?, due_at = ?, lease_until = 0 WHERE id = ?').run(attempts, retryAt, row.id);
         }
       }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { WEBHOOK_RETRY_MAX_DELAY_MS, WEBHOOK_RETRY_WINDOW_MS, type WebhookDeliveryStatus } from '@kamai/contracts';
+import { Leases, retryDelay as backoff } from '../outbox/leases.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
 /** A delivery's sending state: what the read model cannot know, kept apart so a rebuild of it sends nothing twice. */
@@ -45,7 +46,7 @@ const stateOf = (r: SendRow): SendState => ({
 
 /** How long a failed attempt waits before the next: `first`, doubling each time, at most an hour. */
 export function retryDelay(firstMs: number, attempts: number): number {
-  return Math.min(firstMs * 2 ** Math.max(0, attempts - 1), WEBHOOK_RETRY_MAX_DELAY_MS);
+  return backoff(firstMs, attempts, WEBHOOK_RETRY_MAX_DELAY_MS);
 }
 
 /**
@@ -56,6 +57,7 @@ export function retryDelay(firstMs: number, attempts: number): number {
  */
 export class WebhookOutbox {
   readonly #db: Database.Database;
+  readonly #leases: Leases;
 
   constructor(file: string) {
     this.#db = openWalFile(file, 5000);
@@ -70,6 +72,7 @@ export class WebhookOutbox {
       CREATE INDEX IF NOT EXISTS sends_due ON sends (status, next_at);
       CREATE INDEX IF NOT EXISTS sends_endpoint ON sends (endpoint_id, status);
     `);
+    this.#leases = new Leases(this.#db, { table: 'sends', key: 'delivery_id', due: 'next_at', waiting: "status = 'pending'" });
   }
 
   /** The read model's queued_position up to which deliveries were taken in. */
@@ -100,19 +103,7 @@ export class WebhookOutbox {
 
   /** Claims up to `limit` deliveries due at `now` for `leaseMs`: no other process sends them meanwhile. */
   claim(now: number, leaseMs: number, limit: number): SendState[] {
-    // Most rounds find nothing due: a plain read then, not a write lock on the file every second.
-    const anyDue = this.#db.prepare("SELECT 1 FROM sends WHERE status = 'pending' AND next_at <= ? AND lease_until <= ? LIMIT 1").get(now, now);
-    if (anyDue === undefined) return [];
-    return this.#db
-      .transaction(() => {
-        const due = this.#db
-          .prepare("SELECT * FROM sends WHERE status = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY next_at LIMIT ?")
-          .all(now, now, limit) as SendRow[];
-        const lease = this.#db.prepare('UPDATE sends SET lease_until = ? WHERE delivery_id = ?');
-        for (const row of due) lease.run(now + leaseMs, row.delivery_id);
-        return due.map(stateOf);
-      })
-      .immediate();
+    return this.#leases.claim<SendRow>(now, leaseMs, limit).map(stateOf);
   }
 
   /** The receiver answered 2xx. Only the generation that was sent is settled (a replay meanwhile stays pending). */
@@ -132,6 +123,13 @@ export class WebhookOutbox {
       .run(gaveUp ? 'failed' : 'pending', attempts, gaveUp ? now : next, status, error.slice(0, 200), send.deliveryId, send.generation);
   }
 
+  /** Not sent and not tried again (its address is refused): `failed` now, with `reason`; a replay queues it again. */
+  refused(send: SendState, reason: string, now: number): void {
+    this.#db
+      .prepare("UPDATE sends SET status = 'failed', attempts = attempts + 1, next_at = ?, last_status = NULL, last_error = ?, lease_until = 0 WHERE delivery_id = ? AND generation = ?")
+      .run(now, reason, send.deliveryId, send.generation);
+  }
+
   /** The endpoint was deleted: what it has pending is never sent. */
   cancel(send: SendState): void {
     this.#db.prepare("UPDATE sends SET status = 'cancelled', lease_until = 0 WHERE delivery_id = ? AND generation = ?").run(send.deliveryId, send.generation);
@@ -139,8 +137,7 @@ export class WebhookOutbox {
 
   /** Gives claimed deliveries back unsent (this process stops): another process, or the next start, sends them at once. */
   release(sends: Iterable<SendState>): void {
-    const release = this.#db.prepare('UPDATE sends SET lease_until = 0 WHERE delivery_id = ? AND generation = ?');
-    for (const send of sends) release.run(send.deliveryId, send.generation);
+    this.#leases.release([...sends].map((send) => ({ key: send.deliveryId, also: { generation: send.generation } })));
   }
 
   /** The sending state of these deliveries, by id (a delivery the sender has not taken in yet is absent). */

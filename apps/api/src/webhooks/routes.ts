@@ -20,6 +20,7 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { caughtUp } from '../finance/ledger-routes.ts';
+import { webhookTargetPublic } from './address.ts';
 import { newWebhookSecret, webhookUrlAllowed } from './signing.ts';
 
 const adminOnly = withRole('admin');
@@ -43,6 +44,8 @@ export const webhookRoutes = new Hono<AppEnv>()
     const by = requireUser(c).id;
     const { url, events } = c.req.valid('json');
     if (!webhookUrlAllowed(url, deps.config.webhooks.httpLoopback)) throw badRequest(msg('webhook.httpsRequired'), { url: msg('webhook.httpsRequired') });
+    // Not a way into this network (the cloud metadata service, an admin port): checked again before each delivery.
+    if (!(await webhookTargetPublic(url, deps.config.webhooks.httpLoopback))) throw badRequest(msg('webhook.privateAddress'), { url: msg('webhook.privateAddress') });
     await caughtUp(deps);
     if ((await listWebhookEndpoints(deps.db)).length >= WEBHOOK_ENDPOINTS_MAX) throw conflict(msg('webhook.tooMany', { max: WEBHOOK_ENDPOINTS_MAX }));
     const id = commandId();

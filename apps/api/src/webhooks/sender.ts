@@ -7,6 +7,7 @@ import {
 import { type ReadDbHandle, findWebhookDelivery, findWebhookEndpoint, webhookDeliveriesQueuedAfter } from '@kamai/projections';
 import type { KeyStore } from '../privacy/key-store.ts';
 import { logger } from '../observability/logger.ts';
+import { webhookTargetPublic } from './address.ts';
 import { type SendState, WebhookOutbox } from './outbox.ts';
 import { openWebhookSecret, sealWebhookSecret, signWebhook } from './signing.ts';
 
@@ -19,12 +20,16 @@ export interface WebhookSenderOptions {
   retryFirstMs: number;
   /** How often it looks for new and due deliveries. */
   pollMs?: number;
+  /** Deliveries may go to loopback (WEBHOOK_HTTP_LOOPBACK, the tests); never to other private addresses. */
+  allowLoopback: boolean;
 }
 
 /** Longer than an attempt can take: a process that died mid-send leaves its claim to lapse after this. */
 const LEASE_MS = WEBHOOK_TIMEOUT_MS * 3;
 /** Deliveries sent at once by one process. */
 const BATCH = 8;
+/** The delivery log's `lastError` for an endpoint whose host is, or resolves to, a private address. */
+export const PRIVATE_ADDRESS = 'private_address';
 
 /**
  * Sends the deliveries the webhooks read model queues (projections/src/webhooks), signed, each
@@ -83,11 +88,16 @@ export class WebhookSender {
   }
 
   async #send(send: SendState): Promise<void> {
-    const { db, keys, retryFirstMs } = this.#options;
+    const { db, keys, retryFirstMs, allowLoopback } = this.#options;
     const delivery = await findWebhookDelivery(db, send.deliveryId);
     const endpoint = delivery && (await findWebhookEndpoint(db, delivery.endpoint_id));
     if (!delivery || !endpoint || endpoint.deletedAt !== null) {
       this.outbox.cancel(send);
+      return;
+    }
+    // Its name may point somewhere private now that did not at registration: not sent, and not retried.
+    if (!(await webhookTargetPublic(endpoint.url, allowLoopback))) {
+      this.outbox.refused(send, PRIVATE_ADDRESS, Date.now());
       return;
     }
     let secret = this.#secrets.get(endpoint.id);

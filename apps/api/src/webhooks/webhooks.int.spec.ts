@@ -1,12 +1,12 @@
-import { WEBHOOK_EVENT_KINDS, type WebhookDeliveryBody, type WebhookEndpointBody, type WebhookEndpointCreatedBody } from '@kamai/contracts';
+import { type AuditEntryBody, WEBHOOK_EVENT_KINDS, type WebhookDeliveryBody, type WebhookEndpointBody, type WebhookEndpointCreatedBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANK, UPI, adjust } from '../finance/testing.ts';
-import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
+import { type TestServer, startTestServer } from '../testing/server.ts';
 import { startReceiver } from './testing.ts';
 
 // Webhooks on one in-process server: registration, what a body holds, retries, the log, replay, delete.
 let server: TestServer;
-let admin: TestClient;
+let admin: Awaited<ReturnType<TestServer['signUp']>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
@@ -106,5 +106,23 @@ describe('webhooks', () => {
     await server.runner.waitFor(await server.store.headPosition());
     await server.sweepWebhooks();
     expect(receiver.got.length).toBe(afterDelete);
+  });
+
+  it('shows who registered, replayed and deleted an endpoint in the audit list', async () => {
+    const other = await server.signUp({ roles: ['admin'] });
+    const created = await admin.post<WebhookEndpointCreatedBody>('/api/admin/webhooks', { url: 'https://example.com/audited', events: ['funding.booked'] });
+    const id = created.body.id;
+    expect((await other.post(`/api/admin/webhooks/${id}/replay`, { fromPosition: 0 })).status).toBe(202);
+    expect((await other.delete(`/api/admin/webhooks/${id}`)).status).toBe(204);
+    const audit = await admin.get<AuditEntryBody[]>('/api/admin/audit');
+    expect(audit.status).toBe(200);
+    const rows = audit.body.filter((row) => row.reference === id).map((row) => [row.action, row.actor.id, row.subject, row.amount]);
+    expect(rows).toEqual([
+      ['webhook_endpoint_deleted', other.userId, null, null],
+      ['webhook_replay_requested', other.userId, null, null],
+      ['webhook_endpoint_registered', admin.userId, null, null],
+    ]);
+    const filtered = await admin.get<AuditEntryBody[]>(`/api/admin/audit?action=webhook_endpoint_deleted&actor=${other.userId}`);
+    expect(filtered.body.map((row) => row.reference)).toEqual([id]);
   });
 });
