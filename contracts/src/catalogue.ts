@@ -17,6 +17,7 @@ import { WALLET_MESSAGES } from './wallet.ts';
 import { WITHDRAWAL_MESSAGES, WITHDRAWAL_STATE_MESSAGES } from './withdrawals.ts';
 import { WEBHOOK_MESSAGES } from './webhooks.ts';
 import { PUSH_MESSAGES } from './push.ts';
+import { INVITATION_MESSAGES } from './invitations.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -158,6 +159,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('webhook', WEBHOOK_MESSAGES),
   ...prefixed('push', PUSH_MESSAGES),
   ...prefixed('appeal', APPEAL_MESSAGES),
+  ...prefixed('invitation', INVITATION_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -98,4 +98,8 @@ export type ErrorCode =
   | 'appeal_window_closed'
   /** The reviewer who rejected a proof deciding its appeal: 403. */
   | 'own_rejection'
+  /** An invitation bonus past the programme's budget (a workflow step's outcome; docs/invitations.md): 409. */
+  | 'budget_spent'
+  /** An inviter's bonus past their monthly cap (a workflow step's outcome): 409. */
+  | 'monthly_cap'
   | 'internal';

@@ -31,3 +31,4 @@ export * from './trust-signals.ts';
 export * from './appeals.ts';
 export * from './health.ts';
 export * from './data-export.ts';
+export * from './invitations.ts';

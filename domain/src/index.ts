@@ -25,3 +25,5 @@ export * from './finance/funding.ts';
 export * from './workflows/workflow.ts';
 export * from './finance/staff-limits.ts';
 export * from './webhooks/endpoint.ts';
+export * from './invitations/invitation.ts';
+export * from './invitations/credit.ts';

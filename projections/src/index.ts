@@ -52,3 +52,6 @@ export * from './staff/queues.ts';
 export * from './webhooks/schema.ts';
 export * from './webhooks/projection.ts';
 export * from './webhooks/queries.ts';
+export * from './invitations/schema.ts';
+export * from './invitations/projection.ts';
+export * from './invitations/queries.ts';

@@ -14,6 +14,7 @@ import { walletProjection } from './wallet/projection.ts';
 import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { workflowsProjection } from './workflows/projection.ts';
 import { webhooksProjection } from './webhooks/projection.ts';
+import { invitationsProjection } from './invitations/projection.ts';
 
 /**
  * Every read model, in the order they apply each event. A new read model is one folder (projection,
@@ -35,6 +36,7 @@ export const allProjections: readonly Projection[] = [
   deletionsProjection,
   workflowsProjection,
   webhooksProjection,
+  invitationsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -12,6 +12,7 @@ import { privacyEvents } from './privacy.ts';
 import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
+import { invitationEvents } from '../invitations.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -44,6 +45,7 @@ export type FundingEvent = EventsOf<typeof fundingEvents>;
 export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
+export type InvitationEvent = EventsOf<typeof invitationEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -62,6 +64,7 @@ export const allEvents = {
   ...privacyEvents,
   ...workflowEvents,
   ...webhookEvents,
+  ...invitationEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -174,6 +174,11 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   ProofResubmitted: 1,
   AppealOpened: 1,
   AppealDecided: 1,
+  InviteCodeIssued: 1,
+  InvitationAccepted: 1,
+  InvitationBonusAwarded: 1,
+  InvitationBonusRefused: 1,
+  InvitationBonusCounted: 1,
 };
 
 /**

@@ -39,5 +39,11 @@ export const streams = {
   workflow: (workflowId: string) => `workflow-${workflowId}`,
   /** A webhook endpoint registered by an admin (docs/api.md#webhooks). */
   webhook: (endpointId: string) => `webhook-${endpointId}`,
+  /** An invite code, held for one person (docs/invitations.md). */
+  inviteCode: (code: string) => `invite-code-${code}`,
+  /** An invitation, named by the person invited (one inviter each). */
+  invitation: (inviteeId: string) => `invitation-${inviteeId}`,
+  /** Every invitation bonus counted against the budget and the inviters' monthly caps. */
+  invitationProgramme: () => 'invitation-programme',
 };
 export * from './codec.ts';

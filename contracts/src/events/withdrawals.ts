@@ -81,6 +81,10 @@ const ControlLimitValues = v.object({
   memberDailyAdjustmentLimitPaise: v.optional(v.number()),
   payoutBatchApprovalThresholdPaise: v.optional(v.number()),
   autoApproveAfterHours: v.optional(v.number()),
+  inviteeBonusPaise: v.optional(v.number()),
+  inviterBonusPaise: v.optional(v.number()),
+  inviterMonthlyCapPaise: v.optional(v.number()),
+  invitationBudgetPaise: v.optional(v.number()),
 });
 
 /** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
@@ -98,6 +102,10 @@ export const settingsEvents = {
     payoutBatchApprovalThresholdPaise: v.optional(v.number()),
     latePayoutDays: v.optional(v.number()),
     deletionCoolingOffHours: v.optional(v.number()),
+    inviteeBonusPaise: v.optional(v.number()),
+    inviterBonusPaise: v.optional(v.number()),
+    inviterMonthlyCapPaise: v.optional(v.number()),
+    invitationBudgetPaise: v.optional(v.number()),
     /** The whole list of canned rejection reasons (it replaces the one in force). */
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     updatedBy: v.string(),

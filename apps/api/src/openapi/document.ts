@@ -51,6 +51,8 @@ const ERROR_CODES = {
   appeal_exists: 409,
   appeal_window_closed: 409,
   own_rejection: 403,
+  budget_spent: 409,
+  monthly_cap: 409,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */
