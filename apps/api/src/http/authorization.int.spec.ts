@@ -163,6 +163,8 @@ const MATRIX: Row[] = [
   ['POST', '/api/submissions/:id/appeal', 'signedIn', 400],
   ['GET', '/api/admin/appeals', 'reviewer', 200],
   ['POST', '/api/admin/appeals/:id/decide', 'reviewer', 400],
+  ['GET', '/api/profile/invite', 'signedIn', 200],
+  ['GET', '/api/admin/invitations', 'finance', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -1,4 +1,7 @@
 import {
+  InviteBody,
+  InvitationBody,
+  InvitationsQuery,
   ConsentRequest,
   PushAlertsBody,
   TaskSignalBody,
@@ -296,4 +299,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/submissions/:id/appeal': { summary: 'Appeal a rejection of your proof (once, within 7 days)', access: 'signedIn', idPattern: UUID, body: AppealRequest, ok: 201, answer: AppealOpenedBody },
   'GET /api/admin/appeals': { summary: 'Appeals to decide (or decided)', access: 'reviewer', query: AppealsQuery, ok: 200, answer: AppealBody, list: true },
   'POST /api/admin/appeals/:id/decide': { summary: 'Uphold or overturn an appeal (never your own rejection; overturning credits the reward)', access: 'reviewer', idPattern: UUID, body: DecideAppealRequest, ok: 200, answer: AppealBody },
+  'GET /api/profile/invite': { summary: 'Your invite code and the link that carries it (stable)', access: 'signedIn', ok: 200, answer: InviteBody },
+  'GET /api/admin/invitations': { summary: 'Invitations with each bonus and the refusal reason code', access: 'finance', query: InvitationsQuery, ok: 200, answer: InvitationBody, list: true },
 };
