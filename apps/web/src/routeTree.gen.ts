@@ -25,6 +25,7 @@ import { Route as AuthedAdminIndexRouteImport } from './routes/_authed/admin/ind
 import { Route as AuthedAdminAuditRouteImport } from './routes/_authed/admin/audit';
 import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin/deletions';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
+import { Route as AuthedAdminInvitationsRouteImport } from './routes/_authed/admin/invitations';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/admin/settings';
@@ -115,6 +116,11 @@ const AuthedAdminFinanceRoute = AuthedAdminFinanceRouteImport.update({
   path: '/admin/finance',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminInvitationsRoute = AuthedAdminInvitationsRouteImport.update({
+  id: '/admin/invitations',
+  path: '/admin/invitations',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedAdminKycRoute = AuthedAdminKycRouteImport.update({
   id: '/admin/kyc',
   path: '/admin/kyc',
@@ -185,6 +191,7 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
@@ -212,6 +219,7 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/settings': typeof AuthedAdminSettingsRoute;
@@ -242,6 +250,7 @@ export interface FileRoutesById {
   '/_authed/admin/audit': typeof AuthedAdminAuditRoute;
   '/_authed/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/_authed/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
   '/_authed/admin/settings': typeof AuthedAdminSettingsRoute;
@@ -271,6 +280,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
+    | '/admin/invitations'
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/settings'
@@ -298,6 +308,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
+    | '/admin/invitations'
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/settings'
@@ -327,6 +338,7 @@ export interface FileRouteTypes {
     | '/_authed/admin/audit'
     | '/_authed/admin/deletions'
     | '/_authed/admin/finance'
+    | '/_authed/admin/invitations'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
     | '/_authed/admin/settings'
@@ -464,6 +476,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminFinanceRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/invitations': {
+      id: '/_authed/admin/invitations';
+      path: '/admin/invitations';
+      fullPath: '/admin/invitations';
+      preLoaderRoute: typeof AuthedAdminInvitationsRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/kyc': {
       id: '/_authed/admin/kyc';
       path: '/admin/kyc';
@@ -551,6 +570,7 @@ interface AuthedRouteChildren {
   AuthedAdminAuditRoute: typeof AuthedAdminAuditRoute;
   AuthedAdminDeletionsRoute: typeof AuthedAdminDeletionsRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
+  AuthedAdminInvitationsRoute: typeof AuthedAdminInvitationsRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute;
@@ -572,6 +592,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminAuditRoute: AuthedAdminAuditRoute,
   AuthedAdminDeletionsRoute: AuthedAdminDeletionsRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
+  AuthedAdminInvitationsRoute: AuthedAdminInvitationsRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,

@@ -32,6 +32,7 @@ export const STAFF_SCREENS: readonly StaffScreen[] = [
     queues: ['withdrawalsPending', 'payoutsLate', 'batchesOpen', 'adjustmentsPending'],
   },
   { path: '/admin/webhooks', role: 'admin', label: 'staff.webhooks', Icon: GlobeIcon },
+  { path: '/admin/invitations', role: 'finance', label: 'staff.invitations', Icon: WalletIcon },
 ];
 
 /** The staff screens this user's roles open, in the list's order; none for a user without a role. */
