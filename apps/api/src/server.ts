@@ -26,7 +26,7 @@ import { AttemptStore } from './auth/attempts.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { sweepWorkflows } from './workflows/run.ts';
-import { sweepInvitations } from './invitations/award.ts';
+import { followInvitationMilestones, sweepInvitations } from './invitations/award.ts';
 import { AlertSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
@@ -259,6 +259,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   workflowSweep.unref();
   await starting;
   sweepAbandoned();
+  const invitations = followInvitationMilestones(appDeps, log);
   webhooks.start();
   // Alerts outside the app follow the log from their own checkpoint (push/sender.ts).
   alerts.start();
@@ -293,6 +294,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(sweep);
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
+      await invitations.stop();
       await webhooks.stop();
       await alerts.stop();
       storage.stop();

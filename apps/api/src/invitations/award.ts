@@ -188,3 +188,49 @@ export async function sweepInvitations(deps: AppDeps, log: (line: string) => voi
   }
   return decided;
 }
+
+/** The events after which a bonus may be due: an approval (an overturned appeal too), a paid withdrawal. */
+const MILESTONES = ['ProofApproved', 'AppealDecided', 'WithdrawalPaid'] as const;
+
+/**
+ * Runs the sweep soon after this process appends a milestone (read by header only: nothing personal
+ * is opened), so a bonus follows its approval or payout within moments rather than at the next
+ * minute's sweep, which still catches what other processes appended. A store without change
+ * signals (KurrentDB) relies on the minute's sweep alone.
+ */
+export function followInvitationMilestones(deps: AppDeps, log: (line: string) => void): { stop(): Promise<void> } {
+  const { store } = deps;
+  if (!store.onAppended || !store.readHeadersNow) return { stop: async () => {} };
+  const readHeaders = store.readHeadersNow.bind(store);
+  let seen = store.localHead ?? 0;
+  let head = seen;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        const upTo = head;
+        const due = readHeaders(seen, upTo, MILESTONES).length > 0;
+        seen = upTo;
+        if (due) await sweepInvitations(deps, log);
+      } while (again);
+    })()
+      .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))
+      .finally(() => (running = null));
+  };
+  const unhook = store.onAppended((position) => {
+    head = Math.max(head, position);
+    run();
+  });
+  return {
+    async stop() {
+      unhook();
+      await running;
+    },
+  };
+}

@@ -83,7 +83,7 @@ describe('invitations that cannot be farmed (docs/invitations.md)', () => {
     expect(await invitation(invitee.userId)).toMatchObject({ status: 'pending', inviterId: inviter.userId, refusal: null });
 
     await approvedTask(invitee);
-    expect(await server.sweepInvitations()).toBe(1);
+    await server.sweepInvitations();
     expect(await balanceOf(invitee)).toBe('175.00');
     expect(await invitation(invitee.userId)).toMatchObject({ status: 'pending', invitee: { status: 'paid', amount: '25.00', refusal: null }, inviter: { status: 'pending' } });
 
