@@ -207,6 +207,18 @@ const SCREENS: Screen[] = [
       await page.getByTestId('alerts-section').scrollIntoViewIfNeeded();
     },
   },
+  // The invite card, with its link and share button (docs/invitations.md).
+  {
+    name: 'profile invite friends',
+    role: 'worker',
+    path: '/profile',
+    reach: async (page) => {
+      await page.getByTestId('invite-link').waitFor();
+      await page.getByTestId('invite-section').scrollIntoViewIfNeeded();
+    },
+  },
+  { name: 'register by an invite link', role: 'guest', path: '/register?invite=ABCD2345' },
+  { name: 'finance invitations', role: 'finance', path: '/admin/invitations' },
 ];
 
 /** A task nobody has done: its proof dialog and its edit dialog are opened. */
