@@ -15,7 +15,7 @@ import {
   invitationProgrammeDecider,
   userDecider,
 } from '@kamai/domain';
-import { undecidedInvitations } from '@kamai/projections';
+import { undecidedInvitations, unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
@@ -170,6 +170,17 @@ function milestones(state: UserState): { approved: boolean; paid: boolean } {
  */
 export async function sweepInvitations(deps: AppDeps, log: (line: string) => void = () => {}): Promise<number> {
   let decided = 0;
+  // First the bonuses a crash left half-done. No request waits to retry them, so they are resumed at
+  // once rather than after the general sweep's minute (their steps are keyed; two drivers are safe).
+  for (const row of await unfinishedWorkflows(deps.db, deps.now().toISOString())) {
+    if (row.kind !== invitationBonusWorkflow.kind) continue;
+    try {
+      await driveWorkflow(deps, row.id, invitationBonusWorkflow);
+      decided++;
+    } catch (err) {
+      log(`[invitations] ${row.id}: not finished yet: ${String(err)}`);
+    }
+  }
   for (const row of await undecidedInvitations(deps.db)) {
     try {
       const { state } = await loadStream(deps.store, streams.user(row.invitee_id), userDecider);
