@@ -45,7 +45,6 @@ describe('an invitation bonus killed after every append', () => {
 
     let kills = 0;
     for (let n = 1; n < 20; n++) {
-      console.log(`[crash-invitations] kill after append ${n}`);
       const inviter = await registerAt(api.url, 'Kiran');
       const code = (await as(inviter).get('/api/profile/invite')).body.code as string;
       const invitee = new TestClient(api.url);
