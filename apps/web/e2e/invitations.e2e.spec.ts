@@ -1,4 +1,4 @@
-import type { Page } from 'playwright';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestAccount } from './harness.ts';
 import { expectAccessible, proofByApi, registeredAccount, setUpBrowserSuite, staffAccount, taskByApi, testAccount, tx } from './helpers.ts';
