@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Consent } from './privacy.ts';
+import { InviteCodeInput } from './invitations.ts';
 import { noControlCharacters } from './text.ts';
 
 /** The rules and messages shared by the forms and the API. */
@@ -42,6 +43,8 @@ export const RegisterRequest = v.object({
   lastName: LastName,
   /** "I am 18 or older and agree to the Privacy Policy": required, recorded with the policy's version. */
   consent: Consent,
+  /** The code of the invite link the person came by (docs/invitations.md); an unknown one is a field error. */
+  inviteCode: v.optional(InviteCodeInput),
 });
 export type RegisterRequest = v.InferOutput<typeof RegisterRequest>;
 

@@ -19,6 +19,7 @@ import { WEBHOOK_MESSAGES } from './webhooks.ts';
 import { PUSH_MESSAGES } from './push.ts';
 import { TAX_MESSAGES } from './tax.ts';
 import { PERIOD_MESSAGES } from './periods.ts';
+import { INVITATION_MESSAGES } from './invitations.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -162,6 +163,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('appeal', APPEAL_MESSAGES),
   ...prefixed('tax', TAX_MESSAGES),
   ...prefixed('period', PERIOD_MESSAGES),
+  ...prefixed('invitation', INVITATION_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -25,6 +25,10 @@ export const CONTROL_SETTINGS = {
   memberDailyAdjustmentLimit: 'memberDailyAdjustmentLimitPaise',
   payoutBatchApprovalThreshold: 'payoutBatchApprovalThresholdPaise',
   autoApproveAfterHours: 'autoApproveAfterHours',
+  inviteeBonus: 'inviteeBonusPaise',
+  inviterBonus: 'inviterBonusPaise',
+  inviterMonthlyCap: 'inviterMonthlyCapPaise',
+  invitationBudget: 'invitationBudgetPaise',
 } as const satisfies Readonly<Record<string, keyof Limits>>;
 
 /** A control setting by its limit key. */

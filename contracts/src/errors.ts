@@ -102,4 +102,8 @@ export type ErrorCode =
   | 'period_closed'
   /** Closing the current or a future month: 409. */
   | 'period_not_over'
+  /** An invitation bonus past the programme's budget (a workflow step's outcome; docs/invitations.md): 409. */
+  | 'budget_spent'
+  /** An inviter's bonus past their monthly cap (a workflow step's outcome): 409. */
+  | 'monthly_cap'
   | 'internal';

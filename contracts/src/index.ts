@@ -34,3 +34,4 @@ export * from './data-export.ts';
 export * from './reviewer-stats.ts';
 export * from './tax.ts';
 export * from './periods.ts';
+export * from './invitations.ts';

@@ -103,6 +103,8 @@ export const YearlyReportLine = v.strictObject({
   adjustments: v.string(),
   /** Withdrawals paid to the bank, less those the bank returned. */
   payouts: v.string(),
+  /** Invitation bonuses credited (docs/invitations.md). */
+  referralBonuses: v.string(),
 });
 export type YearlyReportLine = v.InferOutput<typeof YearlyReportLine>;
 
@@ -112,7 +114,7 @@ export const YearlyReportBody = v.strictObject({
   from: v.string(),
   to: v.string(),
   people: v.array(YearlyReportLine),
-  totals: v.strictObject({ rewards: v.string(), bonuses: v.string(), adjustments: v.string(), payouts: v.string() }),
+  totals: v.strictObject({ rewards: v.string(), bonuses: v.string(), adjustments: v.string(), payouts: v.string(), referralBonuses: v.string() }),
 });
 export type YearlyReportBody = v.InferOutput<typeof YearlyReportBody>;
 

@@ -59,6 +59,7 @@ export const NOTIFICATION_TEXTS = {
   },
   appeal_upheld: { title: 'Appeal Decided', message: 'Your appeal for "{taskTitle}" was not accepted: {reason}.' },
   appeal_overturned: { title: 'Appeal Accepted', message: 'Your appeal for "{taskTitle}" was accepted. {amountPaise} has been added to your wallet.' },
+  invite_bonus: { title: 'Invitation Bonus', message: '{amountPaise} has been added to your wallet for an invitation' },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];
@@ -81,6 +82,7 @@ export const LEDGER_TEXTS = {
   bank_funding: 'Payout account funded, bank reference {reference}',
   /** Not a wallet entry: a funding taken back by two finance members (platform:company_funding -> platform:bank). */
   bank_funding_reversed: 'Payout account funding reversed, bank reference {reference}',
+  referral_bonus: 'Invitation bonus',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

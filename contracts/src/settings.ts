@@ -32,6 +32,14 @@ export const DEFAULT_LIMITS = {
   deletionCoolingOffHours: 48,
   /** A proof nobody decided within this many hours is approved by the system; 0 turns it off. */
   autoApproveAfterHours: 72,
+  /** Invitations (docs/invitations.md): the invited person's bonus after their first approved task. */
+  inviteeBonusPaise: rupees(25),
+  /** The inviter's bonus after the invited person's first paid withdrawal. */
+  inviterBonusPaise: rupees(25),
+  /** What one inviter may get in invitation bonuses per calendar month (IST). */
+  inviterMonthlyCapPaise: rupees(250),
+  /** All invitation bonuses ever; once spent, the programme stops. */
+  invitationBudgetPaise: rupees(50000),
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -70,6 +78,10 @@ export function limitsBody(limits: Limits) {
     latePayoutDays: limits.latePayoutDays,
     deletionCoolingOffHours: limits.deletionCoolingOffHours,
     autoApproveAfterHours: limits.autoApproveAfterHours,
+    inviteeBonus: formatPaise(limits.inviteeBonusPaise),
+    inviterBonus: formatPaise(limits.inviterBonusPaise),
+    inviterMonthlyCap: formatPaise(limits.inviterMonthlyCapPaise),
+    invitationBudget: formatPaise(limits.invitationBudgetPaise),
   };
 }
 
@@ -89,6 +101,10 @@ export const SettingsBody = v.object({
   latePayoutDays: v.number(),
   deletionCoolingOffHours: v.number(),
   autoApproveAfterHours: v.number(),
+  inviteeBonus: v.string(),
+  inviterBonus: v.string(),
+  inviterMonthlyCap: v.string(),
+  invitationBudget: v.string(),
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
   /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
   taxRules: v.array(TaxRuleBody),
@@ -152,6 +168,10 @@ export const SettingsUpdateRequest = v.object({
   cannedReasons: v.optional(CannedReasonsInput),
   /** A control setting: the whole list, which replaces the one in force once a second admin approves. */
   taxRules: v.optional(TaxRulesInput),
+  inviteeBonus: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
+  inviterBonus: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
+  inviterMonthlyCap: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
+  invitationBudget: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
 });
 
 /**

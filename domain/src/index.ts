@@ -27,3 +27,5 @@ export * from './finance/staff-limits.ts';
 export * from './webhooks/endpoint.ts';
 export * from './tax/withholding.ts';
 export * from './finance/periods.ts';
+export * from './invitations/invitation.ts';
+export * from './invitations/credit.ts';

@@ -55,3 +55,6 @@ export * from './webhooks/queries.ts';
 export * from './reviewer-stats/schema.ts';
 export * from './reviewer-stats/projection.ts';
 export * from './reviewer-stats/queries.ts';
+export * from './invitations/schema.ts';
+export * from './invitations/projection.ts';
+export * from './invitations/queries.ts';

@@ -15,6 +15,7 @@ import { withdrawalsProjection } from './withdrawals/projection.ts';
 import { workflowsProjection } from './workflows/projection.ts';
 import { webhooksProjection } from './webhooks/projection.ts';
 import { reviewerStatsProjection } from './reviewer-stats/projection.ts';
+import { invitationsProjection } from './invitations/projection.ts';
 
 /**
  * Every read model, in the order they apply each event. A new read model is one folder (projection,
@@ -37,6 +38,7 @@ export const allProjections: readonly Projection[] = [
   workflowsProjection,
   webhooksProjection,
   reviewerStatsProjection,
+  invitationsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

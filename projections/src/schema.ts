@@ -9,6 +9,7 @@ import type { ProofWindowHeadTable, ProofWindowTable, SimilarProofsTable } from 
 import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/schema.ts';
 import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { WorkflowsTable } from './workflows/schema.ts';
+import type { InvitationsTable } from './invitations/schema.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WebhookWithdrawalsTable } from './webhooks/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 import type { ReviewProofsTable, ReviewerDaysTable, ReviewerDecisionsTable, WorkerRejectionDaysTable } from './reviewer-stats/schema.ts';
@@ -58,6 +59,7 @@ export interface ReadDb {
   reviewer_days: ReviewerDaysTable;
   reviewer_decisions: ReviewerDecisionsTable;
   worker_rejection_days: WorkerRejectionDaysTable;
+  invitations: InvitationsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

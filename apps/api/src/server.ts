@@ -26,6 +26,7 @@ import { AttemptStore } from './auth/attempts.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { sweepWorkflows } from './workflows/run.ts';
+import { followInvitationMilestones, sweepInvitations } from './invitations/award.ts';
 import { AlertSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
@@ -69,6 +70,8 @@ export interface RunningServer {
   sweepUploads(now?: number): Promise<string[]>;
   /** Runs a round of the webhook sender now: takes in what the read model queued, sends what is due. */
   sweepWebhooks(): Promise<void>;
+  /** Decides the invitation bonuses whose moment came now (invitations/award.ts); answers how many. */
+  sweepInvitations(): Promise<number>;
   /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
@@ -246,6 +249,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
     sweepingWorkflows = true;
     sweepWorkflows(appDeps, WORKFLOW_DEFINITIONS, log)
       .then((n) => n > 0 && log(`[workflows] finished ${n} workflows left unfinished`))
+      // Then the invitation bonuses whose moment came (an approval, a paid withdrawal): each a workflow.
+      .then(() => sweepInvitations(appDeps, log))
+      .then((n) => n > 0 && log(`[invitations] decided ${n} bonuses`))
       .catch((err) => log(`[workflows] sweep failed: ${String(err)}`))
       .finally(() => (sweepingWorkflows = false));
   };
@@ -253,6 +259,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   workflowSweep.unref();
   await starting;
   sweepAbandoned();
+  const invitations = followInvitationMilestones(appDeps, log);
   webhooks.start();
   // Alerts outside the app follow the log from their own checkpoint (push/sender.ts).
   alerts.start();
@@ -277,6 +284,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     storageGone,
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
     sweepWebhooks: () => webhooks.tick(),
+    sweepInvitations: () => sweepInvitations(appDeps, log),
     async close(graceMs = 10_000) {
       // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -286,6 +294,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(sweep);
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
+      await invitations.stop();
       await webhooks.stop();
       await alerts.stop();
       storage.stop();

@@ -267,6 +267,18 @@ const SCREENS: Screen[] = [
       await page.getByRole('dialog').getByRole('textbox').waitFor();
     },
   },
+  // The invite card, with its link and share button (docs/invitations.md).
+  {
+    name: 'profile invite friends',
+    role: 'worker',
+    path: '/profile',
+    reach: async (page) => {
+      await page.getByTestId('invite-link').waitFor();
+      await page.getByTestId('invite-section').scrollIntoViewIfNeeded();
+    },
+  },
+  { name: 'register by an invite link', role: 'guest', path: '/register?invite=ABCD2345' },
+  { name: 'finance invitations', role: 'finance', path: '/admin/invitations' },
 ];
 
 /** Issue 36's states: a proof sent back for changes, a rejection that may be appealed, one appealed. */

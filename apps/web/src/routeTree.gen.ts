@@ -26,6 +26,7 @@ import { Route as AuthedAdminAppealsRouteImport } from './routes/_authed/admin/a
 import { Route as AuthedAdminAuditRouteImport } from './routes/_authed/admin/audit';
 import { Route as AuthedAdminDeletionsRouteImport } from './routes/_authed/admin/deletions';
 import { Route as AuthedAdminFinanceRouteImport } from './routes/_authed/admin/finance';
+import { Route as AuthedAdminInvitationsRouteImport } from './routes/_authed/admin/invitations';
 import { Route as AuthedAdminKycRouteImport } from './routes/_authed/admin/kyc';
 import { Route as AuthedAdminReviewRouteImport } from './routes/_authed/admin/review';
 import { Route as AuthedAdminReviewersRouteImport } from './routes/_authed/admin/reviewers';
@@ -122,6 +123,11 @@ const AuthedAdminFinanceRoute = AuthedAdminFinanceRouteImport.update({
   path: '/admin/finance',
   getParentRoute: () => AuthedRoute,
 } as any);
+const AuthedAdminInvitationsRoute = AuthedAdminInvitationsRouteImport.update({
+  id: '/admin/invitations',
+  path: '/admin/invitations',
+  getParentRoute: () => AuthedRoute,
+} as any);
 const AuthedAdminKycRoute = AuthedAdminKycRouteImport.update({
   id: '/admin/kyc',
   path: '/admin/kyc',
@@ -198,6 +204,7 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/reviewers': typeof AuthedAdminReviewersRoute;
@@ -227,6 +234,7 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof AuthedAdminAuditRoute;
   '/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/admin/kyc': typeof AuthedAdminKycRoute;
   '/admin/review': typeof AuthedAdminReviewRoute;
   '/admin/reviewers': typeof AuthedAdminReviewersRoute;
@@ -259,6 +267,7 @@ export interface FileRoutesById {
   '/_authed/admin/audit': typeof AuthedAdminAuditRoute;
   '/_authed/admin/deletions': typeof AuthedAdminDeletionsRoute;
   '/_authed/admin/finance': typeof AuthedAdminFinanceRoute;
+  '/_authed/admin/invitations': typeof AuthedAdminInvitationsRoute;
   '/_authed/admin/kyc': typeof AuthedAdminKycRoute;
   '/_authed/admin/review': typeof AuthedAdminReviewRoute;
   '/_authed/admin/reviewers': typeof AuthedAdminReviewersRoute;
@@ -290,6 +299,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
+    | '/admin/invitations'
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/reviewers'
@@ -319,6 +329,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/deletions'
     | '/admin/finance'
+    | '/admin/invitations'
     | '/admin/kyc'
     | '/admin/review'
     | '/admin/reviewers'
@@ -350,6 +361,7 @@ export interface FileRouteTypes {
     | '/_authed/admin/audit'
     | '/_authed/admin/deletions'
     | '/_authed/admin/finance'
+    | '/_authed/admin/invitations'
     | '/_authed/admin/kyc'
     | '/_authed/admin/review'
     | '/_authed/admin/reviewers'
@@ -495,6 +507,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminFinanceRouteImport;
       parentRoute: typeof AuthedRoute;
     };
+    '/_authed/admin/invitations': {
+      id: '/_authed/admin/invitations';
+      path: '/admin/invitations';
+      fullPath: '/admin/invitations';
+      preLoaderRoute: typeof AuthedAdminInvitationsRouteImport;
+      parentRoute: typeof AuthedRoute;
+    };
     '/_authed/admin/kyc': {
       id: '/_authed/admin/kyc';
       path: '/admin/kyc';
@@ -590,6 +609,7 @@ interface AuthedRouteChildren {
   AuthedAdminAuditRoute: typeof AuthedAdminAuditRoute;
   AuthedAdminDeletionsRoute: typeof AuthedAdminDeletionsRoute;
   AuthedAdminFinanceRoute: typeof AuthedAdminFinanceRoute;
+  AuthedAdminInvitationsRoute: typeof AuthedAdminInvitationsRoute;
   AuthedAdminKycRoute: typeof AuthedAdminKycRoute;
   AuthedAdminReviewRoute: typeof AuthedAdminReviewRoute;
   AuthedAdminReviewersRoute: typeof AuthedAdminReviewersRoute;
@@ -613,6 +633,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminAuditRoute: AuthedAdminAuditRoute,
   AuthedAdminDeletionsRoute: AuthedAdminDeletionsRoute,
   AuthedAdminFinanceRoute: AuthedAdminFinanceRoute,
+  AuthedAdminInvitationsRoute: AuthedAdminInvitationsRoute,
   AuthedAdminKycRoute: AuthedAdminKycRoute,
   AuthedAdminReviewRoute: AuthedAdminReviewRoute,
   AuthedAdminReviewersRoute: AuthedAdminReviewersRoute,

@@ -13,6 +13,7 @@ import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
+import { invitationEvents } from '../invitations.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -46,6 +47,7 @@ export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
+export type InvitationEvent = EventsOf<typeof invitationEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -65,6 +67,7 @@ export const allEvents = {
   ...workflowEvents,
   ...webhookEvents,
   ...ledgerPeriodEvents,
+  ...invitationEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

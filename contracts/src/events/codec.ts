@@ -176,6 +176,11 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   AppealDecided: 1,
   LedgerPeriodCloseRequested: 1,
   LedgerPeriodClosed: 1,
+  InviteCodeIssued: 1,
+  InvitationAccepted: 1,
+  InvitationBonusAwarded: 1,
+  InvitationBonusRefused: 1,
+  InvitationBonusCounted: 1,
 };
 
 /**

@@ -42,5 +42,11 @@ export const streams = {
   webhook: (endpointId: string) => `webhook-${endpointId}`,
   /** One month of the books, `2026-10` (docs/month-end.md). */
   ledgerPeriod: (month: string) => `ledger-period-${month}`,
+  /** An invite code, held for one person (docs/invitations.md). */
+  inviteCode: (code: string) => `invite-code-${code}`,
+  /** An invitation, named by the person invited (one inviter each). */
+  invitation: (inviteeId: string) => `invitation-${inviteeId}`,
+  /** Every invitation bonus counted against the budget and the inviters' monthly caps. */
+  invitationProgramme: () => 'invitation-programme',
 };
 export * from './codec.ts';

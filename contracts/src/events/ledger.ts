@@ -6,11 +6,11 @@ const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Why money came in. */
-export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment', 'payout_failed', 'payout_reversal'] as const;
+export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment', 'payout_failed', 'payout_reversal', 'referral_bonus'] as const;
 /** Credits that give back a withdrawal's amount (rejected, failed at the bank, reversed after paying): they undo "withdrawn". */
 export const WITHDRAWAL_RETURN_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['withdrawal_refund', 'payout_failed', 'payout_reversal']);
 /** The credits that count as earnings (the user body's totalEarned, the transactions' `earned` type). */
-export const EARNING_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['task_reward', 'kyc_bonus']);
+export const EARNING_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['task_reward', 'kyc_bonus', 'referral_bonus']);
 
 /** Why money went out. */
 export const DEBIT_KINDS = ['withdrawal', 'adjustment'] as const;

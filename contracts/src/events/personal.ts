@@ -339,6 +339,12 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   },
   LedgerPeriodCloseRequested: { plain: { month: TIME, requestedBy: ID, requestedAt: TIME } },
   LedgerPeriodClosed: { plain: { month: TIME, requestedBy: ID, closedBy: ID, closedAt: TIME } },
+  /** An invite code is a random-looking handle for a person's id, as an id is. */
+  InviteCodeIssued: { plain: { code: ID, userId: ID, issuedAt: TIME } },
+  InvitationAccepted: { plain: { inviteeId: ID, inviterId: ID, code: ID, acceptedAt: TIME } },
+  InvitationBonusAwarded: { plain: { inviteeId: ID, userId: ID, entryId: ID, awardedAt: TIME } },
+  InvitationBonusRefused: { plain: { inviteeId: ID, refusedAt: TIME } },
+  InvitationBonusCounted: { plain: { inviteeId: ID, inviterId: ID, countedAt: TIME } },
 };
 
 /**

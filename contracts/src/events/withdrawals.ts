@@ -84,6 +84,10 @@ const ControlLimitValues = v.object({
   autoApproveAfterHours: v.optional(v.number()),
   /** The whole list of tax rules (docs/tax.md); absent on events from before tax rules. */
   taxRules: v.optional(v.array(TaxRuleEvent)),
+  inviteeBonusPaise: v.optional(v.number()),
+  inviterBonusPaise: v.optional(v.number()),
+  inviterMonthlyCapPaise: v.optional(v.number()),
+  invitationBudgetPaise: v.optional(v.number()),
 });
 
 /** The `settings` stream: support e-mail and homepage. Only the fields that changed are present. */
@@ -101,6 +105,10 @@ export const settingsEvents = {
     payoutBatchApprovalThresholdPaise: v.optional(v.number()),
     latePayoutDays: v.optional(v.number()),
     deletionCoolingOffHours: v.optional(v.number()),
+    inviteeBonusPaise: v.optional(v.number()),
+    inviterBonusPaise: v.optional(v.number()),
+    inviterMonthlyCapPaise: v.optional(v.number()),
+    invitationBudgetPaise: v.optional(v.number()),
     /** The whole list of canned rejection reasons (it replaces the one in force). */
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */

@@ -5,7 +5,7 @@ const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
-export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure', 'hand_payment', 'proof_submission'] as const;
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure', 'hand_payment', 'proof_submission', 'invitation_bonus'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
 
 /**
@@ -19,7 +19,9 @@ export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
  * `reserve_reference` / `pay` / `release_reference`: a hand payment's UTR held for its withdrawal, the
  * withdrawal paid with it, and the UTR given back when the pay was refused. `take_slot` /
  * `submit_proof` / `release_slot`: a completion slot on the task's stream, the proof on the person's,
- * and the slot given back when no proof was recorded.
+ * and the slot given back when no proof was recorded. `count_bonus` / `record_bonus` /
+ * `credit_bonus`: an invitation bonus counted against the programme's budget and the inviter's
+ * monthly cap, its outcome recorded on the invitation, and the money credited (docs/invitations.md).
  */
 export const WORKFLOW_ACTIONS = [
   'claim',
@@ -40,6 +42,9 @@ export const WORKFLOW_ACTIONS = [
   'take_slot',
   'submit_proof',
   'release_slot',
+  'count_bonus',
+  'record_bonus',
+  'credit_bonus',
 ] as const;
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
 

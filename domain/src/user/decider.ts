@@ -12,6 +12,7 @@ import { type UserTaskCommand, decideUserTasks } from './tasks.ts';
 import { type WithdrawalCommand, decideWithdrawals } from './withdrawals.ts';
 import { type SuspensionCommand, decideSuspension } from './suspension.ts';
 import { type PushCommand, decidePush } from './push.ts';
+import { type CreditReferralBonus, decideReferralBonus } from '../invitations/credit.ts';
 
 /** Every command of a `user-<id>` stream. A new area adds its command union here and one case below. */
 export type UserCommand =
@@ -25,7 +26,8 @@ export type UserCommand =
   | UserTaskCommand
   | WithdrawalCommand
   | SuspensionCommand
-  | PushCommand;
+  | PushCommand
+  | CreditReferralBonus;
 
 /** The decider of `user-<id>`: each area keeps its rules in its own file; this only routes to them. */
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -83,6 +85,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UnsubscribePush':
       case 'ChoosePushAlerts':
         return decidePush(command);
+      case 'CreditReferralBonus':
+        return decideReferralBonus(command, state);
       default:
         return assertNever(command);
     }

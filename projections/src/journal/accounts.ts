@@ -10,6 +10,8 @@ export const accounts = {
   bank: 'platform:bank',
   /** The company's own money put into the payout bank account (its fundings arrive here). */
   companyFunding: 'platform:company_funding',
+  /** Invitation bonuses (docs/invitations.md): an expense of its own. */
+  referralBonus: 'platform:referral_bonus',
 } as const;
 
 /** The user a `user:<id>:…` account belongs to; null for the platform's accounts. */
@@ -30,7 +32,7 @@ export function changeOf(account: string, from: string, to: string, amountPaise:
 }
 
 /** Accounts whose outflow funds the users' wallets. */
-export const FUNDING_ACCOUNTS: readonly string[] = [accounts.taskRewards, accounts.kycBonus, accounts.adjustments];
+export const FUNDING_ACCOUNTS: readonly string[] = [accounts.taskRewards, accounts.kycBonus, accounts.adjustments, accounts.referralBonus];
 
 export type JournalKind =
   | 'task_reward'
@@ -42,7 +44,8 @@ export type JournalKind =
   | 'payout_failed'
   | 'payout_reversal'
   | 'bank_funding'
-  | 'bank_funding_reversed';
+  | 'bank_funding_reversed'
+  | 'referral_bonus';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -132,6 +135,8 @@ export function journalTransactionOf(
         case 'payout_reversal':
           // Paid, then returned by the bank: the money comes back from the bank.
           return ledgerEntry(event, userId, d, d.creditedAt, 'payout_reversal', accounts.bank, to, { withdrawalId: d.reference ?? null });
+        case 'referral_bonus':
+          return ledgerEntry(event, userId, d, d.creditedAt, 'referral_bonus', accounts.referralBonus, to);
         default:
           return null;
       }

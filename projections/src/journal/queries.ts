@@ -329,6 +329,8 @@ export interface YearlyTotals {
   bonusesPaise: number;
   adjustmentsPaise: number;
   payoutsPaise: number;
+  /** Invitation bonuses (referral_bonus). */
+  referralBonusesPaise: number;
 }
 
 /**
@@ -336,15 +338,16 @@ export interface YearlyTotals {
  * (credits less debits), and payouts net of reversals; users with none of these are left out.
  */
 export async function totalsByUser(db: ReadDbHandle, from: string, to: string): Promise<YearlyTotals[]> {
-  const { rows } = await sql<{ user_id: string; rewards: number; bonuses: number; adjustments: number; payouts: number }>`
+  const { rows } = await sql<{ user_id: string; rewards: number; bonuses: number; adjustments: number; payouts: number; referral_bonuses: number }>`
     SELECT user_id,
       SUM(CASE WHEN kind = 'task_reward' THEN amount_paise ELSE 0 END) AS rewards,
       SUM(CASE WHEN kind = 'kyc_bonus' THEN amount_paise ELSE 0 END) AS bonuses,
       SUM(CASE WHEN kind = 'adjustment' AND to_account LIKE 'user:%' THEN amount_paise WHEN kind = 'adjustment' THEN -amount_paise ELSE 0 END) AS adjustments,
-      SUM(CASE WHEN kind = 'withdrawal_paid' THEN amount_paise WHEN kind = 'payout_reversal' THEN -amount_paise ELSE 0 END) AS payouts
+      SUM(CASE WHEN kind = 'withdrawal_paid' THEN amount_paise WHEN kind = 'payout_reversal' THEN -amount_paise ELSE 0 END) AS payouts,
+      SUM(CASE WHEN kind = 'referral_bonus' THEN amount_paise ELSE 0 END) AS referral_bonuses
     FROM journal_entries
     WHERE effective_at >= ${isoMoment(from)} AND effective_at <= ${isoMoment(to)} AND user_id != ${PLATFORM_ENTRY}
-      AND kind IN ('task_reward', 'kyc_bonus', 'adjustment', 'withdrawal_paid', 'payout_reversal')
+      AND kind IN ('task_reward', 'kyc_bonus', 'adjustment', 'withdrawal_paid', 'payout_reversal', 'referral_bonus')
     GROUP BY user_id ORDER BY user_id`.execute(db);
   return rows.map((r) => ({
     userId: r.user_id,
@@ -352,5 +355,6 @@ export async function totalsByUser(db: ReadDbHandle, from: string, to: string): 
     bonusesPaise: Number(r.bonuses),
     adjustmentsPaise: Number(r.adjustments),
     payoutsPaise: Number(r.payouts),
+    referralBonusesPaise: Number(r.referral_bonuses),
   }));
 }

@@ -6,6 +6,7 @@ import type { AppEnv } from '../deps.ts';
 import { ApiError, notYetVisible } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { registerUser } from './accounts.ts';
+import { acceptInvitation, inviterOf } from '../invitations/codes.ts';
 import { verifyPassword } from './passwords.ts';
 import { clientAddress, endSession, isHttps, readWithCatchUp, requireUser, startSession, withWalletFigures } from './sessions.ts';
 
@@ -45,7 +46,10 @@ export const authRoutes = new Hono<AppEnv>()
     const wait = deps.loginGuard.register(clientAddress(c));
     if (wait > 0) tooMany(c, wait, 'api.tooManyAccounts');
     const body = c.req.valid('json');
+    // An unknown invite code is a field error before anything is recorded: the person fixes a typo or clears it.
+    const inviterId = body.inviteCode === undefined ? null : await inviterOf(deps, body.inviteCode);
     const { userId } = await registerUser(deps.store, deps.personalData, body, deps.now());
+    if (inviterId !== null && body.inviteCode !== undefined) await acceptInvitation(c, DEVICE_COOKIE, userId, inviterId, body.inviteCode);
     // Registering proves the password as a sign-in does: this browser is the holder's device from now on.
     setDeviceCookie(c, deps.loginGuard.issueDevice(body.mobile));
     const position = await startSession(c, userId);

@@ -18,12 +18,13 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
   const totals = await totalsByUser(db, year.from, year.to);
   const ids = totals.map((t) => t.userId);
   const [holders, pans] = await Promise.all([accountHolders(db, ids), pansOf(db, ids)]);
-  const sum = { rewards: 0, bonuses: 0, adjustments: 0, payouts: 0 };
+  const sum = { rewards: 0, bonuses: 0, adjustments: 0, payouts: 0, referralBonuses: 0 };
   const people = totals.map((t) => {
     sum.rewards += t.rewardsPaise;
     sum.bonuses += t.bonusesPaise;
     sum.adjustments += t.adjustmentsPaise;
     sum.payouts += t.payoutsPaise;
+    sum.referralBonuses += t.referralBonusesPaise;
     const holder = holders.get(t.userId);
     return {
       userId: t.userId,
@@ -34,6 +35,7 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
       bonuses: formatPaise(t.bonusesPaise),
       adjustments: formatPaise(t.adjustmentsPaise),
       payouts: formatPaise(t.payoutsPaise),
+      referralBonuses: formatPaise(t.referralBonusesPaise),
     };
   });
   return {
@@ -41,11 +43,11 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
     from: year.from,
     to: year.to,
     people,
-    totals: { rewards: formatPaise(sum.rewards), bonuses: formatPaise(sum.bonuses), adjustments: formatPaise(sum.adjustments), payouts: formatPaise(sum.payouts) },
+    totals: { rewards: formatPaise(sum.rewards), bonuses: formatPaise(sum.bonuses), adjustments: formatPaise(sum.adjustments), payouts: formatPaise(sum.payouts), referralBonuses: formatPaise(sum.referralBonuses) },
   };
 }
 
-const YEARLY_HEADER = ['financial_year', 'user_id', 'name', 'mobile', 'pan', 'rewards', 'bonuses', 'adjustments', 'payouts'] as const;
+const YEARLY_HEADER = ['financial_year', 'user_id', 'name', 'mobile', 'pan', 'rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses'] as const;
 
 /** The accountant's CSV (UTF-8 BOM, one row per person, then a `TOTAL` row). */
 export function yearlyReportCsv(report: YearlyReportBody): string {
@@ -54,10 +56,10 @@ export function yearlyReportCsv(report: YearlyReportBody): string {
     toCsv(
       YEARLY_HEADER,
       [
-        ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts]),
-        [report.fy, 'TOTAL', null, null, null, report.totals.rewards, report.totals.bonuses, report.totals.adjustments, report.totals.payouts],
+        ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts, p.referralBonuses]),
+        [report.fy, 'TOTAL', null, null, null, report.totals.rewards, report.totals.bonuses, report.totals.adjustments, report.totals.payouts, report.totals.referralBonuses],
       ],
-      new Set(['rewards', 'bonuses', 'adjustments', 'payouts']),
+      new Set(['rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses']),
     )
   );
 }

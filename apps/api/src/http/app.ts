@@ -17,6 +17,7 @@ import { payoutRoutes } from '../finance/payouts.ts';
 import { periodRoutes } from '../ledger/periods.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { pushRoutes } from '../push/routes.ts';
+import { invitationRoutes } from '../invitations/routes.ts';
 import { taskSignalRoutes } from '../tasks/signals.ts';
 import { profileRoutes } from '../profile/routes.ts';
 import { privacyRoutes } from '../privacy/routes.ts';
@@ -133,6 +134,7 @@ export function createApp(parts: AppParts) {
   app.route('/', webhookRoutes);
   app.route('/', appealRoutes({ objects }));
   app.route('/', reviewerStatsRoutes);
+  app.route('/', invitationRoutes);
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', msg('api.noSuchRoute', { method: c.req.method, path: c.req.path })), 404));
   if (deps.config.webDist) mountWebApp(app, deps.config.webDist, deps.config);

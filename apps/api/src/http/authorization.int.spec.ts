@@ -167,6 +167,8 @@ const MATRIX: Row[] = [
   // The matrix's ':month' is no month: 400 before the period is looked up.
   ['POST', '/api/admin/ledger/periods/:month/close', 'finance', 400],
   ['POST', '/api/admin/ledger/periods/:month/close/approve', 'finance', 400],
+  ['GET', '/api/profile/invite', 'signedIn', 200],
+  ['GET', '/api/admin/invitations', 'finance', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

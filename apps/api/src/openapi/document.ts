@@ -53,6 +53,8 @@ const ERROR_CODES = {
   own_rejection: 403,
   period_closed: 409,
   period_not_over: 409,
+  budget_spent: 409,
+  monthly_cap: 409,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */

@@ -1,6 +1,9 @@
 import {
   LedgerPeriodBody,
   PeriodParam,
+  InviteBody,
+  InvitationBody,
+  InvitationsQuery,
   ConsentRequest,
   PushAlertsBody,
   TaskSignalBody,
@@ -303,4 +306,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/reviewers/stats': { summary: 'Per reviewer over whole IST days: decisions, rejection rate, appeals lost, median decision time, rejection-rate alert', access: 'admin', query: ReviewerStatsQuery, ok: 200, answer: ReviewerStatsBody },
   'POST /api/admin/ledger/periods/:month/close': { summary: 'Ask to close a past month of the books (a second finance member approves)', access: 'finance', params: PeriodParam, ok: 202, answer: LedgerPeriodBody },
   'POST /api/admin/ledger/periods/:month/close/approve': { summary: 'Approve closing a month: nothing may be posted into it afterwards', access: 'finance', params: PeriodParam, ok: 200, answer: LedgerPeriodBody, errors: [404] },
+  'GET /api/profile/invite': { summary: 'Your invite code and the link that carries it (stable)', access: 'signedIn', ok: 200, answer: InviteBody },
+  'GET /api/admin/invitations': { summary: 'Invitations with each bonus and the refusal reason code', access: 'finance', query: InvitationsQuery, ok: 200, answer: InvitationBody, list: true },
 };

@@ -27,6 +27,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
+      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -39,6 +40,10 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(latePayoutDays !== undefined && { latePayoutDays }),
       ...(deletionCoolingOffHours !== undefined && { deletionCoolingOffHours }),
       ...(autoApproveAfterHours !== undefined && { autoApproveAfterHours }),
+      ...(inviteeBonus !== undefined && { inviteeBonusPaise: inviteeBonus }),
+      ...(inviterBonus !== undefined && { inviterBonusPaise: inviterBonus }),
+      ...(inviterMonthlyCap !== undefined && { inviterMonthlyCapPaise: inviterMonthlyCap }),
+      ...(invitationBudget !== undefined && { invitationBudgetPaise: invitationBudget }),
     };
     const now = deps.now().toISOString();
     const id = commandId();

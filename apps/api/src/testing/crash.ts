@@ -77,10 +77,15 @@ export class CrashableApi {
     return this.api.url;
   }
 
-  /** Runs `send` with the process armed to die after `n` appends; answers whether it died (it is running again then). */
-  async killedAfter(n: number, send: () => Promise<unknown>): Promise<{ died: boolean; answer: unknown }> {
+  /**
+   * Runs `send` with the process armed to die after `n` appends; answers whether it died (it is
+   * running again then). Appends the request sets off after answering (a watcher's workflow) may
+   * kill it later: `settled` waits for them, told whether the process is still armed.
+   */
+  async killedAfter(n: number, send: () => Promise<unknown>, settled?: (stillArmed: () => boolean) => Promise<unknown>): Promise<{ died: boolean; answer: unknown }> {
     writeFileSync(this.#armed, String(n));
     const answer = await send().catch(() => 'dropped');
+    await settled?.(() => existsSync(this.#armed));
     if (!existsSync(this.#armed)) {
       await exited(this.api);
       this.api = await startApiProcess(this.#dataDir, this.#env, CRASH_TEST_ENTRY);

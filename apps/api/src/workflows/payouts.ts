@@ -10,6 +10,7 @@ import type { WorkflowDefinition } from './run.ts';
 import { erasureWorkflow } from './erasure.ts';
 import { handPaymentWorkflow } from './handpay.ts';
 import { proofSubmissionWorkflow } from './tasks.ts';
+import { invitationBonusWorkflow } from '../invitations/award.ts';
 
 /** Runs a command on a user's stream: `applied` when it appended (or a retry found its events), else the refusal. */
 async function onUserStream(deps: AppDeps, userId: string, by: string, command: UserCommand): Promise<'applied' | 'unchanged' | DomainError> {
@@ -160,4 +161,4 @@ export function resultsAnswer(state: WorkflowState, context?: ResultsContext): R
   return answer;
 }
 
-export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow, handPaymentWorkflow, proofSubmissionWorkflow] as const;
+export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow, handPaymentWorkflow, proofSubmissionWorkflow, invitationBonusWorkflow] as const;

@@ -34,6 +34,7 @@ export const STAFF_SCREENS: readonly StaffScreen[] = [
   { path: '/admin/webhooks', role: 'admin', label: 'staff.webhooks', Icon: GlobeIcon },
   { path: '/admin/reviewers', role: 'admin', label: 'staff.reviewers', Icon: StarIcon },
   { path: '/admin/appeals', role: 'reviewer', label: 'staff.appeals', Icon: ShieldIcon },
+  { path: '/admin/invitations', role: 'finance', label: 'staff.invitations', Icon: WalletIcon },
 ];
 
 /** The staff screens this user's roles open, in the list's order; none for a user without a role. */

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { CONSENT_MESSAGE, RegisterRequest } from '@kamai/contracts';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { CONSENT_MESSAGE, InviteCodeInput, RegisterRequest } from '@kamai/contracts';
 import { useId } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/Button.tsx';
-import { MobileField, NameFields, PasswordField } from '../../components/fields.tsx';
+import { MobileField, NameFields, PasswordField, TextField } from '../../components/fields.tsx';
 import { i18n } from '../../i18n/index.ts';
 import { useServerTexts } from '../../i18n/serverTexts.ts';
 import { apiRequest, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
@@ -17,6 +17,8 @@ import { useRegisterMutation } from './authMutations.ts';
 const RegisterForm = v.object({
   ...RegisterRequest.entries,
   consent: v.pipe(v.string(), v.check((value) => value === 'true', CONSENT_MESSAGE), v.transform((): true => true)),
+  // Optional: empty sends none.
+  inviteCode: v.pipe(v.string(), v.trim(), v.transform((value) => (value === '' ? undefined : value)), v.optional(InviteCodeInput)),
 });
 
 /** Create an account. */
@@ -25,7 +27,10 @@ export function RegisterScreen() {
   usePageTitle(t('register.pageTitle'));
   const navigate = useNavigate();
   const register = useRegisterMutation();
-  const form = useSchemaForm(RegisterForm, { firstName: '', lastName: '', mobile: '', password: '', consent: '' });
+  // An invite link (/register?invite=CODE) fills in the code; the person may still change or clear it.
+  const search: { invite?: unknown } = useSearch({ strict: false });
+  const invite = typeof search.invite === 'string' ? search.invite.slice(0, 20) : '';
+  const form = useSchemaForm(RegisterForm, { firstName: '', lastName: '', mobile: '', password: '', consent: '', inviteCode: invite });
   const consentId = useId();
   const consent = form.field('consent');
   const texts = useServerTexts(Boolean(consent.error));
@@ -58,6 +63,7 @@ export function RegisterScreen() {
         <NameFields firstName={form.field('firstName')} lastName={form.field('lastName')} />
         <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
         <PasswordField label={t('common:fields.password')} autoComplete="new-password" hint={t('register.passwordHint')} {...form.field('password')} />
+        <TextField label={t('register.inviteCode')} hint={t('register.inviteCodeHint')} autoComplete="off" autoCapitalize="characters" {...form.field('inviteCode')} />
         <div>
           <div className="flex items-start gap-3 text-sm text-slate-700">
             <input

@@ -20,6 +20,7 @@ import { KycStatusText } from '../kyc/KycLinks.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { AlertsSection } from './AlertsSection.tsx';
+import { InviteSection } from './InviteSection.tsx';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 import { WithdrawalHistoryDialog } from './WithdrawalHistoryDialog.tsx';
@@ -147,6 +148,8 @@ export function ProfileScreen() {
         </h2>
         <LanguageSwitch />
       </section>
+
+      <InviteSection />
 
       <AlertsSection />
 

@@ -32,6 +32,10 @@ const FIELDS = [
   ['deletionCoolingOffHours', 'number'],
   ['supportEmail', 'email'],
   ['homepageUrl', 'text'],
+  ['inviteeBonus', 'money'],
+  ['inviterBonus', 'money'],
+  ['inviterMonthlyCap', 'money'],
+  ['invitationBudget', 'money'],
 ] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);

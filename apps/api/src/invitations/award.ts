@@ -1,0 +1,247 @@
+import { createHmac } from 'node:crypto';
+import {
+  type InvitationBeneficiary,
+  type InvitationRefusal,
+  type WithdrawalDestination,
+  type WorkflowStepPlan,
+  isInvitationRefusal,
+  streams,
+} from '@kamai/contracts';
+import {
+  DomainError,
+  type UserState,
+  type WorkflowState,
+  invitationDecider,
+  invitationProgrammeDecider,
+  userDecider,
+} from '@kamai/domain';
+import { undecidedInvitations, unfinishedWorkflows } from '@kamai/projections';
+import { handleCommand, loadStream } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
+import type { AppDeps } from '../deps.ts';
+import { loadLimits } from '../settings/limits.ts';
+import { type WorkflowDefinition, driveWorkflow, refusalOutcome, startWorkflow } from '../workflows/run.ts';
+
+const COUNT = 0;
+const RECORD = 1;
+
+/** The workflow of one bonus: one per invitation and beneficiary, so starting it again resumes it. */
+export const bonusWorkflowId = (inviteeId: string, beneficiary: InvitationBeneficiary) => `invitation-${inviteeId}-${beneficiary}`;
+
+/** Whose bonus a plan pays: the invited person's own, or their inviter's. */
+const beneficiaryOf = (plan: WorkflowStepPlan): InvitationBeneficiary => (plan.userId === plan.target ? 'invitee' : 'inviter');
+
+/**
+ * An invitation bonus (`invitation_bonus`): counted on `invitation-programme` against the budget and
+ * the inviter's monthly cap, its outcome recorded on `invitation-<inviteeId>`, then, when awarded,
+ * credited to the person's wallet. A refusal found before the start (a shared device, UPI ID or bank
+ * account; a suspended invitee) is fixed in the intent: nothing is counted and it is recorded as the
+ * outcome. Each step is keyed (workflows.md), so a crash anywhere is resumed without a second count,
+ * record or credit.
+ */
+export const invitationBonusWorkflow: WorkflowDefinition<never> = {
+  kind: 'invitation_bonus',
+  async step(deps, state, step) {
+    const plan = state.steps[step]!;
+    const inviteeId = plan.target;
+    const userId = plan.userId!;
+    const beneficiary = beneficiaryOf(plan);
+    const now = deps.now().toISOString();
+    try {
+      switch (plan.action) {
+        case 'count_bonus': {
+          if (plan.refusal !== '') return plan.refusal;
+          const limits = await loadLimits(deps.store);
+          const inviterId = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.inviterId;
+          const done = await handleCommand(
+            deps.store,
+            streams.invitationProgramme(),
+            invitationProgrammeDecider,
+            {
+              type: 'CountInvitationBonus',
+              data: { inviteeId, beneficiary, inviterId, amountPaise: plan.amountPaise, budgetPaise: limits.invitationBudgetPaise, monthlyCapPaise: limits.inviterMonthlyCapPaise },
+              now,
+            },
+            { actor: 'system' },
+          );
+          return done.events.length > 0 ? 'applied' : 'skipped';
+        }
+        case 'record_bonus': {
+          const counted = state.outcomes[COUNT];
+          const refusal: InvitationRefusal | null = counted === 'applied' || counted === 'skipped' ? null : isInvitationRefusal(counted ?? '') ? (counted as InvitationRefusal) : null;
+          if (refusal === null && counted !== 'applied' && counted !== 'skipped') throw new Error(`invitation bonus ${state.workflowId}: count step answered ${counted}`);
+          const done = await handleCommand(
+            deps.store,
+            streams.invitation(inviteeId),
+            invitationDecider,
+            { type: 'RecordInvitationBonus', data: { inviteeId, beneficiary, userId, amountPaise: plan.amountPaise, entryId: commandId(), refusal }, now },
+            { actor: 'system' },
+          );
+          return done.events.length > 0 ? 'applied' : 'skipped';
+        }
+        case 'credit_bonus': {
+          if (state.outcomes[RECORD] !== 'applied' && state.outcomes[RECORD] !== 'skipped') return 'skipped';
+          const bonus = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.bonuses[beneficiary];
+          if (bonus.status !== 'paid') return 'skipped';
+          await handleCommand(
+            deps.store,
+            streams.user(userId),
+            userDecider,
+            { type: 'CreditReferralBonus', data: { entryId: bonus.entryId, notificationId: commandId(), amountPaise: bonus.amountPaise, inviteeId, beneficiary }, now },
+            { actor: 'system' },
+          );
+          return 'applied';
+        }
+        default:
+          throw new Error(`an invitation bonus has no ${plan.action} step`);
+      }
+    } catch (err) {
+      if (err instanceof DomainError) return refusalOutcome(err);
+      throw err;
+    }
+  },
+};
+
+/** A keyed hash of a payout destination: two people's are compared by these, never in plain. */
+function destinationDigests(secret: Uint8Array, state: UserState): { upi: Set<string>; bank: Set<string> } {
+  const upi = new Set<string>();
+  const bank = new Set<string>();
+  const hash = (text: string) => createHmac('sha256', secret).update(`invitation-destination:${text}`).digest('base64url');
+  const add = (d: WithdrawalDestination | null) => {
+    if (!d) return;
+    if (d.kind === 'upi') upi.add(hash(`upi:${d.upiId.trim().toLowerCase()}`));
+    else bank.add(hash(`bank:${d.ifsc.trim().toUpperCase().slice(0, 4)}:${d.accountNumber.replace(/\s/g, '')}`));
+  };
+  for (const w of state.withdrawals.byId.values()) add(w.destination);
+  add(state.withdrawals.lastDestination);
+  return { upi, bank };
+}
+
+const shares = (a: Set<string>, b: Set<string>) => [...a].some((x) => b.has(x));
+
+/** Why the pair gets no bonus (farming), or null. */
+export function farmingRefusal(secret: Uint8Array, sharedDevice: boolean, invitee: UserState, inviter: UserState): InvitationRefusal | null {
+  if (sharedDevice) return 'shared_device';
+  const mine = destinationDigests(secret, invitee);
+  const theirs = destinationDigests(secret, inviter);
+  if (shares(mine.upi, theirs.upi)) return 'shared_upi';
+  if (shares(mine.bank, theirs.bank)) return 'shared_bank';
+  if (invitee.account.suspended) return 'suspended';
+  return null;
+}
+
+/** Starts (or resumes) the workflow of one bonus and drives it to its end. */
+async function award(deps: AppDeps, inviteeId: string, beneficiary: InvitationBeneficiary): Promise<WorkflowState> {
+  const invitation = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state;
+  const [invitee, inviter] = await Promise.all([
+    loadStream(deps.store, streams.user(inviteeId), userDecider),
+    loadStream(deps.store, streams.user(invitation.inviterId), userDecider),
+  ]);
+  const limits = await loadLimits(deps.store);
+  const refusal = farmingRefusal(deps.secret, invitation.sharedDevice, invitee.state, inviter.state) ?? '';
+  const userId = beneficiary === 'invitee' ? inviteeId : invitation.inviterId;
+  const amountPaise = beneficiary === 'invitee' ? limits.inviteeBonusPaise : limits.inviterBonusPaise;
+  const step = (action: WorkflowStepPlan['action']): WorkflowStepPlan => ({ action, target: inviteeId, userId, amountPaise, utr: '', line: 0, refusal: action === 'count_bonus' ? refusal : '' });
+  const workflowId = bonusWorkflowId(inviteeId, beneficiary);
+  await startWorkflow(deps, {
+    workflowId,
+    kind: 'invitation_bonus',
+    batchId: '',
+    by: 'system',
+    steps: [step('count_bonus'), step('record_bonus'), step('credit_bonus')],
+    approvalThresholdPaise: 0,
+  });
+  return driveWorkflow(deps, workflowId, invitationBonusWorkflow);
+}
+
+/** Whether the person has had a task approved, and a withdrawal paid. */
+function milestones(state: UserState): { approved: boolean; paid: boolean } {
+  return {
+    approved: [...state.tasks.submissions.values()].some((s) => s.status === 'approved'),
+    paid: [...state.withdrawals.byId.values()].some((w) => w.status === 'paid' || w.status === 'reversed'),
+  };
+}
+
+/**
+ * Decides every bonus whose moment came: the invited person's after their first approved task, the
+ * inviter's after the invited person's first paid withdrawal. Run every minute by each process (and
+ * at start); any number may run at once, since each bonus is a workflow of its own id. Answers how
+ * many bonuses it decided; one that fails is logged and left for the next run.
+ */
+export async function sweepInvitations(deps: AppDeps, log: (line: string) => void = () => {}): Promise<number> {
+  let decided = 0;
+  // First the bonuses a crash left half-done. No request waits to retry them, so they are resumed at
+  // once rather than after the general sweep's minute (their steps are keyed; two drivers are safe).
+  for (const row of await unfinishedWorkflows(deps.db, deps.now().toISOString())) {
+    if (row.kind !== invitationBonusWorkflow.kind) continue;
+    try {
+      await driveWorkflow(deps, row.id, invitationBonusWorkflow);
+      decided++;
+    } catch (err) {
+      log(`[invitations] ${row.id}: not finished yet: ${String(err)}`);
+    }
+  }
+  for (const row of await undecidedInvitations(deps.db)) {
+    try {
+      const { state } = await loadStream(deps.store, streams.user(row.invitee_id), userDecider);
+      const { approved, paid } = milestones(state);
+      if (row.invitee_status === 'pending' && approved) {
+        await award(deps, row.invitee_id, 'invitee');
+        decided++;
+      }
+      if (row.inviter_status === 'pending' && paid) {
+        await award(deps, row.invitee_id, 'inviter');
+        decided++;
+      }
+    } catch (err) {
+      log(`[invitations] ${row.invitee_id}: not decided yet: ${String(err)}`);
+    }
+  }
+  return decided;
+}
+
+/** The events after which a bonus may be due: an approval (an overturned appeal too), a paid withdrawal. */
+const MILESTONES = ['ProofApproved', 'AppealDecided', 'WithdrawalPaid'] as const;
+
+/**
+ * Runs the sweep soon after this process appends a milestone (read by header only: nothing personal
+ * is opened), so a bonus follows its approval or payout within moments rather than at the next
+ * minute's sweep, which still catches what other processes appended. A store without change
+ * signals (KurrentDB) relies on the minute's sweep alone.
+ */
+export function followInvitationMilestones(deps: AppDeps, log: (line: string) => void): { stop(): Promise<void> } {
+  const { store } = deps;
+  if (!store.onAppended || !store.readHeadersNow) return { stop: async () => {} };
+  const readHeaders = store.readHeadersNow.bind(store);
+  let seen = store.localHead ?? 0;
+  let head = seen;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        const upTo = head;
+        const due = readHeaders(seen, upTo, MILESTONES).length > 0;
+        seen = upTo;
+        if (due) await sweepInvitations(deps, log);
+      } while (again);
+    })()
+      .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))
+      .finally(() => (running = null));
+  };
+  const unhook = store.onAppended((position) => {
+    head = Math.max(head, position);
+    run();
+  });
+  return {
+    async stop() {
+      unhook();
+      await running;
+    },
+  };
+}
