@@ -195,7 +195,8 @@ const SCREENS: Screen[] = [
       await page.getByTestId('webhook-deliveries').waitFor();
     },
   },
-  // The reviewer's one approval, counted: the card names them with their figures.
+  // The reviewer's decisions in the setup, counted (one approval, one request for changes, two
+  // rejections): the card names them with their figures.
   {
     name: 'reviewer figures',
     role: 'admin',
@@ -204,7 +205,7 @@ const SCREENS: Screen[] = [
       const card = page.getByTestId('reviewer-card').filter({ hasText: 'Rekha Iyer' });
       await card.waitFor();
       const figure = async (column: string) => (await card.locator('dt', { hasText: new RegExp(`^${t(`reviewers:column.${column}`)}$`) }).locator('xpath=following-sibling::dd[1]').innerText()).trim();
-      expect([await figure('decisions'), await figure('approvals'), await figure('rejections'), await figure('rejectionRate')]).toEqual(['1', '1', '0', '0%']);
+      expect([await figure('decisions'), await figure('approvals'), await figure('rejections'), await figure('rejectionRate')]).toEqual(['4', '1', '2', '50%']);
     },
   },
   // Someone registered before consent was asked: every signed-in screen leads to this one.

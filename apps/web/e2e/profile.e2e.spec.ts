@@ -223,7 +223,7 @@ describe('the profile, on a phone', () => {
     await page.getByRole('link', { name: 'Delete Account' }).click();
     await page.getByRole('heading', { name: 'Delete Account', exact: true }).waitFor();
 
-    // Finance sees the Finance link only; an admin sees all three.
+    // Finance sees its desk and the invitations; an admin who is also finance sees the admin screens too.
     grantRole(suite.server, user.mobile, 'finance');
     await page.goto('/profile');
     const staff = page.getByRole('region', { name: 'Staff' });
@@ -232,7 +232,7 @@ describe('the profile, on a phone', () => {
       await page.getByRole('heading', { name: 'Profile', exact: true }).waitFor();
       return staff.count();
     }).toBe(1);
-    await expect(staff.getByRole('link').allTextContents()).resolves.toEqual(['Finance']);
+    await expect(staff.getByRole('link').allTextContents()).resolves.toEqual(['Finance', 'Invitations']);
     await staff.getByRole('link', { name: 'Finance' }).click();
     await page.getByRole('heading', { name: 'Finance', level: 1 }).waitFor();
     expect(path(page)).toBe('/admin/finance');
@@ -242,7 +242,7 @@ describe('the profile, on a phone', () => {
       await page.goto('/profile');
       await staff.waitFor();
       return staff.getByRole('link').allTextContents();
-    }).toEqual(['Task admin', 'Deletions', 'Settings', 'Audit log', 'Finance', 'Webhooks', 'Reviewers']); // reviewing needs the reviewer role, not admin
+    }).toEqual(['Task admin', 'Deletions', 'Settings', 'Audit log', 'Finance', 'Webhooks', 'Reviewers', 'Invitations']); // reviewing needs the reviewer role, not admin
     await page.screenshot({ path: '/tmp/profile-staff.png', fullPage: true });
   });
 
