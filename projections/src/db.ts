@@ -65,11 +65,34 @@ export interface ReadDbConnectionOptions {
   tempStoreMemory?: boolean;
 }
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Sets the busy timeout and turns the file to WAL, waiting up to `busyTimeoutMs`. Turning a new file
+ * to WAL upgrades a shared lock to an exclusive one; when two processes open the same new file at
+ * once (two API processes starting together) SQLite answers SQLITE_BUSY to one of them at once,
+ * without its busy handler, to avoid a deadlock. So the switch is tried again, a few milliseconds
+ * apart, until the timeout.
+ */
+export function useWal(db: Database.Database, busyTimeoutMs: number): void {
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      const busy = err instanceof Database.SqliteError && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_LOCKED');
+      if (!busy || Date.now() >= deadline) throw err;
+      Atomics.wait(pause, 0, 0, 10 + Math.floor(Math.random() * 20));
+    }
+  }
+}
+
 /** One connection to the read database file, without touching its schema. */
 export function connectReadDb(file: string, options: ReadDbConnectionOptions = {}): ReadDbHandle {
   const sqlite = new Database(file);
-  sqlite.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
-  sqlite.pragma('journal_mode = WAL');
+  useWal(sqlite, OPEN_BUSY_TIMEOUT_MS);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL is enough: a lost tail is replayed from the checkpoints.
   sqlite.pragma('synchronous = NORMAL');
