@@ -12,7 +12,9 @@ export default defineConfig({
   test: {
     // One worker per core (vitest's default leaves one core idle): int and e2e files spend most of
     // their time waiting on API processes, servers and Chromium, so two files at once keep a
-    // two-core CI machine busy. The e2e project still runs one file at a time, beside an int file.
+    // two-core CI machine busy. Browser files run two at a time too, mixed with int files (each has
+    // its own server, data directory and browser); the whole e2e project passed that way at a load
+    // of 25 on two cores, so their waits are conditions, not timings.
     maxWorkers: availableParallelism(),
     reporters: ['default', './scripts/src/vitest-summary.ts'],
     projects: [
@@ -35,7 +37,6 @@ export default defineConfig({
           exclude,
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
