@@ -211,7 +211,9 @@ export const ReconciliationBody = v.strictObject({
   pendingPayout: v.string(),
   funded: v.string(),
   paid: v.string(),
-  /** available + pendingPayout − (funded − paid); "0.00" when the books agree. */
+  /** Tax withheld from withdrawals and not given back (platform:tax_payable, docs/tax.md). */
+  taxPayable: v.string(),
+  /** available + pendingPayout + taxPayable − (funded − paid); "0.00" when the books agree. */
   difference: v.string(),
   /** Everything the company moved into the payout bank account (booked fundings). */
   bankFunded: v.string(),

@@ -83,6 +83,10 @@ export const LEDGER_TEXTS = {
   /** Not a wallet entry: a funding taken back by two finance members (platform:company_funding -> platform:bank). */
   bank_funding_reversed: 'Payout account funding reversed, bank reference {reference}',
   referral_bonus: 'Invitation bonus',
+  /** Tax withheld from a withdrawal (wallet -> platform:tax_payable), under the rule's code. */
+  tax_withheld: 'Tax deducted under {code}',
+  /** Withheld tax given back when its withdrawal was rejected, failed or reversed. */
+  tax_refund: 'Tax given back under {code}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

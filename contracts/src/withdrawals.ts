@@ -28,6 +28,7 @@ export const WITHDRAWAL_MESSAGES = {
   upiId: 'Enter a valid UPI ID, e.g. name@okhdfc',
   oneDestination: 'Choose a bank account or a UPI ID, not both',
   destinationRequired: 'Tell us where to send the money: add a bank account or a UPI ID',
+  allTax: 'The tax due, {taxPaise}, takes all of this withdrawal: withdraw more to receive something',
 } as const;
 /**
  * Why a withdrawal in a state cannot take a finance command (`settled`: decided long enough ago
@@ -117,8 +118,25 @@ export const WithdrawalBody = v.object({
   reason: v.nullable(v.string()),
   /** The payout batch it was sent in, once processing. */
   batchId: v.optional(v.nullable(v.string())),
+  /**
+   * Tax withheld at source from it (docs/tax.md), null when none: its amount in rupees and the
+   * rule's code (codes joined by " + " when several rules charged).
+   */
+  tax: v.nullable(v.object({ amount: v.string(), code: v.string() })),
+  /** What the bank is paid: amount − tax. */
+  net: v.string(),
 });
 export type WithdrawalBody = v.InferOutput<typeof WithdrawalBody>;
+
+/** GET /api/withdrawals/quote?amount=: what a withdrawal of that amount would be charged now (docs/tax.md). */
+export const WithdrawalQuoteQuery = v.object({ amount: WithdrawalAmount });
+export const WithdrawalQuoteBody = v.object({
+  amount: v.string(),
+  /** Null when no rule charges it; `label` is the rules' labels, for "tax deducted under …". */
+  tax: v.nullable(v.object({ amount: v.string(), code: v.string(), label: v.string() })),
+  net: v.string(),
+});
+export type WithdrawalQuoteBody = v.InferOutput<typeof WithdrawalQuoteBody>;
 
 /** The destination the withdraw dialog offers (GET /api/withdrawals/destination), masked. */
 export const SavedDestination = v.variant('kind', [

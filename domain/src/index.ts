@@ -26,6 +26,7 @@ export * from './workflows/workflow.ts';
 export * from './finance/staff-limits.ts';
 export * from './webhooks/endpoint.ts';
 export * from './tax/withholding.ts';
+export * from './user/tax-years.ts';
 export * from './finance/periods.ts';
 export * from './invitations/invitation.ts';
 export * from './invitations/credit.ts';

@@ -6,14 +6,16 @@ const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Why money came in. */
-export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment', 'payout_failed', 'payout_reversal', 'referral_bonus'] as const;
-/** Credits that give back a withdrawal's amount (rejected, failed at the bank, reversed after paying): they undo "withdrawn". */
-export const WITHDRAWAL_RETURN_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['withdrawal_refund', 'payout_failed', 'payout_reversal']);
+export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment', 'payout_failed', 'payout_reversal', 'referral_bonus', 'tax_refund'] as const;
+/** Credits that give back a withdrawal's amount (rejected, failed at the bank, reversed after paying, and the tax withheld from it): they undo "withdrawn". */
+export const WITHDRAWAL_RETURN_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['withdrawal_refund', 'payout_failed', 'payout_reversal', 'tax_refund']);
 /** The credits that count as earnings (the user body's totalEarned, the transactions' `earned` type). */
 export const EARNING_KINDS: ReadonlySet<string> = new Set<(typeof CREDIT_KINDS)[number]>(['task_reward', 'kyc_bonus', 'referral_bonus']);
 
 /** Why money went out. */
-export const DEBIT_KINDS = ['withdrawal', 'adjustment'] as const;
+export const DEBIT_KINDS = ['withdrawal', 'adjustment', 'tax_withheld'] as const;
+/** Debits that are part of a withdrawal: its hold (what the bank is paid) and the tax withheld from it (docs/tax.md). */
+export const WITHDRAWAL_DEBIT_KINDS: ReadonlySet<string> = new Set<(typeof DEBIT_KINDS)[number]>(['withdrawal', 'tax_withheld']);
 
 /**
  * The ledger, on the user's stream: every rupee that moves is one of these two events, in paise,

@@ -78,6 +78,7 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.taskTitle': CATALOGUE,
   'params.reference': BANK_REFERENCE,
   'params.amountPaise': { why: 'an amount' },
+  'params.code': CODE,
 };
 
 /**
@@ -158,6 +159,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       withdrawalId: ID,
       'destination.ifsc': { why: "a bank branch's public code, shared by everyone banking there: the payout file and queue group by it, and without the account number it names no one" },
       requestedAt: TIME,
+      'taxes[].code': CODE,
     },
   },
   WithdrawalPaid: { plain: { withdrawalId: ID, reference: BANK_REFERENCE, paidBy: ID, paidAt: TIME } },

@@ -26,6 +26,22 @@ export const withdrawalEvents = {
     amountPaise: PositivePaise,
     destination: WithdrawalDestination,
     requestedAt: IsoTime,
+    /**
+     * Tax withheld from it at source (docs/tax.md), one entry per rule that charged; each is also a
+     * wallet debit of kind `tax_withheld` in the same append. `amountPaise` stays the gross: the
+     * bank is paid gross − the taxes. Absent on requests recorded before withholding.
+     */
+    taxes: v.optional(
+      v.array(
+        v.object({
+          code: v.string(),
+          amountPaise: PositivePaise,
+          /** What the rate was applied to: the payment, or the financial year's total. */
+          basePaise: v.pipe(v.number(), v.integer(), v.minValue(0)),
+          rateBasisPoints: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)),
+        }),
+      ),
+    ),
   }),
   WithdrawalPaid: v.object({
     withdrawalId: v.string(),

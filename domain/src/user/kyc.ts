@@ -25,6 +25,8 @@ export type KycDocumentStatus = 'pending' | 'approved' | 'rejected';
 export interface KycSubmissionRecord {
   documentType: KycDocumentType;
   status: KycDocumentStatus;
+  /** A PAN card submitted with its number: once approved, tax is withheld at the lower rate (docs/tax.md). */
+  withNumber?: boolean;
 }
 
 /** The user's identity verification: the latest submission per document, and the bonus. */
@@ -41,8 +43,8 @@ export const initialKycState = (): KycState => ({ latest: {}, submissions: new M
 export function evolveKyc(state: KycState, event: KycEvent): KycState {
   switch (event.type) {
     case 'KycDocumentSubmitted': {
-      const { documentId, documentType } = event.data;
-      state.submissions.set(documentId, { documentType, status: 'pending' });
+      const { documentId, documentType, panNumber } = event.data;
+      state.submissions.set(documentId, { documentType, status: 'pending', ...(panNumber !== undefined && { withNumber: true }) });
       // Two document types at most: a copy of this small record is cheap.
       return { ...state, latest: { ...state.latest, [documentType]: documentId } };
     }

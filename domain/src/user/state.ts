@@ -8,6 +8,8 @@ import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } f
 import { type AdjustmentsState, type PendingAdjustment, type MemberAdjustments, evolveAdjustmentEntry, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
+import { type TaxYearsState, countCredit, countWithheld, initialTaxYearsState } from './tax-years.ts';
+import type { TaxYear } from '../tax/withholding.ts';
 import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
 
 /**
@@ -23,6 +25,8 @@ export interface UserState {
   kyc: KycState;
   adjustments: AdjustmentsState;
   deletion: DeletionState;
+  /** The year's credits the tax rules count and the tax withheld (docs/tax.md). */
+  taxYears: TaxYearsState;
 }
 
 export const userEvolver: Evolver<UserState, UserEvent> = {
@@ -34,6 +38,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
     kyc: initialKycState(),
     adjustments: initialAdjustmentsState(),
     deletion: initialDeletionState(),
+    taxYears: initialTaxYearsState(),
   }),
   evolve: (state, event) => {
     switch (event.type) {
@@ -50,6 +55,7 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WalletDebited':
         state.wallet = evolveWallet(state.wallet, event);
         state.adjustments = evolveAdjustmentEntry(state.adjustments, event);
+        if (event.type === 'WalletCredited') state.taxYears = countCredit(state.taxYears, event.data.kind, event.data.amountPaise, event.data.creditedAt);
         return state;
       case 'NotificationSent':
       case 'NotificationRead':
@@ -68,11 +74,20 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
         state.tasks = evolveUserTasks(state.tasks, event);
         return state;
       case 'WithdrawalRequested':
-      case 'WithdrawalPaid':
+        state.taxYears = countWithheld(state.taxYears, event.data.taxes ?? [], event.data.requestedAt, 1);
+        state.withdrawals = evolveWithdrawals(state.withdrawals, event);
+        return state;
       case 'WithdrawalRejected':
-      case 'WithdrawalProcessing':
       case 'WithdrawalFailed':
-      case 'WithdrawalReversed':
+      case 'WithdrawalReversed': {
+        // Its tax is given back with it (the decider credits it in the same append): the year it was withheld in no longer counts it.
+        const record = state.withdrawals.byId.get(event.data.withdrawalId);
+        if (record?.taxes) state.taxYears = countWithheld(state.taxYears, record.taxes, record.requestedAt, -1);
+        state.withdrawals = evolveWithdrawals(state.withdrawals, event);
+        return state;
+      }
+      case 'WithdrawalPaid':
+      case 'WithdrawalProcessing':
         state.withdrawals = evolveWithdrawals(state.withdrawals, event);
         return state;
       case 'KycDocumentSubmitted':
@@ -117,7 +132,8 @@ type Entries<V> = [string, V][];
 export const userSnapshot: SnapshotCodec<UserState> = {
   // 9: the account's consentPolicyVersion (a consent record, or null: asked at the next sign-in).
   // 10: change requests, rejections' reviewer and time, appeals (issue 36).
-  version: 10,
+  // 11: the tax years (credits the rules count, tax withheld), PAN numbers on KYC records, withdrawals' taxes (issue 38).
+  version: 11,
   save: (state) =>
     ({
       account: state.account,
@@ -127,6 +143,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
       deletion: state.deletion,
+      taxYears: [...state.taxYears.byYear],
     }) as unknown as Json,
   // Pending withdrawals have no bound (finance may leave many unpaid): they, and the task records,
   // are what can make a user's state large.
@@ -149,8 +166,9 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'>; byMember: Entries<MemberAdjustments> };
       deletion: DeletionState;
+      taxYears: Entries<TaxYear>;
     };
-    const { account, wallet, tasks, withdrawals, kyc, adjustments, deletion } = saved;
+    const { account, wallet, tasks, withdrawals, kyc, adjustments, deletion, taxYears } = saved;
     if (typeof account?.registered !== 'boolean' || typeof wallet?.balance !== 'number' || typeof deletion !== 'object') throw new Error('not a user snapshot');
     return {
       account,
@@ -160,6 +178,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided), byMember: new Map(adjustments.byMember.map(([by, m]) => [by, { lastAt: m.lastAt, hours: m.hours.map(([h, p]) => [h, p]) }])) },
       deletion: { ...deletion },
+      taxYears: { byYear: new Map(taxYears ?? []) },
     };
   },
 };

@@ -1,4 +1,4 @@
-import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_RETURN_KINDS, msg } from '@kamai/contracts';
+import { type DEBIT_KINDS, type CREDIT_KINDS, EARNING_KINDS, type EventsOf, MAX_MONEY_PAISE, type MessageParams, type ledgerEvents, type Paise, WITHDRAWAL_RETURN_KINDS, WITHDRAWAL_DEBIT_KINDS, msg } from '@kamai/contracts';
 import { DomainError, assertNever } from '../errors.ts';
 
 export type LedgerEvent = EventsOf<typeof ledgerEvents>;
@@ -29,7 +29,7 @@ export function evolveWallet(state: WalletState, event: LedgerEvent): WalletStat
       return {
         ...state,
         balance: state.balance - amountPaise,
-        totalWithdrawn: state.totalWithdrawn + (kind === 'withdrawal' ? amountPaise : 0),
+        totalWithdrawn: state.totalWithdrawn + (WITHDRAWAL_DEBIT_KINDS.has(kind) ? amountPaise : 0),
       };
     }
     default:

@@ -3,6 +3,8 @@ import {
   type Paise,
   type UserEvent,
   MIN_WITHDRAWAL_PAISE,
+  MAX_MONEY_PAISE,
+  type TaxRule,
   type WithdrawalBody,
   type WithdrawalDestination,
   type WithdrawalStatus,
@@ -16,6 +18,8 @@ import { notify } from './notifications.ts';
 import { type AccountState, assertNotSuspended } from './account.ts';
 import { type AdjustmentsState, assertNoConflictOfDuties } from './adjustments.ts';
 import { type WalletState, credit, debit } from './wallet.ts';
+import type { KycState } from './kyc.ts';
+import { type TaxYearsState, type WithheldTax, withdrawalTax } from './tax-years.ts';
 
 export type WithdrawalEvent = EventsOf<typeof withdrawalEvents>;
 
@@ -26,6 +30,9 @@ export interface WithdrawalDecisionState {
   withdrawals: WithdrawalsState;
   /** Who adjusted this wallet lately: they settle none of its withdrawals. */
   adjustments: AdjustmentsState;
+  /** The year's totals the tax rules read, and whether the person has a PAN. */
+  taxYears: TaxYearsState;
+  kyc: KycState;
 }
 
 export interface WithdrawalRecord {
@@ -39,6 +46,13 @@ export interface WithdrawalRecord {
   reason: string | null;
   /** The payout batch it was sent in (absent on records of snapshots taken before batches). */
   batchId?: string | null;
+  /** Tax withheld from it (docs/tax.md); the bank is paid amountPaise less these. Absent: none. */
+  taxes?: WithheldTax[];
+}
+
+/** What the bank is paid for a request: its amount less the tax withheld from it. */
+export function netOf(record: Pick<WithdrawalRecord, 'amountPaise' | 'taxes'>): Paise {
+  return record.amountPaise - (record.taxes ?? []).reduce((sum, tax) => sum + tax.amountPaise, 0);
 }
 
 /**
@@ -75,6 +89,7 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         reference: null,
         reason: null,
         batchId: null,
+        ...(d.taxes && d.taxes.length > 0 && { taxes: d.taxes }),
       };
       state.byId.set(d.withdrawalId, record);
       state.lastDestination = d.destination;
@@ -126,6 +141,8 @@ export type WithdrawalCommand =
         amountPaise: Paise;
         /** Absent: pay to the destination of the user's last request. */
         destination?: WithdrawalDestination;
+        /** The tax rules in force (settings); absent: none withheld. */
+        taxRules?: readonly TaxRule[];
       };
       now: string;
     }
@@ -178,14 +195,24 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       const destination = d.destination ?? state.withdrawals.lastDestination;
       const label = destination ? maskDestination(destination) : '';
       // The balance is checked first: asking where to pay rupees the user does not have helps nobody.
-      const hold = debit(state.wallet, {
-        entryId: d.entryId,
-        amountPaise: d.amountPaise,
-        kind: 'withdrawal',
-        params: { destination: label },
-        reference: d.withdrawalId,
-        now: command.now,
-      });
+      debit(state.wallet, { entryId: d.entryId, amountPaise: d.amountPaise, kind: 'withdrawal', params: {}, now: command.now });
+      const taxes: WithheldTax[] = withdrawalTax(state, d.taxRules ?? [], d.amountPaise, command.now).map((c) => ({
+        code: c.code,
+        amountPaise: c.amountPaise,
+        basePaise: c.basePaise,
+        rateBasisPoints: c.rateBasisPoints,
+      }));
+      const netPaise = netOf({ amountPaise: d.amountPaise, taxes });
+      if (netPaise <= 0) {
+        const message = msg('withdrawal.allTax', { taxPaise: d.amountPaise });
+        throw new DomainError('invalid', message, { amount: message });
+      }
+      // The hold is what the bank will be paid; each tax moves to tax payable on its own entry.
+      const hold = debit(state.wallet, { entryId: d.entryId, amountPaise: netPaise, kind: 'withdrawal', params: { destination: label }, reference: d.withdrawalId, now: command.now });
+      const withheld = taxes.map((tax, i) => ({
+        type: 'WalletDebited' as const,
+        data: { entryId: taxEntryId(d.entryId, i), amountPaise: tax.amountPaise, kind: 'tax_withheld' as const, params: { code: tax.code }, reference: d.withdrawalId, debitedAt: command.now },
+      }));
       if (!destination) {
         throw new DomainError(
           'invalid',
@@ -195,8 +222,12 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
         );
       }
       return [
-        { type: 'WithdrawalRequested', data: { withdrawalId: d.withdrawalId, amountPaise: d.amountPaise, destination, requestedAt: command.now } },
+        {
+          type: 'WithdrawalRequested',
+          data: { withdrawalId: d.withdrawalId, amountPaise: d.amountPaise, destination, requestedAt: command.now, ...(taxes.length > 0 && { taxes }) },
+        },
         hold,
+        ...withheld,
         notify({
           notificationId: d.notificationId,
           key: 'withdrawal_requested',
@@ -216,7 +247,8 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
       return [
         {
           type: 'WithdrawalPaid',
-          data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now, amountPaise: record.amountPaise },
+          // What the bank paid: the request's amount less the tax withheld.
+          data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now, amountPaise: netOf(record) },
         },
         // The amount left the balance when it was requested; paying only settles that hold.
         notify({
@@ -240,15 +272,7 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
           // Withdrawal rejections have no canned reasons: every reason is written.
           data: { withdrawalId: d.withdrawalId, reason: d.reason, reasonCode: REASON_OTHER, rejectedBy: d.by, rejectedAt: command.now },
         },
-        credit({
-          entryId: d.entryId,
-          amountPaise: record.amountPaise,
-          kind: 'withdrawal_refund',
-          params: { reason: d.reason },
-          reference: d.withdrawalId,
-          by: d.by,
-          now: command.now,
-        }, state.wallet),
+        ...returned(state, command, record, 'withdrawal_refund'),
         notify({
           notificationId: d.notificationId,
           key: 'withdrawal_rejected',
@@ -304,7 +328,7 @@ function giveBack(
   const d = command.data;
   return [
     outcome,
-    credit({ entryId: d.entryId, amountPaise: record.amountPaise, kind, params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now }, state.wallet),
+    ...returned(state, command, record, kind),
     notify({
       notificationId: d.notificationId,
       key,
@@ -313,6 +337,35 @@ function giveBack(
       now: command.now,
     }),
   ];
+}
+
+/**
+ * The credits that give a request's money back: what the bank was (to be) paid on the entry the
+ * command names, and each tax withheld from it, once, out of tax payable. The record leaves the
+ * state with the outcome they are appended with, so nothing is given back twice.
+ */
+function returned(
+  state: WithdrawalDecisionState,
+  command: { data: { withdrawalId: string; reason: string; by: string; entryId: string }; now: string },
+  record: WithdrawalRecord,
+  kind: 'withdrawal_refund' | 'payout_failed' | 'payout_reversal',
+): UserEvent[] {
+  const d = command.data;
+  const netPaise = netOf(record);
+  const base = netPaise > 0 ? [credit({ entryId: d.entryId, amountPaise: netPaise, kind, params: { reason: d.reason }, reference: d.withdrawalId, by: d.by, now: command.now }, state.wallet)] : [];
+  const taxes = (record.taxes ?? []).map((tax, i) =>
+    credit({ entryId: taxEntryId(d.entryId, i), amountPaise: tax.amountPaise, kind: 'tax_refund', params: { code: tax.code }, reference: d.withdrawalId, by: d.by, now: command.now }),
+  );
+  if (state.wallet.balance + record.amountPaise > MAX_MONEY_PAISE) {
+    const message = msg('wallet.creditAboveMax', { maxPaise: MAX_MONEY_PAISE });
+    throw new DomainError('conflict', message, { amount: message });
+  }
+  return [...base, ...taxes];
+}
+
+/** The entry id of a request's i-th tax (withheld or given back): derived from the command's entry, so a retry names the same. */
+function taxEntryId(entryId: string, i: number): string {
+  return `${entryId}:tax:${i}`;
 }
 
 /**
@@ -359,7 +412,15 @@ export function withdrawalBody(id: string, userId: string, record: WithdrawalRec
     reason: record.reason,
     // Only once it is in a batch: withdrawals settled by hand never have one.
     ...(record.batchId != null && { batchId: record.batchId }),
+    tax: taxBody(record.taxes ?? []),
+    net: formatPaise(netOf(record)),
   };
+}
+
+/** Taxes as the answers show them: one amount, the codes joined; null when none. */
+export function taxBody(taxes: readonly Pick<WithheldTax, 'code' | 'amountPaise'>[]): { amount: string; code: string } | null {
+  if (taxes.length === 0) return null;
+  return { amount: formatPaise(taxes.reduce((sum, t) => sum + t.amountPaise, 0)), code: taxes.map((t) => t.code).join(' + ') };
 }
 
 /** A destination as screens show it: 'A/c XXXXXX4321 · HDFC0001234' or 'UPI ra***@okhdfc'. */

@@ -12,6 +12,8 @@ export const accounts = {
   companyFunding: 'platform:company_funding',
   /** Invitation bonuses (docs/invitations.md): an expense of its own. */
   referralBonus: 'platform:referral_bonus',
+  /** Tax withheld at source from withdrawals (docs/tax.md): owed to the government until deposited. */
+  taxPayable: 'platform:tax_payable',
 } as const;
 
 /** The user a `user:<id>:…` account belongs to; null for the platform's accounts. */
@@ -45,7 +47,9 @@ export type JournalKind =
   | 'payout_reversal'
   | 'bank_funding'
   | 'bank_funding_reversed'
-  | 'referral_bonus';
+  | 'referral_bonus'
+  | 'tax_withheld'
+  | 'tax_refund';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -137,6 +141,9 @@ export function journalTransactionOf(
           return ledgerEntry(event, userId, d, d.creditedAt, 'payout_reversal', accounts.bank, to, { withdrawalId: d.reference ?? null });
         case 'referral_bonus':
           return ledgerEntry(event, userId, d, d.creditedAt, 'referral_bonus', accounts.referralBonus, to);
+        case 'tax_refund':
+          // A rejected, failed or reversed withdrawal's tax: back from tax payable, once.
+          return ledgerEntry(event, userId, d, d.creditedAt, 'tax_refund', accounts.taxPayable, to, { withdrawalId: d.reference ?? null });
         default:
           return null;
       }
@@ -149,6 +156,8 @@ export function journalTransactionOf(
           return ledgerEntry(event, userId, d, d.debitedAt, 'withdrawal', from, accounts.payoutPending(userId), { withdrawalId: d.reference ?? null });
         case 'adjustment':
           return ledgerEntry(event, userId, d, d.debitedAt, 'adjustment', from, accounts.adjustments);
+        case 'tax_withheld':
+          return ledgerEntry(event, userId, d, d.debitedAt, 'tax_withheld', from, accounts.taxPayable, { withdrawalId: d.reference ?? null });
         default:
           return null;
       }

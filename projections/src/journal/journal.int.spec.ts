@@ -98,6 +98,7 @@ describe('the double-entry journal', () => {
       pendingPayoutPaise: 0,
       fundedPaise: 53_500,
       paidPaise: 30_000,
+      taxPayablePaise: 0,
       differencePaise: 0,
       negativeBalances: [],
       bankFundedPaise: 0,

@@ -74,7 +74,8 @@ export const journalProjection: Projection = {
     if (event.type === 'WithdrawalRequested') {
       rows.upsert(
         'journal_withdrawals',
-        { id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise, status: 'pending' },
+        // What the bank is paid: the amount less the tax withheld (moved to tax payable on entries of its own).
+        { id: event.data.withdrawalId, user_id: userId, amount_paise: event.data.amountPaise - (event.data.taxes ?? []).reduce((sum, t) => sum + t.amountPaise, 0), status: 'pending' },
         { conflict: ['id'] },
       );
       return;

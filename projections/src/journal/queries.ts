@@ -206,7 +206,9 @@ export interface Reconciliation {
   fundedPaise: number;
   /** Everything paid out to banks. */
   paidPaise: number;
-  /** available + pending − (funded − paid): zero when the books agree. */
+  /** Tax withheld from withdrawals and not given back (platform:tax_payable). */
+  taxPayablePaise: number;
+  /** available + pending + tax payable − (funded − paid): zero when the books agree. */
   differencePaise: number;
   /** Everything the company put into the payout bank account. */
   bankFundedPaise: number;
@@ -226,6 +228,7 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   let fundedPaise = 0;
   let bankPaise = 0;
   let bankFundedPaise = 0;
+  let taxPayablePaise = 0;
   const negativeBalances: Reconciliation['negativeBalances'] = [];
   for (const row of rows) {
     const balance = row.credit_paise - row.debit_paise;
@@ -236,11 +239,13 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     else if (FUNDING_ACCOUNTS.includes(row.account)) fundedPaise -= balance;
     else if (row.account === accounts.bank) bankPaise = balance;
     else if (row.account === accounts.companyFunding) bankFundedPaise = balance;
+    else if (row.account === accounts.taxPayable) taxPayablePaise = balance;
   }
   // Fundings leave platform:bank as payouts arrive in it, so they are added back to tell the paid.
   const paidPaise = bankPaise + bankFundedPaise;
-  const differencePaise = availablePaise + pendingPayoutPaise - (fundedPaise - paidPaise);
-  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
+  // Tax withheld left the wallets without reaching a bank: it is held in tax payable.
+  const differencePaise = availablePaise + pendingPayoutPaise + taxPayablePaise - (fundedPaise - paidPaise);
+  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, taxPayablePaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
 }
 
 /**

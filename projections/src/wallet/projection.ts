@@ -1,4 +1,4 @@
-import { EARNING_KINDS, WITHDRAWAL_RETURN_KINDS } from '@kamai/contracts';
+import { EARNING_KINDS, WITHDRAWAL_DEBIT_KINDS, WITHDRAWAL_RETURN_KINDS } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import type { Rows } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -43,7 +43,7 @@ export const walletProjection: Projection = {
       }
       case 'WalletDebited': {
         const d = event.data;
-        const withdrawn = d.kind === 'withdrawal' ? d.amountPaise : 0;
+        const withdrawn = WITHDRAWAL_DEBIT_KINDS.has(d.kind) ? d.amountPaise : 0;
         move(rows, event.streamId, event.position, { balance_paise: -d.amountPaise, total_earned_paise: 0, total_withdrawn_paise: withdrawn }, d.debitedAt);
         return;
       }

@@ -1,4 +1,4 @@
-import { EARNING_KINDS, type TransactionBody, formatPaise } from '@kamai/contracts';
+import { EARNING_KINDS, type TransactionBody, WITHDRAWAL_DEBIT_KINDS, formatPaise } from '@kamai/contracts';
 import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
@@ -35,7 +35,7 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
     return {
       id: row.entry_id ?? row.transaction_id,
       userId: row.user_id,
-      type: direction === 'credit' ? (EARNING_KINDS.has(row.kind) ? 'earned' : 'other') : row.kind === 'withdrawal' ? 'withdrawn' : 'other',
+      type: direction === 'credit' ? (EARNING_KINDS.has(row.kind) ? 'earned' : 'other') : WITHDRAWAL_DEBIT_KINDS.has(row.kind) ? 'withdrawn' : 'other',
       direction,
       kind: row.kind,
       amount: formatPaise(row.amount_paise),

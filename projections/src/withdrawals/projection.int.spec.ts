@@ -68,11 +68,11 @@ describe('withdrawal_requests and app_settings read models', () => {
     expect(await listUserWithdrawals(db, 'u1')).toEqual([
       {
         id: 'w3', userId: 'u1', amount: '100.00', status: 'pending', destination: 'A/c XXXXXX4321 · HDFC0001234', destinationKind: 'bank',
-        requestedAt: t(3), processedAt: null, reference: null, reason: null,
+        requestedAt: t(3), processedAt: null, reference: null, reason: null, tax: null, net: '100.00',
       },
       {
         id: 'w1', userId: 'u1', amount: '100.00', status: 'paid', destination: 'A/c XXXXXX4321 · HDFC0001234', destinationKind: 'bank',
-        requestedAt: t(1), processedAt: t(4), reference: 'UTR0001', reason: null,
+        requestedAt: t(1), processedAt: t(4), reference: 'UTR0001', reason: null, tax: null, net: '100.00',
       },
     ]);
     expect((await listUserWithdrawals(db, 'u2'))[0]).toMatchObject({ status: 'rejected', reason: 'Wrong UPI ID', destination: 'UPI as***@okhdfc' });

@@ -8,12 +8,14 @@ export const withdrawalsProjection: Projection = {
   name: 'withdrawals',
   // 2: payout states (processing, failed, reversed), the batch and when processing began.
   // 3: the reason (a rejection's, the bank's) reads as erased once its person is.
-  version: 3,
+  // 4: the tax withheld from it and its rules' codes (docs/tax.md).
+  version: 4,
   tables: {
     withdrawal_requests: {
       columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, amount_paise INTEGER NOT NULL, status TEXT NOT NULL,
         destination_kind TEXT NOT NULL, destination TEXT NOT NULL, requested_at TEXT NOT NULL, processed_at TEXT,
-        processed_by TEXT, reference TEXT, reason TEXT, position INTEGER NOT NULL, batch_id TEXT, processing_at TEXT`,
+        processed_by TEXT, reference TEXT, reason TEXT, position INTEGER NOT NULL, batch_id TEXT, processing_at TEXT,
+        tax_paise INTEGER NOT NULL, tax_code TEXT`,
       indexes: { user: 'user_id, position', status: 'status, position', batch: 'batch_id' },
     },
   },
@@ -37,6 +39,8 @@ export const withdrawalsProjection: Projection = {
           position: event.position,
           batch_id: null,
           processing_at: null,
+          tax_paise: (d.taxes ?? []).reduce((sum, t) => sum + t.amountPaise, 0),
+          tax_code: d.taxes && d.taxes.length > 0 ? d.taxes.map((t) => t.code).join(' + ') : null,
         });
         return;
       }

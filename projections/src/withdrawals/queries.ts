@@ -28,6 +28,7 @@ export function toWithdrawalBody(row: WithdrawalRow): WithdrawalBody {
     reference: row.reference,
     reason: row.reason,
     batchId: row.batch_id,
+    ...(row.tax_paise > 0 && { taxes: [{ code: row.tax_code ?? '', amountPaise: row.tax_paise, basePaise: 0, rateBasisPoints: 0 }] }),
   });
 }
 

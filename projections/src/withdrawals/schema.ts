@@ -23,6 +23,10 @@ export interface WithdrawalRequestsTable {
   batch_id: string | null;
   /** When it was put in that batch (late payouts are counted from here). */
   processing_at: string | null;
+  /** Tax withheld from it, in paise (0: none); the bank is paid amount_paise − tax_paise. */
+  tax_paise: number;
+  /** The codes of the rules that withheld it, joined by " + "; null when none. */
+  tax_code: string | null;
 }
 
 /** app_settings: a single row (id 'app') once an admin has changed a setting; defaults until then. */

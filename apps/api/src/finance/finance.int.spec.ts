@@ -72,6 +72,9 @@ describe('finance over real HTTP: the withdrawal queue', () => {
       processedAt: null,
       reference: null,
       reason: null,
+      // What to pay: no rule charges it, so all of it.
+      tax: null,
+      net: '200.00',
       user: { id: first.user.userId, name: 'Asha Rao', mobile: first.user.mobile },
       payTo: { kind: 'bank', accountNumber: '001234567894321', ifsc: 'HDFC0001234', holderName: 'Ravi Kumar' },
       processedBy: null,

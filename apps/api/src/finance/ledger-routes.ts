@@ -210,6 +210,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       pendingPayout: formatPaise(r.pendingPayoutPaise),
       funded: formatPaise(r.fundedPaise),
       paid: formatPaise(r.paidPaise),
+      taxPayable: formatPaise(r.taxPayablePaise),
       difference: formatPaise(r.differencePaise),
       bankFunded: formatPaise(r.bankFundedPaise),
       bankBalance: formatPaise(r.bankBalancePaise),

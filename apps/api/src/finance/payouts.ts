@@ -110,7 +110,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     await caughtUp(deps);
     const rows = await deps.db
       .selectFrom('withdrawal_requests')
-      .select(['id', 'user_id', 'amount_paise', 'status'])
+      .select(['id', 'user_id', 'amount_paise', 'tax_paise', 'status'])
       .where('id', 'in', withdrawalIds)
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -147,7 +147,7 @@ export const payoutRoutes = new Hono<AppEnv>()
       steps: [
         ...withdrawalIds.map((wid) => {
           const row = byId.get(wid)!;
-          return { action: 'claim' as const, target: wid, userId: row.user_id, amountPaise: row.amount_paise, utr: '', line: 0, refusal: '' };
+          return { action: 'claim' as const, target: wid, userId: row.user_id, amountPaise: row.amount_paise - row.tax_paise, utr: '', line: 0, refusal: '' };
         }),
         { action: 'create_batch' as const, target: id, userId: null, amountPaise: 0, utr: '', line: 0, refusal: '' },
       ],

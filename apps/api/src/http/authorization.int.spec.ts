@@ -169,6 +169,8 @@ const MATRIX: Row[] = [
   ['POST', '/api/admin/ledger/periods/:month/close/approve', 'finance', 400],
   ['GET', '/api/profile/invite', 'signedIn', 200],
   ['GET', '/api/admin/invitations', 'finance', 200],
+  // No amount: 400 once signed in.
+  ['GET', '/api/withdrawals/quote', 'signedIn', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

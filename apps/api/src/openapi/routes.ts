@@ -85,6 +85,8 @@ import {
   UserBody,
   UserTaskBody,
   WithdrawalBody,
+  WithdrawalQuoteBody,
+  WithdrawalQuoteQuery,
   WithdrawalListQuery,
   WithdrawalRequest,
   YearlyReportQuery,
@@ -308,4 +310,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/ledger/periods/:month/close/approve': { summary: 'Approve closing a month: nothing may be posted into it afterwards', access: 'finance', params: PeriodParam, ok: 200, answer: LedgerPeriodBody, errors: [404] },
   'GET /api/profile/invite': { summary: 'Your invite code and the link that carries it (stable)', access: 'signedIn', ok: 200, answer: InviteBody },
   'GET /api/admin/invitations': { summary: 'Invitations with each bonus and the refusal reason code', access: 'finance', query: InvitationsQuery, ok: 200, answer: InvitationBody, list: true },
+  'GET /api/withdrawals/quote': { summary: 'The tax a withdrawal of this amount would have withheld now, and what the bank would be paid', access: 'signedIn', query: WithdrawalQuoteQuery, ok: 200, answer: WithdrawalQuoteBody },
 };

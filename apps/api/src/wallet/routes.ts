@@ -1,5 +1,6 @@
-import { WithdrawalRequest, destinationOf, streams } from '@kamai/contracts';
-import { userDecider, withdrawalBody } from '@kamai/domain';
+import { type WithdrawalQuoteBody, WithdrawalQuoteQuery, WithdrawalRequest, destinationOf, formatPaise, streams } from '@kamai/contracts';
+import { settingsEvolver, taxBody, userDecider, withdrawalBody, withdrawalTax } from '@kamai/domain';
+import { loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import { findSavedDestination, listTransactions, listUserWithdrawals } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -18,6 +19,25 @@ export const walletRoutes = new Hono<AppEnv>()
     c.json({ destination: await findSavedDestination(c.var.deps.db, requireUser(c).id) }),
   )
   /**
+   * What a withdrawal of `amount` would be charged if requested now (docs/tax.md), for the confirm
+   * dialog: the same function, rules and state the request's decider uses. A quote holds nothing.
+   */
+  .get('/api/withdrawals/quote', signedIn, validate('query', WithdrawalQuoteQuery), async (c) => {
+    const deps = c.var.deps;
+    const { amount } = c.req.valid('query');
+    const rules = await taxRulesInForce(deps.store);
+    const { state } = await loadStream(deps.store, streams.user(requireUser(c).id), userDecider);
+    const charges = withdrawalTax(state, rules, amount, deps.now().toISOString());
+    const tax = taxBody(charges);
+    const labels = charges.map((charge) => rules.find((rule) => rule.code === charge.code)?.label ?? charge.code);
+    const body: WithdrawalQuoteBody = {
+      amount: formatPaise(amount),
+      tax: tax && { ...tax, label: labels.join('; ') },
+      net: formatPaise(amount - charges.reduce((sum, charge) => sum + charge.amountPaise, 0)),
+    };
+    return c.json(body);
+  })
+  /**
    * RequestWithdrawal, decided on the user's stream (not a read model): the hold, the request and a
    * notification are one append at the revision the balance was read at, retried on conflict.
    */
@@ -34,6 +54,7 @@ export const walletRoutes = new Hono<AppEnv>()
         notificationId: commandId(),
         amountPaise: request.amount,
         destination: destinationOf(request),
+        taxRules: await taxRulesInForce(deps.store),
       },
       now: deps.now().toISOString(),
     };
@@ -51,3 +72,8 @@ export const walletRoutes = new Hono<AppEnv>()
     return c.json(withdrawalBody(withdrawalId, user.id, record), 201);
   });
 
+
+/** The tax rules in force, from the settings stream (not a read model): the charge uses what was approved last. */
+async function taxRulesInForce(store: AppEnv['Variables']['deps']['store']) {
+  return (await loadStream(store, streams.settings(), settingsEvolver)).state.taxRules;
+}

@@ -114,6 +114,9 @@ describe('wallet and withdrawals over real HTTP', () => {
       processedAt: null,
       reference: null,
       reason: null,
+      // No rule charges it: no tax withheld (docs/tax.md), the bank is paid it all.
+      tax: null,
+      net: '150.50',
     });
     // Read-your-writes: the very next reads see it.
     expect(await balanceOf(user)).toBe('349.50');

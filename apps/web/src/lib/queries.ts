@@ -5,6 +5,7 @@ import type {
   FinanceWithdrawalBody,
   NotificationBody,
   SavedDestinationBody,
+  WithdrawalQuoteBody,
   SettingsBody,
   SubmissionBody,
   SubmissionStatus,
@@ -122,6 +123,15 @@ export const withdrawalsQuery = () =>
   });
 
 /** Where the user's last withdrawal went (masked), offered again by the withdraw dialog. */
+/** What a withdrawal of `amount` (a wire amount, "150.00") would have withheld as tax if sent now. */
+export const withdrawalQuoteQuery = (amount: string) =>
+  queryOptions({
+    queryKey: [`/api/withdrawals/quote?amount=${encodeURIComponent(amount)}`],
+    queryFn: getJson<WithdrawalQuoteBody>(),
+    // Each opening of the confirmation asks again: the year's totals may have moved.
+    staleTime: 0,
+  });
+
 export const savedDestinationQuery = () =>
   queryOptions({
     queryKey: ['/api/withdrawals/destination'],

@@ -12,7 +12,7 @@ import { errorStatus, parseApiError, serverFieldErrors } from '../../lib/api.ts'
 import { useTranslation } from 'react-i18next';
 import { formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { savedDestinationQuery } from '../../lib/queries.ts';
+import { savedDestinationQuery, withdrawalQuoteQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { useSessionExpired } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -290,6 +290,9 @@ function WithdrawForm({
 function ConfirmWithdrawal({ amount, to, pending, onConfirm, onBack }: { amount: string; to: string; pending: boolean; onConfirm: () => void; onBack: () => void }) {
   const { t } = useTranslation('wallet');
   const headingId = useId();
+  // The tax a withdrawal of this amount has withheld, by the rule the server charges with (docs/tax.md).
+  const quote = useQuery(withdrawalQuoteQuery(amount));
+  const tax = quote.data?.tax ?? null;
   return (
     <section aria-labelledby={headingId} className="grid gap-4" data-testid="withdraw-confirm">
       <h3 id={headingId} className="text-base font-semibold text-slate-900">
@@ -298,9 +301,15 @@ function ConfirmWithdrawal({ amount, to, pending, onConfirm, onBack }: { amount:
       <p className="rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-base text-slate-900">
         <strong className="text-xl font-bold tabular-nums">{formatRupees(amount)}</strong> {t('withdraw.to')} <span className="font-semibold">{to}</span>
       </p>
+      {tax && quote.data && (
+        <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900" data-testid="withdraw-tax">
+          {t('withdraw.taxLine', { net: formatRupees(quote.data.net), tax: formatRupees(tax.amount), label: tax.label })}
+        </p>
+      )}
       <p className="text-sm text-slate-600">{t('withdraw.confirmHint')}</p>
       <div className="grid gap-2">
-        <Button onClick={onConfirm} disabled={pending}>
+        {/* Not before the quote answered: tax is shown before the person confirms, never after. */}
+        <Button onClick={onConfirm} disabled={pending || quote.isPending}>
           {pending ? t('withdraw.submitting') : t('withdraw.confirm')}
         </Button>
         <Button variant="secondary" onClick={onBack} disabled={pending}>
