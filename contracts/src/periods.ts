@@ -37,3 +37,24 @@ export const LedgerPeriodBody = v.object({
   closedAt: v.nullable(v.string()),
 });
 export type LedgerPeriodBody = v.InferOutput<typeof LedgerPeriodBody>;
+
+/** How many months GET /api/admin/ledger/periods lists: the current one and the year before it. */
+export const PERIODS_LISTED = 13;
+
+/** The months `count` months back from `month` (itself first), newest first. */
+export function monthsBack(month: string, count: number): string[] {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const index = year * 12 + (m - 1);
+  return Array.from({ length: count }, (_, i) => {
+    const at = index - i;
+    return `${Math.floor(at / 12)}-${String((at % 12) + 1).padStart(2, '0')}`;
+  });
+}
+
+/** One month of GET /api/admin/ledger/periods: its close, and the names of who asked and who approved. */
+export const LedgerPeriodRowBody = v.object({
+  ...LedgerPeriodBody.entries,
+  requestedByName: v.nullable(v.string()),
+  closedByName: v.nullable(v.string()),
+});
+export type LedgerPeriodRowBody = v.InferOutput<typeof LedgerPeriodRowBody>;

@@ -169,6 +169,7 @@ const MATRIX: Row[] = [
   ['POST', '/api/admin/ledger/periods/:month/close/approve', 'finance', 400],
   ['GET', '/api/profile/invite', 'signedIn', 200],
   ['GET', '/api/admin/invitations', 'finance', 200],
+  ['GET', '/api/admin/ledger/periods', 'finance', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -1,5 +1,6 @@
 import {
   LedgerPeriodBody,
+  LedgerPeriodRowBody,
   PeriodParam,
   InviteBody,
   InvitationBody,
@@ -308,4 +309,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/ledger/periods/:month/close/approve': { summary: 'Approve closing a month: nothing may be posted into it afterwards', access: 'finance', params: PeriodParam, ok: 200, answer: LedgerPeriodBody, errors: [404] },
   'GET /api/profile/invite': { summary: 'Your invite code and the link that carries it (stable)', access: 'signedIn', ok: 200, answer: InviteBody },
   'GET /api/admin/invitations': { summary: 'Invitations with each bonus and the refusal reason code', access: 'finance', query: InvitationsQuery, ok: 200, answer: InvitationBody, list: true },
+  'GET /api/admin/ledger/periods': { summary: 'The current month and the twelve before it, newest first: open, close pending (who asked) or closed (who approved)', access: 'finance', ok: 200, answer: LedgerPeriodRowBody, list: true },
 };
