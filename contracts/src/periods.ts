@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { istDayOf } from './days.ts';
+import { Day, istDayOf } from './days.ts';
 
 /**
  * Accounting periods that lock (docs/month-end.md): finance closes a calendar month, in India time,
@@ -13,6 +13,7 @@ export const PERIOD_MESSAGES = {
   noRequest: 'Nobody has asked to close month {month}',
   ownClose: 'You asked to close this month, so another finance member must approve it',
   effectiveDate: 'Enter the day it takes effect as YYYY-MM-DD, not in the future',
+  range: 'Give from and to as days (YYYY-MM-DD), from not after to',
 } as const;
 
 /** A month `YYYY-MM` that exists. */
@@ -37,3 +38,60 @@ export const LedgerPeriodBody = v.object({
   closedAt: v.nullable(v.string()),
 });
 export type LedgerPeriodBody = v.InferOutput<typeof LedgerPeriodBody>;
+
+/** How many months GET /api/admin/ledger/periods lists: the current one and the year before it. */
+export const PERIODS_LISTED = 13;
+
+/** The months `count` months back from `month` (itself first), newest first. */
+export function monthsBack(month: string, count: number): string[] {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const index = year * 12 + (m - 1);
+  return Array.from({ length: count }, (_, i) => {
+    const at = index - i;
+    return `${Math.floor(at / 12)}-${String((at % 12) + 1).padStart(2, '0')}`;
+  });
+}
+
+/** One month of GET /api/admin/ledger/periods: its close, and the names of who asked and who approved. */
+export const LedgerPeriodRowBody = v.object({
+  ...LedgerPeriodBody.entries,
+  requestedByName: v.nullable(v.string()),
+  closedByName: v.nullable(v.string()),
+});
+export type LedgerPeriodRowBody = v.InferOutput<typeof LedgerPeriodRowBody>;
+
+/** GET /api/admin/ledger/trial-balance/period: whole IST days, `to` included. */
+export const PeriodTrialBalanceQuery = v.pipe(
+  v.object({
+    from: Day(PERIOD_MESSAGES.range),
+    to: Day(PERIOD_MESSAGES.range),
+    format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+  }),
+  v.forward(
+    v.check((q) => q.from <= q.to, PERIOD_MESSAGES.range),
+    ['to'],
+  ),
+);
+
+/** Dr and Cr of one figure: one of them is "0.00" for a balance (its side), either may be set for a movement. */
+const DrCr = v.strictObject({ debit: v.string(), credit: v.string() });
+
+/**
+ * A trial balance over a period (docs/finance-audit.md): per account its opening balance (before the
+ * first day), the period's movement (debits and credits) and its closing balance, each in Dr/Cr columns.
+ */
+export const PeriodTrialBalanceBody = v.strictObject({
+  from: v.string(),
+  to: v.string(),
+  accounts: v.array(
+    v.strictObject({
+      account: v.string(),
+      holder: v.nullable(v.strictObject({ id: v.string(), name: v.string(), mobile: v.nullable(v.string()) })),
+      opening: DrCr,
+      movement: DrCr,
+      closing: DrCr,
+    }),
+  ),
+  totals: v.strictObject({ opening: DrCr, movement: DrCr, closing: DrCr }),
+});
+export type PeriodTrialBalanceBody = v.InferOutput<typeof PeriodTrialBalanceBody>;

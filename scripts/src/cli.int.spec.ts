@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -227,6 +227,9 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     expect(exported.some((line) => line.includes(":payout_pending,Sita Verma,'+91 ") && !line.includes(mobile))).toBe(true);
     expect(exported.some((line) => line.includes('platform:bank') && line.includes('UTR31337001'))).toBe(true);
     expect(exported.some((line) => line.includes('Missed reward'))).toBe(false);
+    // With --from, an opening row per account first: the wallet held 500.00 before the withdrawal.
+    expect(exported[1]).toMatch(/^,,[^,]+,/);
+    expect(exported.some((line) => /^,,[^,]+,user:[^,]+:available,Sita Verma,'\+91 \d\dx{6}\d\d,,500\.00,opening_balance,Opening balance,/.test(line))).toBe(true);
     // A date is a whole day in India time: --to today includes everything of today.
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
     expect((await cli(dataDir, 'export-ledger', '--from', today, '--to', today)).stdout).toContain('UTR31337001');
@@ -237,6 +240,14 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     const yearly = (await cli(dataDir, 'yearly-report', `${fyStart}-${String((fyStart + 1) % 100).padStart(2, '0')}`)).stdout;
     expect(yearly.startsWith('\uFEFFfinancial_year,user_id,name,mobile,pan,rewards,bonuses,adjustments,payouts,referral_bonuses\r\n')).toBe(true);
     expect(yearly).toMatch(/,TOTAL,,,,[\d.]+,[\d.]+,[\d.]+,[1-9][\d]*\.\d\d,[\d.]+\r\n$/);
+    // --out writes the file itself (nothing else can land in it) and says where.
+    const file = join(dataDir, 'yearly.csv');
+    const written = await cli(dataDir, 'yearly-report', `${fyStart}-${String((fyStart + 1) % 100).padStart(2, '0')}`, '--out', file);
+    expect(readFileSync(file, 'utf8')).toBe(yearly);
+    expect(written.stdout).toBe(`wrote ${file}\n`);
+    const journal = join(dataDir, 'journal.csv');
+    await cli(dataDir, 'export-ledger', '--out', journal, '--from', beforeWithdrawal);
+    expect(readFileSync(journal, 'utf8')).toBe(exportedText);
 
     // Someone with the file raises the credit (its reason is sealed; its amount is not): verification
     // names the place, before and after a rebuild.

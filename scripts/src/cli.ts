@@ -2,7 +2,7 @@
  * Operators' command line: `npm run cli -- <command> [args]`, on the same DATA_DIR (and event store
  * settings) as the app. Changes go in as events, so a running app picks them up within a second.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
@@ -12,6 +12,7 @@ import {
   PLATFORM_ENTRY,
   accountHolders,
   userOfAccount,
+  trialBalance,
   ProjectionRunner,
   type ReadDbHandle,
   accounts,
@@ -47,8 +48,7 @@ import {
   readAheadFor,
   revokeRole,
   statementCsv,
-  UTF8_BOM,
-  toCsv,
+  csvFile,
   toStatementBody,
   userIdForMobile,
   migratePrivacy,
@@ -74,20 +74,22 @@ const USAGE = `usage: npm run cli -- <command>
                                                   every event, aside, and swap it in; a running app
                                                   keeps serving the old rows meanwhile
   read-models                                     list the read models: name, version, position
-  replay-wallet <mobile|user id> [--as-of ISO] [--csv]
+  replay-wallet <mobile|user id> [--as-of ISO] [--csv] [--out FILE]
                                                   replay a wallet's ledger from its events (up to a
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
-  export-ledger [--from DATE] [--to DATE]         every journal posting as CSV (> journal.csv); dates are whole IST days, --to inclusive
+  export-ledger [--from DATE] [--to DATE] [--out FILE]
+                                                  every journal posting as CSV (--out journal.csv), after an
+                                                  opening row per account with --from; dates are whole IST days, --to inclusive
   verify-ledger [--head POSITION:HASH[:MAC]]      check the event log's chains (each stream's and the whole
                                                   log's) and its signed checkpoints end to end; with --head,
                                                   that the log still runs through a head you kept
   ledger-head                                     sign and print the log's current head, for you to keep
                                                   outside this machine (see docs/ledger-integrity.md)
-  yearly-report <2025-26>                         per person for an Indian financial year (April-March, IST):
+  yearly-report <2025-26> [--out FILE]            per person for an Indian financial year (April-March, IST):
                                                   rewards, bonuses, adjustments, payouts and PAN, as CSV
-                                                  for the accountant (> yearly.csv); no tax is withheld
+                                                  for the accountant (--out yearly.csv); no tax is withheld
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
@@ -255,6 +257,24 @@ async function listReadModels(store: EventStore, readDbFile: string) {
 }
 
 /** `--name value` options after the positional arguments; a moment must parse as a date. */
+/**
+ * `--out FILE`, taken out of a file-writing command's arguments: the file is written whole, so
+ * nothing else (npm's banner when run as `npm run cli`) lands in it. Without it the file goes to stdout.
+ */
+function outOption(args: string[]): { rest: string[]; write: (text: string) => void } {
+  const at = args.indexOf('--out');
+  if (at < 0) return { rest: args, write: (text) => void process.stdout.write(text) };
+  const file = args[at + 1];
+  if (file === undefined || file.startsWith('--')) throw new UsageError('--out needs a file name');
+  return {
+    rest: [...args.slice(0, at), ...args.slice(at + 2)],
+    write: (text) => {
+      writeFileSync(file, text);
+      console.log(`wrote ${resolve(file)}`);
+    },
+  };
+}
+
 function options(args: string[], names: readonly string[], flags: readonly string[] = []) {
   const positional: string[] = [];
   const values: Record<string, string> = {};
@@ -385,7 +405,8 @@ async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null
  * with the read models. A log that fails verification is reported as such, never "rebuild".
  */
 async function replayWallet(store: SealedEventStore, readDbFile: string, args: string[], signingKey: Uint8Array | null, witness: LedgerWitness | null) {
-  const { positional, values, flags } = options(args, ['--as-of'], ['--csv']);
+  const out = outOption(args);
+  const { positional, values, flags } = options(out.rest, ['--as-of'], ['--csv']);
   // An "as of" date is the end of that day in India time.
   const asOf = values['--as-of'] === undefined ? undefined : periodEnd(values['--as-of']);
   const userId = await userIdOrFail(store, positional[0]);
@@ -397,7 +418,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
     if (flags.has('--csv')) {
       const user = await findUserById(db, userId);
       if (!user) throw new UsageError(`the read models have no ${who} yet`);
-      process.stdout.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
+      out.write(statementCsv(toStatementBody(user, await userStatement(db, userId, asOf ? { to: asOf } : {}))));
       return;
     }
     const names = new Map<string, string>();
@@ -497,7 +518,8 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
 }
 
 async function exportLedger(store: EventStore, readDbFile: string, args: string[]) {
-  const { positional, values } = options(args, ['--from', '--to']);
+  const out = outOption(args);
+  const { positional, values } = options(out.rest, ['--from', '--to']);
   if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
   const db = await caughtUpReadDb(store, readDbFile);
   try {
@@ -512,27 +534,39 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
     const to = moment('--to');
     const range = { ...(from && { from }), ...(to && { to }) };
     const rows = await listPostings(db, range);
+    // With --from, each account's balance just before it opens the file, so the rows that follow
+    // sum (per account) to the balance at --to.
+    const opening = from === undefined ? [] : (await trialBalance(db, new Date(Date.parse(from) - 1).toISOString())).accounts.filter((a) => a.creditPaise !== a.debitPaise);
     // Accounts named by their holder too (name and masked mobile; "erased" for an erased person).
-    const holders = await accountHolders(db, rows.flatMap((p) => userOfAccount(p.account) ?? []));
+    const holders = await accountHolders(db, [...rows, ...opening].flatMap((p) => userOfAccount(p.account) ?? []));
+    const holderCells = (account: string) => {
+      const holder = holders.get(userOfAccount(account) ?? '');
+      return [holder?.name ?? null, holder?.mobile ?? null];
+    };
     const header = [
       'position', 'transaction_id', 'time', 'account', 'account_holder', 'account_holder_mobile', 'debit', 'credit', 'kind', 'description',
       'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision',
     ];
-    process.stdout.write(
-      UTF8_BOM +
-        toCsv(
-          header,
-          rows.map((p) => {
-            const holder = holders.get(userOfAccount(p.account) ?? '');
+    out.write(
+      csvFile(
+        header,
+        [
+          ...opening.map((a) => {
+            const net = a.creditPaise - a.debitPaise;
             return [
-              p.position, p.transactionId, p.effectiveAt, p.account, holder?.name ?? null, holder?.mobile ?? null,
-              p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
-              p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr,
-              p.userId === PLATFORM_ENTRY ? streams.funding(p.entryId ?? '') : streams.user(p.userId), p.revision,
+              null, null, from ?? null, a.account, ...holderCells(a.account), net < 0 ? formatPaise(-net) : '', net > 0 ? formatPaise(net) : '',
+              'opening_balance', 'Opening balance', null, null, null, null, null, null, null,
             ];
           }),
-          new Set(['position', 'debit', 'credit', 'revision']),
-        ),
+          ...rows.map((p) => [
+            p.position, p.transactionId, p.effectiveAt, p.account, ...holderCells(p.account),
+            p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
+            p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr,
+            p.userId === PLATFORM_ENTRY ? streams.funding(p.entryId ?? '') : streams.user(p.userId), p.revision,
+          ]),
+        ],
+        new Set(['position', 'debit', 'credit', 'revision']),
+      ),
     );
   } finally {
     await db.destroy();
@@ -540,12 +574,13 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
 }
 
 async function printYearlyReport(store: EventStore, readDbFile: string, args: string[]) {
-  const { positional } = options(args, []);
+  const out = outOption(args);
+  const { positional } = options(out.rest, []);
   const fy = positional[0];
   if (positional.length !== 1 || fy === undefined || financialYear(fy) === null) throw new UsageError(FINANCIAL_YEAR_MESSAGE);
   const db = await caughtUpReadDb(store, readDbFile);
   try {
-    process.stdout.write(yearlyReportCsv(await yearlyReport(db, fy)));
+    out.write(yearlyReportCsv(await yearlyReport(db, fy)));
   } finally {
     await db.destroy();
   }

@@ -9,7 +9,7 @@ export * from './event-store/chain.ts';
 export { checkpointLedger, verifyLedger } from './finance/verify.ts';
 export { FileWitness, S3Witness, createLedgerWitness } from './event-store/witness.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';
-export { UTF8_BOM, toCsv } from './finance/csv.ts';
+export { UTF8_BOM, csvFile, toCsv } from './finance/csv.ts';
 export { runAutoApprovals } from './review/auto-approve.ts';
 export { yearlyReport, yearlyReportCsv } from './finance/yearly-report.ts';
 export { type KeyStore, SqliteKeyStore } from './privacy/key-store.ts';

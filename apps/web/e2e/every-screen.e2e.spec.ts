@@ -119,7 +119,7 @@ const SCREENS: Screen[] = [
   },
   { name: 'KYC review', role: 'reviewer', path: '/admin/kyc' },
   { name: 'finance queue', role: 'finance', path: '/admin/finance' },
-  ...(['batches', 'history', 'ledger', 'reconciliation'] as const).map(
+  ...(['batches', 'history', 'ledger', 'reconciliation', 'months'] as const).map(
     (tab): Screen => ({
       name: `finance ${tab}`,
       role: 'finance',

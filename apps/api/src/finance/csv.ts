@@ -15,3 +15,11 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArr
 
 /** Marks a file as UTF-8 for spreadsheets, which otherwise misread Hindi names and the rupee sign. */
 export const UTF8_BOM = '\uFEFF';
+
+/**
+ * A CSV file as every export of the API and the CLI writes it (docs/finance-audit.md): the UTF-8 BOM,
+ * then the header and rows. Only the banks' bulk-upload files go without it (their own layout).
+ */
+export function csvFile(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>, numeric: ReadonlySet<string> = new Set()): string {
+  return UTF8_BOM + toCsv(header, rows, numeric);
+}

@@ -13,6 +13,7 @@ import {
   WithdrawalListQuery,
   type FinanceWithdrawalBody,
   formatPaise,
+  maskMobile,
   msg,
 } from '@kamai/contracts';
 import { maskDestination } from '@kamai/domain';
@@ -34,7 +35,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import { UTF8_BOM, toCsv } from './csv.ts';
+import { csvFile } from './csv.ts';
 import { verifyLedger } from './verify.ts';
 import { latePayoutCutoff } from '../settings/limits.ts';
 
@@ -77,13 +78,13 @@ export function statementCsv(statement: StatementBody): string {
     null, time, kind, kind === 'opening_balance' ? 'Opening balance' : 'Closing balance', null, null, b.available, b.pendingPayout,
     null, null, null, null, null, null, null,
   ];
-  return UTF8_BOM + toCsv(
+  return csvFile(
     STATEMENT_HEADER,
     [
       balanceRow('opening_balance', statement.from, statement.opening),
       ...statement.entries.map((e) => [
         e.position, e.time, e.kind, e.description, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout,
-        e.actor?.name ?? null, e.actor?.mobile ?? null, e.reason,
+        e.actor?.name ?? null, e.actor?.mobile ? maskMobile(e.actor.mobile) : null, e.reason,
         e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr,
       ]),
       balanceRow('closing_balance', statement.to, statement.closing),
@@ -96,11 +97,12 @@ const WITHDRAWAL_HEADER = [
   'id', 'status', 'amount', 'requested_at', 'processed_at', 'user_name', 'user_mobile', 'destination', 'utr', 'processed_by', 'reason',
 ] as const;
 
+/** History's CSV: a file leaves the screen, so the person's mobile is masked in it. */
 function withdrawalsCsv(rows: readonly FinanceWithdrawalBody[]): string {
-  return toCsv(
+  return csvFile(
     WITHDRAWAL_HEADER,
     rows.map((w) => [
-      w.id, w.status, w.amount, w.requestedAt, w.processedAt, w.user.name, w.user.mobile, maskDestination(w.payTo), w.reference, w.processedByName ?? w.processedBy, w.reason,
+      w.id, w.status, w.amount, w.requestedAt, w.processedAt, w.user.name, maskMobile(w.user.mobile), maskDestination(w.payTo), w.reference, w.processedByName ?? w.processedBy, w.reason,
     ]),
     new Set(['amount']),
   );

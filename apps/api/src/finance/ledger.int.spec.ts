@@ -61,6 +61,8 @@ describe('finance ledger over real HTTP', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(csv.body);
     expect(rows).toHaveLength(7);
+    // Masked; the leading apostrophe is the formula guard a spreadsheet hides (a cell starting with + is a formula).
+    expect(rows[4]?.['actor_mobile']).toBe(`'+91 ${finance.mobile.slice(0, 2)}xxxxxx${finance.mobile.slice(-2)}`);
     expect(rows[0]).toMatchObject({ kind: 'opening_balance', amount: '', balance: '0.00', pending_payout: '0.00' });
     expect(rows[6]).toMatchObject({ kind: 'closing_balance', amount: '', balance: '300.00', pending_payout: '0.00' });
     expect(rows[6]?.['balance']).toBe(csv.headers.get('x-closing-balance'));
@@ -155,6 +157,10 @@ describe('finance ledger over real HTTP', () => {
     const csv = await finance.get<string>('/api/admin/withdrawals?status=rejected&format=csv');
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(parseCsv(csv.body).find((r) => r['id'] === ids[1])).toMatchObject({ status: 'rejected', amount: '100.00', reason: 'Wrong account', user_name: 'Ravi Kumar' });
+    // Like every CSV: a UTF-8 BOM, and the person's mobile masked (the file leaves the screen).
+    const historyBytes = await finance.bytes('/api/admin/withdrawals?status=rejected&format=csv');
+    expect([...historyBytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(parseCsv(csv.body).find((r) => r['id'] === ids[1])?.['user_mobile']).toMatch(/^'\+91 \d\dx{6}\d\d$/);
     expect((await finance.get('/api/admin/withdrawals?cursor=abc')).status).toBe(400);
   });
 

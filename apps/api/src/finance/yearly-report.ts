@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../deps.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
-import { UTF8_BOM, toCsv } from './csv.ts';
+import { csvFile } from './csv.ts';
 import { caughtUp, csvResponse } from './ledger-routes.ts';
 
 /**
@@ -51,16 +51,13 @@ const YEARLY_HEADER = ['financial_year', 'user_id', 'name', 'mobile', 'pan', 're
 
 /** The accountant's CSV (UTF-8 BOM, one row per person, then a `TOTAL` row). */
 export function yearlyReportCsv(report: YearlyReportBody): string {
-  return (
-    UTF8_BOM +
-    toCsv(
-      YEARLY_HEADER,
-      [
-        ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts, p.referralBonuses]),
-        [report.fy, 'TOTAL', null, null, null, report.totals.rewards, report.totals.bonuses, report.totals.adjustments, report.totals.payouts, report.totals.referralBonuses],
-      ],
-      new Set(['rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses']),
-    )
+  return csvFile(
+    YEARLY_HEADER,
+    [
+      ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts, p.referralBonuses]),
+      [report.fy, 'TOTAL', null, null, null, report.totals.rewards, report.totals.bonuses, report.totals.adjustments, report.totals.payouts, report.totals.referralBonuses],
+    ],
+    new Set(['rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses']),
   );
 }
 

@@ -15,6 +15,7 @@ import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { periodRoutes } from '../ledger/periods.ts';
+import { trialBalanceRoutes } from '../finance/trial-balance.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { pushRoutes } from '../push/routes.ts';
 import { invitationRoutes } from '../invitations/routes.ts';
@@ -105,6 +106,7 @@ export function createApp(parts: AppParts) {
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', periodRoutes);
+  app.route('/', trialBalanceRoutes);
   app.route('/', notificationRoutes);
   app.route('/', pushRoutes);
   app.route('/', taskSignalRoutes);

@@ -171,6 +171,9 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/invitations', 'finance', 200],
   // No amount: 400 once signed in.
   ['GET', '/api/withdrawals/quote', 'signedIn', 400],
+  ['GET', '/api/admin/ledger/periods', 'finance', 200],
+  // Without its days: 400 once the role is checked.
+  ['GET', '/api/admin/ledger/trial-balance/period', 'finance', 400],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -1,4 +1,4 @@
-import { type AuditEntryBody, type FundingBody, type LedgerPeriodBody, istDayOf } from '@kamai/contracts';
+import { type AuditEntryBody, type FundingBody, type LedgerPeriodBody, type LedgerPeriodRowBody, istDayOf } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 
@@ -54,11 +54,19 @@ describe('closing a month of the books', () => {
     expect(own.status).toBe(403);
     expect(own.body.error.key).toBe('period.ownClose');
 
+    const listed = async () => (await finance2.get<LedgerPeriodRowBody[]>('/api/admin/ledger/periods')).body;
+    expect((await listed()).find((p) => p.month === lastMonth)).toMatchObject({ status: 'pending', requestedByName: 'Rohan Gupta', closedByName: null });
+
     const closed = await approve(finance2, lastMonth);
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ month: lastMonth, status: 'closed', requestedBy: finance.userId, closedBy: finance2.userId });
     expect((await approve(finance2, lastMonth)).body.error.code).toBe('period_closed');
     expect((await close(finance, lastMonth)).body.error.code).toBe('period_closed');
+    // The list: this month first, then the twelve before it, each read from its own stream.
+    const periods = await listed();
+    expect(periods.map((p) => p.month)).toEqual(Array.from({ length: 13 }, (_, i) => monthOf(dayMonthsAgo(i))));
+    expect(periods[0]).toMatchObject({ status: 'open', requestedBy: null, requestedByName: null });
+    expect(periods[1]).toMatchObject({ month: lastMonth, status: 'closed', requestedByName: 'Rohan Gupta', closedBy: finance2.userId, closedByName: 'Meera Iyer' });
     // Both steps are in the audit list, the month as their reference.
     const admin = await server.signUp({ roles: ['admin'] });
     const audit = (await admin.get<AuditEntryBody[]>('/api/admin/audit')).body.filter((e) => e.action.startsWith('period_'));

@@ -1,5 +1,6 @@
-import { type LedgerPeriodBody, PeriodParam, streams } from '@kamai/contracts';
+import { type LedgerPeriodBody, type LedgerPeriodRowBody, PERIODS_LISTED, PeriodParam, monthOf, monthsBack, streams } from '@kamai/contracts';
 import { type EventStore, type LedgerPeriodState, assertPeriodOpen, ledgerPeriodDecider } from '@kamai/domain';
+import { accountHolders } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
@@ -23,6 +24,17 @@ const periodBody = (month: string, state: LedgerPeriodState): LedgerPeriodBody =
  * different one approves (200, closed). Decided on the month's own stream; no read model is read.
  */
 export const periodRoutes = new Hono<AppEnv>()
+  .get('/api/admin/ledger/periods', financeStaff, async (c) => {
+    const deps = c.var.deps;
+    const months = monthsBack(monthOf(deps.now()), PERIODS_LISTED);
+    // Each month's own stream, as the close itself reads it: a close approved a moment ago shows.
+    const periods = await Promise.all(
+      months.map(async (month) => periodBody(month, (await loadStream(deps.store, streams.ledgerPeriod(month), ledgerPeriodDecider)).state)),
+    );
+    const holders = await accountHolders(deps.db, periods.flatMap((p) => [p.requestedBy, p.closedBy].filter((id): id is string => id !== null)));
+    const nameOf = (id: string | null) => (id === null ? null : (holders.get(id)?.name ?? id));
+    return c.json(periods.map((p): LedgerPeriodRowBody => ({ ...p, requestedByName: nameOf(p.requestedBy), closedByName: nameOf(p.closedBy) })));
+  })
   .post('/api/admin/ledger/periods/:month/close', financeStaff, validate('param', PeriodParam), (c) => decide(c, 'RequestPeriodClose', 202))
   .post('/api/admin/ledger/periods/:month/close/approve', financeStaff, validate('param', PeriodParam), (c) => decide(c, 'ApprovePeriodClose', 200));
 

@@ -1,5 +1,8 @@
 import {
   LedgerPeriodBody,
+  LedgerPeriodRowBody,
+  PeriodTrialBalanceBody,
+  PeriodTrialBalanceQuery,
   PeriodParam,
   InviteBody,
   InvitationBody,
@@ -311,4 +314,6 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/profile/invite': { summary: 'Your invite code and the link that carries it (stable)', access: 'signedIn', ok: 200, answer: InviteBody },
   'GET /api/admin/invitations': { summary: 'Invitations with each bonus and the refusal reason code', access: 'finance', query: InvitationsQuery, ok: 200, answer: InvitationBody, list: true },
   'GET /api/withdrawals/quote': { summary: 'The tax a withdrawal of this amount would have withheld now, and what the bank would be paid', access: 'signedIn', query: WithdrawalQuoteQuery, ok: 200, answer: WithdrawalQuoteBody },
+  'GET /api/admin/ledger/periods': { summary: 'The current month and the twelve before it, newest first: open, close pending (who asked) or closed (who approved)', access: 'finance', ok: 200, answer: LedgerPeriodRowBody, list: true },
+  'GET /api/admin/ledger/trial-balance/period': { summary: 'The trial balance over whole IST days (to included): per account opening, movement and closing in Dr/Cr columns; format=csv for the file', access: 'finance', query: PeriodTrialBalanceQuery, ok: 200, answer: PeriodTrialBalanceBody },
 };

@@ -60,6 +60,12 @@ export function formatDate(iso: string): string {
   return Number.isNaN(time.getTime()) ? iso : dateFormat('date', DATE).format(time);
 }
 
+/** A month `YYYY-MM` by name: "2026-10" -> "October 2026" (अक्तूबर 2026). */
+export function formatMonth(month: string): string {
+  const time = new Date(`${month}-15T00:00:00Z`);
+  return Number.isNaN(time.getTime()) ? month : dateFormat('month', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(time);
+}
+
 /**
  * A wire timestamp with its time of day: "5 Mar 2025, 3:30 pm". The browsers' Hindi leaves "am" and
  * "pm" in English, so the day period comes from the locale files.

@@ -1,6 +1,6 @@
 import { compact, flag, isoDay, oneOf } from '../../lib/searchParams.ts';
 
-export const FINANCE_TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation'] as const;
+export const FINANCE_TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation', 'months'] as const;
 export type FinanceTab = (typeof FINANCE_TABS)[number];
 
 export const HISTORY_STATUSES = ['settled', 'paid', 'failed', 'reversed', 'rejected'] as const;

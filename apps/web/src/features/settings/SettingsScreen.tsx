@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody } from '@kamai/contracts';
+import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody, type TaxRuleBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -17,6 +17,7 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { settingsRequestsQuery, useDecideRequest, useSaveSettings } from './settingsQueries.ts';
+import { TaxRulesEditor } from './TaxRulesEditor.tsx';
 
 /** Every setting of PUT /api/admin/settings but the canned reasons, by its wire name, and how it is typed. */
 const FIELDS = [
@@ -86,6 +87,7 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
   const once = useSendOnce();
   const [values, setValues] = useState(() => initialValues(settings));
   const [reasons, setReasons] = useState<CannedReason[]>(() => settings.cannedReasons.map((r) => ({ ...r })));
+  const [taxRules, setTaxRules] = useState<TaxRuleBody[]>(() => settings.taxRules.map((r) => ({ ...r, appliesTo: [...r.appliesTo] })));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -99,6 +101,8 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
       changed[name] = kind === 'number' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
     }
     if (JSON.stringify(reasons) !== JSON.stringify(settings.cannedReasons)) changed.cannedReasons = reasons;
+    // The whole list goes, as typed: it replaces the rules in force once a second admin approves.
+    if (JSON.stringify(taxRules) !== JSON.stringify(settings.taxRules)) changed.taxRules = taxRules;
     return changed;
   };
 
@@ -183,6 +187,8 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
           </Button>
         )}
       </fieldset>
+
+      <TaxRulesEditor rules={taxRules} onChange={setTaxRules} errors={errors} />
 
       {failure && (
         <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

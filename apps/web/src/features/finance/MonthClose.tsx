@@ -1,0 +1,120 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LedgerPeriodRowBody } from '@kamai/contracts';
+import { Button } from '../../components/Button.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { AlertTriangleIcon } from '../../components/icons.tsx';
+import { apiRequest, getJson, serverErrorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatMonth } from '../../lib/format.ts';
+import { currentUserQuery } from '../../lib/queries.ts';
+import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { toast } from '../../lib/toast.ts';
+import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
+
+const periodsQuery = { queryKey: ['/api/admin/ledger/periods'], queryFn: getJson<LedgerPeriodRowBody[]>() };
+
+type Step = { month: string; action: 'close' | 'approve' };
+
+/**
+ * Month close (docs/month-end.md): this month and the twelve before it, each open, waiting for a
+ * second finance member, or closed. A past open month can be asked to close; a waiting one is
+ * approved by anyone in finance but its asker. The server's refusals (the month not over, the same
+ * member) are shown in the dialog in the reader's language.
+ */
+export function MonthCloseTab() {
+  const { t } = useTranslation('finance');
+  const { data: user } = useQuery(currentUserQuery());
+  const periods = useQuery(periodsQuery);
+  const queryClient = useQueryClient();
+  const [step, setStep] = useState<Step | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  // One key per opening of the dialog.
+  const once = useSendOnce(step !== null);
+  const send = useMutation({
+    mutationFn: async ({ month, action, key }: Step & { key: string }) =>
+      apiRequest('POST', `/api/admin/ledger/periods/${encodeURIComponent(month)}/close${action === 'approve' ? '/approve' : ''}`, undefined, idempotencyHeader(key)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: periodsQuery.queryKey }),
+  });
+  const close = () => {
+    setStep(null);
+    setRefusal(null);
+  };
+  const onConfirm = async () => {
+    if (!step) return;
+    let sent;
+    try {
+      sent = await once.send((key) => send.mutateAsync({ ...step, key }));
+    } catch (error) {
+      setRefusal(serverErrorMessage(error, t('actionFailed')));
+      return;
+    }
+    if (!sent) return;
+    toast({ title: t(step.action === 'close' ? 'months.askedTitle' : 'months.closedTitle', { month: formatMonth(step.month) }) });
+    close();
+  };
+  const current = periods.data?.[0]?.month;
+
+  return (
+    <section aria-labelledby="months-heading" className="grid gap-4">
+      <div className="grid gap-1">
+        <h2 id="months-heading" className="text-lg font-semibold">
+          {t('months.heading')}
+        </h2>
+        <p className="text-sm text-slate-600">{t('months.intro')}</p>
+      </div>
+      {periods.isPending ? (
+        <p role="status">{t('common.loading')}</p>
+      ) : periods.isError ? (
+        <LoadFailed message={serverErrorMessage(periods.error, t('common.loadFailed'))} onRetry={() => void periods.refetch()} />
+      ) : (
+        <ul aria-label={t('months.heading')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+          {periods.data.map((period) => (
+            <li key={period.month} data-testid="ledger-period" className="flex flex-wrap items-center justify-between gap-3 p-4 text-sm">
+              <div className="grid min-w-0 gap-1">
+                <p className="font-semibold text-slate-900">{formatMonth(period.month)}</p>
+                <p className="text-slate-700">{describe(t, period, period.month === current)}</p>
+              </div>
+              {period.status === 'open' && period.month !== current && (
+                <Button variant="secondary" onClick={() => setStep({ month: period.month, action: 'close' })} className="h-11 text-sm sm:w-auto">
+                  {t('months.close', { month: formatMonth(period.month) })}
+                </Button>
+              )}
+              {period.status === 'pending' &&
+                (period.requestedBy === user?.id ? (
+                  <span className="text-xs text-slate-600">{t('months.yours')}</span>
+                ) : (
+                  <Button onClick={() => setStep({ month: period.month, action: 'approve' })} className="h-11 text-sm sm:w-auto">
+                    {t('months.approve', { month: formatMonth(period.month) })}
+                  </Button>
+                ))}
+            </li>
+          ))}
+        </ul>
+      )}
+      <MoneyConfirmDialog
+        open={step !== null}
+        title={step ? t(step.action === 'close' ? 'months.closeTitle' : 'months.approveTitle', { month: formatMonth(step.month) }) : ''}
+        description={step ? t(step.action === 'close' ? 'months.closeText' : 'months.approveText', { month: formatMonth(step.month) }) : ''}
+        confirmLabel={step ? t(step.action === 'close' ? 'months.closeButton' : 'months.approveButton') : ''}
+        pendingLabel={t('months.sending')}
+        pending={once.busy}
+        onConfirm={() => void onConfirm()}
+        onClose={close}
+      >
+        {refusal && (
+          <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+            <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
+            {refusal}
+          </p>
+        )}
+      </MoneyConfirmDialog>
+    </section>
+  );
+}
+
+function describe(t: (key: string, options?: Record<string, string>) => string, period: LedgerPeriodRowBody, current: boolean): string {
+  if (period.status === 'closed') return t('months.closed', { by: period.requestedByName ?? '', approver: period.closedByName ?? '', when: formatDateTime(period.closedAt ?? '') });
+  if (period.status === 'pending') return t('months.pending', { by: period.requestedByName ?? '', when: formatDateTime(period.requestedAt ?? '') });
+  return t(current ? 'months.current' : 'months.open');
+}
