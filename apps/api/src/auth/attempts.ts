@@ -37,7 +37,13 @@ export abstract class HashedAttemptStore implements AttemptStore {
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(private readonly secret: Uint8Array) {
-    this.#sweeper = setInterval(() => this.expire(), SWEEP_EVERY_MS).unref();
+    this.#sweeper = setInterval(() => {
+      try {
+        this.expire();
+      } catch {
+        // The store cannot be reached now (a database restarting): the next sweep deletes them.
+      }
+    }, SWEEP_EVERY_MS).unref();
   }
 
   /** The stored form of a key: an HMAC, never the number or address it names. */

@@ -3,7 +3,7 @@
  * throwaway cluster), its read models in DATA_DIR. The money-out race: 100 withdrawals of ₹101
  * against ₹5,050.
  */
-import { type UserEvent, streams } from '@kamai/contracts';
+import { LOG_POSITION_HEADER, type UserEvent, streams } from '@kamai/contracts';
 import { fold, userEvolver } from '@kamai/domain';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,6 +69,23 @@ describe(`${REQUESTS} concurrent withdrawals of ₹${AMOUNT_RUPEES} against ₹$
       expect(recorded.filter((e) => e.type === 'WalletDebited')).toHaveLength(50);
     } finally {
       await store.close();
+    }
+  });
+
+  it("names the log's position in a command's answer; a position past the head or malformed costs no wait", async () => {
+    const user = await server.signUp();
+    const changed = await user.put('/api/profile', { firstName: 'Asha' });
+    expect(changed.status).toBe(200);
+    const position = Number(changed.headers.get(LOG_POSITION_HEADER));
+    expect(position).toBeGreaterThan(0);
+    expect(position).toBeLessThanOrEqual(await server.store.headPosition());
+    // Reads name none.
+    expect((await user.get('/api/auth/user')).headers.get(LOG_POSITION_HEADER)).toBeNull();
+    for (const named of [String(position), '999999999999', 'abc', '-1']) {
+      const started = Date.now();
+      const me = await user.request('GET', '/api/auth/user', undefined, { [LOG_POSITION_HEADER]: named });
+      expect(me.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
     }
   });
 
