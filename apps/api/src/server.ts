@@ -131,8 +131,8 @@ export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8
  */
 function openSideStores(config: Config, secret: Uint8Array): { attempts: AttemptStore; uploads: UploadLedger } {
   if (config.eventStore.kind === 'postgres') {
-    const attempts = new PostgresAttemptStore(config.eventStore.url, secret);
-    return { attempts, uploads: new PostgresUploadLedger(config.eventStore.url) };
+    // One synchronous connection serves both (and the key store): the second opens nothing new.
+    return { attempts: new PostgresAttemptStore(config.eventStore.url, secret), uploads: new PostgresUploadLedger(config.eventStore.url) };
   }
   return { attempts: new SqliteAttemptStore(config.throttleFile, secret), uploads: new SqliteUploadLedger(config.throttleFile) };
 }
