@@ -278,3 +278,10 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,100}$/;
+
+/**
+ * Read-your-writes across API nodes on one shared log: a command's answer names, in this header,
+ * a log position that includes what the command wrote; the client sends back the highest position
+ * it has seen in the same header, and the node answering waits until its read models have it.
+ */
+export const LOG_POSITION_HEADER = 'kamai-position';

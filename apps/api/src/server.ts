@@ -22,9 +22,11 @@ import { PLAIN_LOG_WARNING, markOrCheckLog } from './privacy/marker.ts';
 import { type OpenPersonalData, openPersonalData } from './privacy/personal-data.ts';
 import { type SealedEventStore, sealEventStore } from './privacy/sealed-store.ts';
 import { DEFAULT_LOGIN_GUARD, LoginGuard } from './auth/throttle.ts';
-import { AttemptStore } from './auth/attempts.ts';
+import { type AttemptStore, SqliteAttemptStore } from './auth/attempts.ts';
+import { PostgresAttemptStore } from './auth/postgres-attempts.ts';
+import { PostgresUploadLedger } from './uploads/postgres-uploads.ts';
 import { consoleSms, gatewaySms } from './auth/sms.ts';
-import { UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
+import { SqliteUploadLedger, type UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { sweepWorkflows } from './workflows/run.ts';
 import { followInvitationMilestones, sweepInvitations } from './invitations/award.ts';
 import { AlertSender } from './push/sender.ts';
@@ -122,6 +124,29 @@ export function loadSecret(config: Pick<Config, 'appSecret' | 'dataDir'>): Uint8
   return readOrCreateSecretFile(join(config.dataDir, 'secret.key')).secret;
 }
 
+/**
+ * The stores every process shares beside the log: the throttles' counters and the upload ledger, in
+ * DATA_DIR/throttle.sqlite, or in PostgreSQL with the log (EVENT_STORE=postgres), so that every node
+ * counts the same guesses.
+ */
+function openSideStores(config: Config, secret: Uint8Array): { attempts: AttemptStore; uploads: UploadLedger } {
+  if (config.eventStore.kind === 'postgres') {
+    // One synchronous connection serves both (and the key store): the second opens nothing new.
+    return { attempts: new PostgresAttemptStore(config.eventStore.url, secret), uploads: new PostgresUploadLedger(config.eventStore.url) };
+  }
+  return { attempts: new SqliteAttemptStore(config.throttleFile, secret), uploads: new SqliteUploadLedger(config.throttleFile) };
+}
+
+/**
+ * The server's secret (upload URLs' signatures, the throttles' HMAC): APP_SECRET; else, on
+ * PostgreSQL, a system key of the shared key store (every node has the same one); else the file in
+ * DATA_DIR.
+ */
+function serverSecret(config: Config, personal: OpenPersonalData): Uint8Array {
+  if (!config.appSecret && config.eventStore.kind === 'postgres') return personal.keys.systemKey('app-secret');
+  return loadSecret(config);
+}
+
 /** The time of the log's last event, the floor of this process's clock; null for an empty log. */
 async function lastRecordedAt(store: EventStore): Promise<Date | null> {
   const head = await store.headPosition();
@@ -178,7 +203,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
 
   let goneWith: (reason: string) => void = () => {};
   const storageGone = new Promise<string>((resolve) => (goneWith = resolve));
-  const secret = loadSecret(config);
+  const secret = serverSecret(config, store.personal);
   const objects = createObjectStorage(
     config.objectStorage === 's3'
       ? { kind: 's3', ...config.s3 }
@@ -186,9 +211,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   );
   const sessions = new SessionCache(store);
   await sessions.start();
-  const attempts = new AttemptStore(config.throttleFile, secret);
+  const { attempts, uploads } = openSideStores(config, secret);
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
-  const uploads = new UploadLedger(config.throttleFile);
   // Webhook deliveries: queued by the webhooks read model, sent from here (every process may send;
   // the outbox file lets one claim each delivery). Started once the read models are caught up.
   const webhooks = new WebhookSender({ file: config.webhooks.file, db, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs, allowLoopback: config.webhooks.httpLoopback });
@@ -202,8 +226,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
     files: [
       ...(config.eventStore.kind === 'sqlite' ? [config.eventStore.file] : []),
       config.readDbFile,
-      config.keysFile,
-      config.throttleFile,
+      // On PostgreSQL the keys and the counters are in the database.
+      ...(config.eventStore.kind === 'postgres' ? [] : [config.keysFile, config.throttleFile]),
       config.webhooks.file,
       config.push.file,
       ...(config.objectStorage === 'disk' ? [join(config.dataDir, 'objects')] : []),

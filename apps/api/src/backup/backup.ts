@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { SCHEMA_VERSION_KEY, eventCodec, streams } from '@kamai/contracts';
 import { type Json, mobileDecider } from '@kamai/domain';
 import { allProjections, openReadDb, rebuildReadModels } from '@kamai/projections';
-import { AttemptStore } from '../auth/attempts.ts';
+import { SqliteAttemptStore } from '../auth/attempts.ts';
 import { handleCommand } from '../commands/handle.ts';
 import type { Config } from '../config.ts';
 import { newEventId } from '../event-store/event-id.ts';
@@ -195,7 +195,7 @@ async function reapplyErasure(store: SealedEventStore, config: Config, erasure: 
     for (const streamId of new Set([store.personal.mobileStreamId(mobile), store.personal.legacyMobileStreamId(mobile)])) {
       await handleCommand(store, streamId, mobileDecider, { type: 'ReleaseMobile', userId, now }, { actor: ACTOR });
     }
-    const attempts = new AttemptStore(config.throttleFile, loadSecret(config));
+    const attempts = new SqliteAttemptStore(config.throttleFile, loadSecret(config));
     try {
       attempts.forgetMobile(mobile);
     } finally {

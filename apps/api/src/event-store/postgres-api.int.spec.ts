@@ -1,9 +1,13 @@
 /**
- * The API on EVENT_STORE=postgres: its event log in PostgreSQL (the run's throwaway cluster), the
- * other stores in DATA_DIR. The money-out race: 100 withdrawals of ₹101 against ₹5,050.
+ * The API on EVENT_STORE=postgres: its event log, key store and throttles in PostgreSQL (the run's
+ * throwaway cluster), its read models in DATA_DIR. The money-out race: 100 withdrawals of ₹101
+ * against ₹5,050.
  */
-import { type UserEvent, streams } from '@kamai/contracts';
+import { LOG_POSITION_HEADER, type UserEvent, streams } from '@kamai/contracts';
 import { fold, userEvolver } from '@kamai/domain';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPI, adjust, balanceOf } from '../finance/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
@@ -66,5 +70,38 @@ describe(`${REQUESTS} concurrent withdrawals of ₹${AMOUNT_RUPEES} against ₹$
     } finally {
       await store.close();
     }
+  });
+
+  it("names the log's position in a command's answer; a position past the head or malformed costs no wait", async () => {
+    const user = await server.signUp();
+    const changed = await user.put('/api/profile', { firstName: 'Asha' });
+    expect(changed.status).toBe(200);
+    const position = Number(changed.headers.get(LOG_POSITION_HEADER));
+    expect(position).toBeGreaterThan(0);
+    expect(position).toBeLessThanOrEqual(await server.store.headPosition());
+    // Reads name none.
+    expect((await user.get('/api/auth/user')).headers.get(LOG_POSITION_HEADER)).toBeNull();
+    for (const named of [String(position), '999999999999', 'abc', '-1']) {
+      const started = Date.now();
+      const me = await user.request('GET', '/api/auth/user', undefined, { [LOG_POSITION_HEADER]: named });
+      expect(me.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+
+  it('keeps the data keys and the sign-in counters in PostgreSQL, not in DATA_DIR', async () => {
+    const user = await server.signUp();
+    expect((await server.client().request('POST', '/api/auth/login', { mobile: user.mobile, password: 'wrong-guess' })).status).toBe(401);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const count = async (table: string) => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM kamai.${table}`)).rows[0]!.n);
+      expect(await count('data_keys')).toBeGreaterThan(2);
+      expect(await count('attempts')).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+    expect(existsSync(join(server.dataDir, 'keys.sqlite'))).toBe(false);
+    expect(existsSync(join(server.dataDir, 'throttle.sqlite'))).toBe(false);
   });
 });

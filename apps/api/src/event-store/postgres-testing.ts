@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 
 /** The URL of a new, empty database, dropped by the returned drop(). */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -31,5 +31,21 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
         await client.end();
       }
     },
+  };
+}
+
+/**
+ * For a spec's describe block: each call answers the URL of a new database; all are dropped after
+ * the block (vitest's afterAll).
+ */
+export function databasesForSpec(): () => Promise<string> {
+  const drops: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const drop of drops.splice(0)) await drop();
+  });
+  return async () => {
+    const { url, drop } = await createTestDatabase();
+    drops.push(drop);
+    return url;
   };
 }

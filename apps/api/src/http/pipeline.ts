@@ -13,6 +13,7 @@ import { ApiError, respondWithError, storageRefusal } from './errors.ts';
 import { commandRefusal } from '../storage/guard.ts';
 import { checkSameOrigin } from './origin.ts';
 import { requestHeader } from './request.ts';
+import { namePosition, waitForNamedPosition } from './log-position.ts';
 
 /** JSON bodies are small; the upload PUT streams its own, bounded by the object storage. */
 const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -106,7 +107,11 @@ export function requestPipeline(deps: AppDeps) {
 
 async function apiRequest(c: Context<AppEnv>, next: Next, path: string): Promise<void> {
   const preset = presetApiHeaders(c);
+  const waiting = waitForNamedPosition(c);
+  if (waiting) await waiting;
   await apiRules(c, next, path);
+  const naming = namePosition(c);
+  if (naming) await naming;
   const compressing = compress(c);
   if (compressing) await compressing;
   if (!preset) applyApiHeaders(c);

@@ -46,16 +46,67 @@ const SCHEMA = `
 `;
 
 /** System keys live beside the subjects' under a prefix no user id has. */
-const SYSTEM_PREFIX = 'system:';
+export const SYSTEM_PREFIX = 'system:';
 /** What the KEK check wraps: a wrong KEK fails on it at open instead of reading as "every key erased". */
 const CHECK_VALUE = Buffer.from('kamai key store');
 
 /** AES-256-GCM with the subject as associated data: a wrapped key moved to another row does not open. */
-const wrap = (kek: Buffer, subject: string, key: Buffer): Buffer => gcmSealPacked(kek, key, Buffer.from(subject));
-const unwrap = (kek: Buffer, subject: string, wrapped: Buffer): Buffer => gcmOpenPacked(kek, wrapped, Buffer.from(subject));
+export const wrap = (kek: Buffer, subject: string, key: Buffer): Buffer => gcmSealPacked(kek, key, Buffer.from(subject));
+export const unwrap = (kek: Buffer, subject: string, wrapped: Buffer): Buffer => gcmOpenPacked(kek, wrapped, Buffer.from(subject));
 
-class KeyStoreError extends Error {
+export class KeyStoreError extends Error {
   override readonly name = 'KeyStoreError';
+}
+
+/**
+ * What both key stores do the same way around their reads: a key is created on first use (the
+ * store's `create`, race-safe between processes), a read never creates one, and system keys are
+ * subjects under a prefix.
+ */
+export abstract class CachingKeyStore implements KeyStore {
+  /** The subject's key; null once erased; undefined when it has none yet. */
+  protected abstract read(subject: string): Buffer | null | undefined;
+  /** Creates the subject's key unless it exists or was erased (the first creator wins). */
+  protected abstract create(subject: string): void;
+  abstract erase(subject: string): void;
+  abstract close(): void;
+
+  keyFor(subject: string): Buffer | null {
+    const known = this.read(subject);
+    if (known !== undefined) return known;
+    this.create(subject);
+    const created = this.read(subject);
+    if (created === undefined) throw new KeyStoreError(`no key for ${subject} after creating it`);
+    return created;
+  }
+
+  existingKey(subject: string): Buffer | null {
+    return this.read(subject) ?? null;
+  }
+
+  isErased(subject: string): boolean {
+    return this.read(subject) === null;
+  }
+
+  systemKey(name: string): Buffer {
+    const key = this.keyFor(SYSTEM_PREFIX + name);
+    if (!key) throw new KeyStoreError(`system key ${name} is missing`);
+    return key;
+  }
+}
+
+/** The KEK check a store made with its first KEK: another KEK fails here, at open. */
+export const kekCheck = (kek: Buffer): Buffer => wrap(kek, 'kek-check', CHECK_VALUE);
+
+/** Throws unless `check` (what {@link kekCheck} made when `where` was created) opens with `kek`. */
+export function verifyKek(kek: Buffer, check: Buffer, where: string): void {
+  let opened: Buffer | null = null;
+  try {
+    opened = unwrap(kek, 'kek-check', check);
+  } catch {
+    // reported below
+  }
+  if (!opened?.equals(CHECK_VALUE)) throw new KeyStoreError(`${where} was made with another key-encryption key (KEY_ENCRYPTION_KEY)`);
 }
 
 /**
@@ -67,7 +118,7 @@ class KeyStoreError extends Error {
  * hear of an erasure at once. (Asking SQLite on every key use cost about 5 % of a withdrawal's
  * event-loop time: an event seals or opens several fields, a read opens many events.)
  */
-export class SqliteKeyStore implements KeyStore {
+export class SqliteKeyStore extends CachingKeyStore {
   readonly file: string;
   readonly #db: Database.Database;
   readonly #kek: Buffer;
@@ -89,6 +140,7 @@ export class SqliteKeyStore implements KeyStore {
   };
 
   constructor(file: string, kek: Buffer) {
+    super();
     if (kek.length !== 32) throw new KeyStoreError('the key-encryption key must be 32 bytes');
     this.file = resolve(file);
     this.#kek = kek;
@@ -102,16 +154,10 @@ export class SqliteKeyStore implements KeyStore {
         db.exec(SCHEMA);
         const check = db.prepare<[], Buffer>('SELECT wrapped FROM kek_check WHERE id = 1').pluck().get();
         if (!check) {
-          db.prepare('INSERT INTO kek_check (id, wrapped) VALUES (1, ?)').run(wrap(kek, 'kek-check', CHECK_VALUE));
+          db.prepare('INSERT INTO kek_check (id, wrapped) VALUES (1, ?)').run(kekCheck(kek));
           return;
         }
-        let opened: Buffer | null = null;
-        try {
-          opened = unwrap(kek, 'kek-check', check);
-        } catch {
-          // reported below
-        }
-        if (!opened?.equals(CHECK_VALUE)) throw new KeyStoreError(`${file} was made with another key-encryption key (KEY_ENCRYPTION_KEY)`);
+        verifyKek(kek, check, file);
       }).immediate();
     } catch (err) {
       db.close();
@@ -147,7 +193,7 @@ export class SqliteKeyStore implements KeyStore {
     });
   }
 
-  #read(subject: string): Buffer | null | undefined {
+  protected read(subject: string): Buffer | null | undefined {
     this.#refresh();
     if (this.#cache.has(subject)) return this.#cache.get(subject);
     const wrapped = this.#sql.key.get(subject);
@@ -163,26 +209,13 @@ export class SqliteKeyStore implements KeyStore {
     return undefined;
   }
 
-  keyFor(subject: string): Buffer | null {
-    const known = this.#read(subject);
-    if (known !== undefined) return known;
+  protected create(subject: string): void {
     // Race-safe across processes: the write lock is taken before the tombstone is looked at, and the
     // first process to insert wins (INSERT OR IGNORE); everyone then reads the winner's key.
     this.#db.transaction(() => {
       if (this.#sql.tombstone.get(subject) !== undefined) return;
       this.#sql.insertKey.run(subject, wrap(this.#kek, subject, randomBytes(32)));
     }).immediate();
-    const created = this.#read(subject);
-    if (created === undefined) throw new KeyStoreError(`no key for ${subject} after creating it`);
-    return created;
-  }
-
-  existingKey(subject: string): Buffer | null {
-    return this.#read(subject) ?? null;
-  }
-
-  isErased(subject: string): boolean {
-    return this.#read(subject) === null;
   }
 
   erase(subject: string): void {
@@ -196,12 +229,6 @@ export class SqliteKeyStore implements KeyStore {
     // zeroes the freed cells there) and truncate the WAL to nothing. A reader holding an old
     // snapshot can stop the truncation; the next erasure's checkpoint (or SQLite's own) finishes it.
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
-  }
-
-  systemKey(name: string): Buffer {
-    const key = this.keyFor(SYSTEM_PREFIX + name);
-    if (!key) throw new KeyStoreError(`system key ${name} is missing`);
-    return key;
   }
 
   close(): void {

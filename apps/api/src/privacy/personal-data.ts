@@ -4,6 +4,7 @@ import { streams } from '@kamai/contracts';
 import type { Config } from '../config.ts';
 import { readOrCreateSecretFile } from '../secret-file.ts';
 import { type KeyStore, SqliteKeyStore } from './key-store.ts';
+import { PostgresKeyStore } from './postgres-key-store.ts';
 import { PersonalDataSealer } from './sealing.ts';
 
 /** What the routes use of the personal-data keys (AppDeps.personalData). */
@@ -23,6 +24,8 @@ export interface PersonalData {
 export interface KeyStoreLocation {
   keysFile: string;
   kek: Uint8Array;
+  /** With EVENT_STORE=postgres: the keys are in this database, shared by every node (keysFile unused). */
+  databaseUrl?: string;
 }
 
 export interface OpenPersonalData extends PersonalData {
@@ -43,7 +46,7 @@ function letters(digest: Buffer): string {
   return out;
 }
 
-type KeyConfig = Pick<Config, 'keyEncryptionKey' | 'keysFile' | 'dataDir'>;
+type KeyConfig = Pick<Config, 'keyEncryptionKey' | 'keysFile' | 'dataDir'> & { eventStore?: Config['eventStore'] };
 
 /**
  * The key-encryption key: KEY_ENCRYPTION_KEY, or (development) a key created once in DATA_DIR,
@@ -63,13 +66,13 @@ function loadKeyEncryptionKey(config: KeyConfig, log: (line: string) => void = (
 /** Opens the key store at a known location (threads, other processes). */
 export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
   const kek = Buffer.from(location.kek);
-  const keys = new SqliteKeyStore(location.keysFile, kek);
+  const keys: KeyStore = location.databaseUrl ? new PostgresKeyStore(location.databaseUrl, kek) : new SqliteKeyStore(location.keysFile, kek);
   const sealer = new PersonalDataSealer(keys);
   let mobileKey: Buffer | null = null;
   return {
     keys,
     sealer,
-    location: { keysFile: location.keysFile, kek },
+    location: { keysFile: location.keysFile, kek, ...(location.databaseUrl !== undefined && { databaseUrl: location.databaseUrl }) },
     async erase(userId) {
       keys.erase(userId);
     },
@@ -86,7 +89,11 @@ export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
   };
 }
 
-/** Opens the key store of a configuration (DATA_DIR/keys.sqlite), creating it and the KEK file if needed. */
+/**
+ * Opens the key store of a configuration (DATA_DIR/keys.sqlite, or PostgreSQL's tables with
+ * EVENT_STORE=postgres), creating it and the KEK file if needed.
+ */
 export function openPersonalData(config: KeyConfig, log?: (line: string) => void): OpenPersonalData {
-  return personalDataAt({ keysFile: config.keysFile, kek: loadKeyEncryptionKey(config, log) });
+  const databaseUrl = config.eventStore?.kind === 'postgres' ? config.eventStore.url : undefined;
+  return personalDataAt({ keysFile: config.keysFile, kek: loadKeyEncryptionKey(config, log), ...(databaseUrl !== undefined && { databaseUrl }) });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Role } from '@kamai/contracts';
+import type { EventStore } from '@kamai/domain';
 import { grantRole } from '../auth/accounts.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
 import type { SealedEventStore } from '../privacy/sealed-store.ts';
@@ -94,7 +95,8 @@ export async function startApiProcess(dataDir: string, env: Record<string, strin
     output: () => log,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A process killed by a signal has no exit code, only its signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -119,6 +121,28 @@ export interface ApiPair {
   close(): Promise<void>;
 }
 
+/**
+ * Registers through the API at `url`; with roles, grants them on `store` (the API's event store,
+ * opened by the test) and waits until that API shows them.
+ */
+export async function signUpAt(store: EventStore, url: string, firstName: string, roles: Role[] = []): Promise<TestClient & { mobile: string; userId: string }> {
+  const client = new TestClient(url);
+  const mobile = freshMobile();
+  const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const userId = (res.body as { id: string }).id;
+  for (const role of roles) await grantRole(store, userId, role, 'test', new Date());
+  // The grants reach the API's read model through its runner, within a poll or two.
+  const deadline = Date.now() + 5000;
+  while (roles.length > 0) {
+    const held = ((await client.get('/api/auth/user')).body as { roles: Role[] }).roles;
+    if (roles.every((role) => held.includes(role))) break;
+    if (Date.now() > deadline) throw new Error(`roles ${roles.join(', ')} not visible after 5 s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return Object.assign(client, { mobile, userId });
+}
+
 export async function startApiPair(name: string): Promise<ApiPair> {
   const dataDir = mkdtempSync(join(tmpdir(), `kamai-${name}-`));
   const [a, b] = await Promise.all([startApiProcess(dataDir), startApiProcess(dataDir)]);
@@ -128,23 +152,7 @@ export async function startApiPair(name: string): Promise<ApiPair> {
     a,
     b,
     store,
-    async signUp(url, firstName, roles = []) {
-      const client = new TestClient(url);
-      const mobile = freshMobile();
-      const res = await client.post('/api/auth/register', { mobile, password: 'secret123', firstName, lastName: 'Test', consent: true });
-      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const userId = (res.body as { id: string }).id;
-      for (const role of roles) await grantRole(store, userId, role, 'test', new Date());
-      // The grants reach the shared read model through a process's runner, within a poll or two.
-      const deadline = Date.now() + 5000;
-      while (roles.length > 0) {
-        const held = ((await client.get('/api/auth/user')).body as { roles: Role[] }).roles;
-        if (roles.every((role) => held.includes(role))) break;
-        if (Date.now() > deadline) throw new Error(`roles ${roles.join(', ')} not visible after 5 s`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      return Object.assign(client, { mobile, userId });
-    },
+    signUp: (url, firstName, roles = []) => signUpAt(store, url, firstName, roles),
     async restartA() {
       await pair.a.stop();
       pair.a = await startApiProcess(dataDir);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Role, SettingsBody } from '@kamai/contracts';
+import { LOG_POSITION_HEADER, type Role, type SettingsBody } from '@kamai/contracts';
 import { grantRole, userIdForMobile } from '../auth/accounts.ts';
 import { loadConfig } from '../config.ts';
 import { Conformance, describeViolations } from '../openapi/conformance.ts';
@@ -58,10 +58,12 @@ export interface TestResponse<T = unknown> {
 
 export class TestClient {
   private cookies = new Map<string, string>();
+  /** The highest log position an answer named, sent back as the web client does (read-your-writes across nodes). */
+  private position = 0;
   constructor(readonly baseUrl: string) {}
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
-    const init: RequestInit = { method, headers: { ...headers }, redirect: 'manual' };
+    const init: RequestInit = { method, headers: { ...(this.position > 0 && { [LOG_POSITION_HEADER]: String(this.position) }), ...headers }, redirect: 'manual' };
     const h = init.headers as Record<string, string>;
     // As the app's own pages do: a state-changing request names its origin (pass origin '' for none).
     if (!['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) && !('origin' in h)) h.origin = this.baseUrl;
@@ -80,6 +82,8 @@ export class TestClient {
       if (value === '' || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), value);
     }
+    const named = Number(res.headers.get(LOG_POSITION_HEADER));
+    if (Number.isSafeInteger(named) && named > this.position) this.position = named;
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
@@ -102,6 +106,7 @@ export class TestClient {
   clone(baseUrl = this.baseUrl): TestClient {
     const copy = new TestClient(baseUrl);
     copy.cookies = new Map(this.cookies);
+    copy.position = this.position;
     return copy;
   }
 

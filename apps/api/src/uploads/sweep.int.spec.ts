@@ -1,14 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskAs, uploadedImage } from '../tasks/testing.ts';
 import { type TestServer, startTestServer } from '../testing/server.ts';
+import { databasesForSpec } from '../event-store/postgres-testing.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server?.close());
+const database = databasesForSpec();
 
-describe('unreferenced uploads', () => {
+// The upload ledger in DATA_DIR/throttle.sqlite, and in PostgreSQL with the log (EVENT_STORE=postgres).
+describe.each([
+  ['SQLite', async (): Promise<Record<string, string>> => ({})],
+  ['PostgreSQL', async (): Promise<Record<string, string>> => ({ EVENT_STORE: 'postgres', DATABASE_URL: await database() })],
+] as const)('unreferenced uploads, ledger on %s', (_name, env) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(await env());
+  });
+  afterAll(async () => server?.close());
+
   it('are deleted once no command has used them for 24 hours; used ones stay', async () => {
     const admin = await server.signUp({ roles: ['admin'] });
     const task = await createTaskAs(admin);

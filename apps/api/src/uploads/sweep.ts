@@ -6,11 +6,20 @@ import { openWalFile } from '../sqlite-file.ts';
 
 const UNREFERENCED_UPLOAD_TTL_MS = 24 * 60 * 60_000;
 
+/** Uploads handed out and not yet known to be used, shared by every process (and node). */
+export interface UploadLedger {
+  record(key: string, now?: number): void;
+  /** Up to 1000 keys recorded at `cutoff` or before, oldest first. */
+  olderThan(cutoff: number): string[];
+  forget(key: string): void;
+  close(): void;
+}
+
 /**
- * Uploads handed out and not yet known to be used, in DATA_DIR/throttle.sqlite beside the counters
- * (every process records into the same table).
+ * The upload ledger in DATA_DIR/throttle.sqlite beside the counters (every process records into the
+ * same table).
  */
-export class UploadLedger {
+export class SqliteUploadLedger implements UploadLedger {
   private readonly db: Database.Database;
 
   constructor(file: string) {

@@ -1,5 +1,6 @@
 import { IDEMPOTENT_COMMANDS } from '@kamai/contracts';
 import { throwIfNotOk } from './http.ts';
+import { positionHeaders, rememberPosition } from './logPosition.ts';
 
 export { errorStatus, parseApiError } from './apiError.ts';
 
@@ -31,7 +32,7 @@ export class CsvBody {
 export async function apiRequest(method: HttpMethod, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const raw = body instanceof CsvBody;
   const headers: Record<string, string> =
-    body === undefined ? { ...extraHeaders } : { 'Content-Type': raw ? 'text/csv' : 'application/json', ...extraHeaders };
+    body === undefined ? { ...positionHeaders(), ...extraHeaders } : { 'Content-Type': raw ? 'text/csv' : 'application/json', ...positionHeaders(), ...extraHeaders };
   const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((route) => route.test(url.split('?')[0] ?? ''));
   if (idempotent && !headers['Idempotency-Key']) headers['Idempotency-Key'] = crypto.randomUUID();
   for (let attempt = 0; ; attempt++) {
@@ -48,6 +49,7 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
       await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
       continue;
     }
+    rememberPosition(response);
     await throwIfNotOk(response);
     return response;
   }

@@ -115,3 +115,16 @@ describe('the query client', () => {
     expect(queries).toMatchObject({ retry: false, refetchOnWindowFocus: false, refetchInterval: false, staleTime: Infinity });
   });
 });
+
+describe('the log position (read-your-writes across API nodes)', () => {
+  it('sends back the highest position a command answer named, on reads and commands after it', async () => {
+    const calls = stubFetch(() => new Response('{}', { status: 201, headers: { 'Content-Type': 'application/json', 'kamai-position': '41' } }));
+    await apiRequest('POST', '/api/withdrawals', { amount: 101 });
+    stubFetch(() => new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json', 'kamai-position': '7' } }));
+    await apiRequest('POST', '/api/auth/logout');
+    const reads = stubFetch(() => json(200, { id: 't1' }));
+    await getQueryFn({ on401: 'throw' })(context(['/api/tasks', 't1']));
+    expect(calls).toHaveLength(1);
+    expect(new Headers(reads[0]?.[1]?.headers).get('kamai-position')).toBe('41');
+  });
+});

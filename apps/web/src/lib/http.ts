@@ -1,5 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import { loadServerTexts } from '../i18n/serverTexts.ts';
+import { positionHeaders } from './logPosition.ts';
 
 /**
  * The reads the first screen needs (the signed-in user, the default query function) and how a
@@ -36,7 +37,7 @@ export type On401 = 'returnNull' | 'throw';
  */
 export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
-    const response = await fetch(queryKey.map(String).join('/'), { credentials: 'include', signal });
+    const response = await fetch(queryKey.map(String).join('/'), { credentials: 'include', signal, headers: positionHeaders() });
     if (on401 === 'returnNull' && response.status === 401) return null;
     await throwIfNotOk(response);
     return readJson<T>(response);
@@ -58,7 +59,7 @@ export async function getAllPages<T>(url: string, signal?: AbortSignal): Promise
   const rows: T[] = [];
   const join = url.includes('?') ? '&' : '?';
   for (let cursor: string | null = null; ; ) {
-    const response: Response = await fetch(cursor ? `${url}${join}cursor=${encodeURIComponent(cursor)}` : url, { credentials: 'include', signal });
+    const response: Response = await fetch(cursor ? `${url}${join}cursor=${encodeURIComponent(cursor)}` : url, { credentials: 'include', signal, headers: positionHeaders() });
     await throwIfNotOk(response);
     rows.push(...((await response.json()) as T[]));
     cursor = response.headers.get('x-next-cursor');
