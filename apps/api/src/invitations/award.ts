@@ -8,7 +8,6 @@ import {
   streams,
 } from '@kamai/contracts';
 import {
-  DomainError,
   type UserState,
   type WorkflowState,
   invitationDecider,
@@ -20,7 +19,7 @@ import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
 import { loadLimits } from '../settings/limits.ts';
-import { type WorkflowDefinition, driveWorkflow, refusalOutcome, startWorkflow } from '../workflows/run.ts';
+import { type WorkflowDefinition, driveWorkflow, startWorkflow, workflowSteps } from '../workflows/run.ts';
 
 const COUNT = 0;
 const RECORD = 1;
@@ -41,65 +40,59 @@ const beneficiaryOf = (plan: WorkflowStepPlan): InvitationBeneficiary => (plan.u
  */
 export const invitationBonusWorkflow: WorkflowDefinition<never> = {
   kind: 'invitation_bonus',
-  async step(deps, state, step) {
-    const plan = state.steps[step]!;
-    const inviteeId = plan.target;
-    const userId = plan.userId!;
-    const beneficiary = beneficiaryOf(plan);
-    const now = deps.now().toISOString();
-    try {
-      switch (plan.action) {
-        case 'count_bonus': {
-          if (plan.refusal !== '') return plan.refusal;
-          const limits = await loadLimits(deps.store);
-          const inviterId = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.inviterId;
-          const done = await handleCommand(
-            deps.store,
-            streams.invitationProgramme(),
-            invitationProgrammeDecider,
-            {
-              type: 'CountInvitationBonus',
-              data: { inviteeId, beneficiary, inviterId, amountPaise: plan.amountPaise, budgetPaise: limits.invitationBudgetPaise, monthlyCapPaise: limits.inviterMonthlyCapPaise },
-              now,
-            },
-            { actor: 'system' },
-          );
-          return done.events.length > 0 ? 'applied' : 'skipped';
-        }
-        case 'record_bonus': {
-          const counted = state.outcomes[COUNT];
-          const refusal: InvitationRefusal | null = counted === 'applied' || counted === 'skipped' ? null : isInvitationRefusal(counted ?? '') ? (counted as InvitationRefusal) : null;
-          if (refusal === null && counted !== 'applied' && counted !== 'skipped') throw new Error(`invitation bonus ${state.workflowId}: count step answered ${counted}`);
-          const done = await handleCommand(
-            deps.store,
-            streams.invitation(inviteeId),
-            invitationDecider,
-            { type: 'RecordInvitationBonus', data: { inviteeId, beneficiary, userId, amountPaise: plan.amountPaise, entryId: commandId(), refusal }, now },
-            { actor: 'system' },
-          );
-          return done.events.length > 0 ? 'applied' : 'skipped';
-        }
-        case 'credit_bonus': {
-          if (state.outcomes[RECORD] !== 'applied' && state.outcomes[RECORD] !== 'skipped') return 'skipped';
-          const bonus = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.bonuses[beneficiary];
-          if (bonus.status !== 'paid') return 'skipped';
-          await handleCommand(
-            deps.store,
-            streams.user(userId),
-            userDecider,
-            { type: 'CreditReferralBonus', data: { entryId: bonus.entryId, notificationId: commandId(), amountPaise: bonus.amountPaise, inviteeId, beneficiary }, now },
-            { actor: 'system' },
-          );
-          return 'applied';
-        }
-        default:
-          throw new Error(`an invitation bonus has no ${plan.action} step`);
-      }
-    } catch (err) {
-      if (err instanceof DomainError) return refusalOutcome(err);
-      throw err;
-    }
-  },
+  step: workflowSteps('an invitation bonus', {
+    async count_bonus(deps, _state, plan) {
+      if (plan.refusal !== '') return plan.refusal;
+      const inviteeId = plan.target;
+      const limits = await loadLimits(deps.store);
+      const inviterId = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.inviterId;
+      const done = await handleCommand(
+        deps.store,
+        streams.invitationProgramme(),
+        invitationProgrammeDecider,
+        {
+          type: 'CountInvitationBonus',
+          data: { inviteeId, beneficiary: beneficiaryOf(plan), inviterId, amountPaise: plan.amountPaise, budgetPaise: limits.invitationBudgetPaise, monthlyCapPaise: limits.inviterMonthlyCapPaise },
+          now: deps.now().toISOString(),
+        },
+        { actor: 'system' },
+      );
+      return done.events.length > 0 ? 'applied' : 'skipped';
+    },
+    async record_bonus(deps, state, plan) {
+      const counted = state.outcomes[COUNT];
+      const refusal: InvitationRefusal | null = counted === 'applied' || counted === 'skipped' ? null : isInvitationRefusal(counted ?? '') ? (counted as InvitationRefusal) : null;
+      if (refusal === null && counted !== 'applied' && counted !== 'skipped') throw new Error(`invitation bonus ${state.workflowId}: count step answered ${counted}`);
+      const inviteeId = plan.target;
+      const done = await handleCommand(
+        deps.store,
+        streams.invitation(inviteeId),
+        invitationDecider,
+        {
+          type: 'RecordInvitationBonus',
+          data: { inviteeId, beneficiary: beneficiaryOf(plan), userId: plan.userId!, amountPaise: plan.amountPaise, entryId: commandId(), refusal },
+          now: deps.now().toISOString(),
+        },
+        { actor: 'system' },
+      );
+      return done.events.length > 0 ? 'applied' : 'skipped';
+    },
+    async credit_bonus(deps, state, plan) {
+      if (state.outcomes[RECORD] !== 'applied' && state.outcomes[RECORD] !== 'skipped') return 'skipped';
+      const inviteeId = plan.target;
+      const beneficiary = beneficiaryOf(plan);
+      const bonus = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.bonuses[beneficiary];
+      if (bonus.status !== 'paid') return 'skipped';
+      await handleCommand(
+        deps.store,
+        streams.user(plan.userId!),
+        userDecider,
+        { type: 'CreditReferralBonus', data: { entryId: bonus.entryId, notificationId: commandId(), amountPaise: bonus.amountPaise, inviteeId, beneficiary }, now: deps.now().toISOString() },
+        { actor: 'system' },
+      );
+      return 'applied';
+    },
+  }),
 };
 
 /** A keyed hash of a payout destination: two people's are compared by these, never in plain. */
