@@ -6,15 +6,12 @@ import { type AdminDeletionBody, DELETION_STATUSES, type DeletionStatus } from '
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { deletionsQuery, useEraseMutation } from './deletionQueries.ts';
 import { oneOf } from '../../lib/searchParams.ts';
 
@@ -27,9 +24,11 @@ const route = getRouteApi('/_authed/admin/deletions');
  */
 export function DeletionsScreen() {
   const { t } = useTranslation('deletions');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <DeletionList />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <DeletionList />
+    </StaffPage>
+  );
 }
 
 /** Where a pending request stands: erasure waits for the end of the cooling-off and for nothing owed. */
@@ -49,7 +48,6 @@ const STATE_CLASSES: Record<PendingState, string> = {
 
 function DeletionList() {
   const { t } = useTranslation('deletions');
-  usePageTitle(t('title'));
   // The status shown is in the address: a refresh, Back and a shared link keep it.
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -61,10 +59,7 @@ function DeletionList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
 
       <div role="group" aria-label={t('filter')} className="flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1">
         {DELETION_STATUSES.map((option) => (

@@ -5,17 +5,14 @@ import { KYC_BONUS_PAISE, KycRejectRequest, formatPaise, type KycQueueItem } fro
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { kycQueueQuery, useApproveKycDocument, useRejectKycDocument } from './kycQueries.ts';
 
 const SIDES = ['front', 'back'] as const;
@@ -27,14 +24,15 @@ const SIDES = ['front', 'back'] as const;
  */
 export function KycReviewScreen() {
   const { t } = useTranslation('kyc');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'reviewer')) return <NotAllowedScreen what={t('review.notAllowed')} />;
-  return <KycQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('review.notAllowed')}>
+      <KycQueue />
+    </StaffPage>
+  );
 }
 
 function KycQueue() {
   const { t } = useTranslation('kyc');
-  usePageTitle(t('review.title'));
   const queue = useQuery(kycQueueQuery('pending'));
   const [rejecting, setRejecting] = useState<KycQueueItem | null>(null);
   const [approving, setApproving] = useState<KycQueueItem | null>(null);
@@ -42,10 +40,7 @@ function KycQueue() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('review.title')}</h1>
-        <p className="text-sm text-slate-600">{queue.data ? t('review.count', { count: queue.data.length }) : t('review.intro')}</p>
-      </header>
+      <StaffPageHeader title={t('review.title')} intro={queue.data ? t('review.count', { count: queue.data.length }) : t('review.intro')} />
 
       {queue.isPending ? (
         <div role="status" aria-label={t('review.loading')} className="grid gap-3">

@@ -6,16 +6,14 @@ import type { AppealBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { appealsQuery, currentUserQuery } from '../../lib/queries.ts';
-import { canReview } from '../../lib/roles.ts';
+import { appealsQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useDecideAppealMutation } from './reviewMutations.ts';
 
 type Decision = DecideAppealRequest['decision'];
@@ -27,23 +25,21 @@ type Decision = DecideAppealRequest['decision'];
  */
 export function AppealsScreen() {
   const { t } = useTranslation('review');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!canReview(user)) return <NotAllowedScreen what={t('appeals.what')} />;
-  return <AppealQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('appeals.what')}>
+      <AppealQueue />
+    </StaffPage>
+  );
 }
 
 function AppealQueue() {
   const { t } = useTranslation('review');
-  usePageTitle(t('appeals.title'));
   const queue = useQuery(appealsQuery('open'));
   const [deciding, setDeciding] = useState<{ appeal: AppealBody; decision: Decision } | null>(null);
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('appeals.title')}</h1>
-        <p className="text-sm text-slate-600">{queue.data ? t('appeals.waiting', { count: queue.data.length }) : t('appeals.intro')}</p>
-      </header>
+      <StaffPageHeader title={t('appeals.title')} intro={queue.data ? t('appeals.waiting', { count: queue.data.length }) : t('appeals.intro')} />
       {queue.isPending ? (
         <div role="status" aria-label={t('appeals.loading')} className="h-72 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : queue.isError ? (

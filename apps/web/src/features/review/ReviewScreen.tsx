@@ -6,16 +6,14 @@ import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { currentUserQuery, submissionsQuery } from '../../lib/queries.ts';
-import { canReview } from '../../lib/roles.ts';
+import { submissionsQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useBulkReviewMutation, useRejectMutation, useRequestChangesMutation } from './reviewMutations.ts';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
@@ -29,9 +27,11 @@ import { readerText } from '../tasks/taskText.tsx';
  */
 export function ReviewScreen() {
   const { t } = useTranslation('review');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!canReview(user)) return <NotAllowedScreen what={t('what')} />;
-  return <ReviewQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('what')}>
+      <ReviewQueue />
+    </StaffPage>
+  );
 }
 
 /** Keys a reviewer works the queue with; ignored while typing or while a dialog is open. */
@@ -41,7 +41,6 @@ const shortcutOf = (key: string) => (Object.keys(SHORTCUTS) as Shortcut[]).find(
 
 function ReviewQueue() {
   const { t } = useTranslation('review');
-  usePageTitle(t('title'));
   const queue = useQuery(submissionsQuery('submitted'));
   const [rejecting, setRejecting] = useState<SubmissionBody | null>(null);
   const [approving, setApproving] = useState<SubmissionBody | null>(null);
@@ -95,13 +94,9 @@ function ReviewQueue() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">
-          {queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}
-        </p>
+      <StaffPageHeader title={t('title')} intro={queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}>
         <p className="text-xs text-slate-500">{t('shortcuts')}</p>
-      </header>
+      </StaffPageHeader>
 
       {queue.isPending ? (
         <div role="status" aria-label={t('loading')} className="grid gap-3">

@@ -6,16 +6,14 @@ import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsB
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { AlertTriangleIcon, LockIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, settingsQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { settingsRequestsQuery, useDecideRequest, useSaveSettings } from './settingsQueries.ts';
 
 /** Every setting of PUT /api/admin/settings but the canned reasons, by its wire name, and how it is typed. */
@@ -49,21 +47,20 @@ const isControl = (name: string) => Object.hasOwn(CONTROL_SETTINGS, name);
 export function SettingsScreen() {
   const { t } = useTranslation('settings');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <SettingsPage userId={user?.id ?? ''} />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <SettingsPage userId={user?.id ?? ''} />
+    </StaffPage>
+  );
 }
 
 function SettingsPage({ userId }: { userId: string }) {
   const { t } = useTranslation('settings');
-  usePageTitle(t('title'));
   const settings = useQuery(settingsQuery());
   const [saves, setSaves] = useState(0);
   return (
     <section className="grid gap-6">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
       <PendingRequests userId={userId} />
       {settings.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-96 animate-pulse rounded-2xl bg-white shadow-sm" />

@@ -5,16 +5,13 @@ import { WEBHOOK_EVENT_KINDS, type WebhookEndpointBody, type WebhookEndpointCrea
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useDeleteWebhook, useRegisterWebhook, webhookDeliveriesQuery, webhooksQuery } from './webhookQueries.ts';
 
 /**
@@ -24,14 +21,15 @@ import { useDeleteWebhook, useRegisterWebhook, webhookDeliveriesQuery, webhooksQ
  */
 export function WebhooksScreen() {
   const { t } = useTranslation('webhooks');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <WebhookList />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <WebhookList />
+    </StaffPage>
+  );
 }
 
 function WebhookList() {
   const { t } = useTranslation('webhooks');
-  usePageTitle(t('title'));
   const list = useQuery(webhooksQuery());
   const [registering, setRegistering] = useState(false);
   const [logOf, setLogOf] = useState<WebhookEndpointBody | null>(null);
@@ -39,10 +37,7 @@ function WebhookList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
       <Button onClick={() => setRegistering(true)}>{t('register')}</Button>
 
       {list.isPending ? (
