@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TASK_MESSAGES, type TaskBody, type TaskFiguresBody, type TaskInputRequest, istLastDayBefore } from '@kamai/contracts';
 import { Button, IconButton } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
@@ -304,14 +305,9 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
       description={shown ? t('deleteQuestion', { title: shown.title }) : undefined}
     >
       {changed && <ChangedNotice />}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={deleting.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onDelete()} disabled={deleting.busy || !current.data}>
-          {deleting.busy ? t('deleting') : t('deleteShort')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={close} busy={deleting.busy} onConfirm={() => void onDelete()} variant="danger" disabled={!current.data}>
+        {deleting.busy ? t('deleting') : t('deleteShort')}
+      </DialogActions>
     </Dialog>
   );
 }

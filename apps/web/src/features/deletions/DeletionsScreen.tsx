@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AdminDeletionBody, DELETION_STATUSES, type DeletionStatus } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
@@ -209,22 +210,11 @@ function EraseDialog({ request, onClose }: { request: AdminDeletionBody | null; 
       </ul>
       <p className="text-sm font-semibold text-red-700">{t('cannotUndo')}</p>
       {shownRefusal && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          <span>
-            <span className="block font-semibold">{t('refused')}</span>
-            {shownRefusal}
-          </span>
-        </p>
+        <RefusalBox title={t('refused')}>{shownRefusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('erasing') : t('confirm')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('cancel')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant="danger">
+        {once.busy ? t('erasing') : t('confirm')}
+      </DialogActions>
     </Dialog>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KYC_BONUS_PAISE, KycRejectRequest, formatPaise, type KycQueueItem } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
@@ -165,14 +166,9 @@ function ApproveDialog({ item, onClose }: { item: KycQueueItem | null; onClose: 
       description={item ? t('review.approveQuestion', { name: item.userName, mobile: item.userMobile, document: documentName }) : undefined}
     >
       {item && <p className="text-sm text-slate-700">{t('review.approveBonus', { name: item.userName, amount: formatRupees(formatPaise(KYC_BONUS_PAISE)) })}</p>}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-          {t('review.cancel')}
-        </Button>
-        <Button onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('review.approving') : t('review.approveDocument', { document: documentName })}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('review.cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()}>
+        {once.busy ? t('review.approving') : t('review.approveDocument', { document: documentName })}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -214,14 +210,9 @@ function RejectForm({ item, onDone }: { item: KycQueueItem; onDone: () => void }
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField label={t('review.reason')} rows={4} maxLength={500} placeholder={t('review.reasonPlaceholder')} {...form.field('reason')} />
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('review.cancel')}
-        </Button>
-        <Button type="submit" variant="danger" disabled={once.busy}>
-          {once.busy ? t('review.rejecting') : t('review.reject')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('review.cancel')} onCancel={onDone} busy={once.busy} variant="danger">
+        {once.busy ? t('review.rejecting') : t('review.reject')}
+      </DialogActions>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { DecideAppealRequest } from '@kamai/contracts';
 import type { AppealBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
@@ -148,18 +149,11 @@ function DecideForm({ appeal, decision, once, onDone }: { appeal: AppealBody; de
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField label={t('reason')} rows={3} maxLength={500} {...form.field('reason')} />
       {refusal && (
-        <p role="alert" data-testid="decide-refusal" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-          {refusal}
-        </p>
+        <RefusalBox testId="decide-refusal">{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button type="submit" variant={decision === 'overturn' ? 'primary' : 'danger'} disabled={once.busy}>
-          {once.busy ? t('sending') : decision === 'overturn' ? t('appeals.overturn') : t('appeals.uphold')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onDone} busy={once.busy} variant={decision === 'overturn' ? 'primary' : 'danger'}>
+        {once.busy ? t('sending') : decision === 'overturn' ? t('appeals.overturn') : t('appeals.uphold')}
+      </DialogActions>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { BULK_REVIEW_MAX, RejectRequest, formatPaise, parseRupees } from '@kamai/contracts';
 import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
@@ -265,14 +266,9 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
           : undefined
       }
     >
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()}>
+        {once.busy ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -334,14 +330,9 @@ function RejectForm({ submission, decision, onDone }: { submission: SubmissionBo
         placeholder={t('reasonPlaceholder')}
         {...form.field('reason')}
       />
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button type="submit" variant={decision === 'reject' ? 'danger' : 'primary'} disabled={once.busy}>
-          {once.busy ? t(texts.sending) : t(texts.send)}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onDone} busy={once.busy} variant={decision === 'reject' ? 'danger' : 'primary'}>
+        {once.busy ? t(texts.sending) : t(texts.send)}
+      </DialogActions>
     </form>
   );
 }
@@ -430,18 +421,13 @@ function BulkDialog({
             error={reasonError}
           />
         )}
-        <div className="flex gap-2">
-          <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-            {t('common:cancel')}
-          </Button>
-          <Button variant={decision === 'reject' ? 'danger' : 'primary'} onClick={() => void onConfirm()} disabled={once.busy || count === 0}>
-            {once.busy
-              ? t('sending')
-              : decision === 'reject'
-                ? t('rejectCount', { count })
-                : t('approveCount', { count, amount })}
-          </Button>
-        </div>
+        <DialogActions cancelLabel={t('common:cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()} variant={decision === 'reject' ? 'danger' : 'primary'} disabled={count === 0}>
+          {once.busy
+            ? t('sending')
+            : decision === 'reject'
+              ? t('rejectCount', { count })
+              : t('approveCount', { count, amount })}
+        </DialogActions>
       </div>
     </Dialog>
   );

@@ -4,11 +4,12 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
-import { AlertTriangleIcon, LockIcon } from '../../components/icons.tsx';
+import { LockIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, settingsQuery } from '../../lib/queries.ts';
@@ -182,10 +183,7 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
       </fieldset>
 
       {failure && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          {failure}
-        </p>
+        <RefusalBox>{failure}</RefusalBox>
       )}
       <Button type="submit" disabled={once.busy}>
         {once.busy ? t('saving') : t('save')}
@@ -312,19 +310,11 @@ function DecideDialog({
         </ul>
       )}
       {refusal && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          {refusal}
-        </p>
+        <RefusalBox>{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('requests.back')}
-        </Button>
-        <Button variant={verb === 'approve' ? 'primary' : 'danger'} onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('saving') : t(`requests.${verb}`)}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('requests.back')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant={verb === 'approve' ? 'primary' : 'danger'}>
+        {once.busy ? t('saving') : t(`requests.${verb}`)}
+      </DialogActions>
     </Dialog>
   );
 }

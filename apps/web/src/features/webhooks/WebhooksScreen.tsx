@@ -3,11 +3,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WEBHOOK_EVENT_KINDS, type WebhookEndpointBody, type WebhookEndpointCreatedBody, type WebhookEventKind } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
-import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
@@ -175,10 +175,7 @@ function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void 
             )}
           </fieldset>
           {errors.form && (
-            <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-              <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-              {errors.form}
-            </p>
+            <RefusalBox>{errors.form}</RefusalBox>
           )}
           <Button type="submit" disabled={once.busy}>
             {once.busy ? t('registering') : t('registerSubmit')}
@@ -268,18 +265,11 @@ function DeleteDialog({ endpoint, onClose }: { endpoint: WebhookEndpointBody | n
     <Dialog open={endpoint !== null} onOpenChange={(next) => !next && close()} busy={once.busy} title={t('deleteTitle')} description={endpoint && <span className="break-all">{endpoint.url}</span>}>
       <p className="text-sm text-slate-700">{t('deleteText')}</p>
       {refusal && (
-        <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          {refusal}
-        </p>
+        <RefusalBox>{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('deleting') : t('deleteConfirm')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('cancel')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant="danger">
+        {once.busy ? t('deleting') : t('deleteConfirm')}
+      </DialogActions>
     </Dialog>
   );
 }
