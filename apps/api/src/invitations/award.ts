@@ -14,7 +14,7 @@ import {
   invitationProgrammeDecider,
   userDecider,
 } from '@kamai/domain';
-import { undecidedInvitations, unfinishedWorkflows } from '@kamai/projections';
+import { dueInvitations, unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
@@ -147,19 +147,13 @@ async function award(deps: AppDeps, inviteeId: string, beneficiary: InvitationBe
   return driveWorkflow(deps, workflowId, invitationBonusWorkflow);
 }
 
-/** Whether the person has had a task approved, and a withdrawal paid. */
-function milestones(state: UserState): { approved: boolean; paid: boolean } {
-  return {
-    approved: [...state.tasks.submissions.values()].some((s) => s.status === 'approved'),
-    paid: [...state.withdrawals.byId.values()].some((w) => w.status === 'paid' || w.status === 'reversed'),
-  };
-}
-
 /**
  * Decides every bonus whose moment came: the invited person's after their first approved task, the
- * inviter's after the invited person's first paid withdrawal. Run every minute by each process (and
- * at start); any number may run at once, since each bonus is a workflow of its own id. Answers how
- * many bonuses it decided; one that fails is logged and left for the next run.
+ * inviter's after the invited person's first paid withdrawal. The `invitations` read model records
+ * when each milestone was reached, so only the invitations with a bonus due are read, however many
+ * wait. Run every minute by each process (and at start); any number may run at once, since each bonus
+ * is a workflow of its own id. Answers how many bonuses it decided; one that fails is logged and left
+ * for the next run.
  */
 export async function sweepInvitations(deps: AppDeps, log: (line: string) => void = () => {}): Promise<number> {
   let decided = 0;
@@ -174,15 +168,13 @@ export async function sweepInvitations(deps: AppDeps, log: (line: string) => voi
       log(`[invitations] ${row.id}: not finished yet: ${String(err)}`);
     }
   }
-  for (const row of await undecidedInvitations(deps.db)) {
+  for (const row of await dueInvitations(deps.db)) {
     try {
-      const { state } = await loadStream(deps.store, streams.user(row.invitee_id), userDecider);
-      const { approved, paid } = milestones(state);
-      if (row.invitee_status === 'pending' && approved) {
+      if (row.invitee_status === 'pending' && row.approved_at !== null) {
         await award(deps, row.invitee_id, 'invitee');
         decided++;
       }
-      if (row.inviter_status === 'pending' && paid) {
+      if (row.inviter_status === 'pending' && row.paid_at !== null) {
         await award(deps, row.invitee_id, 'inviter');
         decided++;
       }
@@ -221,7 +213,10 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
         const upTo = head;
         const due = readHeaders(seen, upTo, MILESTONES).length > 0;
         seen = upTo;
-        if (due) await sweepInvitations(deps, log);
+        if (!due) continue;
+        // The sweep finds what is due in the read model: it waits for it to hold this milestone.
+        await deps.runner.waitFor(upTo);
+        await sweepInvitations(deps, log);
       } while (again);
     })()
       .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))
