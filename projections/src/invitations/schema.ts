@@ -14,4 +14,8 @@ export interface InvitationsTable {
   inviter_refusal: string | null;
   accepted_at: string;
   position: number;
+  /** When the invited person's first task was approved (the invitee's bonus is due), or null. */
+  approved_at: string | null;
+  /** When the invited person's first withdrawal was paid (the inviter's bonus is due), or null. */
+  paid_at: string | null;
 }

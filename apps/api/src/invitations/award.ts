@@ -8,19 +8,18 @@ import {
   streams,
 } from '@kamai/contracts';
 import {
-  DomainError,
   type UserState,
   type WorkflowState,
   invitationDecider,
   invitationProgrammeDecider,
   userDecider,
 } from '@kamai/domain';
-import { undecidedInvitations, unfinishedWorkflows } from '@kamai/projections';
+import { dueInvitations, unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
 import { loadLimits } from '../settings/limits.ts';
-import { type WorkflowDefinition, driveWorkflow, refusalOutcome, startWorkflow } from '../workflows/run.ts';
+import { type WorkflowDefinition, driveWorkflow, startWorkflow, workflowSteps } from '../workflows/run.ts';
 
 const COUNT = 0;
 const RECORD = 1;
@@ -41,65 +40,59 @@ const beneficiaryOf = (plan: WorkflowStepPlan): InvitationBeneficiary => (plan.u
  */
 export const invitationBonusWorkflow: WorkflowDefinition<never> = {
   kind: 'invitation_bonus',
-  async step(deps, state, step) {
-    const plan = state.steps[step]!;
-    const inviteeId = plan.target;
-    const userId = plan.userId!;
-    const beneficiary = beneficiaryOf(plan);
-    const now = deps.now().toISOString();
-    try {
-      switch (plan.action) {
-        case 'count_bonus': {
-          if (plan.refusal !== '') return plan.refusal;
-          const limits = await loadLimits(deps.store);
-          const inviterId = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.inviterId;
-          const done = await handleCommand(
-            deps.store,
-            streams.invitationProgramme(),
-            invitationProgrammeDecider,
-            {
-              type: 'CountInvitationBonus',
-              data: { inviteeId, beneficiary, inviterId, amountPaise: plan.amountPaise, budgetPaise: limits.invitationBudgetPaise, monthlyCapPaise: limits.inviterMonthlyCapPaise },
-              now,
-            },
-            { actor: 'system' },
-          );
-          return done.events.length > 0 ? 'applied' : 'skipped';
-        }
-        case 'record_bonus': {
-          const counted = state.outcomes[COUNT];
-          const refusal: InvitationRefusal | null = counted === 'applied' || counted === 'skipped' ? null : isInvitationRefusal(counted ?? '') ? (counted as InvitationRefusal) : null;
-          if (refusal === null && counted !== 'applied' && counted !== 'skipped') throw new Error(`invitation bonus ${state.workflowId}: count step answered ${counted}`);
-          const done = await handleCommand(
-            deps.store,
-            streams.invitation(inviteeId),
-            invitationDecider,
-            { type: 'RecordInvitationBonus', data: { inviteeId, beneficiary, userId, amountPaise: plan.amountPaise, entryId: commandId(), refusal }, now },
-            { actor: 'system' },
-          );
-          return done.events.length > 0 ? 'applied' : 'skipped';
-        }
-        case 'credit_bonus': {
-          if (state.outcomes[RECORD] !== 'applied' && state.outcomes[RECORD] !== 'skipped') return 'skipped';
-          const bonus = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.bonuses[beneficiary];
-          if (bonus.status !== 'paid') return 'skipped';
-          await handleCommand(
-            deps.store,
-            streams.user(userId),
-            userDecider,
-            { type: 'CreditReferralBonus', data: { entryId: bonus.entryId, notificationId: commandId(), amountPaise: bonus.amountPaise, inviteeId, beneficiary }, now },
-            { actor: 'system' },
-          );
-          return 'applied';
-        }
-        default:
-          throw new Error(`an invitation bonus has no ${plan.action} step`);
-      }
-    } catch (err) {
-      if (err instanceof DomainError) return refusalOutcome(err);
-      throw err;
-    }
-  },
+  step: workflowSteps('an invitation bonus', {
+    async count_bonus(deps, _state, plan) {
+      if (plan.refusal !== '') return plan.refusal;
+      const inviteeId = plan.target;
+      const limits = await loadLimits(deps.store);
+      const inviterId = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.inviterId;
+      const done = await handleCommand(
+        deps.store,
+        streams.invitationProgramme(),
+        invitationProgrammeDecider,
+        {
+          type: 'CountInvitationBonus',
+          data: { inviteeId, beneficiary: beneficiaryOf(plan), inviterId, amountPaise: plan.amountPaise, budgetPaise: limits.invitationBudgetPaise, monthlyCapPaise: limits.inviterMonthlyCapPaise },
+          now: deps.now().toISOString(),
+        },
+        { actor: 'system' },
+      );
+      return done.events.length > 0 ? 'applied' : 'skipped';
+    },
+    async record_bonus(deps, state, plan) {
+      const counted = state.outcomes[COUNT];
+      const refusal: InvitationRefusal | null = counted === 'applied' || counted === 'skipped' ? null : isInvitationRefusal(counted ?? '') ? (counted as InvitationRefusal) : null;
+      if (refusal === null && counted !== 'applied' && counted !== 'skipped') throw new Error(`invitation bonus ${state.workflowId}: count step answered ${counted}`);
+      const inviteeId = plan.target;
+      const done = await handleCommand(
+        deps.store,
+        streams.invitation(inviteeId),
+        invitationDecider,
+        {
+          type: 'RecordInvitationBonus',
+          data: { inviteeId, beneficiary: beneficiaryOf(plan), userId: plan.userId!, amountPaise: plan.amountPaise, entryId: commandId(), refusal },
+          now: deps.now().toISOString(),
+        },
+        { actor: 'system' },
+      );
+      return done.events.length > 0 ? 'applied' : 'skipped';
+    },
+    async credit_bonus(deps, state, plan) {
+      if (state.outcomes[RECORD] !== 'applied' && state.outcomes[RECORD] !== 'skipped') return 'skipped';
+      const inviteeId = plan.target;
+      const beneficiary = beneficiaryOf(plan);
+      const bonus = (await loadStream(deps.store, streams.invitation(inviteeId), invitationDecider)).state.bonuses[beneficiary];
+      if (bonus.status !== 'paid') return 'skipped';
+      await handleCommand(
+        deps.store,
+        streams.user(plan.userId!),
+        userDecider,
+        { type: 'CreditReferralBonus', data: { entryId: bonus.entryId, notificationId: commandId(), amountPaise: bonus.amountPaise, inviteeId, beneficiary }, now: deps.now().toISOString() },
+        { actor: 'system' },
+      );
+      return 'applied';
+    },
+  }),
 };
 
 /** A keyed hash of a payout destination: two people's are compared by these, never in plain. */
@@ -154,19 +147,13 @@ async function award(deps: AppDeps, inviteeId: string, beneficiary: InvitationBe
   return driveWorkflow(deps, workflowId, invitationBonusWorkflow);
 }
 
-/** Whether the person has had a task approved, and a withdrawal paid. */
-function milestones(state: UserState): { approved: boolean; paid: boolean } {
-  return {
-    approved: [...state.tasks.submissions.values()].some((s) => s.status === 'approved'),
-    paid: [...state.withdrawals.byId.values()].some((w) => w.status === 'paid' || w.status === 'reversed'),
-  };
-}
-
 /**
  * Decides every bonus whose moment came: the invited person's after their first approved task, the
- * inviter's after the invited person's first paid withdrawal. Run every minute by each process (and
- * at start); any number may run at once, since each bonus is a workflow of its own id. Answers how
- * many bonuses it decided; one that fails is logged and left for the next run.
+ * inviter's after the invited person's first paid withdrawal. The `invitations` read model records
+ * when each milestone was reached, so only the invitations with a bonus due are read, however many
+ * wait. Run every minute by each process (and at start); any number may run at once, since each bonus
+ * is a workflow of its own id. Answers how many bonuses it decided; one that fails is logged and left
+ * for the next run.
  */
 export async function sweepInvitations(deps: AppDeps, log: (line: string) => void = () => {}): Promise<number> {
   let decided = 0;
@@ -181,15 +168,13 @@ export async function sweepInvitations(deps: AppDeps, log: (line: string) => voi
       log(`[invitations] ${row.id}: not finished yet: ${String(err)}`);
     }
   }
-  for (const row of await undecidedInvitations(deps.db)) {
+  for (const row of await dueInvitations(deps.db)) {
     try {
-      const { state } = await loadStream(deps.store, streams.user(row.invitee_id), userDecider);
-      const { approved, paid } = milestones(state);
-      if (row.invitee_status === 'pending' && approved) {
+      if (row.invitee_status === 'pending' && row.approved_at !== null) {
         await award(deps, row.invitee_id, 'invitee');
         decided++;
       }
-      if (row.inviter_status === 'pending' && paid) {
+      if (row.inviter_status === 'pending' && row.paid_at !== null) {
         await award(deps, row.invitee_id, 'inviter');
         decided++;
       }
@@ -228,7 +213,10 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
         const upTo = head;
         const due = readHeaders(seen, upTo, MILESTONES).length > 0;
         seen = upTo;
-        if (due) await sweepInvitations(deps, log);
+        if (!due) continue;
+        // The sweep finds what is due in the read model: it waits for it to hold this milestone.
+        await deps.runner.waitFor(upTo);
+        await sweepInvitations(deps, log);
       } while (again);
     })()
       .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))

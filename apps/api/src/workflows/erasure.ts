@@ -2,7 +2,7 @@ import { type WorkflowAction, type WorkflowStepPlan, msg } from '@kamai/contract
 import { DomainError, type WorkflowState } from '@kamai/domain';
 import type { AppDeps } from '../deps.ts';
 import { checkpointAfterErasure, deleteImagesOf, deleteKeyOf, endSessionsOf, eraseOnUserStream, releaseMobileOf } from '../privacy/erasure.ts';
-import type { WorkflowDefinition } from './run.ts';
+import { type StepHandler, type WorkflowDefinition, workflowSteps } from './run.ts';
 
 /** The steps of an erasure, in order: the person's data key goes after everything read with it. */
 const ERASURE_STEPS = ['erase_user', 'release_mobile', 'end_sessions', 'delete_images', 'delete_key', 'checkpoint_read_db'] as const satisfies readonly WorkflowAction[];
@@ -31,29 +31,30 @@ const NOT_ERASED = 'not_erased';
  */
 export const erasureWorkflow: WorkflowDefinition<never> = {
   kind: 'erasure',
-  async step(deps, state, step) {
-    const plan = state.steps[step]!;
-    const userId = plan.userId!;
-    if (plan.action === 'erase_user') return eraseOnUserStream(deps, { id: plan.target, userId }, state.by);
+  step: workflowSteps(
+    'an erasure workflow',
+    {
+      erase_user: (deps, state, plan) => eraseOnUserStream(deps, { id: plan.target, userId: plan.userId! }, state.by),
+      release_mobile: onceErased((deps, state, userId) => releaseMobileOf(deps, userId, state.by)),
+      end_sessions: onceErased((deps, state, userId) => endSessionsOf(deps, userId, state.by)),
+      delete_images: onceErased((deps, _state, userId) => deleteImagesOf(deps, objectsOf(deps), userId)),
+      // The request's id is the first step's target (the later steps target the user).
+      delete_key: onceErased((deps, state, userId) => deleteKeyOf(deps, { id: state.steps[0]!.target, userId }, state.by)),
+      checkpoint_read_db: onceErased((deps) => checkpointAfterErasure(deps)),
+    },
+    // `erase_user` records its refusal itself; a refusal after it is a fault, left for the sweep.
+    { refusalsThrown: true },
+  ),
+};
+
+/** A step after `erase_user`: done only when the person was erased, else it records that nothing was done. */
+function onceErased(run: (deps: AppDeps, state: WorkflowState, userId: string) => Promise<string>): StepHandler<never> {
+  return async (deps, state, plan) => {
     const erased = state.outcomes[0];
     if (erased !== 'applied' && erased !== 'skipped') return NOT_ERASED;
-    switch (plan.action) {
-      case 'release_mobile':
-        return releaseMobileOf(deps, userId, state.by);
-      case 'end_sessions':
-        return endSessionsOf(deps, userId, state.by);
-      case 'delete_images':
-        return deleteImagesOf(deps, objectsOf(deps), userId);
-      case 'delete_key':
-        // The request's id is the first step's target (the later steps target the user).
-        return deleteKeyOf(deps, { id: state.steps[0]!.target, userId }, state.by);
-      case 'checkpoint_read_db':
-        return checkpointAfterErasure(deps);
-      default:
-        throw new Error(`an erasure workflow has no ${plan.action} step`);
-    }
-  },
-};
+    return run(deps, state, plan.userId!);
+  };
+}
 
 function objectsOf(deps: AppDeps) {
   if (!deps.objects) throw new Error('an erasure deletes images: the object storage is missing from the app');

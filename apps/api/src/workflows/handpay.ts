@@ -1,12 +1,12 @@
 import { type WorkflowStepPlan, msg, streams } from '@kamai/contracts';
-import { DomainError, type WorkflowState, normaliseReference, referenceDecider, userDecider } from '@kamai/domain';
+import { type WorkflowState, normaliseReference, referenceDecider, userDecider } from '@kamai/domain';
 import { handleCommand } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
 import { duplicateReference } from '../finance/references.ts';
 import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
-import { type WorkflowDefinition, refusalOutcome } from './run.ts';
+import { type WorkflowDefinition, workflowSteps } from './run.ts';
 
 const RESERVE = 0;
 const PAY = 1;
@@ -29,47 +29,42 @@ const reserved = (state: WorkflowState) => state.outcomes[RESERVE] === 'applied'
  */
 export const handPaymentWorkflow: WorkflowDefinition<never> = {
   kind: 'hand_payment',
-  async step(deps, state, step) {
-    const plan = state.steps[step]!;
-    const withdrawalId = plan.target;
-    const userId = plan.userId!;
-    const reference = normaliseReference(plan.utr);
-    const now = deps.now().toISOString();
-    const by = state.by;
-    try {
-      switch (plan.action) {
-        case 'reserve_reference': {
-          const done = await handleCommand(deps.store, streams.reference(reference), referenceDecider, { type: 'ReserveReference', data: { reference, withdrawalId, by }, now }, { actor: by });
-          // Skipped: held for this very withdrawal already (a second click racing this one).
-          return done.events.length > 0 ? 'applied' : 'skipped';
-        }
-        case 'pay': {
-          if (!reserved(state)) return 'not_reserved';
-          await handleCommand(
-            deps.store,
-            streams.user(userId),
-            userDecider,
-            { type: 'MarkWithdrawalPaid', data: { withdrawalId, reference: plan.utr, by, notificationId: commandId() }, now },
-            { actor: by },
-          );
-          return 'applied';
-        }
-        case 'release_reference': {
-          if (state.outcomes[RESERVE] !== 'applied' || state.outcomes[PAY] === 'applied') return 'skipped';
-          // Refused because another member paid it meanwhile with this same reference: the reference stays its.
-          const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
-          if (current?.status === 'paid' && current.reference !== null && normaliseReference(current.reference) === reference) return 'skipped';
-          await handleCommand(deps.store, streams.reference(reference), referenceDecider, { type: 'ReleaseReference', data: { reference, withdrawalId }, now }, { actor: by });
-          return 'applied';
-        }
-        default:
-          throw new Error(`a hand payment has no ${plan.action} step`);
-      }
-    } catch (err) {
-      if (err instanceof DomainError) return refusalOutcome(err);
-      throw err;
-    }
-  },
+  step: workflowSteps('a hand payment', {
+    async reserve_reference(deps, state, plan) {
+      const reference = normaliseReference(plan.utr);
+      const done = await handleCommand(
+        deps.store,
+        streams.reference(reference),
+        referenceDecider,
+        { type: 'ReserveReference', data: { reference, withdrawalId: plan.target, by: state.by }, now: deps.now().toISOString() },
+        { actor: state.by },
+      );
+      // Skipped: held for this very withdrawal already (a second click racing this one).
+      return done.events.length > 0 ? 'applied' : 'skipped';
+    },
+    async pay(deps, state, plan) {
+      if (!reserved(state)) return 'not_reserved';
+      const by = state.by;
+      await handleCommand(
+        deps.store,
+        streams.user(plan.userId!),
+        userDecider,
+        { type: 'MarkWithdrawalPaid', data: { withdrawalId: plan.target, reference: plan.utr, by, notificationId: commandId() }, now: deps.now().toISOString() },
+        { actor: by },
+      );
+      return 'applied';
+    },
+    async release_reference(deps, state, plan) {
+      if (state.outcomes[RESERVE] !== 'applied' || state.outcomes[PAY] === 'applied') return 'skipped';
+      const withdrawalId = plan.target;
+      const reference = normaliseReference(plan.utr);
+      // Refused because another member paid it meanwhile with this same reference: the reference stays its.
+      const current = await withdrawalAsFinanceSees(deps, withdrawalId, plan.userId!);
+      if (current?.status === 'paid' && current.reference !== null && normaliseReference(current.reference) === reference) return 'skipped';
+      await handleCommand(deps.store, streams.reference(reference), referenceDecider, { type: 'ReleaseReference', data: { reference, withdrawalId }, now: deps.now().toISOString() }, { actor: state.by });
+      return 'applied';
+    },
+  }),
 };
 
 /**

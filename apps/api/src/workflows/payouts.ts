@@ -1,4 +1,4 @@
-import { PAYOUT_MESSAGES, RESULT_REFUSALS, type ResultRefusal, type ResultsImportBody, streams } from '@kamai/contracts';
+import { PAYOUT_MESSAGES, RESULT_REFUSALS, type ResultRefusal, type ResultsImportBody, type WorkflowStepPlan, streams } from '@kamai/contracts';
 import { DomainError, type UserCommand, type WorkflowState, claimedItems, normaliseReference, payoutBatchDecider, userDecider } from '@kamai/domain';
 import { handleCommand } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { withReservedReference } from '../finance/references.ts';
 import { withdrawalAsFinanceSees } from '../finance/withdrawal-lookup.ts';
-import type { WorkflowDefinition } from './run.ts';
+import { type StepHandler, type WorkflowDefinition, refusalOutcome, workflowSteps } from './run.ts';
 import { erasureWorkflow } from './erasure.ts';
 import { handPaymentWorkflow } from './handpay.ts';
 import { proofSubmissionWorkflow } from './tasks.ts';
@@ -31,29 +31,34 @@ async function onUserStream(deps: AppDeps, userId: string, by: string, command: 
  */
 export const payoutBatchWorkflow: WorkflowDefinition<never> = {
   kind: 'payout_batch',
-  async step(deps, state, step) {
-    const plan = state.steps[step]!;
-    const now = deps.now().toISOString();
-    if (plan.action === 'claim') {
-      const claimed = await onUserStream(deps, plan.userId!, state.by, {
-        type: 'MarkWithdrawalProcessing',
-        data: { withdrawalId: plan.target, batchId: state.batchId, by: state.by },
-        now,
-      });
-      // Unchanged: already in this very batch (only this workflow names it).
-      return claimed instanceof DomainError ? (claimed.code ?? claimed.kind) : 'applied';
-    }
-    const items = claimedItems(state);
-    if (items.length === 0) return 'empty';
-    await handleCommand(
-      deps.store,
-      streams.payoutBatch(state.batchId),
-      payoutBatchDecider,
-      { type: 'CreatePayoutBatch', data: { batchId: state.batchId, items, by: state.by, approvalThresholdPaise: state.approvalThresholdPaise }, now },
-      { actor: state.by },
-    );
-    return 'applied';
-  },
+  step: workflowSteps(
+    'a batch workflow',
+    {
+      async claim(deps, state, plan) {
+        const claimed = await onUserStream(deps, plan.userId!, state.by, {
+          type: 'MarkWithdrawalProcessing',
+          data: { withdrawalId: plan.target, batchId: state.batchId, by: state.by },
+          now: deps.now().toISOString(),
+        });
+        // Unchanged: already in this very batch (only this workflow names it).
+        return claimed instanceof DomainError ? refusalOutcome(claimed) : 'applied';
+      },
+      async create_batch(deps, state) {
+        const items = claimedItems(state);
+        if (items.length === 0) return 'empty';
+        await handleCommand(
+          deps.store,
+          streams.payoutBatch(state.batchId),
+          payoutBatchDecider,
+          { type: 'CreatePayoutBatch', data: { batchId: state.batchId, items, by: state.by, approvalThresholdPaise: state.approvalThresholdPaise }, now: deps.now().toISOString() },
+          { actor: state.by },
+        );
+        return 'applied';
+      },
+    },
+    // A claim records its refusal itself; the batch's own refusal is a fault, left for the sweep.
+    { refusalsThrown: true },
+  ),
 };
 
 /**
@@ -79,36 +84,33 @@ function refusalOf(err: DomainError): ResultRefusal {
  */
 export const payoutResultsWorkflow: WorkflowDefinition<ResultsContext> = {
   kind: 'payout_results',
-  async step(deps, state, step, context) {
-    const plan = state.steps[step]!;
-    const now = deps.now().toISOString();
-    if (plan.action === 'record_results') {
-      const answer = resultsAnswer(state);
-      await handleCommand(
-        deps.store,
-        streams.payoutBatch(state.batchId),
-        payoutBatchDecider,
-        { type: 'RecordPayoutResults', data: { batchId: state.batchId, by: state.by, applied: answer.applied, skipped: answer.skipped, refused: answer.refused.length }, now },
-        { actor: state.by },
-      );
-      return 'applied';
-    }
-    if (plan.refusal !== '') return plan.refusal;
-    const userId = plan.userId!;
-    const withdrawalId = plan.target;
-    const by = state.by;
-    switch (plan.action) {
-      case 'SUCCESS': {
+  step: workflowSteps(
+    'a results workflow',
+    {
+      async record_results(deps, state) {
+        const answer = resultsAnswer(state);
+        await handleCommand(
+          deps.store,
+          streams.payoutBatch(state.batchId),
+          payoutBatchDecider,
+          { type: 'RecordPayoutResults', data: { batchId: state.batchId, by: state.by, applied: answer.applied, skipped: answer.skipped, refused: answer.refused.length }, now: deps.now().toISOString() },
+          { actor: state.by },
+        );
+        return 'applied';
+      },
+      SUCCESS: resultRow(async (deps, state, plan) => {
+        const { target: withdrawalId, userId, utr } = plan;
+        const by = state.by;
         const paidWithThis = async () => {
-          const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
-          return current?.status === 'paid' && current.reference !== null && normaliseReference(current.reference) === normaliseReference(plan.utr);
+          const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId!);
+          return current?.status === 'paid' && current.reference !== null && normaliseReference(current.reference) === normaliseReference(utr);
         };
         try {
-          return await withReservedReference(deps, { reference: plan.utr, withdrawalId, by }, async (): Promise<Outcome> => {
-            const done = await onUserStream(deps, userId, by, {
+          return await withReservedReference(deps, { reference: utr, withdrawalId, by }, async (): Promise<Outcome> => {
+            const done = await onUserStream(deps, userId!, by, {
               type: 'MarkWithdrawalPaid',
-              data: { withdrawalId, reference: plan.utr, by, notificationId: commandId(), batchId: state.batchId },
-              now,
+              data: { withdrawalId, reference: utr, by, notificationId: commandId(), batchId: state.batchId },
+              now: deps.now().toISOString(),
             });
             if (!(done instanceof DomainError)) return 'applied';
             if (await paidWithThis()) return 'skipped';
@@ -120,23 +122,34 @@ export const payoutResultsWorkflow: WorkflowDefinition<ResultsContext> = {
           if (err instanceof ApiError && err.code === 'duplicate_reference') return 'utr_reused';
           throw err;
         }
-      }
-      case 'FAILED':
-      case 'REVERSED': {
-        const failed = plan.action === 'FAILED';
-        const reason = context?.reasons.get(plan.line) || PAYOUT_MESSAGES.failedAtBank;
-        const data = { withdrawalId, reason, by, entryId: commandId(), notificationId: commandId(), batchId: state.batchId };
-        const done = await onUserStream(deps, userId, by, failed ? { type: 'FailWithdrawal', data, now } : { type: 'ReverseWithdrawal', data, now });
-        if (!(done instanceof DomainError)) return 'applied';
-        const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId);
-        if (current?.status === (failed ? 'failed' : 'reversed')) return 'skipped';
-        return refusalOf(done);
-      }
-      default:
-        throw new Error(`a results workflow has no ${plan.action} step`);
-    }
-  },
+      }),
+      FAILED: resultRow(failOrReverse),
+      REVERSED: resultRow(failOrReverse),
+    },
+    // Each row turns its user stream's refusal into its outcome itself; the batch's own refusal is a fault.
+    { refusalsThrown: true },
+  ),
 };
+
+/** A row step: a row refused while the file was read has that refusal as its outcome, fixed in the intent. */
+function resultRow(run: StepHandler<ResultsContext>): StepHandler<ResultsContext> {
+  return async (deps, state, plan, context) => (plan.refusal !== '' ? plan.refusal : run(deps, state, plan, context));
+}
+
+/** A FAILED or REVERSED row: the money goes back to the person's wallet. */
+async function failOrReverse(deps: AppDeps, state: WorkflowState, plan: WorkflowStepPlan, context: ResultsContext | undefined): Promise<string> {
+  const { target: withdrawalId, userId } = plan;
+  const by = state.by;
+  const failed = plan.action === 'FAILED';
+  const reason = context?.reasons.get(plan.line) || PAYOUT_MESSAGES.failedAtBank;
+  const data = { withdrawalId, reason, by, entryId: commandId(), notificationId: commandId(), batchId: state.batchId };
+  const now = deps.now().toISOString();
+  const done = await onUserStream(deps, userId!, by, failed ? { type: 'FailWithdrawal', data, now } : { type: 'ReverseWithdrawal', data, now });
+  if (!(done instanceof DomainError)) return 'applied';
+  const current = await withdrawalAsFinanceSees(deps, withdrawalId, userId!);
+  if (current?.status === (failed ? 'failed' : 'reversed')) return 'skipped';
+  return refusalOf(done);
+}
 
 /** Thrown inside a reserved reference's pay so that the reservation is released. */
 class RowRefused extends Error {

@@ -1,4 +1,4 @@
-import { type WorkflowKind, msg, streams } from '@kamai/contracts';
+import { type WorkflowAction, type WorkflowKind, type WorkflowStepPlan, msg, streams } from '@kamai/contracts';
 import { DomainError, type WorkflowCommand, type WorkflowState, nextWorkflowStep, workflowDecider } from '@kamai/domain';
 import { unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
@@ -14,6 +14,44 @@ import type { AppDeps } from '../deps.ts';
 export interface WorkflowDefinition<Context> {
   kind: WorkflowKind;
   step(deps: AppDeps, state: WorkflowState, step: number, context: Context | undefined): Promise<string>;
+}
+
+/** What one action of a kind does: the step's plan is `state.steps[step]`. */
+export type StepHandler<Context> = (deps: AppDeps, state: WorkflowState, plan: WorkflowStepPlan, context: Context | undefined) => Promise<string>;
+
+export interface WorkflowStepsOptions<Context> {
+  /**
+   * A decider's refusal is thrown (the workflow is left for a retry or the sweep) rather than
+   * recorded as the step's outcome: for kinds whose steps turn the refusals they expect into outcomes
+   * themselves, so any other refusal is a fault to be seen, not a fact to record.
+   */
+  refusalsThrown?: boolean;
+  /** Sees a refusal before it is recorded (the live request keeps it to answer it in full). */
+  onRefusal?(err: DomainError, context: Context | undefined): void;
+}
+
+/**
+ * A definition's `step` from one handler per action, with the tail every kind shares: an action the
+ * kind has no handler for is a fault (the intent named a step this kind cannot do), and a decider's
+ * refusal is the step's outcome (`refusalOutcome`) unless `refusalsThrown`.
+ */
+export function workflowSteps<Context>(
+  name: string,
+  handlers: { readonly [A in WorkflowAction]?: StepHandler<Context> },
+  options: WorkflowStepsOptions<Context> = {},
+): WorkflowDefinition<Context>['step'] {
+  return async (deps, state, step, context) => {
+    const plan = state.steps[step]!;
+    const handler = handlers[plan.action];
+    if (!handler) throw new Error(`${name} has no ${plan.action} step`);
+    try {
+      return await handler(deps, state, plan, context);
+    } catch (err) {
+      if (options.refusalsThrown || !(err instanceof DomainError)) throw err;
+      options.onRefusal?.(err, context);
+      return refusalOutcome(err);
+    }
+  };
 }
 
 /** A copy of a workflow's record that later commands do not move on (the handler's state is shared). */

@@ -4,7 +4,7 @@ import { handleCommand, loadStream } from '../commands/handle.ts';
 import { nextStepDone } from '../commands/keyed.ts';
 import { ApiError } from '../http/errors.ts';
 import { releaseSlot, takeSlot } from '../tasks/commands.ts';
-import { type WorkflowDefinition, refusalOutcome } from './run.ts';
+import { type WorkflowDefinition, workflowSteps } from './run.ts';
 
 const TAKE = 0;
 const SUBMIT = 1;
@@ -37,49 +37,45 @@ export function proofSubmissionPlan(taskId: string, userId: string): WorkflowSte
  */
 export const proofSubmissionWorkflow: WorkflowDefinition<ProofContext> = {
   kind: 'proof_submission',
-  async step(deps, state, step, context) {
-    const plan = state.steps[step]!;
-    const taskId = plan.target;
-    const userId = plan.userId!;
-    const submissionId = state.workflowId;
-    const now = deps.now();
-    try {
-      switch (plan.action) {
-        case 'take_slot':
-          // Held already by this submission (a second copy of the request) records nothing: still its slot.
-          await takeSlot(deps.store, taskId, submissionId, userId, now);
-          return 'applied';
-        case 'submit_proof': {
-          if (state.outcomes[TAKE] !== 'applied') return 'no_slot';
-          const streamId = streams.user(userId);
-          if (!context) {
-            // The sweep: recorded already when the process died after the append, else given up.
-            const { revision } = await loadStream(deps.store, streamId, userDecider);
-            return (await nextStepDone(deps.store, streamId, revision === 'no_stream' ? -1 : revision)) ? 'applied' : 'abandoned';
-          }
-          const { task, proofImageUrl, proofDescription, proofDhash } = context;
-          await handleCommand(
-            deps.store,
-            streamId,
-            userDecider,
-            { type: 'SubmitProof', data: { taskId, task, submissionId, proofImageUrl, proofDescription, proofDhash }, now: now.toISOString() },
-            { actor: userId },
-          );
-          return 'applied';
+  step: workflowSteps(
+    'a proof submission',
+    {
+      async take_slot(deps, state, plan) {
+        // Held already by this submission (a second copy of the request) records nothing: still its slot.
+        await takeSlot(deps.store, plan.target, state.workflowId, plan.userId!, deps.now());
+        return 'applied';
+      },
+      async submit_proof(deps, state, plan, context) {
+        if (state.outcomes[TAKE] !== 'applied') return 'no_slot';
+        const userId = plan.userId!;
+        const streamId = streams.user(userId);
+        if (!context) {
+          // The sweep: recorded already when the process died after the append, else given up.
+          const { revision } = await loadStream(deps.store, streamId, userDecider);
+          return (await nextStepDone(deps.store, streamId, revision === 'no_stream' ? -1 : revision)) ? 'applied' : 'abandoned';
         }
-        case 'release_slot':
-          if (state.outcomes[TAKE] !== 'applied' || state.outcomes[SUBMIT] === 'applied') return 'skipped';
-          await releaseSlot(deps.store, taskId, submissionId, 'not_submitted', userId, now);
-          return 'applied';
-        default:
-          throw new Error(`a proof submission has no ${plan.action} step`);
-      }
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      if (context) context.refusal = err;
-      return refusalOutcome(err);
-    }
-  },
+        const { task, proofImageUrl, proofDescription, proofDhash } = context;
+        await handleCommand(
+          deps.store,
+          streamId,
+          userDecider,
+          { type: 'SubmitProof', data: { taskId: plan.target, task, submissionId: state.workflowId, proofImageUrl, proofDescription, proofDhash }, now: deps.now().toISOString() },
+          { actor: userId },
+        );
+        return 'applied';
+      },
+      async release_slot(deps, state, plan) {
+        if (state.outcomes[TAKE] !== 'applied' || state.outcomes[SUBMIT] === 'applied') return 'skipped';
+        await releaseSlot(deps.store, plan.target, state.workflowId, 'not_submitted', plan.userId!, deps.now());
+        return 'applied';
+      },
+    },
+    {
+      onRefusal(err, context) {
+        if (context) context.refusal = err;
+      },
+    },
+  ),
 };
 
 /** Whether the proof step of a submission is still to run with the request's proof (its slot not refused). */

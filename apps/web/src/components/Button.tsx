@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ButtonHTMLAttributes } from 'react';
 
-type ButtonVariant = 'primary' | 'secondary' | 'danger';
+export type ButtonVariant = 'primary' | 'secondary' | 'danger';
 
 const variantClasses: Record<ButtonVariant, string> = {
   primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-600',

@@ -4,18 +4,17 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TASK_MESSAGES, type TaskBody, type TaskFiguresBody, type TaskInputRequest, istLastDayBefore } from '@kamai/contracts';
 import { Button, IconButton } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
 import { translateMessage } from '../../i18n/messages.ts';
 import { errorStatus, serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
-import { adminTaskFiguresQuery, adminTaskQuery, adminTasksQuery, currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
+import { adminTaskFiguresQuery, adminTaskQuery, adminTasksQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { RewardAndTime } from '../tasks/TaskCard.tsx';
 import { useTaskTexts } from '../tasks/taskText.tsx';
 import { useCreateTaskMutation, useDeleteTaskMutation, useUpdateTaskMutation } from './adminMutations.ts';
@@ -28,14 +27,15 @@ import { TASK_TYPE_LABELS, TaskForm } from './TaskForm.tsx';
  */
 export function AdminScreen() {
   const { t } = useTranslation('admin');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <AdminPanel />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <AdminPanel />
+    </StaffPage>
+  );
 }
 
 function AdminPanel() {
   const { t } = useTranslation('admin');
-  usePageTitle(t('title'));
   const tasks = useQuery(adminTasksQuery());
   const figures = useQuery(adminTaskFiguresQuery());
   const figuresOf = new Map((figures.data ?? []).map((f) => [f.taskId, f]));
@@ -64,13 +64,11 @@ function AdminPanel() {
 
   return (
     <section className="grid gap-6">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
+      <StaffPageHeader title={t('title')} intro={t('intro')}>
         <Link to="/admin/review" className="inline-flex min-h-11 w-fit items-center text-sm font-medium text-emerald-700 hover:underline">
           {t('openReview')}
         </Link>
-      </header>
+      </StaffPageHeader>
 
       <dl className="grid grid-cols-2 gap-3">
         <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -307,14 +305,9 @@ function DeleteTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: (
       description={shown ? t('deleteQuestion', { title: shown.title }) : undefined}
     >
       {changed && <ChangedNotice />}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={deleting.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onDelete()} disabled={deleting.busy || !current.data}>
-          {deleting.busy ? t('deleting') : t('deleteShort')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={close} busy={deleting.busy} onConfirm={() => void onDelete()} variant="danger" disabled={!current.data}>
+        {deleting.busy ? t('deleting') : t('deleteShort')}
+      </DialogActions>
     </Dialog>
   );
 }

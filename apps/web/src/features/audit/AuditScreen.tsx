@@ -5,12 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntryBody, DELETED_USER, type Role, SYSTEM_ACTOR, maskMobile } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { type AuditFilters, NO_FILTERS, auditActorsQuery, auditListQuery } from './auditQueries.ts';
 import type { AuditSearch } from './auditSearch.ts';
 import { compact, oneOf } from '../../lib/searchParams.ts';
@@ -24,9 +21,11 @@ const route = getRouteApi('/_authed/admin/audit');
  */
 export function AuditScreen() {
   const { t } = useTranslation('audit');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <AuditList />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <AuditList />
+    </StaffPage>
+  );
 }
 
 const controlClass =
@@ -34,7 +33,6 @@ const controlClass =
 
 function AuditList() {
   const { t } = useTranslation('audit');
-  usePageTitle(t('title'));
   // The filters live in the address (replace: Back leaves the screen, not each filter picked).
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -53,10 +51,7 @@ function AuditList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
 
       <form role="search" aria-label={t('filters.label')} onSubmit={(event) => event.preventDefault()} className="grid gap-3 sm:grid-cols-4">
         <Filter

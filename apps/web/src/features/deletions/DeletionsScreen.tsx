@@ -4,17 +4,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AdminDeletionBody, DELETION_STATUSES, type DeletionStatus } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { deletionsQuery, useEraseMutation } from './deletionQueries.ts';
 import { oneOf } from '../../lib/searchParams.ts';
 
@@ -27,9 +25,11 @@ const route = getRouteApi('/_authed/admin/deletions');
  */
 export function DeletionsScreen() {
   const { t } = useTranslation('deletions');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <DeletionList />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <DeletionList />
+    </StaffPage>
+  );
 }
 
 /** Where a pending request stands: erasure waits for the end of the cooling-off and for nothing owed. */
@@ -49,7 +49,6 @@ const STATE_CLASSES: Record<PendingState, string> = {
 
 function DeletionList() {
   const { t } = useTranslation('deletions');
-  usePageTitle(t('title'));
   // The status shown is in the address: a refresh, Back and a shared link keep it.
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -61,10 +60,7 @@ function DeletionList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
 
       <div role="group" aria-label={t('filter')} className="flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1">
         {DELETION_STATUSES.map((option) => (
@@ -214,22 +210,11 @@ function EraseDialog({ request, onClose }: { request: AdminDeletionBody | null; 
       </ul>
       <p className="text-sm font-semibold text-red-700">{t('cannotUndo')}</p>
       {shownRefusal && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          <span>
-            <span className="block font-semibold">{t('refused')}</span>
-            {shownRefusal}
-          </span>
-        </p>
+        <RefusalBox title={t('refused')}>{shownRefusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('erasing') : t('confirm')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('cancel')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant="danger">
+        {once.busy ? t('erasing') : t('confirm')}
+      </DialogActions>
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { formatRupees } from '../../lib/format.ts';
 import type { LedgerPerson } from './ledgerPerson.ts';
@@ -65,14 +66,9 @@ export function AdjustmentConfirmDialog({
           )}
         </dl>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={pending}>
-          {t('common:cancel')}
-        </Button>
-        <Button variant={adjustment?.direction === 'debit' ? 'danger' : 'primary'} onClick={onConfirm} disabled={pending}>
-          {pending ? pendingLabel : confirmLabel}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onClose} busy={pending} onConfirm={onConfirm} variant={adjustment?.direction === 'debit' ? 'danger' : 'primary'}>
+        {pending ? pendingLabel : confirmLabel}
+      </DialogActions>
     </Dialog>
   );
 }

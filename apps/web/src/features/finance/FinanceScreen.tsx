@@ -7,16 +7,14 @@ import type { FinanceWithdrawalBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { MobileField, TextField } from '../../components/fields.tsx';
 import { errorStatus, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRelativeTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery, financeWithdrawalsQuery } from '../../lib/queries.ts';
-import { canHandleMoney } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { FinanceTabs } from './FinanceTabs.tsx';
 import { useAdjustmentMutation } from './financeMutations.ts';
 import { PayForm, PayTo, ReasonForm } from './WithdrawalForms.tsx';
@@ -28,17 +26,20 @@ import type { LedgerPerson } from './ledgerPerson.ts';
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
 export function FinanceScreen() {
   const { t } = useTranslation('finance');
-  usePageTitle(t('title'));
-  const { data: user } = useQuery(currentUserQuery());
-  if (!canHandleMoney(user)) return <NotAllowedScreen what={t('what')} />;
+  return (
+    <StaffPage role="finance" what={t('what')}>
+      <FinanceDesk />
+    </StaffPage>
+  );
+}
 
+function FinanceDesk() {
+  const { t } = useTranslation('finance');
+  const { data: user } = useQuery(currentUserQuery());
   return (
     // Finance works at a desk: wider than the phone column on large screens, the same on a phone.
     <div className="grid gap-8 lg:relative lg:left-1/2 lg:w-[min(72rem,calc(100vw-3rem))] lg:-translate-x-1/2">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
       <FinanceTabs
         queue={
           // At a desk the queues and the adjustment form sit side by side; on a phone they stack.

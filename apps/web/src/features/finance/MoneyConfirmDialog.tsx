@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 
 /**
@@ -33,14 +34,9 @@ export function MoneyConfirmDialog({
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()} busy={pending} title={title} description={description}>
       {children}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={pending}>
-          {t('cancel')}
-        </Button>
-        <Button onClick={onConfirm} disabled={pending}>
-          {pending ? pendingLabel : confirmLabel}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('cancel')} onCancel={onClose} busy={pending} onConfirm={onConfirm}>
+        {pending ? pendingLabel : confirmLabel}
+      </DialogActions>
     </Dialog>
   );
 }

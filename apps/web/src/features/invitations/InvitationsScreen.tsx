@@ -3,13 +3,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { compact, oneOf, word } from '../../lib/searchParams.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 const route = getRouteApi('/_authed/admin/invitations');
 
@@ -37,14 +34,15 @@ const STATUS_CLASSES: Record<InvitationStatus, string> = {
  */
 export function InvitationsScreen() {
   const { t } = useTranslation('finance');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'finance')) return <NotAllowedScreen what={t('invitations.what')} />;
-  return <InvitationList />;
+  return (
+    <StaffPage role="finance" what={t('invitations.what')}>
+      <InvitationList />
+    </StaffPage>
+  );
 }
 
 function InvitationList() {
   const { t } = useTranslation('finance');
-  usePageTitle(t('invitations.title'));
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const status = oneOf(search.status, INVITATION_STATUSES) ?? null;
@@ -54,10 +52,7 @@ function InvitationList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('invitations.title')}</h1>
-        <p className="text-sm text-slate-600">{t('invitations.intro')}</p>
-      </header>
+      <StaffPageHeader title={t('invitations.title')} intro={t('invitations.intro')} />
 
       <div role="group" aria-label={t('invitations.filter')} className="flex flex-wrap gap-1 rounded-2xl bg-slate-100 p-1">
         {options.map((option) => (

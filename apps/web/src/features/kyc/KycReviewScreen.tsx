@@ -3,19 +3,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KYC_BONUS_PAISE, KycRejectRequest, formatPaise, type KycQueueItem } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { kycQueueQuery, useApproveKycDocument, useRejectKycDocument } from './kycQueries.ts';
 
 const SIDES = ['front', 'back'] as const;
@@ -27,14 +25,15 @@ const SIDES = ['front', 'back'] as const;
  */
 export function KycReviewScreen() {
   const { t } = useTranslation('kyc');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'reviewer')) return <NotAllowedScreen what={t('review.notAllowed')} />;
-  return <KycQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('review.notAllowed')}>
+      <KycQueue />
+    </StaffPage>
+  );
 }
 
 function KycQueue() {
   const { t } = useTranslation('kyc');
-  usePageTitle(t('review.title'));
   const queue = useQuery(kycQueueQuery('pending'));
   const [rejecting, setRejecting] = useState<KycQueueItem | null>(null);
   const [approving, setApproving] = useState<KycQueueItem | null>(null);
@@ -42,10 +41,7 @@ function KycQueue() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('review.title')}</h1>
-        <p className="text-sm text-slate-600">{queue.data ? t('review.count', { count: queue.data.length }) : t('review.intro')}</p>
-      </header>
+      <StaffPageHeader title={t('review.title')} intro={queue.data ? t('review.count', { count: queue.data.length }) : t('review.intro')} />
 
       {queue.isPending ? (
         <div role="status" aria-label={t('review.loading')} className="grid gap-3">
@@ -170,14 +166,9 @@ function ApproveDialog({ item, onClose }: { item: KycQueueItem | null; onClose: 
       description={item ? t('review.approveQuestion', { name: item.userName, mobile: item.userMobile, document: documentName }) : undefined}
     >
       {item && <p className="text-sm text-slate-700">{t('review.approveBonus', { name: item.userName, amount: formatRupees(formatPaise(KYC_BONUS_PAISE)) })}</p>}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-          {t('review.cancel')}
-        </Button>
-        <Button onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('review.approving') : t('review.approveDocument', { document: documentName })}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('review.cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()}>
+        {once.busy ? t('review.approving') : t('review.approveDocument', { document: documentName })}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -219,14 +210,9 @@ function RejectForm({ item, onDone }: { item: KycQueueItem; onDone: () => void }
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField label={t('review.reason')} rows={4} maxLength={500} placeholder={t('review.reasonPlaceholder')} {...form.field('reason')} />
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('review.cancel')}
-        </Button>
-        <Button type="submit" variant="danger" disabled={once.busy}>
-          {once.busy ? t('review.rejecting') : t('review.reject')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('review.cancel')} onCancel={onDone} busy={once.busy} variant="danger">
+        {once.busy ? t('review.rejecting') : t('review.reject')}
+      </DialogActions>
     </form>
   );
 }

@@ -4,18 +4,17 @@ import { useState } from 'react';
 import { DecideAppealRequest } from '@kamai/contracts';
 import type { AppealBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { appealsQuery, currentUserQuery } from '../../lib/queries.ts';
-import { canReview } from '../../lib/roles.ts';
+import { appealsQuery } from '../../lib/queries.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useDecideAppealMutation } from './reviewMutations.ts';
 
 type Decision = DecideAppealRequest['decision'];
@@ -27,23 +26,21 @@ type Decision = DecideAppealRequest['decision'];
  */
 export function AppealsScreen() {
   const { t } = useTranslation('review');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!canReview(user)) return <NotAllowedScreen what={t('appeals.what')} />;
-  return <AppealQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('appeals.what')}>
+      <AppealQueue />
+    </StaffPage>
+  );
 }
 
 function AppealQueue() {
   const { t } = useTranslation('review');
-  usePageTitle(t('appeals.title'));
   const queue = useQuery(appealsQuery('open'));
   const [deciding, setDeciding] = useState<{ appeal: AppealBody; decision: Decision } | null>(null);
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('appeals.title')}</h1>
-        <p className="text-sm text-slate-600">{queue.data ? t('appeals.waiting', { count: queue.data.length }) : t('appeals.intro')}</p>
-      </header>
+      <StaffPageHeader title={t('appeals.title')} intro={queue.data ? t('appeals.waiting', { count: queue.data.length }) : t('appeals.intro')} />
       {queue.isPending ? (
         <div role="status" aria-label={t('appeals.loading')} className="h-72 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : queue.isError ? (
@@ -152,18 +149,11 @@ function DecideForm({ appeal, decision, once, onDone }: { appeal: AppealBody; de
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <TextAreaField label={t('reason')} rows={3} maxLength={500} {...form.field('reason')} />
       {refusal && (
-        <p role="alert" data-testid="decide-refusal" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-          {refusal}
-        </p>
+        <RefusalBox testId="decide-refusal">{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button type="submit" variant={decision === 'overturn' ? 'primary' : 'danger'} disabled={once.busy}>
-          {once.busy ? t('sending') : decision === 'overturn' ? t('appeals.overturn') : t('appeals.uphold')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onDone} busy={once.busy} variant={decision === 'overturn' ? 'primary' : 'danger'}>
+        {once.busy ? t('sending') : decision === 'overturn' ? t('appeals.overturn') : t('appeals.uphold')}
+      </DialogActions>
     </form>
   );
 }

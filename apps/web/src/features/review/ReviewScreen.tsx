@@ -4,18 +4,17 @@ import { useEffect, useRef, useState } from 'react';
 import { BULK_REVIEW_MAX, RejectRequest, formatPaise, parseRupees } from '@kamai/contracts';
 import type { SubmissionBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { currentUserQuery, submissionsQuery } from '../../lib/queries.ts';
-import { canReview } from '../../lib/roles.ts';
+import { submissionsQuery } from '../../lib/queries.ts';
 import { toast } from '../../lib/toast.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useApproveMutation, useBulkReviewMutation, useRejectMutation, useRequestChangesMutation } from './reviewMutations.ts';
 import { DEFAULT_CANNED_REASONS } from '@kamai/contracts';
 import { settingsQuery } from '../../lib/queries.ts';
@@ -29,9 +28,11 @@ import { readerText } from '../tasks/taskText.tsx';
  */
 export function ReviewScreen() {
   const { t } = useTranslation('review');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!canReview(user)) return <NotAllowedScreen what={t('what')} />;
-  return <ReviewQueue />;
+  return (
+    <StaffPage role="reviewer" what={t('what')}>
+      <ReviewQueue />
+    </StaffPage>
+  );
 }
 
 /** Keys a reviewer works the queue with; ignored while typing or while a dialog is open. */
@@ -41,7 +42,6 @@ const shortcutOf = (key: string) => (Object.keys(SHORTCUTS) as Shortcut[]).find(
 
 function ReviewQueue() {
   const { t } = useTranslation('review');
-  usePageTitle(t('title'));
   const queue = useQuery(submissionsQuery('submitted'));
   const [rejecting, setRejecting] = useState<SubmissionBody | null>(null);
   const [approving, setApproving] = useState<SubmissionBody | null>(null);
@@ -95,13 +95,9 @@ function ReviewQueue() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">
-          {queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}
-        </p>
+      <StaffPageHeader title={t('title')} intro={queue.data ? t('waiting', { count: queue.data.length }) : t('intro')}>
         <p className="text-xs text-slate-500">{t('shortcuts')}</p>
-      </header>
+      </StaffPageHeader>
 
       {queue.isPending ? (
         <div role="status" aria-label={t('loading')} className="grid gap-3">
@@ -270,14 +266,9 @@ function ApproveDialog({ submission, onClose }: { submission: SubmissionBody | n
           : undefined
       }
     >
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()}>
+        {once.busy ? t('approving') : t('approveAmount', { amount: submission ? formatRupees(submission.rupeeReward) : '' })}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -339,14 +330,9 @@ function RejectForm({ submission, decision, onDone }: { submission: SubmissionBo
         placeholder={t('reasonPlaceholder')}
         {...form.field('reason')}
       />
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button type="submit" variant={decision === 'reject' ? 'danger' : 'primary'} disabled={once.busy}>
-          {once.busy ? t(texts.sending) : t(texts.send)}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onDone} busy={once.busy} variant={decision === 'reject' ? 'danger' : 'primary'}>
+        {once.busy ? t(texts.sending) : t(texts.send)}
+      </DialogActions>
     </form>
   );
 }
@@ -435,18 +421,13 @@ function BulkDialog({
             error={reasonError}
           />
         )}
-        <div className="flex gap-2">
-          <Button variant="secondary" onClick={onClose} disabled={once.busy}>
-            {t('common:cancel')}
-          </Button>
-          <Button variant={decision === 'reject' ? 'danger' : 'primary'} onClick={() => void onConfirm()} disabled={once.busy || count === 0}>
-            {once.busy
-              ? t('sending')
-              : decision === 'reject'
-                ? t('rejectCount', { count })
-                : t('approveCount', { count, amount })}
-          </Button>
-        </div>
+        <DialogActions cancelLabel={t('common:cancel')} onCancel={onClose} busy={once.busy} onConfirm={() => void onConfirm()} variant={decision === 'reject' ? 'danger' : 'primary'} disabled={count === 0}>
+          {once.busy
+            ? t('sending')
+            : decision === 'reject'
+              ? t('rejectCount', { count })
+              : t('approveCount', { count, amount })}
+        </DialogActions>
       </div>
     </Dialog>
   );

@@ -3,14 +3,11 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { ReviewerStatsBody, ReviewerStatsRow } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { compact } from '../../lib/searchParams.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { type ReviewerStatsRange, reviewerStatsQuery } from './reviewerStatsQueries.ts';
 
 const route = getRouteApi('/_authed/admin/reviewers');
@@ -22,9 +19,11 @@ const route = getRouteApi('/_authed/admin/reviewers');
  */
 export function ReviewersScreen() {
   const { t } = useTranslation('reviewers');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <ReviewerStats />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <ReviewerStats />
+    </StaffPage>
+  );
 }
 
 type T = ReturnType<typeof useTranslation<'reviewers'>>['t'];
@@ -42,7 +41,6 @@ function duration(t: T, seconds: number | null): string {
 
 function ReviewerStats() {
   const { t } = useTranslation('reviewers');
-  usePageTitle(t('title'));
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const stats = useQuery(reviewerStatsQuery(search));
@@ -55,10 +53,7 @@ function ReviewerStats() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
 
       <form role="search" aria-label={t('range.label')} onSubmit={(event) => event.preventDefault()} className="grid gap-3 sm:grid-cols-2">
         <TextField label={t('range.from')} type="date" value={from} onValueChange={(value) => setRange({ ...search, from: value })} error={fieldErrors.from} />

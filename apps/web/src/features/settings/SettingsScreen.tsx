@@ -4,18 +4,17 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody, type TaxRuleBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
-import { AlertTriangleIcon, LockIcon } from '../../components/icons.tsx';
+import { LockIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, settingsQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { settingsRequestsQuery, useDecideRequest, useSaveSettings } from './settingsQueries.ts';
 import { TaxRulesEditor } from './TaxRulesEditor.tsx';
 
@@ -50,21 +49,20 @@ const isControl = (name: string) => Object.hasOwn(CONTROL_SETTINGS, name);
 export function SettingsScreen() {
   const { t } = useTranslation('settings');
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <SettingsPage userId={user?.id ?? ''} />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <SettingsPage userId={user?.id ?? ''} />
+    </StaffPage>
+  );
 }
 
 function SettingsPage({ userId }: { userId: string }) {
   const { t } = useTranslation('settings');
-  usePageTitle(t('title'));
   const settings = useQuery(settingsQuery());
   const [saves, setSaves] = useState(0);
   return (
     <section className="grid gap-6">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
       <PendingRequests userId={userId} />
       {settings.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-96 animate-pulse rounded-2xl bg-white shadow-sm" />
@@ -191,10 +189,7 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
       <TaxRulesEditor rules={taxRules} onChange={setTaxRules} errors={errors} />
 
       {failure && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          {failure}
-        </p>
+        <RefusalBox>{failure}</RefusalBox>
       )}
       <Button type="submit" disabled={once.busy}>
         {once.busy ? t('saving') : t('save')}
@@ -321,19 +316,11 @@ function DecideDialog({
         </ul>
       )}
       {refusal && (
-        <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-          {refusal}
-        </p>
+        <RefusalBox>{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('requests.back')}
-        </Button>
-        <Button variant={verb === 'approve' ? 'primary' : 'danger'} onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('saving') : t(`requests.${verb}`)}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('requests.back')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant={verb === 'approve' ? 'primary' : 'danger'}>
+        {once.busy ? t('saving') : t(`requests.${verb}`)}
+      </DialogActions>
     </Dialog>
   );
 }

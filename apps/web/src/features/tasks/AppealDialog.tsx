@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { APPEAL_NOTE_MAX_LENGTH, AppealRequest } from '@kamai/contracts';
 import type { TaskBody, UserTaskBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
@@ -73,14 +74,9 @@ function AppealForm({ task, record, once, onDone }: { task: TaskBody; record: Us
       </p>
       <TextAreaField label={t('appeal.note')} rows={4} maxLength={APPEAL_NOTE_MAX_LENGTH} placeholder={t('appeal.notePlaceholder')} {...form.field('note')} />
       <ImagePicker image={image} label={t('appeal.image')} disabled={once.busy} />
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={onDone} disabled={once.busy}>
-          {t('common:cancel')}
-        </Button>
-        <Button type="submit" disabled={once.busy || image.uploading}>
-          {once.busy ? t('appeal.sending') : t('appeal.send')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('common:cancel')} onCancel={onDone} busy={once.busy} disabled={image.uploading}>
+        {once.busy ? t('appeal.sending') : t('appeal.send')}
+      </DialogActions>
     </form>
   );
 }

@@ -3,18 +3,15 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WEBHOOK_EVENT_KINDS, type WebhookEndpointBody, type WebhookEndpointCreatedBody, type WebhookEventKind } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
+import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { NotAllowedScreen } from '../../components/NotAllowedScreen.tsx';
+import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { TextField } from '../../components/fields.tsx';
-import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { currentUserQuery } from '../../lib/queries.ts';
-import { hasRole } from '../../lib/roles.ts';
 import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
-import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useDeleteWebhook, useRegisterWebhook, webhookDeliveriesQuery, webhooksQuery } from './webhookQueries.ts';
 
 /**
@@ -24,14 +21,15 @@ import { useDeleteWebhook, useRegisterWebhook, webhookDeliveriesQuery, webhooksQ
  */
 export function WebhooksScreen() {
   const { t } = useTranslation('webhooks');
-  const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, 'admin')) return <NotAllowedScreen what={t('what')} />;
-  return <WebhookList />;
+  return (
+    <StaffPage role="admin" what={t('what')}>
+      <WebhookList />
+    </StaffPage>
+  );
 }
 
 function WebhookList() {
   const { t } = useTranslation('webhooks');
-  usePageTitle(t('title'));
   const list = useQuery(webhooksQuery());
   const [registering, setRegistering] = useState(false);
   const [logOf, setLogOf] = useState<WebhookEndpointBody | null>(null);
@@ -39,10 +37,7 @@ function WebhookList() {
 
   return (
     <section className="grid gap-5">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-bold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600">{t('intro')}</p>
-      </header>
+      <StaffPageHeader title={t('title')} intro={t('intro')} />
       <Button onClick={() => setRegistering(true)}>{t('register')}</Button>
 
       {list.isPending ? (
@@ -180,10 +175,7 @@ function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void 
             )}
           </fieldset>
           {errors.form && (
-            <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-              <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-              {errors.form}
-            </p>
+            <RefusalBox>{errors.form}</RefusalBox>
           )}
           <Button type="submit" disabled={once.busy}>
             {once.busy ? t('registering') : t('registerSubmit')}
@@ -273,18 +265,11 @@ function DeleteDialog({ endpoint, onClose }: { endpoint: WebhookEndpointBody | n
     <Dialog open={endpoint !== null} onOpenChange={(next) => !next && close()} busy={once.busy} title={t('deleteTitle')} description={endpoint && <span className="break-all">{endpoint.url}</span>}>
       <p className="text-sm text-slate-700">{t('deleteText')}</p>
       {refusal && (
-        <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-          {refusal}
-        </p>
+        <RefusalBox>{refusal}</RefusalBox>
       )}
-      <div className="flex gap-2">
-        <Button variant="secondary" onClick={close} disabled={once.busy}>
-          {t('cancel')}
-        </Button>
-        <Button variant="danger" onClick={() => void onConfirm()} disabled={once.busy}>
-          {once.busy ? t('deleting') : t('deleteConfirm')}
-        </Button>
-      </div>
+      <DialogActions cancelLabel={t('cancel')} onCancel={close} busy={once.busy} onConfirm={() => void onConfirm()} variant="danger">
+        {once.busy ? t('deleting') : t('deleteConfirm')}
+      </DialogActions>
     </Dialog>
   );
 }
