@@ -78,6 +78,8 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.taskTitle': CATALOGUE,
   'params.reference': BANK_REFERENCE,
   'params.amountPaise': { why: 'an amount' },
+  /** An app-written adjustment reason's code (ADJUSTMENT_REASONS), beside the sealed reason. */
+  'params.reasonCode': CODE,
 };
 
 /**

@@ -30,16 +30,27 @@ function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS
   return typeof key === 'string' && Object.hasOwn(NOTIFICATION_TEXTS, key);
 }
 
-function withDestinationInLanguage(params: MessageParams | undefined): MessageParams | undefined {
+/**
+ * The parameters with the masked destination in the reader's words, and a reason the app wrote (its
+ * `reasonCode` names an `adjustmentReasons` text) in the reader's language; a staff member's reason
+ * stays as written.
+ */
+function paramsInLanguage(params: MessageParams | undefined): MessageParams {
   const destination = params?.['destination'];
-  return typeof destination === 'string' ? { ...params, destination: destinationInLanguage(destination) } : params;
+  const reasonCode = params?.['reasonCode'];
+  const reason = typeof reasonCode === 'string' ? template(`adjustmentReasons.${reasonCode}`) : null;
+  return {
+    ...params,
+    ...(typeof destination === 'string' && { destination: destinationInLanguage(destination) }),
+    ...(reason !== null && { reason }),
+  };
 }
 
 export function notificationInLanguage(n: { title: string; message: string; key?: string | undefined; params?: MessageParams | undefined }) {
   if (!isNotificationKey(n.key)) return { title: translateMessage(n.title), message: n.message };
   return {
     title: template(`notifications.${n.key}.title`) ?? n.title,
-    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, withDestinationInLanguage(n.params), locale()),
+    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, paramsInLanguage(n.params), locale()),
   };
 }
 
@@ -59,7 +70,7 @@ const WITHOUT_PARAMS = new Set(['kyc_bonus']);
 export function ledgerInLanguage(t: { kind: string; description: string; params?: MessageParams | undefined }): string {
   if (!t.params && !WITHOUT_PARAMS.has(t.kind)) return t.description;
   const text = template(`ledger.${t.kind}`);
-  return text === null ? t.description : renderText(text, withDestinationInLanguage(t.params) ?? {}, locale());
+  return text === null ? t.description : renderText(text, paramsInLanguage(t.params), locale());
 }
 
 /** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */

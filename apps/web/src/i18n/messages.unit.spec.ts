@@ -1,4 +1,5 @@
 import {
+  ADJUSTMENT_REASONS,
   KYC_MESSAGES,
   LEDGER_TEXTS,
   NOTIFICATION_TEXTS,
@@ -65,12 +66,14 @@ describe('every message the server can send, by its key, in both languages', () 
 
 describe('texts the server records, in the reader’s language', () => {
   it('has the English of every server key exactly as contracts has it, and a Hindi text for each', () => {
-    const en = i18n.getResourceBundle('en', 'messages') as { notifications: typeof NOTIFICATION_TEXTS; ledger: typeof LEDGER_TEXTS };
+    const en = i18n.getResourceBundle('en', 'messages') as { notifications: typeof NOTIFICATION_TEXTS; ledger: typeof LEDGER_TEXTS; adjustmentReasons: typeof ADJUSTMENT_REASONS };
     expect(en.notifications).toEqual(NOTIFICATION_TEXTS);
     expect(en.ledger).toEqual(LEDGER_TEXTS);
+    expect(en.adjustmentReasons).toEqual(ADJUSTMENT_REASONS);
     const hi = i18n.getResourceBundle('hi', 'messages') as Record<string, Record<string, unknown>>;
     for (const key of Object.keys(NOTIFICATION_TEXTS)) expect(hi.notifications?.[key], key).toMatchObject({ title: expect.any(String), message: expect.any(String) });
     for (const kind of Object.keys(LEDGER_TEXTS)) expect(hi.ledger?.[kind], kind).toEqual(expect.any(String));
+    for (const code of Object.keys(ADJUSTMENT_REASONS)) expect(hi.adjustmentReasons?.[code], code).toMatch(/[\u0900-\u097f]/);
   });
 
   it('renders a notification from its key and parameters, money in the reader’s locale', async () => {
@@ -88,6 +91,19 @@ describe('texts the server records, in the reader’s language', () => {
     expect(ledgerInLanguage({ kind: 'adjustment', description: 'Adjustment: Goodwill', params: { reason: 'Goodwill' } })).toBe('समायोजन: Goodwill');
     expect(ledgerInLanguage({ kind: 'kyc_bonus', description: 'KYC verification bonus' })).toBe('KYC सत्यापन बोनस');
     expect(ledgerInLanguage({ kind: 'withdrawal', description: 'Withdrawal to UPI ra***@okaxis' })).toBe('Withdrawal to UPI ra***@okaxis');
+  });
+
+  it('shows a reason the app wrote (the demo bonus) in the reader’s language, by its code', async () => {
+    const params = { reason: ADJUSTMENT_REASONS.demo_welcome, reasonCode: 'demo_welcome' };
+    await i18n.changeLanguage('hi');
+    expect(ledgerInLanguage({ kind: 'adjustment', description: 'Adjustment: Welcome bonus (demo data)', params })).toBe('समायोजन: स्वागत बोनस (डेमो डेटा)');
+    expect(notificationInLanguage({ title: '', message: '', key: 'wallet_credited', params: { amountPaise: 25000, ...params } }).message).toBe(
+      'आपके वॉलेट में ₹250.00 जोड़े गए: स्वागत बोनस (डेमो डेटा)',
+    );
+    // A code this app does not know leaves the reason as written.
+    expect(ledgerInLanguage({ kind: 'adjustment', description: '', params: { reason: 'Goodwill', reasonCode: 'other' } })).toBe('समायोजन: Goodwill');
+    await i18n.changeLanguage('en');
+    expect(ledgerInLanguage({ kind: 'adjustment', description: '', params })).toBe('Adjustment: Welcome bonus (demo data)');
   });
 
   it('has a Hindi text for every validation message and title of contracts', async () => {
