@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { istDayOf } from './days.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Accounting periods that lock (docs/month-end.md): finance closes a calendar month, in India time,
@@ -25,7 +26,7 @@ export const monthOfDay = (day: string): string => day.slice(0, 7);
 export const monthOf = (instant: string | Date): string => monthOfDay(istDayOf(instant));
 
 /** `:month` of the period routes. */
-export const PeriodParam = v.object({ month: v.pipe(v.string(PERIOD_MESSAGES.month), v.check(isMonth, PERIOD_MESSAGES.month)) });
+export const PeriodParam = v.object({ month: v.pipe(v.string(refusal('period.month')), v.check(isMonth, refusal('period.month'))) });
 
 /** A month's close as the period routes answer it. */
 export const LedgerPeriodBody = v.object({

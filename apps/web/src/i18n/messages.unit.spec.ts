@@ -9,14 +9,17 @@ import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_TITLES,
   MESSAGES,
+  LoginRequest,
   SERVER_MESSAGES,
   type ServerMessageKey,
+  TaskInput,
   serverText,
 } from '@kamai/contracts';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, initialized } from './index.ts';
 import { loadServerTexts } from './serverTexts.ts';
-import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, serverMessage, translateMessage } from './messages.ts';
+import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, refusalInLanguage, serverMessage, translateMessage } from './messages.ts';
 
 const texts = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
@@ -61,6 +64,23 @@ describe('every message the server can send, by its key, in both languages', () 
     const untranslated = keys.filter((key) => translateMessage(serverText({ key, params: sample(key) })) === serverText({ key, params: sample(key) }));
     expect(untranslated).toEqual([]);
     await i18n.changeLanguage('en');
+  });
+});
+
+describe('a form’s validation messages, by key from the schema to the screen', () => {
+  it('shows a schema’s refusal in the reader’s language, parameters filled in, without looking up any English', async () => {
+    const mobile = v.safeParse(LoginRequest, { mobile: '12', password: 'secret1' }).issues?.[0]?.message ?? '';
+    const title = v.safeParse(TaskInput, { ...{ title: 'x'.repeat(121), description: 'd', reward: '5' } }).issues?.find((i) => v.getDotPath(i) === 'title')?.message ?? '';
+    await i18n.changeLanguage('hi');
+    expect(refusalInLanguage(mobile)).toBe(i18n.t('server.auth.mobile', { ns: 'messages' }));
+    expect(refusalInLanguage(title)).toMatch(/120/);
+    expect(refusalInLanguage(title)).not.toContain('must be');
+    // A text already in the reader's language (the server's field texts) is shown as it is; so is an English sentence.
+    expect(refusalInLanguage('मोबाइल नंबर 10 अंकों का होना चाहिए')).toBe('मोबाइल नंबर 10 अंकों का होना चाहिए');
+    expect(refusalInLanguage(SERVER_MESSAGES['auth.mobile'])).toBe(SERVER_MESSAGES['auth.mobile']);
+    await i18n.changeLanguage('en');
+    expect(refusalInLanguage(mobile)).toBe(SERVER_MESSAGES['auth.mobile']);
+    expect(refusalInLanguage(title)).toBe('Title must be at most 120 characters');
   });
 });
 
