@@ -8,13 +8,11 @@ import { getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
 import { hasRole } from '../../lib/roles.ts';
-import { compact, oneOf, word } from '../../lib/searchParams.ts';
+import { oneOf } from '../../lib/searchParams.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 const route = getRouteApi('/_authed/admin/invitations');
 
-/** /admin/invitations' address: the status shown (every invitation when absent). */
-export const invitationSearch = (search: Record<string, unknown>): { status?: string } => compact<{ status?: string }>({ status: word(search.status) });
 
 /** Finance's list of invitations: `GET /api/admin/invitations?status=`. */
 export const invitationsQuery = (status: InvitationStatus | null) =>
