@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
 import { APPEAL_STATUSES, APPEAL_WINDOW_DAYS, REJECT_REASON_MAX_LENGTH, TASK_MESSAGES } from './tasks.ts';
+import { refusal } from './refusal.ts';
 
 /** The longest appeal note. */
 export const APPEAL_NOTE_MAX_LENGTH = 500;
@@ -22,15 +23,15 @@ export const APPEAL_MESSAGES = {
 /** `POST /api/submissions/:id/appeal`. */
 export const AppealRequest = v.object({
   note: v.pipe(
-    v.optional(v.string(APPEAL_MESSAGES.note), ''),
+    v.optional(v.string(refusal('appeal.note')), ''),
     v.trim(),
-    v.minLength(1, APPEAL_MESSAGES.note),
-    v.maxLength(APPEAL_NOTE_MAX_LENGTH, APPEAL_MESSAGES.noteTooLong),
+    v.minLength(1, refusal('appeal.note')),
+    v.maxLength(APPEAL_NOTE_MAX_LENGTH, refusal('appeal.noteTooLong')),
     noControlCharacters(),
   ),
   /** Optional: the `objectURL` of a new image uploaded by the person. */
-  proofImageUrl: v.optional(v.nullable(v.pipe(v.string(TASK_MESSAGES.proofMissing), v.trim(), v.maxLength(300, 'Upload the image first'))), null),
-}, TASK_MESSAGES.body);
+  proofImageUrl: v.optional(v.nullable(v.pipe(v.string(refusal('task.proofMissing')), v.trim(), v.maxLength(300, refusal('api.uploadFirst')))), null),
+}, refusal('task.body'));
 export type AppealRequest = v.InferOutput<typeof AppealRequest>;
 
 /** The answer of `POST /api/submissions/:id/appeal`. */
@@ -39,20 +40,20 @@ export type AppealOpenedBody = v.InferOutput<typeof AppealOpenedBody>;
 
 /** `GET /api/admin/appeals?status=open` (the default). */
 export const AppealsQuery = v.object({
-  status: v.optional(v.picklist(APPEAL_STATUSES, APPEAL_MESSAGES.status), 'open'),
+  status: v.optional(v.picklist(APPEAL_STATUSES, refusal('appeal.status')), 'open'),
 });
 
 /** `POST /api/admin/appeals/:id/decide`. */
 export const DecideAppealRequest = v.object({
-  decision: v.picklist(['uphold', 'overturn'], APPEAL_MESSAGES.decision),
+  decision: v.picklist(['uphold', 'overturn'], refusal('appeal.decision')),
   reason: v.pipe(
-    v.optional(v.string(TASK_MESSAGES.reason), ''),
+    v.optional(v.string(refusal('task.reason')), ''),
     v.trim(),
-    v.minLength(1, TASK_MESSAGES.reason),
-    v.maxLength(REJECT_REASON_MAX_LENGTH, `Reason must be at most ${REJECT_REASON_MAX_LENGTH} characters`),
+    v.minLength(1, refusal('task.reason')),
+    v.maxLength(REJECT_REASON_MAX_LENGTH, refusal('review.reasonTooLong')),
     noControlCharacters(),
   ),
-}, TASK_MESSAGES.body);
+}, refusal('task.body'));
 export type DecideAppealRequest = v.InferOutput<typeof DecideAppealRequest>;
 
 /** One appeal in the reviewers' queue, and the answer of decide. */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Day, istDayEnd, istDayStart } from './days.ts';
 import { ROLES } from './auth.ts';
 import { SYSTEM_ACTOR } from './settings.ts';
+import { refusal } from './refusal.ts';
 
 /** Every action the audit list records, by name; the web shows each in the reader's language. */
 export const AUDIT_ACTIONS = [
@@ -101,25 +102,25 @@ export const AUDIT_PAGE_MAX = 1000;
  */
 export const AuditQuery = v.pipe(
   v.object({
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'), v.transform(Number))),
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, refusal('api.cursorValue')), v.transform(Number))),
   limit: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,4}$/, `limit is 1 to ${AUDIT_PAGE_MAX}`),
+      v.regex(/^\d{1,4}$/, refusal('api.limitRange')),
       v.transform(Number),
-      v.minValue(1, `limit is 1 to ${AUDIT_PAGE_MAX}`),
-      v.maxValue(AUDIT_PAGE_MAX, `limit is 1 to ${AUDIT_PAGE_MAX}`),
+      v.minValue(1, refusal('api.limitRange')),
+      v.maxValue(AUDIT_PAGE_MAX, refusal('api.limitRange')),
     ),
   ),
     actor: v.optional(
-      v.pipe(v.string(AUDIT_MESSAGES.actor), v.check((actor) => actor === SYSTEM_ACTOR || v.is(UserId, actor), AUDIT_MESSAGES.actor)),
+      v.pipe(v.string(refusal('audit.actor')), v.check((actor) => actor === SYSTEM_ACTOR || v.is(UserId, actor), refusal('audit.actor'))),
     ),
-    action: v.optional(v.picklist(AUDIT_ACTIONS, AUDIT_MESSAGES.action)),
+    action: v.optional(v.picklist(AUDIT_ACTIONS, refusal('audit.action'))),
     from: v.optional(Day()),
     to: v.optional(Day()),
   }),
   v.forward(
-    v.partialCheck([['from'], ['to']], (q) => q.from === undefined || q.to === undefined || q.from <= q.to, AUDIT_MESSAGES.range),
+    v.partialCheck([['from'], ['to']], (q) => q.from === undefined || q.to === undefined || q.from <= q.to, refusal('audit.range')),
     ['to'],
   ),
   v.transform(({ from, to, ...rest }) => ({
@@ -135,7 +136,7 @@ export const AuditActorBody = v.object({ id: v.string(), name: v.nullable(v.stri
 export type AuditActorBody = v.InferOutput<typeof AuditActorBody>;
 
 export const AdjustmentsQuery = v.object({
-  status: v.optional(v.picklist(['pending', 'approved', 'rejected'], 'status must be pending, approved or rejected'), 'pending'),
+  status: v.optional(v.picklist(['pending', 'approved', 'rejected'], refusal('api.reviewStatusFilter')), 'pending'),
 });
 
 /** POST /api/admin/adjustments above the threshold: 202, recorded and waiting for a second finance member. */

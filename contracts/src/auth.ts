@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Consent } from './privacy.ts';
 import { InviteCodeInput } from './invitations.ts';
 import { noControlCharacters } from './text.ts';
+import { refusal } from './refusal.ts';
 
 /** The rules and messages shared by the forms and the API. */
 export const MESSAGES = {
@@ -28,10 +29,10 @@ export function normalizeMobile(input: string): string {
   return digits;
 }
 
-export const Mobile = v.pipe(v.string(MESSAGES.mobile), v.transform(normalizeMobile), v.regex(/^\d{10}$/, MESSAGES.mobile));
-export const Password = v.pipe(v.string(MESSAGES.password), v.minLength(6, MESSAGES.password), v.maxLength(256, 'Password must be at most 256 characters'));
-export const FirstName = v.pipe(v.string(MESSAGES.firstName), v.trim(), v.minLength(2, MESSAGES.firstName), v.maxLength(60, 'First name must be at most 60 characters'), noControlCharacters());
-export const LastName = v.pipe(v.string(MESSAGES.lastName), v.trim(), v.minLength(2, MESSAGES.lastName), v.maxLength(60, 'Last name must be at most 60 characters'), noControlCharacters());
+export const Mobile = v.pipe(v.string(refusal('auth.mobile')), v.transform(normalizeMobile), v.regex(/^\d{10}$/, refusal('auth.mobile')));
+export const Password = v.pipe(v.string(refusal('auth.password')), v.minLength(6, refusal('auth.password')), v.maxLength(256, refusal('api.passwordTooLong')));
+export const FirstName = v.pipe(v.string(refusal('auth.firstName')), v.trim(), v.minLength(2, refusal('auth.firstName')), v.maxLength(60, refusal('api.firstNameTooLong')), noControlCharacters());
+export const LastName = v.pipe(v.string(refusal('auth.lastName')), v.trim(), v.minLength(2, refusal('auth.lastName')), v.maxLength(60, refusal('api.lastNameTooLong')), noControlCharacters());
 
 export const LoginRequest = v.object({ mobile: Mobile, password: Password });
 export type LoginRequest = v.InferOutput<typeof LoginRequest>;
@@ -88,7 +89,7 @@ export type UserBody = v.InferOutput<typeof UserBody>;
 
 /** PUT /api/auth/password: signs out every other session of the user. */
 export const ChangePasswordRequest = v.object({
-  currentPassword: v.pipe(v.string('Enter your current password'), v.minLength(1, 'Enter your current password'), v.maxLength(256)),
+  currentPassword: v.pipe(v.string(refusal('api.currentPasswordMissing')), v.minLength(1, refusal('api.currentPasswordMissing')), v.maxLength(256)),
   newPassword: Password,
 });
 export type ChangePasswordRequest = v.InferOutput<typeof ChangePasswordRequest>;
@@ -116,7 +117,7 @@ export type PasswordResetRequest = v.InferOutput<typeof PasswordResetRequest>;
 /** POST /api/auth/password-reset/confirm: sets the password and ends every session of the user. */
 export const PasswordResetConfirmRequest = v.object({
   mobile: Mobile,
-  code: v.pipe(v.string(PASSWORD_RESET_MESSAGES.codeRequired), v.trim(), v.regex(/^\d{6}$/, PASSWORD_RESET_MESSAGES.codeRequired)),
+  code: v.pipe(v.string(refusal('passwordReset.codeRequired')), v.trim(), v.regex(/^\d{6}$/, refusal('passwordReset.codeRequired'))),
   newPassword: Password,
 });
 export type PasswordResetConfirmRequest = v.InferOutput<typeof PasswordResetConfirmRequest>;

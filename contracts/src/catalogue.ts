@@ -5,6 +5,7 @@ import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { FINANCIAL_YEAR_MESSAGE, USER_ID_MESSAGE, WITHDRAWAL_LIST_STATUS_MESSAGE } from './ledger.ts';
 import { type MessageParams, renderText } from './messages.ts';
+import { refusalOf } from './refusal.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
 import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
 import { IMAGE_TOO_LARGE } from './rules.ts';
@@ -212,4 +213,10 @@ export function messageOf(text: string): MessageRef | null {
     if (match) return { key, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
   }
   return null;
+}
+
+/** The English text of a schema's refusal (its key and parameters, refusal.ts); the message as it came when it names no key. */
+export function refusalText(message: string): string {
+  const ref = refusalOf(message);
+  return ref && Object.hasOwn(SERVER_MESSAGES, ref.key) ? serverText({ key: ref.key as ServerMessageKey, ...(ref.params && { params: ref.params }) }) : message;
 }

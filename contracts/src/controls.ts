@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { formatPaise } from './money.ts';
 import type { Limits } from './settings.ts';
 import { type TaxRule, TaxRuleBody, taxRuleBody } from './tax.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Money controls against one insider: how far one finance member may adjust a user's wallet alone,
@@ -92,5 +93,5 @@ export type SettingsChangeRequestBody = v.InferOutput<typeof SettingsChangeReque
 
 /** GET /api/admin/settings/requests: pending ones unless another status (or all) is asked for. */
 export const SettingsRequestsQuery = v.object({
-  status: v.optional(v.picklist([...SETTINGS_REQUEST_STATUSES, 'all'], CONTROL_MESSAGES.settingsRequestStatus), 'pending'),
+  status: v.optional(v.picklist([...SETTINGS_REQUEST_STATUSES, 'all'], refusal('controls.settingsRequestStatus')), 'pending'),
 });

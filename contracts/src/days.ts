@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { refusal } from './refusal.ts';
 
 /**
  * Dates a person types are whole days in India time (UTC+05:30, no daylight saving). A day
@@ -47,4 +48,4 @@ export function istLastDayBefore(end: string): string {
 }
 
 /** A day field as a form or query sends it. */
-export const Day = (message = DAY_MESSAGE) => v.pipe(v.string(message), v.trim(), v.check(isDay, message));
+export const Day = (message = refusal('task.expiresOn')) => v.pipe(v.string(message), v.trim(), v.check(isDay, message));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { RupeeAmount } from './money.ts';
 import { noControlCharacters } from './text.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Funding of the payout account: the company's money moved into the bank account payouts leave
@@ -33,32 +34,32 @@ export type FundingStatus = (typeof FUNDING_STATUSES)[number];
 
 /** POST /api/admin/ledger/funding */
 export const FundingRequest = v.object({
-  amount: v.pipe(RupeeAmount({ format: FUNDING_MESSAGES.amount, negative: FUNDING_MESSAGES.amountPositive }), v.minValue(1, FUNDING_MESSAGES.amountPositive)),
+  amount: v.pipe(RupeeAmount({ format: refusal('funding.amount'), negative: refusal('funding.amountPositive') }), v.minValue(1, refusal('funding.amountPositive'))),
   reference: v.pipe(
-    v.string(FUNDING_MESSAGES.reference),
+    v.string(refusal('funding.reference')),
     v.trim(),
-    v.minLength(1, FUNDING_MESSAGES.reference),
-    v.maxLength(64, FUNDING_MESSAGES.reference),
+    v.minLength(1, refusal('funding.reference')),
+    v.maxLength(64, refusal('funding.reference')),
     noControlCharacters(),
   ),
   date: v.pipe(
-    v.string(FUNDING_MESSAGES.date),
+    v.string(refusal('funding.date')),
     v.trim(),
-    v.regex(/^\d{4}-\d{2}-\d{2}$/, FUNDING_MESSAGES.date),
-    v.check((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 10) === s, FUNDING_MESSAGES.date),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, refusal('funding.date')),
+    v.check((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 10) === s, refusal('funding.date')),
   ),
 });
 export type FundingRequest = v.InferOutput<typeof FundingRequest>;
 
 /** POST /api/admin/ledger/funding/:id/reverse */
 export const FundingReversalRequest = v.object({
-  reason: v.pipe(v.string(FUNDING_MESSAGES.reason), v.trim(), v.minLength(1, FUNDING_MESSAGES.reason), v.maxLength(500, FUNDING_MESSAGES.reason), noControlCharacters()),
+  reason: v.pipe(v.string(refusal('funding.reason')), v.trim(), v.minLength(1, refusal('funding.reason')), v.maxLength(500, refusal('funding.reason')), noControlCharacters()),
 });
 export type FundingReversalRequest = v.InferOutput<typeof FundingReversalRequest>;
 
 /** GET /api/admin/ledger/funding?status= */
 export const FundingQuery = v.object({
-  status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], FUNDING_MESSAGES.status), 'all'),
+  status: v.optional(v.picklist([...FUNDING_STATUSES, 'all'], refusal('funding.status')), 'all'),
 });
 
 /** A funding as finance sees it (the answer of every funding route; the list is an array of it). */

@@ -35,3 +35,4 @@ export * from './reviewer-stats.ts';
 export * from './tax.ts';
 export * from './periods.ts';
 export * from './invitations.ts';
+export * from './refusal.ts';

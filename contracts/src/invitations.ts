@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { refusal } from './refusal.ts';
 
 /**
  * Invitations (docs/invitations.md): each person has an invite code; the person invited gets a bonus
@@ -44,9 +45,9 @@ export const normaliseInviteCode = (input: string): string => input.replace(/[\s
 
 /** `POST /api/auth/register`'s optional `inviteCode`. */
 export const InviteCodeInput = v.pipe(
-  v.string(INVITATION_MESSAGES.code),
+  v.string(refusal('invitation.code')),
   v.transform(normaliseInviteCode),
-  v.regex(INVITE_CODE_PATTERN, INVITATION_MESSAGES.code),
+  v.regex(INVITE_CODE_PATTERN, refusal('invitation.code')),
 );
 
 /** `GET /api/profile/invite`. */
@@ -55,7 +56,7 @@ export type InviteBody = v.InferOutput<typeof InviteBody>;
 
 /** `GET /api/admin/invitations?status=`. */
 export const InvitationsQuery = v.object({
-  status: v.optional(v.picklist(INVITATION_STATUSES, INVITATION_MESSAGES.status)),
+  status: v.optional(v.picklist(INVITATION_STATUSES, refusal('invitation.status'))),
 });
 
 /** One bonus of an invitation as finance sees it. */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KYC_DOCUMENT_TYPES, type KycDocumentType } from './events/kyc.ts';
 import { RejectRequest } from './tasks.ts';
+import { refusal } from './refusal.ts';
 
 
 /** The documents' names as the spec writes them (the web shows its own translated labels). */
@@ -27,22 +28,22 @@ export const KYC_MESSAGES = {
 export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
 
 const ImageUrl = v.pipe(
-  v.optional(v.string(KYC_MESSAGES.imageMissing), ''),
+  v.optional(v.string(refusal('kyc.imageMissing')), ''),
   v.trim(),
-  v.minLength(1, KYC_MESSAGES.imageMissing),
-  v.maxLength(300, 'Upload the image first'),
+  v.minLength(1, refusal('kyc.imageMissing')),
+  v.maxLength(300, refusal('api.uploadFirst')),
 );
 
 /** `POST /api/kyc/documents`: the `objectURL`s of two images uploaded with purpose `kyc`. */
 export const KycDocumentRequest = v.object(
   {
-    documentType: v.picklist(KYC_DOCUMENT_TYPES, KYC_MESSAGES.documentType),
+    documentType: v.picklist(KYC_DOCUMENT_TYPES, refusal('kyc.documentType')),
     frontImageUrl: ImageUrl,
     backImageUrl: ImageUrl,
     /** The PAN card's number, kept for the yearly report to the accountant (personal: sealed in the log). */
-    panNumber: v.optional(v.pipe(v.string(KYC_MESSAGES.panNumber), v.trim(), v.toUpperCase(), v.regex(PAN_PATTERN, KYC_MESSAGES.panNumber))),
+    panNumber: v.optional(v.pipe(v.string(refusal('kyc.panNumber')), v.trim(), v.toUpperCase(), v.regex(PAN_PATTERN, refusal('kyc.panNumber')))),
   },
-  KYC_MESSAGES.body,
+  refusal('kyc.body'),
 );
 export type KycDocumentRequest = v.InferOutput<typeof KycDocumentRequest>;
 
@@ -71,7 +72,7 @@ export type KycCompleteBody = v.InferOutput<typeof KycCompleteBody>;
 
 /** `GET /api/admin/kyc?status=pending` (the default). */
 export const KycQueueQuery = v.object({
-  status: v.optional(v.picklist(KYC_DOCUMENT_STATUSES, 'Status must be pending, approved or rejected'), 'pending'),
+  status: v.optional(v.picklist(KYC_DOCUMENT_STATUSES, refusal('api.documentStatus')), 'pending'),
 });
 
 /** One document in the reviewers' queue, and the answer of approve and reject. */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Mobile } from './auth.ts';
 import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
 import { istDay } from './days.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Finance's ledger: statements, balances as of a moment, trial balance, reconciliation,
@@ -24,10 +25,10 @@ export function periodEnd(moment: string): string {
 /** A moment: a date (`2026-11-01`, a whole IST day) or an ISO-8601 timestamp, as the UTC instant `edge` makes it. */
 function moment(edge: 'start' | 'end') {
   return v.pipe(
-    v.string('Give a date or an ISO-8601 time'),
+    v.string(refusal('api.dateOrTime')),
     v.trim(),
-    v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, 'Give a date (YYYY-MM-DD) or an ISO-8601 time'),
-    v.check((s) => !Number.isNaN(Date.parse(s)), 'Give a real date'),
+    v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/, refusal('api.dateFormatOrTime')),
+    v.check((s) => !Number.isNaN(Date.parse(s)), refusal('api.realDate')),
     v.transform(edge === 'start' ? periodStart : periodEnd),
   );
 }
@@ -45,7 +46,7 @@ export const USER_ID_MESSAGE = 'Give a user id';
  * `POST /api/admin/ledger/users/lookup` (LedgerUserLookupRequest), its body never logged.
  */
 export const LedgerUserParam = v.object({
-  userId: v.pipe(v.string(), v.uuid(USER_ID_MESSAGE)),
+  userId: v.pipe(v.string(), v.uuid(refusal('api.userIdParam'))),
 });
 
 /** `POST /api/admin/ledger/users/lookup`: whose is this mobile number. */
@@ -58,7 +59,7 @@ export type LedgerUserLookupBody = v.InferOutput<typeof LedgerUserLookupBody>;
 export const StatementQuery = v.object({
   from: v.optional(MomentFrom),
   to: v.optional(MomentTo),
-  format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+  format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
 });
 export const BalanceQuery = v.object({ at: v.optional(MomentTo) });
 export const TrialBalanceQuery = v.object({ at: v.optional(MomentTo) });
@@ -82,8 +83,8 @@ export const FINANCIAL_YEAR_MESSAGE = 'Give the financial year as 2025-26 (April
 
 /** GET /api/admin/reports/yearly?fy=2025-26&format=json|csv */
 export const YearlyReportQuery = v.object({
-  fy: v.pipe(v.string(FINANCIAL_YEAR_MESSAGE), v.trim(), v.check((s) => financialYear(s) !== null, FINANCIAL_YEAR_MESSAGE)),
-  format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+  fy: v.pipe(v.string(refusal('api.financialYear')), v.trim(), v.check((s) => financialYear(s) !== null, refusal('api.financialYear'))),
+  format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
 });
 
 /** One person's year: what they earned and were paid, in decimal rupees. */
@@ -126,14 +127,14 @@ export const SETTLED_WITHDRAWAL_STATUSES = ['paid', 'failed', 'rejected', 'rever
 
 /** GET /api/admin/withdrawals?status=pending|…|settled|all&from=&to=&late=&cursor=&format=csv */
 export const WithdrawalListQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'settled', 'all'], WITHDRAWAL_LIST_STATUS_MESSAGE), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'settled', 'all'], refusal('api.withdrawalListStatus')), 'pending'),
   from: v.optional(MomentFrom),
   to: v.optional(MomentTo),
   /** Processing longer than the `latePayoutDays` setting (with status=processing or all). */
-  late: v.optional(v.picklist(['true', 'false'], 'late must be true or false')),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor is the X-Next-Cursor of the previous page'))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'limit is 1 to 1000'), v.transform(Number), v.minValue(1, 'limit is 1 to 1000'), v.maxValue(1000, 'limit is 1 to 1000'))),
-  format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+  late: v.optional(v.picklist(['true', 'false'], refusal('api.lateValue'))),
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, refusal('api.cursorValue')))),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, refusal('api.limitRange')), v.transform(Number), v.minValue(1, refusal('api.limitRange')), v.maxValue(1000, refusal('api.limitRange')))),
+  format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
 });
 
 export const LedgerActor = v.strictObject({ id: v.string(), name: v.string(), mobile: v.nullable(v.string()) });

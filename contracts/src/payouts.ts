@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { UUID_PATTERN, noControlCharacters } from './text.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Payouts at volume: batches of withdrawals sent to the bank as one bulk-transfer file, the bank's
@@ -34,10 +35,10 @@ export const PAYOUT_MESSAGES = {
 /** POST /api/admin/payout-batches */
 export const CreatePayoutBatchRequest = v.object({
   withdrawalIds: v.pipe(
-    v.array(v.pipe(v.string(PAYOUT_MESSAGES.withdrawalIds), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, PAYOUT_MESSAGES.withdrawalIds)), PAYOUT_MESSAGES.withdrawalIds),
-    v.minLength(1, PAYOUT_MESSAGES.withdrawalIds),
-    v.maxLength(MAX_BATCH_SIZE, PAYOUT_MESSAGES.withdrawalIds),
-    v.check((ids) => new Set(ids).size === ids.length, PAYOUT_MESSAGES.oncePerBatch),
+    v.array(v.pipe(v.string(refusal('payout.withdrawalIds')), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, refusal('payout.withdrawalIds'))), refusal('payout.withdrawalIds')),
+    v.minLength(1, refusal('payout.withdrawalIds')),
+    v.maxLength(MAX_BATCH_SIZE, refusal('payout.withdrawalIds')),
+    v.check((ids) => new Set(ids).size === ids.length, refusal('payout.oncePerBatch')),
   ),
 });
 export type CreatePayoutBatchRequest = v.InferOutput<typeof CreatePayoutBatchRequest>;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Day, istDayOf } from './days.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Accounting periods that lock (docs/month-end.md): finance closes a calendar month, in India time,
@@ -26,7 +27,7 @@ export const monthOfDay = (day: string): string => day.slice(0, 7);
 export const monthOf = (instant: string | Date): string => monthOfDay(istDayOf(instant));
 
 /** `:month` of the period routes. */
-export const PeriodParam = v.object({ month: v.pipe(v.string(PERIOD_MESSAGES.month), v.check(isMonth, PERIOD_MESSAGES.month)) });
+export const PeriodParam = v.object({ month: v.pipe(v.string(refusal('period.month')), v.check(isMonth, refusal('period.month'))) });
 
 /** A month's close as the period routes answer it. */
 export const LedgerPeriodBody = v.object({
@@ -63,12 +64,12 @@ export type LedgerPeriodRowBody = v.InferOutput<typeof LedgerPeriodRowBody>;
 /** GET /api/admin/ledger/trial-balance/period: whole IST days, `to` included. */
 export const PeriodTrialBalanceQuery = v.pipe(
   v.object({
-    from: Day(PERIOD_MESSAGES.range),
-    to: Day(PERIOD_MESSAGES.range),
-    format: v.optional(v.picklist(['json', 'csv'], 'format must be json or csv'), 'json'),
+    from: Day(refusal('period.range')),
+    to: Day(refusal('period.range')),
+    format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
   }),
   v.forward(
-    v.check((q) => q.from <= q.to, PERIOD_MESSAGES.range),
+    v.check((q) => q.from <= q.to, refusal('period.range')),
     ['to'],
   ),
 );

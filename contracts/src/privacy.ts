@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { refusal } from './refusal.ts';
 
 /**
  * The privacy policy in force: a registration records the version the person agreed to, so a later
@@ -20,7 +21,7 @@ export const CONSENT_MESSAGE = PRIVACY_MESSAGES.consentRequired;
 export const Consent = v.pipe(
   // Missing reads as false, so it is refused with the same message as false.
   v.optional(v.unknown(), false),
-  v.check((value) => value === true, CONSENT_MESSAGE),
+  v.check((value) => value === true, refusal('privacy.consentRequired')),
   v.transform((): true => true),
 );
 
@@ -41,7 +42,7 @@ export const DELETION_TEXTS = {
 
 /** `POST /api/profile/deletion-request`: the password, entered again. */
 export const DeletionRequestCreate = v.object({
-  password: v.pipe(v.string(PRIVACY_MESSAGES.passwordRequired), v.minLength(1, PRIVACY_MESSAGES.passwordRequired), v.maxLength(256)),
+  password: v.pipe(v.string(refusal('privacy.passwordRequired')), v.minLength(1, refusal('privacy.passwordRequired')), v.maxLength(256)),
 });
 export type DeletionRequestCreate = v.InferOutput<typeof DeletionRequestCreate>;
 

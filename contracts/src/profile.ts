@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { FirstName, LastName, MESSAGES } from './auth.ts';
+import { refusal } from './refusal.ts';
 
 /** The languages the app speaks; the web app's locale files are per language. */
 export const LANGUAGES = ['en', 'hi'] as const;
-export const Language = v.picklist(LANGUAGES, 'language must be "en" or "hi"');
+export const Language = v.picklist(LANGUAGES, refusal('api.languageValue'));
 export type Language = v.InferOutput<typeof Language>;
 
 const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
@@ -13,10 +14,10 @@ const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
  * e-mail shaped ('Invalid email address').
  */
 export const OptionalEmail = v.pipe(
-  v.nullable(v.string(MESSAGES.email)),
+  v.nullable(v.string(refusal('auth.email'))),
   v.transform((s) => (s === null ? null : s.trim())),
   v.transform((s) => (s === '' ? null : s)),
-  v.check((s) => s === null || v.is(EmailShape, s), MESSAGES.email),
+  v.check((s) => s === null || v.is(EmailShape, s), refusal('auth.email')),
 );
 
 /**
@@ -27,7 +28,7 @@ export const ProfileUpdateRequest = v.object({
   firstName: v.optional(FirstName),
   lastName: v.optional(LastName),
   email: v.optional(OptionalEmail),
-  notificationsEnabled: v.optional(v.boolean('notificationsEnabled must be true or false')),
+  notificationsEnabled: v.optional(v.boolean(refusal('api.notificationsEnabledValue'))),
   language: v.optional(Language),
 });
 export type ProfileUpdateRequest = v.InferOutput<typeof ProfileUpdateRequest>;

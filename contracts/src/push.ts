@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { NotificationKey } from './recorded-texts.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Alerts outside the app (Web Push, and SMS for money). A person chooses which kinds reach them;
@@ -98,11 +99,11 @@ export const PUSH_MESSAGES = {
   notConfigured: 'Alerts outside the app are not available on this server',
 } as const;
 
-const Base64Url = (min: number, max: number) => v.pipe(v.string(PUSH_MESSAGES.keys), v.regex(/^[A-Za-z0-9_-]+={0,2}$/, PUSH_MESSAGES.keys), v.minLength(min, PUSH_MESSAGES.keys), v.maxLength(max, PUSH_MESSAGES.keys));
+const Base64Url = (min: number, max: number) => v.pipe(v.string(refusal('push.keys')), v.regex(/^[A-Za-z0-9_-]+={0,2}$/, refusal('push.keys')), v.minLength(min, refusal('push.keys')), v.maxLength(max, refusal('push.keys')));
 
 /** A browser's PushSubscription as `toJSON()` gives it (expirationTime is ignored). */
 export const PushSubscriptionBody = v.object({
-  endpoint: v.pipe(v.string(PUSH_MESSAGES.endpoint), v.maxLength(2048, PUSH_MESSAGES.endpoint), v.url(PUSH_MESSAGES.endpoint), v.regex(/^https:\/\//, PUSH_MESSAGES.endpoint)),
+  endpoint: v.pipe(v.string(refusal('push.endpoint')), v.maxLength(2048, refusal('push.endpoint')), v.url(refusal('push.endpoint')), v.regex(/^https:\/\//, refusal('push.endpoint'))),
   keys: v.object(
     {
       /** The browser's P-256 public key (65 bytes uncompressed, base64url). */
@@ -110,7 +111,7 @@ export const PushSubscriptionBody = v.object({
       /** The 16-byte auth secret, base64url. */
       auth: Base64Url(16, 32),
     },
-    PUSH_MESSAGES.keys,
+    refusal('push.keys'),
   ),
 });
 export type PushSubscriptionBody = v.InferOutput<typeof PushSubscriptionBody>;
@@ -124,6 +125,6 @@ export type PushPublicKeyAnswer = v.InferOutput<typeof PushPublicKeyAnswer>;
 
 /** The alerts a person wants (GET answer and PUT body of /api/push/alerts). */
 export const PushAlertsBody = v.object({
-  alerts: v.pipe(v.array(v.picklist(PUSH_ALERT_KINDS, PUSH_MESSAGES.alerts), PUSH_MESSAGES.alerts), v.maxLength(PUSH_ALERT_KINDS.length, PUSH_MESSAGES.alerts)),
+  alerts: v.pipe(v.array(v.picklist(PUSH_ALERT_KINDS, refusal('push.alerts')), refusal('push.alerts')), v.maxLength(PUSH_ALERT_KINDS.length, refusal('push.alerts'))),
 });
 export type PushAlertsBody = v.InferOutput<typeof PushAlertsBody>;

@@ -90,6 +90,16 @@ export const LEDGER_TEXTS = {
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 
+/**
+ * Adjustment reasons the app itself writes (a staff member's reason is their own words, sealed, with
+ * `reasonCode` REASON_OTHER): the English text is the entry's `params.reason` and `params.reasonCode`
+ * names it, so a reader sees it in their language (the web's `messages` namespace, `adjustmentReasons.<code>`).
+ */
+export const ADJUSTMENT_REASONS = {
+  demo_welcome: 'Welcome bonus (demo data)',
+} as const satisfies Record<string, string>;
+export type AdjustmentReasonCode = keyof typeof ADJUSTMENT_REASONS;
+
 /** What a notification event says, in English: from its key, or the literal text older events kept. */
 export function notificationText(data: {
   key?: NotificationKey | undefined;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AUDIT_MESSAGES } from './audit.ts';
 import { Day, istDayOf } from './days.ts';
+import { refusal } from './refusal.ts';
 
 /** The range GET /api/admin/reviewers/stats covers when none is given: the last 30 IST days, today included. */
 export const REVIEWER_STATS_DEFAULT_DAYS = 30;
@@ -21,7 +22,7 @@ export const REVIEWER_ALERT_FACTOR = 2;
 export const ReviewerStatsQuery = v.pipe(
   v.object({ from: v.optional(Day()), to: v.optional(Day()) }),
   v.forward(
-    v.partialCheck([['from'], ['to']], (q) => q.from === undefined || q.to === undefined || q.from <= q.to, AUDIT_MESSAGES.range),
+    v.partialCheck([['from'], ['to']], (q) => q.from === undefined || q.to === undefined || q.from <= q.to, refusal('audit.range')),
     ['to'],
   ),
 );

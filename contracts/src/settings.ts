@@ -4,6 +4,7 @@ import { RupeeAmount, formatPaise, rupees } from './money.ts';
 import { REJECT_REASON_MAX_LENGTH } from './tasks.ts';
 import { noControlCharacters } from './text.ts';
 import { TaxRuleBody, TaxRulesInput } from './tax.ts';
+import { refusal } from './refusal.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -124,54 +125,54 @@ export const SETTINGS_MESSAGES = {
 } as const;
 
 const cannedReasonText = v.pipe(
-  v.string(SETTINGS_MESSAGES.cannedReason),
+  v.string(refusal('settings.cannedReason')),
   v.trim(),
-  v.minLength(1, SETTINGS_MESSAGES.cannedReason),
-  v.maxLength(REJECT_REASON_MAX_LENGTH, SETTINGS_MESSAGES.cannedReason),
+  v.minLength(1, refusal('settings.cannedReason')),
+  v.maxLength(REJECT_REASON_MAX_LENGTH, refusal('settings.cannedReason')),
   noControlCharacters(),
 );
 /** The canned rejection reasons an admin sets (all at once: the list replaces the one in force). */
 export const CannedReasonsInput = v.pipe(
-  v.array(v.object({ en: cannedReasonText, hi: cannedReasonText }, SETTINGS_MESSAGES.cannedReason), SETTINGS_MESSAGES.cannedReasons),
-  v.minLength(1, SETTINGS_MESSAGES.cannedReasons),
-  v.maxLength(CANNED_REASONS_MAX, SETTINGS_MESSAGES.cannedReasons),
+  v.array(v.object({ en: cannedReasonText, hi: cannedReasonText }, refusal('settings.cannedReason')), refusal('settings.cannedReasons')),
+  v.minLength(1, refusal('settings.cannedReasons')),
+  v.maxLength(CANNED_REASONS_MAX, refusal('settings.cannedReasons')),
 );
 
 /** PUT /api/admin/settings: either or both. */
 export const SettingsUpdateRequest = v.object({
-  supportEmail: v.optional(v.pipe(v.string(MESSAGES.email), v.trim(), v.maxLength(254, MESSAGES.email), v.email(MESSAGES.email))),
+  supportEmail: v.optional(v.pipe(v.string(refusal('auth.email')), v.trim(), v.maxLength(254, refusal('auth.email')), v.email(refusal('auth.email')))),
   homepageUrl: v.optional(
     v.pipe(
-      v.string(SETTINGS_MESSAGES.homepage),
+      v.string(refusal('settings.homepage')),
       v.trim(),
-      v.maxLength(2000, SETTINGS_MESSAGES.homepage),
-      v.url(SETTINGS_MESSAGES.homepage),
-      v.check((s) => /^https?:\/\//i.test(s), SETTINGS_MESSAGES.homepage),
+      v.maxLength(2000, refusal('settings.homepage')),
+      v.url(refusal('settings.homepage')),
+      v.check((s) => /^https?:\/\//i.test(s), refusal('settings.homepage')),
     ),
   ),
-  maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
-  adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
-  memberDailyAdjustmentLimit: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
-  sessionIdleDays: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.days), v.integer(SETTINGS_MESSAGES.days), v.minValue(1, SETTINGS_MESSAGES.days), v.maxValue(30, SETTINGS_MESSAGES.days))),
-  uploadsPerDay: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.count), v.integer(SETTINGS_MESSAGES.count), v.minValue(1, SETTINGS_MESSAGES.count), v.maxValue(1000, SETTINGS_MESSAGES.count))),
+  maxTaskReward: v.optional(v.pipe(RupeeAmount({ format: refusal('settings.amount') }), v.minValue(1, refusal('settings.amount')))),
+  adjustmentApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: refusal('settings.amount') }), v.minValue(1, refusal('settings.amount')))),
+  memberDailyAdjustmentLimit: v.optional(v.pipe(RupeeAmount({ format: refusal('settings.amount') }), v.minValue(1, refusal('settings.amount')))),
+  sessionIdleDays: v.optional(v.pipe(v.number(refusal('settings.days')), v.integer(refusal('settings.days')), v.minValue(1, refusal('settings.days')), v.maxValue(30, refusal('settings.days')))),
+  uploadsPerDay: v.optional(v.pipe(v.number(refusal('settings.count')), v.integer(refusal('settings.count')), v.minValue(1, refusal('settings.count')), v.maxValue(1000, refusal('settings.count')))),
   uploadMegabytesPerDay: v.optional(
-    v.pipe(v.number(SETTINGS_MESSAGES.count), v.integer(SETTINGS_MESSAGES.count), v.minValue(1, SETTINGS_MESSAGES.count), v.maxValue(10_000, SETTINGS_MESSAGES.count)),
+    v.pipe(v.number(refusal('settings.count')), v.integer(refusal('settings.count')), v.minValue(1, refusal('settings.count')), v.maxValue(10_000, refusal('settings.count'))),
   ),
-  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: SETTINGS_MESSAGES.amount }), v.minValue(1, SETTINGS_MESSAGES.amount))),
-  latePayoutDays: v.optional(v.pipe(v.number(SETTINGS_MESSAGES.days), v.integer(SETTINGS_MESSAGES.days), v.minValue(1, SETTINGS_MESSAGES.days), v.maxValue(30, SETTINGS_MESSAGES.days))),
+  payoutBatchApprovalThreshold: v.optional(v.pipe(RupeeAmount({ format: refusal('settings.amount') }), v.minValue(1, refusal('settings.amount')))),
+  latePayoutDays: v.optional(v.pipe(v.number(refusal('settings.days')), v.integer(refusal('settings.days')), v.minValue(1, refusal('settings.days')), v.maxValue(30, refusal('settings.days')))),
   deletionCoolingOffHours: v.optional(
-    v.pipe(v.number(SETTINGS_MESSAGES.hours), v.integer(SETTINGS_MESSAGES.hours), v.minValue(0, SETTINGS_MESSAGES.hours), v.maxValue(720, SETTINGS_MESSAGES.hours)),
+    v.pipe(v.number(refusal('settings.hours')), v.integer(refusal('settings.hours')), v.minValue(0, refusal('settings.hours')), v.maxValue(720, refusal('settings.hours'))),
   ),
   autoApproveAfterHours: v.optional(
-    v.pipe(v.number(SETTINGS_MESSAGES.approvalHours), v.integer(SETTINGS_MESSAGES.approvalHours), v.minValue(0, SETTINGS_MESSAGES.approvalHours), v.maxValue(2160, SETTINGS_MESSAGES.approvalHours)),
+    v.pipe(v.number(refusal('settings.approvalHours')), v.integer(refusal('settings.approvalHours')), v.minValue(0, refusal('settings.approvalHours')), v.maxValue(2160, refusal('settings.approvalHours'))),
   ),
   cannedReasons: v.optional(CannedReasonsInput),
   /** A control setting: the whole list, which replaces the one in force once a second admin approves. */
   taxRules: v.optional(TaxRulesInput),
-  inviteeBonus: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
-  inviterBonus: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
-  inviterMonthlyCap: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
-  invitationBudget: v.optional(RupeeAmount({ format: SETTINGS_MESSAGES.amount })),
+  inviteeBonus: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  inviterBonus: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  inviterMonthlyCap: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
 });
 
 /**

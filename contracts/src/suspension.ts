@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
+import { refusal } from './refusal.ts';
 
 export const SUSPEND_REASON_MAX_LENGTH = 500;
 
@@ -20,14 +21,14 @@ export const SUSPENSION_MESSAGES = {
 export const SuspendRequest = v.object(
   {
     reason: v.pipe(
-      v.optional(v.string(SUSPENSION_MESSAGES.reason), ''),
+      v.optional(v.string(refusal('suspension.reason')), ''),
       v.trim(),
-      v.minLength(1, SUSPENSION_MESSAGES.reason),
-      v.maxLength(SUSPEND_REASON_MAX_LENGTH, SUSPENSION_MESSAGES.reasonTooLong),
+      v.minLength(1, refusal('suspension.reason')),
+      v.maxLength(SUSPEND_REASON_MAX_LENGTH, refusal('suspension.reasonTooLong')),
       noControlCharacters(),
     ),
   },
-  'Send a JSON object',
+  refusal('task.body'),
 );
 export type SuspendRequest = v.InferOutput<typeof SuspendRequest>;
 

@@ -4,6 +4,7 @@ import { TASK_TYPES, TaskHiTexts, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 import { proofFlagFields } from './proof-flags.ts';
+import { refusal } from './refusal.ts';
 
 /** The longest proof description and rejection reason: one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
@@ -73,15 +74,15 @@ export const REVIEW_MESSAGES = {
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
 const RequiredText = (message: string, max: number, what: string) =>
-  v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, tooLong(what, max)), noControlCharacters());
+  v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, refusal('api.textTooLong', { what, max })), noControlCharacters());
 
 /** An optional text: trimmed, and empty or absent means null. */
 const OptionalText = (message: string, max: number, what: string) =>
   v.pipe(
     v.optional(v.nullable(v.string(message)), null),
     v.transform((text) => (text === null ? null : text.trim() || null)),
-    v.check((text) => text === null || text.length <= max, tooLong(what, max)),
-    v.check((text) => text === null || !hasControlCharacters(text), CONTROL_CHARACTERS_MESSAGE),
+    v.check((text) => text === null || text.length <= max, refusal('api.textTooLong', { what, max })),
+    v.check((text) => text === null || !hasControlCharacters(text), refusal('api.controlCharacters')),
   );
 
 /**
@@ -100,10 +101,10 @@ export const estimatedTimeOf = (minutes: number) => `${minutes} min`;
 
 /** A task's Hindi texts as the admin form sends them: each optional, empty means none. */
 export const TaskHiEntries = v.object({
-  title: OptionalText(TASK_MESSAGES.title, 120, 'Title'),
-  description: OptionalText(TASK_MESSAGES.description, 1000, 'Description'),
-  proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
-}, TASK_MESSAGES.body);
+  title: OptionalText(refusal('task.title'), 120, 'Title'),
+  description: OptionalText(refusal('task.description'), 1000, 'Description'),
+  proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'Proof instructions'),
+}, refusal('task.body'));
 
 /** All Hindi texts empty: null, English only. */
 const TaskHiInput = v.pipe(
@@ -118,8 +119,8 @@ const OptionalWholeNumber = (max: number, message: string) =>
 
 /** A task's reward as the form sends it ("25", "25.50" or 25.5), in paise; zero is refused. */
 export const TaskReward = v.pipe(
-  RupeeAmount({ format: TASK_MESSAGES.reward, empty: TASK_MESSAGES.rewardRequired }),
-  v.minValue(1, TASK_MESSAGES.reward),
+  RupeeAmount({ format: refusal('task.reward'), empty: refusal('task.rewardRequired') }),
+  v.minValue(1, refusal('task.reward')),
 );
 
 /** Only web addresses: the client opens this in a new tab, so no `javascript:` or `data:` URLs. */
@@ -139,38 +140,38 @@ function isWebUrl(text: string): boolean {
  */
 export const TaskInput = v.pipe(
   v.object({
-    title: RequiredText(TASK_MESSAGES.title, 120, 'Title'),
-    description: RequiredText(TASK_MESSAGES.description, 1000, 'Description'),
+    title: RequiredText(refusal('task.title'), 120, 'Title'),
+    description: RequiredText(refusal('task.description'), 1000, 'Description'),
     rupeeReward: v.optional(TaskReward, TASK_DEFAULTS.rupeeReward),
     estimatedTime: v.optional(
-      v.pipe(v.string(TASK_MESSAGES.estimatedTime), v.trim(), v.minLength(1, TASK_MESSAGES.estimatedTime), v.maxLength(30, tooLong('Estimated time', 30))),
+      v.pipe(v.string(refusal('task.estimatedTime')), v.trim(), v.minLength(1, refusal('task.estimatedTime')), v.maxLength(30, refusal('api.textTooLong', { what: 'Estimated time', max: 30 }))),
       TASK_DEFAULTS.estimatedTime,
     ),
     /** Wins over `estimatedTime`, which is then written from it ("5 min"). */
-    estimatedMinutes: OptionalWholeNumber(MAX_ESTIMATED_MINUTES, TASK_MESSAGES.estimatedMinutes),
+    estimatedMinutes: OptionalWholeNumber(MAX_ESTIMATED_MINUTES, refusal('task.estimatedMinutes')),
     /** The Hindi texts; absent or empty: English only. */
     hi: TaskHiInput,
-    taskType: v.optional(v.picklist(TASK_TYPES, TASK_MESSAGES.taskType), TASK_DEFAULTS.taskType),
+    taskType: v.optional(v.picklist(TASK_TYPES, refusal('task.taskType')), TASK_DEFAULTS.taskType),
     taskUrl: v.pipe(
-      OptionalText(TASK_MESSAGES.taskUrl, 2000, 'Task URL'),
-      v.check((url) => url === null || isWebUrl(url), TASK_MESSAGES.taskUrl),
+      OptionalText(refusal('task.taskUrl'), 2000, 'Task URL'),
+      v.check((url) => url === null || isWebUrl(url), refusal('task.taskUrl')),
     ),
-    isActive: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.isActive),
+    isActive: v.optional(v.boolean(refusal('task.boolean')), TASK_DEFAULTS.isActive),
     iconColor: v.optional(
-      v.pipe(v.string(TASK_MESSAGES.iconColor), v.trim(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, TASK_MESSAGES.iconColor)),
+      v.pipe(v.string(refusal('task.iconColor')), v.trim(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, refusal('task.iconColor'))),
       TASK_DEFAULTS.iconColor,
     ),
-    requiresProof: v.optional(v.boolean(TASK_MESSAGES.boolean), TASK_DEFAULTS.requiresProof),
-    proofInstructions: OptionalText('Proof instructions must be text', 1000, 'Proof instructions'),
+    requiresProof: v.optional(v.boolean(refusal('task.boolean')), TASK_DEFAULTS.requiresProof),
+    proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'Proof instructions'),
     /** How many completions the task pays for; absent or null: no limit. */
-    maxCompletions: OptionalWholeNumber(MAX_COMPLETIONS_LIMIT, TASK_MESSAGES.maxCompletions),
+    maxCompletions: OptionalWholeNumber(MAX_COMPLETIONS_LIMIT, refusal('task.maxCompletions')),
     /** The task's last day (IST, included); absent, null or empty: it does not end. */
     expiresOn: v.pipe(
-      v.optional(v.nullable(v.string(TASK_MESSAGES.expiresOn)), null),
+      v.optional(v.nullable(v.string(refusal('task.expiresOn'))), null),
       v.transform((day) => (day === null ? null : day.trim() || null)),
-      v.check((day) => day === null || isDay(day), TASK_MESSAGES.expiresOn),
+      v.check((day) => day === null || isDay(day), refusal('task.expiresOn')),
     ),
-  }, TASK_MESSAGES.body),
+  }, refusal('task.body')),
   v.transform(({ rupeeReward, expiresOn, estimatedMinutes, estimatedTime, ...rest }) => ({
     ...rest,
     estimatedTime: estimatedMinutes === null ? estimatedTime : estimatedTimeOf(estimatedMinutes),
@@ -285,19 +286,19 @@ export type UserTaskBody = v.InferOutput<typeof UserTaskBody>;
 export const SubmitProofRequest = v.object({
   /** The `objectURL` answered by `POST /api/objects/upload`, after the PUT of the image. */
   proofImageUrl: v.pipe(
-    v.optional(v.string(TASK_MESSAGES.proofMissing), ''),
+    v.optional(v.string(refusal('task.proofMissing')), ''),
     v.trim(),
-    v.minLength(1, TASK_MESSAGES.proofMissing),
-    v.maxLength(300, 'Upload the image first'),
+    v.minLength(1, refusal('task.proofMissing')),
+    v.maxLength(300, refusal('api.uploadFirst')),
   ),
   proofDescription: v.pipe(
-    v.optional(v.string(TASK_MESSAGES.proofMissing), ''),
+    v.optional(v.string(refusal('task.proofMissing')), ''),
     v.trim(),
-    v.minLength(1, TASK_MESSAGES.proofMissing),
-    v.maxLength(PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES.proofTooLong),
+    v.minLength(1, refusal('task.proofMissing')),
+    v.maxLength(PROOF_DESCRIPTION_MAX_LENGTH, refusal('task.proofTooLong')),
     noControlCharacters(),
   ),
-}, TASK_MESSAGES.body);
+}, refusal('task.body'));
 export type SubmitProofRequest = v.InferOutput<typeof SubmitProofRequest>;
 
 export const SUBMISSION_STATUSES = ['submitted', 'approved', 'rejected', 'needs_changes'] as const;
@@ -306,7 +307,7 @@ export type SubmissionStatus = v.InferOutput<typeof SubmissionStatus>;
 
 /** `GET /api/admin/submissions?status=submitted` (the default). */
 export const SubmissionsQuery = v.object({
-  status: v.optional(v.picklist(SUBMISSION_STATUSES, 'Status must be submitted, approved, rejected or needs_changes'), 'submitted'),
+  status: v.optional(v.picklist(SUBMISSION_STATUSES, refusal('api.submissionStatus')), 'submitted'),
 });
 
 /** One proof submission in the review queue, and the answer of approve and reject. */
@@ -336,8 +337,8 @@ export type SubmissionBody = v.InferOutput<typeof SubmissionBody>;
 
 /** `POST /api/admin/submissions/:id/reject`. */
 export const RejectRequest = v.object({
-  reason: v.pipe(v.optional(v.string(TASK_MESSAGES.reason), ''), v.trim(), v.minLength(1, TASK_MESSAGES.reason), v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong), noControlCharacters()),
-}, TASK_MESSAGES.body);
+  reason: v.pipe(v.optional(v.string(refusal('task.reason')), ''), v.trim(), v.minLength(1, refusal('task.reason')), v.maxLength(REJECT_REASON_MAX_LENGTH, refusal('review.reasonTooLong')), noControlCharacters()),
+}, refusal('task.body'));
 export type RejectRequest = v.InferOutput<typeof RejectRequest>;
 
 /** `POST /api/admin/submissions/:id/request-changes`: a reason, canned or written, as a rejection's. */
@@ -376,23 +377,23 @@ export const BulkReviewRequest = v.pipe(
   v.object(
     {
       ids: v.pipe(
-        v.array(v.pipe(v.string(REVIEW_MESSAGES.bulkIds), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, REVIEW_MESSAGES.bulkIds)), REVIEW_MESSAGES.bulkIds),
-        v.minLength(1, REVIEW_MESSAGES.bulkIds),
-        v.maxLength(BULK_REVIEW_MAX, REVIEW_MESSAGES.bulkIds),
+        v.array(v.pipe(v.string(refusal('review.bulkIds')), v.trim(), v.toLowerCase(), v.regex(UUID_PATTERN, refusal('review.bulkIds'))), refusal('review.bulkIds')),
+        v.minLength(1, refusal('review.bulkIds')),
+        v.maxLength(BULK_REVIEW_MAX, refusal('review.bulkIds')),
         v.transform((ids) => [...new Set(ids)]),
       ),
-      decision: v.picklist(['approve', 'reject'], REVIEW_MESSAGES.decision),
+      decision: v.picklist(['approve', 'reject'], refusal('review.decision')),
       reason: v.pipe(
-        v.optional(v.string(TASK_MESSAGES.reason), ''),
+        v.optional(v.string(refusal('task.reason')), ''),
         v.trim(),
-        v.maxLength(REJECT_REASON_MAX_LENGTH, REVIEW_MESSAGES.reasonTooLong),
+        v.maxLength(REJECT_REASON_MAX_LENGTH, refusal('review.reasonTooLong')),
         noControlCharacters(),
       ),
     },
-    TASK_MESSAGES.body,
+    refusal('task.body'),
   ),
   v.forward(
-    v.check((input) => input.decision !== 'reject' || input.reason.length > 0, TASK_MESSAGES.reason),
+    v.check((input) => input.decision !== 'reject' || input.reason.length > 0, refusal('task.reason')),
     ['reason'],
   ),
 );

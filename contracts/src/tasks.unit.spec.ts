@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { RejectRequest, SubmitProofRequest, TASK_MESSAGES, TaskInput, countTasksByList, minutesOf, taskListOf } from './tasks.ts';
+import { refusalText } from './catalogue.ts';
 
 const fieldsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
   if (result.success) return {};
-  return Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? '_', issue.message]));
+  return Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? '_', refusalText(issue.message)]));
 };
 
 describe('TaskInput', () => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { RupeeAmount, formatPaise } from './money.ts';
 import { noControlCharacters } from './text.ts';
+import { refusal } from './refusal.ts';
 
 /**
  * Tax withheld at source (docs/tax.md). Finance configures the rules as a control setting
@@ -74,44 +75,44 @@ export function formatPercent(basisPoints: number): string {
 }
 
 const Percent = v.pipe(
-  v.string(TAX_MESSAGES.rate),
+  v.string(refusal('tax.rate')),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const basisPoints = parsePercent(dataset.value);
     if (basisPoints !== null) return basisPoints;
-    addIssue({ message: TAX_MESSAGES.rate });
+    addIssue({ message: refusal('tax.rate') });
     return NEVER;
   }),
 );
 
-const Threshold = RupeeAmount({ format: TAX_MESSAGES.threshold });
+const Threshold = RupeeAmount({ format: refusal('tax.threshold') });
 
 /** One rule as PUT /api/admin/settings takes it (and GET /api/settings answers it). */
 export const TaxRuleInput = v.object(
   {
-    code: v.pipe(v.string(TAX_MESSAGES.code), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./()-]{0,19}$/, TAX_MESSAGES.code)),
-    label: v.pipe(v.string(TAX_MESSAGES.label), v.trim(), v.minLength(1, TAX_MESSAGES.label), v.maxLength(120, TAX_MESSAGES.label), noControlCharacters()),
+    code: v.pipe(v.string(refusal('tax.code')), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./()-]{0,19}$/, refusal('tax.code'))),
+    label: v.pipe(v.string(refusal('tax.label')), v.trim(), v.minLength(1, refusal('tax.label')), v.maxLength(120, refusal('tax.label')), noControlCharacters()),
     rateWithPan: Percent,
     rateWithoutPan: Percent,
     perPaymentThreshold: Threshold,
     perYearThreshold: Threshold,
     appliesTo: v.pipe(
-      v.array(v.picklist(TAX_CREDIT_KINDS, TAX_MESSAGES.appliesTo), TAX_MESSAGES.appliesTo),
-      v.minLength(1, TAX_MESSAGES.appliesTo),
-      v.check((kinds) => new Set(kinds).size === kinds.length, TAX_MESSAGES.appliesTo),
+      v.array(v.picklist(TAX_CREDIT_KINDS, refusal('tax.appliesTo')), refusal('tax.appliesTo')),
+      v.minLength(1, refusal('tax.appliesTo')),
+      v.check((kinds) => new Set(kinds).size === kinds.length, refusal('tax.appliesTo')),
     ),
   },
-  TAX_MESSAGES.rules,
+  refusal('tax.rules'),
 );
 
 /** `taxRules`: the whole list (it replaces the one in force); codes differ, and no kind is taxed twice. */
 export const TaxRulesInput = v.pipe(
-  v.array(TaxRuleInput, TAX_MESSAGES.rules),
-  v.maxLength(TAX_RULES_MAX, TAX_MESSAGES.rules),
-  v.check((rules) => new Set(rules.map((rule) => rule.code)).size === rules.length, TAX_MESSAGES.rules),
+  v.array(TaxRuleInput, refusal('tax.rules')),
+  v.maxLength(TAX_RULES_MAX, refusal('tax.rules')),
+  v.check((rules) => new Set(rules.map((rule) => rule.code)).size === rules.length, refusal('tax.rules')),
   v.check((rules) => {
     const kinds = rules.flatMap((rule) => rule.appliesTo);
     return new Set(kinds).size === kinds.length;
-  }, TAX_MESSAGES.overlap),
+  }, refusal('tax.overlap')),
   v.transform((rules): TaxRule[] =>
     rules.map((rule) => ({
       code: rule.code,

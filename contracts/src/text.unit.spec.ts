@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FirstName } from './auth.ts';
 import { RejectRequest, SubmitProofRequest } from './tasks.ts';
 import { AdjustmentRequest, RejectWithdrawalRequest } from './withdrawals.ts';
+import { refusalText } from './catalogue.ts';
 
-const issues = (schema: v.GenericSchema, input: unknown) => (v.safeParse(schema, input).issues ?? []).map((i) => i.message);
+const issues = (schema: v.GenericSchema, input: unknown) => (v.safeParse(schema, input).issues ?? []).map((i) => refusalText(i.message));
 
 describe('texts people read refuse control characters', () => {
   it('in reasons, descriptions and names, with one message', () => {

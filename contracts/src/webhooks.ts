@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { refusal } from './refusal.ts';
 
 /**
  * Signed webhooks for finance and BI tools (docs/api.md#webhooks): an admin registers an endpoint
@@ -51,23 +52,23 @@ export const WEBHOOK_MESSAGES = {
 /** POST /api/admin/webhooks */
 export const WebhookEndpointRequest = v.object({
   url: v.pipe(
-    v.string(WEBHOOK_MESSAGES.url),
+    v.string(refusal('webhook.url')),
     v.trim(),
-    v.maxLength(500, WEBHOOK_MESSAGES.url),
-    v.url(WEBHOOK_MESSAGES.url),
-    v.regex(/^https?:\/\//i, WEBHOOK_MESSAGES.url),
+    v.maxLength(500, refusal('webhook.url')),
+    v.url(refusal('webhook.url')),
+    v.regex(/^https?:\/\//i, refusal('webhook.url')),
   ),
   events: v.pipe(
-    v.array(v.picklist(WEBHOOK_EVENT_KINDS, WEBHOOK_MESSAGES.eventKind), WEBHOOK_MESSAGES.events),
-    v.minLength(1, WEBHOOK_MESSAGES.events),
-    v.maxLength(WEBHOOK_EVENT_KINDS.length * 2, WEBHOOK_MESSAGES.events),
+    v.array(v.picklist(WEBHOOK_EVENT_KINDS, refusal('webhook.eventKind')), refusal('webhook.events')),
+    v.minLength(1, refusal('webhook.events')),
+    v.maxLength(WEBHOOK_EVENT_KINDS.length * 2, refusal('webhook.events')),
   ),
 });
 export type WebhookEndpointRequest = v.InferOutput<typeof WebhookEndpointRequest>;
 
 /** POST /api/admin/webhooks/:id/replay: every event of the endpoint's kinds from this log position on is sent again. */
 export const WebhookReplayRequest = v.object({
-  fromPosition: v.pipe(v.number(WEBHOOK_MESSAGES.fromPosition), v.integer(WEBHOOK_MESSAGES.fromPosition), v.minValue(0, WEBHOOK_MESSAGES.fromPosition)),
+  fromPosition: v.pipe(v.number(refusal('webhook.fromPosition')), v.integer(refusal('webhook.fromPosition')), v.minValue(0, refusal('webhook.fromPosition'))),
 });
 export type WebhookReplayRequest = v.InferOutput<typeof WebhookReplayRequest>;
 

@@ -7,6 +7,7 @@ import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
 import { TransactionBody } from './wallet.ts';
 import { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus } from './withdrawal-status.ts';
+import { refusal } from './refusal.ts';
 
 export { WITHDRAWAL_STATUSES, WITHDRAWAL_STATUS_MESSAGE, WithdrawalStatus };
 
@@ -50,29 +51,29 @@ export const UPI_ID_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9]{2,64}$
 
 export const WithdrawalAmount = v.pipe(
   // A negative or empty amount is simply below the minimum.
-  RupeeAmount({ format: WITHDRAWAL_MESSAGES.amountFormat, negative: WITHDRAWAL_MESSAGES.minimum, empty: WITHDRAWAL_MESSAGES.amountFormat }),
-  v.minValue(MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES.minimum),
+  RupeeAmount({ format: refusal('withdrawal.amountFormat'), negative: refusal('withdrawal.minimum'), empty: refusal('withdrawal.amountFormat') }),
+  v.minValue(MIN_WITHDRAWAL_PAISE, refusal('withdrawal.minimum')),
 );
 
 export const BankAccount = v.object({
   // Spaces and dashes people type for readability are dropped; leading zeros are kept (a string).
   accountNumber: v.pipe(
-    v.string(WITHDRAWAL_MESSAGES.accountNumber),
+    v.string(refusal('withdrawal.accountNumber')),
     v.transform((s) => s.replace(/[\s-]/g, '')),
-    v.regex(/^\d{9,18}$/, WITHDRAWAL_MESSAGES.accountNumber),
+    v.regex(/^\d{9,18}$/, refusal('withdrawal.accountNumber')),
   ),
-  ifsc: v.pipe(v.string(WITHDRAWAL_MESSAGES.ifsc), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, WITHDRAWAL_MESSAGES.ifsc)),
+  ifsc: v.pipe(v.string(refusal('withdrawal.ifsc')), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, refusal('withdrawal.ifsc'))),
   holderName: v.pipe(
-    v.string(WITHDRAWAL_MESSAGES.holderName),
+    v.string(refusal('withdrawal.holderName')),
     v.trim(),
-    v.minLength(2, WITHDRAWAL_MESSAGES.holderName),
-    v.maxLength(100, 'Account holder name must be at most 100 characters'),
+    v.minLength(2, refusal('withdrawal.holderName')),
+    v.maxLength(100, refusal('api.holderNameTooLong')),
     noControlCharacters(),
   ),
 });
 export type BankAccount = v.InferOutput<typeof BankAccount>;
 
-export const UpiId = v.pipe(v.string(WITHDRAWAL_MESSAGES.upiId), v.trim(), v.regex(UPI_ID_PATTERN, WITHDRAWAL_MESSAGES.upiId));
+export const UpiId = v.pipe(v.string(refusal('withdrawal.upiId')), v.trim(), v.regex(UPI_ID_PATTERN, refusal('withdrawal.upiId')));
 
 /**
  * POST /api/withdrawals: `{ amount, bankAccount: { accountNumber, ifsc, holderName } }` or
@@ -85,7 +86,7 @@ export const WithdrawalRequest = v.pipe(
     upiId: v.nullish(UpiId),
   }),
   v.forward(
-    v.partialCheck([['bankAccount'], ['upiId']], (input) => !(input.bankAccount && input.upiId), WITHDRAWAL_MESSAGES.oneDestination),
+    v.partialCheck([['bankAccount'], ['upiId']], (input) => !(input.bankAccount && input.upiId), refusal('withdrawal.oneDestination')),
     ['upiId'],
   ),
 );
@@ -164,14 +165,14 @@ export const IfscBranchBody = v.object({
 export type IfscBranchBody = v.InferOutput<typeof IfscBranchBody>;
 /** The path parameter of GET /api/ifsc/:code: uppercased, then the IFSC shape. */
 export const IfscParam = v.object({
-  code: v.pipe(v.string(WITHDRAWAL_MESSAGES.ifsc), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, WITHDRAWAL_MESSAGES.ifsc)),
+  code: v.pipe(v.string(refusal('withdrawal.ifsc')), v.trim(), v.toUpperCase(), v.regex(IFSC_PATTERN, refusal('withdrawal.ifsc'))),
 });
 
 // ---- Finance: processing withdrawals, manual adjustments ----
 
 /** GET /api/admin/withdrawals?status=pending|paid|rejected|all (default pending). */
 export const WithdrawalQueueQuery = v.object({
-  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], WITHDRAWAL_STATUS_MESSAGE), 'pending'),
+  status: v.optional(v.picklist([...WITHDRAWAL_STATUSES, 'all'], refusal('api.statusFilter')), 'pending'),
 });
 
 /** A withdrawal as finance staff see it: who asked, and the full destination to pay. */
@@ -189,18 +190,18 @@ export type FinanceWithdrawalBody = v.InferOutput<typeof FinanceWithdrawalBody>;
 
 export const MarkWithdrawalPaidRequest = v.object({
   reference: v.pipe(
-    v.string('Enter the transfer reference'),
+    v.string(refusal('api.transferReferenceRequired')),
     v.trim(),
-    v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./_-]{3,63}$/, 'Enter the bank or UPI transfer reference (4 to 64 letters and digits)'),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./_-]{3,63}$/, refusal('api.transferReference')),
   ),
 });
 export type MarkWithdrawalPaidRequest = v.InferOutput<typeof MarkWithdrawalPaidRequest>;
 
 const Reason = v.pipe(
-  v.string('Give a reason'),
+  v.string(refusal('api.reasonRequired')),
   v.trim(),
-  v.minLength(3, 'Give a reason of at least 3 characters'),
-  v.maxLength(300, 'Keep the reason under 300 characters'),
+  v.minLength(3, refusal('api.reasonTooShort')),
+  v.maxLength(300, refusal('api.reasonUnder300')),
   noControlCharacters(),
 );
 
@@ -214,10 +215,10 @@ export type ReverseWithdrawalRequest = v.InferOutput<typeof ReverseWithdrawalReq
 export const AdjustmentRequest = v.object({
   mobile: Mobile,
   amount: v.pipe(
-    RupeeAmount({ format: 'Enter an amount in rupees with at most two decimals', negative: 'Amount must be more than zero' }),
-    v.minValue(1, 'Amount must be more than zero'),
+    RupeeAmount({ format: refusal('withdrawal.amountFormat'), negative: refusal('api.amountAboveZero') }),
+    v.minValue(1, refusal('api.amountAboveZero')),
   ),
-  direction: v.picklist(['credit', 'debit'], 'direction must be credit or debit'),
+  direction: v.picklist(['credit', 'debit'], refusal('api.directionFilter')),
   reason: Reason,
   /**
    * The IST day it takes effect (docs/month-end.md); today when absent. A day inside a closed month
@@ -225,7 +226,7 @@ export const AdjustmentRequest = v.object({
    * left blank) is today too.
    */
   effectiveDate: v.optional(
-    v.union([v.pipe(v.literal(''), v.transform(() => undefined)), Day(PERIOD_MESSAGES.effectiveDate)], PERIOD_MESSAGES.effectiveDate),
+    v.union([v.pipe(v.literal(''), v.transform(() => undefined)), Day(refusal('period.effectiveDate'))], refusal('period.effectiveDate')),
   ),
 });
 export type AdjustmentRequest = v.InferOutput<typeof AdjustmentRequest>;

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { ProfileUpdateRequest } from './profile.ts';
 import { AdjustmentRequest, WithdrawalRequest, destinationOf } from './withdrawals.ts';
+import { refusalText } from './catalogue.ts';
 
 const issues = (input: unknown) => {
   const result = v.safeParse(WithdrawalRequest, input);
-  return result.success ? [] : result.issues.map((i) => [v.getDotPath(i), i.message]);
+  return result.success ? [] : result.issues.map((i) => [v.getDotPath(i), refusalText(i.message)]);
 };
 
 describe('withdrawal request', () => {
@@ -51,8 +52,8 @@ describe('profile update', () => {
     expect(v.parse(ProfileUpdateRequest, { email: '' })).toEqual({ email: null });
     expect(v.parse(ProfileUpdateRequest, { email: null })).toEqual({ email: null });
     expect(v.parse(ProfileUpdateRequest, { email: ' asha@example.com ' })).toEqual({ email: 'asha@example.com' });
-    expect(v.safeParse(ProfileUpdateRequest, { email: 'asha@' }).issues?.[0]?.message).toBe('Invalid email address');
-    expect(v.safeParse(ProfileUpdateRequest, { firstName: 'A' }).issues?.[0]?.message).toBe('First name must be at least 2 characters');
+    expect(refusalText(v.safeParse(ProfileUpdateRequest, { email: 'asha@' }).issues![0]!.message)).toBe('Invalid email address');
+    expect(refusalText(v.safeParse(ProfileUpdateRequest, { firstName: 'A' }).issues![0]!.message)).toBe('First name must be at least 2 characters');
     expect(v.safeParse(ProfileUpdateRequest, { notificationsEnabled: 'yes' }).success).toBe(false);
   });
 });

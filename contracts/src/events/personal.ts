@@ -79,6 +79,8 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.reference': BANK_REFERENCE,
   'params.amountPaise': { why: 'an amount' },
   'params.code': CODE,
+  /** An app-written adjustment reason's code (ADJUSTMENT_REASONS), beside the sealed reason. */
+  'params.reasonCode': CODE,
 };
 
 /**

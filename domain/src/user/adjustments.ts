@@ -1,6 +1,8 @@
 import {
   CONFLICT_OF_DUTIES_DAYS,
   DEFAULT_LIMITS,
+  type AdjustmentReasonCode,
+  ADJUSTMENT_REASONS,
   type EventsOf,
   FOUR_EYES_WINDOW_HOURS,
   type Paise,
@@ -22,6 +24,8 @@ export interface PendingAdjustment {
   amountPaise: Paise;
   direction: 'credit' | 'debit';
   reason: string;
+  /** An app-written reason's code (ADJUSTMENT_REASONS); absent for a staff member's own words. */
+  reasonCode?: AdjustmentReasonCode;
   requestedBy: string;
 }
 
@@ -95,8 +99,8 @@ export function evolveAdjustmentEntry(state: AdjustmentsState, event: LedgerEven
 export function evolveAdjustments(state: AdjustmentsState, event: AdjustmentEvent): AdjustmentsState {
   switch (event.type) {
     case 'AdjustmentRequested': {
-      const { adjustmentId, amountPaise, direction, reason, requestedBy } = event.data;
-      state.pending.set(adjustmentId, { amountPaise, direction, reason, requestedBy });
+      const { adjustmentId, amountPaise, direction, reason, reasonCode, requestedBy } = event.data;
+      state.pending.set(adjustmentId, { amountPaise, direction, reason, ...(isAdjustmentReason(reasonCode) && { reasonCode }), requestedBy });
       return state;
     }
     case 'AdjustmentApproved':
@@ -123,6 +127,8 @@ export interface AdjustWallet {
     amountPaise: Paise;
     direction: 'credit' | 'debit';
     reason: string;
+    /** When the app writes the reason (the demo seed), its code: the reason's English text is ADJUSTMENT_REASONS' and readers see it in their language. */
+    reasonCode?: AdjustmentReasonCode;
     /** The staff member making it. */
     by: string;
     /** Above this amount a second finance member must approve (the settings' limit; its default when absent). */
@@ -159,8 +165,8 @@ export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts
           amountPaise: d.amountPaise,
           direction: d.direction,
           reason: d.reason,
-          // Adjustments have no canned reasons: every reason is written.
-          reasonCode: REASON_OTHER,
+          // Staff have no canned reasons: their reason is their own words unless the app wrote it.
+          reasonCode: d.reasonCode ?? REASON_OTHER,
           requestedBy: d.by,
           requestedAt: command.now,
         },
@@ -228,6 +234,8 @@ export function assertNoConflictOfDuties(adjustments: AdjustmentsState, by: stri
   }
 }
 
+const isAdjustmentReason = (code: string | undefined): code is AdjustmentReasonCode => code !== undefined && Object.hasOwn(ADJUSTMENT_REASONS, code);
+
 function assertCovered(amountPaise: Paise, state: { wallet: WalletState }) {
   if (amountPaise > state.wallet.balance) {
     const message = msg('wallet.debitBelowZero', { balancePaise: state.wallet.balance });
@@ -237,15 +245,27 @@ function assertCovered(amountPaise: Paise, state: { wallet: WalletState }) {
 
 /** The ledger entry and the user's notification of an adjustment that takes effect. */
 function move(
-  d: { entryId: string; notificationId: string; amountPaise: Paise; direction: 'credit' | 'debit'; reason: string; by: string; approvedBy: string; reference?: string },
+  d: {
+    entryId: string;
+    notificationId: string;
+    amountPaise: Paise;
+    direction: 'credit' | 'debit';
+    reason: string;
+    reasonCode?: AdjustmentReasonCode | undefined;
+    by: string;
+    approvedBy: string;
+    reference?: string;
+  },
   now: string,
   state: { wallet: WalletState },
 ): UserEvent[] {
+  // The reason's code travels beside it (plain), so the entry and its notification read in the reader's language.
+  const reason = { reason: d.reason, ...(d.reasonCode !== undefined && { reasonCode: d.reasonCode }) };
   const entry = {
     entryId: d.entryId,
     amountPaise: d.amountPaise,
     kind: 'adjustment' as const,
-    params: { reason: d.reason },
+    params: reason,
     by: d.by,
     ...(d.reference !== undefined && { reference: d.reference }),
     now,
@@ -253,11 +273,11 @@ function move(
   if (d.direction === 'credit') {
     return [
       credit(entry, state.wallet),
-      notify({ notificationId: d.notificationId, key: 'wallet_credited', params: { amountPaise: d.amountPaise, reason: d.reason }, kind: 'success', now }),
+      notify({ notificationId: d.notificationId, key: 'wallet_credited', params: { amountPaise: d.amountPaise, ...reason }, kind: 'success', now }),
     ];
   }
   return [
     debit(state.wallet, entry),
-    notify({ notificationId: d.notificationId, key: 'wallet_debited', params: { amountPaise: d.amountPaise, reason: d.reason }, kind: 'warning', now }),
+    notify({ notificationId: d.notificationId, key: 'wallet_debited', params: { amountPaise: d.amountPaise, ...reason }, kind: 'warning', now }),
   ];
 }

@@ -49,6 +49,25 @@ describe('manual adjustments', () => {
       ]);
   });
 
+  it('keeps the code of a reason the app wrote beside it, on the entry, its notification and a pending request', () => {
+    const seeded: AdjustWallet = { ...adjust('credit', 25_000, 'seed'), data: { ...adjust('credit', 25_000, 'seed').data, reason: 'Welcome bonus (demo data)', reasonCode: 'demo_welcome' } };
+    const params = { reason: 'Welcome bonus (demo data)', reasonCode: 'demo_welcome' };
+    const events = decideAdjustWallet(seeded, fold(userEvolver, [registered]));
+    expect(events).toMatchObject([
+      { type: 'WalletCredited', data: { kind: 'adjustment', params } },
+      { type: 'NotificationSent', data: { key: 'wallet_credited', params: { amountPaise: 25_000, ...params } } },
+    ]);
+    // Above the threshold: requested with the code, and the approved entry still carries it.
+    const large = { ...seeded, data: { ...seeded.data, amountPaise: 150_000, approvalThresholdPaise: 100_000 } };
+    const asked = decideAdjustWallet(large, fold(userEvolver, [registered]));
+    expect(asked).toMatchObject([{ type: 'AdjustmentRequested', data: { reasonCode: 'demo_welcome' } }]);
+    const approved = decideAdjustmentDecision(approve('fin-2'), fold(userEvolver, [registered, ...asked]));
+    expect(approved[1]).toMatchObject({ type: 'WalletCredited', data: { params } });
+    // A staff member's own words: no code beside them.
+    expect(decideAdjustWallet(adjust('credit', 100), fold(userEvolver, [registered]))[0]).toMatchObject({ data: { params: { reason: 'Goodwill for a failed task' } } });
+    expect(decideAdjustWallet(adjust('credit', 100), fold(userEvolver, [registered]))[0]!.data).not.toHaveProperty('params.reasonCode');
+  });
+
   it('debits down to exactly zero, never below', () => {
     const credited = [registered, ...decideAdjustWallet(adjust('credit', 50_000), fold(userEvolver, [registered]))];
     const debited = decideAdjustWallet(adjust('debit', 50_000), fold(userEvolver, credited));

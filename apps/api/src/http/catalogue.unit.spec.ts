@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@kamai/contracts';
-import { SERVER_MESSAGES, messageOf } from '@kamai/contracts';
+import { SERVER_MESSAGES, messageOf, refusal, refusalOf } from '@kamai/contracts';
+import { schemaMessage } from './validate.ts';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = join(import.meta.dirname, '../../../..');
@@ -44,10 +45,23 @@ describe('the messages the server sends', () => {
     expect(sentences).toEqual([]);
   });
 
-  it('include every message a contract schema refuses with, so a validation error has a key too', () => {
+  it('include every message a contract schema refuses with, named by its catalogue key (never a sentence)', () => {
     const messages = Object.values(contracts).flatMap((value) => schemaMessages(value));
     expect(messages.length).toBeGreaterThan(50);
-    expect([...new Set(messages)].filter((text) => !messageOf(text))).toEqual([]);
+    const notKeys = [...new Set(messages)].filter((text) => {
+      const ref = refusalOf(text);
+      return !ref || !Object.hasOwn(SERVER_MESSAGES, ref.key);
+    });
+    expect(notKeys).toEqual([]);
+  });
+
+  it('turn a schema refusal into the key and parameters the error body carries; anything else is a bad request', () => {
+    expect(schemaMessage(refusal('auth.mobile'))).toEqual({ key: 'auth.mobile' });
+    expect(schemaMessage(refusal('api.textTooLong', { what: 'Title', max: 120 }))).toEqual({ key: 'api.textTooLong', params: { what: 'Title', max: 120 } });
+    // An English sentence, even one the catalogue has, is not looked up.
+    expect(schemaMessage(SERVER_MESSAGES['auth.mobile'])).toEqual({ key: 'api.badRequest' });
+    expect(schemaMessage('auth.noSuchKey')).toEqual({ key: 'api.badRequest' });
+    expect(schemaMessage('Invalid type: Expected string but received 5')).toEqual({ key: 'api.badRequest' });
   });
 
   it('finds a schema text with parameters back to its key', () => {

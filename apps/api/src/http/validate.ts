@@ -1,15 +1,18 @@
 import { sValidator } from '@hono/standard-validator';
 import type { ValidationTargets } from 'hono';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { type MessageRef, messageOf, msg } from '@kamai/contracts';
+import { type MessageRef, SERVER_MESSAGES, type ServerMessageKey, msg, refusalOf } from '@kamai/contracts';
 import { ApiError } from './errors.ts';
 
 /**
  * A contract schema's refusal as a catalogue message. Schemas are shared with the web's forms and
- * name their refusals by text; a text the catalogue lacks (valibot's own defaults) is a bad request.
+ * name their refusals by key (contracts/src/refusal.ts); anything else (valibot's own defaults) is a
+ * bad request.
  */
-function schemaMessage(text: string | undefined): MessageRef {
-  return (text === undefined ? null : messageOf(text)) ?? msg('api.badRequest');
+export function schemaMessage(text: string | undefined): MessageRef {
+  const ref = refusalOf(text);
+  if (!ref || !Object.hasOwn(SERVER_MESSAGES, ref.key)) return msg('api.badRequest');
+  return msg(ref.key as ServerMessageKey, ref.params);
 }
 
 /**
@@ -43,7 +46,7 @@ function objectBody<Schema extends StandardSchemaV1>(schema: Schema): Schema {
     ...schema,
     '~standard': {
       ...standard,
-      validate: (value: unknown) => (Array.isArray(value) ? { issues: [{ message: 'The body must be a JSON object' }] } : standard.validate(value)),
+      validate: (value: unknown) => (Array.isArray(value) ? { issues: [{ message: 'api.badRequest' }] } : standard.validate(value)),
     },
   };
 }

@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { STAFF_ROLES, UploadRequest, type Role, msg, messageOf } from '@kamai/contracts';
+import { STAFF_ROLES, UploadRequest, type Role, msg } from '@kamai/contracts';
 import { badRequest, forbidden, notFound, respondWithError, unauthenticated } from '../http/errors.ts';
+import { schemaMessage } from '../http/validate.ts';
 import { DISK_PUT_PATH, DiskStorage } from './disk.ts';
 import { MAX_UPLOAD_BYTES, notAnImage, sniffStream, tooLarge } from './image.ts';
 import { newUploadKey, OBJECT_URL_PREFIX, objectURLFor, parseObjectKey, type ObjectStorage } from './port.ts';
@@ -107,7 +108,8 @@ async function uploadRequest(c: Context): Promise<UploadRequest> {
   }
   const result = v.safeParse(UploadRequest, json);
   if (!result.success || Array.isArray(json)) {
-    const message = (!result.success && messageOf(result.issues[0]?.message ?? '')) || msg('api.uploadPurpose');
+    const named = result.success ? null : schemaMessage(result.issues[0]?.message);
+    const message = named && named.key !== 'api.badRequest' ? named : msg('api.uploadPurpose');
     throw badRequest(message, { purpose: message });
   }
   return result.output;

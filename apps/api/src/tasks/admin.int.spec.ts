@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TaskBody } from '@kamai/contracts';
+import { type MessageRef, SERVER_MESSAGES, type TaskBody, serverText } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/index.ts';
 import { createTaskAs, etagAs, taskInput, updateTaskAs } from './testing.ts';
@@ -129,6 +129,11 @@ describe('admin task catalogue over HTTP', () => {
       expect(res.status, `${field}: ${JSON.stringify(body[field])}`).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
       expect(res.body.error.fields[field]).toMatch(message);
+      // Each field's message is a catalogue key (the schema's own), its English text beside it.
+      for (const [name, ref] of Object.entries(res.body.error.fieldKeys as Record<string, MessageRef>)) {
+        expect(Object.hasOwn(SERVER_MESSAGES, ref.key), `${name}: ${ref.key}`).toBe(true);
+        expect(res.body.error.fields[name]).toBe(serverText(ref));
+      }
     }
   });
 

@@ -21,6 +21,10 @@ describe('demo wallet', () => {
     expect((await user.get('/api/auth/user')).body.totalRupees).toBe('150.00');
     const history = (await user.get('/api/withdrawals')).body;
     expect(history).toMatchObject([{ amount: '100.00', status: 'pending', destination: 'UPI pr***@okhdfc' }]);
+    // The bonus's reason is the app's: its code travels beside the English, so the web shows it in Hindi too.
+    const bonus = { reason: 'Welcome bonus (demo data)', reasonCode: 'demo_welcome' };
+    expect((await user.get('/api/transactions')).body).toContainEqual(expect.objectContaining({ kind: 'adjustment', description: 'Adjustment: Welcome bonus (demo data)', params: bonus }));
+    expect((await user.get('/api/notifications')).body).toContainEqual(expect.objectContaining({ key: 'wallet_credited', params: expect.objectContaining(bonus) }));
     const finance = await signIn('finance');
     const queue = (await finance.get('/api/admin/withdrawals?status=pending')).body;
     expect(queue).toMatchObject([{ id: history[0].id, user: { name: 'Priya Sharma' }, payTo: { kind: 'upi', upiId: 'priya.sharma@okhdfc' } }]);

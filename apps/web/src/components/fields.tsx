@@ -52,7 +52,7 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-sm font-medium text-red-600">
-          {texts?.translateMessage(error)}
+          {texts?.refusalInLanguage(error)}
         </p>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { type MessageParams, NOTIFICATION_TEXTS, messageOf, renderText } from '@kamai/contracts';
+import { type MessageParams, NOTIFICATION_TEXTS, messageOf, refusalOf, renderText } from '@kamai/contracts';
 import { parseApiError } from '../lib/apiError.ts';
 import { i18n } from './index.ts';
 
@@ -14,9 +14,10 @@ import { i18n } from './index.ts';
  * - The `messages` namespace is not in the first download: a module that calls these while rendering
  *   is in a later chunk whose route loads it (routes/_authed.tsx), or takes them from
  *   `useServerTexts` (serverTexts.ts).
- * - The contracts' form schemas name their refusals by English text, a text of the same catalogue
- *   (SERVER_MESSAGES): `messageOf` finds its key. Texts only the web shows are looked up in the
- *   `errors` namespace by their English text; a message that is neither is shown as it came.
+ * - The contracts' form schemas name their refusals by catalogue key (contracts/src/refusal.ts), as the
+ *   server's `fieldKeys` do: `refusalInLanguage` shows `server.<key>`, nothing is found by its text.
+ *   Texts only the web shows (toast titles) are looked up in the `errors` namespace by their English
+ *   text; a message that is neither is shown as it came.
  */
 function locale(): string {
   return i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
@@ -30,16 +31,27 @@ function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS
   return typeof key === 'string' && Object.hasOwn(NOTIFICATION_TEXTS, key);
 }
 
-function withDestinationInLanguage(params: MessageParams | undefined): MessageParams | undefined {
+/**
+ * The parameters with the masked destination in the reader's words, and a reason the app wrote (its
+ * `reasonCode` names an `adjustmentReasons` text) in the reader's language; a staff member's reason
+ * stays as written.
+ */
+function paramsInLanguage(params: MessageParams | undefined): MessageParams {
   const destination = params?.['destination'];
-  return typeof destination === 'string' ? { ...params, destination: destinationInLanguage(destination) } : params;
+  const reasonCode = params?.['reasonCode'];
+  const reason = typeof reasonCode === 'string' ? template(`adjustmentReasons.${reasonCode}`) : null;
+  return {
+    ...params,
+    ...(typeof destination === 'string' && { destination: destinationInLanguage(destination) }),
+    ...(reason !== null && { reason }),
+  };
 }
 
 export function notificationInLanguage(n: { title: string; message: string; key?: string | undefined; params?: MessageParams | undefined }) {
   if (!isNotificationKey(n.key)) return { title: translateMessage(n.title), message: n.message };
   return {
     title: template(`notifications.${n.key}.title`) ?? n.title,
-    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, withDestinationInLanguage(n.params), locale()),
+    message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, paramsInLanguage(n.params), locale()),
   };
 }
 
@@ -59,13 +71,23 @@ const WITHOUT_PARAMS = new Set(['kyc_bonus']);
 export function ledgerInLanguage(t: { kind: string; description: string; params?: MessageParams | undefined }): string {
   if (!t.params && !WITHOUT_PARAMS.has(t.kind)) return t.description;
   const text = template(`ledger.${t.kind}`);
-  return text === null ? t.description : renderText(text, withDestinationInLanguage(t.params) ?? {}, locale());
+  return text === null ? t.description : renderText(text, paramsInLanguage(t.params), locale());
 }
 
 /** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */
 export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
   const text = ref?.key ? template(`server.${ref.key}`) : null;
-  return text === null ? translateMessage(english) : renderText(text, ref?.params, locale());
+  return text === null ? english : renderText(text, ref?.params, locale());
+}
+
+/**
+ * A form field's message: a schema's refusal (its key and parameters) in the reader's language, or a
+ * text already in it (the server's, from serverFieldTexts), as it is.
+ */
+export function refusalInLanguage(message: string): string {
+  const ref = refusalOf(message);
+  const text = ref ? template(`server.${ref.key}`) : null;
+  return text === null ? message : renderText(text, ref?.params, locale());
 }
 
 /** The server's message of a failed request (lib/api.ts's errors) in the reader's language; null when it sent none. */
@@ -84,6 +106,7 @@ export function translateMessage(message: string): string;
 export function translateMessage(message: string | undefined): string | undefined;
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;
+  if (refusalOf(message)) return refusalInLanguage(message);
   const ref = messageOf(message);
   if (ref) {
     const text = template(`server.${ref.key}`);

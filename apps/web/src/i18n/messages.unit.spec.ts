@@ -1,4 +1,5 @@
 import {
+  ADJUSTMENT_REASONS,
   KYC_MESSAGES,
   LEDGER_TEXTS,
   NOTIFICATION_TEXTS,
@@ -8,14 +9,17 @@ import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_TITLES,
   MESSAGES,
+  LoginRequest,
   SERVER_MESSAGES,
   type ServerMessageKey,
+  TaskInput,
   serverText,
 } from '@kamai/contracts';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, initialized } from './index.ts';
 import { loadServerTexts } from './serverTexts.ts';
-import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, serverMessage, translateMessage } from './messages.ts';
+import { destinationInLanguage, ledgerInLanguage, notificationInLanguage, refusalInLanguage, serverMessage, translateMessage } from './messages.ts';
 
 const texts = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
@@ -63,14 +67,33 @@ describe('every message the server can send, by its key, in both languages', () 
   });
 });
 
+describe('a form’s validation messages, by key from the schema to the screen', () => {
+  it('shows a schema’s refusal in the reader’s language, parameters filled in, without looking up any English', async () => {
+    const mobile = v.safeParse(LoginRequest, { mobile: '12', password: 'secret1' }).issues?.[0]?.message ?? '';
+    const title = v.safeParse(TaskInput, { ...{ title: 'x'.repeat(121), description: 'd', reward: '5' } }).issues?.find((i) => v.getDotPath(i) === 'title')?.message ?? '';
+    await i18n.changeLanguage('hi');
+    expect(refusalInLanguage(mobile)).toBe(i18n.t('server.auth.mobile', { ns: 'messages' }));
+    expect(refusalInLanguage(title)).toMatch(/120/);
+    expect(refusalInLanguage(title)).not.toContain('must be');
+    // A text already in the reader's language (the server's field texts) is shown as it is; so is an English sentence.
+    expect(refusalInLanguage('मोबाइल नंबर 10 अंकों का होना चाहिए')).toBe('मोबाइल नंबर 10 अंकों का होना चाहिए');
+    expect(refusalInLanguage(SERVER_MESSAGES['auth.mobile'])).toBe(SERVER_MESSAGES['auth.mobile']);
+    await i18n.changeLanguage('en');
+    expect(refusalInLanguage(mobile)).toBe(SERVER_MESSAGES['auth.mobile']);
+    expect(refusalInLanguage(title)).toBe('Title must be at most 120 characters');
+  });
+});
+
 describe('texts the server records, in the reader’s language', () => {
   it('has the English of every server key exactly as contracts has it, and a Hindi text for each', () => {
-    const en = i18n.getResourceBundle('en', 'messages') as { notifications: typeof NOTIFICATION_TEXTS; ledger: typeof LEDGER_TEXTS };
+    const en = i18n.getResourceBundle('en', 'messages') as { notifications: typeof NOTIFICATION_TEXTS; ledger: typeof LEDGER_TEXTS; adjustmentReasons: typeof ADJUSTMENT_REASONS };
     expect(en.notifications).toEqual(NOTIFICATION_TEXTS);
     expect(en.ledger).toEqual(LEDGER_TEXTS);
+    expect(en.adjustmentReasons).toEqual(ADJUSTMENT_REASONS);
     const hi = i18n.getResourceBundle('hi', 'messages') as Record<string, Record<string, unknown>>;
     for (const key of Object.keys(NOTIFICATION_TEXTS)) expect(hi.notifications?.[key], key).toMatchObject({ title: expect.any(String), message: expect.any(String) });
     for (const kind of Object.keys(LEDGER_TEXTS)) expect(hi.ledger?.[kind], kind).toEqual(expect.any(String));
+    for (const code of Object.keys(ADJUSTMENT_REASONS)) expect(hi.adjustmentReasons?.[code], code).toMatch(/[\u0900-\u097f]/);
   });
 
   it('renders a notification from its key and parameters, money in the reader’s locale', async () => {
@@ -88,6 +111,19 @@ describe('texts the server records, in the reader’s language', () => {
     expect(ledgerInLanguage({ kind: 'adjustment', description: 'Adjustment: Goodwill', params: { reason: 'Goodwill' } })).toBe('समायोजन: Goodwill');
     expect(ledgerInLanguage({ kind: 'kyc_bonus', description: 'KYC verification bonus' })).toBe('KYC सत्यापन बोनस');
     expect(ledgerInLanguage({ kind: 'withdrawal', description: 'Withdrawal to UPI ra***@okaxis' })).toBe('Withdrawal to UPI ra***@okaxis');
+  });
+
+  it('shows a reason the app wrote (the demo bonus) in the reader’s language, by its code', async () => {
+    const params = { reason: ADJUSTMENT_REASONS.demo_welcome, reasonCode: 'demo_welcome' };
+    await i18n.changeLanguage('hi');
+    expect(ledgerInLanguage({ kind: 'adjustment', description: 'Adjustment: Welcome bonus (demo data)', params })).toBe('समायोजन: स्वागत बोनस (डेमो डेटा)');
+    expect(notificationInLanguage({ title: '', message: '', key: 'wallet_credited', params: { amountPaise: 25000, ...params } }).message).toBe(
+      'आपके वॉलेट में ₹250.00 जोड़े गए: स्वागत बोनस (डेमो डेटा)',
+    );
+    // A code this app does not know leaves the reason as written.
+    expect(ledgerInLanguage({ kind: 'adjustment', description: '', params: { reason: 'Goodwill', reasonCode: 'other' } })).toBe('समायोजन: Goodwill');
+    await i18n.changeLanguage('en');
+    expect(ledgerInLanguage({ kind: 'adjustment', description: '', params })).toBe('Adjustment: Welcome bonus (demo data)');
   });
 
   it('has a Hindi text for every validation message and title of contracts', async () => {

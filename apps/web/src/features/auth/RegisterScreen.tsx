@@ -84,7 +84,7 @@ export function RegisterScreen() {
           </div>
           {consent.error ? (
             <p id={`${consentId}-error`} role="alert" className="mt-1 text-sm text-red-700">
-              {texts?.translateMessage(consent.error)}
+              {texts?.refusalInLanguage(consent.error)}
             </p>
           ) : null}
         </div>

@@ -12,15 +12,25 @@ const DISMISSED = 'kamai.alertsPrompt';
  * not again after "Not now" on this browser. The browser's own question comes only from the tap.
  */
 export function AlertsPrompt({ hasApproval }: { hasApproval: boolean }) {
-  const { t } = useTranslation('profile');
   const [hidden, setHidden] = useState(() => localStorage.getItem(DISMISSED) !== null);
-  const [pending, setPending] = useState(false);
   if (!hasApproval || hidden || alertPermission() !== 'default') return null;
+  return (
+    <AlertsPromptCard
+      onClose={() => {
+        localStorage.setItem(DISMISSED, 'shown');
+        setHidden(true);
+      }}
+    />
+  );
+}
 
-  const close = () => {
-    localStorage.setItem(DISMISSED, 'shown');
-    setHidden(true);
-  };
+/**
+ * The prompt itself. Its texts are the `profile` namespace's, which is not in the first download: only
+ * a shown prompt asks for them, so Home does not wait for that file every time it opens.
+ */
+function AlertsPromptCard({ onClose: close }: { onClose: () => void }) {
+  const { t } = useTranslation('profile');
+  const [pending, setPending] = useState(false);
   const accept = async () => {
     setPending(true);
     try {

@@ -6,12 +6,10 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
-import { compact, oneOf, word } from '../../lib/searchParams.ts';
+import { oneOf } from '../../lib/searchParams.ts';
 
 const route = getRouteApi('/_authed/admin/invitations');
 
-/** /admin/invitations' address: the status shown (every invitation when absent). */
-export const invitationSearch = (search: Record<string, unknown>): { status?: string } => compact<{ status?: string }>({ status: word(search.status) });
 
 /** Finance's list of invitations: `GET /api/admin/invitations?status=`. */
 export const invitationsQuery = (status: InvitationStatus | null) =>

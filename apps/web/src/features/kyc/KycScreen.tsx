@@ -7,7 +7,7 @@ import { Button } from '../../components/Button.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { CheckCircleIcon, UploadIcon } from '../../components/icons.tsx';
-import { translateMessage } from '../../i18n/messages.ts';
+import { refusalInLanguage } from '../../i18n/messages.ts';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
@@ -176,7 +176,7 @@ function UploadForm({ type, resubmitting }: { type: KycDocumentType; resubmittin
   const [pan, setPan] = useState('');
   const [panServerError, setPanServerError] = useState<string | null>(null);
   const panCheck = type === 'pan' && pan.trim() !== '' ? v.safeParse(KycDocumentRequest.entries.panNumber, pan) : null;
-  const panError = panCheck && !panCheck.success ? translateMessage(panCheck.issues[0].message) : panServerError;
+  const panError = panCheck && !panCheck.success ? refusalInLanguage(panCheck.issues[0].message) : panServerError;
   const panNumber = panCheck?.success ? panCheck.output : undefined;
   const panComplete = panCheck === null || panCheck.success;
   const ready = front.phase === 'done' && back.phase === 'done' && panComplete;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canWithdraw, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
+import { refusal } from '@kamai/contracts';
 
 describe("the 'Withdraw Money' button", () => {
   it('is enabled from a balance of ₹100', () => {
@@ -23,7 +24,8 @@ describe('checking the amount before a withdrawal is sent', () => {
   });
 
   it("refuses below ₹100 with 'Invalid Amount'", () => {
-    const invalid = { ok: false, title: 'Invalid Amount', message: 'Minimum withdrawal amount is ₹100' };
+    // The schema's refusal, by key: the toast shows its text in the reader's language.
+    const invalid = { ok: false, title: 'Invalid Amount', message: refusal('withdrawal.minimum') };
     expect(checkWithdrawalAmount('99.99', '500.00')).toEqual(invalid);
     expect(checkWithdrawalAmount('0', '500.00')).toEqual(invalid);
     expect(checkWithdrawalAmount('-150', '500.00')).toEqual(invalid);
