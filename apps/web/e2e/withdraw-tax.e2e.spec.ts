@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiAs, applySettings, expectAccessible, registeredAccount, setUpBrowserSuite, staffAccount, tx } from './helpers.ts';
+import { apiAs, applySettings, expectAccessible, openFinanceScreen, registeredAccount, setUpBrowserSuite, staffAccount, tx } from './helpers.ts';
 
 // Its own server: the tax rule set here (on adjustments, small thresholds) would tax the other wallet specs' withdrawals.
 const suite = setUpBrowserSuite();
@@ -7,10 +7,11 @@ const suite = setUpBrowserSuite();
 describe('the withdraw confirmation, when tax is withheld (docs/tax.md)', () => {
   it('shows what goes to the bank and the tax deducted under the rule, before the person confirms', async () => {
     const { server } = suite;
-    const [first, second, funder] = await Promise.all([
+    const [first, second, funder, payer] = await Promise.all([
       staffAccount(server, 'Anil', 'Admin', 'admin'),
       staffAccount(server, 'Bina', 'Admin', 'admin'),
       staffAccount(server, 'Farah', 'Khan', 'finance'),
+      staffAccount(server, 'Dev', 'Malik', 'finance'),
     ]);
     const label = 'Section 393 (old 194C)';
     await applySettings(server, first, second, {
@@ -35,5 +36,16 @@ describe('the withdraw confirmation, when tax is withheld (docs/tax.md)', () => 
     await page.getByTestId('wallet-balance').getByText('₹100.00').waitFor();
     const list = await (await apiAs(server, user, 'GET', '/api/withdrawals')).json();
     expect(list[0]).toMatchObject({ amount: '200.00', tax: { amount: '40.00', code: '393-194C' }, net: '160.00' });
+
+    // Finance's queue shows what to transfer (the net), with the tax beside it, on the card and in the pay dialog.
+    const desk = await openFinanceScreen(await suite.signedIn(payer));
+    const card = desk.getByTestId('pending-withdrawal').filter({ hasText: 'Ravi' });
+    await card.getByText('₹160.00', { exact: true }).waitFor();
+    const taxLine = tx('en', 'finance:queue.taxWithheld', { amount: '₹200.00', tax: '₹40.00', code: '393-194C' });
+    await expect(card.getByTestId('tax-withheld').textContent()).resolves.toBe(taxLine);
+    await card.getByRole('button', { name: 'Mark Paid' }).click();
+    const pay = desk.getByRole('dialog');
+    await expect(pay.getByTestId('tax-withheld').textContent()).resolves.toBe(taxLine);
+    await expectAccessible(desk, 'finance queue with tax withheld');
   });
 });

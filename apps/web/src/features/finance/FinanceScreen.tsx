@@ -17,7 +17,7 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { FinanceTabs } from './FinanceTabs.tsx';
 import { useAdjustmentMutation } from './financeMutations.ts';
-import { PayForm, PayTo, ReasonForm } from './WithdrawalForms.tsx';
+import { PayForm, PayTo, ReasonForm, TaxWithheld } from './WithdrawalForms.tsx';
 import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
 import type { AdjustmentToConfirm } from './AdjustmentConfirmDialog.tsx';
 import { ledgerPersonQuery } from './ledgerPerson.ts';
@@ -131,8 +131,9 @@ function WithdrawalCard({ withdrawal, onPay, onReject }: { withdrawal: FinanceWi
           <p className="truncate font-semibold text-slate-900">{withdrawal.user.name}</p>
           <p className="text-sm text-slate-600">+91 {withdrawal.user.mobile}</p>
         </div>
-        <p className="shrink-0 text-xl font-bold tabular-nums text-slate-900">{formatRupees(withdrawal.amount)}</p>
+        <p className="shrink-0 text-xl font-bold tabular-nums text-slate-900">{formatRupees(withdrawal.net)}</p>
       </div>
+      <TaxWithheld withdrawal={withdrawal} />
       <PayTo payTo={withdrawal.payTo} />
       <p className="text-xs text-slate-500">
         {t('queue.requested')} <time dateTime={withdrawal.requestedAt}>{formatDateTime(withdrawal.requestedAt)}</time> ·{' '}

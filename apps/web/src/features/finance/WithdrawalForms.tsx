@@ -38,14 +38,29 @@ export function PayTo({ payTo }: { payTo: WithdrawalDestination }) {
   );
 }
 
+/**
+ * The tax withheld from a withdrawal (docs/tax.md), beside the net that finance transfers: the big
+ * figure is what the bank must be paid, never the amount asked.
+ */
+export function TaxWithheld({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
+  const { t } = useTranslation('finance');
+  if (!withdrawal.tax) return null;
+  return (
+    <p className="text-sm text-slate-700" data-testid="tax-withheld">
+      {t('queue.taxWithheld', { amount: formatRupees(withdrawal.amount), tax: formatRupees(withdrawal.tax.amount), code: withdrawal.tax.code })}
+    </p>
+  );
+}
+
 function Summary({ withdrawal }: { withdrawal: FinanceWithdrawalBody }) {
   const { t } = useTranslation('finance');
   return (
     <div className="grid gap-2">
       <p className="text-sm text-slate-700">
-        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.amount)}</span> {t('queue.toName', { name: withdrawal.user.name })}{' '}
+        <span className="text-lg font-bold text-slate-900">{formatRupees(withdrawal.net)}</span> {t('queue.toName', { name: withdrawal.user.name })}{' '}
         <span className="whitespace-nowrap">(+91 {withdrawal.user.mobile})</span>
       </p>
+      <TaxWithheld withdrawal={withdrawal} />
       <PayTo payTo={withdrawal.payTo} />
     </div>
   );
@@ -92,7 +107,7 @@ export function PayForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithd
       form,
       failed: t('actionFailed'),
       failure: t('pay.failed'),
-      success: { title: t('pay.done'), description: t('pay.doneDescription', { amount: formatRupees(withdrawal.amount), name: withdrawal.user.name }) },
+      success: { title: t('pay.done'), description: t('pay.doneDescription', { amount: formatRupees(withdrawal.net), name: withdrawal.user.name }) },
       onDone,
     }),
   );
