@@ -29,7 +29,7 @@ async function api(method: string, url: string, body?: unknown): Promise<unknown
 }
 
 beforeAll(async () => {
-  staff = await registeredAccount(suite.server, 'Meera', 'Staff');
+  staff = await registeredAccount(suite.server, 'Meera', 'Sethi');
   // Roles separate duties; a small team grants one person all three, explicitly.
   const roles = ['admin', 'reviewer', 'finance'] as const;
   for (const role of roles) grantRole(suite.server, staff.mobile, role);
