@@ -168,6 +168,9 @@ export async function sweepInvitations(deps: AppDeps, log: (line: string) => voi
       log(`[invitations] ${row.id}: not finished yet: ${String(err)}`);
     }
   }
+  // What is due is read from the read model: it must hold every milestone already in the log (an
+  // approval answered a moment ago), or a sweep run right after it would find nothing due.
+  await deps.runner.waitFor(await deps.store.headPosition());
   for (const row of await dueInvitations(deps.db)) {
     try {
       if (row.invitee_status === 'pending' && row.approved_at !== null) {
@@ -214,8 +217,7 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
         const due = readHeaders(seen, upTo, MILESTONES).length > 0;
         seen = upTo;
         if (!due) continue;
-        // The sweep finds what is due in the read model: it waits for it to hold this milestone.
-        await deps.runner.waitFor(upTo);
+        // The sweep waits for the read model to hold this milestone before it reads what is due.
         await sweepInvitations(deps, log);
       } while (again);
     })()
