@@ -140,6 +140,8 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       const confirm = dialog.getByTestId('withdraw-confirm');
       await confirm.getByText(t('wallet:withdraw.toUpi', { upiId: 'arjun.yadav@okhdfc' })).waitFor();
       await expect(confirm.textContent()).resolves.toContain('₹100.00');
+      // Confirm is enabled once the tax quote has answered; axe judges its colours after that, not mid-fade.
+      await confirm.getByRole('button', { name: t('wallet:withdraw.confirm'), disabled: false }).waitFor();
       await expectAccessible(page, `withdraw confirmation (${language})`);
       await confirm.getByRole('button', { name: t('wallet:withdraw.confirm') }).click();
       await toast(page, t('wallet:withdraw.requested')).waitFor();
