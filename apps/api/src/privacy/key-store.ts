@@ -58,40 +58,108 @@ export class KeyStoreError extends Error {
   override readonly name = 'KeyStoreError';
 }
 
+/** A tombstone as the stores list them: the order it was written in, and whose key it ended. */
+export interface Tombstone {
+  seq: number;
+  subject: string;
+}
+
 /**
- * What both key stores do the same way around their reads: a key is created on first use (the
- * store's `create`, race-safe between processes), a read never creates one, and system keys are
- * subjects under a prefix.
+ * What both key stores keep the same way in each process, around their storage calls: keys cached
+ * in memory; once per event-loop turn that uses a key, a cheap mark of what other processes
+ * committed (`changeMark`) is looked at, and when it moved, the tombstones written since drop their
+ * keys from the cache; the open stores of this process on the same storage hear of an erasure at
+ * once. A key is created on first use (the store's `create`, race-safe between processes), a read
+ * never creates one, and system keys are subjects under a prefix.
  */
 export abstract class CachingKeyStore implements KeyStore {
-  /** The subject's key; null once erased; undefined when it has none yet. */
-  protected abstract read(subject: string): Buffer | null | undefined;
+  readonly #cache = new Map<string, Buffer | null>();
+  #mark = -1;
+  #lastTombstone = 0;
+  /** The mark is looked at once per event-loop turn. */
+  readonly #turn = new OncePerTurn();
+  /** The open key stores of this process, by storage: an erasure reaches its siblings at once. */
+  static readonly #open = new Map<string, Set<CachingKeyStore>>();
+  #storage = '';
+
+  /** The subject's stored key, unwrapped; null when a tombstone stands; undefined when it has none yet. */
+  protected abstract lookup(subject: string): Buffer | null | undefined;
   /** Creates the subject's key unless it exists or was erased (the first creator wins). */
   protected abstract create(subject: string): void;
-  abstract erase(subject: string): void;
-  abstract close(): void;
+  /** Deletes the subject's key and writes its tombstone, for every process on the storage. */
+  protected abstract eraseStored(subject: string): void;
+  /** Something that changes whenever another process commits to the storage, cheap to read. */
+  protected abstract changeMark(): number;
+  /** The tombstones written after `seq`, in order. */
+  protected abstract tombstonesAfter(seq: number): Tombstone[];
+  protected abstract closeStorage(): void;
+
+  /** Called by a store once its storage is open: `storage` names it (siblings share the name). */
+  protected opened(storage: string, lastTombstone: number): void {
+    this.#storage = storage;
+    this.#lastTombstone = lastTombstone;
+    this.#mark = this.changeMark();
+    const siblings = CachingKeyStore.#open.get(storage) ?? new Set<CachingKeyStore>();
+    siblings.add(this);
+    CachingKeyStore.#open.set(storage, siblings);
+  }
+
+  /** Forgets cached keys of subjects another process erased since the last look. */
+  #refresh(): void {
+    this.#turn.lookFirst(() => {
+      const mark = this.changeMark();
+      if (mark === this.#mark) return;
+      for (const row of this.tombstonesAfter(this.#lastTombstone)) {
+        this.#cache.set(row.subject, null);
+        this.#lastTombstone = row.seq;
+      }
+      // Only once every tombstone is read: a failed read is looked at again.
+      this.#mark = mark;
+    });
+  }
+
+  #read(subject: string): Buffer | null | undefined {
+    this.#refresh();
+    if (this.#cache.has(subject)) return this.#cache.get(subject);
+    const key = this.lookup(subject);
+    if (key !== undefined) this.#cache.set(subject, key);
+    return key;
+  }
 
   keyFor(subject: string): Buffer | null {
-    const known = this.read(subject);
+    const known = this.#read(subject);
     if (known !== undefined) return known;
     this.create(subject);
-    const created = this.read(subject);
+    const created = this.#read(subject);
     if (created === undefined) throw new KeyStoreError(`no key for ${subject} after creating it`);
     return created;
   }
 
   existingKey(subject: string): Buffer | null {
-    return this.read(subject) ?? null;
+    return this.#read(subject) ?? null;
   }
 
   isErased(subject: string): boolean {
-    return this.read(subject) === null;
+    return this.#read(subject) === null;
   }
 
   systemKey(name: string): Buffer {
     const key = this.keyFor(SYSTEM_PREFIX + name);
     if (!key) throw new KeyStoreError(`system key ${name} is missing`);
     return key;
+  }
+
+  erase(subject: string): void {
+    if (subject.startsWith(SYSTEM_PREFIX)) throw new KeyStoreError('system keys are never erased');
+    this.eraseStored(subject);
+    for (const store of CachingKeyStore.#open.get(this.#storage) ?? [this]) store.#cache.set(subject, null);
+  }
+
+  close(): void {
+    const siblings = CachingKeyStore.#open.get(this.#storage);
+    siblings?.delete(this);
+    if (siblings?.size === 0) CachingKeyStore.#open.delete(this.#storage);
+    this.closeStorage();
   }
 }
 
@@ -111,29 +179,20 @@ export function verifyKek(kek: Buffer, check: Buffer, where: string): void {
 
 /**
  * The key store in one SQLite file (DATA_DIR/keys.sqlite), shared by every process on the data
- * directory. Keys are cached in memory; in each turn of the event loop that uses a key, the file's
- * `data_version` is looked at once, and when another connection committed since, the tombstones
- * added meanwhile drop their keys from the cache: an erasure in another process stops this one from
- * opening that subject's data from its next turn on. Connections in this process to the same file
- * hear of an erasure at once. (Asking SQLite on every key use cost about 5 % of a withdrawal's
- * event-loop time: an event seals or opens several fields, a read opens many events.)
+ * directory. The mark of other processes' commits is the file's `data_version`, so an erasure in
+ * another process stops this one from opening that subject's data from its next turn on. (Asking
+ * SQLite on every key use cost about 5 % of a withdrawal's event-loop time: an event seals or opens
+ * several fields, a read opens many events.)
  */
 export class SqliteKeyStore extends CachingKeyStore {
   readonly file: string;
   readonly #db: Database.Database;
   readonly #kek: Buffer;
-  readonly #cache = new Map<string, Buffer | null>();
-  #dataVersion = -1;
-  #lastTombstone = 0;
-  /** `data_version` is looked at once per event-loop turn. */
-  readonly #turn = new OncePerTurn();
-  /** The open key stores of this process, by file: an erasure reaches its siblings at once. */
-  static readonly #open = new Map<string, Set<SqliteKeyStore>>();
   readonly #sql: {
     dataVersion: Database.Statement<[], number>;
     key: Database.Statement<[string], Buffer>;
     tombstone: Database.Statement<[string], number>;
-    tombstonesAfter: Database.Statement<[number], { seq: number; subject: string }>;
+    tombstonesAfter: Database.Statement<[number], Tombstone>;
     insertKey: Database.Statement<[string, Buffer]>;
     deleteKey: Database.Statement<[string]>;
     insertTombstone: Database.Statement<[string, string]>;
@@ -172,41 +231,21 @@ export class SqliteKeyStore extends CachingKeyStore {
       deleteKey: db.prepare('DELETE FROM data_keys WHERE subject = ?'),
       insertTombstone: db.prepare('INSERT OR IGNORE INTO tombstones (subject, erased_at) VALUES (?, ?)'),
     };
-    this.#lastTombstone = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM tombstones').pluck().get() ?? 0;
-    this.#dataVersion = this.#sql.dataVersion.get() ?? 0;
-    const siblings = SqliteKeyStore.#open.get(this.file) ?? new Set<SqliteKeyStore>();
-    siblings.add(this);
-    SqliteKeyStore.#open.set(this.file, siblings);
+    this.opened(`sqlite:${this.file}`, db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM tombstones').pluck().get() ?? 0);
   }
 
-  /** Forgets cached keys of subjects another process erased since the last look. */
-  #refresh(): void {
-    this.#turn.lookFirst(() => {
-      const version = this.#sql.dataVersion.get() ?? 0;
-      if (version === this.#dataVersion) return;
-      for (const row of this.#sql.tombstonesAfter.all(this.#lastTombstone)) {
-        this.#cache.set(row.subject, null);
-        this.#lastTombstone = row.seq;
-      }
-      // Only once every tombstone is read: a failed read is looked at again.
-      this.#dataVersion = version;
-    });
+  protected changeMark(): number {
+    return this.#sql.dataVersion.get() ?? 0;
   }
 
-  protected read(subject: string): Buffer | null | undefined {
-    this.#refresh();
-    if (this.#cache.has(subject)) return this.#cache.get(subject);
+  protected tombstonesAfter(seq: number): Tombstone[] {
+    return this.#sql.tombstonesAfter.all(seq);
+  }
+
+  protected lookup(subject: string): Buffer | null | undefined {
     const wrapped = this.#sql.key.get(subject);
-    if (wrapped) {
-      const key = unwrap(this.#kek, subject, wrapped);
-      this.#cache.set(subject, key);
-      return key;
-    }
-    if (this.#sql.tombstone.get(subject) !== undefined) {
-      this.#cache.set(subject, null);
-      return null;
-    }
-    return undefined;
+    if (wrapped) return unwrap(this.#kek, subject, wrapped);
+    return this.#sql.tombstone.get(subject) !== undefined ? null : undefined;
   }
 
   protected create(subject: string): void {
@@ -218,23 +257,18 @@ export class SqliteKeyStore extends CachingKeyStore {
     }).immediate();
   }
 
-  erase(subject: string): void {
-    if (subject.startsWith(SYSTEM_PREFIX)) throw new KeyStoreError('system keys are never erased');
+  protected eraseStored(subject: string): void {
     this.#db.transaction(() => {
       this.#sql.deleteKey.run(subject);
       this.#sql.insertTombstone.run(subject, new Date().toISOString());
     }).immediate();
-    for (const store of SqliteKeyStore.#open.get(this.file) ?? [this]) store.#cache.set(subject, null);
     // The deleted page's old bytes may still sit in the WAL: copy it into the file (secure_delete
     // zeroes the freed cells there) and truncate the WAL to nothing. A reader holding an old
     // snapshot can stop the truncation; the next erasure's checkpoint (or SQLite's own) finishes it.
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
-  close(): void {
-    const siblings = SqliteKeyStore.#open.get(this.file);
-    siblings?.delete(this);
-    if (siblings?.size === 0) SqliteKeyStore.#open.delete(this.file);
+  protected closeStorage(): void {
     if (this.#db.open) this.#db.close();
   }
 }

@@ -5,9 +5,8 @@
  * the database alone opens no key.
  *
  * Queries are synchronous (the port is: see key-store.ts) through postgres-sync.ts. Keys are cached
- * in memory; an erasure NOTIFYs at commit, and the other nodes' workers count the notification, which
- * each store looks at once per event-loop turn (a load from shared memory, no round trip): when it
- * moved, the tombstones added since are read and their keys dropped from the cache. So another node
+ * as in every key store (CachingKeyStore); an erasure NOTIFYs at commit, and the other nodes' workers
+ * count the notifications: that count is the mark each store looks at once per turn. So another node
  * stops opening an erased subject's data from its first turn after the notification arrives
  * (milliseconds on one network), and this node's other stores at once.
  *
@@ -16,9 +15,8 @@
  * secure deletion there (the KEK, which never enters the database, and the backups' retention).
  */
 import { randomBytes } from 'node:crypto';
-import { OncePerTurn } from '../once-per-turn.ts';
 import { SHARED_CHANNEL, type SyncPostgres, ensureTables, openSyncPostgres } from '../event-store/postgres-sync.ts';
-import { CachingKeyStore, KeyStoreError, SYSTEM_PREFIX, kekCheck, unwrap, verifyKek, wrap } from './key-store.ts';
+import { CachingKeyStore, KeyStoreError, type Tombstone, kekCheck, unwrap, verifyKek, wrap } from './key-store.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS kamai.data_keys (
@@ -42,56 +40,40 @@ export class PostgresKeyStore extends CachingKeyStore {
   readonly #pg: SyncPostgres;
   readonly #release: () => void;
   readonly #kek: Buffer;
-  readonly #cache = new Map<string, Buffer | null>();
-  /** The notification count last looked at, and the last tombstone read. */
-  #changes = -1;
-  #lastTombstone = 0;
-  readonly #turn = new OncePerTurn();
-  /** The open key stores of this process, by database: an erasure reaches its siblings at once. */
-  static readonly #open = new Map<string, Set<PostgresKeyStore>>();
-  readonly #url: string;
 
   constructor(url: string, kek: Buffer) {
     super();
     if (kek.length !== 32) throw new KeyStoreError('the key-encryption key must be 32 bytes');
     this.#kek = kek;
-    this.#url = url;
     const { pg, release } = openSyncPostgres(url);
     this.#pg = pg;
     this.#release = release;
+    let lastTombstone: number;
     try {
       ensureTables(pg, SCHEMA);
       pg.query('INSERT INTO kamai.key_check (id, wrapped) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [kekCheck(kek)]);
       const [check] = pg.query<{ wrapped: Uint8Array }>('SELECT wrapped FROM kamai.key_check WHERE id = 1');
       verifyKek(kek, buffer(check!.wrapped), 'the key store in PostgreSQL');
-      this.#changes = pg.changes;
-      this.#lastTombstone = Number(pg.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM kamai.key_tombstones')[0]!.seq);
+      lastTombstone = Number(pg.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM kamai.key_tombstones')[0]!.seq);
     } catch (err) {
       release();
       throw err;
     }
-    const siblings = PostgresKeyStore.#open.get(url) ?? new Set<PostgresKeyStore>();
-    siblings.add(this);
-    PostgresKeyStore.#open.set(url, siblings);
+    this.opened(`postgres:${url}`, lastTombstone);
   }
 
-  /** Forgets cached keys of subjects another node erased since the last look. */
-  #refresh(): void {
-    this.#turn.lookFirst(() => {
-      const changes = this.#pg.changes;
-      if (changes === this.#changes) return;
-      const rows = this.#pg.query<{ seq: string; subject: string }>('SELECT seq, subject FROM kamai.key_tombstones WHERE seq > $1 ORDER BY seq', [this.#lastTombstone]);
-      for (const row of rows) {
-        this.#cache.set(row.subject, null);
-        this.#lastTombstone = Number(row.seq);
-      }
-      this.#changes = changes;
-    });
+  /** The count of notifications this node's worker heard: a load from shared memory, no round trip. */
+  protected changeMark(): number {
+    return this.#pg.changes;
   }
 
-  protected read(subject: string): Buffer | null | undefined {
-    this.#refresh();
-    if (this.#cache.has(subject)) return this.#cache.get(subject);
+  protected tombstonesAfter(seq: number): Tombstone[] {
+    return this.#pg
+      .query<{ seq: string; subject: string }>('SELECT seq, subject FROM kamai.key_tombstones WHERE seq > $1 ORDER BY seq', [seq])
+      .map((row) => ({ seq: Number(row.seq), subject: row.subject }));
+  }
+
+  protected lookup(subject: string): Buffer | null | undefined {
     const [row] = this.#pg.query<{ wrapped: Uint8Array | null; erased: boolean }>(
       `SELECT (SELECT wrapped FROM kamai.data_keys WHERE subject = $1) AS wrapped,
               EXISTS (SELECT 1 FROM kamai.key_tombstones WHERE subject = $1) AS erased`,
@@ -100,13 +82,9 @@ export class PostgresKeyStore extends CachingKeyStore {
     // A tombstone wins over a key (one created by a node racing the erasure is deleted now).
     if (row!.erased) {
       if (row!.wrapped) this.#pg.query('DELETE FROM kamai.data_keys WHERE subject = $1', [subject]);
-      this.#cache.set(subject, null);
       return null;
     }
-    if (!row!.wrapped) return undefined;
-    const key = unwrap(this.#kek, subject, buffer(row!.wrapped));
-    this.#cache.set(subject, key);
-    return key;
+    return row!.wrapped ? unwrap(this.#kek, subject, buffer(row!.wrapped)) : undefined;
   }
 
   protected create(subject: string): void {
@@ -119,21 +97,16 @@ export class PostgresKeyStore extends CachingKeyStore {
     );
   }
 
-  erase(subject: string): void {
-    if (subject.startsWith(SYSTEM_PREFIX)) throw new KeyStoreError('system keys are never erased');
+  protected eraseStored(subject: string): void {
     this.#pg.transaction(() => {
       this.#pg.query('DELETE FROM kamai.data_keys WHERE subject = $1', [subject]);
       this.#pg.query('INSERT INTO kamai.key_tombstones (subject, erased_at) VALUES ($1, now()) ON CONFLICT (subject) DO NOTHING', [subject]);
       // Delivered at commit: the other nodes' stores look at the tombstones on their next turn.
       this.#pg.query(`SELECT pg_notify('${SHARED_CHANNEL}', 'erased')`);
     });
-    for (const store of PostgresKeyStore.#open.get(this.#url) ?? [this]) store.#cache.set(subject, null);
   }
 
-  close(): void {
-    const siblings = PostgresKeyStore.#open.get(this.#url);
-    siblings?.delete(this);
-    if (siblings?.size === 0) PostgresKeyStore.#open.delete(this.#url);
+  protected closeStorage(): void {
     this.#release();
   }
 }
