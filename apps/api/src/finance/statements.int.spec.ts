@@ -157,6 +157,14 @@ describe('bank statements matched many ways, and the exceptions queue', () => {
     expect(stillOpen).not.toContain(credit.id);
     const resolved = (await finance.get<StatementExceptionBody[]>('/api/admin/ledger/statement-exceptions?status=resolved')).body;
     expect(resolved.map((e) => e.id)).toEqual(expect.arrayContaining([debit.id, credit.id]));
+    // Each step is in the audit list, the exception as the reference.
+    const admin = await server.signUp({ roles: ['admin'] });
+    const audit = (await admin.get<{ action: string; reference: string; actor: { id: string } }[]>('/api/admin/audit')).body;
+    expect(audit.filter((e) => e.reference === debit.id || e.reference === credit.id).map((e) => [e.action, e.actor.id])).toEqual([
+      ['statement_written_off', colleague.userId],
+      ['statement_write_off_requested', finance.userId],
+      ['statement_exception_matched', finance.userId],
+    ]);
     // The note is not in the log in plain text: it is sealed under its writer's key.
     const db = new Database(join(server.dataDir, 'events.sqlite'), { readonly: true });
     const stored = db.prepare('SELECT data FROM events WHERE stream_id = ?').all(`statement-exception-${credit.id}`);
