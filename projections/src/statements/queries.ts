@@ -103,3 +103,13 @@ export async function bookedFundingsBetween(db: ReadDbHandle, fromDay: string, t
     .where('value_date', '<=', toDay)
     .execute();
 }
+
+/** The exceptions already opened (resolved or not) dated between two IST days: what an import of the same lines again does not open twice. */
+export async function exceptionsDatedBetween(db: ReadDbHandle, fromDay: string, toDay: string) {
+  return db
+    .selectFrom('statement_exceptions')
+    .select(['kind', 'date', 'amount_paise', 'reference'])
+    .where('date', '>=', fromDay)
+    .where('date', '<=', toDay)
+    .execute();
+}

@@ -156,3 +156,21 @@ export function exceptionsOf(
       : []),
   ];
 }
+
+/** Key of an exception as an import sees it: the same line (or payout, or balance) read again has the same key. */
+const keyOf = (e: { kind: string; date: string; amountPaise: number; reference: string | null }) => `${e.kind}|${e.date}|${e.amountPaise}|${e.reference ?? ''}`;
+
+/**
+ * The drafts not already in the queue (open or resolved): a statement imported again, or one that
+ * overlaps the last, opens each exception once. Counted, so two equal lines already there hold back two.
+ */
+export function notOpenedBefore(drafts: readonly ExceptionDraft[], existing: readonly { kind: string; date: string; amountPaise: number; reference: string | null }[]): ExceptionDraft[] {
+  const counts = new Map<string, number>();
+  for (const e of existing) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1);
+  return drafts.filter((d) => {
+    const left = counts.get(keyOf(d)) ?? 0;
+    if (left === 0) return true;
+    counts.set(keyOf(d), left - 1);
+    return false;
+  });
+}

@@ -15,6 +15,7 @@ import { statementExceptionDecider, statementRunDecider } from '@kamai/domain';
 import {
   bankCashAt,
   bookedFundingsBetween,
+  exceptionsDatedBetween,
   findStatementException,
   listStatementExceptions,
   paidBatchMembers,
@@ -34,7 +35,7 @@ import { validate } from '../http/validate.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { caughtUp } from './ledger-routes.ts';
 import { csvBody, missingColumns } from './payouts.ts';
-import { MATCH_WINDOW_DAYS, type StatementLine, exceptionsOf, matchStatement } from './statements-match.ts';
+import { MATCH_WINDOW_DAYS, type StatementLine, exceptionsOf, matchStatement, notOpenedBefore } from './statements-match.ts';
 
 const financeStaff = withRole('finance');
 const exceptionId = idParam('id', UUID_PATTERN, msg('statement.exceptionNotFound'));
@@ -136,7 +137,8 @@ export const statementRoutes = new Hono<AppEnv>()
     const missing = payouts.filter((p) => !result.matchedPayouts.has(p.withdrawalId) && p.paidAt >= start && p.paidAt <= end);
     const ledgerPaise = await bankCashAt(deps.db, end);
     const drafts = exceptionsOf(result, missing, closing && { line: closing.line, date: closing.date, closingPaise: closing.paise, ledgerPaise });
-    const exceptions = drafts.map((d) => ({ exceptionId: commandId(), ...d }));
+    const before = (await exceptionsDatedBetween(deps.db, from, to)).map((e) => ({ kind: e.kind, date: e.date, amountPaise: e.amount_paise, reference: e.reference }));
+    const exceptions = notOpenedBefore(drafts, before).map((d) => ({ exceptionId: commandId(), ...d }));
     const runId = commandId();
     const at = deps.now().toISOString();
     const missingFromStatement = missing.map((p) => ({ withdrawalId: p.withdrawalId, amountPaise: p.amountPaise, utr: p.utr ?? '', paidAt: p.paidAt }));
