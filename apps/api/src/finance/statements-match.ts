@@ -103,7 +103,8 @@ export function matchStatement(lines: readonly StatementLine[], ledger: LedgerSi
       (f) =>
         !usedFundings.has(f.id) &&
         within(f.amountPaise, line.amountPaise, tolerancePaise) &&
-        names(line, f.reference) &&
+        // The company's transfer may carry the bank's own UTR in that cell: its reference may be in the narration.
+        (names(line, f.reference) || normaliseReference(line.narration).includes(normaliseReference(f.reference))) &&
         inWindow(line, istDay(f.valueDate).start),
     );
     if (funding) {

@@ -58,7 +58,7 @@ describe('bank statements matched many ways, and the exceptions queue', () => {
     const today = istToday();
     const run = await importStatement([
       ['Date', 'Narration', 'Debit', 'Credit', 'UTR'],
-      [today, 'NEFT CR COMPANY NEFT-CO-7001', '', '"10,000.00"', ''],
+      [today, 'NEFT CR COMPANY NEFT-CO-7001', '', '"10,000.00"', 'SBIN0000123456'],
       [today, `BULK UPLOAD KAMAI ${batch.id.slice(0, 8)}`, '"1,503.00"', '', ''],
       [today, 'BULK PAYMENT CHARGES INCL GST', '17.70', '', ''],
     ]);
