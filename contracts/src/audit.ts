@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint_registered',
   'webhook_endpoint_deleted',
   'webhook_replay_requested',
+  'statement_exception_matched',
+  'statement_write_off_requested',
+  'statement_written_off',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -21,6 +21,7 @@ import { PUSH_MESSAGES } from './push.ts';
 import { TAX_MESSAGES } from './tax.ts';
 import { PERIOD_MESSAGES } from './periods.ts';
 import { INVITATION_MESSAGES } from './invitations.ts';
+import { STATEMENT_MESSAGES } from './statements.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -165,6 +166,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('tax', TAX_MESSAGES),
   ...prefixed('period', PERIOD_MESSAGES),
   ...prefixed('invitation', INVITATION_MESSAGES),
+  ...prefixed('statement', STATEMENT_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -109,7 +109,7 @@ export const ResultsImportBody = v.object({
 export type ResultsImportBody = v.InferOutput<typeof ResultsImportBody>;
 
 /** The bank statement's columns (any order): a debit is money out of the payout account. */
-export const STATEMENT_COLUMNS = ['date', 'narration', 'debit', 'credit', 'utr'] as const;
+export const STATEMENT_COLUMNS = ['date', 'narration', 'debit', 'credit', 'utr', 'balance'] as const;
 /** `reference` is accepted in place of `narration`. */
 export const STATEMENT_COLUMN_ALIASES: Readonly<Record<string, (typeof STATEMENT_COLUMNS)[number]>> = { reference: 'narration' };
 

@@ -41,6 +41,8 @@ export const DEFAULT_LIMITS = {
   inviterMonthlyCapPaise: rupees(250),
   /** All invitation bonuses ever; once spent, the programme stops. */
   invitationBudgetPaise: rupees(50000),
+  /** How far a bank statement line and the payout (or batch, funding) it matches may differ. */
+  statementMatchTolerancePaise: 0,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -83,6 +85,7 @@ export function limitsBody(limits: Limits) {
     inviterBonus: formatPaise(limits.inviterBonusPaise),
     inviterMonthlyCap: formatPaise(limits.inviterMonthlyCapPaise),
     invitationBudget: formatPaise(limits.invitationBudgetPaise),
+    statementMatchTolerance: formatPaise(limits.statementMatchTolerancePaise),
   };
 }
 
@@ -106,6 +109,7 @@ export const SettingsBody = v.object({
   inviterBonus: v.string(),
   inviterMonthlyCap: v.string(),
   invitationBudget: v.string(),
+  statementMatchTolerance: v.string(),
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
   /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
   taxRules: v.array(TaxRuleBody),
@@ -173,6 +177,7 @@ export const SettingsUpdateRequest = v.object({
   inviterBonus: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   inviterMonthlyCap: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  statementMatchTolerance: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
 });
 
 /**

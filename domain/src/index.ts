@@ -30,3 +30,4 @@ export * from './user/tax-years.ts';
 export * from './finance/periods.ts';
 export * from './invitations/invitation.ts';
 export * from './invitations/credit.ts';
+export * from './finance/statements.ts';

@@ -58,3 +58,6 @@ export * from './reviewer-stats/queries.ts';
 export * from './invitations/schema.ts';
 export * from './invitations/projection.ts';
 export * from './invitations/queries.ts';
+export * from './statements/schema.ts';
+export * from './statements/projection.ts';
+export * from './statements/queries.ts';

@@ -16,6 +16,7 @@ import { workflowsProjection } from './workflows/projection.ts';
 import { webhooksProjection } from './webhooks/projection.ts';
 import { reviewerStatsProjection } from './reviewer-stats/projection.ts';
 import { invitationsProjection } from './invitations/projection.ts';
+import { statementsProjection } from './statements/projection.ts';
 
 /**
  * Every read model, in the order they apply each event. A new read model is one folder (projection,
@@ -39,6 +40,7 @@ export const allProjections: readonly Projection[] = [
   webhooksProjection,
   reviewerStatsProjection,
   invitationsProjection,
+  statementsProjection,
 ];
 
 /** The projections with these names, in registry order; an unknown name throws, naming the known ones. */

@@ -10,6 +10,7 @@ import type { AppSettingsTable, WithdrawalRequestsTable } from './withdrawals/sc
 import type { SettingsRequestsTable } from './settings/schema.ts';
 import type { WorkflowsTable } from './workflows/schema.ts';
 import type { InvitationsTable } from './invitations/schema.ts';
+import type { StatementExceptionsTable } from './statements/schema.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WebhookWithdrawalsTable } from './webhooks/schema.ts';
 import type { BankFundingsTable, BankStatementRunsTable, PayoutBatchItemsTable, PayoutBatchesTable } from './payouts/schema.ts';
 import type { ReviewProofsTable, ReviewerDaysTable, ReviewerDecisionsTable, WorkerRejectionDaysTable } from './reviewer-stats/schema.ts';
@@ -60,6 +61,7 @@ export interface ReadDb {
   reviewer_decisions: ReviewerDecisionsTable;
   worker_rejection_days: WorkerRejectionDaysTable;
   invitations: InvitationsTable;
+  statement_exceptions: StatementExceptionsTable;
 }
 
 /** One row per projection: how far its rows go, and which version of it built them. */

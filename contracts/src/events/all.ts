@@ -14,6 +14,7 @@ import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
 import { invitationEvents } from '../invitations.ts';
+import { statementExceptionEvents } from './statements.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -48,6 +49,7 @@ export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
+export type StatementExceptionEvent = EventsOf<typeof statementExceptionEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -68,6 +70,7 @@ export const allEvents = {
   ...webhookEvents,
   ...ledgerPeriodEvents,
   ...invitationEvents,
+  ...statementExceptionEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

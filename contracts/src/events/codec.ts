@@ -181,6 +181,10 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   InvitationBonusAwarded: 1,
   InvitationBonusRefused: 1,
   InvitationBonusCounted: 1,
+  BankStatementMatched: 1,
+  StatementExceptionMatchedByHand: 1,
+  StatementWriteOffRequested: 1,
+  StatementWrittenOff: 1,
 };
 
 /**

@@ -14,6 +14,7 @@ export * from './privacy.ts';
 export * from './workflows.ts';
 export * from './webhooks.ts';
 export * from './periods.ts';
+export * from './statements.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -48,5 +49,7 @@ export const streams = {
   invitation: (inviteeId: string) => `invitation-${inviteeId}`,
   /** Every invitation bonus counted against the budget and the inviters' monthly caps. */
   invitationProgramme: () => 'invitation-programme',
+  /** One exception of a bank statement's matching (docs/payouts.md#statement-matching). */
+  statementException: (exceptionId: string) => `statement-exception-${exceptionId}`,
 };
 export * from './codec.ts';

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { bankStatementMatchEvents } from './statements.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -50,4 +51,5 @@ export const bankStatementEvents = {
     unmatchedDebits: v.array(v.object({ line: Count, date: v.string(), amountPaise: PositivePaise, utr: v.nullable(v.string()) })),
     reconciledAt: IsoTime,
   }),
+  ...bankStatementMatchEvents,
 };

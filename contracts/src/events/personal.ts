@@ -349,6 +349,21 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   InvitationBonusAwarded: { plain: { inviteeId: ID, userId: ID, entryId: ID, awardedAt: TIME } },
   InvitationBonusRefused: { plain: { inviteeId: ID, refusedAt: TIME } },
   InvitationBonusCounted: { plain: { inviteeId: ID, inviterId: ID, countedAt: TIME } },
+  /** Statement narrations are not kept (they may name people): only kinds, ids, amounts and bank references. */
+  BankStatementMatched: {
+    plain: {
+      runId: ID,
+      'matches[].target': { why: 'a withdrawal, batch or funding id' },
+      'exceptions[].exceptionId': ID,
+      'exceptions[].date': TIME,
+      'exceptions[].reference': BANK_REFERENCE,
+      matchedAt: TIME,
+    },
+  },
+  /** A finance member's note on a bank line may name a payee: free text, sealed under its writer's key. */
+  StatementExceptionMatchedByHand: { subject: 'caller', freeText: ['note'], plain: { exceptionId: ID, by: ID, matchedAt: TIME } },
+  StatementWriteOffRequested: { subject: 'caller', freeText: ['note'], plain: { exceptionId: ID, by: ID, requestedAt: TIME } },
+  StatementWrittenOff: { plain: { exceptionId: ID, requestedBy: ID, approvedBy: ID, writtenOffAt: TIME } },
 };
 
 /**

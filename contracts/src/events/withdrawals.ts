@@ -125,6 +125,7 @@ export const settingsEvents = {
     inviterBonusPaise: v.optional(v.number()),
     inviterMonthlyCapPaise: v.optional(v.number()),
     invitationBudgetPaise: v.optional(v.number()),
+    statementMatchTolerancePaise: v.optional(v.number()),
     /** The whole list of canned rejection reasons (it replaces the one in force). */
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */

@@ -72,6 +72,9 @@ export const auditProjection: Projection = {
     'WebhookEndpointRegistered',
     'WebhookEndpointDeleted',
     'WebhookReplayRequested',
+    'StatementExceptionMatchedByHand',
+    'StatementWriteOffRequested',
+    'StatementWrittenOff',
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
@@ -168,6 +171,13 @@ export const auditProjection: Projection = {
         return row('period_close_requested', event.data.requestedBy, event.data.requestedAt, null, event.data.month, null);
       case 'LedgerPeriodClosed':
         return row('period_closed', event.data.closedBy, event.data.closedAt, null, event.data.month, null);
+      // The exception is the reference; the note stays in its own stream, sealed.
+      case 'StatementExceptionMatchedByHand':
+        return row('statement_exception_matched', event.data.by, event.data.matchedAt, null, event.data.exceptionId, null);
+      case 'StatementWriteOffRequested':
+        return row('statement_write_off_requested', event.data.by, event.data.requestedAt, null, event.data.exceptionId, null);
+      case 'StatementWrittenOff':
+        return row('statement_written_off', event.data.approvedBy, event.data.writtenOffAt, null, event.data.exceptionId, null);
       case 'BankFundingReversed':
         return row('funding_reversed', event.data.approvedBy, event.data.reversedAt, event.data.amountPaise, event.data.fundingId, null);
       case 'RoleGranted':

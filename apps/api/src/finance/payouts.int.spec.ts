@@ -254,6 +254,7 @@ describe('payouts at volume over real HTTP', () => {
     expect(res.body.unmatchedDebits).toEqual([{ line: shown.length + 3, date: today, amount: '777.00', utr: 'UNKNOWN0001' }]);
     expect(res.body.difference).toBe(((parseRupees(left!.amount)! + 77_700) / 100).toFixed(2));
     const runs = await finance.get('/api/admin/ledger/bank-statements');
-    expect(runs.body[0]).toEqual(res.body);
+    const { matching: _matching, ...run } = res.body;
+    expect(runs.body[0]).toEqual(run);
   });
 });

@@ -1,29 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import {
   BANK_FILE_COLUMNS,
-  type BankStatementRunBody,
   CreatePayoutBatchRequest,
   PAYOUT_MESSAGES,
   RESULTS_COLUMNS,
   RESULT_STATUSES,
   type ResultRefusal,
-  STATEMENT_COLUMN_ALIASES,
   WithdrawalDestination,
   type WorkflowStepPlan,
   csvRecords,
-  istDay,
   parseRupees,
   streams,
   msg,
 } from '@kamai/contracts';
-import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, bankStatementDecider, normaliseReference, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
+import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
   findPayoutBatch,
   listBankStatementRuns,
   listPayoutBatches,
-  paidPayoutsBetween,
   payoutBatchWithdrawals,
-  toBankStatementRunBody,
 } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
@@ -44,13 +38,13 @@ const financeStaff = withRole('finance');
 const batchId = idParam('id', UUID_PATTERN, msg('payout.batchNotFound'));
 
 /** A CSV request body: `text/csv` only, so a JSON body sent by mistake is refused, not half-read. */
-async function csvBody(c: Context<AppEnv>): Promise<string> {
+export async function csvBody(c: Context<AppEnv>): Promise<string> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'text/csv') throw new ApiError(415, 'unsupported_media_type', msg('payout.csvBody'));
   return c.req.text();
 }
 
-const missingColumns = (missing: readonly string[]) => {
+export const missingColumns = (missing: readonly string[]) => {
   const message = msg('payout.csvColumns', { columns: missing.join(', ') });
   return new ApiError(400, 'validation_failed', message, { body: message });
 };
@@ -85,14 +79,6 @@ function bankFileRow(withdrawalId: string, amountPaise: number, destinationJson:
   return destination.kind === 'bank'
     ? [withdrawalId, amount, amountPaise > 20_000_000 ? 'RTGS' : 'IMPS', destination.ifsc, destination.accountNumber, destination.holderName, null, narration]
     : [withdrawalId, amount, 'UPI', null, null, null, destination.upiId, narration];
-}
-
-/** A statement's date: 2026-11-30, 30-11-2026 or 30/11/2026; null for anything else. */
-function statementDate(text: string): string | null {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const indian = /^(\d{2})[-/](\d{2})[-/](\d{4})$/.exec(text);
-  const date = iso ? `${iso[1]}-${iso[2]}-${iso[3]}` : indian ? `${indian[3]}-${indian[2]}-${indian[1]}` : null;
-  return date && !Number.isNaN(Date.parse(date)) ? date : null;
 }
 
 /**
@@ -250,83 +236,6 @@ export const payoutRoutes = new Hono<AppEnv>()
     const done = await driveWorkflow(deps, workflowId, payoutResultsWorkflow, context);
     await deps.runner.waitFor(await deps.store.headPosition());
     return c.json(resultsAnswer(done, context));
-  })
-  .post('/api/admin/ledger/bank-statements', financeStaff, async (c) => {
-    const deps = c.var.deps;
-    const staff = requireUser(c);
-    const text = await csvBody(c);
-    const parsed = csvRecords(text, ['date', 'debit'], STATEMENT_COLUMN_ALIASES);
-    if ('missing' in parsed) throw missingColumns(parsed.missing);
-    const debits: { line: number; date: string; amountPaise: number; utr: string | null; narration: string }[] = [];
-    const dates: string[] = [];
-    for (const record of parsed.records) {
-      const date = statementDate(record.get('date'));
-      const message = msg('payout.statementLine', { line: record.line });
-      if (!date) throw new ApiError(400, 'validation_failed', message, { body: message });
-      dates.push(date);
-      const debitText = record.get('debit').replaceAll(',', '');
-      if (debitText === '') continue;
-      const amountPaise = parseRupees(debitText);
-      if (amountPaise === null) throw new ApiError(400, 'validation_failed', message, { body: message });
-      if (amountPaise === 0) continue;
-      debits.push({ line: record.line, date, amountPaise, utr: record.get('utr') || null, narration: record.get('narration') });
-    }
-    if (dates.length === 0) throw missingColumns(['date', 'debit']);
-    dates.sort();
-    const from = dates[0]!;
-    const to = dates.at(-1)!;
-    await caughtUp(deps);
-    // Payouts a few days either side may show on this statement (the bank books them a day late).
-    const margin = 7 * 86_400_000;
-    const window = await paidPayoutsBetween(
-      deps.db,
-      new Date(Date.parse(istDay(from).start) - margin).toISOString(),
-      new Date(Date.parse(istDay(to).end) + margin).toISOString(),
-    );
-    const unmatched = new Map(window.map((p) => [p.withdrawal_id ?? '', p]));
-    const unmatchedDebits: { line: number; date: string; amountPaise: number; utr: string | null }[] = [];
-    for (const debit of debits) {
-      const key = debit.utr ? normaliseReference(debit.utr) : null;
-      const narration = normaliseReference(debit.narration);
-      const match = [...unmatched.values()].find(
-        (p) =>
-          p.amount_paise === debit.amountPaise &&
-          p.utr !== null &&
-          (key !== null ? normaliseReference(p.utr) === key : narration.includes(normaliseReference(p.utr))),
-      );
-      if (match) unmatched.delete(match.withdrawal_id ?? '');
-      else unmatchedDebits.push({ line: debit.line, date: debit.date, amountPaise: debit.amountPaise, utr: debit.utr });
-    }
-    const start = istDay(from).start;
-    const end = istDay(to).end;
-    const missingFromStatement = [...unmatched.values()]
-      .filter((p) => p.effective_at >= start && p.effective_at <= end)
-      .map((p) => ({ withdrawalId: p.withdrawal_id ?? '', amountPaise: p.amount_paise, utr: p.utr ?? '', paidAt: p.effective_at }));
-    const runId = randomUUID();
-    const at = deps.now().toISOString();
-    const { position } = await handleCommand(
-      deps.store,
-      streams.bankStatement(runId),
-      bankStatementDecider,
-      {
-        type: 'RecordBankStatement',
-        data: { runId, by: staff.id, from, to, lines: parsed.records.length, missingFromStatement, unmatchedDebits, reconciledAt: at },
-        now: at,
-      },
-      { actor: staff.id },
-    );
-    await deps.runner.waitFor(position);
-    const body: BankStatementRunBody = toBankStatementRunBody({
-      id: runId,
-      by: staff.id,
-      at,
-      from_date: from,
-      to_date: to,
-      lines: parsed.records.length,
-      missing: JSON.stringify(missingFromStatement),
-      unmatched: JSON.stringify(unmatchedDebits),
-    });
-    return c.json(body, 201);
   })
   .get('/api/admin/ledger/bank-statements', financeStaff, async (c) => {
     await caughtUp(c.var.deps);

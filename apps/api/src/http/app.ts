@@ -14,6 +14,7 @@ import { fundingRoutes } from '../finance/funding.ts';
 import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
+import { statementRoutes } from '../finance/statements.ts';
 import { periodRoutes } from '../ledger/periods.ts';
 import { trialBalanceRoutes } from '../finance/trial-balance.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
@@ -106,6 +107,7 @@ export function createApp(parts: AppParts) {
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', periodRoutes);
+  app.route('/', statementRoutes);
   app.route('/', trialBalanceRoutes);
   app.route('/', notificationRoutes);
   app.route('/', pushRoutes);

@@ -174,6 +174,11 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/periods', 'finance', 200],
   // Without its days: 400 once the role is checked.
   ['GET', '/api/admin/ledger/trial-balance/period', 'finance', 400],
+  ['GET', '/api/admin/ledger/statement-exceptions', 'finance', 200],
+  // No note: 400 once the role is checked; the approval's ':id' is no exception id: 404.
+  ['POST', '/api/admin/ledger/statement-exceptions/:id/match', 'finance', 400],
+  ['POST', '/api/admin/ledger/statement-exceptions/:id/write-off', 'finance', 400],
+  ['POST', '/api/admin/ledger/statement-exceptions/:id/write-off/approve', 'finance', 404],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

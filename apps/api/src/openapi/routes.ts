@@ -112,6 +112,10 @@ import {
   YearlyReportBody,
   ReviewerStatsQuery,
   ReviewerStatsBody,
+  BankStatementImportBody,
+  StatementExceptionBody,
+  StatementExceptionNote,
+  StatementExceptionsQuery,
 } from '@kamai/contracts';
 import * as v from 'valibot';
 
@@ -254,7 +258,7 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/payout-batches/:id/approve': { summary: 'Second approval of a batch above the threshold', access: 'finance', idPattern: UUID, ok: 200, answer: PayoutBatchBody },
   'GET /api/admin/payout-batches/:id/file': { summary: "The batch's bank upload file", access: 'finance', idPattern: UUID, errors: [409], ok: 200, content: 'text/csv' },
   'POST /api/admin/payout-batches/:id/results': { summary: "Import the bank's results file", access: 'finance', idPattern: UUID, rawBody: 'text/csv', ok: 200, answer: ResultsImportBody },
-  'POST /api/admin/ledger/bank-statements': { summary: 'Import a bank statement to match payouts and funding', access: 'finance', rawBody: 'text/csv', ok: 201, answer: BankStatementRunBody },
+  'POST /api/admin/ledger/bank-statements': { summary: 'Import a bank statement: lines matched to payouts, batches, fees, fundings and returned payouts; the rest opens exceptions', access: 'finance', rawBody: 'text/csv', ok: 201, answer: BankStatementImportBody },
   'GET /api/admin/ledger/bank-statements': { summary: 'Bank statement imports', access: 'finance', ok: 200, answer: BankStatementRunBody, list: true },
   'POST /api/admin/adjustments': {
     summary: "Credit or debit a user's wallet (above the threshold it waits for a second finance member: 202)",
@@ -316,4 +320,8 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/withdrawals/quote': { summary: 'The tax a withdrawal of this amount would have withheld now, and what the bank would be paid', access: 'signedIn', query: WithdrawalQuoteQuery, ok: 200, answer: WithdrawalQuoteBody },
   'GET /api/admin/ledger/periods': { summary: 'The current month and the twelve before it, newest first: open, close pending (who asked) or closed (who approved)', access: 'finance', ok: 200, answer: LedgerPeriodRowBody, list: true },
   'GET /api/admin/ledger/trial-balance/period': { summary: 'The trial balance over whole IST days (to included): per account opening, movement and closing in Dr/Cr columns; format=csv for the file', access: 'finance', query: PeriodTrialBalanceQuery, ok: 200, answer: PeriodTrialBalanceBody },
+  'GET /api/admin/ledger/statement-exceptions': { summary: 'The bank statement exceptions queue, oldest first, with age', access: 'finance', query: StatementExceptionsQuery, ok: 200, answer: StatementExceptionBody, list: true },
+  'POST /api/admin/ledger/statement-exceptions/:id/match': { summary: 'Resolve an exception as matched by hand, with a note', access: 'finance', idPattern: UUID, body: StatementExceptionNote, ok: 200, answer: StatementExceptionBody },
+  'POST /api/admin/ledger/statement-exceptions/:id/write-off': { summary: 'Ask to write an exception off, with a note (a second finance member approves)', access: 'finance', idPattern: UUID, body: StatementExceptionNote, ok: 202, answer: StatementExceptionBody },
+  'POST /api/admin/ledger/statement-exceptions/:id/write-off/approve': { summary: 'Approve writing an exception off (not the member who asked)', access: 'finance', idPattern: UUID, ok: 200, answer: StatementExceptionBody, errors: [404] },
 };

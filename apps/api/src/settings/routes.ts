@@ -27,7 +27,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
-      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget,
+      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -44,6 +44,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(inviterBonus !== undefined && { inviterBonusPaise: inviterBonus }),
       ...(inviterMonthlyCap !== undefined && { inviterMonthlyCapPaise: inviterMonthlyCap }),
       ...(invitationBudget !== undefined && { invitationBudgetPaise: invitationBudget }),
+      ...(statementMatchTolerance !== undefined && { statementMatchTolerancePaise: statementMatchTolerance }),
     };
     const now = deps.now().toISOString();
     const id = commandId();

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BankStatementRunBody } from '@kamai/contracts';
+import type { BankStatementImportBody, BankStatementRunBody } from '@kamai/contracts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatDateTime, formatRupees } from '../../lib/format.ts';
@@ -9,17 +9,19 @@ import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { bankStatementRunsQuery, useBankStatementMutation } from './payoutQueries.ts';
+import { MatchingSummary, StatementExceptions } from './StatementExceptions.tsx';
 
 /**
  * The bank statement against the ledger: a statement CSV is read by the server, which answers the
- * payouts it does not show and the debits no payout explains. Every run is kept and listed here.
+ * payouts it does not show and the debits no payout explains. Every run is kept and listed here;
+ * what no line matched waits in the exceptions queue below.
  */
 export function BankStatements() {
   const { t } = useTranslation('finance');
   const runs = useQuery(bankStatementRunsQuery());
   const reconcile = useBankStatementMutation();
   const once = useSendOnce();
-  const [latest, setLatest] = useState<BankStatementRunBody | null>(null);
+  const [latest, setLatest] = useState<BankStatementImportBody | null>(null);
 
   const onCsv = async (csv: string) => {
     let sent;
@@ -45,7 +47,12 @@ export function BankStatements() {
       <div>
         <CsvFilePicker label={once.busy ? t('statements.reading') : t('statements.import')} busy={once.busy} onCsv={(csv) => void onCsv(csv)} />
       </div>
-      {latest && <StatementRun run={latest} open testId="statement-latest" />}
+      {latest && (
+        <StatementRun run={latest} open testId="statement-latest">
+          <MatchingSummary matching={latest.matching} />
+        </StatementRun>
+      )}
+      <StatementExceptions />
       <h3 className="text-base font-semibold">{t('statements.past')}</h3>
       {runs.isPending ? (
         <p role="status">{t('common.loading')}</p>
@@ -67,7 +74,7 @@ export function BankStatements() {
 }
 
 /** One run: its dates and difference, and (opened) both lists. */
-function StatementRun({ run, open, testId }: { run: BankStatementRunBody; open: boolean; testId: string }) {
+function StatementRun({ run, open, testId, children }: { run: BankStatementRunBody; open: boolean; testId: string; children?: ReactNode }) {
   const { t } = useTranslation('finance');
   const agrees = run.missingFromStatement.length === 0 && run.unmatchedDebits.length === 0;
   return (
@@ -80,6 +87,7 @@ function StatementRun({ run, open, testId }: { run: BankStatementRunBody; open: 
       </summary>
       <div className="mt-3 grid gap-3 text-sm">
         <p className="text-xs text-slate-600">{t('statements.ranAt', { when: formatDateTime(run.at) })}</p>
+        {children}
         <div className="grid gap-1" data-testid="statement-missing">
           <h4 className="font-semibold">{t('statements.missingHeading', { count: run.missingFromStatement.length })}</h4>
           {run.missingFromStatement.length === 0 ? (

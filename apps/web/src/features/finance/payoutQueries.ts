@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { csvRecords, parseRupees } from '@kamai/contracts';
-import type { BankStatementRunBody, FinanceWithdrawalBody, PayoutBatchBody, ResultsImportBody } from '@kamai/contracts';
+import type { BankStatementImportBody, BankStatementRunBody, FinanceWithdrawalBody, PayoutBatchBody, ResultsImportBody } from '@kamai/contracts';
 import { CsvBody, apiRequest, getAllPages, getJson, readJson } from '../../lib/api.ts';
 import { FINANCE_WITHDRAWALS_KEY } from '../../lib/queries.ts';
 import { idempotencyHeader } from '../../lib/sendOnce.ts';
@@ -60,8 +60,12 @@ export function useImportResultsMutation() {
 export function useBankStatementMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ csv }: { csv: string }) => readJson<BankStatementRunBody>(await apiRequest('POST', '/api/admin/ledger/bank-statements', new CsvBody(csv))),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: BANK_STATEMENTS_KEY }),
+    mutationFn: async ({ csv }: { csv: string }) => readJson<BankStatementImportBody>(await apiRequest('POST', '/api/admin/ledger/bank-statements', new CsvBody(csv))),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: BANK_STATEMENTS_KEY }),
+        queryClient.invalidateQueries({ queryKey: ['/api/admin/ledger/statement-exceptions'] }),
+      ]),
   });
 }
 

@@ -36,6 +36,7 @@ const FIELDS = [
   ['inviterBonus', 'money'],
   ['inviterMonthlyCap', 'money'],
   ['invitationBudget', 'money'],
+  ['statementMatchTolerance', 'money'],
 ] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);
