@@ -184,37 +184,6 @@ export function serverText(ref: MessageRef): string {
   return renderText(SERVER_MESSAGES[ref.key], ref.params);
 }
 
-const exact = new Map<string, ServerMessageKey>();
-const patterns: Array<{ key: ServerMessageKey; pattern: RegExp; names: string[] }> = [];
-for (const [key, template] of Object.entries(SERVER_MESSAGES) as Array<[ServerMessageKey, string]>) {
-  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  if (names.length === 0) {
-    if (!exact.has(template)) exact.set(template, key);
-    continue;
-  }
-  const source = template
-    .split(/\{\w+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('(.+?)');
-  patterns.push({ key, pattern: new RegExp(`^${source}$`), names });
-}
-
-/**
- * The catalogue entry a contract schema's English message was rendered from, with its parameters
- * (as text), or null for a text the catalogue does not have. Only validation messages need this: a
- * schema (shared with the web's forms) names its refusal by its text; everything else the server
- * raises names its key.
- */
-export function messageOf(text: string): MessageRef | null {
-  const key = exact.get(text);
-  if (key) return { key };
-  for (const { key, pattern, names } of patterns) {
-    const match = pattern.exec(text);
-    if (match) return { key, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
-  }
-  return null;
-}
-
 /** The English text of a schema's refusal (its key and parameters, refusal.ts); the message as it came when it names no key. */
 export function refusalText(message: string): string {
   const ref = refusalOf(message);

@@ -1,4 +1,4 @@
-import { type MessageParams, NOTIFICATION_TEXTS, messageOf, refusalOf, renderText } from '@kamai/contracts';
+import { type MessageParams, NOTIFICATION_TEXTS, refusalOf, renderText } from '@kamai/contracts';
 import { parseApiError } from '../lib/apiError.ts';
 import { i18n } from './index.ts';
 
@@ -16,8 +16,9 @@ import { i18n } from './index.ts';
  *   `useServerTexts` (serverTexts.ts).
  * - The contracts' form schemas name their refusals by catalogue key (contracts/src/refusal.ts), as the
  *   server's `fieldKeys` do: `refusalInLanguage` shows `server.<key>`, nothing is found by its text.
- *   Texts only the web shows (toast titles) are looked up in the `errors` namespace by their English
- *   text; a message that is neither is shown as it came.
+ * - Toasts carry texts already in the reader's language, each written from its key where the toast is
+ *   raised (a screen's namespace, the `errors` namespace, or the server's key): no English sentence
+ *   is looked up to find its translation.
  */
 function locale(): string {
   return i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
@@ -48,7 +49,7 @@ function paramsInLanguage(params: MessageParams | undefined): MessageParams {
 }
 
 export function notificationInLanguage(n: { title: string; message: string; key?: string | undefined; params?: MessageParams | undefined }) {
-  if (!isNotificationKey(n.key)) return { title: translateMessage(n.title), message: n.message };
+  if (!isNotificationKey(n.key)) return { title: n.title, message: n.message };
   return {
     title: template(`notifications.${n.key}.title`) ?? n.title,
     message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, paramsInLanguage(n.params), locale()),
@@ -100,18 +101,4 @@ export function serverErrorText(error: unknown): string | null {
 export function serverFieldTexts(error: unknown): Record<string, string> {
   const body = parseApiError(error)?.body?.error;
   return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
-}
-
-export function translateMessage(message: string): string;
-export function translateMessage(message: string | undefined): string | undefined;
-export function translateMessage(message: string | undefined): string | undefined {
-  if (!message) return message;
-  if (refusalOf(message)) return refusalInLanguage(message);
-  const ref = messageOf(message);
-  if (ref) {
-    const text = template(`server.${ref.key}`);
-    if (text !== null) return renderText(text, ref.params, locale());
-  }
-  const options = { ns: 'errors', keySeparator: false, nsSeparator: false } as const;
-  return i18n.exists(message, options) ? i18n.t(message, { ...options, interpolation: { skipOnVariables: true } }) : message;
 }
