@@ -57,7 +57,7 @@ describe('the messages the server sends', () => {
 
   it('turn a schema refusal into the key and parameters the error body carries; anything else is a bad request', () => {
     expect(schemaMessage(refusal('auth.mobile'))).toEqual({ key: 'auth.mobile' });
-    expect(schemaMessage(refusal('api.textTooLong', { what: 'Title', max: 120 }))).toEqual({ key: 'api.textTooLong', params: { what: 'Title', max: 120 } });
+    expect(schemaMessage(refusal('api.textTooLong', { what: 'title', max: 120 }))).toEqual({ key: 'api.textTooLong', params: { what: 'title', max: 120 } });
     // An English sentence, even one the catalogue has, is not looked up.
     expect(schemaMessage(SERVER_MESSAGES['auth.mobile'])).toEqual({ key: 'api.badRequest' });
     expect(schemaMessage('auth.noSuchKey')).toEqual({ key: 'api.badRequest' });

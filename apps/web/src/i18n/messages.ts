@@ -33,18 +33,21 @@ function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS
 }
 
 /**
- * The parameters with the masked destination in the reader's words, and a reason the app wrote (its
- * `reasonCode` names an `adjustmentReasons` text) in the reader's language; a staff member's reason
- * stays as written.
+ * The parameters with the masked destination in the reader's words, a reason the app wrote (its
+ * `reasonCode` names an `adjustmentReasons` text) and a field a refusal names (`what`, a key of
+ * `fieldNames`) in the reader's language; a staff member's reason stays as written.
  */
 function paramsInLanguage(params: MessageParams | undefined): MessageParams {
   const destination = params?.['destination'];
   const reasonCode = params?.['reasonCode'];
+  const what = params?.['what'];
   const reason = typeof reasonCode === 'string' ? template(`adjustmentReasons.${reasonCode}`) : null;
+  const field = typeof what === 'string' ? template(`fieldNames.${what}`) : null;
   return {
     ...params,
     ...(typeof destination === 'string' && { destination: destinationInLanguage(destination) }),
     ...(reason !== null && { reason }),
+    ...(field !== null && { what: field }),
   };
 }
 
@@ -78,7 +81,7 @@ export function ledgerInLanguage(t: { kind: string; description: string; params?
 /** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */
 export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
   const text = ref?.key ? template(`server.${ref.key}`) : null;
-  return text === null ? english : renderText(text, ref?.params, locale());
+  return text === null ? english : renderText(text, paramsInLanguage(ref?.params), locale());
 }
 
 /**
@@ -88,7 +91,7 @@ export function serverMessage(ref: { key?: string | undefined; params?: MessageP
 export function refusalInLanguage(message: string): string {
   const ref = refusalOf(message);
   const text = ref ? template(`server.${ref.key}`) : null;
-  return text === null ? message : renderText(text, ref?.params, locale());
+  return text === null ? message : renderText(text, paramsInLanguage(ref?.params), locale());
 }
 
 /** The server's message of a failed request (lib/api.ts's errors) in the reader's language; null when it sent none. */

@@ -1,5 +1,6 @@
 import {
   ADJUSTMENT_REASONS,
+  FIELD_NAMES,
   LEDGER_TEXTS,
   NOTIFICATION_TEXTS,
   LoginRequest,
@@ -58,6 +59,9 @@ describe('a form’s validation messages, by key from the schema to the screen',
     expect(refusalInLanguage(mobile)).toBe(i18n.t('server.auth.mobile', { ns: 'messages' }));
     expect(refusalInLanguage(title)).toMatch(/120/);
     expect(refusalInLanguage(title)).not.toContain('must be');
+    // The field it names is a key too, in the reader's language: 'शीर्षक', not 'Title'.
+    expect(refusalInLanguage(title)).toBe('शीर्षक अधिकतम 120 अक्षरों का हो सकता है');
+    expect(serverMessage({ key: 'api.textTooLong', params: { what: 'proofInstructions', max: 1000 } }, '')).toBe('सबूत के निर्देश अधिकतम 1000 अक्षरों का हो सकता है');
     // A text already in the reader's language (the server's field texts) is shown as it is; so is an English sentence.
     expect(refusalInLanguage('मोबाइल नंबर 10 अंकों का होना चाहिए')).toBe('मोबाइल नंबर 10 अंकों का होना चाहिए');
     expect(refusalInLanguage(SERVER_MESSAGES['auth.mobile'])).toBe(SERVER_MESSAGES['auth.mobile']);
@@ -77,6 +81,8 @@ describe('texts the server records, in the reader’s language', () => {
     for (const key of Object.keys(NOTIFICATION_TEXTS)) expect(hi.notifications?.[key], key).toMatchObject({ title: expect.any(String), message: expect.any(String) });
     for (const kind of Object.keys(LEDGER_TEXTS)) expect(hi.ledger?.[kind], kind).toEqual(expect.any(String));
     for (const code of Object.keys(ADJUSTMENT_REASONS)) expect(hi.adjustmentReasons?.[code], code).toMatch(/[\u0900-\u097f]/);
+    expect(i18n.getResourceBundle('en', 'messages').fieldNames).toEqual(FIELD_NAMES);
+    for (const field of Object.keys(FIELD_NAMES)) expect(hi.fieldNames?.[field], field).toMatch(/[\u0900-\u097f]/);
   });
 
   it('renders a notification from its key and parameters, money in the reader’s locale', async () => {
