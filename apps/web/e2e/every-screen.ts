@@ -529,7 +529,8 @@ export interface Part {
  */
 export function walkScreens(parts: Part[]): void {
   suite = setUpBrowserSuite();
-  beforeAll(buildStates, 120_000);
+  // Six files build their states at once on a loaded machine: 120 s was nearly used up at a load of 23.
+  beforeAll(buildStates, 240_000);
   // A failed test shows what the server said meanwhile.
   afterEach(({ task: test }) => {
     if (test.result?.state === 'fail') console.error(suite.server.output().slice(-4000));
