@@ -2,7 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
-import type { Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
 
 // The API serves the built app from the same origin, so every fetch is a relative URL; in `vite dev`
 // the proxy gives the same picture with the API on its default port.
@@ -24,19 +24,34 @@ const preactCompat = [
 ];
 
 /**
- * The code of the two screens `/` and `/login` show (sign-in, Home) with the routes that lead there
- * and the texts those screens read in either language: one chunk, `first`, which index.html preloads
- * beside the entry. Split, they came in three more waves of small files after the entry had run
- * (route code, then the screen and its imports, then the texts). A sign-in visitor gets Home's code
- * too (and a Hindi reader the English texts): a few KB, cheaper than one round trip at 400 ms.
+ * The sign-in screen's code with the routes that lead there and the texts it reads in either language:
+ * one chunk, `first`, which index.html preloads beside the entry. Split, it came in three more waves
+ * of small files after the entry had run (route code, then the screen and its imports, then the texts).
  */
 const FIRST_SCREEN = [
-  /[\\/]routes[\\/](?:_guest\.tsx|_guest[\\/]login\.tsx|index\.tsx)\?tsr-split/,
-  /[\\/]features[\\/](?:auth[\\/]LoginScreen|home[\\/]HomeScreen)\.tsx$/,
-  /[\\/]locales[\\/](?:en|hi)[\\/](?:common|errors|auth|home|categories)\.json$/,
+  /[\\/]routes[\\/](?:_guest\.tsx|_guest[\\/]login\.tsx)\?tsr-split/,
+  /[\\/]features[\\/]auth[\\/]LoginScreen\.tsx$/,
+  /[\\/]locales[\\/](?:en|hi)[\\/](?:common|errors|auth)\.json$/,
 ];
 
-/** `<link rel="modulepreload">` for the `first` chunk: fetched with the entry, not after it has run. */
+/**
+ * Home's code and texts: one chunk, `home`, not preloaded. A signed-out visitor (the slow-network
+ * target of 3 s) no longer downloads it beside the sign-in screen (about 9 KB brotli, 180 ms at
+ * 400 kbps); a signed-in one fetches it when the router matches `/`, beside Home's API reads, which
+ * are a round trip too. What Home shares with sign-in stays in `first` (its higher priority).
+ */
+const HOME_SCREEN = [
+  /[\\/]routes[\\/]index\.tsx\?tsr-split/,
+  /[\\/]features[\\/]home[\\/]HomeScreen\.tsx$/,
+  /[\\/]locales[\\/](?:en|hi)[\\/](?:home|categories)\.json$/,
+];
+
+/**
+ * `<link rel="modulepreload">` for the `first` chunk: fetched with the entry, not after it has run.
+ * The `home` chunk is named in a `<meta name="kamai-shell">` the browser does not fetch: the service
+ * worker keeps it at install with index.html's files (public/sw.js), so a return visit to Home reads
+ * it from its cache (the page fetched it before the worker was registered).
+ */
 function preloadFirstScreen(): Plugin {
   return {
     name: 'kamai-preload-first-screen',
@@ -44,9 +59,15 @@ function preloadFirstScreen(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler: (_html, { bundle }) =>
-        Object.values(bundle ?? {})
-          .filter((chunk) => chunk.type === 'chunk' && chunk.name === 'first')
-          .map((chunk) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' as const })),
+        Object.values(bundle ?? {}).flatMap((chunk): HtmlTagDescriptor[] =>
+          chunk.type !== 'chunk'
+            ? []
+            : chunk.name === 'first'
+              ? [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' as const }]
+              : chunk.name === 'home'
+                ? [{ tag: 'meta', attrs: { name: 'kamai-shell', content: `/${chunk.fileName}` }, injectTo: 'head' as const }]
+                : [],
+        ),
     },
   };
 }
@@ -83,8 +104,9 @@ export default defineConfig({
             // Everything the entry imports statically, in one file: on a slow network each file is a
             // request of its own (six at a time over HTTP/1.1, each waiting a round trip), and the
             // first screen waited for four waves of small ones (docs/first-screen.md).
-            { name: 'app', tags: ['$initial'], priority: 2 },
-            { name: 'first', test: (id) => FIRST_SCREEN.some((pattern) => pattern.test(id)), priority: 1 },
+            { name: 'app', tags: ['$initial'], priority: 3 },
+            { name: 'first', test: (id) => FIRST_SCREEN.some((pattern) => pattern.test(id)), priority: 2 },
+            { name: 'home', test: (id) => HOME_SCREEN.some((pattern) => pattern.test(id)), priority: 1 },
           ],
         },
       },

@@ -5,7 +5,7 @@ import { FUNDING_MESSAGES } from './funding.ts';
 import { KYC_MESSAGES } from './kyc.ts';
 import { FINANCIAL_YEAR_MESSAGE, USER_ID_MESSAGE, WITHDRAWAL_LIST_STATUS_MESSAGE } from './ledger.ts';
 import { type MessageParams, renderText } from './messages.ts';
-import { refusalOf } from './refusal.ts';
+import { type FieldName, refusalOf } from './refusal.ts';
 import { PAYOUT_MESSAGES } from './payouts.ts';
 import { DELETION_TEXTS, PRIVACY_MESSAGES } from './privacy.ts';
 import { IMAGE_TOO_LARGE } from './rules.ts';
@@ -181,40 +181,20 @@ export function msg(key: ServerMessageKey, params?: MessageParams): MessageRef {
   return params ? { key, params } : { key };
 }
 
-/** The English text of a message. */
+/** The English names of the fields a refusal names by key (its `what` parameter, refusal.ts). */
+export const FIELD_NAMES: Readonly<Record<FieldName, string>> = {
+  title: 'Title',
+  description: 'Description',
+  proofInstructions: 'Proof instructions',
+  taskUrl: 'Task URL',
+  estimatedTime: 'Estimated time',
+};
+
+/** The English text of a message; a field named by key (`what`) in its English name. */
 export function serverText(ref: MessageRef): string {
-  return renderText(SERVER_MESSAGES[ref.key], ref.params);
-}
-
-const exact = new Map<string, ServerMessageKey>();
-const patterns: Array<{ key: ServerMessageKey; pattern: RegExp; names: string[] }> = [];
-for (const [key, template] of Object.entries(SERVER_MESSAGES) as Array<[ServerMessageKey, string]>) {
-  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  if (names.length === 0) {
-    if (!exact.has(template)) exact.set(template, key);
-    continue;
-  }
-  const source = template
-    .split(/\{\w+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('(.+?)');
-  patterns.push({ key, pattern: new RegExp(`^${source}$`), names });
-}
-
-/**
- * The catalogue entry a contract schema's English message was rendered from, with its parameters
- * (as text), or null for a text the catalogue does not have. Only validation messages need this: a
- * schema (shared with the web's forms) names its refusal by its text; everything else the server
- * raises names its key.
- */
-export function messageOf(text: string): MessageRef | null {
-  const key = exact.get(text);
-  if (key) return { key };
-  for (const { key, pattern, names } of patterns) {
-    const match = pattern.exec(text);
-    if (match) return { key, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
-  }
-  return null;
+  const what = ref.params?.['what'];
+  const field = typeof what === 'string' && Object.hasOwn(FIELD_NAMES, what) ? FIELD_NAMES[what as FieldName] : null;
+  return renderText(SERVER_MESSAGES[ref.key], field === null ? ref.params : { ...ref.params, what: field });
 }
 
 /** The English text of a schema's refusal (its key and parameters, refusal.ts); the message as it came when it names no key. */

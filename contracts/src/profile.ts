@@ -32,10 +32,3 @@ export const ProfileUpdateRequest = v.object({
   language: v.optional(Language),
 });
 export type ProfileUpdateRequest = v.InferOutput<typeof ProfileUpdateRequest>;
-
-/** What the profile dialog shows. */
-export const PROFILE_MESSAGES = {
-  updated: 'Profile Updated',
-  noChanges: { title: 'No Changes', message: 'No changes were made to your profile.' },
-  failed: { title: 'Update Failed', message: 'Failed to update profile.' },
-} as const;

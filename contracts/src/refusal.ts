@@ -3,13 +3,19 @@ import type { MessageParams } from './messages.ts';
 /**
  * A schema's refusal as valibot carries it (an issue's `message` is a string): the catalogue key of
  * the message (SERVER_MESSAGES), its parameters as JSON after the key when it has any, e.g.
- * `api.textTooLong{"what":"Title","max":100}`. The API sends it as `fieldKeys` (and the English text
+ * `api.textTooLong{"what":"title","max":100}`. The API sends it as `fieldKeys` (and the English text
  * in `fields`), the web shows the key's text in the reader's language: no sentence is ever looked up
  * to find its key. A module of its own without the catalogue's texts, so a form carries no English.
  * The key is a plain string here (the catalogue imports the rules that use this: typing it by the
  * catalogue would be an import cycle); apps/api/src/http/catalogue.unit.spec.ts fails on a key the
  * catalogue lacks.
  */
+/**
+ * The fields a refusal names in its `what` parameter (`api.textTooLong`): a key, whose English is
+ * catalogue.ts's FIELD_NAMES and whose reader's text is the web's `messages` `fieldNames.<key>`.
+ */
+export type FieldName = 'title' | 'description' | 'proofInstructions' | 'taskUrl' | 'estimatedTime';
+
 export function refusal(key: string, params?: MessageParams): string {
   return params ? `${key}${JSON.stringify(params)}` : key;
 }

@@ -4,7 +4,7 @@ import { TASK_TYPES, TaskHiTexts, TaskType } from './events/tasks.ts';
 import { RupeeAmount } from './money.ts';
 import { DAY_MESSAGE, isDay, istDayEnd } from './days.ts';
 import { proofFlagFields } from './proof-flags.ts';
-import { refusal } from './refusal.ts';
+import { type FieldName, refusal } from './refusal.ts';
 
 /** The longest proof description and rejection reason: one number for form, API and domain. */
 export const PROOF_DESCRIPTION_MAX_LENGTH = 500;
@@ -73,11 +73,11 @@ export const REVIEW_MESSAGES = {
 } as const;
 
 /** A required text: trimmed, not empty, bounded. A missing key reads as empty, so it gets the same message. */
-const RequiredText = (message: string, max: number, what: string) =>
+const RequiredText = (message: string, max: number, what: FieldName) =>
   v.pipe(v.optional(v.string(message), ''), v.trim(), v.minLength(1, message), v.maxLength(max, refusal('api.textTooLong', { what, max })), noControlCharacters());
 
 /** An optional text: trimmed, and empty or absent means null. */
-const OptionalText = (message: string, max: number, what: string) =>
+const OptionalText = (message: string, max: number, what: FieldName) =>
   v.pipe(
     v.optional(v.nullable(v.string(message)), null),
     v.transform((text) => (text === null ? null : text.trim() || null)),
@@ -101,9 +101,9 @@ export const estimatedTimeOf = (minutes: number) => `${minutes} min`;
 
 /** A task's Hindi texts as the admin form sends them: each optional, empty means none. */
 export const TaskHiEntries = v.object({
-  title: OptionalText(refusal('task.title'), 120, 'Title'),
-  description: OptionalText(refusal('task.description'), 1000, 'Description'),
-  proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'Proof instructions'),
+  title: OptionalText(refusal('task.title'), 120, 'title'),
+  description: OptionalText(refusal('task.description'), 1000, 'description'),
+  proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'proofInstructions'),
 }, refusal('task.body'));
 
 /** All Hindi texts empty: null, English only. */
@@ -140,11 +140,11 @@ function isWebUrl(text: string): boolean {
  */
 export const TaskInput = v.pipe(
   v.object({
-    title: RequiredText(refusal('task.title'), 120, 'Title'),
-    description: RequiredText(refusal('task.description'), 1000, 'Description'),
+    title: RequiredText(refusal('task.title'), 120, 'title'),
+    description: RequiredText(refusal('task.description'), 1000, 'description'),
     rupeeReward: v.optional(TaskReward, TASK_DEFAULTS.rupeeReward),
     estimatedTime: v.optional(
-      v.pipe(v.string(refusal('task.estimatedTime')), v.trim(), v.minLength(1, refusal('task.estimatedTime')), v.maxLength(30, refusal('api.textTooLong', { what: 'Estimated time', max: 30 }))),
+      v.pipe(v.string(refusal('task.estimatedTime')), v.trim(), v.minLength(1, refusal('task.estimatedTime')), v.maxLength(30, refusal('api.textTooLong', { what: 'estimatedTime', max: 30 }))),
       TASK_DEFAULTS.estimatedTime,
     ),
     /** Wins over `estimatedTime`, which is then written from it ("5 min"). */
@@ -153,7 +153,7 @@ export const TaskInput = v.pipe(
     hi: TaskHiInput,
     taskType: v.optional(v.picklist(TASK_TYPES, refusal('task.taskType')), TASK_DEFAULTS.taskType),
     taskUrl: v.pipe(
-      OptionalText(refusal('task.taskUrl'), 2000, 'Task URL'),
+      OptionalText(refusal('task.taskUrl'), 2000, 'taskUrl'),
       v.check((url) => url === null || isWebUrl(url), refusal('task.taskUrl')),
     ),
     isActive: v.optional(v.boolean(refusal('task.boolean')), TASK_DEFAULTS.isActive),
@@ -162,7 +162,7 @@ export const TaskInput = v.pipe(
       TASK_DEFAULTS.iconColor,
     ),
     requiresProof: v.optional(v.boolean(refusal('task.boolean')), TASK_DEFAULTS.requiresProof),
-    proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'Proof instructions'),
+    proofInstructions: OptionalText(refusal('api.proofInstructionsText'), 1000, 'proofInstructions'),
     /** How many completions the task pays for; absent or null: no limit. */
     maxCompletions: OptionalWholeNumber(MAX_COMPLETIONS_LIMIT, refusal('task.maxCompletions')),
     /** The task's last day (IST, included); absent, null or empty: it does not end. */

@@ -44,8 +44,6 @@ export const WITHDRAWAL_STATE_MESSAGES = {
   reversed: 'This withdrawal request has already been reversed',
   settled: 'This withdrawal request has already been settled',
 } as const;
-export const WITHDRAWAL_TITLES = { invalidAmount: 'Invalid Amount', insufficient: 'Insufficient Balance' } as const;
-
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 export const UPI_ID_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9]{2,64}$/;
 

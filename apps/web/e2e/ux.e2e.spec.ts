@@ -360,6 +360,13 @@ describe('offline that recovers, and slow first loads', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
+    // Home's chunk too, which index.html names only for the worker (kamai-shell): the page fetched it
+    // before the worker was registered, so the worker keeps it at install or a return visit refetches it.
+    const homeChunkKept = page.evaluate(async () => {
+      const file = document.querySelector('meta[name="kamai-shell"]')?.getAttribute('content');
+      return Boolean(file && (await caches.match(file)));
+    });
+    await expect(homeChunkKept).resolves.toBe(true);
     await page.reload();
     await page.getByRole('heading', { name: tx('en', 'home:hello', { name: 'Lata' }) }).waitFor();
     await page.context().setOffline(true);

@@ -12,9 +12,12 @@
 const CACHE = 'kamai-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
 
-/** The files index.html names (the entry, its preloads, the stylesheet): what the first screen runs on. */
+/**
+ * The files index.html names (the entry, its preloads, the stylesheet, and Home's chunk in a
+ * `<meta name="kamai-shell" content=…>`): what the first screens run on.
+ */
 function assetsOf(html) {
-  return [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]))];
+  return [...new Set([...html.matchAll(/(?:src|href|content)="(\/assets\/[^"]+)"/g)].map((match) => match[1]))];
 }
 
 self.addEventListener('install', (event) => {

@@ -3,7 +3,6 @@ import { useLayoutEffect, useRef } from 'react';
 import type { RefObject } from 'react';
 import { useToastStore } from '../lib/toast.ts';
 import { useTranslation } from 'react-i18next';
-import { translateMessage } from '../i18n/messages.ts';
 import { XIcon } from './icons.tsx';
 
 /** 5000 ms on screen, swipe right past 50 px to dismiss, F8 focuses the region. */
@@ -67,9 +66,9 @@ export function Toaster() {
           className={`toast pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-12 shadow-lg ${variantClasses[current.variant]}`}
         >
           <div className="grid gap-1">
-            <ToastPrimitive.Title className="text-sm font-semibold">{translateMessage(current.title)}</ToastPrimitive.Title>
+            <ToastPrimitive.Title className="text-sm font-semibold">{current.title}</ToastPrimitive.Title>
             {current.description && (
-              <ToastPrimitive.Description className="text-sm opacity-90">{translateMessage(current.description)}</ToastPrimitive.Description>
+              <ToastPrimitive.Description className="text-sm opacity-90">{current.description}</ToastPrimitive.Description>
             )}
           </div>
           <ToastPrimitive.Close

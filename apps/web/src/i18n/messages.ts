@@ -1,4 +1,4 @@
-import { type MessageParams, NOTIFICATION_TEXTS, messageOf, refusalOf, renderText } from '@kamai/contracts';
+import { type MessageParams, NOTIFICATION_TEXTS, refusalOf, renderText } from '@kamai/contracts';
 import { parseApiError } from '../lib/apiError.ts';
 import { i18n } from './index.ts';
 
@@ -16,8 +16,9 @@ import { i18n } from './index.ts';
  *   `useServerTexts` (serverTexts.ts).
  * - The contracts' form schemas name their refusals by catalogue key (contracts/src/refusal.ts), as the
  *   server's `fieldKeys` do: `refusalInLanguage` shows `server.<key>`, nothing is found by its text.
- *   Texts only the web shows (toast titles) are looked up in the `errors` namespace by their English
- *   text; a message that is neither is shown as it came.
+ * - Toasts carry texts already in the reader's language, each written from its key where the toast is
+ *   raised (a screen's namespace, the `errors` namespace, or the server's key): no English sentence
+ *   is looked up to find its translation.
  */
 function locale(): string {
   return i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
@@ -32,23 +33,26 @@ function isNotificationKey(key: unknown): key is keyof typeof NOTIFICATION_TEXTS
 }
 
 /**
- * The parameters with the masked destination in the reader's words, and a reason the app wrote (its
- * `reasonCode` names an `adjustmentReasons` text) in the reader's language; a staff member's reason
- * stays as written.
+ * The parameters with the masked destination in the reader's words, a reason the app wrote (its
+ * `reasonCode` names an `adjustmentReasons` text) and a field a refusal names (`what`, a key of
+ * `fieldNames`) in the reader's language; a staff member's reason stays as written.
  */
 function paramsInLanguage(params: MessageParams | undefined): MessageParams {
   const destination = params?.['destination'];
   const reasonCode = params?.['reasonCode'];
+  const what = params?.['what'];
   const reason = typeof reasonCode === 'string' ? template(`adjustmentReasons.${reasonCode}`) : null;
+  const field = typeof what === 'string' ? template(`fieldNames.${what}`) : null;
   return {
     ...params,
     ...(typeof destination === 'string' && { destination: destinationInLanguage(destination) }),
     ...(reason !== null && { reason }),
+    ...(field !== null && { what: field }),
   };
 }
 
 export function notificationInLanguage(n: { title: string; message: string; key?: string | undefined; params?: MessageParams | undefined }) {
-  if (!isNotificationKey(n.key)) return { title: translateMessage(n.title), message: n.message };
+  if (!isNotificationKey(n.key)) return { title: n.title, message: n.message };
   return {
     title: template(`notifications.${n.key}.title`) ?? n.title,
     message: renderText(template(`notifications.${n.key}.message`) ?? NOTIFICATION_TEXTS[n.key].message, paramsInLanguage(n.params), locale()),
@@ -77,7 +81,7 @@ export function ledgerInLanguage(t: { kind: string; description: string; params?
 /** A message the server sent by its key, in the reader's language; its English text when this app lacks the key. */
 export function serverMessage(ref: { key?: string | undefined; params?: MessageParams | undefined } | undefined, english: string): string {
   const text = ref?.key ? template(`server.${ref.key}`) : null;
-  return text === null ? english : renderText(text, ref?.params, locale());
+  return text === null ? english : renderText(text, paramsInLanguage(ref?.params), locale());
 }
 
 /**
@@ -87,7 +91,7 @@ export function serverMessage(ref: { key?: string | undefined; params?: MessageP
 export function refusalInLanguage(message: string): string {
   const ref = refusalOf(message);
   const text = ref ? template(`server.${ref.key}`) : null;
-  return text === null ? message : renderText(text, ref?.params, locale());
+  return text === null ? message : renderText(text, paramsInLanguage(ref?.params), locale());
 }
 
 /** The server's message of a failed request (lib/api.ts's errors) in the reader's language; null when it sent none. */
@@ -100,18 +104,4 @@ export function serverErrorText(error: unknown): string | null {
 export function serverFieldTexts(error: unknown): Record<string, string> {
   const body = parseApiError(error)?.body?.error;
   return Object.fromEntries(Object.entries(body?.fields ?? {}).map(([name, text]) => [name, serverMessage(body?.fieldKeys?.[name], text)]));
-}
-
-export function translateMessage(message: string): string;
-export function translateMessage(message: string | undefined): string | undefined;
-export function translateMessage(message: string | undefined): string | undefined {
-  if (!message) return message;
-  if (refusalOf(message)) return refusalInLanguage(message);
-  const ref = messageOf(message);
-  if (ref) {
-    const text = template(`server.${ref.key}`);
-    if (text !== null) return renderText(text, ref.params, locale());
-  }
-  const options = { ns: 'errors', keySeparator: false, nsSeparator: false } as const;
-  return i18n.exists(message, options) ? i18n.t(message, { ...options, interpolation: { skipOnVariables: true } }) : message;
 }

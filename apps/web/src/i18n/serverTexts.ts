@@ -2,8 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { loadNamespaces } from './index.ts';
 
 /**
- * The server's texts in the reader's language (messages.ts: the `messages` namespace and the
- * contracts' English catalogue it maps legacy and form texts back to keys with) are not part of the
+ * The server's texts in the reader's language (messages.ts and the `messages` namespace) are not part of the
  * first download: no first screen shows one until something fails. They come
  * - before any failed request is thrown (http.ts awaits `loadServerTexts`), so every server error a
  *   screen or toast shows is translated from its first frame;

@@ -7,6 +7,10 @@ import { create } from 'zustand';
 
 type ToastVariant = 'default' | 'destructive';
 
+/**
+ * Texts already in the reader's language, each written from its catalogue key where the toast is raised
+ * (`t(key, params)`, or the server's key through serverErrorMessage): the Toaster looks nothing up.
+ */
 export interface ToastInput {
   title: string;
   description?: string;

@@ -9,7 +9,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
 import { PencilIcon, TrashIcon } from '../../components/icons.tsx';
-import { translateMessage } from '../../i18n/messages.ts';
+import { serverMessage } from '../../i18n/messages.ts';
 import { errorStatus, serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
 import { adminTaskFiguresQuery, adminTaskQuery, adminTasksQuery } from '../../lib/queries.ts';
@@ -215,7 +215,7 @@ function useTaskRevision(task: TaskBody | null, onClose: () => void, failedTitle
     } catch (error) {
       if (errorStatus(error) === 412) {
         setChanged(true);
-        toast({ variant: 'destructive', title: failedTitle, description: translateMessage(TASK_MESSAGES.changedBySomeoneElse) });
+        toast({ variant: 'destructive', title: failedTitle, description: changedBySomeoneElse() });
         await current.refetch();
         return false;
       }
@@ -272,11 +272,14 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
   );
 }
 
+/** The server's 412 text, by its key in the reader's language. */
+const changedBySomeoneElse = () => serverMessage({ key: 'task.changedBySomeoneElse' }, TASK_MESSAGES.changedBySomeoneElse);
+
 function ChangedNotice() {
   const { t } = useTranslation('admin');
   return (
     <p role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-      {t('changedNotice', { message: translateMessage(TASK_MESSAGES.changedBySomeoneElse) })}
+      {t('changedNotice', { message: changedBySomeoneElse() })}
     </p>
   );
 }

@@ -5,7 +5,7 @@ import { FundingRequest, formatPaise } from '@kamai/contracts';
 import type { FundingBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { TextField } from '../../components/fields.tsx';
-import { translateMessage } from '../../i18n/messages.ts';
+import { refusalInLanguage } from '../../i18n/messages.ts';
 import { apiRequest, getJson, readJson, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
@@ -113,7 +113,7 @@ function FundingForm({ onRecorded }: { onRecorded: () => void }) {
           />
           {date.error && (
             <span id="funding-date-error" className="text-sm text-red-700">
-              {translateMessage(date.error)}
+              {refusalInLanguage(date.error)}
             </span>
           )}
         </label>

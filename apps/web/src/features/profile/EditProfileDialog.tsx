@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import * as Switch from '@radix-ui/react-switch';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
-import { FirstName, LastName, OptionalEmail, PROFILE_MESSAGES } from '@kamai/contracts';
+import { FirstName, LastName, OptionalEmail } from '@kamai/contracts';
 import type { UserBody } from '@kamai/contracts';
 import { FormActions } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -40,7 +40,7 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
   const onSubmit = form.handleSubmit(async ({ firstName, lastName, email }) => {
     const changes = changedProfileFields(user, { firstName, lastName, email, notificationsEnabled });
     if (Object.keys(changes).length === 0) {
-      toast({ title: PROFILE_MESSAGES.noChanges.title, description: PROFILE_MESSAGES.noChanges.message });
+      toast({ title: t('errors:noChanges'), description: t('errors:noChangesBody') });
       onDone();
       return;
     }
@@ -48,10 +48,10 @@ function EditProfileForm({ user, onDone }: { user: UserBody; onDone: () => void 
       await update.mutateAsync(changes);
     } catch (error) {
       form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: PROFILE_MESSAGES.failed.title, description: PROFILE_MESSAGES.failed.message });
+      toast({ variant: 'destructive', title: t('errors:updateFailed'), description: t('errors:updateFailedBody') });
       return;
     }
-    toast({ title: PROFILE_MESSAGES.updated, description: t('edit.saved') });
+    toast({ title: t('errors:profileUpdated'), description: t('edit.saved') });
     onDone();
   });
 

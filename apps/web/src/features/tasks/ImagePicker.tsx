@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { translateMessage } from '../../i18n/messages.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { MAX_IMAGE_BYTES } from '@kamai/contracts';
@@ -126,7 +125,7 @@ export function ImagePicker({ image, label, disabled }: { image: ImageUpload; la
       )}
       {imageAlert && (
         <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-700">
-          {translateMessage(imageAlert)}
+          {imageAlert}
         </p>
       )}
     </div>

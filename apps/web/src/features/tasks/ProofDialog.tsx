@@ -1,5 +1,5 @@
 import { Trans, useTranslation } from 'react-i18next';
-import { translateMessage } from '../../i18n/messages.ts';
+import { serverMessage } from '../../i18n/messages.ts';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { PROOF_DESCRIPTION_MAX_LENGTH, TASK_MESSAGES } from '@kamai/contracts';
@@ -152,8 +152,9 @@ function ProofForm({ task, resubmit, onSubmitted }: { task: TaskBody; resubmit: 
   const { t } = useTranslation('tasks');
   const image = useImageUpload();
   const { upload, uploading } = image;
-  /** The form's alert (missing fields), shown by the Submit button. */
-  const [formAlert, setFormAlert] = useState<string | null>(null);
+  /** Whether Submit was pressed with the proof missing: its text is then an alert. */
+  const [formAlert, setFormAlert] = useState(false);
+  const proofMissing = serverMessage({ key: 'task.proofMissing' }, TASK_MESSAGES.proofMissing);
   const [description, setDescription] = useState('');
 
   const missing = upload.phase !== 'done' || description.trim().length === 0;
@@ -161,10 +162,10 @@ function ProofForm({ task, resubmit, onSubmitted }: { task: TaskBody; resubmit: 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (upload.phase !== 'done' || description.trim().length === 0) {
-      setFormAlert(TASK_MESSAGES.proofMissing);
+      setFormAlert(true);
       return;
     }
-    setFormAlert(null);
+    setFormAlert(false);
     const proof = { proofImageUrl: upload.objectURL, proofDescription: description.trim() };
     let sent;
     try {
@@ -208,10 +209,10 @@ function ProofForm({ task, resubmit, onSubmitted }: { task: TaskBody; resubmit: 
         </Button>
         {formAlert && missing ? (
           <p role="alert" className="text-center text-sm font-medium text-red-700">
-            {translateMessage(formAlert)}
+            {proofMissing}
           </p>
         ) : (
-          missing && <p className="text-center text-xs text-slate-500">{translateMessage(TASK_MESSAGES.proofMissing)}</p>
+          missing && <p className="text-center text-xs text-slate-500">{proofMissing}</p>
         )}
       </div>
     </form>

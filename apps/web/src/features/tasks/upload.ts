@@ -1,15 +1,12 @@
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, type UploadPurpose } from '@kamai/contracts';
-import { apiRequest, parseApiError, readJson } from '../../lib/api.ts';
+import { i18n } from '../../i18n/index.ts';
+import { serverErrorText, serverMessage } from '../../i18n/messages.ts';
+import { apiRequest, readJson } from '../../lib/api.ts';
 import { throttle } from './throttle.ts';
 
 /** Upload progress updates are throttled to 500 ms. */
 const UPLOAD_PROGRESS_INTERVAL_MS = 500;
 
-export const UPLOAD_MESSAGES = {
-  tooLarge: IMAGE_TOO_LARGE,
-  notAnImage: 'Please choose an image file',
-  failed: 'Upload failed. Please try again.',
-} as const;
 
 /** What `POST /api/objects/upload` answers. */
 interface UploadTicket {
@@ -18,10 +15,10 @@ interface UploadTicket {
   objectURL: string;
 }
 
-/** Why a chosen file cannot be uploaded, or null when it can. */
+/** Why a chosen file cannot be uploaded (in the reader's language), or null when it can. */
 export function checkImageFile(file: Pick<File, 'size' | 'type'>): string | null {
-  if (file.size > MAX_IMAGE_BYTES) return UPLOAD_MESSAGES.tooLarge;
-  if (!file.type.startsWith('image/')) return UPLOAD_MESSAGES.notAnImage;
+  if (file.size > MAX_IMAGE_BYTES) return serverMessage({ key: 'api.imageTooLarge' }, IMAGE_TOO_LARGE);
+  if (!file.type.startsWith('image/')) return i18n.t('errors:notAnImage');
   return null;
 }
 
@@ -39,9 +36,9 @@ export class UploadError extends Error {
   }
 }
 
-/** The server's reason a chosen file's upload failed, as a message key; 'Upload failed' for anything else. */
+/** The server's reason a chosen file's upload failed, by its key in the reader's language; 'Upload failed' for anything else. */
 export function uploadFailure(error: unknown): string {
-  return parseApiError(error)?.body?.error.message ?? UPLOAD_MESSAGES.failed;
+  return serverErrorText(error) ?? i18n.t('errors:uploadFailed');
 }
 
 /** PUTs the file with XMLHttpRequest, which (unlike fetch) reports upload progress. */

@@ -1,13 +1,15 @@
 import * as v from 'valibot';
-import { MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES, WITHDRAWAL_TITLES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
+import { MIN_WITHDRAWAL_PAISE, WITHDRAWAL_MESSAGES, WithdrawalAmount, formatPaise, parseRupees } from '@kamai/contracts';
 import type { ErrorBody } from '@kamai/contracts';
-import { serverMessage } from '../../i18n/messages.ts';
+import { i18n } from '../../i18n/index.ts';
+import { refusalInLanguage, serverMessage } from '../../i18n/messages.ts';
 
 /** The smallest withdrawal (contracts' MIN_WITHDRAWAL_PAISE) and the dialog's default entry, in rupees. */
 export const MIN_WITHDRAWAL_RUPEES = MIN_WITHDRAWAL_PAISE / 100;
 
-/** Shown when a withdrawal fails for a reason the spec names no title for. */
-const WITHDRAWAL_FAILED = { title: 'Withdrawal Failed', fallback: 'Failed to submit withdrawal request' } as const;
+/** The toasts' texts, in the reader's language: each is named by its key, never found by its English. */
+const text = (key: 'invalidAmount' | 'insufficientBalance' | 'withdrawalFailed' | 'withdrawalFailedBody') => i18n.t(`errors:${key}`);
+const INSUFFICIENT = { key: 'withdrawal.insufficient' } as const;
 
 export type AmountCheck = { ok: true; amount: string } | { ok: false; title: string; message: string };
 
@@ -25,11 +27,11 @@ export function canWithdraw(balance: string | null | undefined): boolean {
 export function checkWithdrawalAmount(input: string, balance: string | null | undefined): AmountCheck {
   const parsed = v.safeParse(WithdrawalAmount, input.trim());
   if (!parsed.success) {
-    return { ok: false, title: WITHDRAWAL_TITLES.invalidAmount, message: parsed.issues[0].message };
+    return { ok: false, title: text('invalidAmount'), message: refusalInLanguage(parsed.issues[0].message) };
   }
   const available = balance == null ? null : parseRupees(balance);
   if (available === null || parsed.output > available) {
-    return { ok: false, title: WITHDRAWAL_TITLES.insufficient, message: WITHDRAWAL_MESSAGES.insufficient };
+    return { ok: false, title: text('insufficientBalance'), message: serverMessage(INSUFFICIENT, WITHDRAWAL_MESSAGES.insufficient) };
   }
   return { ok: true, amount: formatPaise(parsed.output) };
 }
@@ -38,10 +40,10 @@ export function checkWithdrawalAmount(input: string, balance: string | null | un
 export function withdrawalFailureToast(body: ErrorBody | null | undefined): { title: string; message: string } {
   const error = body?.error;
   if (error?.code === 'insufficient_balance') {
-    return { title: WITHDRAWAL_TITLES.insufficient, message: error.message ? serverMessage(error, error.message) : WITHDRAWAL_MESSAGES.insufficient };
+    return { title: text('insufficientBalance'), message: error.message ? serverMessage(error, error.message) : serverMessage(INSUFFICIENT, WITHDRAWAL_MESSAGES.insufficient) };
   }
   if (error?.code === 'validation_failed' && error.fields?.amount) {
-    return { title: WITHDRAWAL_TITLES.invalidAmount, message: serverMessage(error.fieldKeys?.amount, error.fields.amount) };
+    return { title: text('invalidAmount'), message: serverMessage(error.fieldKeys?.amount, error.fields.amount) };
   }
-  return { title: WITHDRAWAL_FAILED.title, message: error?.message ? serverMessage(error, error.message) : WITHDRAWAL_FAILED.fallback };
+  return { title: text('withdrawalFailed'), message: error?.message ? serverMessage(error, error.message) : text('withdrawalFailedBody') };
 }

@@ -1,6 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canWithdraw, checkWithdrawalAmount, withdrawalFailureToast } from './withdrawal.ts';
-import { refusal } from '@kamai/contracts';
+import { LANGUAGES, i18n, initialized } from '../../i18n/index.ts';
+import { loadServerTexts } from '../../i18n/serverTexts.ts';
+
+// The toasts' texts come from their keys in the reader's language: both languages' files are read.
+beforeAll(async () => {
+  await initialized;
+  await loadServerTexts();
+  await i18n.loadLanguages([...LANGUAGES]);
+  await i18n.changeLanguage('en');
+});
+afterAll(() => i18n.changeLanguage('en'));
 
 describe("the 'Withdraw Money' button", () => {
   it('is enabled from a balance of ₹100', () => {
@@ -24,8 +34,7 @@ describe('checking the amount before a withdrawal is sent', () => {
   });
 
   it("refuses below ₹100 with 'Invalid Amount'", () => {
-    // The schema's refusal, by key: the toast shows its text in the reader's language.
-    const invalid = { ok: false, title: 'Invalid Amount', message: refusal('withdrawal.minimum') };
+    const invalid = { ok: false, title: 'Invalid Amount', message: 'Minimum withdrawal amount is ₹100' };
     expect(checkWithdrawalAmount('99.99', '500.00')).toEqual(invalid);
     expect(checkWithdrawalAmount('0', '500.00')).toEqual(invalid);
     expect(checkWithdrawalAmount('-150', '500.00')).toEqual(invalid);
@@ -43,6 +52,14 @@ describe('checking the amount before a withdrawal is sent', () => {
       message: "You don't have enough rupees for this withdrawal",
     });
     expect(checkWithdrawalAmount('100', undefined)).toMatchObject({ title: 'Insufficient Balance' });
+  });
+
+  it('says so in the reader’s language, title and message, from their keys', async () => {
+    await i18n.changeLanguage('hi');
+    expect(checkWithdrawalAmount('99', '500.00')).toEqual({ ok: false, title: 'गलत रकम', message: i18n.t('messages:server.withdrawal.minimum') });
+    expect(checkWithdrawalAmount('600', '500.00')).toEqual({ ok: false, title: 'बैलेंस कम है', message: i18n.t('messages:server.withdrawal.insufficient') });
+    expect(withdrawalFailureToast(null)).toEqual({ title: 'निकासी नहीं हो सकी', message: 'निकासी का अनुरोध नहीं भेजा जा सका' });
+    await i18n.changeLanguage('en');
   });
 });
 

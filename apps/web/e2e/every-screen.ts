@@ -14,13 +14,18 @@ import { drawPng } from './png.ts';
  * payout on the wallet, a proof and a KYC document waiting for review, a pending withdrawal.
  */
 
-const suite = setUpBrowserSuite();
+/**
+ * The walk is split by role into files (every-screen-<part>.e2e.spec.ts), each with its own server and
+ * browser, so that they run beside each other: one file walking every role took 10 minutes, the long
+ * pole of CI. Each file builds the same states below and walks its part of SCREENS.
+ */
+let suite: ReturnType<typeof setUpBrowserSuite>;
 
 type Language = 'en' | 'hi';
-type Role = 'guest' | 'worker' | 'reviewer' | 'finance' | 'admin' | 'unconsented';
+export type Role = 'guest' | 'worker' | 'reviewer' | 'finance' | 'admin' | 'unconsented';
 type T = (key: string, params?: Record<string, string | number>) => string;
 
-interface Screen {
+export interface Screen {
   /** What a failure names. */
   name: string;
   /** Who looks at it: each role has one page, signed in once, reused for all its screens. */
@@ -31,7 +36,7 @@ interface Screen {
 }
 
 /** The one list of what is measured. */
-const SCREENS: Screen[] = [
+export const SCREENS: Screen[] = [
   // Signed out.
   { name: 'login', role: 'guest', path: '/login' },
   { name: 'register', role: 'guest', path: '/register' },
@@ -450,7 +455,7 @@ async function refundedWithdrawal(amount: string): Promise<void> {
   await api(payer, 'POST', `/api/admin/withdrawals/${id}/reject`, { reason: 'UPI ID not found' });
 }
 
-beforeAll(async () => {
+async function buildStates(): Promise<void> {
   [admin, reviewer, funder, payer, worker] = await Promise.all([
     staffAccount(suite.server, 'Anil', 'Mehta', 'admin'),
     staffAccount(suite.server, 'Rekha', 'Iyer', 'reviewer'),
@@ -502,12 +507,8 @@ beforeAll(async () => {
   await api(payer, 'POST', `/api/admin/withdrawals/${kept}/paid`, { reference: 'UTRSWEEP0002' });
   await refundedWithdrawal('100.00');
   await api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' });
-}, 120_000);
+}
 
-// A failed test shows what the server said meanwhile.
-afterEach(({ task: test }) => {
-  if (test.result?.state === 'fail') console.error(suite.server.output().slice(-4000));
-});
 
 const accountOf = (role: Exclude<Role, 'guest'>): TestAccount => ({ worker, reviewer, finance: payer, admin, unconsented })[role];
 
@@ -516,28 +517,51 @@ async function chooseLanguage(page: Page, language: Language): Promise<void> {
   await page.evaluate((lang) => localStorage.setItem('kamai.language', lang), language);
 }
 
-describe('every screen at 360 and 320 px, in English and Hindi: inside the screen and its cards, 44 px targets, axe clean', () => {
-  for (const role of ['guest', 'worker', 'reviewer', 'finance', 'admin', 'unconsented'] as const) {
-    it(`${role} screens`, async () => {
-      const page = await suite.phone();
-      await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-      if (role === 'guest') await page.goto('/login');
-      else if (role === 'unconsented') {
-        await page.goto('/login');
-        await submitLogin(page, unconsented);
-        await page.waitForURL((url) => url.pathname === '/consent');
-      } else await signIn(page, accountOf(role));
-      const findings: string[] = [];
-      for (const language of ['en', 'hi'] as const) {
-        await chooseLanguage(page, language);
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: HEIGHT });
-          // The worker's notifications screen reads them: each run gets a fresh unread one.
-          if (role === 'worker' && !(language === 'en' && width === WIDTHS[0])) await refundedWithdrawal('100.00');
-          for (const screen of SCREENS.filter((s) => s.role === role)) findings.push(...(await measure(page, screen, language, width)));
+/** One file's part of the walk: a role's screens, or those of them `screens` keeps. */
+export interface Part {
+  role: Role;
+  screens?: (screen: Screen) => boolean;
+}
+
+/**
+ * Registers one spec file's walk: its own server and browser, the states built through the API, and
+ * one test per part (a role's page, signed in once, walks its screens in both languages at both widths).
+ */
+export function walkScreens(parts: Part[]): void {
+  suite = setUpBrowserSuite();
+  // Six files build their states at once on a loaded machine: 120 s was nearly used up at a load of 23.
+  beforeAll(buildStates, 240_000);
+  // A failed test shows what the server said meanwhile.
+  afterEach(({ task: test }) => {
+    if (test.result?.state === 'fail') console.error(suite.server.output().slice(-4000));
+  });
+  describe('every screen at 360 and 320 px, in English and Hindi: inside the screen and its cards, 44 px targets, axe clean', () => {
+    for (const { role, screens: keep = () => true } of parts) {
+      const screens = SCREENS.filter((s) => s.role === role && keep(s));
+      it(`${role} screens (${screens.length})`, async () => {
+        const page = await suite.phone();
+        await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+        if (role === 'guest') await page.goto('/login');
+        else if (role === 'unconsented') {
+          await page.goto('/login');
+          await submitLogin(page, unconsented);
+          await page.waitForURL((url) => url.pathname === '/consent');
+        } else await signIn(page, accountOf(role));
+        const findings: string[] = [];
+        for (const language of ['en', 'hi'] as const) {
+          await chooseLanguage(page, language);
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: HEIGHT });
+            // The worker's notifications screen reads them: each run gets a fresh unread one.
+            if (screens.some((s) => s.name === 'notifications') && !(language === 'en' && width === WIDTHS[0])) await refundedWithdrawal('100.00');
+            for (const screen of screens) findings.push(...(await measure(page, screen, language, width)));
+          }
         }
-      }
-      expect(findings).toEqual([]);
-    }, 1_200_000);
-  }
-});
+        expect(findings).toEqual([]);
+      }, 1_200_000);
+    }
+  });
+}
+
+/** The worker's task screens (Home and the task lists with their dialogs): the worker's walk is split in two. */
+export const isTaskScreen = (screen: Screen): boolean => screen.path === '/' || screen.path.startsWith('/tasks');

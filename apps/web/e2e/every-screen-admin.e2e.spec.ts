@@ -1,0 +1,4 @@
+import { walkScreens } from './every-screen.ts';
+
+/** The admin's screens (every-screen.ts). */
+walkScreens([{ role: 'admin' }]);
