@@ -36,3 +36,4 @@ export * from './tax.ts';
 export * from './periods.ts';
 export * from './invitations.ts';
 export * from './refusal.ts';
+export * from './tax-returns.ts';

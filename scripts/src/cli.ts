@@ -488,6 +488,7 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
     console.log(`available (all wallets)   ${formatPaise(r.availablePaise).padStart(14)}`);
     console.log(`pending payouts           ${formatPaise(r.pendingPayoutPaise).padStart(14)}`);
     console.log(`tax payable (withheld)    ${formatPaise(r.taxPayablePaise).padStart(14)}`);
+    console.log(`tax deposited (challans)  ${formatPaise(r.taxDepositedPaise).padStart(14)}`);
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);
     console.log(`paid to banks             ${formatPaise(r.paidPaise).padStart(14)}`);
     console.log(`difference                ${formatPaise(r.differencePaise).padStart(14)}`);

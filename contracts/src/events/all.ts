@@ -13,6 +13,7 @@ import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
+import { taxDepositEvents } from './tax.ts';
 import { invitationEvents } from '../invitations.ts';
 
 /**
@@ -47,6 +48,7 @@ export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
+export type TaxDepositEvent = EventsOf<typeof taxDepositEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
@@ -68,6 +70,7 @@ export const allEvents = {
   ...webhookEvents,
   ...ledgerPeriodEvents,
   ...invitationEvents,
+  ...taxDepositEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

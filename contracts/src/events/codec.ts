@@ -181,6 +181,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   InvitationBonusAwarded: 1,
   InvitationBonusRefused: 1,
   InvitationBonusCounted: 1,
+  TaxDepositRecorded: 1,
 };
 
 /**

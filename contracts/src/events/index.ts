@@ -14,6 +14,7 @@ export * from './privacy.ts';
 export * from './workflows.ts';
 export * from './webhooks.ts';
 export * from './periods.ts';
+export * from './tax.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -48,5 +49,7 @@ export const streams = {
   invitation: (inviteeId: string) => `invitation-${inviteeId}`,
   /** Every invitation bonus counted against the budget and the inviters' monthly caps. */
   invitationProgramme: () => 'invitation-programme',
+  /** The tax deposits (challans) of one quarter, `2026-27-Q3` (docs/tax.md). */
+  taxDeposits: (quarter: string) => `tax-deposits-${quarter}`,
 };
 export * from './codec.ts';

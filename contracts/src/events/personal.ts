@@ -349,6 +349,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   InvitationBonusAwarded: { plain: { inviteeId: ID, userId: ID, entryId: ID, awardedAt: TIME } },
   InvitationBonusRefused: { plain: { inviteeId: ID, refusedAt: TIME } },
   InvitationBonusCounted: { plain: { inviteeId: ID, inviterId: ID, countedAt: TIME } },
+  /** A challan's numbers are the bank's, not a person's. */
+  TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
 };
 
 /**

@@ -174,6 +174,12 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/periods', 'finance', 200],
   // Without its days: 400 once the role is checked.
   ['GET', '/api/admin/ledger/trial-balance/period', 'finance', 400],
+  ['POST', '/api/admin/ledger/tax-deposits', 'finance', 400],
+  // Without a quarter / the matrix's ':quarter' is no quarter: 400 once the role is checked.
+  ['GET', '/api/admin/ledger/tax-deposits', 'finance', 400],
+  ['GET', '/api/admin/ledger/tax/:quarter', 'finance', 400],
+  ['GET', '/api/admin/ledger/tax/:quarter/certificates', 'finance', 400],
+  ['GET', '/api/tax-summary', 'signedIn', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

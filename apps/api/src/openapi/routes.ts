@@ -1,4 +1,13 @@
 import {
+  MyTaxYearBody,
+  TaxCertificateBody,
+  TaxDepositBody,
+  TaxDepositRequest,
+  TaxDepositsQuery,
+  TaxQuarterParam,
+  TaxQuarterSummaryBody,
+  TaxReturnBody,
+  TaxReturnQuery,
   LedgerPeriodBody,
   LedgerPeriodRowBody,
   PeriodTrialBalanceBody,
@@ -316,4 +325,9 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/withdrawals/quote': { summary: 'The tax a withdrawal of this amount would have withheld now, and what the bank would be paid', access: 'signedIn', query: WithdrawalQuoteQuery, ok: 200, answer: WithdrawalQuoteBody },
   'GET /api/admin/ledger/periods': { summary: 'The current month and the twelve before it, newest first: open, close pending (who asked) or closed (who approved)', access: 'finance', ok: 200, answer: LedgerPeriodRowBody, list: true },
   'GET /api/admin/ledger/trial-balance/period': { summary: 'The trial balance over whole IST days (to included): per account opening, movement and closing in Dr/Cr columns; format=csv for the file', access: 'finance', query: PeriodTrialBalanceQuery, ok: 200, answer: PeriodTrialBalanceBody },
+  'POST /api/admin/ledger/tax-deposits': { summary: 'Record a deposit of withheld tax (a challan) against a quarter: tax payable to the bank account', access: 'finance', body: TaxDepositRequest, ok: 201, answer: TaxDepositBody },
+  'GET /api/admin/ledger/tax-deposits': { summary: 'A quarter’s tax: deducted, deposited, due, and its challans', access: 'finance', query: TaxDepositsQuery, ok: 200, answer: TaxQuarterSummaryBody },
+  'GET /api/admin/ledger/tax/:quarter': { summary: 'The quarterly TDS return’s rows, one per deduction with its challan (format=csv for the file)', access: 'finance', params: TaxQuarterParam, query: TaxReturnQuery, ok: 200, answer: TaxReturnBody },
+  'GET /api/admin/ledger/tax/:quarter/certificates': { summary: 'Per person, the quarter’s certificate data (what Form 16A carries)', access: 'finance', params: TaxQuarterParam, ok: 200, answer: TaxCertificateBody, list: true },
+  'GET /api/tax-summary': { summary: 'Your tax deducted per financial year: withdrawn, tax, sent to the bank', access: 'signedIn', ok: 200, answer: MyTaxYearBody, list: true },
 };
