@@ -81,6 +81,11 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.code': CODE,
   /** An app-written adjustment reason's code (ADJUSTMENT_REASONS), beside the sealed reason. */
   'params.reasonCode': CODE,
+  /** A tax deposit's challan (the journal's own line, never a person's): the bank's numbers, the quarter and the day. */
+  'params.quarter': TIME,
+  'params.bsrCode': BANK_REFERENCE,
+  'params.serial': BANK_REFERENCE,
+  'params.date': TIME,
 };
 
 /**
