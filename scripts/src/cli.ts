@@ -89,7 +89,7 @@ const USAGE = `usage: npm run cli -- <command>
                                                   outside this machine (see docs/ledger-integrity.md)
   yearly-report <2025-26> [--out FILE]            per person for an Indian financial year (April-March, IST):
                                                   rewards, bonuses, adjustments, payouts and PAN, as CSV
-                                                  for the accountant (--out yearly.csv); no tax is withheld
+                                                  for the accountant (--out yearly.csv), with the tax withheld
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
