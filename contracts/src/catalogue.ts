@@ -20,6 +20,7 @@ import { WEBHOOK_MESSAGES } from './webhooks.ts';
 import { PUSH_MESSAGES } from './push.ts';
 import { TAX_MESSAGES } from './tax.ts';
 import { PERIOD_MESSAGES } from './periods.ts';
+import { TAX_RETURN_MESSAGES } from './tax-returns.ts';
 import { INVITATION_MESSAGES } from './invitations.ts';
 import { STATEMENT_MESSAGES } from './statements.ts';
 
@@ -167,6 +168,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('period', PERIOD_MESSAGES),
   ...prefixed('invitation', INVITATION_MESSAGES),
   ...prefixed('statement', STATEMENT_MESSAGES),
+  ...prefixed('taxReturn', TAX_RETURN_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

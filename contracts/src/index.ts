@@ -37,3 +37,4 @@ export * from './periods.ts';
 export * from './invitations.ts';
 export * from './refusal.ts';
 export * from './statements.ts';
+export * from './tax-returns.ts';

@@ -106,6 +106,10 @@ export const YearlyReportLine = v.strictObject({
   payouts: v.string(),
   /** Invitation bonuses credited (docs/invitations.md). */
   referralBonuses: v.string(),
+  /** Withdrawals asked in the year before tax (those given back left out), the tax withheld from them, and what the bank was sent (docs/tax.md). */
+  grossPaid: v.string(),
+  taxDeducted: v.string(),
+  netPaid: v.string(),
 });
 export type YearlyReportLine = v.InferOutput<typeof YearlyReportLine>;
 
@@ -115,7 +119,12 @@ export const YearlyReportBody = v.strictObject({
   from: v.string(),
   to: v.string(),
   people: v.array(YearlyReportLine),
-  totals: v.strictObject({ rewards: v.string(), bonuses: v.string(), adjustments: v.string(), payouts: v.string(), referralBonuses: v.string() }),
+  totals: v.strictObject({
+    rewards: v.string(), bonuses: v.string(), adjustments: v.string(), payouts: v.string(), referralBonuses: v.string(),
+    grossPaid: v.string(), taxDeducted: v.string(), netPaid: v.string(),
+  }),
+  /** Per PAN (every account that gave it): gross, tax and net, for the accountant; people without a PAN are not in it. */
+  byPan: v.array(v.strictObject({ pan: v.string(), accounts: v.number(), grossPaid: v.string(), taxDeducted: v.string(), netPaid: v.string() })),
 });
 export type YearlyReportBody = v.InferOutput<typeof YearlyReportBody>;
 
@@ -214,11 +223,13 @@ export const ReconciliationBody = v.strictObject({
   paid: v.string(),
   /** Tax withheld from withdrawals and not given back (platform:tax_payable, docs/tax.md). */
   taxPayable: v.string(),
-  /** available + pendingPayout + taxPayable − (funded − paid); "0.00" when the books agree. */
+  /** Withheld tax deposited with the government (challans, docs/tax.md). */
+  taxDeposited: v.string(),
+  /** available + pendingPayout + taxPayable + taxDeposited − (funded − paid); "0.00" when the books agree. */
   difference: v.string(),
   /** Everything the company moved into the payout bank account (booked fundings). */
   bankFunded: v.string(),
-  /** What the payout account should hold: bankFunded − paid (compare with the bank statement's balance). */
+  /** What the payout account should hold: bankFunded − paid − taxDeposited (compare with the bank statement's balance). */
   bankBalance: v.string(),
   /** User accounts below zero, which the rules never allow: each one is money that was never there. */
   negativeBalances: v.array(v.strictObject({ userId: v.string(), account: v.picklist(['available', 'payout_pending']), balance: v.string() })),
@@ -275,6 +286,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/ledger\/funding\/[^/]+\/(approve|reject|reverse|reverse\/approve)$/,
   /^\/api\/admin\/deletions\/[^/]+\/erase$/,
   /^\/api\/admin\/appeals\/[^/]+\/decide$/,
+  /^\/api\/admin\/ledger\/tax-deposits$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

@@ -87,6 +87,8 @@ export const LEDGER_TEXTS = {
   tax_withheld: 'Tax deducted under {code}',
   /** Withheld tax given back when its withdrawal was rejected, failed or reversed. */
   tax_refund: 'Tax given back under {code}',
+  /** Not a wallet entry: withheld tax deposited with the government (platform:tax_payable -> platform:bank). */
+  tax_deposit: 'Tax deposited for {quarter}, challan {bsrCode}/{serial} of {date}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

@@ -20,6 +20,7 @@ export * from './notifications/queries.ts';
 export * from './withdrawals/schema.ts';
 export * from './withdrawals/projection.ts';
 export * from './withdrawals/queries.ts';
+export * from './withdrawals/tax.ts';
 export * from './settings/projection.ts';
 export * from './settings/queries.ts';
 export * from './tasks/schema.ts';

@@ -238,8 +238,8 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     const [y, m] = today.split('-').map(Number) as [number, number];
     const fyStart = m >= 4 ? y : y - 1;
     const yearly = (await cli(dataDir, 'yearly-report', `${fyStart}-${String((fyStart + 1) % 100).padStart(2, '0')}`)).stdout;
-    expect(yearly.startsWith('\uFEFFfinancial_year,user_id,name,mobile,pan,rewards,bonuses,adjustments,payouts,referral_bonuses\r\n')).toBe(true);
-    expect(yearly).toMatch(/,TOTAL,,,,[\d.]+,[\d.]+,[\d.]+,[1-9][\d]*\.\d\d,[\d.]+\r\n$/);
+    expect(yearly.startsWith('\uFEFFfinancial_year,user_id,name,mobile,pan,rewards,bonuses,adjustments,payouts,referral_bonuses,gross_paid,tax_deducted,net_paid\r\n')).toBe(true);
+    expect(yearly).toMatch(/,TOTAL,,,,[\d.]+,[\d.]+,[\d.]+,[1-9][\d]*\.\d\d,[\d.]+,[\d.]+,[\d.]+,[\d.]+\r\n$/);
     // --out writes the file itself (nothing else can land in it) and says where.
     const file = join(dataDir, 'yearly.csv');
     const written = await cli(dataDir, 'yearly-report', `${fyStart}-${String((fyStart + 1) % 100).padStart(2, '0')}`, '--out', file);

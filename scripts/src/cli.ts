@@ -89,7 +89,7 @@ const USAGE = `usage: npm run cli -- <command>
                                                   outside this machine (see docs/ledger-integrity.md)
   yearly-report <2025-26> [--out FILE]            per person for an Indian financial year (April-March, IST):
                                                   rewards, bonuses, adjustments, payouts and PAN, as CSV
-                                                  for the accountant (--out yearly.csv); no tax is withheld
+                                                  for the accountant (--out yearly.csv), with the tax withheld
   migrate-privacy                                 copy a log written before personal data was sealed
                                                   into a sealed one (app stopped; see docs/privacy.md)
   run-auto-approvals [--now ISO]                  approve proofs past the auto-approval delay (as
@@ -488,6 +488,7 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
     console.log(`available (all wallets)   ${formatPaise(r.availablePaise).padStart(14)}`);
     console.log(`pending payouts           ${formatPaise(r.pendingPayoutPaise).padStart(14)}`);
     console.log(`tax payable (withheld)    ${formatPaise(r.taxPayablePaise).padStart(14)}`);
+    console.log(`tax deposited (challans)  ${formatPaise(r.taxDepositedPaise).padStart(14)}`);
     console.log(`funded (rewards, bonuses, adjustments) ${formatPaise(r.fundedPaise).padStart(14)}`);
     console.log(`paid to banks             ${formatPaise(r.paidPaise).padStart(14)}`);
     console.log(`difference                ${formatPaise(r.differencePaise).padStart(14)}`);

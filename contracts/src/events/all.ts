@@ -13,6 +13,7 @@ import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
+import { taxDepositEvents } from './tax.ts';
 import { invitationEvents } from '../invitations.ts';
 import { statementExceptionEvents } from './statements.ts';
 
@@ -48,6 +49,7 @@ export type PrivacyEvent = EventsOf<typeof privacyEvents>;
 export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
+export type TaxDepositEvent = EventsOf<typeof taxDepositEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
 export type StatementExceptionEvent = EventsOf<typeof statementExceptionEvents>;
 
@@ -71,6 +73,7 @@ export const allEvents = {
   ...ledgerPeriodEvents,
   ...invitationEvents,
   ...statementExceptionEvents,
+  ...taxDepositEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -185,6 +185,7 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   StatementExceptionMatchedByHand: 1,
   StatementWriteOffRequested: 1,
   StatementWrittenOff: 1,
+  TaxDepositRecorded: 1,
 };
 
 /**

@@ -15,6 +15,7 @@ export * from './workflows.ts';
 export * from './webhooks.ts';
 export * from './periods.ts';
 export * from './statements.ts';
+export * from './tax.ts';
 export * from './all.ts';
 
 /** Stream names, one place. */
@@ -51,5 +52,7 @@ export const streams = {
   invitationProgramme: () => 'invitation-programme',
   /** One exception of a bank statement's matching (docs/payouts.md#statement-matching). */
   statementException: (exceptionId: string) => `statement-exception-${exceptionId}`,
+  /** The tax deposits (challans) of one quarter, `2026-27-Q3` (docs/tax.md). */
+  taxDeposits: (quarter: string) => `tax-deposits-${quarter}`,
 };
 export * from './codec.ts';

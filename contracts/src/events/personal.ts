@@ -81,6 +81,11 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.code': CODE,
   /** An app-written adjustment reason's code (ADJUSTMENT_REASONS), beside the sealed reason. */
   'params.reasonCode': CODE,
+  /** A tax deposit's challan (the journal's own line, never a person's): the bank's numbers, the quarter and the day. */
+  'params.quarter': TIME,
+  'params.bsrCode': BANK_REFERENCE,
+  'params.serial': BANK_REFERENCE,
+  'params.date': TIME,
 };
 
 /**
@@ -364,6 +369,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   StatementExceptionMatchedByHand: { subject: 'caller', freeText: ['note'], plain: { exceptionId: ID, by: ID, matchedAt: TIME } },
   StatementWriteOffRequested: { subject: 'caller', freeText: ['note'], plain: { exceptionId: ID, by: ID, requestedAt: TIME } },
   StatementWrittenOff: { plain: { exceptionId: ID, requestedBy: ID, approvedBy: ID, writtenOffAt: TIME } },
+  /** A challan's numbers are the bank's, not a person's. */
+  TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
 };
 
 /**

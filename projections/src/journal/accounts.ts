@@ -49,7 +49,8 @@ export type JournalKind =
   | 'bank_funding_reversed'
   | 'referral_bonus'
   | 'tax_withheld'
-  | 'tax_refund';
+  | 'tax_refund'
+  | 'tax_deposit';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -222,6 +223,26 @@ export function journalTransactionOf(
         params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
         description: null,
         entryId: d.fundingId,
+        submissionId: null,
+        taskId: null,
+        withdrawalId: null,
+        utr: null,
+      };
+    }
+    case 'TaxDepositRecorded': {
+      const d = event.data;
+      return {
+        userId,
+        kind: 'tax_deposit',
+        amountPaise: d.amountPaise,
+        // The withheld tax paid to the government from the payout account (docs/tax.md).
+        from: accounts.taxPayable,
+        to: accounts.bank,
+        effectiveAt: d.recordedAt,
+        actor: d.recordedBy,
+        params: JSON.stringify({ quarter: d.quarter, bsrCode: d.bsrCode, serial: d.serial, date: d.depositDate }),
+        description: null,
+        entryId: d.depositId,
         submissionId: null,
         taskId: null,
         withdrawalId: null,

@@ -99,6 +99,7 @@ describe('the double-entry journal', () => {
       fundedPaise: 53_500,
       paidPaise: 30_000,
       taxPayablePaise: 0,
+      taxDepositedPaise: 0,
       differencePaise: 0,
       negativeBalances: [],
       bankFundedPaise: 0,

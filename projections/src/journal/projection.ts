@@ -50,9 +50,10 @@ export const journalProjection: Projection = {
     'BankFundingRecorded',
     'BankFundingApproved',
     'BankFundingReversed',
+    'TaxDepositRecorded',
   ],
   apply(rows, event) {
-    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed') {
+    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed' || event.type === 'TaxDepositRecorded') {
       const transaction = journalTransactionOf(event, PLATFORM_ENTRY, () => undefined);
       if (transaction) post(rows, event, transaction);
       return;

@@ -208,7 +208,9 @@ export interface Reconciliation {
   paidPaise: number;
   /** Tax withheld from withdrawals and not given back (platform:tax_payable). */
   taxPayablePaise: number;
-  /** available + pending + tax payable − (funded − paid): zero when the books agree. */
+  /** Withheld tax deposited with the government (challans): it left the payout account, not to a person. */
+  taxDepositedPaise: number;
+  /** available + pending + tax payable + tax deposited − (funded − paid): zero when the books agree. */
   differencePaise: number;
   /** Everything the company put into the payout bank account. */
   bankFundedPaise: number;
@@ -241,11 +243,22 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     else if (row.account === accounts.companyFunding) bankFundedPaise = balance;
     else if (row.account === accounts.taxPayable) taxPayablePaise = balance;
   }
+  // Deposits of withheld tax arrive in platform:bank as payouts do (the platform's rows, few).
+  const deposited = await db
+    .selectFrom('journal_entries')
+    .select((eb) => eb.fn.sum<number>('amount_paise').as('total'))
+    .where('user_id', '=', PLATFORM_ENTRY)
+    .where('kind', '=', 'tax_deposit')
+    .executeTakeFirst();
+  const taxDepositedPaise = Number(deposited?.total ?? 0);
   // Fundings leave platform:bank as payouts arrive in it, so they are added back to tell the paid.
-  const paidPaise = bankPaise + bankFundedPaise;
-  // Tax withheld left the wallets without reaching a bank: it is held in tax payable.
-  const differencePaise = availablePaise + pendingPayoutPaise + taxPayablePaise - (fundedPaise - paidPaise);
-  return { availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, taxPayablePaise, differencePaise, bankFundedPaise, bankBalancePaise: bankFundedPaise - paidPaise, negativeBalances };
+  const paidPaise = bankPaise + bankFundedPaise - taxDepositedPaise;
+  // Tax withheld left the wallets without reaching a person's bank: held in tax payable, or deposited.
+  const differencePaise = availablePaise + pendingPayoutPaise + taxPayablePaise + taxDepositedPaise - (fundedPaise - paidPaise);
+  return {
+    availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, taxPayablePaise, taxDepositedPaise, differencePaise, bankFundedPaise,
+    bankBalancePaise: bankFundedPaise - paidPaise - taxDepositedPaise, negativeBalances,
+  };
 }
 
 /**

@@ -213,6 +213,7 @@ export const ledgerRoutes = new Hono<AppEnv>()
       funded: formatPaise(r.fundedPaise),
       paid: formatPaise(r.paidPaise),
       taxPayable: formatPaise(r.taxPayablePaise),
+      taxDeposited: formatPaise(r.taxDepositedPaise),
       difference: formatPaise(r.differencePaise),
       bankFunded: formatPaise(r.bankFundedPaise),
       bankBalance: formatPaise(r.bankBalancePaise),

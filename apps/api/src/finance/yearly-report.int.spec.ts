@@ -66,6 +66,7 @@ describe('the yearly report for the accountant', () => {
     const masked = (mobile: string) => `+91 ${mobile.slice(0, 2)}xxxxxx${mobile.slice(-2)}`;
     expect(report.body.people.find((p) => p.userId === asha.userId)).toEqual({
       userId: asha.userId, name: 'Asha Rao', mobile: masked(asha.mobile), pan: 'ABCDE1234F', rewards: '0.00', bonuses: '0.00', adjustments: '500.00', payouts: '200.00', referralBonuses: '0.00',
+      grossPaid: '200.00', taxDeducted: '0.00', netPaid: '200.00',
     });
     expect(report.body.people.find((p) => p.userId === ravi.userId)).toMatchObject({ name: 'Ravi Kumar', pan: null, adjustments: '70.00', payouts: '0.00' });
     expect(report.body.people.some((p) => p.userId === finance.userId || p.userId === payer.userId)).toBe(false);

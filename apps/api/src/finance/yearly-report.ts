@@ -1,5 +1,5 @@
 import { type YearlyReportBody, YearlyReportQuery, financialYear, formatPaise } from '@kamai/contracts';
-import { type ReadDbHandle, accountHolders, pansOf, totalsByUser } from '@kamai/projections';
+import { type ReadDbHandle, accountHolders, pansOf, totalsByUser, withdrawalTaxTotals } from '@kamai/projections';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.ts';
 import { withRole } from '../http/guards.ts';
@@ -7,35 +7,51 @@ import { validate } from '../http/validate.ts';
 import { csvFile } from './csv.ts';
 import { caughtUp, csvResponse } from './ledger-routes.ts';
 
+const NO_TOTALS = { rewardsPaise: 0, bonusesPaise: 0, adjustmentsPaise: 0, payoutsPaise: 0, referralBonusesPaise: 0 };
+
 /**
  * The yearly report per person for the Indian financial year (April to March, IST): rewards,
- * bonuses, adjustments and payouts, with the PAN given at KYC, for the accountant. Kamai withholds
- * no tax; this only reports what was earned and paid.
+ * bonuses, adjustments and payouts, with the PAN given at KYC, for the accountant; and what was
+ * withdrawn, the tax withheld from it and the net, per person and per PAN (docs/tax.md).
  */
 export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<YearlyReportBody> {
   const year = financialYear(fy);
   if (!year) throw new Error(`not a financial year: ${fy}`);
-  const totals = await totalsByUser(db, year.from, year.to);
-  const ids = totals.map((t) => t.userId);
+  const [totals, taxes] = await Promise.all([totalsByUser(db, year.from, year.to), withdrawalTaxTotals(db, year.from, year.to)]);
+  const ids = [...new Set([...totals.map((t) => t.userId), ...taxes.keys()])].sort();
+  const byUser = new Map(totals.map((t) => [t.userId, t]));
   const [holders, pans] = await Promise.all([accountHolders(db, ids), pansOf(db, ids)]);
-  const sum = { rewards: 0, bonuses: 0, adjustments: 0, payouts: 0, referralBonuses: 0 };
-  const people = totals.map((t) => {
+  const sum = { rewards: 0, bonuses: 0, adjustments: 0, payouts: 0, referralBonuses: 0, gross: 0, tax: 0 };
+  const perPan = new Map<string, { accounts: number; gross: number; tax: number }>();
+  const people = ids.map((userId) => {
+    const t = byUser.get(userId) ?? NO_TOTALS;
+    const { grossPaise, taxPaise } = taxes.get(userId) ?? { grossPaise: 0, taxPaise: 0 };
     sum.rewards += t.rewardsPaise;
     sum.bonuses += t.bonusesPaise;
     sum.adjustments += t.adjustmentsPaise;
     sum.payouts += t.payoutsPaise;
     sum.referralBonuses += t.referralBonusesPaise;
-    const holder = holders.get(t.userId);
+    sum.gross += grossPaise;
+    sum.tax += taxPaise;
+    const holder = holders.get(userId);
+    const pan = pans.get(userId) ?? null;
+    if (pan !== null) {
+      const p = perPan.get(pan) ?? { accounts: 0, gross: 0, tax: 0 };
+      perPan.set(pan, { accounts: p.accounts + 1, gross: p.gross + grossPaise, tax: p.tax + taxPaise });
+    }
     return {
-      userId: t.userId,
-      name: holder?.name ?? t.userId,
+      userId,
+      name: holder?.name ?? userId,
       mobile: holder?.mobile ?? null,
-      pan: pans.get(t.userId) ?? null,
+      pan,
       rewards: formatPaise(t.rewardsPaise),
       bonuses: formatPaise(t.bonusesPaise),
       adjustments: formatPaise(t.adjustmentsPaise),
       payouts: formatPaise(t.payoutsPaise),
       referralBonuses: formatPaise(t.referralBonusesPaise),
+      grossPaid: formatPaise(grossPaise),
+      taxDeducted: formatPaise(taxPaise),
+      netPaid: formatPaise(grossPaise - taxPaise),
     };
   });
   return {
@@ -43,21 +59,36 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
     from: year.from,
     to: year.to,
     people,
-    totals: { rewards: formatPaise(sum.rewards), bonuses: formatPaise(sum.bonuses), adjustments: formatPaise(sum.adjustments), payouts: formatPaise(sum.payouts), referralBonuses: formatPaise(sum.referralBonuses) },
+    totals: {
+      rewards: formatPaise(sum.rewards),
+      bonuses: formatPaise(sum.bonuses),
+      adjustments: formatPaise(sum.adjustments),
+      payouts: formatPaise(sum.payouts),
+      referralBonuses: formatPaise(sum.referralBonuses),
+      grossPaid: formatPaise(sum.gross),
+      taxDeducted: formatPaise(sum.tax),
+      netPaid: formatPaise(sum.gross - sum.tax),
+    },
+    byPan: [...perPan]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([pan, p]) => ({ pan, accounts: p.accounts, grossPaid: formatPaise(p.gross), taxDeducted: formatPaise(p.tax), netPaid: formatPaise(p.gross - p.tax) })),
   };
 }
 
-const YEARLY_HEADER = ['financial_year', 'user_id', 'name', 'mobile', 'pan', 'rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses'] as const;
+const YEARLY_HEADER = [
+  'financial_year', 'user_id', 'name', 'mobile', 'pan', 'rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses', 'gross_paid', 'tax_deducted', 'net_paid',
+] as const;
 
 /** The accountant's CSV (UTF-8 BOM, one row per person, then a `TOTAL` row). */
 export function yearlyReportCsv(report: YearlyReportBody): string {
+  const t = report.totals;
   return csvFile(
     YEARLY_HEADER,
     [
-      ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts, p.referralBonuses]),
-      [report.fy, 'TOTAL', null, null, null, report.totals.rewards, report.totals.bonuses, report.totals.adjustments, report.totals.payouts, report.totals.referralBonuses],
+      ...report.people.map((p) => [report.fy, p.userId, p.name, p.mobile, p.pan, p.rewards, p.bonuses, p.adjustments, p.payouts, p.referralBonuses, p.grossPaid, p.taxDeducted, p.netPaid]),
+      [report.fy, 'TOTAL', null, null, null, t.rewards, t.bonuses, t.adjustments, t.payouts, t.referralBonuses, t.grossPaid, t.taxDeducted, t.netPaid],
     ],
-    new Set(['rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses']),
+    new Set(['rewards', 'bonuses', 'adjustments', 'payouts', 'referral_bonuses', 'gross_paid', 'tax_deducted', 'net_paid']),
   );
 }
 

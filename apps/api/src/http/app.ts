@@ -16,6 +16,7 @@ import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
 import { statementRoutes } from '../finance/statements.ts';
 import { periodRoutes } from '../ledger/periods.ts';
+import { taxReturnRoutes } from '../ledger/tax-returns.ts';
 import { trialBalanceRoutes } from '../finance/trial-balance.ts';
 import { notificationRoutes } from '../notifications/routes.ts';
 import { pushRoutes } from '../push/routes.ts';
@@ -108,6 +109,7 @@ export function createApp(parts: AppParts) {
   app.route('/', payoutRoutes);
   app.route('/', periodRoutes);
   app.route('/', statementRoutes);
+  app.route('/', taxReturnRoutes);
   app.route('/', trialBalanceRoutes);
   app.route('/', notificationRoutes);
   app.route('/', pushRoutes);

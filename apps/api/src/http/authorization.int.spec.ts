@@ -179,6 +179,12 @@ const MATRIX: Row[] = [
   ['POST', '/api/admin/ledger/statement-exceptions/:id/match', 'finance', 400],
   ['POST', '/api/admin/ledger/statement-exceptions/:id/write-off', 'finance', 400],
   ['POST', '/api/admin/ledger/statement-exceptions/:id/write-off/approve', 'finance', 404],
+  ['POST', '/api/admin/ledger/tax-deposits', 'finance', 400],
+  // Without a quarter / the matrix's ':quarter' is no quarter: 400 once the role is checked.
+  ['GET', '/api/admin/ledger/tax-deposits', 'finance', 400],
+  ['GET', '/api/admin/ledger/tax/:quarter', 'finance', 400],
+  ['GET', '/api/admin/ledger/tax/:quarter/certificates', 'finance', 400],
+  ['GET', '/api/tax-summary', 'signedIn', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

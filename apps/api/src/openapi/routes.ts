@@ -1,4 +1,13 @@
 import {
+  MyTaxYearBody,
+  TaxCertificateBody,
+  TaxDepositBody,
+  TaxDepositRequest,
+  TaxDepositsQuery,
+  TaxQuarterParam,
+  TaxQuarterSummaryBody,
+  TaxReturnBody,
+  TaxReturnQuery,
   LedgerPeriodBody,
   LedgerPeriodRowBody,
   PeriodTrialBalanceBody,
@@ -324,4 +333,9 @@ export const ROUTES: Record<string, RouteDoc> = {
   'POST /api/admin/ledger/statement-exceptions/:id/match': { summary: 'Resolve an exception as matched by hand, with a note', access: 'finance', idPattern: UUID, body: StatementExceptionNote, ok: 200, answer: StatementExceptionBody },
   'POST /api/admin/ledger/statement-exceptions/:id/write-off': { summary: 'Ask to write an exception off, with a note (a second finance member approves)', access: 'finance', idPattern: UUID, body: StatementExceptionNote, ok: 202, answer: StatementExceptionBody },
   'POST /api/admin/ledger/statement-exceptions/:id/write-off/approve': { summary: 'Approve writing an exception off (not the member who asked)', access: 'finance', idPattern: UUID, ok: 200, answer: StatementExceptionBody, errors: [404] },
+  'POST /api/admin/ledger/tax-deposits': { summary: 'Record a deposit of withheld tax (a challan) against a quarter: tax payable to the bank account', access: 'finance', body: TaxDepositRequest, ok: 201, answer: TaxDepositBody },
+  'GET /api/admin/ledger/tax-deposits': { summary: 'A quarter’s tax: deducted, deposited, due, and its challans', access: 'finance', query: TaxDepositsQuery, ok: 200, answer: TaxQuarterSummaryBody },
+  'GET /api/admin/ledger/tax/:quarter': { summary: 'The quarterly TDS return’s rows, one per deduction with its challan (format=csv for the file)', access: 'finance', params: TaxQuarterParam, query: TaxReturnQuery, ok: 200, answer: TaxReturnBody },
+  'GET /api/admin/ledger/tax/:quarter/certificates': { summary: 'Per person, the quarter’s certificate data (what Form 16A carries)', access: 'finance', params: TaxQuarterParam, ok: 200, answer: TaxCertificateBody, list: true },
+  'GET /api/tax-summary': { summary: 'Your tax deducted per financial year: withdrawn, tax, sent to the bank', access: 'signedIn', ok: 200, answer: MyTaxYearBody, list: true },
 };

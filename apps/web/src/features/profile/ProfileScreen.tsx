@@ -21,6 +21,7 @@ import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { AlertsSection } from './AlertsSection.tsx';
 import { InviteSection } from './InviteSection.tsx';
+import { TaxSummarySection } from './TaxSummarySection.tsx';
 import { EditProfileDialog } from './EditProfileDialog.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 import { WithdrawalHistoryDialog } from './WithdrawalHistoryDialog.tsx';
@@ -150,6 +151,8 @@ export function ProfileScreen() {
       </section>
 
       <InviteSection />
+
+      <TaxSummarySection />
 
       <AlertsSection />
 

@@ -119,6 +119,14 @@ export function WithdrawalItem({ withdrawal, as: Tag = 'li' }: { withdrawal: Wit
             </dd>
           </>
         )}
+        {withdrawal.tax && (
+          <>
+            <dt>{t('history.taxDeducted', { code: withdrawal.tax.code })}</dt>
+            <dd className="tabular-nums text-slate-700" data-testid="withdrawal-tax">{formatRupees(withdrawal.tax.amount)}</dd>
+            <dt>{t('history.net')}</dt>
+            <dd className="tabular-nums text-slate-700" data-testid="withdrawal-net">{formatRupees(withdrawal.net)}</dd>
+          </>
+        )}
         {withdrawal.reference && (
           <>
             <dt>{t('history.reference')}</dt>
