@@ -66,6 +66,17 @@ describe('effective dates beside recorded times', () => {
       ['2026-04-28', 'entry-42', '2026-05-03T06:00:00.000Z'],
     ]);
 
+    // Above the approval threshold, dated in April: once April is closed, its approval is refused.
+    const asked = await funder.post<{ adjustment: { id: string } }>('/api/admin/adjustments', {
+      mobile: user.mobile, amount: '9000.00', direction: 'credit', reason: 'April backlog', effectiveDate: '2026-04-30', corrects: 'entry-43',
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    expect((await funder.post('/api/admin/ledger/periods/2026-04/close')).status).toBe(202);
+    expect((await finance.post('/api/admin/ledger/periods/2026-04/close/approve')).status).toBe(200);
+    const approval = await finance.post(`/api/admin/adjustments/${asked.body.adjustment.id}/approve`);
+    expect(approval.status).toBe(409);
+    expect(approval.body.error).toMatchObject({ code: 'period_closed', params: { month: '2026-04' } });
+
     // Neither effective nor recorded, or words where an id belongs: 400 with the catalogue's text.
     const badBy = await finance.get(`/api/admin/ledger/trial-balance/period?${APRIL}&by=value`);
     expect(badBy.status).toBe(400);

@@ -219,6 +219,11 @@ async function decideAdjustment(c: Context<AppEnv>, decision: (id: string, by: s
   const row = await readWithCatchUp(deps, () => findAdjustment(deps.db, id));
   if (!row) throw notFound(msg('api.adjustmentNotFound'));
   const command = decision(id, staff.id, deps.now().toISOString());
+  if (command.type === 'ApproveAdjustment') {
+    // Its money moves on its effective day: a month closed since it was asked refuses it (409 period_closed).
+    const effectiveDate = (await loadStream(deps.store, streams.user(row.user_id), userDecider)).state.adjustments.pending.get(id)?.effectiveDate;
+    if (effectiveDate !== undefined) await assertDayOpen(deps.store, effectiveDate);
+  }
   const { position } = await handleCommand(deps.store, streams.user(row.user_id), userDecider, command, {
     actor: staff.id,
   });
