@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Mobile } from './auth.ts';
 import { WITHDRAWAL_STATUSES } from './withdrawals.ts';
 import { istDay } from './days.ts';
+import { JournalDatingParam } from './periods.ts';
 import { refusal } from './refusal.ts';
 
 /**
@@ -60,9 +61,10 @@ export const StatementQuery = v.object({
   from: v.optional(MomentFrom),
   to: v.optional(MomentTo),
   format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
+  by: JournalDatingParam,
 });
 export const BalanceQuery = v.object({ at: v.optional(MomentTo) });
-export const TrialBalanceQuery = v.object({ at: v.optional(MomentTo) });
+export const TrialBalanceQuery = v.object({ at: v.optional(MomentTo), by: JournalDatingParam });
 
 /**
  * An Indian financial year, `2025-26`: 1 April 2025 to 31 March 2026, whole days in India time.
@@ -172,6 +174,10 @@ export const StatementEntryBody = v.strictObject({
     withdrawalId: v.nullable(v.string()),
     utr: v.nullable(v.string()),
   }),
+  /** The IST day it takes effect in the books (`time` is when it was recorded). */
+  effectiveDate: v.string(),
+  /** The transaction, entry or funding id a correction corrects. */
+  corrects: v.nullable(v.string()),
 });
 export type StatementEntryBody = v.InferOutput<typeof StatementEntryBody>;
 

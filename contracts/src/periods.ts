@@ -15,7 +15,21 @@ export const PERIOD_MESSAGES = {
   ownClose: 'You asked to close this month, so another finance member must approve it',
   effectiveDate: 'Enter the day it takes effect as YYYY-MM-DD, not in the future',
   range: 'Give from and to as days (YYYY-MM-DD), from not after to',
+  by: 'Read by effective (the day an entry takes effect) or recorded (when it was recorded)',
+  corrects: 'Name what it corrects by its id: letters, digits and - _ : . only, at most 80',
+  valueDate: 'Enter the bank\'s value date as YYYY-MM-DD, not in the future',
 } as const;
+
+/** Which of an entry's dates a period reads: its effective day or its recorded time (docs/finance-audit.md). */
+export const JOURNAL_DATINGS = ['recorded', 'effective'] as const;
+/** `?by=effective|recorded` of the statement, trial balance and journal export; recorded when absent. */
+export const JournalDatingParam = v.optional(v.picklist(JOURNAL_DATINGS, refusal('period.by')), 'recorded');
+/** What a correction corrects: a transaction, entry or funding id (never words: it is stored plain). */
+export const CorrectsField = v.pipe(
+  v.string(refusal('period.corrects')),
+  v.trim(),
+  v.regex(/^[A-Za-z0-9_:.-]{1,80}$/, refusal('period.corrects')),
+);
 
 /** A month `YYYY-MM` that exists. */
 export const isMonth = (text: string): boolean => /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
@@ -67,6 +81,7 @@ export const PeriodTrialBalanceQuery = v.pipe(
     from: Day(refusal('period.range')),
     to: Day(refusal('period.range')),
     format: v.optional(v.picklist(['json', 'csv'], refusal('api.formatValue')), 'json'),
+    by: JournalDatingParam,
   }),
   v.forward(
     v.check((q) => q.from <= q.to, refusal('period.range')),

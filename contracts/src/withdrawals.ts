@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { noControlCharacters } from './text.ts';
 import { Day } from './days.ts';
-import { PERIOD_MESSAGES } from './periods.ts';
+import { CorrectsField, PERIOD_MESSAGES } from './periods.ts';
 import { Mobile } from './auth.ts';
 import { WithdrawalDestination } from './events/withdrawals.ts';
 import { type Paise, RupeeAmount, rupees } from './money.ts';
@@ -226,6 +226,11 @@ export const AdjustmentRequest = v.object({
   effectiveDate: v.optional(
     v.union([v.pipe(v.literal(''), v.transform(() => undefined)), Day(refusal('period.effectiveDate'))], refusal('period.effectiveDate')),
   ),
+  /**
+   * What it corrects (a transaction, entry or funding id), kept on its journal entry: a correction of
+   * a closed month goes into an open one naming what it corrects. Empty is none.
+   */
+  corrects: v.optional(v.union([v.pipe(v.literal(''), v.transform(() => undefined)), CorrectsField], refusal('period.corrects'))),
 });
 export type AdjustmentRequest = v.InferOutput<typeof AdjustmentRequest>;
 

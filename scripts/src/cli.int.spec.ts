@@ -221,7 +221,7 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     expect(exportedText.startsWith('\uFEFF')).toBe(true);
     const exported = exportedText.trim().split('\r\n');
     expect(exported[0]).toBe(
-      'position,transaction_id,time,account,account_holder,account_holder_mobile,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision',
+      'position,transaction_id,time,account,account_holder,account_holder_mobile,debit,credit,kind,description,actor,reason,submission_id,withdrawal_id,utr,stream_id,revision,effective_date,value_date,corrects',
     );
     // User accounts carry their holder: the name and a masked mobile (a leading ' keeps spreadsheets from reading +91 as a formula).
     expect(exported.some((line) => line.includes(":payout_pending,Sita Verma,'+91 ") && !line.includes(mobile))).toBe(true);
@@ -233,6 +233,10 @@ describe('npm run cli', { timeout: 240_000 }, () => {
     // A date is a whole day in India time: --to today includes everything of today.
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
     expect((await cli(dataDir, 'export-ledger', '--from', today, '--to', today)).stdout).toContain('UTR31337001');
+    // By effective day too (nothing here was dated back: the same payout, its day in the row).
+    const byEffective = (await cli(dataDir, 'export-ledger', '--from', today, '--to', today, '--by', 'effective')).stdout;
+    expect(byEffective.split('\r\n').find((line) => line.includes('UTR31337001'))).toMatch(new RegExp(`,${today},,$`));
+    await expect(cli(dataDir, 'export-ledger', '--by', 'value')).rejects.toMatchObject({ code: 2 });
     expect((await cli(dataDir, 'verify-ledger')).stdout).toMatch(/^OK: \d+ events verified; head [0-9a-f]{64} at position \d+/);
     // The accountant's yearly report: this financial year holds the pay-out.
     const [y, m] = today.split('-').map(Number) as [number, number];

@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
+import { FINANCIAL_YEAR_MESSAGE, ROLES, type Role, financialYear, formatPaise, istDayOf, maskMobile, periodEnd, periodStart, streams } from '@kamai/contracts';
 import type { EventStore } from '@kamai/domain';
 import {
   type KnownWithdrawal,
@@ -79,9 +79,10 @@ const USAGE = `usage: npm run cli -- <command>
                                                   moment) and check the read models agree; --csv
                                                   prints the statement as CSV instead
   reconcile                                       all wallets + pending payouts against funded − paid
-  export-ledger [--from DATE] [--to DATE] [--out FILE]
+  export-ledger [--from DATE] [--to DATE] [--by effective|recorded] [--out FILE]
                                                   every journal posting as CSV (--out journal.csv), after an
-                                                  opening row per account with --from; dates are whole IST days, --to inclusive
+                                                  opening row per account with --from; dates are whole IST days, --to inclusive;
+                                                  --by effective reads the days entries take effect (a closed month's files)
   verify-ledger [--head POSITION:HASH[:MAC]]      check the event log's chains (each stream's and the whole
                                                   log's) and its signed checkpoints end to end; with --head,
                                                   that the log still runs through a head you kept
@@ -520,7 +521,11 @@ async function reconcile(store: EventStore, readDbFile: string, signingKey: Uint
 
 async function exportLedger(store: EventStore, readDbFile: string, args: string[]) {
   const out = outOption(args);
-  const { positional, values } = options(out.rest, ['--from', '--to']);
+  // --by takes a word, not a date (options() reads dates): taken out first.
+  const byAt = out.rest.indexOf('--by');
+  const by = byAt === -1 ? 'recorded' : out.rest[byAt + 1];
+  if (by !== 'recorded' && by !== 'effective') throw new UsageError('--by must be effective or recorded');
+  const { positional, values } = options(byAt === -1 ? out.rest : out.rest.filter((_, i) => i !== byAt && i !== byAt + 1), ['--from', '--to']);
   if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
   const db = await caughtUpReadDb(store, readDbFile);
   try {
@@ -534,10 +539,10 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
     const from = moment('--from');
     const to = moment('--to');
     const range = { ...(from && { from }), ...(to && { to }) };
-    const rows = await listPostings(db, range);
+    const rows = await listPostings(db, { ...range, by });
     // With --from, each account's balance just before it opens the file, so the rows that follow
-    // sum (per account) to the balance at --to.
-    const opening = from === undefined ? [] : (await trialBalance(db, new Date(Date.parse(from) - 1).toISOString())).accounts.filter((a) => a.creditPaise !== a.debitPaise);
+    // sum (per account) to the balance at --to (both by the same dates).
+    const opening = from === undefined ? [] : (await trialBalance(db, new Date(Date.parse(from) - 1).toISOString(), by)).accounts.filter((a) => a.creditPaise !== a.debitPaise);
     // Accounts named by their holder too (name and masked mobile; "erased" for an erased person).
     const holders = await accountHolders(db, [...rows, ...opening].flatMap((p) => userOfAccount(p.account) ?? []));
     const holderCells = (account: string) => {
@@ -546,7 +551,7 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
     };
     const header = [
       'position', 'transaction_id', 'time', 'account', 'account_holder', 'account_holder_mobile', 'debit', 'credit', 'kind', 'description',
-      'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision',
+      'actor', 'reason', 'submission_id', 'withdrawal_id', 'utr', 'stream_id', 'revision', 'effective_date', 'value_date', 'corrects',
     ];
     out.write(
       csvFile(
@@ -557,6 +562,7 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
             return [
               null, null, from ?? null, a.account, ...holderCells(a.account), net < 0 ? formatPaise(-net) : '', net > 0 ? formatPaise(net) : '',
               'opening_balance', 'Opening balance', null, null, null, null, null, null, null,
+              from === undefined ? null : istDayOf(from), null, null,
             ];
           }),
           ...rows.map((p) => [
@@ -564,6 +570,7 @@ async function exportLedger(store: EventStore, readDbFile: string, args: string[
             p.amountPaise < 0 ? formatPaise(-p.amountPaise) : '', p.amountPaise > 0 ? formatPaise(p.amountPaise) : '',
             p.kind, p.description, p.actor, p.reason, p.submissionId, p.withdrawalId, p.utr,
             p.userId === PLATFORM_ENTRY ? streams.funding(p.entryId ?? '') : streams.user(p.userId), p.revision,
+            p.effectiveDate, p.valueDate, p.corrects,
           ]),
         ],
         new Set(['position', 'debit', 'credit', 'revision']),

@@ -4,6 +4,19 @@ import { NOTIFICATION_KEYS } from '../recorded-texts.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
+/** An IST day `YYYY-MM-DD`. */
+const IstDay = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/));
+
+/**
+ * An entry's accounting facts beside its recorded time (docs/month-end.md): the IST day it takes
+ * effect when that is not the day it was recorded (an adjustment's `effectiveDate`), and the
+ * transaction, entry or funding a correction corrects. Absent on older events and on entries that
+ * take effect the day they are recorded.
+ */
+const Accounting = {
+  effectiveDate: v.optional(IstDay),
+  corrects: v.optional(v.string()),
+};
 
 /** Why money came in. */
 export const CREDIT_KINDS = ['task_reward', 'kyc_bonus', 'withdrawal_refund', 'adjustment', 'payout_failed', 'payout_reversal', 'referral_bonus', 'tax_refund'] as const;
@@ -37,6 +50,7 @@ export const ledgerEvents = {
     /** The staff member who caused it, for reviews and adjustments. */
     by: v.optional(v.string()),
     creditedAt: IsoTime,
+    ...Accounting,
   }),
   WalletDebited: v.object({
     entryId: v.string(),
@@ -47,6 +61,7 @@ export const ledgerEvents = {
     reference: v.optional(v.string()),
     by: v.optional(v.string()),
     debitedAt: IsoTime,
+    ...Accounting,
   }),
 };
 
@@ -87,6 +102,8 @@ export const adjustmentEvents = {
     reasonCode: v.optional(v.string()),
     requestedBy: v.string(),
     requestedAt: IsoTime,
+    /** Carried to the entry its approval moves. */
+    ...Accounting,
   }),
   AdjustmentApproved: v.object({ adjustmentId: v.string(), approvedBy: v.string(), approvedAt: IsoTime }),
   AdjustmentRejected: v.object({ adjustmentId: v.string(), rejectedBy: v.string(), rejectedAt: IsoTime }),

@@ -88,6 +88,12 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.date': TIME,
 };
 
+/** An entry's effective day and what a correction corrects (a transaction, entry or funding id: never words). */
+const ACCOUNTING_PLAIN: Readonly<Record<string, PlainWhy>> = {
+  effectiveDate: TIME,
+  corrects: ID,
+};
+
 /**
  * A refusal's answer: its code, catalogue message and field names, fixed texts with no personal data
  * (docs/errors). What an idempotent command recorded when it was refused.
@@ -117,7 +123,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   AdjustmentRequested: {
     subject: 'stream',
     freeText: ['reason'],
-    plain: { adjustmentId: ID, reasonCode: CODE, requestedBy: ID, requestedAt: TIME },
+    plain: { adjustmentId: ID, reasonCode: CODE, requestedBy: ID, requestedAt: TIME, ...ACCOUNTING_PLAIN },
   },
   AdjustmentApproved: { plain: { adjustmentId: ID, approvedBy: ID, approvedAt: TIME } },
   AdjustmentRejected: { plain: { adjustmentId: ID, rejectedBy: ID, rejectedAt: TIME } },
@@ -126,14 +132,14 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     subject: 'stream',
     personal: ['params.destination'],
     freeText: ['description', 'params.reason'],
-    plain: { entryId: ID, taskId: ID, reference: { why: 'what caused it: a submission, withdrawal or adjustment id, or a reason code' }, by: ID, creditedAt: TIME, ...PARAMS_PLAIN },
+    plain: { entryId: ID, taskId: ID, reference: { why: 'what caused it: a submission, withdrawal or adjustment id, or a reason code' }, by: ID, creditedAt: TIME, ...PARAMS_PLAIN, ...ACCOUNTING_PLAIN },
   },
   /** A withdrawal's hold names its (masked) destination. */
   WalletDebited: {
     subject: 'stream',
     personal: ['params.destination'],
     freeText: ['description', 'params.reason'],
-    plain: { entryId: ID, reference: { why: 'what caused it: a withdrawal or adjustment id' }, by: ID, debitedAt: TIME, ...PARAMS_PLAIN },
+    plain: { entryId: ID, reference: { why: 'what caused it: a withdrawal or adjustment id' }, by: ID, debitedAt: TIME, ...PARAMS_PLAIN, ...ACCOUNTING_PLAIN },
   },
   /** Reasons are free text written about the person (a suspension's, a rejection's); older events' literal texts may quote them. */
   NotificationSent: {
@@ -169,7 +175,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       'taxes[].code': CODE,
     },
   },
-  WithdrawalPaid: { plain: { withdrawalId: ID, reference: BANK_REFERENCE, paidBy: ID, paidAt: TIME } },
+  WithdrawalPaid: { plain: { withdrawalId: ID, reference: BANK_REFERENCE, paidBy: ID, paidAt: TIME, valueDate: TIME } },
   WithdrawalRejected: {
     subject: 'stream',
     freeText: ['reason'],

@@ -52,6 +52,8 @@ export const withdrawalEvents = {
     paidAt: IsoTime,
     /** The amount paid, in paise. Absent on events recorded before it was kept: the request's amount. */
     amountPaise: v.optional(PositivePaise),
+    /** The bank's value date (IST day) when it was given; the journal's effective day is paidAt's IST day otherwise. */
+    valueDate: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/))),
   }),
   WithdrawalRejected: v.object({
     withdrawalId: v.string(),

@@ -66,7 +66,8 @@ export function chargeTax(question: TaxQuestion): TaxCharge[] {
   const charges: TaxCharge[] = [];
   let left = paymentPaise;
   for (const rule of rules) {
-    const yearPaise = rule.appliesTo.reduce((sum, kind) => sum + (year.creditedPaise[kind] ?? 0), 0);
+    // Adjustment debits count negative (tax-years.ts countDebit): a year is never below zero.
+    const yearPaise = Math.max(0, rule.appliesTo.reduce((sum, kind) => sum + (year.creditedPaise[kind] ?? 0), 0));
     const rate = hasPan ? rule.rateWithPanBasisPoints : rule.rateWithoutPanBasisPoints;
     let basePaise = 0;
     let due = 0;

@@ -27,6 +27,9 @@ export interface PendingAdjustment {
   /** An app-written reason's code (ADJUSTMENT_REASONS); absent for a staff member's own words. */
   reasonCode?: AdjustmentReasonCode;
   requestedBy: string;
+  /** The IST day it takes effect and what it corrects, carried to the entry its approval moves. */
+  effectiveDate?: string;
+  corrects?: string;
 }
 
 /**
@@ -99,8 +102,16 @@ export function evolveAdjustmentEntry(state: AdjustmentsState, event: LedgerEven
 export function evolveAdjustments(state: AdjustmentsState, event: AdjustmentEvent): AdjustmentsState {
   switch (event.type) {
     case 'AdjustmentRequested': {
-      const { adjustmentId, amountPaise, direction, reason, reasonCode, requestedBy } = event.data;
-      state.pending.set(adjustmentId, { amountPaise, direction, reason, ...(isAdjustmentReason(reasonCode) && { reasonCode }), requestedBy });
+      const { adjustmentId, amountPaise, direction, reason, reasonCode, requestedBy, effectiveDate, corrects } = event.data;
+      state.pending.set(adjustmentId, {
+        amountPaise,
+        direction,
+        reason,
+        ...(isAdjustmentReason(reasonCode) && { reasonCode }),
+        requestedBy,
+        ...(effectiveDate !== undefined && { effectiveDate }),
+        ...(corrects !== undefined && { corrects }),
+      });
       return state;
     }
     case 'AdjustmentApproved':
@@ -138,6 +149,10 @@ export interface AdjustWallet {
      * staff-limits stream, domain/src/finance/staff-limits.ts): a second finance member approves.
      */
     memberLimitReached?: boolean;
+    /** The IST day it takes effect when not today (docs/month-end.md); the caller has checked its month is open. */
+    effectiveDate?: string;
+    /** The transaction, entry or funding id it corrects. */
+    corrects?: string;
   };
   now: string;
 }
@@ -169,6 +184,7 @@ export function decideAdjustWallet(command: AdjustWallet, state: AdjustmentParts
           reasonCode: d.reasonCode ?? REASON_OTHER,
           requestedBy: d.by,
           requestedAt: command.now,
+          ...accountingOf(d),
         },
       },
     ];
@@ -243,6 +259,11 @@ function assertCovered(amountPaise: Paise, state: { wallet: WalletState }) {
   }
 }
 
+/** The effective day and the corrected id, only when given (an entry without them takes effect the day it is recorded). */
+function accountingOf(d: { effectiveDate?: string | undefined; corrects?: string | undefined }): { effectiveDate?: string; corrects?: string } {
+  return { ...(d.effectiveDate !== undefined && { effectiveDate: d.effectiveDate }), ...(d.corrects !== undefined && { corrects: d.corrects }) };
+}
+
 /** The ledger entry and the user's notification of an adjustment that takes effect. */
 function move(
   d: {
@@ -255,6 +276,8 @@ function move(
     by: string;
     approvedBy: string;
     reference?: string;
+    effectiveDate?: string | undefined;
+    corrects?: string | undefined;
   },
   now: string,
   state: { wallet: WalletState },
@@ -268,6 +291,7 @@ function move(
     params: reason,
     by: d.by,
     ...(d.reference !== undefined && { reference: d.reference }),
+    ...accountingOf(d),
     now,
   };
   if (d.direction === 'credit') {

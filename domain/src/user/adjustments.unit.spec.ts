@@ -68,6 +68,19 @@ describe('manual adjustments', () => {
     expect(decideAdjustWallet(adjust('credit', 100), fold(userEvolver, [registered]))[0]!.data).not.toHaveProperty('params.reasonCode');
   });
 
+  it('carries a correction\'s effective day and what it corrects to its entry, through a pending request and its approval', () => {
+    const correction: AdjustWallet = { ...adjust('debit', 150_000, 'fin-1', 100_000), data: { ...adjust('debit', 150_000, 'fin-1', 100_000).data, effectiveDate: '2026-10-31', corrects: 'entry-9' } };
+    const funded: UserEvent[] = [registered, ...decideAdjustWallet(adjust('credit', 200_000, 'fin-3', 1_000_000), fold(userEvolver, [registered]))];
+    const asked = decideAdjustWallet(correction, fold(userEvolver, funded));
+    expect(asked).toMatchObject([{ type: 'AdjustmentRequested', data: { effectiveDate: '2026-10-31', corrects: 'entry-9' } }]);
+    const approved = decideAdjustmentDecision(approve('fin-2'), fold(userEvolver, [...funded, ...asked]));
+    expect(approved[1]).toMatchObject({ type: 'WalletDebited', data: { kind: 'adjustment', effectiveDate: '2026-10-31', corrects: 'entry-9', debitedAt: later } });
+    // Below the threshold, at once; an entry without them takes effect the day it is recorded.
+    const small = decideAdjustWallet({ ...correction, data: { ...correction.data, amountPaise: 100, approvalThresholdPaise: 1_000_000 } }, fold(userEvolver, funded));
+    expect(small[0]).toMatchObject({ type: 'WalletDebited', data: { effectiveDate: '2026-10-31', corrects: 'entry-9' } });
+    expect(funded[1]!.data).not.toHaveProperty('effectiveDate');
+  });
+
   it('debits down to exactly zero, never below', () => {
     const credited = [registered, ...decideAdjustWallet(adjust('credit', 50_000), fold(userEvolver, [registered]))];
     const debited = decideAdjustWallet(adjust('debit', 50_000), fold(userEvolver, credited));

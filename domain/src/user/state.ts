@@ -8,7 +8,7 @@ import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } f
 import { type AdjustmentsState, type PendingAdjustment, type MemberAdjustments, evolveAdjustmentEntry, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
-import { type TaxYearsState, countCredit, countWithheld, initialTaxYearsState } from './tax-years.ts';
+import { type TaxYearsState, countCredit, countDebit, countWithheld, initialTaxYearsState } from './tax-years.ts';
 import type { TaxYear } from '../tax/withholding.ts';
 import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
 
@@ -55,7 +55,11 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WalletDebited':
         state.wallet = evolveWallet(state.wallet, event);
         state.adjustments = evolveAdjustmentEntry(state.adjustments, event);
-        if (event.type === 'WalletCredited') state.taxYears = countCredit(state.taxYears, event.data.kind, event.data.amountPaise, event.data.creditedAt);
+        if (event.type === 'WalletCredited') {
+          state.taxYears = countCredit(state.taxYears, event.data.kind, event.data.amountPaise, event.data.creditedAt, event.data.effectiveDate);
+        } else {
+          state.taxYears = countDebit(state.taxYears, event.data.kind, event.data.amountPaise, event.data.debitedAt, event.data.effectiveDate);
+        }
         return state;
       case 'NotificationSent':
       case 'NotificationRead':
@@ -133,7 +137,8 @@ export const userSnapshot: SnapshotCodec<UserState> = {
   // 9: the account's consentPolicyVersion (a consent record, or null: asked at the next sign-in).
   // 10: change requests, rejections' reviewer and time, appeals (issue 36).
   // 11: the tax years (credits the rules count, tax withheld), PAN numbers on KYC records, withdrawals' taxes (issue 38).
-  version: 11,
+  // 12: adjustment debits lower the tax year's adjustment total; dated entries count in their effective day's year.
+  version: 12,
   save: (state) =>
     ({
       account: state.account,

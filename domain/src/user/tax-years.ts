@@ -1,4 +1,4 @@
-import type { CREDIT_KINDS, Paise, TaxCreditKind, TaxRule } from '@kamai/contracts';
+import { type CREDIT_KINDS, type DEBIT_KINDS, type Paise, type TaxCreditKind, type TaxRule, istDayStart } from '@kamai/contracts';
 import { type TaxCharge, type TaxYear, chargeTax, emptyTaxYear, financialYearOf } from '../tax/withholding.ts';
 import type { KycState } from './kyc.ts';
 
@@ -47,12 +47,38 @@ function yearOf(state: TaxYearsState, fy: string): TaxYear | null {
   return state.byYear.get(fy) ?? null;
 }
 
-/** A credit of a kind the rules can count, in the financial year of its time. */
-export function countCredit(state: TaxYearsState, kind: (typeof CREDIT_KINDS)[number], amountPaise: Paise, at: string): TaxYearsState {
+/**
+ * The instant whose financial year an entry counts in: its effective day's first moment when it was
+ * dated (an adjustment correcting another month), else when it was recorded.
+ */
+const countedAt = (at: string, effectiveDate: string | undefined): string => (effectiveDate === undefined ? at : istDayStart(effectiveDate));
+
+/** A credit of a kind the rules can count, in the financial year of its time (its effective day when dated). */
+export function countCredit(
+  state: TaxYearsState,
+  kind: (typeof CREDIT_KINDS)[number],
+  amountPaise: Paise,
+  at: string,
+  effectiveDate?: string,
+): TaxYearsState {
   const taxKind = TAX_KIND_OF_CREDIT[kind];
   if (!taxKind) return state;
-  const year = yearOf(state, financialYearOf(at));
+  const year = yearOf(state, financialYearOf(countedAt(at, effectiveDate)));
   if (year) year.creditedPaise = { ...year.creditedPaise, [taxKind]: (year.creditedPaise[taxKind] ?? 0) + amountPaise };
+  return state;
+}
+
+/**
+ * An adjustment debit lowers its year's `adjustment` total (docs/tax.md): a rule that covers
+ * adjustments counts them net, so taking back a credit in error takes it out of the year too. The
+ * total may go below zero (a debit correcting, say, a task reward over-credited): a rule covering
+ * both kinds then nets it against them; chargeTax never counts a year below zero. A rule that does
+ * not cover adjustments never reads this total. Other debits (withdrawals, tax) are not credits.
+ */
+export function countDebit(state: TaxYearsState, kind: (typeof DEBIT_KINDS)[number], amountPaise: Paise, at: string, effectiveDate?: string): TaxYearsState {
+  if (kind !== 'adjustment') return state;
+  const year = yearOf(state, financialYearOf(countedAt(at, effectiveDate)));
+  if (year) year.creditedPaise = { ...year.creditedPaise, adjustment: (year.creditedPaise.adjustment ?? 0) - amountPaise };
   return state;
 }
 

@@ -111,6 +111,32 @@ describe('tax withheld at payout', () => {
     expect(withdrawalTax(state, [rule], 10_000, april)).toEqual([]);
   });
 
+  it('nets adjustment debits under a rule that covers adjustments, in the year of their effective day, never below zero', () => {
+    const both: TaxRule = { ...rule, appliesTo: ['task_reward', 'adjustment'] };
+    const adjusted = (direction: 'credit' | 'debit', paise: number, entryId: string, effectiveDate?: string): UserEvent => {
+      const data = { entryId, amountPaise: paise, kind: 'adjustment' as const, params: { reason: 'Correction' }, by: 'f1', ...(effectiveDate && { effectiveDate }) };
+      return direction === 'credit' ? { type: 'WalletCredited', data: { ...data, creditedAt: now } } : { type: 'WalletDebited', data: { ...data, debitedAt: now } };
+    };
+    // ₹1,200 credited by adjustment, ₹300 of it taken back: the year holds ₹900, under the ₹1,000 yearly threshold.
+    const netted = fold(userEvolver, [registered, adjusted('credit', 120_000, 'a1'), adjusted('debit', 30_000, 'a2')]);
+    expect(netted.taxYears.byYear.get('2026-27')?.creditedPaise).toEqual({ adjustment: 90_000 });
+    expect(withdrawalTax(netted, [both], 10_000, now)).toEqual([]);
+    // Without the debit the year is above it: 20 % of ₹1,200 is due, as much as the ₹100 payment carries.
+    expect(withdrawalTax(fold(userEvolver, [registered, adjusted('credit', 120_000, 'a1')]), [both], 10_000, now)).toMatchObject([{ amountPaise: 10_000, basePaise: 120_000 }]);
+    // A debit taking back an over-credited task reward nets against the rule's other kinds.
+    const overpaid = fold(userEvolver, [registered, earned(120_000, 'e1'), adjusted('debit', 30_000, 'a3')]);
+    expect(withdrawalTax(overpaid, [both], 10_000, now)).toEqual([]);
+    // A rule that does not cover adjustments does not see the debit.
+    expect(withdrawalTax(overpaid, [rule], 10_000, now)).toMatchObject([{ basePaise: 120_000 }]);
+    // More taken back than was given: the year counts as nothing, not below it.
+    const below = fold(userEvolver, [registered, earned(50_000, 'e1'), adjusted('debit', 50_000, 'a4')]);
+    expect(withdrawalTax(below, [{ ...both, perYearThresholdPaise: 0, perPaymentThresholdPaise: 0 }], 10_000, now)).toEqual([]);
+    // A debit dated into the previous financial year lowers that year, not this one.
+    const dated = fold(userEvolver, [registered, adjusted('credit', 120_000, 'a5'), adjusted('debit', 30_000, 'a6', '2026-03-31')]);
+    expect(dated.taxYears.byYear.get('2026-27')?.creditedPaise).toEqual({ adjustment: 120_000 });
+    expect(dated.taxYears.byYear.get('2025-26')?.creditedPaise).toEqual({ adjustment: -30_000 });
+  });
+
   it('keeps the tax years through a snapshot', () => {
     const state = fold(userEvolver, after([registered, ...withPan, earned(50_000, 'e1')], request(40_000)));
     const loaded = userSnapshot.load(JSON.parse(JSON.stringify(userSnapshot.save(state))));

@@ -44,6 +44,9 @@ export interface LedgerEntry {
   params: MessageParams;
   reference?: string;
   by?: string;
+  /** The IST day it takes effect when not the day it is recorded, and what a correction corrects. */
+  effectiveDate?: string;
+  corrects?: string;
   now: string;
 }
 

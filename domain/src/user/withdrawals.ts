@@ -149,7 +149,8 @@ export type WithdrawalCommand =
   | {
       type: 'MarkWithdrawalPaid';
       /** `batchId`: the bank's result for a withdrawal of that batch; absent: paid by hand. */
-      data: { withdrawalId: string; reference: string; by: string; notificationId: string; batchId?: string };
+      /** `valueDate`: the bank's value date (IST day), when the bank gave one. */
+      data: { withdrawalId: string; reference: string; by: string; notificationId: string; batchId?: string; valueDate?: string };
       now: string;
     }
   | {
@@ -248,7 +249,14 @@ export function decideWithdrawals(command: WithdrawalCommand, state: WithdrawalD
         {
           type: 'WithdrawalPaid',
           // What the bank paid: the request's amount less the tax withheld.
-          data: { withdrawalId: d.withdrawalId, reference: d.reference, paidBy: d.by, paidAt: command.now, amountPaise: netOf(record) },
+          data: {
+            withdrawalId: d.withdrawalId,
+            reference: d.reference,
+            paidBy: d.by,
+            paidAt: command.now,
+            amountPaise: netOf(record),
+            ...(d.valueDate !== undefined && { valueDate: d.valueDate }),
+          },
         },
         // The amount left the balance when it was requested; paying only settles that hold.
         notify({

@@ -1,3 +1,4 @@
+import { istDayOf } from '@kamai/contracts';
 import type { ProjectedEvent } from '../projection.ts';
 
 /** The journal's accounts: two per user, four on the platform's side. */
@@ -59,7 +60,15 @@ export interface JournalTransaction {
   from: string;
   to: string;
   amountPaise: number;
+  /** When it was recorded (the event's creditedAt, debitedAt, paidAt, recordedAt…). */
   effectiveAt: string;
+  /**
+   * The IST day it takes effect in the books: an adjustment's effectiveDate, the bank's value date of
+   * a funding or a payout, else the IST day it was recorded.
+   */
+  effectiveDate: string;
+  /** The transaction, entry or funding a correction corrects. */
+  corrects: string | null;
   actor: string | null;
   /** The description's facts as JSON; the text is rendered when read. */
   params: string | null;
@@ -105,6 +114,8 @@ function ledgerEntry(event: ProjectedEvent, userId: string, d: LedgerData, effec
     to,
     amountPaise: d.amountPaise,
     effectiveAt,
+    effectiveDate: d.effectiveDate ?? istDayOf(effectiveAt),
+    corrects: d.corrects ?? null,
     actor: d.by ?? event.metadata.actor ?? null,
     params: d.params ? JSON.stringify(d.params) : null,
     description: d.description ?? null,
@@ -174,8 +185,11 @@ export function journalTransactionOf(
         from: accounts.payoutPending(userId),
         to: accounts.bank,
         effectiveAt: d.paidAt,
+        effectiveDate: d.valueDate ?? istDayOf(d.paidAt),
+        corrects: null,
         actor: d.paidBy,
-        params: JSON.stringify({ reference: d.reference }),
+        // The value date among the facts too, so the export shows it as it shows a funding's.
+        params: JSON.stringify(d.valueDate === undefined ? { reference: d.reference } : { reference: d.reference, date: d.valueDate }),
         description: null,
         entryId: null,
         submissionId: null,
@@ -199,6 +213,8 @@ export function journalTransactionOf(
         from: accounts.bank,
         to: accounts.companyFunding,
         effectiveAt: at,
+        effectiveDate: d.valueDate,
+        corrects: null,
         actor,
         params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
         description: null,
@@ -219,6 +235,9 @@ export function journalTransactionOf(
         from: accounts.companyFunding,
         to: accounts.bank,
         effectiveAt: d.reversedAt,
+        // The reversal takes the booking back on the day the money left: its own day, not the funding's.
+        effectiveDate: istDayOf(d.reversedAt),
+        corrects: d.fundingId,
         actor: d.approvedBy,
         params: JSON.stringify({ reference: d.reference, date: d.valueDate }),
         description: null,

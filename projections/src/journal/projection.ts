@@ -16,7 +16,8 @@ export const journalProjection: Projection = {
   // 4: one journal_entries row per transaction instead of two journal_postings rows; descriptions
   //    rendered when read, not stored.
   // 5: every reason in the parameters (credits' too) and an older entry's literal description read as erased once its person is.
-  version: 5,
+  // 6: each entry's effective day (IST) beside its recorded time, and what a correction corrects.
+  version: 6,
   tables: {
     // One row per transaction, its two accounts side by side: half the rows and index entries of a
     // row per posting, the journal having been about half of a rebuild's CPU. Keyed by the event's
@@ -28,7 +29,7 @@ export const journalProjection: Projection = {
       columns: `position INTEGER PRIMARY KEY, transaction_id TEXT NOT NULL, user_id TEXT NOT NULL, revision INTEGER NOT NULL,
         kind TEXT NOT NULL, from_account TEXT NOT NULL, to_account TEXT NOT NULL, amount_paise INTEGER NOT NULL,
         effective_at TEXT NOT NULL, actor TEXT, params TEXT, description TEXT, entry_id TEXT, submission_id TEXT,
-        task_id TEXT, withdrawal_id TEXT, utr TEXT`,
+        task_id TEXT, withdrawal_id TEXT, utr TEXT, effective_date TEXT NOT NULL, corrects TEXT`,
       indexes: { user: 'user_id, position' },
     },
     journal_balances: {
@@ -120,6 +121,8 @@ function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
     task_id: t.taskId,
     withdrawal_id: t.withdrawalId,
     utr: t.utr,
+    effective_date: t.effectiveDate,
+    corrects: t.corrects,
   });
   rows.upsert('journal_balances', { account: t.from, debit_paise: t.amountPaise, credit_paise: 0 }, BALANCE);
   rows.upsert('journal_balances', { account: t.to, debit_paise: 0, credit_paise: t.amountPaise }, BALANCE);

@@ -1,4 +1,4 @@
-import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, ledgerText } from '@kamai/contracts';
+import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, istDayOf, ledgerText } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { FUNDING_ACCOUNTS, PLATFORM_ENTRY, accounts, changeOf } from './accounts.ts';
@@ -31,6 +31,18 @@ const changeSql = (account: string) =>
 /** A moment as the journal compares it: ISO-8601 in UTC, as every event's time is written. */
 export function isoMoment(at: string | Date): string {
   return (typeof at === 'string' ? new Date(at) : at).toISOString();
+}
+
+/**
+ * Which of an entry's dates a period reads (docs/finance-audit.md): `recorded`, the moment it was
+ * recorded (a moment compares as given); `effective`, the IST day it takes effect in the books (a
+ * moment compares as the IST day it falls on, so periods are whole days).
+ */
+export type JournalDating = 'recorded' | 'effective';
+
+/** The column and the value an entry's date is compared with under `by`. */
+function dated(by: JournalDating, moment: string): { column: 'effective_at' | 'effective_date'; value: string } {
+  return by === 'effective' ? { column: 'effective_date', value: istDayOf(moment) } : { column: 'effective_at', value: isoMoment(moment) };
 }
 
 export interface UserBalance {
@@ -75,7 +87,12 @@ export interface StatementEntry {
   transactionId: string;
   position: number;
   revision: number;
+  /** When it was recorded. */
   effectiveAt: string;
+  /** The IST day it takes effect in the books. */
+  effectiveDate: string;
+  /** What a correction corrects. */
+  corrects: string | null;
   kind: string;
   description: string;
   /** Change of the available balance (signed paise); 0 for a paid withdrawal. */
@@ -107,18 +124,31 @@ export interface Statement {
  * touching the user's two accounts in [from, to] oldest first with running balances, and the
  * closing balances. The entries' amounts sum to closing − opening.
  */
-export async function userStatement(db: ReadDbHandle, userId: string, range: { from?: string; to?: string } = {}): Promise<Statement> {
+export async function userStatement(
+  db: ReadDbHandle,
+  userId: string,
+  range: { from?: string; to?: string; by?: JournalDating } = {},
+): Promise<Statement> {
+  const by = range.by ?? 'recorded';
   const from = range.from === undefined ? null : isoMoment(range.from);
   const to = range.to === undefined ? null : isoMoment(range.to);
-  const opening = from === null ? { availablePaise: 0, pendingPayoutPaise: 0 } : await balanceBefore(db, userId, from);
+  const opening = from === null ? { availablePaise: 0, pendingPayoutPaise: 0 } : await balanceBefore(db, userId, from, by);
   let query = db
     .selectFrom('journal_entries as e')
     .leftJoin('users as a', 'a.id', 'e.actor')
     .selectAll('e')
     .select(['a.first_name', 'a.last_name', 'a.mobile'])
     .where('e.user_id', '=', userId);
-  if (from !== null) query = query.where('e.effective_at', '>=', from);
-  if (to !== null) query = query.where('e.effective_at', '<=', to);
+  if (from !== null) {
+    const { column, value } = dated(by, from);
+    query = query.where(`e.${column}`, '>=', value);
+  }
+  if (to !== null) {
+    const { column, value } = dated(by, to);
+    query = query.where(`e.${column}`, '<=', value);
+  }
+  // By effective day, an entry dated back sits among that day's entries (then in log order).
+  if (by === 'effective') query = query.orderBy('e.effective_date');
   const rows = await query.orderBy('e.position').execute();
 
   const available = accounts.available(userId);
@@ -137,6 +167,8 @@ export async function userStatement(db: ReadDbHandle, userId: string, range: { f
       position: row.position,
       revision: row.revision,
       effectiveAt: row.effective_at,
+      effectiveDate: row.effective_date,
+      corrects: row.corrects,
       kind: row.kind,
       description: descriptionOf(row, params),
       amountPaise,
@@ -154,7 +186,8 @@ export async function userStatement(db: ReadDbHandle, userId: string, range: { f
   return { userId, from, to, opening, entries, closing: { availablePaise, pendingPayoutPaise: pendingPaise } };
 }
 
-async function balanceBefore(db: ReadDbHandle, userId: string, before: string) {
+async function balanceBefore(db: ReadDbHandle, userId: string, before: string, by: JournalDating) {
+  const { column, value } = dated(by, before);
   const row = await db
     .selectFrom('journal_entries')
     .select((eb) => [
@@ -162,7 +195,7 @@ async function balanceBefore(db: ReadDbHandle, userId: string, before: string) {
       eb.fn.coalesce(eb.fn.sum<number>(changeSql(accounts.payoutPending(userId))), eb.lit(0)).as('pending'),
     ])
     .where('user_id', '=', userId)
-    .where('effective_at', '<', before)
+    .where(column, '<', value)
     .executeTakeFirstOrThrow();
   return { availablePaise: Number(row.available), pendingPayoutPaise: Number(row.pending) };
 }
@@ -174,19 +207,23 @@ export interface TrialBalanceLine {
 }
 
 /** Debit and credit totals per account (up to `at` when given). Total debits equal total credits. */
-export async function trialBalance(db: ReadDbHandle, at?: string): Promise<{ accounts: TrialBalanceLine[]; debitPaise: number; creditPaise: number }> {
+export async function trialBalance(
+  db: ReadDbHandle,
+  at?: string,
+  by: JournalDating = 'recorded',
+): Promise<{ accounts: TrialBalanceLine[]; debitPaise: number; creditPaise: number }> {
   let lines: TrialBalanceLine[];
   if (at === undefined) {
     const rows = await db.selectFrom('journal_balances').selectAll().orderBy('account').execute();
     lines = rows.map((r) => ({ account: r.account, debitPaise: r.debit_paise, creditPaise: r.credit_paise }));
   } else {
     // What left each account (its debits) and what arrived in it (its credits), up to the moment.
-    const moment = isoMoment(at);
+    const { column, value } = dated(by, at);
     const { rows } = await sql<{ account: string; debit: number; credit: number }>`
       SELECT account, SUM(debit) AS debit, SUM(credit) AS credit FROM (
-        SELECT from_account AS account, amount_paise AS debit, 0 AS credit FROM journal_entries WHERE effective_at <= ${moment}
+        SELECT from_account AS account, amount_paise AS debit, 0 AS credit FROM journal_entries WHERE ${sql.ref(column)} <= ${value}
         UNION ALL
-        SELECT to_account, 0, amount_paise FROM journal_entries WHERE effective_at <= ${moment}
+        SELECT to_account, 0, amount_paise FROM journal_entries WHERE ${sql.ref(column)} <= ${value}
       ) GROUP BY account ORDER BY account`.execute(db);
     lines = rows.map((r) => ({ account: r.account, debitPaise: Number(r.debit), creditPaise: Number(r.credit) }));
   }
@@ -296,7 +333,14 @@ export interface JournalPosting {
   /** Signed paise: negative debits the account, positive credits it. The two sides sum to zero. */
   amountPaise: number;
   kind: string;
+  /** When it was recorded. */
   effectiveAt: string;
+  /** The IST day it takes effect in the books. */
+  effectiveDate: string;
+  /** The bank's value date of a funding, its reversal or a payout, when the bank gave one. */
+  valueDate: string | null;
+  /** What a correction corrects. */
+  corrects: string | null;
   userId: string;
   /** The ledger entry (or funding) id the transaction books. */
   entryId: string | null;
@@ -309,11 +353,25 @@ export interface JournalPosting {
   utr: string | null;
 }
 
+/** The bank's value date among a transaction's facts (fundings and paid payouts keep it as `date`). */
+function valueDateOf(kind: string, params: MessageParams | undefined): string | null {
+  const date = params?.['date'];
+  return (kind === 'bank_funding' || kind === 'bank_funding_reversed' || kind === 'withdrawal_paid') && typeof date === 'string' ? date : null;
+}
+
 /** Every posting in log order, the side money leaves first (for export and for checking a rebuild gives the same journal). */
-export async function listPostings(db: ReadDbHandle, range: { from?: string; to?: string } = {}): Promise<JournalPosting[]> {
+export async function listPostings(db: ReadDbHandle, range: { from?: string; to?: string; by?: JournalDating } = {}): Promise<JournalPosting[]> {
+  const by = range.by ?? 'recorded';
   let query = db.selectFrom('journal_entries').selectAll();
-  if (range.from !== undefined) query = query.where('effective_at', '>=', isoMoment(range.from));
-  if (range.to !== undefined) query = query.where('effective_at', '<=', isoMoment(range.to));
+  if (range.from !== undefined) {
+    const { column, value } = dated(by, range.from);
+    query = query.where(column, '>=', value);
+  }
+  if (range.to !== undefined) {
+    const { column, value } = dated(by, range.to);
+    query = query.where(column, '<=', value);
+  }
+  if (by === 'effective') query = query.orderBy('effective_date');
   const rows = await query.orderBy('position').execute();
   return rows.flatMap((row) => {
     const params = paramsOf(row);
@@ -326,6 +384,9 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
       amountPaise,
       kind: row.kind,
       effectiveAt: row.effective_at,
+      effectiveDate: row.effective_date,
+      valueDate: valueDateOf(row.kind, params),
+      corrects: row.corrects,
       userId: row.user_id,
       entryId: row.entry_id,
       actor: row.actor,

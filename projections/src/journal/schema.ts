@@ -19,7 +19,10 @@ export interface JournalEntriesTable {
   from_account: string;
   to_account: string;
   amount_paise: number;
-  /** When it happened, as the event says (its creditedAt, debitedAt, paidAt). */
+  /**
+   * When it was recorded, as the event says (its creditedAt, debitedAt, paidAt): the recorded time.
+   * (The name is older than effective_date; other read models' queries use it.)
+   */
   effective_at: string;
   /** The staff member (or the user) who caused it. */
   actor: string | null;
@@ -33,6 +36,10 @@ export interface JournalEntriesTable {
   withdrawal_id: string | null;
   /** The bank or UPI transfer reference of a paid withdrawal. */
   utr: string | null;
+  /** The IST day (YYYY-MM-DD) it takes effect in the books: an adjustment's effectiveDate, a bank's value date, else its recorded day. */
+  effective_date: string;
+  /** The transaction, entry or funding id a correction corrects. */
+  corrects: string | null;
 }
 
 /** journal_balances: running totals per account, so today's figures need no scan. */

@@ -64,7 +64,7 @@ export function csvResponse(c: Context<AppEnv>, name: string, body: string, head
 
 const STATEMENT_HEADER = [
   'position', 'time', 'kind', 'description', 'amount', 'pending_payout_change', 'balance', 'pending_payout',
-  'actor_name', 'actor_mobile', 'reason', 'submission_id', 'task_id', 'withdrawal_id', 'utr',
+  'actor_name', 'actor_mobile', 'reason', 'submission_id', 'task_id', 'withdrawal_id', 'utr', 'effective_date', 'corrects',
 ] as const;
 const STATEMENT_NUMERIC = new Set(['position', 'amount', 'pending_payout_change', 'balance', 'pending_payout']);
 
@@ -76,7 +76,7 @@ const STATEMENT_NUMERIC = new Set(['position', 'amount', 'pending_payout_change'
 export function statementCsv(statement: StatementBody): string {
   const balanceRow = (kind: 'opening_balance' | 'closing_balance', time: string | null, b: StatementBody['opening']) => [
     null, time, kind, kind === 'opening_balance' ? 'Opening balance' : 'Closing balance', null, null, b.available, b.pendingPayout,
-    null, null, null, null, null, null, null,
+    null, null, null, null, null, null, null, null, null,
   ];
   return csvFile(
     STATEMENT_HEADER,
@@ -85,7 +85,7 @@ export function statementCsv(statement: StatementBody): string {
       ...statement.entries.map((e) => [
         e.position, e.time, e.kind, e.description, e.amount, e.pendingPayoutChange, e.balance, e.pendingPayout,
         e.actor?.name ?? null, e.actor?.mobile ? maskMobile(e.actor.mobile) : null, e.reason,
-        e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr,
+        e.references.submissionId, e.references.taskId, e.references.withdrawalId, e.references.utr, e.effectiveDate, e.corrects,
       ]),
       balanceRow('closing_balance', statement.to, statement.closing),
     ],
@@ -133,6 +133,8 @@ export function toStatementBody(user: LedgerUser, statement: Statement): Stateme
       actor: e.actor,
       reason: e.reason,
       references: { submissionId: e.submissionId, taskId: e.taskId, withdrawalId: e.withdrawalId, utr: e.utr },
+      effectiveDate: e.effectiveDate,
+      corrects: e.corrects,
     })),
     closing: { available: formatPaise(statement.closing.availablePaise), pendingPayout: formatPaise(statement.closing.pendingPayoutPaise) },
   };
@@ -155,10 +157,10 @@ export const ledgerRoutes = new Hono<AppEnv>()
   })
   .get('/api/admin/ledger/users/:userId/statement', financeStaff, validate('param', LedgerUserParam), validate('query', StatementQuery), async (c) => {
     const deps = c.var.deps;
-    const { from, to, format } = c.req.valid('query');
+    const { from, to, format, by } = c.req.valid('query');
     await caughtUp(deps);
     const user = await userFor(deps, c.req.valid('param').userId);
-    const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }) });
+    const statement = await userStatement(deps.db, user.id, { ...(from && { from }), ...(to && { to }), by });
     const body = toStatementBody(user, statement);
     if (format === 'csv') {
       return csvResponse(c, `statement-${user.id}.csv`, statementCsv(body), {
@@ -184,9 +186,9 @@ export const ledgerRoutes = new Hono<AppEnv>()
   })
   .get('/api/admin/ledger/trial-balance', financeStaff, validate('query', TrialBalanceQuery), async (c) => {
     const deps = c.var.deps;
-    const at = c.req.valid('query').at;
+    const { at, by } = c.req.valid('query');
     await caughtUp(deps);
-    const trial = await trialBalance(deps.db, at);
+    const trial = await trialBalance(deps.db, at, by);
     const holders = await accountHolders(deps.db, trial.accounts.flatMap((a) => userOfAccount(a.account) ?? []));
     const body: TrialBalanceBody = {
       at: at ?? null,

@@ -135,7 +135,7 @@ export const financeRoutes = new Hono<AppEnv>()
   .post('/api/admin/adjustments', financeStaff, validate('json', AdjustmentRequest), async (c) => {
     const deps = c.var.deps;
     const staff = requireUser(c);
-    const { mobile, amount, direction, reason, effectiveDate } = c.req.valid('json');
+    const { mobile, amount, direction, reason, effectiveDate, corrects } = c.req.valid('json');
     const today = istDayOf(deps.now());
     if (effectiveDate !== undefined && effectiveDate > today) throw badRequest(msg('period.effectiveDate'), { effectiveDate: msg('period.effectiveDate') });
     await assertDayOpen(deps.store, effectiveDate ?? today);
@@ -147,7 +147,18 @@ export const financeRoutes = new Hono<AppEnv>()
     const { adjustmentApprovalThresholdPaise, memberDailyAdjustmentLimitPaise } = await loadLimits(deps.store);
     const command: AdjustWallet = {
       type: 'AdjustWallet',
-      data: { entryId, notificationId: commandId(), amountPaise: amount, direction, reason, by: staff.id, approvalThresholdPaise: adjustmentApprovalThresholdPaise },
+      data: {
+        entryId,
+        notificationId: commandId(),
+        amountPaise: amount,
+        direction,
+        reason,
+        by: staff.id,
+        approvalThresholdPaise: adjustmentApprovalThresholdPaise,
+        // Stored only when not today: an entry without one takes effect the day it is recorded.
+        ...(effectiveDate !== undefined && effectiveDate !== today && { effectiveDate }),
+        ...(corrects !== undefined && { corrects }),
+      },
       now,
     };
     command.data.memberLimitReached = !(await countAgainstMemberLimit(c, userId, command, memberDailyAdjustmentLimitPaise));
@@ -208,6 +219,11 @@ async function decideAdjustment(c: Context<AppEnv>, decision: (id: string, by: s
   const row = await readWithCatchUp(deps, () => findAdjustment(deps.db, id));
   if (!row) throw notFound(msg('api.adjustmentNotFound'));
   const command = decision(id, staff.id, deps.now().toISOString());
+  if (command.type === 'ApproveAdjustment') {
+    // Its money moves on its effective day: a month closed since it was asked refuses it (409 period_closed).
+    const effectiveDate = (await loadStream(deps.store, streams.user(row.user_id), userDecider)).state.adjustments.pending.get(id)?.effectiveDate;
+    if (effectiveDate !== undefined) await assertDayOpen(deps.store, effectiveDate);
+  }
   const { position } = await handleCommand(deps.store, streams.user(row.user_id), userDecider, command, {
     actor: staff.id,
   });

@@ -1,5 +1,5 @@
 import { type PeriodTrialBalanceBody, PeriodTrialBalanceQuery, formatPaise, istDay } from '@kamai/contracts';
-import { type ReadDbHandle, accountHolders, trialBalance, userOfAccount } from '@kamai/projections';
+import { type JournalDating, type ReadDbHandle, accountHolders, trialBalance, userOfAccount } from '@kamai/projections';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.ts';
 import { withRole } from '../http/guards.ts';
@@ -20,14 +20,15 @@ const plus = (a: Totals, b: Totals): Totals => ({ debitPaise: a.debitPaise + b.d
 const wire = (t: Totals) => ({ debit: formatPaise(t.debitPaise), credit: formatPaise(t.creditPaise) });
 
 /**
- * The trial balance over whole IST days `from`..`to` (inclusive), by the entries' effective time:
+ * The trial balance over whole IST days `from`..`to` (inclusive), by the entries' recorded times or
+ * (`by: 'effective'`) their effective days:
  * each account's opening balance (everything before `from`'s first moment), the period's debits and
  * credits, and its closing balance (everything to `to`'s last moment). Double entry makes every Dr
  * column's total equal its Cr column's.
  */
-export async function periodTrialBalance(db: ReadDbHandle, from: string, to: string): Promise<PeriodTrialBalanceBody> {
+export async function periodTrialBalance(db: ReadDbHandle, from: string, to: string, by: JournalDating = 'recorded'): Promise<PeriodTrialBalanceBody> {
   const before = new Date(Date.parse(istDay(from).start) - 1).toISOString();
-  const [opening, closing] = await Promise.all([trialBalance(db, before), trialBalance(db, istDay(to).end)]);
+  const [opening, closing] = await Promise.all([trialBalance(db, before, by), trialBalance(db, istDay(to).end, by)]);
   const openingOf = new Map(opening.accounts.map((a) => [a.account, a]));
   const holders = await accountHolders(db, closing.accounts.flatMap((a) => userOfAccount(a.account) ?? []));
   let sum = { opening: ZERO, movement: ZERO, closing: ZERO };
@@ -73,10 +74,10 @@ export const trialBalanceRoutes = new Hono<AppEnv>().get(
   validate('query', PeriodTrialBalanceQuery),
   async (c) => {
     const deps = c.var.deps;
-    const { from, to, format } = c.req.valid('query');
+    const { from, to, format, by } = c.req.valid('query');
     await caughtUp(deps);
-    const body = await periodTrialBalance(deps.db, from, to);
-    if (format === 'csv') return csvResponse(c, `trial-balance-${from}-${to}.csv`, periodTrialBalanceCsv(body));
+    const body = await periodTrialBalance(deps.db, from, to, by);
+    if (format === 'csv') return csvResponse(c, `trial-balance-${from}-${to}${by === 'effective' ? '-effective' : ''}.csv`, periodTrialBalanceCsv(body));
     return c.json(body);
   },
 );

@@ -83,8 +83,9 @@ const MATRIX: Row[] = [
   ['POST', '/api/admin/settings/requests/:id/reject', 'admin', 404],
   ['GET', '/api/admin/deletions', 'admin', 200],
   ['POST', '/api/admin/deletions/:id/erase', 'admin', 404],
-  ['GET', '/api/admin/audit', 'admin', 200],
-  ['GET', '/api/admin/audit/actors', 'admin', 200],
+  // Finance reads the audit list too (its month end): admin's row, finance as the exception.
+  ['GET', '/api/admin/audit', 'admin', 200, { except: { finance: 200 } }],
+  ['GET', '/api/admin/audit/actors', 'admin', 200, { except: { finance: 200 } }],
   ['GET', '/api/admin/task-figures', 'admin', 200],
   // Every staff role may ask how much waits in its own queues.
   ['GET', '/api/admin/queues', 'reviewer', 200, { except: { finance: 200, admin: 200, adminFinance: 200 } }],

@@ -11,9 +11,9 @@ import { NotAllowedScreen } from './NotAllowedScreen.tsx';
  * `what`. The content is rendered (and so fetches) only when allowed; the server enforces the role
  * anyway.
  */
-export function StaffPage({ role, what, children }: { role: Role; what: string; children: ReactNode }) {
+export function StaffPage({ role, what, children }: { role: Role | readonly Role[]; what: string; children: ReactNode }) {
   const { data: user } = useQuery(currentUserQuery());
-  if (!hasRole(user, role)) return <NotAllowedScreen what={what} />;
+  if (!hasRole(user, ...(typeof role === 'string' ? [role] : role))) return <NotAllowedScreen what={what} />;
   return children;
 }
 

@@ -13,16 +13,18 @@ import type { AuditSearch } from './auditSearch.ts';
 import { compact, oneOf } from '../../lib/searchParams.ts';
 
 const route = getRouteApi('/_authed/admin/audit');
+/** Admins oversee; finance reads it at month end (the server allows the same two). */
+const AUDIT_READERS = ['admin', 'finance'] as const;
 
 /**
- * /admin/audit: who did what to whose money or roles, newest first, for the admin role. Filters by
+ * /admin/audit: who did what to whose money or roles, newest first, for the admin and finance roles. Filters by
  * actor, action and IST days go to the server, which pages the filtered list; "Load more" asks for
  * the next page, so nothing is left out without the admin seeing there is more.
  */
 export function AuditScreen() {
   const { t } = useTranslation('audit');
   return (
-    <StaffPage role="admin" what={t('what')}>
+    <StaffPage role={AUDIT_READERS} what={t('what')}>
       <AuditList />
     </StaffPage>
   );

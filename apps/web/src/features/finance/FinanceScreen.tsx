@@ -163,7 +163,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
   const { t: tSecurity } = useTranslation('security');
   const queryClient = useQueryClient();
   const adjust = useAdjustmentMutation();
-  const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '', effectiveDate: '' });
+  const form = useSchemaForm(AdjustmentRequest, { mobile: '', amount: '', direction: 'credit', reason: '', effectiveDate: '', corrects: '' });
   // The valid form waits here, with whose wallet it is, until finance confirms it.
   const [confirming, setConfirming] = useState<{ adjustment: AdjustmentToConfirm; person: LedgerPerson } | null>(null);
   const [checking, setChecking] = useState(false);

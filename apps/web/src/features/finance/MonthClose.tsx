@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from '@tanstack/react-router';
 import type { LedgerPeriodRowBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -11,6 +12,15 @@ import { currentUserQuery } from '../../lib/queries.ts';
 import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
+import { linkButton } from './styles.ts';
+
+/** The month's trial balance as CSV, by the days entries take effect (what a close locks): docs/month-end.md. */
+function trialBalanceHref(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  // Day 0 of the next month is this month's last day.
+  const last = new Date(Date.UTC(year, m, 0)).getUTCDate();
+  return `/api/admin/ledger/trial-balance/period?from=${month}-01&to=${month}-${String(last).padStart(2, '0')}&by=effective&format=csv`;
+}
 
 const periodsQuery = { queryKey: ['/api/admin/ledger/periods'], queryFn: getJson<LedgerPeriodRowBody[]>() };
 
@@ -62,6 +72,11 @@ export function MonthCloseTab() {
           {t('months.heading')}
         </h2>
         <p className="text-sm text-slate-600">{t('months.intro')}</p>
+        <p className="text-sm">
+          <Link to="/admin/audit" className="inline-flex min-h-11 w-fit items-center font-medium text-emerald-700 underline">
+            {t('months.auditLink')}
+          </Link>
+        </p>
       </div>
       {periods.isPending ? (
         <p role="status">{t('common.loading')}</p>
@@ -75,6 +90,9 @@ export function MonthCloseTab() {
                 <p className="font-semibold text-slate-900">{formatMonth(period.month)}</p>
                 <p className="text-slate-700">{describe(t, period, period.month === current)}</p>
               </div>
+              <a className={linkButton} href={trialBalanceHref(period.month)} download aria-label={t('months.trialBalanceOf', { month: formatMonth(period.month) })}>
+                {t('months.trialBalance')}
+              </a>
               {period.status === 'open' && period.month !== current && (
                 <Button variant="secondary" onClick={() => setStep({ month: period.month, action: 'close' })} className="h-11 text-sm sm:w-auto">
                   {t('months.close', { month: formatMonth(period.month) })}

@@ -8,7 +8,7 @@ export const Route = createFileRoute('/_authed/admin/audit')({
   validateSearch: auditSearch,
   // The queries come with the screen's code (imported here, they would sit in the first download).
   loader: async ({ context: { queryClient, user } }) => {
-    if (!hasRole(user, 'admin')) return;
+    if (!hasRole(user, 'admin', 'finance')) return;
     const { auditActorsQuery, auditListQuery, NO_FILTERS } = await import('../../../features/audit/auditQueries.ts');
     void queryClient.prefetchInfiniteQuery(auditListQuery(NO_FILTERS));
     void queryClient.prefetchQuery(auditActorsQuery());
