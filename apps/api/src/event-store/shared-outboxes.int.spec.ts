@@ -5,57 +5,29 @@
  * each, so a receiver gets each event once and a person one SMS per payout. With an outbox per
  * DATA_DIR (the SQLite files) every delivery and alert went out once per node.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LOG_POSITION_HEADER, type WebhookEndpointCreatedBody } from '@kamai/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
 import { UPI } from '../finance/testing.ts';
-import type { SealedEventStore } from '../privacy/sealed-store.ts';
-import { openEventStore } from '../server.ts';
-import { type ApiProcess, signUpAt, startApiProcess } from '../testing/process.ts';
+import { type Nodes, startNodes } from '../testing/nodes.ts';
+import { type ApiProcess, signUpAt } from '../testing/process.ts';
 import { startReceiver } from '../webhooks/testing.ts';
-import { createTestDatabase } from './postgres-testing.ts';
 
 const CREDITS = 8;
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const dirs: string[] = [];
-const nodes: ApiProcess[] = [];
-let store: SealedEventStore;
+let started: Nodes;
+let nodes: ApiProcess[];
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-const dataDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kamai-outbox-node-'));
-  dirs.push(dir);
-  return dir;
-};
-
 beforeAll(async () => {
-  database = await createTestDatabase();
   receiver = await startReceiver();
-  const env = {
-    EVENT_STORE: 'postgres',
-    DATABASE_URL: database.url,
-    KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    APP_SECRET: randomBytes(24).toString('hex'),
-    LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
-    WEBHOOK_RETRY_FIRST_MS: '50',
-    WEBHOOK_HTTP_LOOPBACK: 'true',
-  };
-  nodes.push(...(await Promise.all([startApiProcess(dataDir(), env), startApiProcess(dataDir(), env)])));
-  store = await openEventStore(loadConfig({ ...env, DATA_DIR: dataDir() }));
+  started = await startNodes(2, { WEBHOOK_RETRY_FIRST_MS: '50', WEBHOOK_HTTP_LOOPBACK: 'true' });
+  nodes = started.nodes;
 }, 240_000);
 
 afterAll(async () => {
-  await store?.close();
-  await Promise.all(nodes.map((n) => n.stop()));
+  await started?.close();
   await receiver?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  await database?.drop();
 });
 
 const smsAlerts = () => nodes.map((n) => n.output().split('[sms] alert for').length - 1).reduce((a, b) => a + b, 0);
@@ -63,6 +35,7 @@ const smsAlerts = () => nodes.map((n) => n.output().split('[sms] alert for').len
 describe('webhook and alert outboxes shared by two nodes on one PostgreSQL log', () => {
   it('delivers each webhook once and sends one SMS per payout, whichever node took the commands', async () => {
     const [a, b] = nodes as [ApiProcess, ApiProcess];
+    const { store } = started;
     const [admin, financeA, financeB, payer, worker] = await Promise.all([
       signUpAt(store, a.url, 'Admin', ['admin']),
       signUpAt(store, a.url, 'Finance', ['finance']),
@@ -107,7 +80,7 @@ describe('webhook and alert outboxes shared by two nodes on one PostgreSQL log',
     expect(new Set(receiver.got.map((d) => d.id)).size).toBe(expected);
     expect(smsAlerts()).toBe(1);
     // The shared outbox says each was delivered at the first attempt, and has no alert left.
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: started.url });
     await client.connect();
     try {
       const { rows } = await client.query<{ status: string; attempts: number }>('SELECT status, attempts FROM kamai.webhook_sends');
