@@ -15,7 +15,7 @@ describe('the log position sent back on reads', () => {
       sent.push(new Headers(init.headers));
       return new Response(JSON.stringify({ id: 't1' }), { headers: { ETag: '"3"', 'content-type': 'application/json' } });
     });
-    const queryFn = adminTaskQuery('t1').queryFn as (context: { signal: AbortSignal }) => Promise<{ etag: string }>;
+    const queryFn = adminTaskQuery('t1').queryFn as unknown as (context: { signal: AbortSignal }) => Promise<{ etag: string }>;
     expect((await queryFn({ signal: new AbortController().signal })).etag).toBe('"3"');
     expect(sent[0]?.get(LOG_POSITION_HEADER)).toBe('41');
   });
