@@ -3,7 +3,7 @@
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
  *   npm run bench                         # everything, about 3-5 minutes on 2 cores
- *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup, fuzz; web includes a slow-network run of about 2 minutes)
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup, fuzz, scale; web includes a slow-network run of about 2 minutes)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: bursts, default 24, at least 8)
@@ -19,6 +19,7 @@ import { benchCommands } from './bench/commands.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
+import { benchScale, scaleFigures } from './bench/scale.ts';
 import { benchStartup, median } from './bench/startup.ts';
 import { benchFuzz } from './bench/fuzz.ts';
 import { SLOW_NETWORK, benchFirstScreenJs, benchSlowNetwork, slowNetworkRows } from './bench/web.ts';
@@ -143,6 +144,31 @@ await part('http', async () => {
       figure: `${n(ceiling)}/s`,
       peer: `${n(one.perSecond)}/s (1 process)`,
       ratio: x(ceiling, one.perSecond),
+    });
+  }
+});
+
+// ---- Several API nodes on one PostgreSQL log: scripts/src/bench/scale.ts ----
+await part('scale', async () => {
+  const rounds = Number(flag('rounds') ?? 2);
+  const configs = await benchScale({ seconds, rounds, log });
+  section(`Scale (issue 35): POST /api/withdrawals, read-your-writes, 48 users spread over the nodes, ${seconds} s each, interleaved A B C D D C B A × ${rounds}; PostgreSQL durable (fsync, synchronous commit) on this machine`);
+  const [sqlite] = configs.map(scaleFigures);
+  if (!sqlite) throw new Error('no runs');
+  const total = (f: ReturnType<typeof scaleFigures>) => f.apiCpuUs.median + f.postgresCpuUs.median;
+  for (const config of configs) {
+    const f = scaleFigures(config);
+    const fails = f.failures ? `, ${f.failures} non-2xx` : '';
+    const isPeer = config === configs[0];
+    rows.push({
+      what: `${config.name}: answers per second, median (min–max) of ${config.runs.length}`,
+      figure: `${range(f.perSecond, '/s')}${fails}`,
+      ...(isPeer ? {} : { peer: `${n(sqlite.perSecond.median)}/s SQLite, 1 process`, ratio: x(f.perSecond.median, sqlite.perSecond.median) }),
+    });
+    rows.push({
+      what: `${config.name}: CPU per answer, API processes + PostgreSQL's, medians (API min–max)`,
+      figure: `${n(f.apiCpuUs.median)} µs (${n(f.apiCpuUs.min)}–${n(f.apiCpuUs.max)}) + ${n(f.postgresCpuUs.median)} µs`,
+      ...(isPeer ? {} : { peer: `${n(total(sqlite))} µs SQLite, 1 process`, ratio: x(total(f), total(sqlite)) }),
     });
   }
 });

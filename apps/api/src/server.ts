@@ -29,6 +29,7 @@ import { consoleSms, gatewaySms } from './auth/sms.ts';
 import { SqliteUploadLedger, type UploadLedger, sweepUnreferencedUploads } from './uploads/sweep.ts';
 import { sweepWorkflows } from './workflows/run.ts';
 import { followInvitationMilestones, sweepInvitations } from './invitations/award.ts';
+import type { OutboxPlace } from './outbox/sql.ts';
 import { AlertSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
@@ -137,6 +138,11 @@ function openSideStores(config: Config, secret: Uint8Array): { attempts: Attempt
   return { attempts: new SqliteAttemptStore(config.throttleFile, secret), uploads: new SqliteUploadLedger(config.throttleFile) };
 }
 
+/** Where the outboxes keep their rows: DATA_DIR's file, or the shared database, so that N nodes send each once. */
+function outboxPlace(config: Config, file: string): OutboxPlace {
+  return config.eventStore.kind === 'postgres' ? { database: config.eventStore.url } : { file };
+}
+
 /**
  * The server's secret (upload URLs' signatures, the throttles' HMAC): APP_SECRET; else, on
  * PostgreSQL, a system key of the shared key store (every node has the same one); else the file in
@@ -215,7 +221,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const loginGuard = new LoginGuard(attempts, secret, { ...DEFAULT_LOGIN_GUARD, registrationsPerHour: config.registrationsPerHour });
   // Webhook deliveries: queued by the webhooks read model, sent from here (every process may send;
   // the outbox file lets one claim each delivery). Started once the read models are caught up.
-  const webhooks = new WebhookSender({ file: config.webhooks.file, db, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs, allowLoopback: config.webhooks.httpLoopback });
+  const webhooks = new WebhookSender({ place: outboxPlace(config, config.webhooks.file), db, readModels: runner, keys: store.personal.keys, retryFirstMs: config.webhooks.retryFirstMs, allowLoopback: config.webhooks.httpLoopback });
   const sms = config.sms.kind === 'gateway' ? gatewaySms(config.sms) : consoleSms(log);
   const now = options.now ?? monotonicClock({
     floor: await lastRecordedAt(store),
@@ -226,10 +232,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
     files: [
       ...(config.eventStore.kind === 'sqlite' ? [config.eventStore.file] : []),
       config.readDbFile,
-      // On PostgreSQL the keys and the counters are in the database.
-      ...(config.eventStore.kind === 'postgres' ? [] : [config.keysFile, config.throttleFile]),
-      config.webhooks.file,
-      config.push.file,
+      // On PostgreSQL the keys, the counters and the outboxes are in the database.
+      ...(config.eventStore.kind === 'postgres' ? [] : [config.keysFile, config.throttleFile, config.webhooks.file, config.push.file]),
       ...(config.objectStorage === 'disk' ? [join(config.dataDir, 'objects')] : []),
     ],
     reserveBytes: config.diskReserveBytes,
@@ -241,7 +245,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   // /api/health can say at once whether the log extends what was signed before.
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
   const vapid = loadVapidKeys(config.push);
-  const alerts = new AlertSender({ store, db, now, sms }, config.push.file, { ...vapid, subject: config.push.subject }, log);
+  const alerts = new AlertSender({ store, db, now, sms, runner }, outboxPlace(config, config.push.file), { ...vapid, subject: config.push.subject }, log);
   const appDeps: AppDeps = {
     config, store, personalData: store.personal, db, runner, now, loginGuard, sessions, attempts, uploads, sms, secret, storage,
     ledger: ledgerCheckpoints, webhooks, objects,

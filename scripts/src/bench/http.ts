@@ -70,7 +70,7 @@ export interface BenchHttpResult {
   withdrawalsTwoWithWorker: LoadFigure;
 }
 
-interface Child {
+export interface Child {
   url: string;
   /** The launcher's pid; the server runs in it or a descendant. */
   pid?: number;
@@ -81,7 +81,7 @@ interface Child {
  * CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere; with
  * `mainThreads`, by their main threads only.
  */
-function treeCpuMs(pid: number | undefined, mainThreads = false): number | null {
+export function treeCpuMs(pid: number | undefined, mainThreads = false): number | null {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
   const tick = 10; // USER_HZ is 100 on Linux
   const cpu = (p: number): number => {

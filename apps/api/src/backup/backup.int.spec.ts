@@ -108,4 +108,15 @@ describe('backup and restore', () => {
     // Nor does a backup go over an earlier one.
     await expect(backupDataDir(configOf(server.dataDir), damaged)).rejects.toThrow(BackupError);
   });
+
+  it('refuses, pointing to PostgreSQL\'s own backups, when the data is in PostgreSQL (EVENT_STORE=postgres)', async () => {
+    const onPostgres = (dataDir: string) => loadConfig({ DATA_DIR: dataDir, EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://kamai@127.0.0.1:1/kamai', ...env });
+    const target = join(outside, 'not-a-backup');
+    await expect(backupDataDir(onPostgres(server.dataDir), target)).rejects.toThrow(/PostgreSQL's own tools.*pg_basebackup/);
+    expect(existsSync(target)).toBe(false);
+    await backupDataDir(configOf(server.dataDir), join(outside, 'sqlite-backup'));
+    const untouched = join(outside, 'pg-node');
+    await expect(restoreBackup(join(outside, 'sqlite-backup'), onPostgres(untouched))).rejects.toThrow(BackupError);
+    expect(existsSync(untouched)).toBe(false);
+  });
 });

@@ -68,8 +68,22 @@ export class BackupError extends Error {
   override readonly name = 'BackupError';
 }
 
+/**
+ * What `backup` and `restore` answer with EVENT_STORE=postgres. There the database is the whole
+ * state (the log, the keys, the throttles, the outboxes) and a node's DATA_DIR holds read models
+ * any node rebuilds from the log: a copy of DATA_DIR would be a backup of nothing. A money ledger on
+ * PostgreSQL is backed up by PostgreSQL, to any moment (base backups and WAL archiving, or the
+ * managed service's), not by a dump this command would take once; docs/scale-out.md says how,
+ * and how to re-apply erasures made since the moment restored.
+ */
+export const POSTGRES_BACKUP_REFUSAL =
+  "with EVENT_STORE=postgres the data is in PostgreSQL, not in DATA_DIR: back it up with PostgreSQL's own tools " +
+  '(continuous WAL archiving and base backups with pg_basebackup, or your managed service\'s point-in-time backups; ' +
+  "for a one-off copy, pg_dump --schema=kamai). A node's DATA_DIR holds read models only, rebuilt from the log. See docs/scale-out.md, \"Backups and failover\".";
+
 /** Copies the data directory's files into `target` (new or empty), safe while the app runs. */
 export async function backupDataDir(config: BackupConfig, target: string): Promise<BackupManifest> {
+  if (config.eventStore.kind === 'postgres') throw new BackupError(POSTGRES_BACKUP_REFUSAL);
   if ((await exists(target)) && (await readdir(target)).length > 0) throw new BackupError(`${target} is not empty: give a new directory for each backup`);
   await mkdir(target, { recursive: true });
   for (const file of databases(config)) {
@@ -109,6 +123,7 @@ export interface RestoreReport {
  * erasure list that the restored files do not hold yet, and rebuilds the read models if it did.
  */
 export async function restoreBackup(backup: string, config: Config, log: (line: string) => void = () => {}): Promise<RestoreReport> {
+  if (config.eventStore.kind === 'postgres') throw new BackupError(POSTGRES_BACKUP_REFUSAL);
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(await readFile(join(backup, MANIFEST), 'utf8')) as BackupManifest;

@@ -61,7 +61,17 @@ function gidOf(user: string): number {
   return Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
 }
 
-async function start(): Promise<{ url: string; stop: () => void }> {
+/**
+ * Starts a throwaway cluster: the tests' (no fsync: their data is thrown away), or with `durable` the
+ * server's defaults (fsync, synchronous commit), for the bench's figures beside SQLite's synchronous
+ * commits. `postmasterPid` is for the bench's CPU figures (the backends are its children).
+ */
+export async function startThrowawayCluster(options: { durable?: boolean } = {}): Promise<{ url: string; stop: () => void; postmasterPid: () => number }> {
+  const { url, stop, data } = await start(options.durable ?? false);
+  return { url, stop, postmasterPid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) };
+}
+
+async function start(durable = false): Promise<{ url: string; stop: () => void; data: string }> {
   const bin = binDir();
   if (!bin) {
     throw new Error(
@@ -85,7 +95,8 @@ async function start(): Promise<{ url: string; stop: () => void }> {
   try {
     runAs(uid, join(bin, 'initdb'), ['-D', data, '-U', USER, '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
     // Throwaway data: no fsync. The socket goes in the temp folder, TCP on loopback only.
-    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    const throwaway = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${throwaway} -c max_connections=300`;
     runAs(uid, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']);
   } catch (error) {
     const log = join(dir, 'server.log');
@@ -93,7 +104,7 @@ async function start(): Promise<{ url: string; stop: () => void }> {
     stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}${tail}`);
   }
-  return { url: `postgres://${USER}@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://${USER}@127.0.0.1:${port}/postgres`, stop, data };
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {

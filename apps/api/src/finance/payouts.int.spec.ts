@@ -1,6 +1,7 @@
 import { BANK_FILE_COLUMNS, type PayoutBatchBody, type ResultsImportBody, parseCsv, parseRupees } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
+import { type StoreKind, startTestServerOn } from '../testing/postgres.ts';
+import type { TestClient, TestServer } from '../testing/server.ts';
 import { BANK, UPI, adjust, balanceOf } from './testing.ts';
 
 type Member = TestClient & { userId: string; mobile: string };
@@ -11,18 +12,21 @@ let admin: Member;
 /** Funds users: whoever adjusted a wallet does not settle its withdrawals. */
 let funder: Member;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
-  colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
-  admin = await server.signUp({ roles: ['admin'] });
-  funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
-  // Batches above ₹5,000 need a second finance member (a control setting: two admins set it). The
-  // funder credits dozens of users alone: their daily limit across users is lifted here.
-  const set = await server.applySettings({ payoutBatchApprovalThreshold: '5000.00', memberDailyAdjustmentLimit: '1000000.00' });
-  expect(set).toMatchObject({ payoutBatchApprovalThreshold: '5000.00', latePayoutDays: 2 });
-});
-afterAll(async () => server?.close());
+/** The file's server on `kind` and its staff, for the describe block it is called in. */
+function onStore(kind: StoreKind) {
+  beforeAll(async () => {
+    server = await startTestServerOn(kind);
+    finance = await server.signUp({ roles: ['finance'], firstName: 'Rohan', lastName: 'Gupta' });
+    colleague = await server.signUp({ roles: ['finance'], firstName: 'Arjun', lastName: 'Mehta' });
+    admin = await server.signUp({ roles: ['admin'] });
+    funder = await server.signUp({ roles: ['finance'], firstName: 'Neha', lastName: 'Joshi' });
+    // Batches above ₹5,000 need a second finance member (a control setting: two admins set it). The
+    // funder credits dozens of users alone: their daily limit across users is lifted here.
+    const set = await server.applySettings({ payoutBatchApprovalThreshold: '5000.00', memberDailyAdjustmentLimit: '1000000.00' });
+    expect(set).toMatchObject({ payoutBatchApprovalThreshold: '5000.00', latePayoutDays: 2 });
+  });
+  afterAll(async () => server?.close());
+}
 
 const csv = (rows: (string | number)[][]) => `${rows.map((r) => r.join(',')).join('\r\n')}\r\n`;
 const postCsv = (client: TestClient, path: string, body: string) => client.request('POST', path, body, { 'content-type': 'text/csv' });
@@ -55,89 +59,95 @@ async function ledgerIsSound() {
   return { trial: trial.body, reconciliation: rec.body };
 }
 
+const BATCH_FLOW = '20 withdrawals -> one batch -> second approval -> file -> 18 paid, 2 failed -> money back; a re-import changes nothing; a reversal returns money';
+
+async function batchFlow() {
+  const made = await withdrawals(20);
+  const totalPaise = made.reduce((s, w) => s + w.amountPaise, 0);
+  const batch = await batchOf(made.map((w) => w.id));
+  expect(batch).toMatchObject({ count: 20, total: (totalPaise / 100).toFixed(2), status: 'awaiting_approval', approvalRequired: true });
+  expect(batch.counts).toEqual({ processing: 20, paid: 0, failed: 0, reversed: 0 });
+  // None is late yet (processing under the latePayoutDays setting); all are processing.
+  expect((await finance.get('/api/admin/withdrawals?status=processing&late=true')).body).toEqual([]);
+  const inBatch = (await finance.get('/api/admin/withdrawals?status=processing')).body as { id: string }[];
+  expect(made.every((w) => inBatch.some((p) => p.id === w.id))).toBe(true);
+  // The users see their withdrawal sent to the bank.
+  expect((await made[0]!.user.get('/api/withdrawals')).body[0]).toMatchObject({ status: 'processing', batchId: batch.id });
+
+  // No file before the second approval; nobody approves their own batch.
+  const early = await finance.get(`/api/admin/payout-batches/${batch.id}/file`);
+  expect(early.status).toBe(409);
+  expect(early.body.error.code).toBe('batch_not_approved');
+  expect((await finance.post(`/api/admin/payout-batches/${batch.id}/approve`)).status).toBe(403);
+  const approved = await colleague.post<PayoutBatchBody>(`/api/admin/payout-batches/${batch.id}/approve`);
+  expect(approved.status).toBe(200);
+  expect(approved.body).toMatchObject({ status: 'ready', approvedBy: colleague.userId });
+  expect((await colleague.post(`/api/admin/payout-batches/${batch.id}/approve`)).status).toBe(409);
+
+  // The bank file: 20 rows, amounts summing to the batch total, parsed back.
+  const file = await finance.get<string>(`/api/admin/payout-batches/${batch.id}/file`);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toContain('text/csv');
+  const [header, ...rows] = parseCsv(file.body);
+  expect(header?.cells).toEqual([...BANK_FILE_COLUMNS]);
+  expect(rows).toHaveLength(20);
+  expect(rows.reduce((s, r) => s + (parseRupees(r.cells[1]) ?? NaN), 0)).toBe(totalPaise);
+  const byRef = new Map(rows.map((r) => [r.cells[0], r.cells]));
+  expect(byRef.get(made[0]!.id)).toEqual([made[0]!.id, '500.00', 'IMPS', 'HDFC0001234', '001234567894321', 'Ravi Kumar', '', expect.any(String)]);
+  expect(byRef.get(made[1]!.id)).toEqual([made[1]!.id, '501.00', 'UPI', '', '', '', UPI, expect.any(String)]);
+  // The download is audited.
+  const audit = await admin.get('/api/admin/audit');
+  expect(audit.body.some((e: { action: string; reference: string }) => e.action === 'payout_file_downloaded' && e.reference === batch.id)).toBe(true);
+
+  // Results: 18 successes, 2 failures.
+  const failed = new Set([made[3]!.id, made[10]!.id]);
+  const results = csv([
+    ['reference', 'amount', 'status', 'utr', 'failure_reason'],
+    ...made.map((w, i) =>
+      failed.has(w.id)
+        ? [w.id, (w.amountPaise / 100).toFixed(2), 'FAILED', '', 'Account closed']
+        : [w.id, (w.amountPaise / 100).toFixed(2), 'SUCCESS', `AXISN${String(900000 + i)}`, ''],
+    ),
+  ]);
+  const first = await postCsv(finance, `/api/admin/payout-batches/${batch.id}/results`, results);
+  expect(first.status, JSON.stringify(first.body)).toBe(200);
+  expect(first.body).toEqual({ applied: 20, skipped: 0, refused: [] } satisfies ResultsImportBody);
+
+  for (const w of made) {
+    const expected = failed.has(w.id) ? '1000.00' : ((100_000 - w.amountPaise) / 100).toFixed(2);
+    expect(await balanceOf(w.user)).toBe(expected);
+  }
+  const failedUser = made[3]!.user;
+  expect((await failedUser.get('/api/withdrawals')).body[0]).toMatchObject({ status: 'failed', reason: 'Account closed' });
+  const notes = await failedUser.get('/api/notifications');
+  expect(JSON.stringify(notes.body)).toContain('withdrawal_failed');
+  const done = await finance.get<PayoutBatchBody>(`/api/admin/payout-batches/${batch.id}`);
+  expect(done.body).toMatchObject({ status: 'completed', counts: { processing: 0, paid: 18, failed: 2, reversed: 0 } });
+  expect(done.body.items).toHaveLength(20);
+  const before = await ledgerIsSound();
+
+  // The same file again changes nothing.
+  const again = await postCsv(colleague, `/api/admin/payout-batches/${batch.id}/results`, results);
+  expect(again.body).toEqual({ applied: 0, skipped: 20, refused: [] });
+  expect((await ledgerIsSound()).trial).toEqual(before.trial);
+  expect(await balanceOf(failedUser)).toBe('1000.00');
+
+  // A reversal of one paid payout returns its money (bank -> available).
+  const paid = made[5]!;
+  const reversed = await finance.post(`/api/admin/withdrawals/${paid.id}/reverse`, { reason: 'Beneficiary account frozen' });
+  expect(reversed.status, JSON.stringify(reversed.body)).toBe(200);
+  expect(reversed.body).toMatchObject({ status: 'reversed', reason: 'Beneficiary account frozen' });
+  expect(await balanceOf(paid.user)).toBe('1000.00');
+  expect((await finance.post(`/api/admin/withdrawals/${paid.id}/reverse`, { reason: 'Twice' })).status).toBe(409);
+  await ledgerIsSound();
+  const statement = await paid.user.get('/api/transactions');
+  expect(statement.body[0]).toMatchObject({ kind: 'payout_reversal', direction: 'credit', amount: (paid.amountPaise / 100).toFixed(2) });
+}
+
 describe('payouts at volume over real HTTP', () => {
-  it('20 withdrawals -> one batch -> second approval -> file -> 18 paid, 2 failed -> money back; a re-import changes nothing; a reversal returns money', async () => {
-    const made = await withdrawals(20);
-    const totalPaise = made.reduce((s, w) => s + w.amountPaise, 0);
-    const batch = await batchOf(made.map((w) => w.id));
-    expect(batch).toMatchObject({ count: 20, total: (totalPaise / 100).toFixed(2), status: 'awaiting_approval', approvalRequired: true });
-    expect(batch.counts).toEqual({ processing: 20, paid: 0, failed: 0, reversed: 0 });
-    // None is late yet (processing under the latePayoutDays setting); all are processing.
-    expect((await finance.get('/api/admin/withdrawals?status=processing&late=true')).body).toEqual([]);
-    const inBatch = (await finance.get('/api/admin/withdrawals?status=processing')).body as { id: string }[];
-    expect(made.every((w) => inBatch.some((p) => p.id === w.id))).toBe(true);
-    // The users see their withdrawal sent to the bank.
-    expect((await made[0]!.user.get('/api/withdrawals')).body[0]).toMatchObject({ status: 'processing', batchId: batch.id });
+  onStore('sqlite');
 
-    // No file before the second approval; nobody approves their own batch.
-    const early = await finance.get(`/api/admin/payout-batches/${batch.id}/file`);
-    expect(early.status).toBe(409);
-    expect(early.body.error.code).toBe('batch_not_approved');
-    expect((await finance.post(`/api/admin/payout-batches/${batch.id}/approve`)).status).toBe(403);
-    const approved = await colleague.post<PayoutBatchBody>(`/api/admin/payout-batches/${batch.id}/approve`);
-    expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'ready', approvedBy: colleague.userId });
-    expect((await colleague.post(`/api/admin/payout-batches/${batch.id}/approve`)).status).toBe(409);
-
-    // The bank file: 20 rows, amounts summing to the batch total, parsed back.
-    const file = await finance.get<string>(`/api/admin/payout-batches/${batch.id}/file`);
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toContain('text/csv');
-    const [header, ...rows] = parseCsv(file.body);
-    expect(header?.cells).toEqual([...BANK_FILE_COLUMNS]);
-    expect(rows).toHaveLength(20);
-    expect(rows.reduce((s, r) => s + (parseRupees(r.cells[1]) ?? NaN), 0)).toBe(totalPaise);
-    const byRef = new Map(rows.map((r) => [r.cells[0], r.cells]));
-    expect(byRef.get(made[0]!.id)).toEqual([made[0]!.id, '500.00', 'IMPS', 'HDFC0001234', '001234567894321', 'Ravi Kumar', '', expect.any(String)]);
-    expect(byRef.get(made[1]!.id)).toEqual([made[1]!.id, '501.00', 'UPI', '', '', '', UPI, expect.any(String)]);
-    // The download is audited.
-    const audit = await admin.get('/api/admin/audit');
-    expect(audit.body.some((e: { action: string; reference: string }) => e.action === 'payout_file_downloaded' && e.reference === batch.id)).toBe(true);
-
-    // Results: 18 successes, 2 failures.
-    const failed = new Set([made[3]!.id, made[10]!.id]);
-    const results = csv([
-      ['reference', 'amount', 'status', 'utr', 'failure_reason'],
-      ...made.map((w, i) =>
-        failed.has(w.id)
-          ? [w.id, (w.amountPaise / 100).toFixed(2), 'FAILED', '', 'Account closed']
-          : [w.id, (w.amountPaise / 100).toFixed(2), 'SUCCESS', `AXISN${String(900000 + i)}`, ''],
-      ),
-    ]);
-    const first = await postCsv(finance, `/api/admin/payout-batches/${batch.id}/results`, results);
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body).toEqual({ applied: 20, skipped: 0, refused: [] } satisfies ResultsImportBody);
-
-    for (const w of made) {
-      const expected = failed.has(w.id) ? '1000.00' : ((100_000 - w.amountPaise) / 100).toFixed(2);
-      expect(await balanceOf(w.user)).toBe(expected);
-    }
-    const failedUser = made[3]!.user;
-    expect((await failedUser.get('/api/withdrawals')).body[0]).toMatchObject({ status: 'failed', reason: 'Account closed' });
-    const notes = await failedUser.get('/api/notifications');
-    expect(JSON.stringify(notes.body)).toContain('withdrawal_failed');
-    const done = await finance.get<PayoutBatchBody>(`/api/admin/payout-batches/${batch.id}`);
-    expect(done.body).toMatchObject({ status: 'completed', counts: { processing: 0, paid: 18, failed: 2, reversed: 0 } });
-    expect(done.body.items).toHaveLength(20);
-    const before = await ledgerIsSound();
-
-    // The same file again changes nothing.
-    const again = await postCsv(colleague, `/api/admin/payout-batches/${batch.id}/results`, results);
-    expect(again.body).toEqual({ applied: 0, skipped: 20, refused: [] });
-    expect((await ledgerIsSound()).trial).toEqual(before.trial);
-    expect(await balanceOf(failedUser)).toBe('1000.00');
-
-    // A reversal of one paid payout returns its money (bank -> available).
-    const paid = made[5]!;
-    const reversed = await finance.post(`/api/admin/withdrawals/${paid.id}/reverse`, { reason: 'Beneficiary account frozen' });
-    expect(reversed.status, JSON.stringify(reversed.body)).toBe(200);
-    expect(reversed.body).toMatchObject({ status: 'reversed', reason: 'Beneficiary account frozen' });
-    expect(await balanceOf(paid.user)).toBe('1000.00');
-    expect((await finance.post(`/api/admin/withdrawals/${paid.id}/reverse`, { reason: 'Twice' })).status).toBe(409);
-    await ledgerIsSound();
-    const statement = await paid.user.get('/api/transactions');
-    expect(statement.body[0]).toMatchObject({ kind: 'payout_reversal', direction: 'credit', amount: (paid.amountPaise / 100).toFixed(2) });
-  });
+  it(BATCH_FLOW, batchFlow);
 
   it('reports and does not apply rows with an unknown reference, a different amount or a UTR used before', async () => {
     const made = await withdrawals(4, 100);
@@ -257,4 +267,12 @@ describe('payouts at volume over real HTTP', () => {
     const { matching: _matching, ...run } = res.body;
     expect(runs.body[0]).toEqual(run);
   });
+});
+
+// The batch flow again with the log, keys and workflow records in PostgreSQL (issue 35): the other
+// cases here decide on the same streams and workflows, and run on SQLite only, for CI time.
+describe('payouts on PostgreSQL', () => {
+  onStore('postgres');
+
+  it(BATCH_FLOW, batchFlow);
 });

@@ -1,4 +1,4 @@
-import { type ErrorCode, ErrorBody, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS } from '@kamai/contracts';
+import { type ErrorCode, ErrorBody, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_COMMANDS, LOG_POSITION_HEADER } from '@kamai/contracts';
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import { type RouteDoc, ROUTES, type Schema } from './routes.ts';
 
@@ -135,6 +135,8 @@ function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boo
   if (idempotent) add(422, 'The Idempotency-Key was used with a different body');
   if (route.throttled === 'attempts') add(429, 'Too many attempts; wait for Retry-After seconds', true);
   if (route.throttled === 'quota') add(429, "Today's upload quota is used up");
+  // A command's refusal names the log's position too (what the refusal was decided on).
+  if (writes) for (const answer of Object.values(out)) positionNamed(answer as { headers?: Record<string, unknown> });
   add(500, 'Unexpected');
   add(503, 'Storage full or read-only (nothing saved), or the read model has not caught up; retry after Retry-After seconds when given', true);
   if (route.failingAnswers) {
@@ -145,8 +147,17 @@ function errorsOf(method: string, path: string, route: RouteDoc, idempotent: boo
   return out;
 }
 
-function successOf(route: RouteDoc, status: number, answer: Schema | undefined, description: string) {
+/** The read-your-writes header as the document spells it (`Kamai-Position`). */
+const POSITION_HEADER = LOG_POSITION_HEADER.replace(/(^|-)\w/g, (m) => m.toUpperCase());
+
+/** A command's answer on a shared log (EVENT_STORE=postgres) names the log's head: LOG_POSITION_HEADER. */
+function positionNamed(answer: { headers?: Record<string, unknown> }): void {
+  answer.headers = { ...answer.headers, [POSITION_HEADER]: { $ref: `#/components/headers/${POSITION_HEADER}` } };
+}
+
+function successOf(route: RouteDoc, status: number, answer: Schema | undefined, description: string, command: boolean) {
   const headers: Record<string, unknown> = {};
+  if (command) headers[POSITION_HEADER] = { $ref: `#/components/headers/${POSITION_HEADER}` };
   if (route.etag) headers.ETag = { $ref: '#/components/headers/ETag' };
   if (route.nextCursor) headers['X-Next-Cursor'] = { $ref: '#/components/headers/X-Next-Cursor' };
   if (status === 302) headers.Location = { schema: { type: 'string' } };
@@ -179,8 +190,11 @@ function operationOf(key: string, route: RouteDoc) {
   const idempotent = method === 'POST' && IDEMPOTENT_COMMANDS.some((pattern) => pattern.test(sample));
   if (idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
   if (route.ifMatch) parameters.push({ $ref: '#/components/parameters/If-Match' });
-  const responses: Record<string, unknown> = { [route.ok]: successOf(route, route.ok, route.answer, 'Success') };
-  if (route.alsoOk) responses[route.alsoOk.status] = successOf(route, route.alsoOk.status, route.alsoOk.answer, route.alsoOk.description);
+  // Every request may name the position its client has seen: the node waits until its read models reach it.
+  parameters.push({ $ref: `#/components/parameters/${POSITION_HEADER}` });
+  const command = method !== 'GET';
+  const responses: Record<string, unknown> = { [route.ok]: successOf(route, route.ok, route.answer, 'Success', command) };
+  if (route.alsoOk) responses[route.alsoOk.status] = successOf(route, route.alsoOk.status, route.alsoOk.answer, route.alsoOk.description, command);
   Object.assign(responses, errorsOf(method, path, route, idempotent));
   const requestBody = route.body
     ? { required: true, content: { 'application/json': { schema: input(route.body) } } }
@@ -241,11 +255,24 @@ export function openApiDocument(): Record<string, unknown> {
           description: 'The ETag the resource was read with: 428 without it, 412 when the resource has moved on.',
           schema: { type: 'string' },
         },
+        [POSITION_HEADER]: {
+          name: POSITION_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            'The highest log position a command answer named (Kamai-Position) that this client has seen: the node answering waits (at most 10 s, never past the log head) until its read models reach it, so a read at one node sees a write made at another. Ignored when malformed.',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
       },
       headers: {
         ETag: { description: "The resource's revision, to send back in If-Match.", schema: { type: 'string' } },
         'X-Next-Cursor': { description: 'Present when there is another page: send it as `cursor` with the same filters.', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^\\d+$' } },
+        [POSITION_HEADER]: {
+          description:
+            "On a shared log (EVENT_STORE=postgres): the log's head once the command was decided, including what it appended. Send the highest seen back on later requests (the Kamai-Position parameter). Absent on the embedded SQLite store.",
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
       },
     },
   };

@@ -95,4 +95,14 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/admin/tasks/{id}']!.get!.responses['200']!.headers).toHaveProperty('ETag');
     expect(doc.paths['/api/admin/tasks/{id}']!.delete!.responses).toHaveProperty('428');
   });
+
+  it('takes Kamai-Position on every request and names it in every command answer below 500 (read-your-writes across nodes)', () => {
+    for (const { route, op } of operations()) {
+      expect((op.parameters ?? []).map((p) => p.$ref), route).toContain('#/components/parameters/Kamai-Position');
+      for (const [status, answer] of Object.entries(op.responses)) {
+        const named = Object.keys(answer.headers ?? {}).includes('Kamai-Position');
+        expect(named, `${route} ${status}`).toBe(!route.startsWith('GET ') && Number(status) < 500);
+      }
+    }
+  });
 });

@@ -1,15 +1,15 @@
-import type Database from 'better-sqlite3';
+import type { OutboxSql } from './sql.ts';
 
 /**
- * What the outboxes of this server share (webhook deliveries in webhooks.sqlite, alerts in
- * push.sqlite): rows due at a time, sent by whichever API process on DATA_DIR claims them first. A
- * claim is a lease (`lease_until`): no other process takes the row until it lapses, so a row is sent
- * by one process at a time, and a process that dies mid-send leaves it to be taken again after the
- * lease. Each outbox keeps its own table, file and what it does after a send; this is only the claim,
+ * What the outboxes of this server share (webhook deliveries, push alerts): rows due at a time, sent
+ * by whichever API process (on one DATA_DIR, or on one PostgreSQL: outbox/sql.ts) claims them first.
+ * A claim is a lease (`lease_until`): no other process takes the row until it lapses, so a row is
+ * sent by one process at a time, and a process that dies mid-send leaves it to be taken again after
+ * the lease. Each outbox keeps its own table and what it does after a send; this is only the claim,
  * its release and the wait before a retry.
  */
 export interface LeasedTable {
-  /** The table, with an INTEGER `lease_until` column (0 when unclaimed). */
+  /** The table, with a `lease_until` column of ms (0 when unclaimed). */
   table: string;
   /** Its key column. */
   key: string;
@@ -25,38 +25,37 @@ export function retryDelay(firstMs: number, attempts: number, maxMs: number): nu
 }
 
 export class Leases {
-  readonly #db: Database.Database;
+  readonly #sql: OutboxSql;
   readonly #t: LeasedTable;
   readonly #dueWhere: string;
 
-  constructor(db: Database.Database, table: LeasedTable) {
-    this.#db = db;
+  constructor(sql: OutboxSql, table: LeasedTable) {
+    this.#sql = sql;
     this.#t = table;
     this.#dueWhere = `${table.waiting ? `${table.waiting} AND ` : ''}${table.due} <= ? AND lease_until <= ?`;
   }
 
   /** The rows due at `now` and not claimed, soonest first (not claimed by this: see `claimOne`). */
   due<Row>(now: number, limit: number, columns = '*'): Row[] {
-    return this.#db.prepare(`SELECT ${columns} FROM ${this.#t.table} WHERE ${this.#dueWhere} ORDER BY ${this.#t.due} LIMIT ?`).all(now, now, limit) as Row[];
+    return this.#sql.all<Row>(`SELECT ${columns} FROM ${this.#t.table} WHERE ${this.#dueWhere} ORDER BY ${this.#t.due} LIMIT ?`, now, now, limit);
   }
 
-  /** Claims up to `limit` rows due at `now` for `leaseMs`, in one write transaction: no other process takes them meanwhile. */
+  /**
+   * Claims up to `limit` rows due at `now` for `leaseMs`: no other process takes them meanwhile. Each
+   * row is taken by an UPDATE that re-checks it is still due and unclaimed, so of two processes that
+   * saw the same row one gets it.
+   */
   claim<Row>(now: number, leaseMs: number, limit: number): Row[] {
-    // Most rounds find nothing due: a plain read then, not a write lock on the file every second.
-    if (this.due(now, 1, '1').length === 0) return [];
-    return this.#db
-      .transaction(() => {
-        const rows = this.due<Row & Record<string, unknown>>(now, limit);
-        const lease = this.#db.prepare(`UPDATE ${this.#t.table} SET lease_until = ? WHERE ${this.#t.key} = ?`);
-        for (const row of rows) lease.run(now + leaseMs, row[this.#t.key]);
-        return rows as Row[];
-      })
-      .immediate();
+    // Most rounds find nothing due: a plain read then, not a write lock every second.
+    const keys = this.due<Record<string, string>>(now, limit, this.#t.key).map((row) => row[this.#t.key]!);
+    if (keys.length === 0) return [];
+    const take = `UPDATE ${this.#t.table} SET lease_until = ? WHERE ${this.#t.key} = ? AND ${this.#dueWhere} RETURNING *`;
+    return this.#sql.transaction(() => keys.flatMap((key) => this.#sql.all<Row>(take, now + leaseMs, key, now, now)));
   }
 
   /** Claims one row for `leaseMs` just before it is sent, unless another process has since: whether this one has it. */
   claimOne(key: string, now: number, leaseMs: number): boolean {
-    return this.#db.prepare(`UPDATE ${this.#t.table} SET lease_until = ? WHERE ${this.#t.key} = ? AND lease_until <= ?`).run(now + leaseMs, key, now).changes === 1;
+    return this.#sql.all(`UPDATE ${this.#t.table} SET lease_until = ? WHERE ${this.#t.key} = ? AND lease_until <= ? RETURNING 1`, now + leaseMs, key, now).length === 1;
   }
 
   /**
@@ -66,7 +65,7 @@ export class Leases {
   release(rows: Iterable<{ key: string; also?: Record<string, string | number> }>): void {
     for (const { key, also = {} } of rows) {
       const extra = Object.keys(also).map((column) => ` AND ${column} = ?`).join('');
-      this.#db.prepare(`UPDATE ${this.#t.table} SET lease_until = 0 WHERE ${this.#t.key} = ?${extra}`).run(key, ...Object.values(also));
+      this.#sql.run(`UPDATE ${this.#t.table} SET lease_until = 0 WHERE ${this.#t.key} = ?${extra}`, key, ...Object.values(also));
     }
   }
 }

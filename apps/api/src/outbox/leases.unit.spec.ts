@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Leases, retryDelay } from './leases.ts';
+import { sqliteOutboxSql } from './sql.ts';
 
 function table() {
   const db = new Database(':memory:');
   db.exec("CREATE TABLE rows (id TEXT PRIMARY KEY, status TEXT NOT NULL, due INTEGER NOT NULL, generation INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0)");
   const insert = db.prepare('INSERT INTO rows (id, status, due, generation) VALUES (?, ?, ?, 1)');
   for (const [id, status, due] of [['a', 'pending', 10], ['b', 'pending', 5], ['c', 'done', 1], ['d', 'pending', 99]] as const) insert.run(id, status, due);
-  return { db, leases: new Leases(db, { table: 'rows', key: 'id', due: 'due', waiting: "status = 'pending'" }) };
+  return { db, leases: new Leases(sqliteOutboxSql(db), { table: 'rows', key: 'id', due: 'due', waiting: "status = 'pending'" }) };
 }
 
 describe('leases of an outbox table', () => {

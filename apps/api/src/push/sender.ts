@@ -14,12 +14,11 @@ import {
 } from '@kamai/contracts';
 import { userDecider } from '@kamai/domain';
 import { findUserRecord } from '@kamai/projections';
-import type Database from 'better-sqlite3';
 import webpush from 'web-push';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps } from '../deps.ts';
 import { Leases, retryDelay } from '../outbox/leases.ts';
-import { openWalFile } from '../sqlite-file.ts';
+import { type OutboxPlace, type OutboxSql, openOutboxSql } from '../outbox/sql.ts';
 import type { VapidKeys } from './vapid.ts';
 
 /** An alert older than this when the sender first sees it is not worth sending (a new push.sqlite reading the whole log). */
@@ -67,12 +66,19 @@ function alertParams(params: Readonly<Record<string, unknown>> | undefined): Rec
   return kept;
 }
 
+/** The sender's tables: in DATA_DIR/push.sqlite, or in schema `kamai` beside the shared log. */
+const TABLES = {
+  sqlite: { checkpoint: 'checkpoint', subscriptions: 'subscriptions', choices: 'choices', outbox: 'outbox' },
+  postgres: { checkpoint: 'kamai.push_checkpoint', subscriptions: 'kamai.push_subscriptions', choices: 'kamai.push_choices', outbox: 'kamai.push_outbox' },
+};
+
 /**
  * Sends alerts outside the app (Web Push, SMS for money) for the notifications the deciders record.
- * It follows the event log with its own checkpoint in DATA_DIR/push.sqlite: each batch of events
+ * It follows the event log with its own checkpoint in DATA_DIR/push.sqlite (or in PostgreSQL beside
+ * the log, EVENT_STORE=postgres, where every node shares it): each batch of events
  * turns into outbox rows and moves the checkpoint in one transaction, and a row is deleted only once
  * it was sent (or can never be), so a restart resumes where it stopped and loses no alert. Every API
- * process runs one: the checkpoint is re-read under the write lock, so a batch is taken in once, and
+ * process (every node) runs one: the checkpoint moves only from where it was read, so a batch is taken in once, and
  * a row is leased before it is sent, so it is sent by one process (at least once: a crash between the
  * send and the delete sends it again after the lease).
  *
@@ -81,7 +87,8 @@ function alertParams(params: Readonly<Record<string, unknown>> | undefined): Rec
  * choice when it goes (a non-money alert raised at night waits for 08:00 IST).
  */
 export class AlertSender {
-  private readonly db: Database.Database;
+  private readonly sql: OutboxSql;
+  private readonly t: (typeof TABLES)['sqlite'];
   private readonly leases: Leases;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -89,15 +96,16 @@ export class AlertSender {
   private stopped = false;
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'store' | 'db' | 'now' | 'sms'>,
-    file: string,
+    private readonly deps: Pick<AppDeps, 'store' | 'db' | 'now' | 'sms' | 'runner'>,
+    place: OutboxPlace,
     private readonly vapid: VapidKeys & { subject: string },
     private readonly log: (line: string) => void,
   ) {
-    this.db = openWalFile(file, 5000);
-    // Endpoints and mobile-bound rows are personal: deleted bytes are zeroed.
-    this.db.pragma('secure_delete = ON');
-    this.db.exec(`
+    const pg = TABLES.postgres;
+    this.sql = openOutboxSql(place, {
+      // Endpoints and mobile-bound rows are personal: deleted bytes are zeroed (PostgreSQL: docs/privacy.md).
+      pragmas: ['secure_delete = ON'],
+      sqlite: `
       CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
       INSERT OR IGNORE INTO checkpoint (id, position) VALUES (1, 0);
       CREATE TABLE IF NOT EXISTS subscriptions (endpoint TEXT PRIMARY KEY, user_id TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL);
@@ -108,8 +116,21 @@ export class AlertSender {
         channel TEXT NOT NULL, endpoint TEXT, due_at INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
         lease_until INTEGER NOT NULL DEFAULT 0);
       CREATE INDEX IF NOT EXISTS outbox_due ON outbox (due_at);
-    `);
-    this.leases = new Leases(this.db, { table: 'outbox', key: 'id', due: 'due_at' });
+    `,
+      postgres: `
+      CREATE TABLE IF NOT EXISTS ${pg.checkpoint} (id integer PRIMARY KEY CHECK (id = 1), position double precision NOT NULL);
+      INSERT INTO ${pg.checkpoint} (id, position) VALUES (1, 0) ON CONFLICT DO NOTHING;
+      CREATE TABLE IF NOT EXISTS ${pg.subscriptions} (endpoint text PRIMARY KEY, user_id text NOT NULL, p256dh text NOT NULL, auth text NOT NULL);
+      CREATE INDEX IF NOT EXISTS push_subscriptions_user ON ${pg.subscriptions} (user_id);
+      CREATE TABLE IF NOT EXISTS ${pg.choices} (user_id text PRIMARY KEY, alerts text NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${pg.outbox} (
+        id text PRIMARY KEY, user_id text NOT NULL, alert text NOT NULL, params text NOT NULL,
+        channel text NOT NULL, endpoint text, due_at double precision NOT NULL, attempts integer NOT NULL DEFAULT 0,
+        lease_until double precision NOT NULL DEFAULT 0);
+      CREATE INDEX IF NOT EXISTS push_outbox_due ON ${pg.outbox} (due_at)`,
+    });
+    this.t = TABLES[this.sql.kind];
+    this.leases = new Leases(this.sql, { table: this.t.outbox, key: 'id', due: 'due_at' });
   }
 
   /** Follows the log: a look each second, and at once after this process appends. */
@@ -153,19 +174,19 @@ export class AlertSender {
       const events = await this.deps.store.readAll({ after: from, limit: BATCH });
       if (events.length === 0) return;
       const now = this.deps.now();
-      this.db
-        .transaction(() => {
-          // Another process took this batch in first: read again from its checkpoint.
-          if (this.position() !== from) return;
-          for (const recorded of events) this.takeIn(recorded, now);
-          this.db.prepare('UPDATE checkpoint SET position = ? WHERE id = 1').run(events.at(-1)!.position);
-        })
-        .immediate();
+      this.sql.transaction(() => {
+        // The checkpoint moves only from where this read it: another process (or node) that took this
+        // batch in first has moved it, and this one reads again from there. The UPDATE waits for that
+        // other's transaction, so a batch is taken in once.
+        const moved = this.sql.all(`UPDATE ${this.t.checkpoint} SET position = ? WHERE id = 1 AND position = ? RETURNING 1`, events.at(-1)!.position, from);
+        if (moved.length === 0) return;
+        for (const recorded of events) this.takeIn(recorded, now);
+      });
     }
   }
 
   private position(): number {
-    return (this.db.prepare('SELECT position FROM checkpoint WHERE id = 1').get() as { position: number }).position;
+    return this.sql.all<{ position: number }>(`SELECT position FROM ${this.t.checkpoint} WHERE id = 1`)[0]!.position;
   }
 
   private takeIn(recorded: Parameters<typeof eventCodec.decode>[0] & { id: string; streamId: string }, now: Date): void {
@@ -177,29 +198,30 @@ export class AlertSender {
       case 'PushSubscribed':
         // An erased person's endpoint reads as a placeholder: nothing to send to.
         if (isPlaceholder(event.data.endpoint) || isPlaceholder(event.data.p256dh)) return;
-        this.db
-          .prepare('INSERT INTO subscriptions (endpoint, user_id, p256dh, auth) VALUES (?, ?, ?, ?) ON CONFLICT(endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth')
-          .run(event.data.endpoint, userId, event.data.p256dh, event.data.auth);
+        this.sql.run(
+          `INSERT INTO ${this.t.subscriptions} (endpoint, user_id, p256dh, auth) VALUES (?, ?, ?, ?) ON CONFLICT(endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth`,
+          event.data.endpoint, userId, event.data.p256dh, event.data.auth,
+        );
         return;
       case 'PushUnsubscribed':
-        this.db.prepare('DELETE FROM subscriptions WHERE endpoint = ? AND user_id = ?').run(event.data.endpoint, userId);
-        this.db.prepare("DELETE FROM outbox WHERE endpoint = ? AND user_id = ? AND channel = 'push'").run(event.data.endpoint, userId);
+        this.sql.run(`DELETE FROM ${this.t.subscriptions} WHERE endpoint = ? AND user_id = ?`, event.data.endpoint, userId);
+        this.sql.run(`DELETE FROM ${this.t.outbox} WHERE endpoint = ? AND user_id = ? AND channel = 'push'`, event.data.endpoint, userId);
         return;
       case 'PushAlertsChosen':
-        this.db.prepare('INSERT INTO choices (user_id, alerts) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET alerts = excluded.alerts').run(userId, JSON.stringify(event.data.alerts));
+        this.sql.run(`INSERT INTO ${this.t.choices} (user_id, alerts) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET alerts = excluded.alerts`, userId, JSON.stringify(event.data.alerts));
         return;
       case 'UserErased':
-        for (const table of ['subscriptions', 'choices', 'outbox']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
+        for (const table of [this.t.subscriptions, this.t.choices, this.t.outbox]) this.sql.run(`DELETE FROM ${table} WHERE user_id = ?`, userId);
         return;
       case 'NotificationSent': {
         const alert = event.data.key ? ALERT_OF_NOTIFICATION[event.data.key] : undefined;
         if (!alert || now.getTime() - Date.parse(event.data.sentAt) > STALE_AFTER_MS) return;
         const due = alertDueAt(alert, now).getTime();
         const params = JSON.stringify(alertParams(event.data.params));
-        const insert = this.db.prepare('INSERT OR IGNORE INTO outbox (id, user_id, alert, params, channel, endpoint, due_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-        const endpoints = this.db.prepare('SELECT endpoint FROM subscriptions WHERE user_id = ?').all(userId) as { endpoint: string }[];
-        endpoints.forEach(({ endpoint }, i) => insert.run(`${recorded.id}:push:${i}`, userId, alert, params, 'push', endpoint, due));
-        if (SMS_ALERTS.includes(alert)) insert.run(`${recorded.id}:sms`, userId, alert, params, 'sms', null, due);
+        const insert = `INSERT INTO ${this.t.outbox} (id, user_id, alert, params, channel, endpoint, due_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+        const endpoints = this.sql.all<{ endpoint: string }>(`SELECT endpoint FROM ${this.t.subscriptions} WHERE user_id = ? ORDER BY endpoint`, userId);
+        endpoints.forEach(({ endpoint }, i) => this.sql.run(insert, `${recorded.id}:push:${i}`, userId, alert, params, 'push', endpoint, due));
+        if (SMS_ALERTS.includes(alert)) this.sql.run(insert, `${recorded.id}:sms`, userId, alert, params, 'sms', null, due);
         return;
       }
       default:
@@ -209,7 +231,7 @@ export class AlertSender {
 
   /** The alert kinds the person wants: every kind until they choose. */
   chosen(userId: string): PushAlertKind[] {
-    const row = this.db.prepare('SELECT alerts FROM choices WHERE user_id = ?').get(userId) as { alerts: string } | undefined;
+    const [row] = this.sql.all<{ alerts: string }>(`SELECT alerts FROM ${this.t.choices} WHERE user_id = ?`, userId);
     if (!row) return [...PUSH_ALERT_KINDS];
     const alerts = JSON.parse(row.alerts) as string[];
     return PUSH_ALERT_KINDS.filter((kind) => alerts.includes(kind));
@@ -217,10 +239,15 @@ export class AlertSender {
 
   /** How many browsers of the person's receive alerts. */
   subscriptionCount(userId: string): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?').get(userId) as { n: number }).n;
+    return Number(this.sql.all<{ n: number | string }>(`SELECT count(*) AS n FROM ${this.t.subscriptions} WHERE user_id = ?`, userId)[0]!.n);
   }
 
   private async deliverDue(): Promise<void> {
+    // On a shared database another node may have taken alerts in ahead of this node's read models,
+    // which name the person's language and mobile: they are sent once those have caught up.
+    const { runner } = this.deps;
+    const position = this.position();
+    if (position > runner.position) await runner.waitFor(position, LEASE_MS / 2);
     const now = this.deps.now().getTime();
     const rows = this.leases.due<OutboxRow>(now, 50, 'id, user_id, alert, params, channel, endpoint, attempts');
     for (const row of rows) {
@@ -229,15 +256,15 @@ export class AlertSender {
       if (!this.leases.claimOne(row.id, now, LEASE_MS)) continue;
       try {
         await this.deliver(row);
-        this.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id);
+        this.sql.run(`DELETE FROM ${this.t.outbox} WHERE id = ?`, row.id);
       } catch (err) {
         const attempts = row.attempts + 1;
         if (attempts >= MAX_ATTEMPTS) {
           this.log(`[push] ${row.channel} alert ${row.alert} for user ${row.user_id} given up after ${attempts} attempts: ${String(err)}`);
-          this.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id);
+          this.sql.run(`DELETE FROM ${this.t.outbox} WHERE id = ?`, row.id);
         } else {
           const retryAt = this.deps.now().getTime() + retryDelay(RETRY_FIRST_MS, attempts, RETRY_MAX_MS);
-          this.db.prepare('UPDATE outbox SET attempts = ?, due_at = ?, lease_until = 0 WHERE id = ?').run(attempts, retryAt, row.id);
+          this.sql.run(`UPDATE ${this.t.outbox} SET attempts = ?, due_at = ?, lease_until = 0 WHERE id = ?`, attempts, retryAt, row.id);
         }
       }
     }
@@ -266,9 +293,7 @@ export class AlertSender {
       return;
     }
     const subscription = row.endpoint
-      ? (this.db.prepare('SELECT endpoint, p256dh, auth FROM subscriptions WHERE endpoint = ? AND user_id = ?').get(row.endpoint, row.user_id) as
-          | { endpoint: string; p256dh: string; auth: string }
-          | undefined)
+      ? this.sql.all<{ endpoint: string; p256dh: string; auth: string }>(`SELECT endpoint, p256dh, auth FROM ${this.t.subscriptions} WHERE endpoint = ? AND user_id = ?`, row.endpoint, row.user_id)[0]
       : undefined;
     if (!subscription) return;
     const payload: PushPayload = { alert: row.alert, title, body, url: MONEY_ALERTS.includes(row.alert) ? '/wallet' : '/', tag: row.id.split(':')[0]! };
@@ -294,7 +319,7 @@ export class AlertSender {
         { type: 'UnsubscribePush', data: { endpoint: subscription.endpoint, reason: 'expired' }, now: this.deps.now().toISOString() },
         { actor: 'push' },
       );
-      this.db.prepare('DELETE FROM subscriptions WHERE endpoint = ?').run(subscription.endpoint);
+      this.sql.run(`DELETE FROM ${this.t.subscriptions} WHERE endpoint = ?`, subscription.endpoint);
       return;
     }
     if (!response.ok) throw new Error(`push service answered ${response.status}`);
@@ -306,6 +331,6 @@ export class AlertSender {
     if (this.timer) clearInterval(this.timer);
     this.unhook?.();
     await this.running;
-    this.db.close();
+    this.sql.close();
   }
 }

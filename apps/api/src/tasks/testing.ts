@@ -58,7 +58,7 @@ export async function deleteTaskAs(admin: TestClient, taskId: string) {
 }
 
 /** The client's two upload steps: ask for a signed URL, PUT the bytes. Returns the answer and the PUT's status. */
-export async function upload(server: TestServer, client: TestClient, bytes: Uint8Array = TINY_PNG, contentType = 'image/png') {
+export async function upload(server: Pick<TestServer, 'url'>, client: TestClient, bytes: Uint8Array = TINY_PNG, contentType = 'image/png') {
   const res = await client.post<UploadAnswer>('/api/objects/upload');
   expect(res.status).toBe(200);
   const put = await fetch(new URL(res.body.uploadURL, server.url), {
@@ -70,7 +70,7 @@ export async function upload(server: TestServer, client: TestClient, bytes: Uint
 }
 
 /** An uploaded proof image's address, ready for submit-proof. */
-export async function uploadedImage(server: TestServer, client: TestClient): Promise<string> {
+export async function uploadedImage(server: Pick<TestServer, 'url'>, client: TestClient): Promise<string> {
   const answer = await upload(server, client);
   expect(answer.putStatus).toBe(201);
   return answer.objectURL;

@@ -3,7 +3,10 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../config.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
+import { openEventStore } from '../server.ts';
+import { postgresEnv } from './postgres.ts';
 import { type ApiProcess, CRASH_TEST_ENTRY, startApiProcess } from './process.ts';
 import { TestClient, freshMobile } from './server.ts';
 
@@ -32,6 +35,11 @@ export const WORKFLOW_CRASH_TOPOLOGIES: { name: string; env: Record<string, stri
   { name: 'commits on the writer thread', env: { EVENT_STORE_WRITER: 'thread' } },
 ];
 export const INLINE_COMMITS = WORKFLOW_CRASH_TOPOLOGIES.slice(0, 1);
+/**
+ * The log, keys and workflow records in PostgreSQL (a new database per run, dropped afterwards): a
+ * crash there leaves an append committed or not, as on SQLite, and the retry must find the same.
+ */
+export const ON_POSTGRES = { name: 'on PostgreSQL', env: { EVENT_STORE: 'postgres' } };
 
 /**
  * An API process on `dataDir` started with the crash-test entry (crash-main.ts), which a test arms to
@@ -62,12 +70,19 @@ export class CrashableApi {
    */
   static async inFreshDataDir(prefix: string, env: Record<string, string>, cleanups: Array<() => Promise<void>>) {
     const dataDir = mkdtempSync(join(tmpdir(), prefix));
-    const store = openSealedSqliteStore(join(dataDir, 'events.sqlite'));
+    let drop = async () => {};
+    if (env.EVENT_STORE === 'postgres' && !env.DATABASE_URL) {
+      const database = await postgresEnv();
+      env = { ...env, ...database.env };
+      drop = database.drop;
+    }
+    const store = env.EVENT_STORE === 'postgres' ? await openEventStore(loadConfig({ ...env, DATA_DIR: dataDir })) : openSealedSqliteStore(join(dataDir, 'events.sqlite'));
     let api: CrashableApi | undefined;
     cleanups.push(async () => {
       await api?.stop();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await drop();
     });
     api = await CrashableApi.start(dataDir, env);
     return { api, store, dataDir };

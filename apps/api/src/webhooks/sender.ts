@@ -4,17 +4,20 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMEOUT_MS,
 } from '@kamai/contracts';
-import { type ReadDbHandle, findWebhookDelivery, findWebhookEndpoint, webhookDeliveriesQueuedAfter } from '@kamai/projections';
+import { type ReadDbHandle, type ReadModels, findWebhookDelivery, findWebhookEndpoint, webhookDeliveriesQueuedAfter } from '@kamai/projections';
 import type { KeyStore } from '../privacy/key-store.ts';
 import { logger } from '../observability/logger.ts';
 import { webhookTargetPublic } from './address.ts';
+import type { OutboxPlace } from '../outbox/sql.ts';
 import { type SendState, WebhookOutbox } from './outbox.ts';
 import { openWebhookSecret, sealWebhookSecret, signWebhook } from './signing.ts';
 
 export interface WebhookSenderOptions {
-  /** DATA_DIR/webhooks.sqlite. */
-  file: string;
+  /** DATA_DIR/webhooks.sqlite, or the shared database (EVENT_STORE=postgres). */
+  place: OutboxPlace;
   db: ReadDbHandle;
+  /** This process's read models: a delivery another node took in is sent once they have reached it. */
+  readModels: Pick<ReadModels, 'position' | 'waitFor'>;
   keys: KeyStore;
   /** The first retry's wait (WEBHOOK_RETRY_FIRST_MS). */
   retryFirstMs: number;
@@ -48,7 +51,7 @@ export class WebhookSender {
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
-    this.outbox = new WebhookOutbox(options.file);
+    this.outbox = new WebhookOutbox(options.place);
   }
 
   /** An endpoint's secret as its registration event keeps it. */
@@ -88,7 +91,10 @@ export class WebhookSender {
   }
 
   async #send(send: SendState): Promise<void> {
-    const { db, keys, retryFirstMs, allowLoopback } = this.#options;
+    const { db, keys, retryFirstMs, allowLoopback, readModels } = this.#options;
+    // On a shared database another node may have taken it in from read models ahead of this node's:
+    // absent here until they catch up, which is not the endpoint's deletion.
+    if (send.generation > readModels.position) await readModels.waitFor(send.generation, LEASE_MS / 2);
     const delivery = await findWebhookDelivery(db, send.deliveryId);
     const endpoint = delivery && (await findWebhookEndpoint(db, delivery.endpoint_id));
     if (!delivery || !endpoint || endpoint.deletedAt !== null) {

@@ -2,7 +2,7 @@ import type { ResultsImportBody } from '@kamai/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../auth/accounts.ts';
 import { BANK } from '../finance/testing.ts';
-import { CrashableApi, WORKFLOW_CRASH_TOPOLOGIES, registerAt } from '../testing/crash.ts';
+import { CrashableApi, ON_POSTGRES, WORKFLOW_CRASH_TOPOLOGIES, registerAt } from '../testing/crash.ts';
 import type { TestClient } from '../testing/server.ts';
 
 // A workflow killed after each of its appends in turn (the 1st, the 2nd, ... until a run goes
@@ -10,14 +10,14 @@ import type { TestClient } from '../testing/server.ts';
 // tries a new batch over the same withdrawals meanwhile, the process restarts and the first request
 // is retried with its key. Afterwards no withdrawal is in two batches, every answer equals what the
 // workflow recorded, and the books balance. On the embedded store, inline commits and with the
-// writer thread.
+// writer thread, and on PostgreSQL (batch creation only there).
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe.each(WORKFLOW_CRASH_TOPOLOGIES)('payout workflows killed after every append ($name)', ({ env }) => {
+describe.each([...WORKFLOW_CRASH_TOPOLOGIES, ON_POSTGRES])('payout workflows killed after every append ($name)', ({ env }) => {
   it('batch creation and results import: resumed by a retry, nothing twice, nothing stranded', async () => {
     const { api, store } = await CrashableApi.inFreshDataDir('kamai-workflow-crash-', env, cleanups);
     const clients: TestClient[] = [];
@@ -93,6 +93,9 @@ describe.each(WORKFLOW_CRASH_TOPOLOGIES)('payout workflows killed after every ap
       await booksBalance();
     }
     expect(batchKills).toBeGreaterThanOrEqual(8);
+    // On PostgreSQL the batch creation only: each restart costs more there (9 minutes for both parts on
+    // a loaded CI machine), and the results import kills the same workflow mechanics at other steps.
+    if (env.EVENT_STORE === 'postgres') return;
 
     // Results import: one SUCCESS and one FAILED row, killed after each append in turn.
     let resultKills = 0;

@@ -19,6 +19,7 @@ import type {
   TaskSignalBody,
 } from '@kamai/contracts';
 import { getAllPages, getJson, getQueryFn, throwIfNotOk } from './http.ts';
+import { positionHeaders } from './logPosition.ts';
 import { forgetSessionHint, mayHaveSession } from './sessionHint.ts';
 
 /**
@@ -86,7 +87,7 @@ export const adminTaskQuery = (id: string) =>
   queryOptions({
     queryKey: ['/api/admin/tasks', id],
     queryFn: async ({ signal }): Promise<{ task: TaskBody; etag: string }> => {
-      const response = await fetch(`/api/admin/tasks/${encodeURIComponent(id)}`, { credentials: 'include', signal });
+      const response = await fetch(`/api/admin/tasks/${encodeURIComponent(id)}`, { credentials: 'include', signal, headers: positionHeaders() });
       await throwIfNotOk(response);
       return { task: (await response.json()) as TaskBody, etag: response.headers.get('ETag') ?? '' };
     },

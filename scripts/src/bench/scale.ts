@@ -1,0 +1,121 @@
+/**
+ * The bench's `scale` part (issue 35): `POST /api/withdrawals` per second and CPU per answer on the
+ * embedded SQLite store with one API process, and on PostgreSQL with one, two and three nodes (each
+ * node an API process with a DATA_DIR of its own, all on one database). CPU per answer counts every
+ * process that served: the API processes (Linux /proc, with their descendants and threads) and the
+ * PostgreSQL cluster (the postmaster and its backends). The cluster is a throwaway one on this
+ * machine with the server's durable defaults (fsync, synchronous commit), as SQLite commits
+ * synchronous=FULL. The runs are interleaved (A B C D D C B A, `rounds` times) so the machine's drift
+ * falls on all alike; each run starts its processes afresh on the same data.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startThrowawayCluster } from '@kamai/api/testing';
+import autocannon from 'autocannon';
+import { type Child, fundedUsers, spread, startApi, treeCpuMs, withdrawals } from './http.ts';
+
+export interface ScaleRun {
+  perSecond: number;
+  /** µs of CPU per answer: the API processes, and PostgreSQL's processes (0 on SQLite). */
+  apiCpuUs: number;
+  postgresCpuUs: number;
+  failures: number;
+}
+
+export interface ScaleConfig {
+  name: string;
+  nodes: number;
+  runs: ScaleRun[];
+}
+
+const USERS = 48;
+
+/** Adds up CPU ms of the given pids (null when /proc cannot tell). */
+const cpuMs = (pids: (number | undefined)[]) => {
+  const each = pids.map((pid) => treeCpuMs(pid));
+  return each.every((v) => v !== null) ? each.reduce<number>((a, b) => a + b!, 0) : null;
+};
+
+export async function benchScale(options: { seconds?: number; rounds?: number; log?: (line: string) => void } = {}): Promise<ScaleConfig[]> {
+  const seconds = options.seconds ?? 5;
+  const rounds = options.rounds ?? 2;
+  const log = options.log ?? console.log;
+  const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-scale-'));
+  const cluster = await startThrowawayCluster({ durable: true });
+  try {
+    // The cluster is this part's alone: its first database holds the log.
+    const pgEnv = {
+      EVENT_STORE: 'postgres',
+      DATABASE_URL: cluster.url,
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      APP_SECRET: randomBytes(24).toString('hex'),
+      LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
+    };
+    const sqliteDir = join(dir, 'sqlite');
+    const nodeDirs = [1, 2, 3].map((i) => join(dir, `node-${i}`));
+
+    // The data: demo staff and USERS funded users on each store (sessions are in the log: any node takes them).
+    const seeded = async (dataDir: string, env: Record<string, string>) => {
+      const api = await startApi(dataDir, true, env);
+      try {
+        return (await fundedUsers(api.url, USERS)).cookies;
+      } finally {
+        await api.stop();
+      }
+    };
+    const cookies = { sqlite: await seeded(sqliteDir, {}), postgres: await seeded(nodeDirs[0]!, pgEnv) };
+    log(`  ${USERS} funded users on each store; ${seconds} s per run`);
+
+    const configs: (ScaleConfig & { kind: 'sqlite' | 'postgres' })[] = [
+      { name: 'SQLite, 1 process', nodes: 1, kind: 'sqlite', runs: [] },
+      { name: 'PostgreSQL, 1 node', nodes: 1, kind: 'postgres', runs: [] },
+      { name: 'PostgreSQL, 2 nodes', nodes: 2, kind: 'postgres', runs: [] },
+      { name: 'PostgreSQL, 3 nodes', nodes: 3, kind: 'postgres', runs: [] },
+    ];
+    const once = async (config: (typeof configs)[number]) => {
+      const nodes: Child[] = [];
+      try {
+        for (let i = 0; i < config.nodes; i++) nodes.push(await startApi(config.kind === 'sqlite' ? sqliteDir : nodeDirs[i]!, false, config.kind === 'sqlite' ? {} : pgEnv));
+        // Each user on one node (as a load balancer spreads users), the connections split with them.
+        const users = cookies[config.kind];
+        const shares = nodes.map((_, i) => users.filter((_, u) => u % nodes.length === i));
+        const postmaster = config.kind === 'postgres' ? cluster.postmasterPid() : undefined;
+        const apiBefore = cpuMs(nodes.map((n) => n.pid));
+        const pgBefore = postmaster === undefined ? 0 : cpuMs([postmaster]);
+        const results = await Promise.all(nodes.map((node, i) => autocannon({ url: node.url, duration: seconds, ...withdrawals(node.url, shares[i]!) })));
+        const apiAfter = cpuMs(nodes.map((n) => n.pid));
+        const pgAfter = postmaster === undefined ? 0 : cpuMs([postmaster]);
+        const answers = results.reduce((sum, r) => sum + r.requests.total, 0) || 1;
+        const perAnswer = (before: number | null, after: number | null) => (before === null || after === null ? Number.NaN : ((after - before) * 1000) / answers);
+        config.runs.push({
+          perSecond: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+          apiCpuUs: perAnswer(apiBefore, apiAfter),
+          postgresCpuUs: perAnswer(pgBefore, pgAfter),
+          failures: results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+        });
+      } finally {
+        for (const node of nodes) await node.stop();
+      }
+    };
+    for (let round = 0; round < rounds; round++) {
+      for (const config of [...configs, ...[...configs].reverse()]) await once(config);
+    }
+    for (const config of configs) log(`  ${config.name}: ${config.runs.map((r) => r.perSecond).join(', ')}/s`);
+    return configs;
+  } finally {
+    cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The median and spread of a config's runs, for the table. */
+export function scaleFigures(config: ScaleConfig) {
+  return {
+    perSecond: spread(config.runs.map((r) => r.perSecond)),
+    apiCpuUs: spread(config.runs.map((r) => r.apiCpuUs)),
+    postgresCpuUs: spread(config.runs.map((r) => r.postgresCpuUs)),
+    failures: config.runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
