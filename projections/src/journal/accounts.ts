@@ -258,6 +258,9 @@ export function journalTransactionOf(
         from: accounts.taxPayable,
         to: accounts.bank,
         effectiveAt: d.recordedAt,
+        // The day on the challan: the bank's date of the deposit.
+        effectiveDate: d.depositDate,
+        corrects: null,
         actor: d.recordedBy,
         params: JSON.stringify({ quarter: d.quarter, bsrCode: d.bsrCode, serial: d.serial, date: d.depositDate }),
         description: null,
