@@ -22,7 +22,12 @@ import type Database from 'better-sqlite3';
 import {
   type AllSubscription,
   type AppendResult,
+  type ChangeSignal,
   type EventStore,
+  type EventStoreCapabilities,
+  type SnapshotStore,
+  type SubscriptionWake,
+  type SyncReads,
   type EventHeader,
   type ExpectedRevision,
   type Json,
@@ -194,7 +199,8 @@ interface PendingAppend extends AppendRequest {
   reject: (error: unknown) => void;
 }
 
-export class SqliteEventStore implements EventStore, ChainSource, CheckpointStore {
+export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal, SyncReads, SubscriptionWake, ChainSource, CheckpointStore {
+  readonly capabilities: EventStoreCapabilities = { snapshots: this, changeSignal: this, syncReads: this, wake: this, chain: this, checkpoints: this, embeddedFile: this };
   readonly file: string;
   /** See SqliteEventStoreOptions.changeCheckMs. @internal */
   readonly changeCheckMs: number;
