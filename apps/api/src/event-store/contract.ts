@@ -12,6 +12,7 @@ import { chainHash, chainOf, checkpointsOf, recordCheckpoint, verifyChain } from
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   WrongExpectedRevisionError,
+  capability,
   type AllSubscription,
   type AppendResult,
   type EventMetadata,
@@ -446,6 +447,21 @@ export function describeEventStoreContract(
         const consumer = consume(subscription, () => true);
         await withTimeout(consumer.done, 2_000, 'the for-await loop did not end after close()');
         expect(consumer.events).toEqual([]);
+      });
+    });
+
+    describe('capabilities', () => {
+      it('snapshots, when offered: the newest revision is kept, an older one never replaces it, and every one is listed', async () => {
+        const snapshots = capability(store, 'snapshots');
+        if (!snapshots) return; // KurrentDB keeps none: streams fold from their first event
+        const streamId = stream('snapshot');
+        expect(await snapshots.readSnapshot(streamId)).toBeNull();
+        await snapshots.writeSnapshot(streamId, { revision: 5, version: 1, state: { balance: 500 } });
+        await snapshots.writeSnapshot(streamId, { revision: 3, version: 1, state: { balance: 300 } });
+        expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 5, version: 1, state: { balance: 500 } });
+        await snapshots.writeSnapshot(streamId, { revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
+        expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
+        expect((await snapshots.listSnapshots()).filter((kept) => kept.streamId === streamId)).toEqual([{ streamId, revision: 9, version: 1, state: { balance: 900, tags: ['a'] } }]);
       });
     });
 
