@@ -80,45 +80,148 @@ export interface StreamSnapshot {
   state: Json;
 }
 
+/** Keeps each stream's latest folded state, so a cold start need not read every event. */
+export interface SnapshotStore {
+  /** The latest snapshot kept for a stream, or null. */
+  readSnapshot(streamId: string): Promise<StreamSnapshot | null>;
+  /** Keeps the snapshot unless a newer one (higher revision) is already kept. */
+  writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void>;
+  /** Every snapshot kept, as stored (verify-ledger and the sealing audit read them). */
+  listSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>>;
+}
+
+/**
+ * What changed, said cheaply (the embedded SQLite store): followers (the command handler's stream
+ * cache, the session cache) skip reads when nothing moved.
+ */
+export interface ChangeSignal {
+  /**
+   * Moves when another process (another connection) committed; this process's own appends never move
+   * it (see localRevisionOf). It may be looked at once per turn of the event loop: another process's
+   * commit is then seen from the next turn on (a decision made on a state that missed it fails the
+   * append's revision check and is made again).
+   */
+  externalVersion(): number;
+  /** The last revision this process appended to a stream, or undefined when unknown since localRevisionsEpoch moved. */
+  localRevisionOf(streamId: string): number | undefined;
+  /** Moves whenever localRevisionOf forgot what it knew. */
+  readonly localRevisionsEpoch: number;
+  /** The highest position this process has appended (0: none). */
+  readonly localHead: number;
+  /** Calls `listener` with this process's head after each commit of its appends; returns the way to stop. */
+  onAppended(listener: (position: number) => void): () => void;
+}
+
+/** Reads answered synchronously, for followers that must not wait a turn. */
+export interface SyncReads {
+  /** Synchronous headPosition. */
+  headNow(): number;
+  /**
+   * The events of the given types in (after, upTo], in order. `sealed: true` leaves personal fields as
+   * stored (a decorator that seals them does not open them): for followers that read only types,
+   * streams, positions and fields that are not personal.
+   */
+  readTypesNow(after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }): RecordedEvent[];
+  /** readTypesNow's events as headers only (nothing personal in them): no payload is read or parsed. */
+  readHeadersNow(after: number, upTo: number, types: readonly string[]): EventHeader[];
+}
+
+/** A log in a file of this machine that another thread can open (to read ahead on a thread of its own). */
+export interface EmbeddedFile {
+  readonly file: string;
+}
+
+/** Subscriptions that can be told to look at the log now rather than at their next poll. */
+export interface SubscriptionWake {
+  wakeSubscriptions(): void;
+}
+
+// ---- the chain: tamper evidence (apps/api/src/event-store/chain.ts computes and verifies it) ----
+
+/** The bytes hashed: stored JSON texts, so what is verified is exactly what was written. */
+export interface ChainContent {
+  streamId: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** An event as the verifier reads it: its stored content and chain fields. */
+export interface ChainedEvent extends ChainContent {
+  position: number;
+  hash: string | null;
+  prevHash: string | null;
+  /**
+   * The stored log link: the position of the event before it in the log (0: none) and its log hash.
+   * Absent when the store keeps no per-event log link (KurrentDB: the log chain is computed).
+   */
+  logPrev?: number | null;
+  logHash?: string | null;
+  /** When it was recorded (ISO). Not chained: it only says how old an event no checkpoint covers is. */
+  recordedAt?: string;
+}
+
+/** A place in the log's chain: an event's position and its log hash. */
+export interface LogLink {
+  position: number;
+  hash: string;
+}
+
+/** A signed record of the log's head: whoever holds the key vouches the log ran to here with this hash. */
+export interface LedgerCheckpoint extends LogLink {
+  /** HMAC-SHA256 of the head with LEDGER_SIGNING_KEY (checkpointMac). */
+  mac: string;
+  recordedAt: string;
+}
+
+export interface ChainHead {
+  streamId: string;
+  revision: number;
+  hash: string;
+}
+
+/** A store the verifier can walk: the per-stream chains as stored. */
+export interface ChainSource {
+  readChain(after: number, limit: number): Promise<ChainedEvent[]>;
+  chainHeads(): Promise<ChainHead[]>;
+  /** Where a stream's event with this revision is in the log, if anywhere. */
+  positionOf(streamId: string, revision: number): Promise<number | null>;
+}
+
+/** A store that keeps signed checkpoints and can say where its log chain ends. */
+export interface CheckpointStore {
+  /** The newest event's position and log hash; null for an empty log. */
+  logHead(): Promise<LogLink | null>;
+  listCheckpoints(): Promise<LedgerCheckpoint[]>;
+  /** Keeps a checkpoint; one already kept for that position stays as it is. */
+  recordCheckpoint(checkpoint: LedgerCheckpoint): Promise<void>;
+}
+
+/**
+ * What an adapter offers beyond the port, each present exactly when it has it. The app asks for them
+ * once at start (`capability(store, 'snapshots')`) and falls back to plain reads when one is missing.
+ */
+export interface EventStoreCapabilities {
+  snapshots?: SnapshotStore;
+  changeSignal?: ChangeSignal;
+  syncReads?: SyncReads;
+  wake?: SubscriptionWake;
+  chain?: ChainSource;
+  checkpoints?: CheckpointStore;
+  embeddedFile?: EmbeddedFile;
+}
+
+/**
+ * The port: what every adapter must have. Everything else is a capability.
+ */
 export interface EventStore {
   /**
-   * Optional: the latest snapshot kept for a stream, and keeping one. An adapter without them (the
-   * KurrentDB one) simply folds streams from their first event.
+   * What this adapter offers beyond the port. A wrapper that changes nothing about what events look
+   * like (a metrics proxy) hands on this very object, so it also identifies a view of the log: the
+   * command handler keeps one decision cache per capabilities object.
    */
-  readSnapshot?(streamId: string): Promise<StreamSnapshot | null>;
-  /** Keeps the snapshot unless a newer one (higher revision) is already kept. */
-  writeSnapshot?(streamId: string, snapshot: StreamSnapshot): Promise<void>;
-  /**
-   * Optional, synchronous extras of an adapter that can offer them cheaply (the embedded SQLite one),
-   * which a decorator forwards: followers (the command handler's stream cache, the session cache)
-   * use them when present and fall back to plain reads when not.
-   *
-   * A change signal that moves when another process (another connection) committed; this process's
-   * own appends never move it (see localRevisionOf). It may be looked at once per turn of the event
-   * loop: another process's commit is then seen from the next turn on (a decision made on a state
-   * that missed it fails the append's revision check and is made again).
-   */
-  externalVersion?(): number;
-  /** The last revision this process appended to a stream, or undefined when unknown since localRevisionsEpoch moved. */
-  localRevisionOf?(streamId: string): number | undefined;
-  /** Moves whenever localRevisionOf forgot what it knew. */
-  readonly localRevisionsEpoch?: number;
-  /** Synchronous headPosition. */
-  headNow?(): number;
-  /** The highest position this process has appended (0: none). */
-  readonly localHead?: number;
-  /**
-   * The events of the given types in (after, upTo], in order, read synchronously. `sealed: true`
-   * leaves personal fields as stored (a decorator that seals them does not open them): for followers
-   * that read only types, streams, positions and fields that are not personal.
-   */
-  readTypesNow?(after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }): RecordedEvent[];
-  /** readTypesNow's events as headers only (nothing personal in them): no payload is read or parsed. */
-  readHeadersNow?(after: number, upTo: number, types: readonly string[]): EventHeader[];
-  /** Calls `listener` with this process's head after each commit of its appends; returns the way to stop. */
-  onAppended?(listener: (position: number) => void): () => void;
-  /** Subscriptions look at the log now rather than at their next poll. */
-  wakeSubscriptions?(): void;
+  readonly capabilities: EventStoreCapabilities;
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
    * The events of one stream from `fromRevision` (default 0), oldest first, at most `maxCount` of them
@@ -132,4 +235,10 @@ export interface EventStore {
   /** Catch up from `after`, then live: every later event once, in order, including other processes' appends. */
   subscribeToAll(options: { after: number }): AllSubscription;
   close(): Promise<void>;
+}
+
+/** A capability of a store, or undefined when its adapter does not offer it. */
+export function capability<K extends keyof EventStoreCapabilities>(store: EventStore, name: K): EventStoreCapabilities[K] | undefined {
+  // Optional chaining: hand-made stores in tests may carry no capabilities at all.
+  return (store.capabilities as EventStoreCapabilities | undefined)?.[name];
 }

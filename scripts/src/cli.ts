@@ -378,7 +378,7 @@ async function verify(store: SealedEventStore, args: string[], signingKey: Uint8
 /** Signs the log's current head (kept as a checkpoint, and in the witness) and prints it for the operator to keep elsewhere. */
 async function ledgerHead(store: SealedEventStore, signingKey: Uint8Array | null, witness: LedgerWitness | null) {
   if (!signingKey) {
-    const head = await store.logHead?.();
+    const head = await store.capabilities.checkpoints?.logHead();
     if (!head) return console.log('the log is empty');
     console.log(`HEAD ${formatHead({ ...head, mac: null })}`);
     console.log('unsigned: LEDGER_SIGNING_KEY is not set. Keep this value outside this machine; verify-ledger --head <value> proves the log still runs through it.');

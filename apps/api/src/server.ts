@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import type { EventStore } from '@kamai/domain';
+import { type EventStore, capability } from '@kamai/domain';
 import {
   CheckpointWatcher,
   ProjectionRunner,
@@ -191,7 +191,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   starting.catch(() => {}); // awaited below, before the app answers anything
   // The projection thread follows the file with connections of its own: told of each commit here,
   // it applies at once rather than at its next look.
-  const unwake = runner instanceof ProjectionThread && store.onAppended ? store.onAppended((position) => runner.wake(position)) : () => {};
+  const signal = capability(store, 'changeSignal');
+  const unwake = runner instanceof ProjectionThread && signal ? signal.onAppended((position) => runner.wake(position)) : () => {};
 
   let seeded: DemoAccount[] = [];
   const embedded = config.eventStore.kind === 'sqlite';

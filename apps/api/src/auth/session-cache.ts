@@ -1,4 +1,4 @@
-import type { AllSubscription, EventHeader, EventStore, RecordedEvent } from '@kamai/domain';
+import { type AllSubscription, type ChangeSignal, type EventHeader, type EventStore, type RecordedEvent, type SyncReads, capability } from '@kamai/domain';
 import { USER_RECORD_EVENTS, WALLET_FIGURE_EVENTS, userIdOf } from '@kamai/projections';
 import { OncePerTurn } from '../once-per-turn.ts';
 
@@ -21,19 +21,18 @@ const CHANGES_WALLET: ReadonlySet<string> = new Set(WALLET_FIGURE_EVENTS);
 export type UserFacts = 'record' | 'wallet';
 
 /**
- * What a store offers to be followed without waiting (the embedded SQLite store, the port's optional
- * extras): a change signal that costs one cheap call, and synchronous reads.
+ * What a store offers to be followed without waiting (the embedded SQLite store's capabilities): a
+ * change signal that costs one cheap call, and synchronous reads.
  */
-export type ChangeSignalledStore = Required<Pick<EventStore, 'externalVersion' | 'localHead' | 'headNow' | 'readTypesNow' | 'readHeadersNow'>>;
+export interface ChangeSignalledStore {
+  signal: ChangeSignal;
+  reads: SyncReads;
+}
 
-function isChangeSignalled(store: EventStore): store is EventStore & ChangeSignalledStore {
-  return (
-    store.externalVersion !== undefined &&
-    store.readTypesNow !== undefined &&
-    store.readHeadersNow !== undefined &&
-    store.headNow !== undefined &&
-    store.localHead !== undefined
-  );
+function changeSignalled(store: EventStore): ChangeSignalledStore | null {
+  const signal = capability(store, 'changeSignal');
+  const reads = capability(store, 'syncReads');
+  return signal && reads ? { signal, reads } : null;
 }
 
 /**
@@ -58,7 +57,7 @@ function isChangeSignalled(store: EventStore): store is EventStore & ChangeSigna
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
   private position = 0;
-  private readonly signalled: (EventStore & ChangeSignalledStore) | null;
+  private readonly signalled: ChangeSignalledStore | null;
   /** The external version the cache was last brought up to date at (-1: never). */
   private seenVersion = -1;
   /** The external version is asked for once per event-loop turn. */
@@ -73,13 +72,13 @@ export class SessionCache {
   private userChangesSince = 0;
 
   constructor(private readonly store: EventStore) {
-    this.signalled = isChangeSignalled(store) ? store : null;
+    this.signalled = changeSignalled(store);
   }
 
   async start(): Promise<void> {
     if (this.signalled) {
-      this.seenVersion = this.signalled.externalVersion();
-      this.position = this.signalled.headNow();
+      this.seenVersion = this.signalled.signal.externalVersion();
+      this.position = this.signalled.reads.headNow();
       this.userChangesSince = this.position;
       return;
     }
@@ -120,7 +119,7 @@ export class SessionCache {
         // Another process's commits are looked for once per event-loop turn (a request asks two or
         // three times), and again after a look that failed; this process's own appends move
         // localHead, looked at every time.
-        if (!this.turn.lookFirst(() => this.follow(signalled)) && signalled.localHead > this.position) this.follow(signalled);
+        if (!this.turn.lookFirst(() => this.follow(signalled)) && signalled.signal.localHead > this.position) this.follow(signalled);
         return true;
       } catch {
         // The store could not be read (closed, failed): nothing cached can be trusted now.
@@ -134,16 +133,16 @@ export class SessionCache {
   /** Applies what was committed since the last look (nothing is read while nothing moved). */
   private follow(signalled: ChangeSignalledStore): void {
     // The version is read before the events: a commit after this read moves it for next time.
-    const version = signalled.externalVersion();
-    if (version === this.seenVersion && signalled.localHead <= this.position) return;
-    const head = signalled.headNow();
+    const version = signalled.signal.externalVersion();
+    if (version === this.seenVersion && signalled.signal.localHead <= this.position) return;
+    const head = signalled.reads.headNow();
     if (head > this.position) {
       // Headers say whose record or wallet changed. Only session events carry what the cache keeps
       // (their session id and time, nothing personal: read sealed), and they are read only when the
       // headers show some: the commands' own events (money moving) are never parsed here.
-      const headers = signalled.readHeadersNow(this.position, head, FOLLOWED);
+      const headers = signalled.reads.readHeadersNow(this.position, head, FOLLOWED);
       if (headers.some((header) => IS_SESSION_EVENT.has(header.type))) {
-        for (const event of signalled.readTypesNow(this.position, head, SESSION_EVENTS, { sealed: true })) this.applySessionEvent(event);
+        for (const event of signalled.reads.readTypesNow(this.position, head, SESSION_EVENTS, { sealed: true })) this.applySessionEvent(event);
       }
       for (const header of headers) this.noteUserChange(header);
       this.position = head;
@@ -221,7 +220,7 @@ export class SessionCache {
     if (this.position > readAt) {
       // A store without synchronous reads: answer from the row, but do not keep it.
       if (!this.signalled) return session;
-      for (const event of this.signalled.readTypesNow(readAt, this.position, SESSION_EVENTS, { sealed: true })) {
+      for (const event of this.signalled.reads.readTypesNow(readAt, this.position, SESSION_EVENTS, { sealed: true })) {
         if ((event.data as { sessionId?: string }).sessionId !== sid) continue;
         if (event.type === 'SessionEnded') return undefined;
         session.lastSeenAt = (event.data as { seenAt: string }).seenAt;

@@ -151,27 +151,23 @@ describe('the signed-in user\'s row', () => {
     const otherProcess = openSqliteEventStore(file);
     let failures = 0;
     // The store as the cache sees it, with reads that fail while `failures` lasts.
+    const failing = <Args extends unknown[], Result>(read: (...args: Args) => Result) => (...args: Args): Result => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('disk I/O error');
+      }
+      return read(...args);
+    };
     const flaky = {
-      externalVersion: () => store.externalVersion(),
-      headNow: () => store.headNow(),
-      get localHead() {
-        return store.localHead;
-      },
-      readTypesNow: (...args: Parameters<typeof store.readTypesNow>) => {
-        if (failures > 0) {
-          failures -= 1;
-          throw new Error('disk I/O error');
-        }
-        return store.readTypesNow(...args);
-      },
-      readHeadersNow: (...args: Parameters<typeof store.readHeadersNow>) => {
-        if (failures > 0) {
-          failures -= 1;
-          throw new Error('disk I/O error');
-        }
-        return store.readHeadersNow(...args);
-      },
       headPosition: () => store.headPosition(),
+      capabilities: {
+        changeSignal: store.capabilities.changeSignal,
+        syncReads: {
+          headNow: () => store.headNow(),
+          readTypesNow: failing(store.readTypesNow.bind(store)),
+          readHeadersNow: failing(store.readHeadersNow.bind(store)),
+        },
+      },
     } as unknown as ConstructorParameters<typeof SessionCache>[0];
     try {
       const cache = new SessionCache(flaky);

@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EventContractError, SCHEMA_VERSION_KEY, type UserEvent, streams } from '@kamai/contracts';
 import { type Decider, DomainError, type EventStore, type Json, type NewEvent, type StreamSnapshot, type UserCommand, type UserState, fold, userDecider, userSnapshot } from '@kamai/domain';
 import { openSqliteEventStore, type SqliteEventStore } from '../event-store/sqlite.ts';
+import { meteredStore } from '../observability/index.ts';
 import { SNAPSHOT_EVERY, StreamStateCache, handleCommand, loadStream, streamStateCache } from './handle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kamai-handle-'));
@@ -31,17 +32,7 @@ function counting(store: EventStore) {
     return events;
   };
   wrapped.append = store.append.bind(store);
-  if (store.readSnapshot) wrapped.readSnapshot = store.readSnapshot.bind(store);
-  if (store.writeSnapshot) wrapped.writeSnapshot = store.writeSnapshot.bind(store);
-  // The embedded store's change signal, called on the store itself (it keeps private fields).
-  const sqlite = store as Partial<SqliteEventStore>;
-  if (sqlite.externalVersion && sqlite.localRevisionOf) {
-    Object.defineProperties(wrapped, {
-      externalVersion: { value: sqlite.externalVersion.bind(store) },
-      localRevisionOf: { value: sqlite.localRevisionOf.bind(store) },
-      localRevisionsEpoch: { get: () => (store as SqliteEventStore).localRevisionsEpoch },
-    });
-  }
+  // Its capabilities (snapshots, the change signal) are the store's own, inherited: one view of one log.
   return { store: wrapped, reads };
 }
 
@@ -93,6 +84,18 @@ describe('command handler: decision state cached per stream', () => {
     expect(reads.at(-1)).toEqual({ fromRevision: 6, returned: 2 });
     expect(decided.view.wallet.balance).toBe(50_000 - 10_000 + 1_000 - 20_000);
     expect(decided.view).toEqual(await freshFold(raw));
+  });
+
+  it('keeps one cache per view of a log: a proxy of the store shares it unasked, another store of the same file does not', async () => {
+    const { store, file } = openStore();
+    const metered = meteredStore(store);
+    await handleCommand(metered, stream, userDecider, register);
+    // Decided through the proxy, cached for the store: a command through the store itself reads nothing.
+    expect(streamStateCache(store).revisionOf(stream)).toBe(0);
+    expect(streamStateCache(metered)).toBe(streamStateCache(store));
+    const { store: other } = openStore(file);
+    expect(streamStateCache(other)).not.toBe(streamStateCache(store));
+    expect(streamStateCache(other).revisionOf(stream)).toBeUndefined();
   });
 
   it('reads the stream again after an append of this process that did not go through the handler', async () => {
@@ -224,7 +227,8 @@ describe('command handler: decision state cached per stream', () => {
       }));
       revision = (await store.append(stream, events, revision)).nextExpectedRevision;
     }
-    // The catch-up over 1,501 events (a cache of its own: a new store object) reads them in pages.
+    // The catch-up over 1,501 events (the cache forgotten first: a wrapper shares its store's) reads them in pages.
+    streamStateCache(store).clear();
     const paged = counting(store);
     await handleCommand(paged.store, stream, userDecider, withdraw(10_000));
     expect(paged.reads).toEqual([
@@ -267,10 +271,21 @@ describe('command handler: decision state cached per stream', () => {
     const { store, file } = openStore();
     const { store: watched } = counting(store);
     const written: number[] = [];
-    watched.writeSnapshot = (streamId, snapshot) => {
-      written.push(snapshot.revision);
-      return store.writeSnapshot(streamId, snapshot);
-    };
+    const kept = store.capabilities.snapshots!;
+    // A view of its own (its own capabilities), whose snapshots are counted on their way to the store's.
+    Object.defineProperty(watched, 'capabilities', {
+      value: {
+        ...store.capabilities,
+        snapshots: {
+          readSnapshot: (streamId: string) => kept.readSnapshot(streamId),
+          listSnapshots: () => kept.listSnapshots(),
+          writeSnapshot: (streamId: string, snapshot: StreamSnapshot) => {
+            written.push(snapshot.revision);
+            return kept.writeSnapshot(streamId, snapshot);
+          },
+        },
+      },
+    });
     await handleCommand(watched, stream, userDecider, register);
     const float: UserCommand = {
       type: 'AdjustWallet',

@@ -1,5 +1,6 @@
 import { SCHEMA_VERSION_KEY, eventCodec } from '@kamai/contracts';
 import {
+  type ChangeSignal,
   type Decider,
   type Evolver,
   type EventMetadata,
@@ -8,6 +9,7 @@ import {
   type RecordedEvent,
   type SnapshotCodec,
   WrongExpectedRevisionError,
+  capability,
 } from '@kamai/domain';
 import { newEventId } from '../event-store/event-id.ts';
 import { decodeStep, ensureReserved, findStep, nextStep, stepMetadata } from './keyed.ts';
@@ -43,16 +45,6 @@ interface CacheEntry {
   readAtVersion: number;
   /** The store's localRevisionsEpoch at that read. */
   readAtEpoch: number;
-}
-
-/**
- * A store that says cheaply what changed (the embedded SQLite store): whether another process
- * committed, and the last revision this process appended to a stream (through this handler or not).
- */
-type ChangeSignal = Required<Pick<EventStore, 'externalVersion' | 'localRevisionOf' | 'localRevisionsEpoch'>>;
-
-function changeSignalOf(store: EventStore): ChangeSignal | null {
-  return store.externalVersion && store.localRevisionOf && store.localRevisionsEpoch !== undefined ? (store as ChangeSignal) : null;
 }
 
 /** Nothing was appended to the stream since the entry last read it: no other process, no other path. */
@@ -131,23 +123,22 @@ export class StreamStateCache {
   }
 }
 
-// One cache per store: tests (and the CLI) open several stores in one process, with the same stream names.
-const caches = new WeakMap<EventStore, StreamStateCache>();
-
-/** The decision-state cache of this store in this process. */
 /**
- * Makes `alias` (a wrapper of `store`, such as the metrics proxy) use the store's cache: one cache per
- * store, whichever handle a caller holds, so clearing or reading it through either sees the same.
+ * One cache of states by stream per view of a log. Tests (and the CLI) open several stores in one
+ * process with the same stream names, and a raw adapter folds sealed events where its sealed wrapper
+ * folds opened ones, so a stream id alone is not enough. A view is named by its capabilities object
+ * (see EventStore.capabilities): a proxy that hands it on (the metrics one) shares the cache with no
+ * patching; a hand-made store without one is its own view.
  */
-export function shareStreamStateCache(alias: EventStore, store: EventStore): void {
-  caches.set(alias, streamStateCache(store));
-}
+const caches = new WeakMap<object, StreamStateCache>();
 
+/** The decision-state cache of this store's view of its log, in this process. */
 export function streamStateCache(store: EventStore): StreamStateCache {
-  let cache = caches.get(store);
+  const view: object = (store.capabilities as object | undefined) ?? store;
+  let cache = caches.get(view);
   if (!cache) {
     cache = new StreamStateCache();
-    caches.set(store, cache);
+    caches.set(view, cache);
   }
   return cache;
 }
@@ -170,7 +161,8 @@ async function entryFor<State, Event>(store: EventStore, streamId: string, evolv
   if (cached && cached.evolve === evolve) return cached;
   let start: CacheEntry = { evolve, state: evolver.initialState(), revision: -1, snapshotRevision: -1, readAtVersion: -1, readAtEpoch: -1 };
   const codec = evolver.snapshot;
-  const snapshot = codec && store.readSnapshot ? await store.readSnapshot(streamId).catch(() => null) : null;
+  const snapshots = codec ? capability(store, 'snapshots') : undefined;
+  const snapshot = snapshots ? await snapshots.readSnapshot(streamId).catch(() => null) : null;
   if (codec && snapshot && snapshot.version === codec.version) {
     try {
       start = { evolve, state: codec.load(snapshot.state), revision: snapshot.revision, snapshotRevision: snapshot.revision, readAtVersion: -1, readAtEpoch: -1 };
@@ -187,10 +179,11 @@ async function entryFor<State, Event>(store: EventStore, streamId: string, evolv
 
 /** Keeps a snapshot when enough events were folded since the last one; failures only cost speed. */
 function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, codec: SnapshotCodec<unknown> | undefined) {
-  if (!codec || !store.writeSnapshot || entry.revision - entry.snapshotRevision < snapshotInterval(codec, entry.state)) return;
+  const snapshots = codec && capability(store, 'snapshots');
+  if (!codec || !snapshots || entry.revision - entry.snapshotRevision < snapshotInterval(codec, entry.state)) return;
   const snapshot = { revision: entry.revision, version: codec.version, state: codec.save(entry.state) };
   entry.snapshotRevision = entry.revision;
-  store.writeSnapshot(streamId, snapshot).catch(() => {
+  snapshots.writeSnapshot(streamId, snapshot).catch(() => {
     entry.snapshotRevision = -1;
   });
 }
@@ -204,7 +197,7 @@ function maybeSnapshot(store: EventStore, streamId: string, entry: CacheEntry, c
  */
 async function catchUp<State, Event>(store: EventStore, streamId: string, evolver: Evolver<State, Event>): Promise<CacheEntry> {
   const entry = await entryFor(store, streamId, evolver);
-  const signal = changeSignalOf(store);
+  const signal = capability(store, 'changeSignal');
   // Read before the events: a commit by another process after this moves it for next time.
   const version = signal ? signal.externalVersion() : -1;
   const epoch = signal ? signal.localRevisionsEpoch : -1;
@@ -273,6 +266,14 @@ export interface CommandOptions<State, View> {
   view?: (state: State) => View;
   /** Decisions tried when other writers append first. */
   maxAttempts?: number;
+  /**
+   * The revision the caller saw (an If-Match): the decision is made only on that revision and the
+   * append expects it. Checked before deciding, so an edit that would change nothing is refused too
+   * (a stream with no events is left to the decider, which knows what a command on nothing means);
+   * a stream that moved throws WrongExpectedRevisionError, never retried (a retry would decide on
+   * what the caller has not seen).
+   */
+  expectedRevision?: number;
 }
 
 export async function handleCommand<State, Command, Event extends { type: string; data: unknown }, View = undefined>(
@@ -283,7 +284,8 @@ export async function handleCommand<State, Command, Event extends { type: string
   metadata: EventMetadata = {},
   options: CommandOptions<State, View> = {},
 ): Promise<Decided<Event, View>> {
-  const { maxAttempts = 20 } = options;
+  const { expectedRevision } = options;
+  const maxAttempts = expectedRevision === undefined ? (options.maxAttempts ?? 20) : 1;
   const view = (state: unknown) => (options.view ? options.view(state as State) : undefined) as View;
   // Under a keyed command (an Idempotency-Key), this append is tagged, and one that already happened is found.
   const tag = nextStep(streamId);
@@ -299,6 +301,8 @@ export async function handleCommand<State, Command, Event extends { type: string
       if (entry.revision !== checked) continue;
     }
     const expected = entry.revision;
+    // On a stream that does not exist the decider says what the command means there (not found).
+    if (expectedRevision !== undefined && expected >= 0 && expected !== expectedRevision) throw new WrongExpectedRevisionError(streamId, expectedRevision, expected);
     const events = decider.decide(command, entry.state as State);
     if (events.length === 0) return { view: view(entry.state), events, position: 0, revision: entry.revision };
     // An event that breaks its contract is a bug: this command fails (500) and nothing is stored.

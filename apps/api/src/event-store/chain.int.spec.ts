@@ -287,7 +287,7 @@ describe('tamper evidence that holds without luck (issue 33, finding 4)', () => 
       await store.append('user-c', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 'no_stream');
       expect(await signer.sign(new Date())).toBeNull();
       expect(signer.refusal).toMatchObject({ problem: 'changed' });
-      expect(await store.listCheckpoints()).toEqual([]);
+      expect(await store.capabilities.checkpoints!.listCheckpoints()).toEqual([]);
     } finally {
       await store.close();
     }

@@ -1,4 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { capability, type ChainContent, type ChainHead, type ChainSource, type ChainedEvent, type CheckpointStore, type EventStore, type LedgerCheckpoint, type LogLink } from '@kamai/domain';
+
+// The chain's shapes are part of the port's capabilities (domain); their callers import them from here too.
+export type { ChainContent, ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink };
 
 /**
  * Tamper evidence: every event carries a hash of its stream id, revision, type, data and
@@ -16,40 +20,10 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * checkpoint covers no longer matches it, and no one without the key can sign a new one.
  */
 
-/** The bytes hashed: stored JSON texts, so what is verified is exactly what was written. */
-export interface ChainContent {
-  streamId: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
 export function chainHash(previous: string | null, event: ChainContent): string {
   return createHash('sha256')
     .update(JSON.stringify([previous ?? '', event.streamId, event.revision, event.type, event.data, event.metadata]))
     .digest('hex');
-}
-
-/** An event as the verifier reads it: its stored content and chain fields. */
-export interface ChainedEvent extends ChainContent {
-  position: number;
-  hash: string | null;
-  prevHash: string | null;
-  /**
-   * The stored log link: the position of the event before it in the log (0: none) and its log hash.
-   * Absent when the store keeps no per-event log link (KurrentDB: the log chain is computed).
-   */
-  logPrev?: number | null;
-  logHash?: string | null;
-  /** When it was recorded (ISO). Not chained: it only says how old an event no checkpoint covers is. */
-  recordedAt?: string;
-}
-
-/** A place in the log's chain: an event's position and its log hash. */
-export interface LogLink {
-  position: number;
-  hash: string;
 }
 
 /** The log hash of the event at `position` whose stream hash is `streamHash`, after `previous`. */
@@ -57,34 +31,6 @@ export function logHash(previous: LogLink | null, position: number, streamHash: 
   return createHash('sha256')
     .update(JSON.stringify(['log', previous?.position ?? 0, previous?.hash ?? '', position, streamHash]))
     .digest('hex');
-}
-
-/** A signed record of the log's head: whoever holds the key vouches the log ran to here with this hash. */
-export interface LedgerCheckpoint extends LogLink {
-  /** HMAC-SHA256 of the head with LEDGER_SIGNING_KEY (checkpointMac). */
-  mac: string;
-  recordedAt: string;
-}
-
-/** A store that keeps signed checkpoints and can say where its log chain ends. */
-export interface CheckpointStore {
-  /** The newest event's position and log hash; null for an empty log. */
-  logHead(): Promise<LogLink | null>;
-  listCheckpoints(): Promise<LedgerCheckpoint[]>;
-  /** Keeps a checkpoint; one already kept for that position stays as it is. */
-  recordCheckpoint(checkpoint: LedgerCheckpoint): Promise<void>;
-}
-
-export function isCheckpointStore(store: unknown): store is CheckpointStore {
-  // By type, not presence: a decorator declares the methods whether or not its adapter has them.
-  const candidate = store as Partial<Record<keyof CheckpointStore, unknown>> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.logHead === 'function' &&
-    typeof candidate.listCheckpoints === 'function' &&
-    typeof candidate.recordCheckpoint === 'function'
-  );
 }
 
 export function checkpointMac(key: Uint8Array, head: LogLink): string {
@@ -113,20 +59,6 @@ export function parseHead(text: string): KeptHead | null {
   return { position: Number(match[1]), hash: match[2]!, mac: match[3] ?? null };
 }
 
-export interface ChainHead {
-  streamId: string;
-  revision: number;
-  hash: string;
-}
-
-/** A store the verifier can walk. */
-export interface ChainSource {
-  readChain(after: number, limit: number): Promise<ChainedEvent[]>;
-  chainHeads(): Promise<ChainHead[]>;
-  /** Where a stream's event with this revision is in the log, if anywhere. */
-  positionOf(streamId: string, revision: number): Promise<number | null>;
-}
-
 /**
  * The log's head for a store that keeps no per-event log link (KurrentDB, PostgreSQL): the log chain
  * computed over the log's order, from the newest checkpoint on, or from the start.
@@ -141,8 +73,18 @@ export async function computedLogHead(store: ChainSource & Pick<CheckpointStore,
   }
 }
 
-export function isChainSource(store: unknown): store is ChainSource {
-  return typeof store === 'object' && store !== null && 'readChain' in store && 'chainHeads' in store && 'positionOf' in store;
+/** The store's chain; throws when its adapter keeps none (every adapter here does). */
+export function chainOf(store: EventStore): ChainSource {
+  const chain = capability(store, 'chain');
+  if (!chain) throw new Error('this event store keeps no hash chain and cannot be verified');
+  return chain;
+}
+
+/** The store's signed checkpoints; throws when its adapter keeps none. */
+export function checkpointsOf(store: EventStore): CheckpointStore {
+  const checkpoints = capability(store, 'checkpoints');
+  if (!checkpoints) throw new Error('this event store keeps no signed checkpoints');
+  return checkpoints;
 }
 
 /** `unreadable`: the chain holds, but an event's sealed personal data does not open with its subject's key (privacy/sealing.ts). */
@@ -342,10 +284,12 @@ export function checkpointSignatureProblem(key: Uint8Array, checkpoint: LedgerCh
 }
 
 /** Walks the whole log, oldest first, and reports the first place its chain breaks. */
-export async function verifyChain(source: ChainSource, options: VerifyOptions = {}): Promise<ChainVerdict> {
+export async function verifyChain(store: EventStore, options: VerifyOptions = {}): Promise<ChainVerdict> {
   const key = options.signingKey ?? null;
+  const source = chainOf(store);
   const walk = new ChainWalk(source, options.batchSize);
-  const listed = isCheckpointStore(source) ? await source.listCheckpoints() : [];
+  const checkpoints = capability(store, 'checkpoints');
+  const listed = checkpoints ? await checkpoints.listCheckpoints() : [];
   const witnessed = options.witnessed;
   const checkpointSummary: ChainVerdict['checkpoints'] = {
     count: listed.length,
@@ -466,7 +410,7 @@ export interface LedgerWitness {
  * was edited, rechained whole and stripped of its checkpoints never gets a fresh signature.
  */
 export class LedgerSigner {
-  readonly #store: CheckpointStore & ChainSource;
+  readonly #store: CheckpointStore;
   readonly #key: Uint8Array;
   readonly #witness: LedgerWitness | null;
   readonly #walk: ChainWalk;
@@ -476,11 +420,11 @@ export class LedgerSigner {
   /** The newest position the witness was seen to hold. */
   #witnessed = 0;
 
-  constructor(store: CheckpointStore & ChainSource, key: Uint8Array, witness: LedgerWitness | null) {
-    this.#store = store;
+  constructor(store: EventStore, key: Uint8Array, witness: LedgerWitness | null) {
+    this.#store = checkpointsOf(store);
     this.#key = key;
     this.#witness = witness;
-    this.#walk = new ChainWalk(store);
+    this.#walk = new ChainWalk(chainOf(store));
   }
 
   /** Why it refuses to sign (the first break found), or null while the log checks out. */
@@ -553,7 +497,7 @@ export class LedgerSigner {
 
 /** Signs the log's head once, after walking the whole log (ledger-head, and the specs): null for an empty log; throws when refused. */
 export async function recordCheckpoint(
-  store: CheckpointStore & ChainSource,
+  store: EventStore,
   key: Uint8Array,
   now: Date,
   witness: LedgerWitness | null = null,

@@ -8,10 +8,11 @@
  * runs against a shared KurrentDB that already holds events.
  */
 import { randomUUID } from 'node:crypto';
-import { chainHash, isChainSource, isCheckpointStore, recordCheckpoint, verifyChain } from './chain.ts';
+import { chainHash, chainOf, checkpointsOf, recordCheckpoint, verifyChain } from './chain.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   WrongExpectedRevisionError,
+  capability,
   type AllSubscription,
   type AppendResult,
   type EventMetadata,
@@ -449,38 +450,53 @@ export function describeEventStoreContract(
       });
     });
 
+    describe('capabilities', () => {
+      it('snapshots, when offered: the newest revision is kept, an older one never replaces it, and every one is listed', async () => {
+        const snapshots = capability(store, 'snapshots');
+        if (!snapshots) return; // KurrentDB keeps none: streams fold from their first event
+        const streamId = stream('snapshot');
+        expect(await snapshots.readSnapshot(streamId)).toBeNull();
+        await snapshots.writeSnapshot(streamId, { revision: 5, version: 1, state: { balance: 500 } });
+        await snapshots.writeSnapshot(streamId, { revision: 3, version: 1, state: { balance: 300 } });
+        expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 5, version: 1, state: { balance: 500 } });
+        await snapshots.writeSnapshot(streamId, { revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
+        expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
+        expect((await snapshots.listSnapshots()).filter((kept) => kept.streamId === streamId)).toEqual([{ streamId, revision: 9, version: 1, state: { balance: 900, tags: ['a'] } }]);
+      });
+    });
+
     describe('tamper evidence (chain.ts)', () => {
       it('chains every appended event to its stream’s previous one and keeps each stream’s head', async () => {
-        if (!isChainSource(store)) throw new Error('the store does not expose its hash chain');
+        const chain = chainOf(store);
         const a = stream('chain-a');
         const b = stream('chain-b');
         await store.append(a, [event('Opened', { n: 1 }), event('Credited', { paise: 500 })], 'no_stream');
         await store.append(b, [event('Opened', { n: 2 })], 'no_stream');
         await store.append(a, [event('Debited', { paise: 200 }, { actor: 'finance-1' })], 1);
-        const chained = (await store.readChain(0, 100_000)).filter((e) => e.streamId === a);
+        const chained = (await chain.readChain(0, 100_000)).filter((e) => e.streamId === a);
         expect(chained.map((e) => e.revision)).toEqual([0, 1, 2]);
         expect(chained[0]?.prevHash).toBeNull();
         for (const [i, e] of chained.entries()) {
           expect(e.hash).toBe(chainHash(i === 0 ? null : (chained[i - 1]?.hash ?? null), e));
           if (i > 0) expect(e.prevHash).toBe(chained[i - 1]?.hash);
         }
-        expect((await store.chainHeads()).find((h) => h.streamId === a)).toEqual({ streamId: a, revision: 2, hash: chained[2]?.hash });
-        expect(await store.positionOf(a, 1)).toBe(chained[1]?.position);
+        expect((await chain.chainHeads()).find((h) => h.streamId === a)).toEqual({ streamId: a, revision: 2, hash: chained[2]?.hash });
+        expect(await chain.positionOf(a, 1)).toBe(chained[1]?.position);
         const verdict = await verifyChain(store);
         expect(verdict.failure).toBeNull();
         expect(verdict.ok).toBe(true);
       });
 
       it('runs a chain through the whole log and keeps signed checkpoints of its head', async () => {
-        if (!isChainSource(store) || !isCheckpointStore(store)) throw new Error('the store keeps no log chain or checkpoints');
+        const checkpoints = checkpointsOf(store);
         const key = Buffer.from('the contract suite’s ledger signing key, 32+ characters');
         await store.append(stream('log-chain'), [event('Opened'), event('Credited', { paise: 100 })], 'no_stream');
-        const head = await store.logHead();
+        const head = await checkpoints.logHead();
         expect(head?.position).toBeGreaterThanOrEqual(await store.headPosition());
         expect(head?.hash).toMatch(/^[0-9a-f]{64}$/);
         const signed = await recordCheckpoint(store, key, new Date());
         expect(signed).toMatchObject({ position: head?.position, hash: head?.hash });
-        expect((await store.listCheckpoints()).some((c) => c.position === signed?.position && c.mac === signed?.mac)).toBe(true);
+        expect((await checkpoints.listCheckpoints()).some((c) => c.position === signed?.position && c.mac === signed?.mac)).toBe(true);
         // The checkpoint is no event: the port's readers never see it.
         expect((await store.readAll({ after: head?.position ?? 0, limit: 1000 })).filter((e) => e.type === 'LedgerCheckpointed')).toEqual([]);
         const verdict = await verifyChain(store, { signingKey: key, head: { ...head!, mac: signed!.mac } });

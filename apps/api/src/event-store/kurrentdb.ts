@@ -41,6 +41,7 @@ import {
   type AppendResult,
   type EventMetadata,
   type EventStore,
+  type EventStoreCapabilities,
   type ExpectedRevision,
   type Json,
   type NewEvent,
@@ -81,6 +82,8 @@ const CHECKPOINT_STREAM = 'kamai-ledger-checkpoints';
 const CHECKPOINT_TYPE = 'LedgerCheckpointed';
 
 export class KurrentDbEventStore implements EventStore, ChainSource, CheckpointStore {
+  /** No snapshots (streams fold from their first event), no change signal, no synchronous reads. */
+  readonly capabilities: EventStoreCapabilities = { chain: this, checkpoints: this };
   readonly #client: KurrentDBClient;
   readonly #subscriptions = new Set<KurrentDbAllSubscription>();
   /** Streams' last links as this process last read or wrote them (a later append by another process is found by a refusal). */

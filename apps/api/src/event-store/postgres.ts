@@ -30,6 +30,9 @@ import {
   type AppendResult,
   type EventMetadata,
   type EventStore,
+  type EventStoreCapabilities,
+  type SnapshotStore,
+  type SubscriptionWake,
   type ExpectedRevision,
   type Json,
   type NewEvent,
@@ -111,7 +114,9 @@ const INSERT_SQL = `WITH inserted AS (
   )
   SELECT pg_notify('${CHANNEL}', $12::text)`;
 
-export class PostgresEventStore implements EventStore, ChainSource, CheckpointStore {
+export class PostgresEventStore implements EventStore, SnapshotStore, SubscriptionWake, ChainSource, CheckpointStore {
+  /** No change signal or synchronous reads: other nodes append too, and every read is a round trip. */
+  readonly capabilities: EventStoreCapabilities = { snapshots: this, wake: this, chain: this, checkpoints: this };
   readonly #pool: pg.Pool;
   readonly #connectionString: string;
   readonly #fallbackPollMs: number;

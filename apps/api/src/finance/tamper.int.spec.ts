@@ -138,9 +138,9 @@ describe('tamper evidence that holds (issue 33)', { timeout: 120_000 }, () => {
       const stream = streams.user(userId);
       const { state, revision } = await foldUser(attacker, stream);
       state.wallet.balance += 1_000_000;
-      await attacker.writeSnapshot!(stream, { revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(state) });
+      await attacker.capabilities.snapshots!.writeSnapshot(stream, { revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(state) });
       // The app's own code opens it: DATA_DIR holds the key-encryption key by default.
-      expect((await attacker.readSnapshot!(stream))?.state).toMatchObject({ wallet: { balance: state.wallet.balance } });
+      expect((await attacker.capabilities.snapshots!.readSnapshot(stream))?.state).toMatchObject({ wallet: { balance: state.wallet.balance } });
     } finally {
       await attacker.close();
     }
@@ -170,12 +170,12 @@ describe('tamper evidence that holds (issue 33)', { timeout: 120_000 }, () => {
       const whole = await foldUser(store, stream);
       // An honest snapshot one event short of the end passes...
       const honest = await foldUser(store, stream, whole.revision);
-      await store.writeSnapshot!(stream, { revision: honest.revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(honest.state) });
+      await store.capabilities.snapshots!.writeSnapshot(stream, { revision: honest.revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(honest.state) });
       expect(await verifyLedger(store, {})).toMatchObject({ ok: true });
       // ...a forged one at the end (newer, so it replaces it) does not.
       whole.state.wallet.balance += 1_000_000;
-      await store.writeSnapshot!(stream, { revision: whole.revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(whole.state) });
-      expect((await store.readSnapshot!(stream))?.state).toMatchObject({ wallet: { balance: whole.state.wallet.balance } });
+      await store.capabilities.snapshots!.writeSnapshot(stream, { revision: whole.revision, version: userDecider.snapshot!.version, state: userDecider.snapshot!.save(whole.state) });
+      expect((await store.capabilities.snapshots!.readSnapshot(stream))?.state).toMatchObject({ wallet: { balance: whole.state.wallet.balance } });
       expect((await verifyLedger(store, {})).failure).toMatchObject({ streamId: stream, revision: whole.revision, problem: 'changed' });
     } finally {
       await store.close();

@@ -1,13 +1,11 @@
 import { type LedgerVerifyBody, eventCodec, streams } from '@kamai/contracts';
-import { type EventStore, type Evolver, type Json, type SnapshotCodec, type StreamSnapshot, userDecider } from '@kamai/domain';
+import { type EventStore, type Evolver, type Json, type SnapshotCodec, type StreamSnapshot, capability, userDecider } from '@kamai/domain';
 import {
   type ChainFailure,
   type KeptHead,
   type LedgerCheckpoint,
   LedgerSigner,
   type LedgerWitness,
-  isChainSource,
-  isCheckpointStore,
   recordCheckpoint,
   verifyChain,
 } from '../event-store/chain.ts';
@@ -59,7 +57,7 @@ export async function forgedSnapshot(store: EventStore): Promise<ChainFailure | 
     const folded: Json | null = decoded && events.length === snapshot.revision + 1 ? kind.codec.save(state) : null;
     // Keys sorted: a record changed after a snapshot was loaded can hold its fields in another order than a fresh fold's.
     if (folded === null || canonical(JSON.stringify(folded)) !== canonical(JSON.stringify(snapshot.state))) {
-      const position = isChainSource(store) ? await store.positionOf(snapshot.streamId, snapshot.revision) : null;
+      const position = (await capability(store, 'chain')?.positionOf(snapshot.streamId, snapshot.revision)) ?? null;
       return {
         streamId: snapshot.streamId,
         position: position ?? 0,
@@ -105,7 +103,6 @@ export async function verifyLedger(
   store: EventStore,
   options: { signingKey?: Uint8Array | null; head?: KeptHead | null; witness?: LedgerWitness | null; now?: Date } = {},
 ): Promise<LedgerVerifyBody> {
-  if (!isChainSource(store)) throw new Error('this event store cannot be verified');
   const witnessed = options.witness ? await options.witness.latest() : undefined;
   const verdict = await verifyChain(store, {
     signingKey: options.signingKey ?? null,
@@ -126,7 +123,7 @@ export async function verifyLedger(
 
 /** Signs and keeps a checkpoint of the log's head now, after walking the log (null: an empty log, or a store that keeps none); throws when the log does not extend the checkpoints seen. */
 export async function checkpointLedger(store: EventStore, signingKey: Uint8Array, now: Date, witness: LedgerWitness | null = null): Promise<LedgerCheckpoint | null> {
-  return isCheckpointStore(store) && isChainSource(store) ? recordCheckpoint(store, signingKey, now, witness) : null;
+  return capability(store, 'checkpoints') && capability(store, 'chain') ? recordCheckpoint(store, signingKey, now, witness) : null;
 }
 
 /** What /api/health says of the ledger's checkpoints. */
@@ -159,7 +156,7 @@ export function startLedgerCheckpoints(
 ): LedgerCheckpoints {
   const witness = options.witness ?? null;
   const now = options.now ?? (() => new Date());
-  if (!signingKey || !isCheckpointStore(store) || !isChainSource(store)) {
+  if (!signingKey || !capability(store, 'checkpoints') || !capability(store, 'chain')) {
     if (!signingKey) {
       log(
         '[ledger] LEDGER_SIGNING_KEY is not set: no signed checkpoints of the log head are recorded, so a rewritten copy of the ' +

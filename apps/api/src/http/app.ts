@@ -41,7 +41,6 @@ import { taskRoutes } from '../tasks/routes.ts';
 import { openApiRoutes, referenceRoutes } from '../openapi/index.ts';
 import { webhookRoutes } from '../webhooks/routes.ts';
 import { meteredStore, metricsRoutes, registerRunnerLag, registerStorage } from '../observability/index.ts';
-import { shareStreamStateCache } from '../commands/handle.ts';
 import { errorBody, respondWithError } from './errors.ts';
 import { pageWithNonce } from './csp.ts';
 import { requestPipeline } from './pipeline.ts';
@@ -55,7 +54,6 @@ export interface AppParts extends AppDeps {
 export function createApp(parts: AppParts) {
   const { objects, ...given } = parts;
   const deps: AppDeps = { ...given, objects, store: meteredStore(given.store) };
-  shareStreamStateCache(deps.store, given.store);
   registerRunnerLag(deps.runner, deps.store);
   const storage = deps.storage;
   if (storage) registerStorage(() => storage.check());

@@ -13,6 +13,7 @@ import {
   invitationDecider,
   invitationProgrammeDecider,
   userDecider,
+  capability,
 } from '@kamai/domain';
 import { dueInvitations, unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
@@ -199,9 +200,10 @@ const MILESTONES = ['ProofApproved', 'AppealDecided', 'WithdrawalPaid'] as const
  */
 export function followInvitationMilestones(deps: AppDeps, log: (line: string) => void): { stop(): Promise<void> } {
   const { store } = deps;
-  if (!store.onAppended || !store.readHeadersNow) return { stop: async () => {} };
-  const readHeaders = store.readHeadersNow.bind(store);
-  let seen = store.localHead ?? 0;
+  const signal = capability(store, 'changeSignal');
+  const reads = capability(store, 'syncReads');
+  if (!signal || !reads) return { stop: async () => {} };
+  let seen = signal.localHead;
   let head = seen;
   let running: Promise<void> | null = null;
   let again = false;
@@ -214,7 +216,7 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
       do {
         again = false;
         const upTo = head;
-        const due = readHeaders(seen, upTo, MILESTONES).length > 0;
+        const due = reads.readHeadersNow(seen, upTo, MILESTONES).length > 0;
         seen = upTo;
         if (!due) continue;
         // The sweep waits for the read model to hold this milestone before it reads what is due.
@@ -224,7 +226,7 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
       .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))
       .finally(() => (running = null));
   };
-  const unhook = store.onAppended((position) => {
+  const unhook = signal.onAppended((position) => {
     head = Math.max(head, position);
     run();
   });

@@ -5,9 +5,17 @@
  * so deciders and projections see plain values and the stored bytes hold none. The hash chain is
  * computed by the adapter over the stored (sealed) bytes, so verify-ledger reads them raw.
  */
-import type { AllSubscription, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamSnapshot } from '@kamai/domain';
-import type { ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink } from '../event-store/chain.ts';
-import { isChainSource, isCheckpointStore } from '../event-store/chain.ts';
+import {
+  type AllSubscription,
+  type AppendResult,
+  type EventStore,
+  type EventStoreCapabilities,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamSnapshot,
+  capability,
+} from '@kamai/domain';
 import type { OpenPersonalData } from './personal-data.ts';
 import { SnapshotSealer } from './snapshots.ts';
 
@@ -17,26 +25,12 @@ export class SealedEventStore implements EventStore {
   readonly #snapshots: SnapshotSealer | null;
   readonly #closesKeys: boolean;
 
-  // The port's optional extras, present exactly when the adapter has them.
-  readonly externalVersion?: () => number;
-  readonly localRevisionOf?: (streamId: string) => number | undefined;
-  declare readonly localRevisionsEpoch?: number;
-  declare readonly localHead?: number;
-  readonly headNow?: () => number;
-  readonly readTypesNow?: (after: number, upTo: number, types: readonly string[], options?: { sealed?: boolean }) => RecordedEvent[];
-  readonly readHeadersNow?: (after: number, upTo: number, types: readonly string[]) => EventHeader[];
-  readonly onAppended?: (listener: (position: number) => void) => () => void;
-  readonly wakeSubscriptions?: () => void;
-  readonly readSnapshot?: (streamId: string) => Promise<StreamSnapshot | null>;
-  readonly writeSnapshot?: (streamId: string, snapshot: StreamSnapshot) => Promise<void>;
-  // The chain, read raw for verify-ledger (chain.ts).
-  readonly readChain?: (after: number, limit: number) => Promise<ChainedEvent[]>;
-  readonly chainHeads?: () => Promise<ChainHead[]>;
-  readonly positionOf?: (streamId: string, revision: number) => Promise<number | null>;
-  // The log's head and its signed checkpoints (chain.ts), as the adapter keeps them.
-  readonly logHead?: () => Promise<LogLink | null>;
-  readonly listCheckpoints?: () => Promise<LedgerCheckpoint[]>;
-  readonly recordCheckpoint?: (checkpoint: LedgerCheckpoint) => Promise<void>;
+  /**
+   * The adapter's capabilities, as they are where nothing personal passes (change signal, wake-ups,
+   * the chain and checkpoints, read raw by verify-ledger); snapshots and synchronous reads of whole
+   * events seal and open on the way.
+   */
+  readonly capabilities: EventStoreCapabilities;
 
   constructor(inner: EventStore, personal: OpenPersonalData, options: { snapshots?: SnapshotSealer; closesKeys?: boolean } = {}) {
     this.inner = inner;
@@ -44,42 +38,30 @@ export class SealedEventStore implements EventStore {
     this.#snapshots = options.snapshots ?? null;
     this.#closesKeys = options.closesKeys ?? false;
     const sealer = personal.sealer;
-    if (inner.externalVersion) this.externalVersion = inner.externalVersion.bind(inner);
-    if (inner.localRevisionOf) this.localRevisionOf = inner.localRevisionOf.bind(inner);
-    if (inner.headNow) this.headNow = inner.headNow.bind(inner);
-    // Headers hold nothing personal: as stored.
-    if (inner.readHeadersNow) this.readHeadersNow = inner.readHeadersNow.bind(inner);
-    if (inner.onAppended) this.onAppended = inner.onAppended.bind(inner);
-    if (inner.wakeSubscriptions) this.wakeSubscriptions = inner.wakeSubscriptions.bind(inner);
-    const readTypesNow = inner.readTypesNow?.bind(inner);
-    if (readTypesNow) {
-      this.readTypesNow = (after, upTo, types, options) => {
-        const events = readTypesNow(after, upTo, types);
-        return options?.sealed ? events : events.map((event) => sealer.open(event));
+    const { snapshots: stored, syncReads: rawReads, ...asStored } = inner.capabilities;
+    const capabilities: EventStoreCapabilities = { ...asStored };
+    if (rawReads) {
+      capabilities.syncReads = {
+        headNow: () => rawReads.headNow(),
+        // Headers hold nothing personal: as stored.
+        readHeadersNow: (after, upTo, types) => rawReads.readHeadersNow(after, upTo, types),
+        readTypesNow: (after, upTo, types, readOptions) => {
+          const events = rawReads.readTypesNow(after, upTo, types);
+          return readOptions?.sealed ? events : events.map((event) => sealer.open(event));
+        },
       };
     }
-    for (const name of ['localRevisionsEpoch', 'localHead'] as const) {
-      if (inner[name] !== undefined) Object.defineProperty(this, name, { get: () => inner[name], enumerable: true });
+    const sealing = this.#snapshots;
+    if (stored) {
+      capabilities.snapshots = sealing
+        ? {
+            readSnapshot: async (streamId) => sealing.open(streamId, await stored.readSnapshot(streamId)),
+            writeSnapshot: async (streamId, snapshot) => stored.writeSnapshot(streamId, await sealing.seal(streamId, snapshot)),
+            listSnapshots: () => stored.listSnapshots(),
+          }
+        : stored;
     }
-    const readSnapshot = inner.readSnapshot?.bind(inner);
-    const writeSnapshot = inner.writeSnapshot?.bind(inner);
-    if (readSnapshot && writeSnapshot) {
-      const snapshots = this.#snapshots;
-      this.readSnapshot = snapshots ? async (streamId) => snapshots.open(streamId, await readSnapshot(streamId)) : readSnapshot;
-      this.writeSnapshot = snapshots ? async (streamId, snapshot) => writeSnapshot(streamId, await snapshots.seal(streamId, snapshot)) : writeSnapshot;
-    }
-    if (isChainSource(inner)) {
-      const chain: ChainSource = inner;
-      this.readChain = chain.readChain.bind(inner);
-      this.chainHeads = chain.chainHeads.bind(inner);
-      this.positionOf = chain.positionOf.bind(inner);
-    }
-    if (isCheckpointStore(inner)) {
-      const checkpoints: CheckpointStore = inner;
-      this.logHead = checkpoints.logHead.bind(inner);
-      this.listCheckpoints = checkpoints.listCheckpoints.bind(inner);
-      this.recordCheckpoint = checkpoints.recordCheckpoint.bind(inner);
-    }
+    this.capabilities = capabilities;
   }
 
   /**
@@ -88,10 +70,10 @@ export class SealedEventStore implements EventStore {
    */
   async snapshotProblems(): Promise<Array<{ streamId: string; revision: number; problem: 'unsealed' | 'unopened' }>> {
     const snapshots = this.#snapshots;
-    const inner = this.inner as EventStore & { listSnapshots?: () => Promise<Array<StreamSnapshot & { streamId: string }>> };
-    if (!snapshots || !inner.listSnapshots) return [];
+    const stored = capability(this.inner, 'snapshots');
+    if (!snapshots || !stored) return [];
     const problems: Array<{ streamId: string; revision: number; problem: 'unsealed' | 'unopened' }> = [];
-    for (const snapshot of await inner.listSnapshots()) {
+    for (const snapshot of await stored.listSnapshots()) {
       const verdict = await snapshots.verdict(snapshot.streamId, snapshot);
       if (verdict !== 'ok') problems.push({ streamId: snapshot.streamId, revision: snapshot.revision, problem: verdict });
     }
@@ -118,12 +100,12 @@ export class SealedEventStore implements EventStore {
   /** Every stored snapshot that opens, vouched for or not, with its plain state (verify-ledger folds its stream to compare). */
   async openSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
     const snapshots = this.#snapshots;
-    const inner = this.inner as EventStore & { listSnapshots?: () => Promise<Array<StreamSnapshot & { streamId: string }>> };
-    if (!snapshots || !inner.listSnapshots) return [];
+    const stored = capability(this.inner, 'snapshots');
+    if (!snapshots || !stored) return [];
     const opened: Array<StreamSnapshot & { streamId: string }> = [];
-    for (const stored of await inner.listSnapshots()) {
-      const state = await snapshots.openForAudit(stored.streamId, stored);
-      if (state !== undefined) opened.push({ ...stored, state });
+    for (const kept of await stored.listSnapshots()) {
+      const state = await snapshots.openForAudit(kept.streamId, kept);
+      if (state !== undefined) opened.push({ ...kept, state });
     }
     return opened;
   }
@@ -188,6 +170,6 @@ export function sealEventStore(
 ): SealedEventStore {
   const { signingKey = null, ...rest } = options;
   // LEDGER_SIGNING_KEY, when set, vouches for snapshots too (snapshots.ts).
-  const snapshots = new SnapshotSealer(personal.keys, isChainSource(inner) ? inner : null, signingKey);
+  const snapshots = new SnapshotSealer(personal.keys, capability(inner, 'chain') ?? null, signingKey);
   return new SealedEventStore(inner, personal, { snapshots, ...rest });
 }

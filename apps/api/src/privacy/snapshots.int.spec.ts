@@ -31,8 +31,8 @@ describe('sealed snapshots', () => {
     const userId = randomUUID();
     const stream = `user-${userId}`;
     await store.append(stream, events(3), 'no_stream');
-    await store.writeSnapshot!(stream, { revision: 2, version: 1, state });
-    expect(await store.readSnapshot!(stream)).toEqual({ revision: 2, version: 1, state });
+    await store.capabilities.snapshots!.writeSnapshot(stream, { revision: 2, version: 1, state });
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).toEqual({ revision: 2, version: 1, state });
     expect(readFileSync(file).includes('Meenakshi') || readFileSync(`${file}-wal`).includes('Meenakshi')).toBe(false);
     expect(await store.snapshotProblems()).toEqual([]);
 
@@ -40,24 +40,24 @@ describe('sealed snapshots', () => {
     const raw = new Database(file);
     raw.prepare('UPDATE snapshots SET revision = 1 WHERE stream_id = ?').run(stream);
     raw.close();
-    expect(await store.readSnapshot!(stream)).toBeNull();
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).toBeNull();
     expect(await store.snapshotProblems()).toEqual([{ streamId: stream, revision: 1, problem: 'unopened' }]);
 
-    await store.writeSnapshot!(stream, { revision: 2, version: 1, state });
-    expect(await store.readSnapshot!(stream)).not.toBeNull();
+    await store.capabilities.snapshots!.writeSnapshot(stream, { revision: 2, version: 1, state });
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).not.toBeNull();
     await store.personal.erase(userId);
-    expect(await store.readSnapshot!(stream)).toBeNull();
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).toBeNull();
   });
 
   it('seals streams of no user with the server key, and ignores a plain snapshot kept before sealing', async () => {
     const store = openStore();
     const stream = `task-${randomUUID()}`;
     await store.append(stream, events(2), 'no_stream');
-    await store.writeSnapshot!(stream, { revision: 1, version: 1, state });
-    expect(await store.readSnapshot!(stream)).toEqual({ revision: 1, version: 1, state });
+    await store.capabilities.snapshots!.writeSnapshot(stream, { revision: 1, version: 1, state });
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).toEqual({ revision: 1, version: 1, state });
     await store.append(stream, events(1), 1);
-    await store.inner.writeSnapshot!(stream, { revision: 2, version: 1, state });
-    expect(await store.readSnapshot!(stream)).toBeNull();
+    await store.inner.capabilities.snapshots!.writeSnapshot(stream, { revision: 2, version: 1, state });
+    expect(await store.capabilities.snapshots!.readSnapshot(stream)).toBeNull();
     expect(await store.snapshotProblems()).toContainEqual({ streamId: stream, revision: 2, problem: 'unsealed' });
   });
 
@@ -69,14 +69,14 @@ describe('sealed snapshots', () => {
     open.push(vouching);
     const stream = `task-${randomUUID()}`;
     await vouching.append(stream, events(3), 'no_stream');
-    await vouching.writeSnapshot!(stream, { revision: 1, version: 1, state });
-    expect(await vouching.readSnapshot!(stream)).toEqual({ revision: 1, version: 1, state });
+    await vouching.capabilities.snapshots!.writeSnapshot(stream, { revision: 1, version: 1, state });
+    expect(await vouching.capabilities.snapshots!.readSnapshot(stream)).toEqual({ revision: 1, version: 1, state });
     // The same file and keys opened without the signing key, as someone holding DATA_DIR would: a newer snapshot, resealed.
     const plain = openSealedSqliteStore(join(dir, 'vouched.sqlite'));
     open.push(plain);
-    await plain.writeSnapshot!(stream, { revision: 2, version: 1, state: { ...state, balancePaise: 9_900_000 } });
-    expect(await plain.readSnapshot!(stream)).toMatchObject({ revision: 2 });
-    expect(await vouching.readSnapshot!(stream)).toBeNull();
+    await plain.capabilities.snapshots!.writeSnapshot(stream, { revision: 2, version: 1, state: { ...state, balancePaise: 9_900_000 } });
+    expect(await plain.capabilities.snapshots!.readSnapshot(stream)).toMatchObject({ revision: 2 });
+    expect(await vouching.capabilities.snapshots!.readSnapshot(stream)).toBeNull();
     expect(await vouching.snapshotProblems()).toEqual([{ streamId: stream, revision: 2, problem: 'unopened' }]);
   });
 });

@@ -5,9 +5,8 @@
  * hands each page over as one JSON text, which the build's thread parses in a fraction of that time
  * and then only applies. With two cores, reading and applying run side by side.
  */
-import type { EventStore } from '@kamai/domain';
+import { type EventStore, capability } from '@kamai/domain';
 import { type EventPage, type EventPages, type ProjectedEvent, type ReadAhead, readPages } from '@kamai/projections';
-import { SqliteEventStore } from '../event-store/sqlite.ts';
 import type { KeyStoreLocation } from '../privacy/personal-data.ts';
 import { SealedEventStore } from '../privacy/sealed-store.ts';
 import { startTsThread } from '../ts-thread.ts';
@@ -52,20 +51,21 @@ export type ToReader = { kind: 'start'; after: number } | { kind: 'more' };
  */
 export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEvents?: number; readHereWhileStarting?: boolean } = {}): ReadAhead {
   const onThisThread = readPages(store);
-  const inner = store.inner;
-  if (!(inner instanceof SqliteEventStore)) return onThisThread;
+  const embedded = capability(store, 'embeddedFile');
+  const reads = capability(store, 'syncReads');
+  if (!embedded || !reads) return onThisThread;
   const threadFrom = options.threadFromEvents ?? THREAD_FROM_EVENTS;
   const keys = store.personal.location;
   const meanwhile = options.readHereWhileStarting ?? true;
   return (after, types, pageSize) =>
-    inner.headNow() - after >= threadFrom
-      ? readerThread({ file: inner.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys }, meanwhile ? onThisThread(after, types, pageSize) : null)
+    reads.headNow() - after >= threadFrom
+      ? readerThread({ file: embedded.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys }, meanwhile ? onThisThread(after, types, pageSize) : null)
       : onThisThread(after, types, pageSize);
 }
 
-/** The read-ahead for this store, if it has one (the SQLite store; KurrentDB is read on this thread). */
+/** The read-ahead for this store, if it has one (a log in a local file: SQLite; others are read on this thread). */
 export function readAheadFor(store: EventStore): ReadAhead | undefined {
-  return store instanceof SealedEventStore && store.inner instanceof SqliteEventStore ? sqliteReadAhead(store) : undefined;
+  return store instanceof SealedEventStore && capability(store, 'embeddedFile') ? sqliteReadAhead(store) : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@
  * own, reporting each position it reaches to the thread that serves HTTP.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { capability } from '@kamai/domain';
 import { ProjectionRunner, WAL_AUTOCHECKPOINT_PAGES, allProjections, openReadDb, sqliteConnectionOf } from '@kamai/projections';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { type KeyStoreLocation, personalDataAt } from '../privacy/personal-data.ts';
@@ -55,7 +56,7 @@ try {
   let stopping = false;
   handle = (message: ToThread) => {
     if (message.kind === 'wake') {
-      store.wakeSubscriptions?.();
+      capability(store, 'wake')?.wakeSubscriptions();
     } else if (message.kind === 'status') {
       runner.status().then(
         (status) => post({ kind: 'status', id: message.id, status }),

@@ -12,7 +12,7 @@ import {
   rupeeText,
   streams,
 } from '@kamai/contracts';
-import { userDecider } from '@kamai/domain';
+import { capability, userDecider } from '@kamai/domain';
 import { findUserRecord } from '@kamai/projections';
 import webpush from 'web-push';
 import { handleCommand } from '../commands/handle.ts';
@@ -135,7 +135,7 @@ export class AlertSender {
 
   /** Follows the log: a look each second, and at once after this process appends. */
   start(): void {
-    const unhook = this.deps.store.onAppended?.(() => this.wake());
+    const unhook = capability(this.deps.store, 'changeSignal')?.onAppended(() => this.wake());
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.timer.unref();
     this.unhook = unhook ?? null;

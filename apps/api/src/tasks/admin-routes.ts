@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type DeletedTaskBody, TaskInput, streams, msg } from '@kamai/contracts';
+import { type DeletedTaskBody, TaskInput, msg } from '@kamai/contracts';
 import { DomainError } from '@kamai/domain';
 import { findTask, listCatalogueTasks, listTaskFigures, toTaskBody } from '@kamai/projections';
 import { Hono } from 'hono';
@@ -10,7 +10,7 @@ import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { createTask, deleteTask, updateTask } from './commands.ts';
-import { etagOf, ifMatchRevision, pinnedTo, taskRevision } from './concurrency.ts';
+import { etagOf, ifMatchRevision, preconditioned, taskRevision } from './concurrency.ts';
 
 /** Before the body is looked at: 401 when signed out, 403 without the admin role. */
 const adminOnly = withRole('admin');
@@ -59,9 +59,7 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const taskId = c.req.param('id').toLowerCase();
     const expected = ifMatchRevision(c);
     const { maxTaskRewardPaise } = await loadLimits(deps.store);
-    const store = pinnedTo(deps.store, streams.task(taskId), expected);
-    const { position, revision } = await updateTask(store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise);
-    // The stream's revision, also when the edit changed nothing (then If-Match may name an older one).
+    const { position, revision } = await preconditioned(updateTask(deps.store, taskId, c.req.valid('json'), admin.id, deps.now(), maxTaskRewardPaise, expected));
     c.header('ETag', etagOf(revision));
     return c.json(await taskBodyAfter(deps, taskId, position), 200);
   })
@@ -69,8 +67,7 @@ export const adminTaskRoutes = new Hono<AppEnv>()
     const deps = c.var.deps;
     const admin = requireRole(c, 'admin');
     const taskId = c.req.param('id').toLowerCase();
-    const store = pinnedTo(deps.store, streams.task(taskId), ifMatchRevision(c));
-    const { position } = await deleteTask(store, taskId, admin.id, deps.now());
+    const { position } = await preconditioned(deleteTask(deps.store, taskId, admin.id, deps.now(), ifMatchRevision(c)));
     await deps.runner.waitFor(position);
     return c.json({ id: taskId, deleted: true } satisfies DeletedTaskBody, 200);
   });

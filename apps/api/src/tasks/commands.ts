@@ -20,13 +20,14 @@ export function createTask(store: EventStore, taskId: string, fields: TaskFields
   return handleCommand(store, streams.task(taskId), taskDecider, { type: 'CreateTask', data, now: now.toISOString() }, { actor: by });
 }
 
-export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date, maxRewardPaise?: number) {
+/** `expectedRevision`: the task's revision the admin edited (If-Match); a task that moved on throws WrongExpectedRevisionError. */
+export function updateTask(store: EventStore, taskId: string, fields: TaskFields, by: string, now: Date, maxRewardPaise?: number, expectedRevision?: number) {
   const data = { taskId, fields, by, ...(maxRewardPaise !== undefined && { maxRewardPaise }) };
-  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'UpdateTask', data, now: now.toISOString() }, { actor: by });
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'UpdateTask', data, now: now.toISOString() }, { actor: by }, { ...(expectedRevision !== undefined && { expectedRevision }) });
 }
 
-export function deleteTask(store: EventStore, taskId: string, by: string, now: Date) {
-  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'DeleteTask', data: { taskId, by }, now: now.toISOString() }, { actor: by });
+export function deleteTask(store: EventStore, taskId: string, by: string, now: Date, expectedRevision?: number) {
+  return handleCommand(store, streams.task(taskId), taskDecider, { type: 'DeleteTask', data: { taskId, by }, now: now.toISOString() }, { actor: by }, { ...(expectedRevision !== undefined && { expectedRevision }) });
 }
 
 /**

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.ts';
 
 /**
  * Optimistic concurrency for admin edits: a task's ETag is its stream's revision, and PUT and
- * DELETE must send it back in If-Match. The append then expects exactly that revision, so an edit
+ * DELETE must send it back in If-Match. The command is decided on exactly that revision, so an edit
  * made on an older copy is refused (412) instead of silently overwriting the newer one.
  */
 
@@ -30,25 +30,14 @@ export function ifMatchRevision(c: Context): number {
 }
 
 /**
- * The store as a command on `streamId` sees it, with every append to that stream expecting
- * `revision` whatever the command read. A conflict becomes the 412 (never retried: a retry would
- * decide on the newer task and overwrite it, which is what If-Match forbids).
+ * A command made with the If-Match revision (handleCommand's expectedRevision): a task that moved on
+ * (before the decision or at its append) answers 412, also for an edit that would change nothing.
  */
-export function pinnedTo(store: EventStore, streamId: string, revision: number): EventStore {
-  return new Proxy(store, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (key !== 'append') return typeof value === 'function' ? value.bind(target) : value;
-      const append: EventStore['append'] = async (id, events, expected) => {
-        if (id !== streamId) return target.append(id, events, expected);
-        try {
-          return await target.append(id, events, revision);
-        } catch (err) {
-          if (err instanceof WrongExpectedRevisionError) throw preconditionFailed();
-          throw err;
-        }
-      };
-      return append;
-    },
-  });
+export async function preconditioned<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    if (err instanceof WrongExpectedRevisionError) throw preconditionFailed();
+    throw err;
+  }
 }
