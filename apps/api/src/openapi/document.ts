@@ -260,8 +260,8 @@ export function openApiDocument(): Record<string, unknown> {
           in: 'header',
           required: false,
           description:
-            'The highest log position a command answer named (Kamai-Position) that this client has seen: the node answering waits (at most 10 s, never past the log head) until its read models reach it, so a read at one node sees a write made at another. Ignored when malformed.',
-          schema: { type: 'string', pattern: '^\\d+$' },
+            'The highest log position a command answer named (Kamai-Position) that this client has seen: the node answering waits (at most 10 s, never past the log head) until its read models reach it, so a read at one node sees a write made at another. Digits; any other value is ignored (it only ever delays a read), so no pattern is enforced.',
+          schema: { type: 'string' },
         },
       },
       headers: {
