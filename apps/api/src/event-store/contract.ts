@@ -455,13 +455,16 @@ export function describeEventStoreContract(
         const snapshots = capability(store, 'snapshots');
         if (!snapshots) return; // KurrentDB keeps none: streams fold from their first event
         const streamId = stream('snapshot');
+        // Snapshots of events that exist: a sealing store binds each to its event's chain hash.
+        await store.append(streamId, Array.from({ length: 10 }, (_, i) => event('Counted', { i })), 'no_stream');
         expect(await snapshots.readSnapshot(streamId)).toBeNull();
         await snapshots.writeSnapshot(streamId, { revision: 5, version: 1, state: { balance: 500 } });
         await snapshots.writeSnapshot(streamId, { revision: 3, version: 1, state: { balance: 300 } });
         expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 5, version: 1, state: { balance: 500 } });
         await snapshots.writeSnapshot(streamId, { revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
         expect(await snapshots.readSnapshot(streamId)).toEqual({ revision: 9, version: 1, state: { balance: 900, tags: ['a'] } });
-        expect((await snapshots.listSnapshots()).filter((kept) => kept.streamId === streamId)).toEqual([{ streamId, revision: 9, version: 1, state: { balance: 900, tags: ['a'] } }]);
+        // Listed as kept (a sealing store lists them sealed).
+        expect((await snapshots.listSnapshots()).filter((kept) => kept.streamId === streamId).map(({ state: _, ...kept }) => kept)).toEqual([{ streamId, revision: 9, version: 1 }]);
       });
     });
 
