@@ -124,7 +124,7 @@ export const SCREENS: Screen[] = [
   },
   { name: 'KYC review', role: 'reviewer', path: '/admin/kyc' },
   { name: 'finance queue', role: 'finance', path: '/admin/finance' },
-  ...(['batches', 'history', 'ledger', 'reconciliation', 'months'] as const).map(
+  ...(['batches', 'history', 'ledger', 'reconciliation', 'months', 'tax'] as const).map(
     (tab): Screen => ({
       name: `finance ${tab}`,
       role: 'finance',

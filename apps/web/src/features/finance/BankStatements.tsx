@@ -10,6 +10,7 @@ import { toast } from '../../lib/toast.ts';
 import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { bankStatementRunsQuery, useBankStatementMutation } from './payoutQueries.ts';
 import { MatchingSummary, StatementExceptions } from './StatementExceptions.tsx';
+import { SectionHeader } from './SectionHeader.tsx';
 
 /**
  * The bank statement against the ledger: a statement CSV is read by the server, which answers the
@@ -38,12 +39,7 @@ export function BankStatements() {
 
   return (
     <section aria-labelledby="statements-heading" className="grid gap-3">
-      <div className="grid gap-1">
-        <h2 id="statements-heading" className="text-lg font-semibold">
-          {t('statements.heading')}
-        </h2>
-        <p className="text-sm text-slate-600">{t('statements.intro')}</p>
-      </div>
+      <SectionHeader id="statements-heading" title={t('statements.heading')} intro={t('statements.intro')} />
       <div>
         <CsvFilePicker label={once.busy ? t('statements.reading') : t('statements.import')} busy={once.busy} onCsv={(csv) => void onCsv(csv)} />
       </div>

@@ -23,6 +23,7 @@ import {
   useCreateBatchMutation,
   useImportResultsMutation,
 } from './payoutQueries.ts';
+import { SectionHeader } from './SectionHeader.tsx';
 
 const card = 'grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
 
@@ -89,12 +90,7 @@ function NewBatch() {
 
   return (
     <section aria-labelledby="new-batch-heading" className="grid gap-3">
-      <div className="grid gap-1">
-        <h2 id="new-batch-heading" className="text-lg font-semibold">
-          {t('batches.newHeading')}
-        </h2>
-        <p className="text-sm text-slate-600">{t('batches.newIntro')}</p>
-      </div>
+      <SectionHeader id="new-batch-heading" title={t('batches.newHeading')} intro={t('batches.newIntro')} />
       <form
         noValidate
         className={card}

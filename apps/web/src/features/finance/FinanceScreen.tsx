@@ -22,6 +22,7 @@ import { AdjustmentConfirmDialog } from './AdjustmentConfirmDialog.tsx';
 import type { AdjustmentToConfirm } from './AdjustmentConfirmDialog.tsx';
 import { ledgerPersonQuery } from './ledgerPerson.ts';
 import type { LedgerPerson } from './ledgerPerson.ts';
+import { SectionHeader } from './SectionHeader.tsx';
 
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
 export function FinanceScreen() {
@@ -218,12 +219,7 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
 
   return (
     <section aria-labelledby="adjust-heading" className="grid gap-3">
-      <div className="grid gap-1">
-        <h2 id="adjust-heading" className="text-lg font-semibold">
-          {t('adjust.heading')}
-        </h2>
-        <p className="text-sm text-slate-600">{t('adjust.intro')}</p>
-      </div>
+      <SectionHeader id="adjust-heading" title={t('adjust.heading')} intro={t('adjust.intro')} />
       <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <MobileField label={t('adjust.mobile')} {...form.field('mobile')} />
         <TextField label={t('adjust.amount')} type="number" inputMode="decimal" min={0.01} step="0.01" {...form.field('amount')} />

@@ -2,6 +2,7 @@ import { type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BatchesTab } from './BatchesTab.tsx';
 import { MonthCloseTab } from './MonthClose.tsx';
+import { TaxTab } from './TaxTab.tsx';
 import { HistoryTab, ReconciliationTab, UserLedgerTab } from './LedgerTabs.tsx';
 import { FINANCE_TABS as TABS, type FinanceTab as Tab } from './financeSearch.ts';
 import { useFinanceSearch } from './useFinanceSearch.ts';
@@ -45,7 +46,7 @@ export function FinanceTabs({ queue }: { queue: ReactNode }) {
         ))}
       </div>
       <div role="tabpanel" id={`finance-panel-${active}`} aria-labelledby={`finance-tab-${active}`} className="grid gap-8">
-        {active === 'queue' ? queue : active === 'batches' ? <BatchesTab /> : active === 'history' ? <HistoryTab /> : active === 'ledger' ? <UserLedgerTab /> : active === 'months' ? <MonthCloseTab /> : <ReconciliationTab />}
+        {active === 'queue' ? queue : active === 'batches' ? <BatchesTab /> : active === 'history' ? <HistoryTab /> : active === 'ledger' ? <UserLedgerTab /> : active === 'months' ? <MonthCloseTab /> : active === 'tax' ? <TaxTab /> : <ReconciliationTab />}
       </div>
     </div>
   );

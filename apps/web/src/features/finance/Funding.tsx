@@ -14,6 +14,7 @@ import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { inputClass } from './styles.ts';
+import { SectionHeader } from './SectionHeader.tsx';
 
 // The query key is the URL the default read fetches.
 const PENDING_FUNDING_KEY = ['/api/admin/ledger/funding?status=pending'] as const;
@@ -46,12 +47,7 @@ export function Funding() {
   const [round, setRound] = useState(0);
   return (
     <section aria-labelledby="funding-heading" className="grid gap-3">
-      <div className="grid gap-1">
-        <h2 id="funding-heading" className="text-lg font-semibold">
-          {t('funding.heading')}
-        </h2>
-        <p className="text-sm text-slate-600">{t('funding.intro')}</p>
-      </div>
+      <SectionHeader id="funding-heading" title={t('funding.heading')} intro={t('funding.intro')} />
       <FundingForm key={round} onRecorded={() => setRound((n) => n + 1)} />
       <PendingFundings />
     </section>

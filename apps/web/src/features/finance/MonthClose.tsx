@@ -13,6 +13,7 @@ import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { linkButton } from './styles.ts';
+import { SectionHeader } from './SectionHeader.tsx';
 
 /** The month's trial balance as CSV, by the days entries take effect (what a close locks): docs/month-end.md. */
 function trialBalanceHref(month: string): string {
@@ -67,17 +68,13 @@ export function MonthCloseTab() {
 
   return (
     <section aria-labelledby="months-heading" className="grid gap-4">
-      <div className="grid gap-1">
-        <h2 id="months-heading" className="text-lg font-semibold">
-          {t('months.heading')}
-        </h2>
-        <p className="text-sm text-slate-600">{t('months.intro')}</p>
+      <SectionHeader id="months-heading" title={t('months.heading')} intro={t('months.intro')}>
         <p className="text-sm">
           <Link to="/admin/audit" className="inline-flex min-h-11 w-fit items-center font-medium text-emerald-700 underline">
             {t('months.auditLink')}
           </Link>
         </p>
-      </div>
+      </SectionHeader>
       {periods.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : periods.isError ? (

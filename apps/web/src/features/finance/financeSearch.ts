@@ -1,6 +1,9 @@
 import { compact, flag, isoDay, oneOf } from '../../lib/searchParams.ts';
 
-export const FINANCE_TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation', 'months'] as const;
+/** A tax quarter as the Tax tab names it (`2026-27-Q3`); which ones it offers is the tab's to say. */
+const taxQuarter = (value: unknown): string | undefined => (typeof value === 'string' && /^\d{4}-\d{2}-Q[1-4]$/.test(value) ? value : undefined);
+
+export const FINANCE_TABS = ['queue', 'batches', 'history', 'ledger', 'reconciliation', 'months', 'tax'] as const;
 export type FinanceTab = (typeof FINANCE_TABS)[number];
 
 export const HISTORY_STATUSES = ['settled', 'paid', 'failed', 'reversed', 'rejected'] as const;
@@ -16,6 +19,8 @@ export interface FinanceSearch {
   from?: string;
   to?: string;
   late?: true;
+  /** The Tax tab's quarter (this quarter when absent). */
+  quarter?: string;
 }
 
 export const financeSearch = (search: Record<string, unknown>): FinanceSearch =>
@@ -25,4 +30,5 @@ export const financeSearch = (search: Record<string, unknown>): FinanceSearch =>
     from: isoDay(search.from),
     to: isoDay(search.to),
     late: flag(search.late),
+    quarter: taxQuarter(search.quarter),
   });
