@@ -128,13 +128,19 @@ describe('reviewer figures', () => {
     await api(reviewer, 'POST', `/api/admin/submissions/${queue[0]!.id}/approve`, {});
     await api(reviewer, 'POST', `/api/admin/submissions/${queue[1]!.id}/reject`, { reason: 'The screenshot is blurred' });
 
+    // The audit case chose Hindi on the admin's account, and an account's language wins after
+    // sign-in: each language is set on the account before the screen is read in it.
+    const speak = async (language: 'en' | 'hi') => expect((await api(admin, 'PUT', '/api/profile', { language })).status).toBe(200);
+    await speak('en');
     const page = await signedIn(admin);
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const language of ['en', 'hi'] as const) {
+      await speak(language);
       await page.evaluate((lang) => localStorage.setItem('kamai.language', lang), language);
       await page.goto('/admin/reviewers');
       const row = page.getByTestId('reviewer-row').filter({ hasText: 'Rekha Verma' });
       await row.waitFor();
+      await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
       // Decisions, approved, rejected, changes asked, rejection rate, appeals lost.
       expect((await row.locator('td').allInnerTexts()).slice(0, 6)).toEqual(['2', '1', '1', '0', '50%', '0']);
       await expect.poll(() => page.getByTestId('team-rate').innerText()).toContain('50%');
