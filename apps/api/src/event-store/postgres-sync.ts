@@ -2,7 +2,7 @@
  * Synchronous queries on PostgreSQL, for the stores whose ports are synchronous (the key store is
  * used while events are sealed and opened, the throttles inside request checks). node-postgres is
  * asynchronous, so the queries run on a worker thread of their own with its own connection, and the
- * caller blocks on a shared flag (Atomics.wait) until the answer is posted back: the pattern of
+ * caller blocks on a shared counter (Atomics.wait) until the answer is posted back: the pattern of
  * `synckit`, in 100 lines without its TypeScript loader (the worker is plain CommonJS).
  *
  * Each query blocks the event loop for one round trip to the server, so callers cache (the key store
@@ -35,9 +35,10 @@ async function connected() {
   try { await c.connect(); } catch (err) { client = null; throw err; }
   return c;
 }
-const answer = (message) => {
-  port.postMessage(message);
-  Atomics.store(flags, 0, 1);
+// Each answer carries its query's id and counts one more on flags[0], which the caller waits on.
+const answer = (id, message) => {
+  port.postMessage({ id, ...message });
+  Atomics.add(flags, 0, 1);
   Atomics.notify(flags, 0);
 };
 port.on('message', async (message) => {
@@ -45,17 +46,17 @@ port.on('message', async (message) => {
     await Promise.allSettled([client && client.end(), listener && listener.end()]);
     client = null;
     listener = null;
-    return answer({ rows: [] });
+    return answer(message.id, { rows: [] });
   }
   try {
     const c = await connected();
     const params = (message.params || []).map((p) => (p instanceof Uint8Array ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
     const result = await c.query(message.sql, params);
-    answer({ rows: Array.isArray(result) ? result[result.length - 1].rows : result.rows });
+    answer(message.id, { rows: Array.isArray(result) ? result[result.length - 1].rows : result.rows });
   } catch (err) {
     // A connection in an unknown state is not reused.
     if (client && err && !err.code) { client.end().catch(() => {}); client = null; }
-    answer({ error: String((err && err.message) || err), code: err && err.code });
+    answer(message.id, { error: String((err && err.message) || err), code: err && err.code });
   }
 });
 let listener = null;
@@ -93,8 +94,10 @@ class SyncPostgresError extends Error {
 export class SyncPostgres {
   readonly #worker: Worker;
   readonly #port: MessagePort;
-  /** [0]: an answer is waiting; [1]: notifications heard on SHARED_CHANNEL. */
+  /** [0]: answers posted so far; [1]: notifications heard on SHARED_CHANNEL. */
   readonly #flags: Int32Array;
+  /** The id of the last message posted to the worker. */
+  #lastId = 0;
   #broken: string | null = null;
 
   constructor(url: string) {
@@ -117,18 +120,36 @@ export class SyncPostgres {
   /** Runs one statement (or several, without parameters) and answers the last one's rows. */
   query<Row>(sql: string, params: unknown[] = []): Row[] {
     if (this.#broken) throw new SyncPostgresError(`the PostgreSQL worker stopped: ${this.#broken}`);
-    Atomics.store(this.#flags, 0, 0);
-    this.#port.postMessage({ sql, params });
-    if (Atomics.wait(this.#flags, 0, 0, QUERY_TIMEOUT_MS) === 'timed-out') {
-      // A late answer would be taken for the next query's: this worker is done with.
+    const answer = this.#ask<{ rows: Row[] } | { error: string; code?: string }>({ sql, params }, QUERY_TIMEOUT_MS);
+    if (!answer) {
+      // A late answer would still be waiting on the port: this worker is done with.
       this.#broken = `no answer in ${QUERY_TIMEOUT_MS} ms`;
       void this.#worker.terminate();
       throw new SyncPostgresError(`PostgreSQL did not answer in ${QUERY_TIMEOUT_MS} ms`);
     }
-    const answer = receiveMessageOnPort(this.#port)?.message as { rows: Row[] } | { error: string; code?: string } | undefined;
-    if (!answer) throw new SyncPostgresError('the PostgreSQL worker answered nothing');
     if ('error' in answer) throw new SyncPostgresError(answer.error, answer.code);
     return answer.rows;
+  }
+
+  /**
+   * Posts one message and blocks until the worker's answer to it arrives, or `timeoutMs` passes
+   * (then undefined). Answers carry their message's id, and one that is not this message's is
+   * dropped: a caller only ever reads its own statement's rows.
+   */
+  #ask<Answer>(message: object, timeoutMs: number): Answer | undefined {
+    const id = ++this.#lastId;
+    const deadline = Date.now() + timeoutMs;
+    let seen = Atomics.load(this.#flags, 0);
+    this.#port.postMessage({ ...message, id });
+    for (;;) {
+      for (let received = receiveMessageOnPort(this.#port); received; received = receiveMessageOnPort(this.#port)) {
+        const { id: answered, ...answer } = received.message as { id: number };
+        if (answered === id) return answer as Answer;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.#flags, 0, seen, left) === 'timed-out') return undefined;
+      seen = Atomics.load(this.#flags, 0);
+    }
   }
 
   /** Runs `work` in one transaction on the worker's connection. */
@@ -156,9 +177,7 @@ export class SyncPostgres {
   close(): void {
     if (!this.#broken) {
       try {
-        Atomics.store(this.#flags, 0, 0);
-        this.#port.postMessage({ close: true });
-        Atomics.wait(this.#flags, 0, 0, 2000);
+        this.#ask({ close: true }, 2000);
       } catch {
         // closing anyway
       }
