@@ -1,5 +1,5 @@
 /**
- * Races across three API nodes on one PostgreSQL log (each node with a DATA_DIR of its own): what
+ * Races across three API nodes on one PostgreSQL log and one S3 bucket (each node with a DATA_DIR of its own): what
  * decides them is the stream's revision in the shared log, not any node's read models. Fifty users,
  * spread over the nodes, submitting proof for a ten-slot task at once: exactly ten slots taken.
  * Fifty claims of one person's KYC bonus at once over the three nodes: exactly one credit.
@@ -8,7 +8,7 @@
 import { type KycDocumentBody, LOG_POSITION_HEADER, type TaskBody, streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitDocument } from '../kyc/testing.ts';
-import { uploadedImage } from '../tasks/testing.ts';
+import { upload } from '../tasks/testing.ts';
 import { type Nodes, startNodes } from '../testing/nodes.ts';
 import { signUpAt } from '../testing/process.ts';
 import type { TestClient, TestResponse } from '../testing/server.ts';
@@ -44,11 +44,21 @@ describe('races across three API nodes on one PostgreSQL log', () => {
     const taskId = created.body.id;
     const position = { [LOG_POSITION_HEADER]: created.headers.get(LOG_POSITION_HEADER)! };
 
-    // Each user at one node, for the upload and the submission (objects are on each node's disk here).
+    // Each user uploads through one node, straight into the shared bucket, and submits at the next:
+    // the node that checks the proof finds the object another node signed the upload for.
     const users = await Promise.all(Array.from({ length: USERS }, (_, i) => signUpAt(store, urls()[i % 3]!, `Worker${i}`)));
-    const images = await Promise.all(users.map((user) => uploadedImage({ url: user.baseUrl }, user)));
+    const images = await Promise.all(
+      users.map(async (user) => {
+        const uploaded = await upload({ url: user.baseUrl }, user);
+        expect(new URL(uploaded.uploadURL).origin).toBe(started.s3.endpoint);
+        expect(uploaded.putStatus).toBe(200);
+        return uploaded.objectURL;
+      }),
+    );
     const results = await Promise.all(
-      users.map((user, i) => retryBusy(() => user.request('POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: images[i], proofDescription: 'Rated 5 stars' }, position))),
+      users.map((user, i) =>
+        retryBusy(() => user.clone(urls()[(i + 1) % 3]).request('POST', `/api/tasks/${taskId}/submit-proof`, { proofImageUrl: images[i], proofDescription: 'Rated 5 stars' }, position)),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(SLOTS);
     for (const refused of results.filter((r) => r.status !== 201)) {

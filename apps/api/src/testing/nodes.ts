@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { createTestDatabase } from '../event-store/postgres-testing.ts';
+import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
 import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { openEventStore } from '../server.ts';
 import { type ApiProcess, startApiProcess } from './process.ts';
@@ -16,16 +17,19 @@ export interface Nodes {
   store: SealedEventStore;
   /** The shared database's URL. */
   url: string;
+  /** The S3 server every node keeps uploaded objects in (s3rver on loopback). */
+  s3: { endpoint: string; bucket: string };
   close(): Promise<void>;
 }
 
 /**
  * Starts `count` API processes at once on a new database (the first to take the schema lock creates
- * the tables, the others find them), with what every node must share besides it: the KEK, the
- * server secret and the ledger's signing key.
+ * the tables, the others find them), with what every node must share besides it: one S3 bucket for
+ * uploaded objects, the KEK, the server secret and the ledger's signing key.
  */
 export async function startNodes(count: number, extraEnv: Record<string, string> = {}): Promise<Nodes> {
   const database = await createTestDatabase();
+  const s3 = await startS3rver();
   const dirs: string[] = [];
   const dataDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'kamai-node-'));
@@ -35,6 +39,12 @@ export async function startNodes(count: number, extraEnv: Record<string, string>
   const env = {
     EVENT_STORE: 'postgres',
     DATABASE_URL: database.url,
+    OBJECT_STORAGE: 's3',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     APP_SECRET: randomBytes(24).toString('hex'),
     LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
@@ -48,6 +58,7 @@ export async function startNodes(count: number, extraEnv: Record<string, string>
     await Promise.all(nodes.map((n) => n.stop()));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     await database.drop();
+    await s3.close();
   };
   try {
     const failed = started.find((s) => s.status === 'rejected');
@@ -57,5 +68,5 @@ export async function startNodes(count: number, extraEnv: Record<string, string>
     await close();
     throw err;
   }
-  return { nodes, store, url: database.url, close };
+  return { nodes, store, url: database.url, s3: { endpoint: s3.endpoint, bucket: s3.bucket }, close };
 }
