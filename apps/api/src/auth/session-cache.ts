@@ -46,8 +46,11 @@ function changeSignalled(store: EventStore): ChangeSignalledStore | null {
  * `data_version`, which moves only when another connection commits, plus this process's own
  * appends) says whether anything was committed since the last look. Unchanged, the cache is current
  * with no read at all; changed, the session events since then are read at once, synchronously, so
- * no request waits for a subscription's poll. Other stores (KurrentDB) are followed by a
- * subscription, and a request waits until it has reached the store's head.
+ * no request waits for a subscription's poll. Other stores (PostgreSQL, KurrentDB) are followed by a
+ * subscription, and a request waits until it has reached the store's head; on PostgreSQL, whose
+ * change signal comes from LISTEN/NOTIFY, only when another node has written since the cache last
+ * reached the head or this process's own appends are not applied yet (another node's commit is
+ * seen once its notification arrives, milliseconds later).
  *
  * Following the same events, it notes per user the position of the last event that changed their
  * record, and of the last that changed their wallet figures, in the read models (userChangedAt), so
@@ -64,6 +67,14 @@ export class SessionCache {
   private readonly turn = new OncePerTurn();
   private waiters = new Set<{ target: number; resolve: (reached: boolean) => void }>();
   private subscription: AllSubscription | null = null;
+  /**
+   * A followed store's change signal, when it has one without synchronous reads (PostgreSQL): while
+   * no other node has written since the cache last reached the head, and this process's own appends
+   * are applied, a request needs no round trip for the head.
+   */
+  private readonly followedSignal: ChangeSignal | undefined;
+  /** The external version read before the head the cache last reached (-1: none). */
+  private reachedVersion = -1;
   private following: Promise<void> | null = null;
   private broken = false;
   /** Per user, the position of the last event seen that changes their record, and their wallet figures. */
@@ -73,6 +84,7 @@ export class SessionCache {
 
   constructor(private readonly store: EventStore) {
     this.signalled = changeSignalled(store);
+    this.followedSignal = this.signalled ? undefined : capability(store, 'changeSignal');
   }
 
   async start(): Promise<void> {
@@ -127,7 +139,16 @@ export class SessionCache {
         return false;
       }
     }
-    return this.waitForHead(timeoutMs);
+    const signal = this.followedSignal;
+    if (!signal) return this.waitForHead(timeoutMs);
+    // Read before the head: another node's commit after this moves it for the next request.
+    const version = signal.externalVersion();
+    // Nothing from other nodes since: this process's own appends are all there is to wait for.
+    if (version === this.reachedVersion) return this.waitUntil(signal.localHead, timeoutMs);
+    return this.waitForHead(timeoutMs).then((reached) => {
+      if (reached) this.reachedVersion = version;
+      return reached;
+    });
   }
 
   /** Applies what was committed since the last look (nothing is read while nothing moved). */
@@ -151,7 +172,11 @@ export class SessionCache {
   }
 
   private async waitForHead(timeoutMs: number): Promise<boolean> {
-    const head = await this.store.headPosition();
+    return this.waitUntil(await this.store.headPosition(), timeoutMs);
+  }
+
+  /** True once the subscription has applied `head` (at once when it has), false after `timeoutMs`. */
+  private waitUntil(head: number, timeoutMs: number): boolean | Promise<boolean> {
     if (this.position >= head) return true;
     return new Promise<boolean>((resolve) => {
       const waiter = {

@@ -123,6 +123,33 @@ describe('postgres event store', () => {
     expect(seen.events.map((e) => e.type)).toEqual(['A', 'B', 'C']);
   });
 
+  it("signals another node's commits through externalVersion (once its notification arrives), and its own appends through localHead", async () => {
+    const mine = node();
+    const other = node();
+    const [s, t] = [stream('signal-s'), stream('signal-t')];
+    await mine.append(stream('signal-warm-up'), [event('Opened')], 'no_stream');
+    // Until LISTEN is up nothing says another node wrote: every look is a change.
+    await expect.poll(() => mine.externalVersion() === mine.externalVersion(), { timeout: 5_000 }).toBe(true);
+    const before = mine.externalVersion();
+    const own = await mine.append(s, [event('A')], 'no_stream');
+    await mine.append(s, [event('B')], 0);
+    // Its own commits (their notifications come back to it too) move localHead, never externalVersion.
+    await sleep(200);
+    expect(mine.externalVersion()).toBe(before);
+    expect(mine.localHead).toBeGreaterThan(own.position);
+    expect(mine.localRevisionOf(s)).toBe(1);
+    await other.append(t, [event('C')], 'no_stream');
+    await expect.poll(() => mine.externalVersion(), { timeout: 5_000 }).not.toBe(before);
+    expect(mine.localRevisionOf(t)).toBeUndefined();
+    // A dropped LISTEN connection counts as a change (what was notified meanwhile is lost).
+    const settled = mine.externalVersion();
+    const admin = new pg.Client({ connectionString: database.url });
+    clients.push(admin);
+    await admin.connect();
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    await expect.poll(() => mine.externalVersion(), { timeout: 5_000 }).not.toBe(settled);
+  });
+
   it('keeps snapshots, the newer one winning, and lists them', async () => {
     const store = node();
     const streamId = stream('snapshot');

@@ -18,7 +18,13 @@
  * - Read your writes: a read waits (briefly) until this process's own acknowledged appends are
  *   below that line, so an append followed by readAll or headPosition sees itself.
  * - Change signals: each append NOTIFYs at commit; a subscription waits on LISTEN (one connection per
- *   store), with a slow poll as a fallback for a lost connection or notification.
+ *   store), with a slow poll as a fallback for a lost connection or notification. The same
+ *   notifications are the store's `changeSignal`: one sent by a backend that is not one of this
+ *   store's own connections is another node's commit and moves `externalVersion`, so the command
+ *   handler's cached stream states are read again only when another node wrote (or the LISTEN
+ *   connection is down, when every look counts as a change). Another node's commit is seen once its
+ *   notification has arrived, a few milliseconds after it; a decision made before that fails its
+ *   append's revision check and is made again on the new events.
  * - Tamper evidence (chain.ts): per-stream chains and heads are written with the append; no event
  *   stores a log link (appends from many nodes interleave, and one lock over every append would
  *   serialise them), so the log chain is computed over the log's order, as on KurrentDB.
@@ -30,6 +36,7 @@ import {
   type AppendResult,
   type EventMetadata,
   type EventStore,
+  type ChangeSignal,
   type EventStoreCapabilities,
   type SnapshotStore,
   type SubscriptionWake,
@@ -67,8 +74,14 @@ const CREATE_RACE_RETRIES = 20;
 const OWN_WRITES_WAIT_MS = 10_000;
 /** How long after losing its LISTEN connection a store opens another, in ms. */
 const RELISTEN_MS = 100;
-/** How often a subscription held back by a running transaction looks again, in ms. */
-const HELD_BACK_MS = 5;
+/**
+ * How often a subscription held back by a running transaction looks again, in ms. An append that
+ * holds it back notifies when it commits, which wakes the subscription at once; this look is for a
+ * transaction that notifies nobody (another database's, a shared store's, or a node that died).
+ */
+const HELD_BACK_MS = 20;
+/** Streams whose last own revision the change signal remembers before it forgets them all. */
+const LOCAL_REVISIONS_KEPT = 10_000;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -96,8 +109,9 @@ const EVENT_COLUMNS = 'e.position, e.event_id, e.stream_id, e.revision, e.type, 
  * present even when no row is): one statement, so one snapshot decides both.
  */
 function visibleSql(columns: string): string {
+  // `committed`: the newest committed position, visible or not (a subscription held back looks again soon).
   return `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-    SELECT h.xmin::text AS horizon, v.* FROM h LEFT JOIN LATERAL (
+    SELECT h.xmin::text AS horizon, (SELECT max(position) FROM kamai.events)::text AS committed, v.* FROM h LEFT JOIN LATERAL (
       SELECT ${columns} FROM kamai.events e WHERE e.position > $1 AND e.transaction_id < h.xmin ORDER BY e.position LIMIT $2
     ) v ON true`;
 }
@@ -114,9 +128,9 @@ const INSERT_SQL = `WITH inserted AS (
   )
   SELECT pg_notify('${CHANNEL}', $12::text)`;
 
-export class PostgresEventStore implements EventStore, SnapshotStore, SubscriptionWake, ChainSource, CheckpointStore {
-  /** No change signal or synchronous reads: other nodes append too, and every read is a round trip. */
-  readonly capabilities: EventStoreCapabilities = { snapshots: this, wake: this, chain: this, checkpoints: this };
+export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSignal, SubscriptionWake, ChainSource, CheckpointStore {
+  /** No synchronous reads: every read is a round trip. */
+  readonly capabilities: EventStoreCapabilities = { snapshots: this, changeSignal: this, wake: this, chain: this, checkpoints: this };
   readonly #pool: pg.Pool;
   readonly #connectionString: string;
   readonly #fallbackPollMs: number;
@@ -126,6 +140,16 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
   /** The highest transaction id of this process's acknowledged appends (reads wait until it is below the line). */
   #ownXid = 0n;
   #closed = false;
+  /** The backend process ids of this store's pooled connections: their notifications are its own appends. */
+  readonly #ownBackends = new Set<number>();
+  /** Notifications of other nodes' commits (and LISTEN connections made) so far. */
+  #externalVersion = 0;
+  /** Whether the LISTEN connection is up: without it, nothing says another node wrote. */
+  #listening = false;
+  readonly #localRevisions = new Map<string, number>();
+  #localRevisionsEpoch = 0;
+  #localHead = 0;
+  readonly #appendedListeners = new Set<(position: number) => void>();
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
     this.#connectionString = connectionString;
@@ -133,6 +157,14 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     this.#pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
     // An idle connection's error (the server restarted) must not crash the process; the pool replaces it.
     this.#pool.on('error', () => {});
+    this.#pool.on('connect', (client) => {
+      const backend = backendOf(client);
+      if (backend !== null) this.#ownBackends.add(backend);
+    });
+    this.#pool.on('remove', (client) => {
+      const backend = backendOf(client);
+      if (backend !== null) this.#ownBackends.delete(backend);
+    });
     this.#ready = this.#pool.query(`BEGIN; ${SCHEMA_SQL} COMMIT;`).then(() => undefined);
     this.#ready.catch(() => {}); // reported by every call that awaits it
   }
@@ -147,6 +179,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
       const outcome = await this.#tryAppend(streamId, serialized, expected);
       if (outcome.kind === 'written') {
         if (outcome.xid > this.#ownXid) this.#ownXid = outcome.xid;
+        this.#appended(streamId, outcome.result);
         this.wakeSubscriptions();
         return outcome.result;
       }
@@ -228,6 +261,41 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     }
   }
 
+  /** This process's own append, for the change signal. */
+  #appended(streamId: string, result: AppendResult): void {
+    if (!this.#localRevisions.has(streamId) && this.#localRevisions.size >= LOCAL_REVISIONS_KEPT) {
+      this.#localRevisions.clear();
+      this.#localRevisionsEpoch++;
+    }
+    this.#localRevisions.set(streamId, result.nextExpectedRevision);
+    if (result.position > this.#localHead) this.#localHead = result.position;
+    for (const listener of this.#appendedListeners) listener(this.#localHead);
+  }
+
+  externalVersion(): number {
+    if (this.#listening) return this.#externalVersion;
+    // Nobody is listening (yet, or any more): every look is a change, and the listener is (re)opened.
+    this.#listen().catch(() => {});
+    return ++this.#externalVersion;
+  }
+
+  localRevisionOf(streamId: string): number | undefined {
+    return this.#localRevisions.get(streamId);
+  }
+
+  get localRevisionsEpoch(): number {
+    return this.#localRevisionsEpoch;
+  }
+
+  get localHead(): number {
+    return this.#localHead;
+  }
+
+  onAppended(listener: (position: number) => void): () => void {
+    this.#appendedListeners.add(listener);
+    return () => this.#appendedListeners.delete(listener);
+  }
+
   async #findRetried(streamId: string, expected: ExpectedRevision, ids: string[]): Promise<AppendResult | undefined> {
     const { rows } = await this.#pool.query<{ event_id: string; stream_id: string; revision: string; position: string }>(
       'SELECT event_id, stream_id, revision, position FROM kamai.events WHERE event_id = ANY($1::uuid[])',
@@ -264,20 +332,22 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     const { after, limit } = options;
     assertPosition(after);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limit ${limit} must be a positive integer`);
-    return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, limit, true)).map(toRecordedEvent);
+    return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, limit, true)).rows.map(toRecordedEvent);
   }
 
   /**
    * Rows below the line of running transactions. `ownWrites`: first wait until this process's
    * acknowledged appends are below it (another node's running append may hold it back for a moment).
    */
-  async #readVisible<Row extends EventRow>(sql: string, after: number, limit: number, ownWrites: boolean): Promise<Row[]> {
+  async #readVisible<Row extends EventRow>(sql: string, after: number, limit: number, ownWrites: boolean): Promise<{ rows: Row[]; committed: number }> {
     await this.#ready;
     const until = Date.now() + OWN_WRITES_WAIT_MS;
     for (;;) {
-      const { rows } = await this.#pool.query<Row & { horizon: string }>(sql, [after, limit]);
+      const { rows } = await this.#pool.query<Row & { horizon: string; committed: string | null }>(sql, [after, limit]);
       const horizon = BigInt(rows[0]?.horizon ?? '0');
-      if (!ownWrites || this.#ownXid < horizon || Date.now() > until) return rows.filter((row) => row.position !== null);
+      if (!ownWrites || this.#ownXid < horizon || Date.now() > until) {
+        return { rows: rows.filter((row) => row.position !== null), committed: Number(rows[0]?.committed ?? 0) };
+      }
       await delay(2);
     }
   }
@@ -303,11 +373,16 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     return rows[0]?.position ? Number(rows[0].position) : 0;
   }
 
-  /** Rows for a subscription: no wait for own writes (it follows the log as it becomes readable). @internal */
-  async readForSubscription(after: number): Promise<RecordedEvent[]> {
+  /**
+   * Rows for a subscription: no wait for own writes (it follows the log as it becomes readable), and
+   * whether committed events lie beyond them, held back by a running transaction. @internal
+   */
+  async readForSubscription(after: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     // A LISTEN connection lost meanwhile is opened again (the fallback poll delivers until then).
     this.#listen().catch(() => {});
-    return (await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false)).map(toRecordedEvent);
+    const { rows, committed } = await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false);
+    const events = rows.map(toRecordedEvent);
+    return { events, heldBack: committed > (events.at(-1)?.position ?? after) };
   }
 
   subscribeToAll(options: { after: number }): AllSubscription {
@@ -332,18 +407,27 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     const lost = () => {
       if (this.#listener !== opening) return;
       this.#listener = null;
+      this.#listening = false;
       client.end().catch(() => {});
       // Subscriptions waiting for a notification would otherwise wait for their fallback poll.
       if (!this.#closed && this.#subscriptions.size > 0) setTimeout(() => this.#listen().catch(() => {}), RELISTEN_MS).unref();
     };
-    client.on('notification', () => this.wakeSubscriptions());
+    client.on('notification', (notification) => {
+      // An own append woke the subscriptions when it committed.
+      if (this.#ownBackends.has(notification.processId)) return;
+      this.#externalVersion++;
+      this.wakeSubscriptions();
+    });
     client.on('error', lost);
     client.on('end', lost);
     const opening = client
       .connect()
       .then(() => client.query(`LISTEN ${CHANNEL}`))
       .then(() => {
-        // Anything committed while the connection was down is looked at now.
+        // Anything committed while the connection was down is looked at now, by subscriptions and by
+        // the command handler's cached states.
+        this.#externalVersion++;
+        this.#listening = true;
         this.wakeSubscriptions();
         return client;
       });
@@ -389,7 +473,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
   async readChain(after: number, limit: number): Promise<ChainedEvent[]> {
     this.#assertOpen();
     assertPosition(after);
-    const rows = await this.#readVisible<ChainRow>(READ_CHAIN_SQL, after, limit, true);
+    const { rows } = await this.#readVisible<ChainRow>(READ_CHAIN_SQL, after, limit, true);
     return rows.map((row) => ({
       position: Number(row.position),
       streamId: row.stream_id,
@@ -461,6 +545,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, Subscripti
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
     const listener = this.#listener;
     this.#listener = null;
+    this.#listening = false;
     if (listener) await listener.then((client) => client.end()).catch(() => {});
     await this.#ready.catch(() => {});
     await this.#pool.end();
@@ -518,7 +603,7 @@ class PostgresAllSubscription implements AllSubscription {
     try {
       while (!this.#closed) {
         this.#woken = false;
-        const batch = await this.#store.readForSubscription(this.#after);
+        const { events: batch, heldBack } = await this.#store.readForSubscription(this.#after);
         for (const recorded of batch) {
           if (this.#closed) return;
           this.#after = recorded.position;
@@ -527,7 +612,6 @@ class PostgresAllSubscription implements AllSubscription {
         if (batch.length === SUBSCRIPTION_BATCH || this.#closed) continue;
         // Committed events beyond what could be read: a running transaction holds them back, and
         // its end may notify nobody (another database's, or a node that died): look again soon.
-        const heldBack = (await this.#store.committedHead()) > this.#after;
         await this.#wait(heldBack ? HELD_BACK_MS : this.#fallbackPollMs);
       }
     } finally {
@@ -582,6 +666,11 @@ function duplicatedId(error: unknown): string | undefined {
 
 function assertPosition(after: number): void {
   if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
+}
+
+/** The server process behind a connection (node-postgres keeps it from the start-up message). */
+function backendOf(client: pg.PoolClient): number | null {
+  return (client as pg.PoolClient & { processID?: number | null }).processID ?? null;
 }
 
 function delay(ms: number): Promise<void> {
