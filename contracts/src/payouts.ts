@@ -30,6 +30,7 @@ export const PAYOUT_MESSAGES = {
   alreadyBatched: 'A withdrawal can be in one open batch only: already in a batch: {ids}',
   withBank: 'This withdrawal is in a payout batch: its result comes from the bank\'s results file',
   notInBatch: 'This withdrawal is not in this batch',
+  valueDateLine: 'Line {line}: give the value date as YYYY-MM-DD',
 } as const;
 
 /** POST /api/admin/payout-batches */
@@ -80,7 +81,9 @@ export type PayoutBatchBody = v.InferOutput<typeof PayoutBatchBody>;
 /** The bank bulk-transfer file's columns, in order (docs/payouts.md). */
 export const BANK_FILE_COLUMNS = ['reference', 'amount', 'mode', 'ifsc', 'account_number', 'beneficiary_name', 'upi_id', 'narration'] as const;
 /** The results file's columns (any order; more columns are ignored). */
-export const RESULTS_COLUMNS = ['reference', 'amount', 'status', 'utr', 'failure_reason'] as const;
+export const RESULTS_COLUMNS = ['reference', 'amount', 'status', 'utr', 'failure_reason', 'value_date'] as const;
+/** Columns a results file may leave out: `value_date` (the bank's value date, an IST day) is the day it is read when absent. */
+export const RESULTS_OPTIONAL_COLUMNS: readonly (typeof RESULTS_COLUMNS)[number][] = ['failure_reason', 'value_date'];
 /** The results file's statuses. */
 export const RESULT_STATUSES = ['SUCCESS', 'FAILED', 'REVERSED'] as const;
 

@@ -89,6 +89,10 @@ export const LEDGER_TEXTS = {
   tax_refund: 'Tax given back under {code}',
   /** Not a wallet entry: withheld tax deposited with the government (platform:tax_payable -> platform:bank). */
   tax_deposit: 'Tax deposited for {quarter}, challan {bsrCode}/{serial} of {date}',
+  /** Not a wallet entry: a bank fee on a statement line (expense:bank_charges -> platform:bank). */
+  bank_charge: 'Bank charges on the statement of {date}',
+  /** Not a wallet entry: a statement difference written off by two finance members. */
+  reconciliation_difference: 'Statement difference written off, dated {date}',
 } as const satisfies Record<string, string>;
 export type LedgerTextKind = keyof typeof LEDGER_TEXTS;
 

@@ -5,6 +5,7 @@ import { REJECT_REASON_MAX_LENGTH } from './tasks.ts';
 import { noControlCharacters } from './text.ts';
 import { TaxRuleBody, TaxRulesInput } from './tax.ts';
 import { refusal } from './refusal.ts';
+import { TaxDeductorInput } from './tax-returns.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -113,6 +114,10 @@ export const SettingsBody = v.object({
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
   /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
   taxRules: v.array(TaxRuleBody),
+  /** Who deducts the tax (the certificates' and the return's deductor): null until set. */
+  taxDeductorTan: v.nullable(v.string()),
+  taxDeductorName: v.nullable(v.string()),
+  taxDeductorAddress: v.nullable(v.string()),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -178,6 +183,7 @@ export const SettingsUpdateRequest = v.object({
   inviterMonthlyCap: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   statementMatchTolerance: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  ...TaxDeductorInput,
 });
 
 /**

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Day, istDay } from './days.ts';
 import { RupeeAmount } from './money.ts';
 import { refusal } from './refusal.ts';
+import { noControlCharacters } from './text.ts';
 
 /**
  * The tax withheld after it is withheld (docs/tax.md): its deposits to the government (challans),
@@ -19,7 +20,21 @@ export const TAX_RETURN_MESSAGES = {
   beforeQuarter: 'A deposit for {quarter} is made on or after the quarter’s first day',
   amount: 'Enter the amount deposited in rupees, more than zero, with at most two decimals',
   duplicate: 'This challan (BSR code, serial and day) is already recorded',
+  tan: 'The TAN is 4 letters, 5 digits and a letter, e.g. DELK12345A',
+  deductorName: 'Give the deductor’s name, at most 120 characters',
+  deductorAddress: 'Give the deductor’s address, at most 300 characters',
 } as const;
+
+/** The deductor's TAN (tax deduction and collection account number): AAAA99999A. */
+export const TAN_PATTERN = /^[A-Z]{4}\d{5}[A-Z]$/;
+const deductorText = (max: number, message: ReturnType<typeof refusal>) =>
+  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, message), noControlCharacters());
+/** The deductor's details as settings (docs/tax.md): each set on its own, a plain setting. */
+export const TaxDeductorInput = {
+  taxDeductorTan: v.optional(v.pipe(v.string(refusal('taxReturn.tan')), v.trim(), v.toUpperCase(), v.regex(TAN_PATTERN, refusal('taxReturn.tan')))),
+  taxDeductorName: v.optional(deductorText(120, refusal('taxReturn.deductorName'))),
+  taxDeductorAddress: v.optional(deductorText(300, refusal('taxReturn.deductorAddress'))),
+};
 
 /** The quarters of a financial year: Q1 April–June … Q4 January–March. */
 const QUARTER = /^(\d{4})-(\d{2})-Q([1-4])$/;
@@ -137,8 +152,14 @@ export const TaxReturnRow = v.strictObject({
 });
 export type TaxReturnRow = v.InferOutput<typeof TaxReturnRow>;
 
+/** The deductor as the settings name it: `name` Kamai until set, `tan` and `address` null until set. */
+export const TaxDeductorBody = v.strictObject({ name: v.string(), tan: v.nullable(v.string()), address: v.nullable(v.string()) });
+export type TaxDeductorBody = v.InferOutput<typeof TaxDeductorBody>;
+
 export const TaxReturnBody = v.strictObject({
   quarter: v.string(),
+  /** The return's deductor header. */
+  deductor: TaxDeductorBody,
   from: v.string(),
   to: v.string(),
   rows: v.array(TaxReturnRow),
@@ -149,7 +170,7 @@ export type TaxReturnBody = v.InferOutput<typeof TaxReturnBody>;
 /** Per person per quarter: what Form 16A carries. */
 export const TaxCertificateBody = v.strictObject({
   quarter: v.string(),
-  deductor: v.strictObject({ name: v.string() }),
+  deductor: TaxDeductorBody,
   deductee: v.strictObject({ userId: v.string(), name: v.string(), pan: v.string() }),
   period: v.strictObject({ from: v.string(), to: v.string() }),
   amountPaid: v.string(),

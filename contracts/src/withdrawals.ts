@@ -192,6 +192,11 @@ export const MarkWithdrawalPaidRequest = v.object({
     v.trim(),
     v.regex(/^[A-Za-z0-9][A-Za-z0-9 ./_-]{3,63}$/, refusal('api.transferReference')),
   ),
+  /**
+   * The bank's value date (IST day `YYYY-MM-DD`, not in the future): the payout's effective day in
+   * the books (docs/month-end.md); the day it is recorded when absent or empty. In a closed month: 409.
+   */
+  valueDate: v.optional(v.union([v.pipe(v.literal(''), v.transform(() => undefined)), Day(refusal('period.valueDate'))], refusal('period.valueDate'))),
 });
 export type MarkWithdrawalPaidRequest = v.InferOutput<typeof MarkWithdrawalPaidRequest>;
 

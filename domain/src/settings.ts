@@ -37,8 +37,15 @@ export interface SettingsState {
   cannedReasons: readonly CannedReason[];
   /** Tax withheld at payout (docs/tax.md): DEFAULT_TAX_RULES until finance sets them. */
   taxRules: readonly TaxRule[];
+  /** Who deducts the tax (certificates, the return's header): null until set. */
+  taxDeductor: Record<TaxDeductorKey, string | null>;
   requests: Readonly<Record<string, SettingsChangeRequest>>;
 }
+
+/** The deductor's details: plain settings, each changed on its own. */
+export const TAX_DEDUCTOR_KEYS = ['taxDeductorTan', 'taxDeductorName', 'taxDeductorAddress'] as const;
+export type TaxDeductorKey = (typeof TAX_DEDUCTOR_KEYS)[number];
+const NO_DEDUCTOR: Record<TaxDeductorKey, string | null> = { taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null };
 
 const withRequest = (state: SettingsState, id: string, change: Partial<SettingsChangeRequest>): SettingsState => {
   const request = state.requests[id];
@@ -46,7 +53,7 @@ const withRequest = (state: SettingsState, id: string, change: Partial<SettingsC
 };
 
 export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
-  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, requests: {} }),
+  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, taxDeductor: NO_DEDUCTOR, requests: {} }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'SettingsUpdated': {
@@ -62,6 +69,11 @@ export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
           limits,
           cannedReasons: event.data.cannedReasons ?? state.cannedReasons,
           taxRules: event.data.taxRules ?? state.taxRules,
+          taxDeductor: {
+            taxDeductorTan: event.data.taxDeductorTan ?? state.taxDeductor.taxDeductorTan,
+            taxDeductorName: event.data.taxDeductorName ?? state.taxDeductor.taxDeductorName,
+            taxDeductorAddress: event.data.taxDeductorAddress ?? state.taxDeductor.taxDeductorAddress,
+          },
         };
       }
       case 'SettingsChangeRequested': {
@@ -91,6 +103,9 @@ export interface UpdateSettings {
     /** A control setting: the whole list. */
     taxRules?: readonly TaxRule[];
     by: string;
+    taxDeductorTan?: string;
+    taxDeductorName?: string;
+    taxDeductorAddress?: string;
     requestId: string;
   } & Partial<Limits>;
   now: string;
@@ -117,6 +132,12 @@ export function decideUpdateSettings(command: UpdateSettings, state: SettingsSta
   }
   if (cannedReasons !== undefined && !sameReasons(cannedReasons, state.cannedReasons)) {
     changes.cannedReasons = cannedReasons.map(({ en, hi }) => ({ en, hi }));
+    changed = true;
+  }
+  for (const key of TAX_DEDUCTOR_KEYS) {
+    const value = command.data[key];
+    if (value === undefined || value === state.taxDeductor[key]) continue;
+    changes[key] = value;
     changed = true;
   }
   const controlChanges: ControlLimitValues = {};

@@ -95,6 +95,19 @@ describe('requesting an adjustment', () => {
     await debit.getByRole('button', { name: 'Debit ₹50.00' }).click();
     await toasts(finance).getByText('Adjustment Applied', { exact: true }).waitFor();
     await expect.poll(() => balanceOf(suite.server, user)).toBe('200.00');
+
+    // A correction dated back a day, naming what it corrects: both shown before it is sent, both booked.
+    const yesterday = new Date(Date.now() + 330 * 60_000 - 86_400_000).toISOString().slice(0, 10);
+    await finance.getByLabel('Takes effect on (optional)').fill(yesterday);
+    await finance.getByLabel('Corrects (optional)').fill('entry-42');
+    const correction = await openAdjustmentConfirmation(finance, { mobile: user.mobile, amount: '5', reason: 'Missed reward' });
+    await correction.getByText(yesterday, { exact: true }).waitFor();
+    await correction.getByText('entry-42', { exact: true }).waitFor();
+    await correction.getByRole('button', { name: 'Credit ₹5.00' }).click();
+    await toasts(finance).getByText('Adjustment Applied', { exact: true }).waitFor();
+    const { id } = (await (await post(staff, '/api/admin/ledger/users/lookup', { mobile: user.mobile })).json()) as { id: string };
+    const statement = (await (await suite.api(staff, 'GET', `/api/admin/ledger/users/${id}/statement`)).json()) as { entries: { amount: string; effectiveDate: string; corrects: string | null }[] };
+    expect(statement.entries.find((e) => e.amount === '5.00')).toMatchObject({ effectiveDate: yesterday, corrects: 'entry-42' });
   });
 
   it('asks in Hindi too, axe-clean, in Devanagari', async () => {

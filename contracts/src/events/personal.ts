@@ -225,6 +225,9 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       'cannedReasons[].en': CATALOGUE,
       'cannedReasons[].hi': CATALOGUE,
       ...TAX_RULE_TEXTS('taxRules'),
+      taxDeductorTan: CODE,
+      taxDeductorName: { why: "the company's name as deductor, not a person's" },
+      taxDeductorAddress: { why: "the company's registered address, not a person's" },
       updatedBy: ID,
       updatedAt: TIME,
     },
@@ -306,6 +309,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       'steps[].userId': ID,
       'steps[].utr': BANK_REFERENCE,
       'steps[].refusal': CODE,
+      'steps[].valueDate': TIME,
       startedAt: TIME,
     },
   },
@@ -377,6 +381,9 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   StatementWrittenOff: { plain: { exceptionId: ID, requestedBy: ID, approvedBy: ID, writtenOffAt: TIME } },
   /** A challan's numbers are the bank's, not a person's. */
   TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
+  /** A fee line's facts: the line's day and amount, the payout or batch it sat beside; no narration. */
+  BankFeeBooked: { plain: { runId: ID, date: TIME, effectiveDate: TIME, target: { why: 'a withdrawal or batch id' }, by: ID, bookedAt: TIME } },
+  StatementDifferenceBooked: { plain: { exceptionId: ID, effectiveDate: TIME, corrects: ID, approvedBy: ID, bookedAt: TIME } },
 };
 
 /**

@@ -29,6 +29,21 @@ export const bankStatementMatchEvents = {
     ),
     matchedAt: IsoTime,
   }),
+  /**
+   * One bank fee a matched line carried, booked in the journal (expense:bank_charges -> platform:bank)
+   * effective on the line's IST day `date`, or (that month closed) on `effectiveDate` in the open
+   * month. `target` is the payout or batch the fee sat beside.
+   */
+  BankFeeBooked: v.object({
+    runId: v.string(),
+    line: Count,
+    date: v.string(),
+    effectiveDate: v.string(),
+    amountPaise: PositivePaise,
+    target: v.nullable(v.string()),
+    by: v.string(),
+    bookedAt: IsoTime,
+  }),
 };
 
 /**
@@ -39,4 +54,20 @@ export const statementExceptionEvents = {
   StatementExceptionMatchedByHand: v.object({ exceptionId: v.string(), by: v.string(), note: v.string(), matchedAt: IsoTime }),
   StatementWriteOffRequested: v.object({ exceptionId: v.string(), by: v.string(), note: v.string(), requestedAt: IsoTime }),
   StatementWrittenOff: v.object({ exceptionId: v.string(), requestedBy: v.string(), approvedBy: v.string(), writtenOffAt: IsoTime }),
+  /**
+   * Beside StatementWrittenOff: the difference booked in the journal against platform:bank. `out`:
+   * the bank holds less than the books (expense:reconciliation_differences -> platform:bank); `in`:
+   * more. Effective on the exception's day, or in the open month with `corrects` (the exception's
+   * id) when its month is closed.
+   */
+  StatementDifferenceBooked: v.object({
+    exceptionId: v.string(),
+    kind: v.picklist(STATEMENT_EXCEPTION_KINDS),
+    direction: v.picklist(['out', 'in']),
+    amountPaise: PositivePaise,
+    effectiveDate: v.string(),
+    corrects: v.nullable(v.string()),
+    approvedBy: v.string(),
+    bookedAt: IsoTime,
+  }),
 };

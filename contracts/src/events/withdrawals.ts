@@ -132,6 +132,10 @@ export const settingsEvents = {
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */
     taxRules: v.optional(v.array(TaxRuleEvent)),
+    /** The tax deductor's details (docs/tax.md), each when it changed. */
+    taxDeductorTan: v.optional(v.string()),
+    taxDeductorName: v.optional(v.string()),
+    taxDeductorAddress: v.optional(v.string()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

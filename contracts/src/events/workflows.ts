@@ -61,6 +61,8 @@ export const WorkflowStepPlan = v.object({
   line: Step,
   /** A row refused while the file was read: the step's outcome, fixed in the intent ('' for none). */
   refusal: v.string(),
+  /** A payment's bank value date (IST day), when the bank or finance gave one. */
+  valueDate: v.optional(v.string()),
 });
 export type WorkflowStepPlan = v.InferOutput<typeof WorkflowStepPlan>;
 

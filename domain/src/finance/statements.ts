@@ -10,7 +10,12 @@ type Data<T extends BankStatementEvent['type']> = Extract<BankStatementEvent, { 
  */
 export const statementRunDecider: Decider<
   { recorded: boolean },
-  { type: 'RecordStatementRun'; data: { reconciled: Data<'BankStatementReconciled'>; matched: Data<'BankStatementMatched'> }; now: string },
+  {
+    type: 'RecordStatementRun';
+    /** `fees`: the fee lines to book, those an earlier import already booked left out by the route. */
+    data: { reconciled: Data<'BankStatementReconciled'>; matched: Data<'BankStatementMatched'>; fees: Data<'BankFeeBooked'>[] };
+    now: string;
+  },
   BankStatementEvent
 > = {
   initialState: () => ({ recorded: false }),
@@ -20,6 +25,7 @@ export const statementRunDecider: Decider<
     return [
       { type: 'BankStatementReconciled', data: command.data.reconciled },
       { type: 'BankStatementMatched', data: command.data.matched },
+      ...command.data.fees.map((data) => ({ type: 'BankFeeBooked' as const, data })),
     ];
   },
 };
@@ -32,7 +38,10 @@ export interface StatementExceptionState {
 export type StatementExceptionCommand =
   | { type: 'MatchExceptionByHand'; data: { exceptionId: string; by: string; note: string }; now: string }
   | { type: 'RequestWriteOff'; data: { exceptionId: string; by: string; note: string }; now: string }
-  | { type: 'ApproveWriteOff'; data: { exceptionId: string; by: string }; now: string };
+  | { type: 'ApproveWriteOff'; data: { exceptionId: string; by: string; booking: WriteOffBooking | null }; now: string };
+
+/** What an approved write-off books (null for a payout no line shows: the ledger already has it right). */
+export type WriteOffBooking = Omit<Extract<StatementExceptionEvent, { type: 'StatementDifferenceBooked' }>['data'], 'exceptionId' | 'approvedBy' | 'bookedAt'>;
 
 const decided = () => new DomainError('conflict', msg('statement.decided'));
 
@@ -51,6 +60,8 @@ export const statementExceptionDecider: Decider<StatementExceptionState, Stateme
         return { status: 'write_off_pending', requestedBy: event.data.by };
       case 'StatementWrittenOff':
         return { ...state, status: 'written_off' };
+      case 'StatementDifferenceBooked':
+        return state;
       default:
         return assertNever(event);
     }
@@ -70,7 +81,10 @@ export const statementExceptionDecider: Decider<StatementExceptionState, Stateme
         if (state.status === 'matched' || state.status === 'written_off') throw decided();
         if (state.status === 'open' || state.requestedBy === null) throw new DomainError('not_found', msg('statement.noWriteOff'));
         if (state.requestedBy === by) throw new DomainError('forbidden', msg('statement.ownWriteOff'));
-        return [{ type: 'StatementWrittenOff', data: { exceptionId, requestedBy: state.requestedBy, approvedBy: by, writtenOffAt: command.now } }];
+        return [
+          { type: 'StatementWrittenOff', data: { exceptionId, requestedBy: state.requestedBy, approvedBy: by, writtenOffAt: command.now } },
+          ...(command.data.booking ? [{ type: 'StatementDifferenceBooked' as const, data: { ...command.data.booking, exceptionId, approvedBy: by, bookedAt: command.now } }] : []),
+        ];
       default:
         return assertNever(command);
     }

@@ -15,7 +15,14 @@ export const accounts = {
   referralBonus: 'platform:referral_bonus',
   /** Tax withheld at source from withdrawals (docs/tax.md): owed to the government until deposited. */
   taxPayable: 'platform:tax_payable',
+  /** What the bank charged for payouts, booked from a statement's fee lines (docs/payouts.md). */
+  bankCharges: 'expense:bank_charges',
+  /** Statement differences written off by two finance members (docs/payouts.md). */
+  reconciliationDifferences: 'expense:reconciliation_differences',
 } as const;
+
+/** Accounts booked from bank statements against platform:bank: neither a person's money nor a payout. */
+export const STATEMENT_ACCOUNTS: readonly string[] = [accounts.bankCharges, accounts.reconciliationDifferences];
 
 /** The user a `user:<id>:…` account belongs to; null for the platform's accounts. */
 export function userOfAccount(account: string): string | null {
@@ -51,7 +58,9 @@ export type JournalKind =
   | 'referral_bonus'
   | 'tax_withheld'
   | 'tax_refund'
-  | 'tax_deposit';
+  | 'tax_deposit'
+  | 'bank_charge'
+  | 'reconciliation_difference';
 
 /** One journal transaction: money moves `from` one account `to` another. */
 export interface JournalTransaction {
@@ -271,7 +280,31 @@ export function journalTransactionOf(
         utr: null,
       };
     }
+    case 'BankFeeBooked': {
+      const d = event.data;
+      // The bank took it from the payout account: it arrives in platform:bank as a payout does.
+      // Moved into the open month (the line's month closed): it corrects the statement's run.
+      const corrects = d.effectiveDate === d.date ? null : d.runId;
+      return statementEntry('bank_charge', accounts.bankCharges, accounts.bank, d.amountPaise, d.bookedAt, d.effectiveDate, corrects, d.by, { runId: d.runId, line: d.line, target: d.target, date: d.date }, null);
+    }
+    case 'StatementDifferenceBooked': {
+      const d = event.data;
+      const [from, to] = d.direction === 'out' ? [accounts.reconciliationDifferences, accounts.bank] : [accounts.bank, accounts.reconciliationDifferences];
+      const params = { exceptionId: d.exceptionId, kind: d.kind, date: d.effectiveDate };
+      return statementEntry('reconciliation_difference', from, to, d.amountPaise, d.bookedAt, d.effectiveDate, d.corrects, d.approvedBy, params, d.exceptionId);
+    }
     default:
       return null;
   }
+}
+
+/** A platform transaction booked from a bank statement (a fee, a written-off difference): no person's account, no payout's links. */
+function statementEntry(
+  kind: 'bank_charge' | 'reconciliation_difference', from: string, to: string, amountPaise: number, effectiveAt: string, effectiveDate: string,
+  corrects: string | null, actor: string, params: Record<string, unknown>, entryId: string | null,
+): JournalTransaction {
+  return {
+    userId: PLATFORM_ENTRY, kind, from, to, amountPaise, effectiveAt, effectiveDate, corrects, actor, params: JSON.stringify(params),
+    description: null, entryId, submissionId: null, taskId: null, withdrawalId: null, utr: null,
+  };
 }

@@ -52,9 +52,11 @@ export const journalProjection: Projection = {
     'BankFundingApproved',
     'BankFundingReversed',
     'TaxDepositRecorded',
+    'BankFeeBooked',
+    'StatementDifferenceBooked',
   ],
   apply(rows, event) {
-    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed' || event.type === 'TaxDepositRecorded') {
+    if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed' || event.type === 'TaxDepositRecorded' || event.type === 'BankFeeBooked' || event.type === 'StatementDifferenceBooked') {
       const transaction = journalTransactionOf(event, PLATFORM_ENTRY, () => undefined);
       if (transaction) post(rows, event, transaction);
       return;

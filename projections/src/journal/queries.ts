@@ -1,7 +1,7 @@
 import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, istDayOf, ledgerText } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
-import { FUNDING_ACCOUNTS, PLATFORM_ENTRY, accounts, changeOf } from './accounts.ts';
+import { FUNDING_ACCOUNTS, PLATFORM_ENTRY, STATEMENT_ACCOUNTS, accounts, changeOf } from './accounts.ts';
 import type { JournalEntriesTable } from './schema.ts';
 
 type EntryRow = Selectable<JournalEntriesTable>;
@@ -251,7 +251,7 @@ export interface Reconciliation {
   differencePaise: number;
   /** Everything the company put into the payout bank account. */
   bankFundedPaise: number;
-  /** What the payout account should hold: bankFunded − paid. */
+  /** What the payout account should hold: bankFunded − paid − tax deposited − bank charges ± written-off differences. */
   bankBalancePaise: number;
   /**
    * User accounts below zero. The deciders never let a balance go negative, so one here means money
@@ -268,6 +268,7 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
   let bankPaise = 0;
   let bankFundedPaise = 0;
   let taxPayablePaise = 0;
+  let statementBookedPaise = 0;
   const negativeBalances: Reconciliation['negativeBalances'] = [];
   for (const row of rows) {
     const balance = row.credit_paise - row.debit_paise;
@@ -279,6 +280,7 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     else if (row.account === accounts.bank) bankPaise = balance;
     else if (row.account === accounts.companyFunding) bankFundedPaise = balance;
     else if (row.account === accounts.taxPayable) taxPayablePaise = balance;
+    else if (STATEMENT_ACCOUNTS.includes(row.account)) statementBookedPaise += balance;
   }
   // Deposits of withheld tax arrive in platform:bank as payouts do (the platform's rows, few).
   const deposited = await db
@@ -289,12 +291,13 @@ export async function reconciliation(db: ReadDbHandle): Promise<Reconciliation> 
     .executeTakeFirst();
   const taxDepositedPaise = Number(deposited?.total ?? 0);
   // Fundings leave platform:bank as payouts arrive in it, so they are added back to tell the paid.
-  const paidPaise = bankPaise + bankFundedPaise - taxDepositedPaise;
+  // Bank charges and written-off differences moved platform:bank too, paying no one: taken back out.
+  const paidPaise = bankPaise + bankFundedPaise - taxDepositedPaise + statementBookedPaise;
   // Tax withheld left the wallets without reaching a person's bank: held in tax payable, or deposited.
   const differencePaise = availablePaise + pendingPayoutPaise + taxPayablePaise + taxDepositedPaise - (fundedPaise - paidPaise);
   return {
     availablePaise, pendingPayoutPaise, fundedPaise, paidPaise, taxPayablePaise, taxDepositedPaise, differencePaise, bankFundedPaise,
-    bankBalancePaise: bankFundedPaise - paidPaise - taxDepositedPaise, negativeBalances,
+    bankBalancePaise: bankFundedPaise - paidPaise - taxDepositedPaise + statementBookedPaise, negativeBalances,
   };
 }
 

@@ -11,11 +11,12 @@ export const SETTINGS_ROW_ID = 'app';
 export const settingsProjection: Projection = {
   name: 'settings',
   // 2: the limits an admin changed (JSON), the defaults apply to the rest. 3: canned reasons, requests. 4: tax rules.
-  version: 4,
+  // 5: the tax deductor's TAN, name and address.
+  version: 5,
   tables: {
     app_settings: {
       columns:
-        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, tax_rules TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, tax_rules TEXT, tax_deductor_tan TEXT, tax_deductor_name TEXT, tax_deductor_address TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
     },
     settings_requests: {
       columns: `id TEXT PRIMARY KEY, changes TEXT NOT NULL, basis TEXT NOT NULL, status TEXT NOT NULL, requested_by TEXT NOT NULL,
@@ -77,12 +78,15 @@ function applyUpdate(rows: Rows, d: Extract<SettingsEvent, { type: 'SettingsUpda
     ...(limits !== undefined && { limits }),
     ...(d.cannedReasons !== undefined && { canned_reasons: JSON.stringify(d.cannedReasons) }),
     ...(d.taxRules !== undefined && { tax_rules: JSON.stringify(d.taxRules) }),
+    ...(d.taxDeductorTan !== undefined && { tax_deductor_tan: d.taxDeductorTan }),
+    ...(d.taxDeductorName !== undefined && { tax_deductor_name: d.taxDeductorName }),
+    ...(d.taxDeductorAddress !== undefined && { tax_deductor_address: d.taxDeductorAddress }),
     updated_by: d.updatedBy,
     updated_at: d.updatedAt,
   };
   rows.upsert(
     'app_settings',
-    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, tax_rules: null, ...changed },
+    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, tax_rules: null, tax_deductor_tan: null, tax_deductor_name: null, tax_deductor_address: null, ...changed },
     { conflict: ['id'], set: columnsOf(changed) },
   );
 }

@@ -28,6 +28,9 @@ export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
     ...limitsBody(await getLimits(db)),
     cannedReasons: cannedReasons.map(({ en, hi }) => ({ en, hi })),
     taxRules: (row?.tax_rules ? (JSON.parse(row.tax_rules) as TaxRule[]) : DEFAULT_TAX_RULES).map(taxRuleBody),
+    taxDeductorTan: row?.tax_deductor_tan ?? null,
+    taxDeductorName: row?.tax_deductor_name ?? null,
+    taxDeductorAddress: row?.tax_deductor_address ?? null,
   };
 }
 

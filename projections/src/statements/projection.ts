@@ -9,20 +9,25 @@ const userOf = (streamId: string) => (streamId.startsWith('user-') ? streamId.sl
  */
 export const statementsProjection: Projection = {
   name: 'statements',
-  version: 1,
+  // 2: each exception's direction (what a write-off books against platform:bank).
+  version: 2,
   tables: {
     statement_exceptions: {
       columns: `id TEXT PRIMARY KEY, run_id TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, line INTEGER,
         date TEXT NOT NULL, amount_paise INTEGER NOT NULL, reference TEXT, status TEXT NOT NULL, note TEXT, note_by TEXT,
-        requested_by TEXT, resolved_by TEXT, resolved_at TEXT`,
+        requested_by TEXT, resolved_by TEXT, resolved_at TEXT, direction TEXT`,
       indexes: { status: 'status, position', run: 'run_id', note_by: 'note_by' },
     },
   },
   handles: ['BankStatementMatched', 'StatementExceptionMatchedByHand', 'StatementWriteOffRequested', 'StatementWrittenOff', 'UserErased'],
   apply(rows, event) {
     switch (event.type) {
-      case 'BankStatementMatched':
-        for (const e of event.data.exceptions) {
+      case 'BankStatementMatched': {
+        const d = event.data;
+        const below = d.closingBalancePaise !== null && d.closingBalancePaise < d.ledgerBalancePaise;
+        const directionOf = (kind: string) =>
+          kind === 'unmatched_debit' || (kind === 'balance_mismatch' && below) ? 'out' : kind === 'missing_payout' ? null : 'in';
+        for (const e of d.exceptions) {
           rows.insert('statement_exceptions', {
             id: e.exceptionId,
             run_id: event.data.runId,
@@ -38,9 +43,11 @@ export const statementsProjection: Projection = {
             requested_by: null,
             resolved_by: null,
             resolved_at: null,
+            direction: directionOf(e.kind),
           });
         }
         return;
+      }
       case 'StatementExceptionMatchedByHand': {
         const d = event.data;
         rows.update('statement_exceptions', { id: d.exceptionId }, { set: { status: 'matched', note: d.note, note_by: d.by, resolved_by: d.by, resolved_at: d.matchedAt } });

@@ -41,9 +41,18 @@ export async function findStatementException(db: ReadDbHandle, id: string, now: 
   return row ? toStatementExceptionBody(row, now) : null;
 }
 
+/** What an approved write-off of this exception books: its kind, day, amount and which way the bank differs. */
+export async function exceptionDifference(db: ReadDbHandle, id: string) {
+  return db.selectFrom('statement_exceptions').select(['kind', 'date', 'amount_paise', 'direction']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Entries booked from statements (fees, written-off differences): dated by the statement's day, not when booked. */
+const STATEMENT_KINDS = ['bank_charge', 'reconciliation_difference'];
+
 /**
  * The payout account's cash by the journal up to `at`: what left platform:bank (fundings, counted as
- * its debits) less what arrived in it (payouts and bank charges, its credits).
+ * its debits) less what arrived in it (payouts and bank charges, its credits). Entries booked from a
+ * statement count by their effective day, so a statement imported late still sees its own fees.
  */
 export async function bankCashAt(db: ReadDbHandle, at: string): Promise<number> {
   const row = await db
@@ -53,9 +62,31 @@ export async function bankCashAt(db: ReadDbHandle, at: string): Promise<number> 
       sql<number>`COALESCE(SUM(CASE WHEN to_account = ${accounts.bank} THEN amount_paise ELSE 0 END), 0)`.as('in'),
     ])
     .where((eb) => eb.or([eb('from_account', '=', accounts.bank), eb('to_account', '=', accounts.bank)]))
-    .where('effective_at', '<=', at)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', 'not in', STATEMENT_KINDS), eb('effective_at', '<=', at)]),
+        eb.and([eb('kind', 'in', STATEMENT_KINDS), eb('effective_date', '<=', istDayOf(at))]),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.out) - Number(row.in);
+}
+
+/** Bank fees already booked for lines dated between two IST days: an import of the same lines books each once. */
+export async function bookedFeesBetween(db: ReadDbHandle, fromDay: string, toDay: string): Promise<{ date: string; amountPaise: number; target: string | null }[]> {
+  // By the line's own day (in the facts): a fee moved into the open month is still that line's.
+  const lineDay = sql<string>`json_extract(params, '$.date')`;
+  const rows = await db
+    .selectFrom('journal_entries')
+    .select(['amount_paise', 'params'])
+    .where('kind', '=', 'bank_charge')
+    .where(lineDay, '>=', fromDay)
+    .where(lineDay, '<=', toDay)
+    .execute();
+  return rows.map((r) => {
+    const facts = JSON.parse(r.params ?? '{}') as { date: string; target?: string | null };
+    return { date: facts.date, amountPaise: r.amount_paise, target: facts.target ?? null };
+  });
 }
 
 /** Batches with a payout paid between `from` and `to`: their net paid total (what one bank line shows). */

@@ -18,4 +18,9 @@ export interface StatementExceptionsTable {
   requested_by: string | null;
   resolved_by: string | null;
   resolved_at: string | null;
+  /**
+   * Which way the bank differs from the books: `out` (the bank holds less: a debit nothing matched,
+   * or a closing balance below the ledger's), `in` (more); null for a missing payout.
+   */
+  direction: string | null;
 }

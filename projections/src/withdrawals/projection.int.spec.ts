@@ -19,6 +19,9 @@ const t = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:
 const bank: WithdrawalDestination = { kind: 'bank', accountNumber: '001234567894321', ifsc: 'HDFC0001234', holderName: 'Asha Rao' };
 const upi: WithdrawalDestination = { kind: 'upi', upiId: 'asha.rao@okhdfc' };
 
+/** The tax deductor's settings until an admin sets them. */
+const NO_DEDUCTOR = { taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null };
+
 describe('withdrawal_requests and app_settings read models', () => {
   let dir: string;
   let db: ReadDbHandle;
@@ -103,14 +106,14 @@ describe('withdrawal_requests and app_settings read models', () => {
   });
 
   it('serves the default settings until an admin changes one, then keeps the other default', async () => {
-    expect(await getSettings(db)).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody) });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
     const recorded = recordEvents([
       { stream: 'settings', event: { type: 'SettingsUpdated', data: { supportEmail: 'help@kamai.in', updatedBy: 'a1', updatedAt: t(1) } } },
       { stream: 'settings', event: { type: 'SettingsUpdated', data: { homepageUrl: 'https://kamai.example', updatedBy: 'a1', updatedAt: t(2) } } },
     ]);
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded.slice(0, 1)));
-    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: t(1), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody) });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: t(1), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded.slice(1)));
-    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.example', updatedAt: t(2), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody) });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.example', updatedAt: t(2), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
   });
 });

@@ -40,6 +40,10 @@ export interface AppSettingsTable {
   canned_reasons: string | null;
   /** JSON of the tax rules in force (TaxRule[]); null while the defaults apply. */
   tax_rules: string | null;
+  /** The tax deductor's TAN, name and address (docs/tax.md); null until set. */
+  tax_deductor_tan: string | null;
+  tax_deductor_name: string | null;
+  tax_deductor_address: string | null;
   updated_by: string;
   updated_at: string;
 }

@@ -2,7 +2,7 @@ import type { PeriodTrialBalanceBody, StatementBody, TrialBalanceBody } from '@k
 import { listPostings } from '@kamai/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
-import { adjust, parseCsv } from './testing.ts';
+import { BANK, adjust, parseCsv } from './testing.ts';
 
 let server: TestServer;
 let funder: TestClient;
@@ -84,5 +84,50 @@ describe('effective dates beside recorded times', () => {
     const badCorrects = await funder.post('/api/admin/adjustments', { mobile: user.mobile, amount: '1.00', direction: 'credit', reason: 'Fix it', corrects: 'the one from last week' });
     expect(badCorrects.status).toBe(400);
     expect(Object.keys(badCorrects.body.error.fields ?? {})).toEqual(['corrects']);
+  });
+
+  it('dates a payout by the bank value date the hand-pay route or the results file gives; a closed month or a bad date is refused', async () => {
+    // April was closed by the test above.
+    const withdraw = async (amount: number) => {
+      const user = await server.signUp({ firstName: 'Ravi', lastName: `Value${amount}` });
+      await adjust(funder, user.mobile, 1000);
+      const res = await user.post<{ id: string }>('/api/withdrawals', { amount, bankAccount: BANK });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id;
+    };
+    const paidOn = async (withdrawalId: string) =>
+      (await listPostings(server.db)).filter((p) => p.kind === 'withdrawal_paid' && p.withdrawalId === withdrawalId && p.account === 'platform:bank').map((p) => [p.effectiveDate, p.valueDate]);
+
+    // By hand.
+    const byHand = await withdraw(300);
+    const badDate = await finance.post(`/api/admin/withdrawals/${byHand}/paid`, { reference: 'HANDVAL0001', valueDate: '02-05-2026' });
+    expect(badDate.status).toBe(400);
+    expect(Object.keys(badDate.body.error.fields ?? {})).toEqual(['valueDate']);
+    const future = await finance.post(`/api/admin/withdrawals/${byHand}/paid`, { reference: 'HANDVAL0001', valueDate: '2026-05-04' });
+    expect(future.status).toBe(400);
+    expect(future.body.error.fields).toEqual({ valueDate: "Enter the bank's value date as YYYY-MM-DD, not in the future" });
+    const closed = await finance.post(`/api/admin/withdrawals/${byHand}/paid`, { reference: 'HANDVAL0001', valueDate: '2026-04-30' });
+    expect(closed.status).toBe(409);
+    expect(closed.body.error).toMatchObject({ code: 'period_closed', params: { month: '2026-04' } });
+    const paid = await finance.post(`/api/admin/withdrawals/${byHand}/paid`, { reference: 'HANDVAL0001', valueDate: '2026-05-02' });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await paidOn(byHand)).toEqual([['2026-05-02', '2026-05-02']]);
+
+    // By the bank's results file, its optional value_date column.
+    const inBatch = await withdraw(400);
+    const batch = await finance.post<{ id: string }>('/api/admin/payout-batches', { withdrawalIds: [inBatch] });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    const results = (valueDate: string) => `reference,amount,status,utr,value_date\r\n${inBatch},400.00,SUCCESS,BATCHVAL0001,${valueDate}\r\n`;
+    const post = (body: string) => finance.request(`POST`, `/api/admin/payout-batches/${batch.body.id}/results`, body, { 'content-type': 'text/csv' });
+    const badLine = await post(results('1 May'));
+    expect(badLine.status).toBe(400);
+    expect(badLine.body.error).toMatchObject({ code: 'validation_failed', message: 'Line 2: give the value date as YYYY-MM-DD' });
+    const intoClosed = await post(results('2026-04-29'));
+    expect(intoClosed.status).toBe(409);
+    expect(intoClosed.body.error).toMatchObject({ code: 'period_closed' });
+    expect(await paidOn(inBatch)).toEqual([]);
+    const imported = await post(results('2026-05-01'));
+    expect(imported.body).toEqual({ applied: 1, skipped: 0, refused: [] });
+    expect(await paidOn(inBatch)).toEqual([['2026-05-01', '2026-05-01']]);
   });
 });

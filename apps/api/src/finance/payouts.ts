@@ -3,11 +3,13 @@ import {
   CreatePayoutBatchRequest,
   PAYOUT_MESSAGES,
   RESULTS_COLUMNS,
+  RESULTS_OPTIONAL_COLUMNS,
   RESULT_STATUSES,
   type ResultRefusal,
   WithdrawalDestination,
   type WorkflowStepPlan,
   csvRecords,
+  isDay,
   parseRupees,
   streams,
   msg,
@@ -30,6 +32,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { assertValueDate } from '../ledger/periods.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { toCsv } from './csv.ts';
 import { caughtUp, csvResponse } from './ledger-routes.ts';
@@ -192,13 +195,23 @@ export const payoutRoutes = new Hono<AppEnv>()
     const id = c.req.param('id').toLowerCase();
     const text = await csvBody(c);
     const batch = await loadBatch(deps, id);
-    const parsed = csvRecords<(typeof RESULTS_COLUMNS)[number]>(text, RESULTS_COLUMNS.filter((col) => col !== 'failure_reason'));
+    const parsed = csvRecords<(typeof RESULTS_COLUMNS)[number]>(text, RESULTS_COLUMNS.filter((col) => !RESULTS_OPTIONAL_COLUMNS.includes(col)));
     if ('missing' in parsed) throw missingColumns(parsed.missing);
     const steps: WorkflowStepPlan[] = [];
     const reasons = new Map<number, string>();
     const references = new Map<number, string>();
     const seen = new Set<string>();
+    const valueDates = new Set<string>();
     for (const record of parsed.records) {
+      // The bank's value date, when the file has one: a whole IST day; a bad one refuses the file, naming its line.
+      const valueDate = record.get('value_date').trim() || undefined;
+      if (valueDate !== undefined) {
+        if (!isDay(valueDate)) {
+          const message = msg('payout.valueDateLine', { line: record.line });
+          throw new ApiError(400, 'validation_failed', message, { value_date: message });
+        }
+        valueDates.add(valueDate);
+      }
       const reference = record.get('reference');
       const key = reference.toLowerCase();
       const item = batch.items.get(key);
@@ -224,10 +237,15 @@ export const payoutRoutes = new Hono<AppEnv>()
       // A reference that names no withdrawal of the batch may be anything typed into the file: the
       // record keeps it only when it is shaped as an id, the answer shows it as written.
       if (!item) references.set(record.line, reference);
-      steps.push({ action, target: item ? key : UUID_PATTERN.test(reference) ? key : '', userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr: refusal === '' ? utr : '', line: record.line, refusal });
+      steps.push({
+        action, target: item ? key : UUID_PATTERN.test(reference) ? key : '', userId: item?.userId ?? null, amountPaise: item?.amountPaise ?? 0, utr: refusal === '' ? utr : '', line: record.line, refusal,
+        ...(valueDate !== undefined && { valueDate }),
+      });
       const reason = record.get('failure_reason').slice(0, 300);
       if (reason) reasons.set(record.line, reason);
     }
+    // A value date in the future or inside a closed month refuses the whole file before anything is recorded.
+    for (const day of valueDates) await assertValueDate(deps, day, 'value_date');
     steps.push({ action: 'record_results', target: id, userId: null, amountPaise: 0, utr: '', line: 0, refusal: '' });
     // Under an Idempotency-Key a retry names the same workflow: it resumes, and answers what happened.
     const workflowId = commandId();

@@ -29,7 +29,7 @@ import { readWithCatchUp, requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
-import { assertDayOpen } from '../ledger/periods.ts';
+import { assertDayOpen, assertValueDate } from '../ledger/periods.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { assertReferenceFree } from './references.ts';
@@ -82,9 +82,10 @@ export const financeRoutes = new Hono<AppEnv>()
   })
   .post('/api/admin/withdrawals/:id/paid', financeStaff, withdrawalId, validate('json', MarkWithdrawalPaidRequest), async (c) => {
     const deps = c.var.deps;
-    const { reference } = c.req.valid('json');
+    const { reference, valueDate } = c.req.valid('json');
     const by = requireUser(c).id;
     const id = c.req.param('id');
+    if (valueDate !== undefined) await assertValueDate(deps, valueDate, 'valueDate');
     // Two streams (the UTR's reservation, the user's pay): a workflow (workflows/handpay.ts). Under an
     // Idempotency-Key a retry names the same workflow and resumes it, whatever changed since.
     const workflowId = commandId();
@@ -102,7 +103,7 @@ export const financeRoutes = new Hono<AppEnv>()
       await assertReferenceFree(deps, reference, id);
       if (request.status !== 'pending') throw conflict(msg(`withdrawalState.${request.status}`));
       if (request.user_id === by) throw forbidden(msg('api.ownWithdrawal'));
-      await startWorkflow(deps, { workflowId, kind: 'hand_payment', batchId: '', by, approvalThresholdPaise: 0, steps: handPaymentPlan(id, request.user_id, reference) });
+      await startWorkflow(deps, { workflowId, kind: 'hand_payment', batchId: '', by, approvalThresholdPaise: 0, steps: handPaymentPlan(id, request.user_id, reference, valueDate) });
     }
     const done = await driveWorkflow(deps, workflowId, handPaymentWorkflow);
     // The answer is the record's: paid, or the refusal of the step that stopped it.

@@ -161,17 +161,37 @@ export function exceptionsOf(
 /** Key of an exception as an import sees it: the same line (or payout, or balance) read again has the same key. */
 const keyOf = (e: { kind: string; date: string; amountPaise: number; reference: string | null }) => `${e.kind}|${e.date}|${e.amountPaise}|${e.reference ?? ''}`;
 
-/**
- * The drafts not already in the queue (open or resolved): a statement imported again, or one that
- * overlaps the last, opens each exception once. Counted, so two equal lines already there hold back two.
- */
-export function notOpenedBefore(drafts: readonly ExceptionDraft[], existing: readonly { kind: string; date: string; amountPaise: number; reference: string | null }[]): ExceptionDraft[] {
+/** The items of `drafts` not already in `existing` by `key`, counted: two equal ones already there hold back two. */
+function unseen<D, E>(drafts: readonly D[], existing: readonly E[], key: (x: D | E) => string): D[] {
   const counts = new Map<string, number>();
-  for (const e of existing) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1);
+  for (const e of existing) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
   return drafts.filter((d) => {
-    const left = counts.get(keyOf(d)) ?? 0;
+    const left = counts.get(key(d)) ?? 0;
     if (left === 0) return true;
-    counts.set(keyOf(d), left - 1);
+    counts.set(key(d), left - 1);
     return false;
   });
+}
+
+/**
+ * The drafts not already in the queue (open or resolved): a statement imported again, or one that
+ * overlaps the last, opens each exception once.
+ */
+export function notOpenedBefore(drafts: readonly ExceptionDraft[], existing: readonly { kind: string; date: string; amountPaise: number; reference: string | null }[]): ExceptionDraft[] {
+  return unseen(drafts, existing, keyOf);
+}
+
+export interface FeeLine {
+  line: number;
+  date: string;
+  amountPaise: number;
+  target: string | null;
+}
+
+/** The fee lines to book: each matched fee not booked before (the same day, amount and payout or batch), so a statement imported again books its fees once. */
+export function feesToBook(result: MatchResult, lines: readonly StatementLine[], booked: readonly Omit<FeeLine, 'line'>[]): FeeLine[] {
+  const fees = result.matches
+    .filter((m) => m.kind === 'fee')
+    .map((m) => ({ line: m.line, date: lines.find((l) => l.line === m.line)!.date, amountPaise: m.amountPaise, target: m.target }));
+  return unseen(fees, booked, (f) => `${f.date}|${f.amountPaise}|${f.target ?? ''}`);
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { BankStatementImportBody, FundingBody, PayoutBatchBody, StatementExceptionBody } from '@kamai/contracts';
+import type { BankStatementImportBody, FundingBody, PayoutBatchBody, StatementExceptionBody, TrialBalanceBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
 import { BANK, UPI, adjust } from './testing.ts';
@@ -56,23 +56,33 @@ describe('bank statements matched many ways, and the exceptions queue', () => {
     const { batch } = await paidBatch(3, 500, 'UTRB');
     expect(batch.total).toBe('1503.00');
     const today = istToday();
-    const run = await importStatement([
-      ['Date', 'Narration', 'Debit', 'Credit', 'UTR'],
-      [today, 'NEFT CR COMPANY NEFT-CO-7001', '', '"10,000.00"', 'SBIN0000123456'],
-      [today, `BULK UPLOAD KAMAI ${batch.id.slice(0, 8)}`, '"1,503.00"', '', ''],
-      [today, 'BULK PAYMENT CHARGES INCL GST', '17.70', '', ''],
-    ]);
-    expect(run.matching).toMatchObject({
+    // The bank's closing balance is after its fee: 10,000 − 1,503 − 17.70.
+    const statement = [
+      ['Date', 'Narration', 'Debit', 'Credit', 'UTR', 'Balance'],
+      [today, 'NEFT CR COMPANY NEFT-CO-7001', '', '"10,000.00"', 'SBIN0000123456', ''],
+      [today, `BULK UPLOAD KAMAI ${batch.id.slice(0, 8)}`, '"1,503.00"', '', '', ''],
+      [today, 'BULK PAYMENT CHARGES INCL GST', '17.70', '', '', '"8,479.30"'],
+    ];
+    const run = await importStatement(statement);
+    const agreed = {
       tolerance: '0.00',
       matched: { payouts: 0, batches: 1, fees: 1, fundings: 1, returnedPayouts: 0 },
       fees: '17.70',
-      closingBalance: null,
-      ledgerBalance: '8497.00',
+      closingBalance: '8479.30',
+      ledgerBalance: '8479.30',
       exceptions: [],
-    });
+    };
+    expect(run.matching).toMatchObject(agreed);
     expect(run.missingFromStatement).toEqual([]);
     expect(run.unmatchedDebits).toEqual([]);
     expect(run.difference).toBe('0.00');
+    // The fee is booked: a bank charges account in the trial balance, and the books still agree.
+    const bankCharges = async () => (await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance')).body.accounts.find((a) => a.account === 'expense:bank_charges');
+    expect(await bankCharges()).toMatchObject({ debit: '17.70', credit: '0.00' });
+    expect((await finance.get('/api/admin/ledger/reconciliation')).body).toMatchObject({ difference: '0.00', bankBalance: '8479.30' });
+    // The same statement again books its fee once: the ledger still agrees with the bank.
+    expect((await importStatement(statement)).matching).toMatchObject(agreed);
+    expect(await bankCharges()).toMatchObject({ debit: '17.70', credit: '0.00' });
   });
 
   it('applies the date window to each line, matches within the tolerance, matches returned payouts, and compares the closing balance', async () => {
@@ -175,5 +185,41 @@ describe('bank statements matched many ways, and the exceptions queue', () => {
     db.close();
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain('Bank interest');
+  });
+
+  it('books an approved write-off against the bank: on its day, or in the open month when its month is closed; a missing payout books nothing', async () => {
+    const old = daysAgo(40);
+    const run = await importStatement([
+      ['date', 'narration', 'debit', 'credit', 'utr'],
+      [old, 'NEFT to unknown', '55.00', '', 'CLOSEDM0001'],
+      [istToday(), 'Interest credit', '', '9.00', 'INTIN0001'],
+    ]);
+    const debit = run.matching.exceptions.find((e) => e.reference === 'CLOSEDM0001')!;
+    const credit = run.matching.exceptions.find((e) => e.reference === 'INTIN0001')!;
+    const month = old.slice(0, 7);
+    expect((await finance.post(`/api/admin/ledger/periods/${month}/close`)).status).toBe(202);
+    expect((await colleague.post(`/api/admin/ledger/periods/${month}/close/approve`)).status).toBe(200);
+    const writeOff = async (id: string) => {
+      expect((await finance.post(`/api/admin/ledger/statement-exceptions/${id}/write-off`, { note: 'Written off' })).status).toBe(202);
+      const approved = await colleague.post<StatementExceptionBody>(`/api/admin/ledger/statement-exceptions/${id}/write-off/approve`);
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    };
+    await writeOff(debit.id);
+    await writeOff(credit.id);
+    const missing = (await finance.get<StatementExceptionBody[]>('/api/admin/ledger/statement-exceptions')).body.find((e) => e.kind === 'missing_payout')!;
+    await writeOff(missing.id);
+
+    const db = new Database(join(server.dataDir, 'events.sqlite'), { readonly: true });
+    const booked = (id: string) =>
+      db.prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'StatementDifferenceBooked'").all(`statement-exception-${id}`).map((r) => JSON.parse((r as { data: string }).data));
+    // Its month is closed: booked today, in the open month, saying what it corrects.
+    expect(booked(debit.id)).toEqual([expect.objectContaining({ direction: 'out', amountPaise: 5500, effectiveDate: istToday(), corrects: debit.id })]);
+    expect(booked(credit.id)).toEqual([expect.objectContaining({ direction: 'in', amountPaise: 900, effectiveDate: istToday(), corrects: null })]);
+    expect(booked(missing.id)).toEqual([]);
+    db.close();
+    // With the earlier test's ₹777 debit: the differences account, and the books still agree.
+    const trial = (await finance.get<TrialBalanceBody>('/api/admin/ledger/trial-balance')).body;
+    expect(trial.accounts.find((a) => a.account === 'expense:reconciliation_differences')).toMatchObject({ debit: '832.00', credit: '9.00' });
+    expect((await finance.get('/api/admin/ledger/reconciliation')).body).toMatchObject({ difference: '0.00' });
   });
 });

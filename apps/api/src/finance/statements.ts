@@ -6,15 +6,18 @@ import {
   StatementExceptionsQuery,
   formatPaise,
   istDay,
+  istDayOf,
   msg,
   parseRupees,
   csvRecords,
   streams,
 } from '@kamai/contracts';
-import { statementExceptionDecider, statementRunDecider } from '@kamai/domain';
+import { type WriteOffBooking, statementExceptionDecider, statementRunDecider } from '@kamai/domain';
 import {
   bankCashAt,
+  bookedFeesBetween,
   bookedFundingsBetween,
+  exceptionDifference,
   exceptionsDatedBetween,
   findStatementException,
   listStatementExceptions,
@@ -32,10 +35,11 @@ import type { AppEnv } from '../deps.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { dayClosed } from '../ledger/periods.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { caughtUp } from './ledger-routes.ts';
 import { csvBody, missingColumns } from './payouts.ts';
-import { MATCH_WINDOW_DAYS, type StatementLine, exceptionsOf, matchStatement, notOpenedBefore } from './statements-match.ts';
+import { MATCH_WINDOW_DAYS, type StatementLine, exceptionsOf, feesToBook, matchStatement, notOpenedBefore } from './statements-match.ts';
 
 const financeStaff = withRole('finance');
 const exceptionId = idParam('id', UUID_PATTERN, msg('statement.exceptionNotFound'));
@@ -135,7 +139,10 @@ export const statementRoutes = new Hono<AppEnv>()
     const start = istDay(from).start;
     const end = istDay(to).end;
     const missing = payouts.filter((p) => !result.matchedPayouts.has(p.withdrawalId) && p.paidAt >= start && p.paidAt <= end);
-    const ledgerPaise = await bankCashAt(deps.db, end);
+    // The fee lines are booked with this run, effective on their own days (all within the statement):
+    // the ledger's balance at its end counts them, so a statement with fees can agree with the books.
+    const fees = feesToBook(result, lines, await bookedFeesBetween(deps.db, from, to));
+    const ledgerPaise = (await bankCashAt(deps.db, end)) - fees.reduce((sum, f) => sum + f.amountPaise, 0);
     const drafts = exceptionsOf(result, missing, closing && { line: closing.line, date: closing.date, closingPaise: closing.paise, ledgerPaise });
     const before = (await exceptionsDatedBetween(deps.db, from, to)).map((e) => ({ kind: e.kind, date: e.date, amountPaise: e.amount_paise, reference: e.reference }));
     const exceptions = notOpenedBefore(drafts, before).map((d) => ({ exceptionId: commandId(), ...d }));
@@ -152,6 +159,10 @@ export const statementRoutes = new Hono<AppEnv>()
         data: {
           reconciled: { runId, by: staff.id, from, to, lines: parsed.records.length, missingFromStatement, unmatchedDebits, reconciledAt: at },
           matched: { runId, tolerancePaise, matches: result.matches, closingBalancePaise: closing?.paise ?? null, ledgerBalancePaise: ledgerPaise, exceptions, matchedAt: at },
+          fees: await Promise.all(
+            // A fee is booked on its line's day unless that month is closed: then today, in the open month.
+            fees.map(async (f) => ({ runId, ...f, effectiveDate: (await dayClosed(deps.store, f.date)) ? istDayOf(deps.now()) : f.date, by: staff.id, bookedAt: at })),
+          ),
         },
         now: at,
       },
@@ -203,8 +214,27 @@ async function resolve(c: Context<AppEnv>, type: 'MatchExceptionByHand' | 'Reque
   if (!(await findStatementException(deps.db, id, deps.now()))) throw notFound(msg('statement.exceptionNotFound'));
   const now = deps.now().toISOString();
   const command =
-    type === 'ApproveWriteOff' ? { type, data: { exceptionId: id, by }, now } : { type, data: { exceptionId: id, by, note }, now };
+    type === 'ApproveWriteOff' ? { type, data: { exceptionId: id, by, booking: await writeOffBooking(c, id) }, now } : { type, data: { exceptionId: id, by, note }, now };
   const { position } = await handleCommand(deps.store, streams.statementException(id), statementExceptionDecider, command, { actor: by });
   await deps.runner.waitFor(position);
   return c.json(await findStatementException(deps.db, id, deps.now()), status);
+}
+
+/**
+ * What approving this exception's write-off books against platform:bank: the difference, effective on
+ * the exception's day, or (that month closed) today in the open month, correcting the exception.
+ * A payout no line shows books nothing: the ledger already paid it; writing it off only closes the item.
+ */
+async function writeOffBooking(c: Context<AppEnv>, id: string): Promise<WriteOffBooking | null> {
+  const deps = c.var.deps;
+  const row = await exceptionDifference(deps.db, id);
+  if (!row || row.direction === null || row.kind === 'missing_payout') return null;
+  const closed = await dayClosed(deps.store, row.date);
+  return {
+    kind: row.kind as WriteOffBooking['kind'],
+    direction: row.direction === 'out' ? 'out' : 'in',
+    amountPaise: row.amount_paise,
+    effectiveDate: closed ? istDayOf(deps.now()) : row.date,
+    corrects: closed ? id : null,
+  };
 }

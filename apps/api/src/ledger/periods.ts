@@ -1,10 +1,11 @@
-import { type LedgerPeriodBody, type LedgerPeriodRowBody, PERIODS_LISTED, PeriodParam, monthOf, monthsBack, streams } from '@kamai/contracts';
+import { type LedgerPeriodBody, type LedgerPeriodRowBody, PERIODS_LISTED, PeriodParam, istDayOf, monthOf, monthsBack, msg, streams } from '@kamai/contracts';
 import { type EventStore, type LedgerPeriodState, assertPeriodOpen, ledgerPeriodDecider } from '@kamai/domain';
 import { accountHolders } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
-import type { AppEnv } from '../deps.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { badRequest } from '../http/errors.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 
@@ -62,4 +63,18 @@ async function decide(c: Context<AppEnv>, type: 'RequestPeriodClose' | 'ApproveP
 export async function assertDayOpen(store: EventStore, day: string): Promise<void> {
   const month = day.slice(0, 7);
   assertPeriodOpen((await loadStream(store, streams.ledgerPeriod(month), ledgerPeriodDecider)).state, month);
+}
+
+/**
+ * A payout's bank value date: not in the future (400, a field error on `field`), not in a closed
+ * month (409 `period_closed`).
+ */
+export async function assertValueDate(deps: AppDeps, day: string, field: string): Promise<void> {
+  if (day > istDayOf(deps.now())) throw badRequest(msg('period.valueDate'), { [field]: msg('period.valueDate') });
+  await assertDayOpen(deps.store, day);
+}
+
+/** Whether the IST day `YYYY-MM-DD` falls in a closed month (read as assertDayOpen reads it). */
+export async function dayClosed(store: EventStore, day: string): Promise<boolean> {
+  return (await loadStream(store, streams.ledgerPeriod(day.slice(0, 7)), ledgerPeriodDecider)).state.status === 'closed';
 }

@@ -16,7 +16,7 @@ import {
   taxQuarter,
 } from '@kamai/contracts';
 import { type TaxDeposit, financialYearOf, taxDepositsDecider } from '@kamai/domain';
-import { type ReadDbHandle, accountHolders, approvedPansOf, myTaxedWithdrawals, taxDeductions } from '@kamai/projections';
+import { type ReadDbHandle, accountHolders, approvedPansOf, getSettings, myTaxedWithdrawals, taxDeductions } from '@kamai/projections';
 import { Hono } from 'hono';
 import { requireUser } from '../auth/sessions.ts';
 import { handleCommand, loadStream } from '../commands/handle.ts';
@@ -59,7 +59,8 @@ async function quarterReturn(deps: AppDeps, label: string): Promise<TaxReturnBod
   const quarter = taxQuarter(label);
   if (!quarter) throw new Error(`not a quarter: ${label}`);
   await caughtUp(deps);
-  const [deductions, deposits] = await Promise.all([taxDeductions(deps.db, quarter.from, quarter.to), depositsOf(deps, label)]);
+  const [deductions, deposits, settings] = await Promise.all([taxDeductions(deps.db, quarter.from, quarter.to), depositsOf(deps, label), getSettings(deps.db)]);
+  const deductor = { name: settings.taxDeductorName ?? TAX_DEDUCTOR_NAME, tan: settings.taxDeductorTan, address: settings.taxDeductorAddress };
   const ids = deductions.map((d) => d.userId);
   const [holders, pans] = await Promise.all([accountHolders(deps.db, ids), approvedPansOf(deps.db, ids)]);
   const challans = [...deposits].sort((a, b) => a.depositDate.localeCompare(b.depositDate));
@@ -85,7 +86,7 @@ async function quarterReturn(deps: AppDeps, label: string): Promise<TaxReturnBod
       challan: challan ? { bsrCode: challan.bsrCode, serial: challan.serial, date: challan.depositDate } : null,
     };
   });
-  return { quarter: label, from: quarter.from, to: quarter.to, rows, summary: summaryOf(label, deductions.reduce((s, d) => s + d.taxPaise, 0), deposits) };
+  return { quarter: label, deductor, from: quarter.from, to: quarter.to, rows, summary: summaryOf(label, deductions.reduce((s, d) => s + d.taxPaise, 0), deposits) };
 }
 
 function summaryOf(quarter: string, deductedPaise: number, deposits: readonly TaxDeposit[]): TaxQuarterSummaryBody {
@@ -131,7 +132,7 @@ export function certificatesOf(body: TaxReturnBody): TaxCertificateBody[] {
     }
     return {
       quarter: body.quarter,
-      deductor: { name: TAX_DEDUCTOR_NAME },
+      deductor: body.deductor,
       deductee: { userId: first.userId, name: first.name, pan: first.pan },
       period: { from: quarter.firstDay, to: quarter.lastDay },
       amountPaid: formatPaise(rows.reduce((s, r) => s + toPaise(r.amountPaid), 0)),

@@ -1,4 +1,4 @@
-import { type PayoutBatchBody, type ReconciliationBody, type TrialBalanceBody, type WithdrawalBody, type WithdrawalQuoteBody, parseRupees } from '@kamai/contracts';
+import { type PayoutBatchBody, type ReconciliationBody, type TaxCertificateBody, type TaxReturnBody, type TrialBalanceBody, type WithdrawalBody, type WithdrawalQuoteBody, parseRupees } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerProblems } from '../openapi/fuzz.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
@@ -186,5 +186,28 @@ describe('tax withheld at payout, over a financial year', () => {
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('period_closed');
     expect(await ledgerProblems(server)).toEqual([]);
+  });
+
+  it("names the deductor (TAN, name, address, as settings) on the quarterly return and each certificate", async () => {
+    const admin = await server.signUp({ roles: ['admin'] });
+    const bad = await admin.request('PUT', '/api/admin/settings', { taxDeductorTan: 'DELK1234AA' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({ taxDeductorTan: 'The TAN is 4 letters, 5 digits and a letter, e.g. DELK12345A' });
+    const quarters = ['2025-26-Q4', '2026-27-Q1'];
+    const before = (await finance.get<TaxReturnBody>(`/api/admin/ledger/tax/${quarters[1]}`)).body;
+    expect(before.deductor).toEqual({ name: 'Kamai', tan: null, address: null });
+    // Plain settings: they change at once, with no second admin.
+    const set = await admin.put('/api/admin/settings', { taxDeductorTan: ' delk12345a ', taxDeductorName: 'Kamai Technologies Pvt Ltd', taxDeductorAddress: '12 MG Road, Bengaluru 560001' });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ taxDeductorTan: 'DELK12345A', taxDeductorName: 'Kamai Technologies Pvt Ltd', taxDeductorAddress: '12 MG Road, Bengaluru 560001' });
+    const deductor = { name: 'Kamai Technologies Pvt Ltd', tan: 'DELK12345A', address: '12 MG Road, Bengaluru 560001' };
+    let certificates = 0;
+    for (const quarter of quarters) {
+      expect((await finance.get<TaxReturnBody>(`/api/admin/ledger/tax/${quarter}`)).body.deductor).toEqual(deductor);
+      const issued = (await finance.get<TaxCertificateBody[]>(`/api/admin/ledger/tax/${quarter}/certificates`)).body;
+      for (const certificate of issued) expect(certificate.deductor).toEqual(deductor);
+      certificates += issued.length;
+    }
+    expect(certificates).toBeGreaterThan(0);
   });
 });

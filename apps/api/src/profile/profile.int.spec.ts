@@ -89,7 +89,7 @@ describe('settings over real HTTP', () => {
   it('serves the defaults to anyone, signed in or not', async () => {
     const res = await server.client().get('/api/settings');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody) });
+    expect(res.body).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null });
   });
 
   it('lets an admin, and only an admin, change them', async () => {
@@ -106,7 +106,7 @@ describe('settings over real HTTP', () => {
 
     const res = await admin.put('/api/admin/settings', { supportEmail: ' help@kamai.example ' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.in', updatedAt: expect.any(String), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody) });
+    expect(res.body).toEqual({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.in', updatedAt: expect.any(String), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null });
     expect((await server.client().get('/api/settings')).body).toEqual(res.body);
     const both = await admin.put('/api/admin/settings', { homepageUrl: 'https://kamai.example/home' });
     expect(both.body).toMatchObject({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.example/home' });

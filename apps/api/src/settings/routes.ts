@@ -27,7 +27,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
-      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance,
+      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance, taxDeductorTan, taxDeductorName, taxDeductorAddress,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -46,13 +46,18 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(invitationBudget !== undefined && { invitationBudgetPaise: invitationBudget }),
       ...(statementMatchTolerance !== undefined && { statementMatchTolerancePaise: statementMatchTolerance }),
     };
+    const deductor = {
+      ...(taxDeductorTan !== undefined && { taxDeductorTan }),
+      ...(taxDeductorName !== undefined && { taxDeductorName }),
+      ...(taxDeductorAddress !== undefined && { taxDeductorAddress }),
+    };
     const now = deps.now().toISOString();
     const id = commandId();
     const { events, position } = await handleCommand(
       deps.store,
       streams.settings(),
       settingsDecider,
-      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, taxRules, ...limits, by: admin.id, requestId: id }, now },
+      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, taxRules, ...limits, ...deductor, by: admin.id, requestId: id }, now },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);

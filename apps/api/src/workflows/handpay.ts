@@ -12,8 +12,10 @@ const RESERVE = 0;
 const PAY = 1;
 
 /** The intent of paying `withdrawalId` (of `userId`) by hand with the transfer reference `reference`. */
-export function handPaymentPlan(withdrawalId: string, userId: string, reference: string): WorkflowStepPlan[] {
-  const step = (action: WorkflowStepPlan['action']): WorkflowStepPlan => ({ action, target: withdrawalId, userId, amountPaise: 0, utr: reference, line: 0, refusal: '' });
+export function handPaymentPlan(withdrawalId: string, userId: string, reference: string, valueDate?: string): WorkflowStepPlan[] {
+  const step = (action: WorkflowStepPlan['action']): WorkflowStepPlan => ({
+    action, target: withdrawalId, userId, amountPaise: 0, utr: reference, line: 0, refusal: '', ...(valueDate !== undefined && { valueDate }),
+  });
   return [step('reserve_reference'), step('pay'), step('release_reference')];
 }
 
@@ -49,7 +51,11 @@ export const handPaymentWorkflow: WorkflowDefinition<never> = {
         deps.store,
         streams.user(plan.userId!),
         userDecider,
-        { type: 'MarkWithdrawalPaid', data: { withdrawalId: plan.target, reference: plan.utr, by, notificationId: commandId() }, now: deps.now().toISOString() },
+        {
+          type: 'MarkWithdrawalPaid',
+          data: { withdrawalId: plan.target, reference: plan.utr, by, notificationId: commandId(), ...(plan.valueDate !== undefined && { valueDate: plan.valueDate }) },
+          now: deps.now().toISOString(),
+        },
         { actor: by },
       );
       return 'applied';

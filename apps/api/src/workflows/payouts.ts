@@ -109,7 +109,7 @@ export const payoutResultsWorkflow: WorkflowDefinition<ResultsContext> = {
           return await withReservedReference(deps, { reference: utr, withdrawalId, by }, async (): Promise<Outcome> => {
             const done = await onUserStream(deps, userId!, by, {
               type: 'MarkWithdrawalPaid',
-              data: { withdrawalId, reference: utr, by, notificationId: commandId(), batchId: state.batchId },
+              data: { withdrawalId, reference: utr, by, notificationId: commandId(), batchId: state.batchId, ...(plan.valueDate !== undefined && { valueDate: plan.valueDate }) },
               now: deps.now().toISOString(),
             });
             if (!(done instanceof DomainError)) return 'applied';

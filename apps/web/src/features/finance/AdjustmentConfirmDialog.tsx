@@ -11,6 +11,10 @@ export interface AdjustmentToConfirm {
   amount: string;
   mobile: string;
   reason: string;
+  /** The IST day it takes effect, when not today. */
+  effectiveDate?: string;
+  /** What it corrects (an id), when it is a correction. */
+  corrects?: string;
 }
 
 /**
@@ -58,6 +62,18 @@ export function AdjustmentConfirmDialog({
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-xl bg-slate-50 p-3 text-sm">
           <dt className="text-slate-600">{t('confirm.reason')}</dt>
           <dd className="break-words text-slate-900">{adjustment.reason}</dd>
+          {adjustment.effectiveDate && (
+            <>
+              <dt className="text-slate-600">{t('confirm.effectiveDate')}</dt>
+              <dd className="tabular-nums text-slate-900">{adjustment.effectiveDate}</dd>
+            </>
+          )}
+          {adjustment.corrects && (
+            <>
+              <dt className="text-slate-600">{t('confirm.corrects')}</dt>
+              <dd className="break-all text-slate-900">{adjustment.corrects}</dd>
+            </>
+          )}
           {person && (
             <>
               <dt className="text-slate-600">{t('confirm.balance')}</dt>

@@ -178,12 +178,14 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
 
   // Submitting checks the number and opens the confirmation; nothing is sent before it is confirmed.
   // The button stays enabled meanwhile (a disabled button loses focus, which the dialog returns to).
-  const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason }) => {
+  const onSubmit = form.handleSubmit(async ({ mobile, amount, direction, reason, effectiveDate, corrects }) => {
     if (checking) return;
     setChecking(true);
     try {
       const person = await queryClient.fetchQuery(ledgerPersonQuery(mobile));
-      setConfirming({ adjustment: { mobile, amount: formatPaise(amount), direction, reason }, person });
+      // The day it takes effect and what it corrects travel only when given (absent: today, nothing).
+      const accounting = { ...(effectiveDate !== undefined && { effectiveDate }), ...(corrects !== undefined && { corrects }) };
+      setConfirming({ adjustment: { mobile, amount: formatPaise(amount), direction, reason, ...accounting }, person });
     } catch (error) {
       failed(error);
     } finally {
@@ -256,6 +258,9 @@ function AdjustmentFields({ onApplied }: { onApplied: () => void }) {
           placeholder={t('adjust.reasonPlaceholder')}
           {...form.field('reason')}
         />
+        {/* An IST day (docs/month-end.md): a correction of a closed month is dated in an open one. */}
+        <TextField label={t('adjust.effectiveDate')} hint={t('adjust.effectiveDateHint')} type="date" {...form.field('effectiveDate')} />
+        <TextField label={t('adjust.corrects')} hint={t('adjust.correctsHint')} autoComplete="off" {...form.field('corrects')} />
         <Button type="submit" aria-busy={checking}>
           {checking ? t('confirm.checking') : t('adjust.apply')}
         </Button>

@@ -101,7 +101,7 @@ async function settle(
 export function PayForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithdrawalBody; once: SendOnce; onDone: () => void }) {
   const { t } = useTranslation('finance');
   const markPaid = useWithdrawalDecision('paid');
-  const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '' });
+  const form = useSchemaForm(MarkWithdrawalPaidRequest, { reference: '', valueDate: '' });
   const onSubmit = form.handleSubmit((body) =>
     settle(once, (key) => markPaid.mutateAsync({ id: withdrawal.id, body, key }), {
       form,

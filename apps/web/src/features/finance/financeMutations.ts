@@ -27,6 +27,9 @@ export interface AdjustmentInput {
   amount: string;
   direction: 'credit' | 'debit';
   reason: string;
+  /** IST day `YYYY-MM-DD`; today when absent. */
+  effectiveDate?: string;
+  corrects?: string;
 }
 
 /** A manual credit or debit of another user's wallet: nothing this app has read changes with it. */
