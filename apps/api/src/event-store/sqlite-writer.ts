@@ -209,23 +209,19 @@ export class AppendWriter {
   }
 
   /**
-   * The time of the log's last row, as of the open transaction: no row is recorded earlier, so the
-   * log's times never go back when the machine's clock does (see recordedAtNow).
+   * The time the batch's rows are recorded at: the later of the clock, read once per batch (the
+   * commit's time; a clock reading per append was a few % of its cost), and the log's last row, so
+   * the log's times never go back when the machine's clock does (ISO times of one format compare
+   * as strings).
    */
-  #lastRecordedAt = '';
+  #recordedAt = '';
 
   /** The log's last row (null when empty): the link the next row follows. */
   #logTail(): LogLink | null {
     const last = this.#sql.lastLink.get();
-    this.#lastRecordedAt = last?.recorded_at ?? '';
-    return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
-  }
-
-  /** The later of the clock and the log's last row (ISO times of one format compare as strings). */
-  #recordedAtNow(): string {
     const clock = new Date().toISOString();
-    if (clock > this.#lastRecordedAt) this.#lastRecordedAt = clock;
-    return this.#lastRecordedAt;
+    this.#recordedAt = last && last.recorded_at > clock ? last.recorded_at : clock;
+    return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
   }
 
   /**
@@ -244,7 +240,7 @@ export class AppendWriter {
       if (retried) return { result: retried, tail };
       throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
-    const recordedAt = this.#recordedAtNow();
+    const recordedAt = this.#recordedAt;
     let prevHash = last.hash;
     // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
     let logLink = tail;
