@@ -1,6 +1,25 @@
 import { istDayOf } from '@kamai/contracts';
 import type { ProjectedEvent } from '../projection.ts';
 
+/** The last minute effectiveDayOf was asked about, and its IST day. */
+const lastDay = { minute: '', day: '' };
+
+/**
+ * istDayOf for the journal's entries, remembering the last minute asked about: a build asks for the
+ * day of every money event, events come in time order, and parsing and formatting the instant was
+ * about 3 % of a build's CPU. An instant as toISOString writes it (UTC, 24 characters) falls on an
+ * IST day fixed by its minute, IST being UTC+5:30; any other form is parsed as before.
+ */
+export function effectiveDayOf(instant: string): string {
+  if (instant.length !== 24 || !instant.endsWith('Z')) return istDayOf(instant);
+  const minute = instant.slice(0, 16);
+  if (minute !== lastDay.minute) {
+    lastDay.day = istDayOf(instant);
+    lastDay.minute = minute;
+  }
+  return lastDay.day;
+}
+
 /** The journal's accounts: two per user, four on the platform's side. */
 export const accounts = {
   available: (userId: string) => `user:${userId}:available`,
@@ -123,7 +142,7 @@ function ledgerEntry(event: ProjectedEvent, userId: string, d: LedgerData, effec
     to,
     amountPaise: d.amountPaise,
     effectiveAt,
-    effectiveDate: d.effectiveDate ?? istDayOf(effectiveAt),
+    effectiveDate: d.effectiveDate ?? effectiveDayOf(effectiveAt),
     corrects: d.corrects ?? null,
     actor: d.by ?? event.metadata.actor ?? null,
     params: d.params ? JSON.stringify(d.params) : null,
@@ -194,7 +213,7 @@ export function journalTransactionOf(
         from: accounts.payoutPending(userId),
         to: accounts.bank,
         effectiveAt: d.paidAt,
-        effectiveDate: d.valueDate ?? istDayOf(d.paidAt),
+        effectiveDate: d.valueDate ?? effectiveDayOf(d.paidAt),
         corrects: null,
         actor: d.paidBy,
         // The value date among the facts too, so the export shows it as it shows a funding's.
@@ -245,7 +264,7 @@ export function journalTransactionOf(
         to: accounts.bank,
         effectiveAt: d.reversedAt,
         // The reversal takes the booking back on the day the money left: its own day, not the funding's.
-        effectiveDate: istDayOf(d.reversedAt),
+        effectiveDate: effectiveDayOf(d.reversedAt),
         corrects: d.fundingId,
         actor: d.approvedBy,
         params: JSON.stringify({ reference: d.reference, date: d.valueDate }),

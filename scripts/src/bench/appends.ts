@@ -31,6 +31,11 @@ interface BenchFigure {
   appends: number;
   seconds: number;
   perSecond: number;
+  /**
+   * CPU time (user + system) of this process per append, in µs: steadier than appends/s on a machine
+   * others share (the disk's fsyncs wait without it), for comparing two versions of the code.
+   */
+  cpuMicros: number;
 }
 
 export interface BenchAppendsResult {
@@ -145,6 +150,7 @@ function plainInserts(file: string, streams: number, batch: number): Run {
   const revisions = new Array<number>(streams).fill(-1);
   let n = 0;
   let ms = 0;
+  let cpu = 0;
   const insertOne = () => {
     const stream = n % streams;
     const event = commandEvent(n);
@@ -158,17 +164,19 @@ function plainInserts(file: string, streams: number, batch: number): Run {
   return {
     async runFor(sliceMs) {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       while (performance.now() - started < sliceMs) {
         // Autocommit: each INSERT is its own transaction, committed with one WAL fsync.
         if (batch === 1) insertOne();
         else insertBatch();
       }
+      cpu += cpuOf(cpuBefore);
       ms += performance.now() - started;
     },
     async verify() {
       if (count.get() !== n) throw new Error(`plain inserts: ${count.get()} rows on disk, ${n} inserted`);
     },
-    figure: () => figure(n, ms),
+    figure: () => figure(n, ms, cpu),
     async close() {
       if (db.open) db.close();
     },
@@ -182,6 +190,7 @@ function storeAppends(file: string, streams: number, workers: number, groupCommi
   let n = 0;
   let acknowledged = 0;
   let ms = 0;
+  let cpu = 0;
   // Worker w owns streams w, w + workers, ...: no conflicts, so every append is one command's write.
   const worker = async (w: number, deadline: number) => {
     while (performance.now() < deadline) {
@@ -196,20 +205,28 @@ function storeAppends(file: string, streams: number, workers: number, groupCommi
   return {
     async runFor(sliceMs) {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       await Promise.all(Array.from({ length: workers }, (_, w) => worker(w, started + sliceMs)));
+      cpu += cpuOf(cpuBefore);
       ms += performance.now() - started;
     },
     async verify() {
       const onDisk = await store.headPosition();
       if (onDisk !== acknowledged) throw new Error(`store: ${onDisk} events on disk, ${acknowledged} acknowledged`);
     },
-    figure: () => figure(acknowledged, ms),
+    figure: () => figure(acknowledged, ms, cpu),
     close: () => store.close(),
   };
 }
 
-function figure(appends: number, ms: number): BenchFigure {
-  return { appends, seconds: round2(ms / 1000), perSecond: Math.round(appends / (ms / 1000)) };
+function figure(appends: number, ms: number, cpuMicros: number): BenchFigure {
+  return { appends, seconds: round2(ms / 1000), perSecond: Math.round(appends / (ms / 1000)), cpuMicros: round2(cpuMicros / Math.max(1, appends)) };
+}
+
+/** CPU µs (user + system) of this process since `before`. */
+function cpuOf(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return used.user + used.system;
 }
 
 function round2(value: number): number {
@@ -218,7 +235,7 @@ function round2(value: number): number {
 
 function line(label: string, f: BenchFigure, ceiling?: BenchFigure): string {
   const ratio = ceiling ? `  ${(f.perSecond / ceiling.perSecond).toFixed(2)} x ceiling` : '';
-  return `  ${label.padEnd(58)} ${String(f.perSecond).padStart(7)}/s  (${f.appends} in ${f.seconds} s)${ratio}`;
+  return `  ${label.padEnd(58)} ${String(f.perSecond).padStart(7)}/s  (${f.appends} in ${f.seconds} s, ${f.cpuMicros} µs CPU each)${ratio}`;
 }
 
 function numberArg(args: string[], name: string): number | undefined {

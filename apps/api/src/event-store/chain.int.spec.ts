@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
-import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, checkpointMac, recordCheckpoint, verifyChain } from './chain.ts';
+import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, chainHash, checkpointMac, logHash, recordCheckpoint, verifyChain } from './chain.ts';
 import { FileWitness, S3Witness } from './witness.ts';
 import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
 import { deleteCheckpoints, deleteStream, editAndRechain, relinkLog, truncateStream } from '../testing/tamper.ts';
@@ -321,5 +321,18 @@ describe('tamper evidence that holds without luck (issue 33, finding 4)', () => 
       witness.close();
       await s3.close();
     }
+  });
+});
+
+describe('the chain input', () => {
+  // Hashes made by the first version of chainHash and logHash (createHash over JSON.stringify of the
+  // array): a faster way of computing them must give the very same hashes, or every stored chain breaks.
+  const tricky = { streamId: 'user-"x\u2028\\é', revision: 7, type: 'Wallet"Credited', data: '{"a":"\\n\u0001 ₹"}', metadata: '{"k":"\ud800"}' };
+
+  it('is the one every stored hash was made from, escapes included', () => {
+    expect(chainHash(null, tricky)).toBe('3f1e5ee0434238f5e78cf286245dc06aa4796603c7b44d9bcce3ffcdc11995a6');
+    expect(chainHash('ab'.repeat(32), tricky)).toBe('9c94df7e2f24c8a72c8364cf722d4e936624adabec561eb1aafa6c4041f6c5d6');
+    expect(logHash(null, 1, 'ff')).toBe('6d64b3ecfdb58348be2d9c021d3a44e3b9ff818ca1d02b5d9ee6359c054c6190');
+    expect(logHash({ position: 9, hash: 'ee' }, 10, 'ff')).toBe('f1e5a146b5aa4f80d1a24b93dd7d0b0b3391b2ab64dc798f288893e77855b0e3');
   });
 });

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
 import { DuplicateEventIdError, retriedAppendResult, satisfiesExpected, type StoredEventPlace } from './common.ts';
-import { type LogLink, chainHash, logHash } from './chain.ts';
+import { type LogLink, chainHashOf, logHash } from './chain.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
 /**
@@ -19,6 +19,9 @@ import { openWalFile } from '../sqlite-file.ts';
  * random ids of before, and other writers may still use them.
  */
 const WRITER_CACHE_KB = 32 * 1024;
+
+/** Streams whose last row a writer remembers (AppendWriter #lastRows). */
+const MAX_LAST_ROWS = 100_000;
 
 /**
  * A connection that appends (the store's own, or its writer thread's): WAL, every commit synced, a
@@ -47,6 +50,8 @@ export interface SerializedEvent {
   type: string;
   data: string;
   metadata: string;
+  /** The stream chain's input after the revision (chain.ts chainRest), encoded before the lock is taken. */
+  chainRest: string;
 }
 
 export interface AppendRequest {
@@ -76,6 +81,7 @@ export class AppendWriter {
     lastLink: Database.Statement<[], { position: number; log_hash: string | null; recorded_at: string }>;
     moveHead: Database.Statement<[string, number, string, number]>;
     head: Database.Statement<[], number>;
+    dataVersion: Database.Statement<[], number>;
   };
 
   constructor(db: Database.Database, busyTimeoutMs: number) {
@@ -103,6 +109,7 @@ export class AppendWriter {
          ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`,
       ),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -127,7 +134,7 @@ export class AppendWriter {
 
   /**
    * Writes a batch in one transaction (begun already, or begun here, waiting up to the busy timeout
-   * for the lock), each append in its own savepoint. Throws when the transaction itself failed:
+   * for the lock), each append of several events in its own savepoint. Throws when the transaction itself failed:
    * nothing of the batch is on disk then.
    */
   commit(batch: readonly AppendRequest[], begun = false, inside?: () => void): Outcome[] {
@@ -135,48 +142,86 @@ export class AppendWriter {
     if (!begun) this.#sql.begin.run();
     try {
       inside?.();
+      // data_version moves when another connection committed since this one last looked: the
+      // streams' last rows remembered since may be stale then. Looked at with the write lock held,
+      // so nothing can change them again before this batch commits.
+      const version = this.#sql.dataVersion.get() ?? 0;
+      if (version !== this.#dataVersion) {
+        this.#lastRows.clear();
+        this.#dataVersion = version;
+      }
       // The log's last row, read once per batch: the write lock is held, so each append that lands
       // moves it, and one rolled back to its savepoint leaves it where it was.
       let tail = this.#logTail();
       for (const pending of batch) {
-        this.#sql.savepoint.run();
+        // A one-event append that fails before its row is in (its check, or the insert, which SQLite
+        // undoes alone) leaves nothing to undo: it goes without a savepoint, two statements fewer
+        // per command. Should it fail after (the stream head's upsert), the whole batch fails.
+        const alone = pending.events.length === 1;
+        if (!alone) this.#sql.savepoint.run();
+        this.#inserted = false;
         try {
           const written = this.#write(pending, tail);
           outcomes.push({ ok: true, result: written.result });
           tail = written.tail;
-          this.#sql.release.run();
+          if (!alone) this.#sql.release.run();
         } catch (error) {
-          this.#sql.rollbackToSavepoint.run();
-          this.#sql.release.run();
+          this.#lastRows.delete(pending.streamId);
+          if (alone) {
+            if (this.#inserted || !this.#db.inTransaction) throw error;
+          } else {
+            this.#sql.rollbackToSavepoint.run();
+            this.#sql.release.run();
+          }
           outcomes.push({ ok: false, error });
         }
       }
       this.#sql.commit.run();
     } catch (error) {
+      // What this batch wrote is undone: so is what was remembered of it.
+      this.#lastRows.clear();
       if (this.#db.inTransaction) this.#sql.rollback.run();
       throw error;
     }
     return outcomes;
   }
 
+  /** Whether the append being written has a row in already (see commit). */
+  #inserted = false;
+
   /**
-   * The time of the log's last row, as of the open transaction: no row is recorded earlier, so the
-   * log's times never go back when the machine's clock does (see recordedAtNow).
+   * Each stream's last revision and hash (-1 and null: no stream) as of this connection's last
+   * commit, valid while no other connection committed (data_version, checked per batch): a
+   * command's append then reads nothing before it writes. Bounded: cleared when full.
    */
-  #lastRecordedAt = '';
+  readonly #lastRows = new Map<string, { revision: number; hash: string | null }>();
+  #dataVersion = -1;
+
+  #lastRowOf(streamId: string): { revision: number; hash: string | null } {
+    let row = this.#lastRows.get(streamId);
+    if (!row) {
+      const found = this.#sql.lastEvent.get(streamId);
+      row = { revision: found?.revision ?? -1, hash: found?.hash ?? null };
+      if (this.#lastRows.size >= MAX_LAST_ROWS) this.#lastRows.clear();
+      this.#lastRows.set(streamId, row);
+    }
+    return row;
+  }
+
+  /**
+   * The time the batch's rows are recorded at: the later of the clock, read once per batch (the
+   * commit's time; a clock reading per append was a few % of its cost), and the log's last row, so
+   * the log's times never go back when the machine's clock does (ISO times of one format compare
+   * as strings).
+   */
+  #recordedAt = '';
 
   /** The log's last row (null when empty): the link the next row follows. */
   #logTail(): LogLink | null {
     const last = this.#sql.lastLink.get();
-    this.#lastRecordedAt = last?.recorded_at ?? '';
-    return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
-  }
-
-  /** The later of the clock and the log's last row (ISO times of one format compare as strings). */
-  #recordedAtNow(): string {
     const clock = new Date().toISOString();
-    if (clock > this.#lastRecordedAt) this.#lastRecordedAt = clock;
-    return this.#lastRecordedAt;
+    this.#recordedAt = last && last.recorded_at > clock ? last.recorded_at : clock;
+    return last ? { position: last.position, hash: last.log_hash ?? '' } : null;
   }
 
   /**
@@ -185,8 +230,8 @@ export class AppendWriter {
    */
   #write(pending: AppendRequest, tail: LogLink | null): { result: AppendResult; tail: LogLink | null } {
     const { streamId, expected, events } = pending;
-    const last = this.#sql.lastEvent.get(streamId);
-    const actual = last?.revision ?? -1;
+    const last = this.#lastRowOf(streamId);
+    const actual = last.revision;
     if (!satisfiesExpected(expected, actual)) {
       // A retry of an append that landed fails the revision check (unless it expected any revision:
       // then its first event's id is taken, below). Looked for only then: the first append looks up
@@ -195,14 +240,15 @@ export class AppendWriter {
       if (retried) return { result: retried, tail };
       throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
-    const recordedAt = this.#recordedAtNow();
-    let prevHash = last?.hash ?? null;
+    const recordedAt = this.#recordedAt;
+    let prevHash = last.hash;
     // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
     let logLink = tail;
     let revision = actual;
+    const streamJson = JSON.stringify(streamId);
     for (const [i, event] of events.entries()) {
       revision += 1;
-      const hash = chainHash(prevHash, { streamId, revision, type: event.type, data: event.data, metadata: event.metadata });
+      const hash = chainHashOf(prevHash, streamJson, revision, event.chainRest);
       const position = (logLink?.position ?? 0) + 1;
       const linked = logHash(logLink, position, hash);
       try {
@@ -218,12 +264,15 @@ export class AppendWriter {
         if (isUniqueViolation(error, 'events.stream_id')) throw new WrongExpectedRevisionError(streamId, expected, actual);
         throw error;
       }
+      this.#inserted = true;
       prevHash = hash;
       logLink = { position, hash: linked };
     }
     if (events.length === 0 || !logLink || prevHash === null) return { result: { nextExpectedRevision: actual, position: 0 }, tail };
     // The stream's head moves once per append, to its last row.
     this.#sql.moveHead.run(streamId, revision, prevHash, logLink.position);
+    last.revision = revision;
+    last.hash = prevHash;
     return { result: { nextExpectedRevision: revision, position: logLink.position }, tail: logLink };
   }
 

@@ -10,6 +10,7 @@ import type { WorkerMessage } from './append-worker.ts';
 import { DuplicateEventIdError } from './common.ts';
 import { consume, describeEventStoreContract, event, expectConflict, range, stream } from './contract.ts';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite.ts';
+import { verifyChain } from './chain.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsx = join(here, '../../../../node_modules/.bin/tsx');
@@ -294,6 +295,22 @@ describe('sqlite event store', () => {
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect((await one.readStream(streamId)).map((e) => e.type)).toEqual((await two.readStream(streamId)).map((e) => e.type));
+  });
+
+  it('two stores taking turns on one stream: each sees the other\'s appends in its checks and its chain', async () => {
+    // A writer remembers each stream's last row between its commits; another connection's commit
+    // must make it look again, or it would pass a stale check and chain to a stale hash.
+    const file = newFile();
+    const [one, two] = [openStore(file), openStore(file)];
+    const streamId = stream('turns');
+    await one.append(streamId, [event('One0')], 'no_stream');
+    await two.append(streamId, [event('Two1')], 0);
+    await expectConflict(one.append(streamId, [event('Stale')], 0), streamId, 0, 1);
+    await one.append(streamId, [event('One2')], 1);
+    await two.append(streamId, [event('Two3')], 2);
+    await one.append(streamId, [event('One4'), event('One5')], 3);
+    expect((await two.readStream(streamId)).map((e) => e.type)).toEqual(['One0', 'Two1', 'One2', 'Two3', 'One4', 'One5']);
+    expect(await verifyChain(one)).toMatchObject({ ok: true, events: 6 });
   });
 
   for (const [writerThread, label] of [[false, ''], [true, ' (writer threads)']] as const) {

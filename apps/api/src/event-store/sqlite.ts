@@ -41,6 +41,7 @@ import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
 import { type EventHeaderRow, type EventRow, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import { SqliteChain, addChains } from './sqlite-chain.ts';
+import { chainRest } from './chain.ts';
 import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
@@ -743,7 +744,8 @@ class SqliteAllSubscription implements AllSubscription {
 function serializeEvent(event: NewEvent): SerializedEvent {
   const data: unknown = JSON.stringify(event.data);
   if (typeof data !== 'string') throw new TypeError(`event ${event.id}: data is not JSON`);
-  return { id: event.id, type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+  const metadata = JSON.stringify(event.metadata ?? {});
+  return { id: event.id, type: event.type, data, metadata, chainRest: chainRest(event.type, data, metadata) };
 }
 
 function assertPosition(after: number): void {
