@@ -43,6 +43,10 @@ export const DEFAULT_LIMITS = {
   invitationBudgetPaise: rupees(50000),
   /** How far a bank statement line and the payout (or batch, funding) it matches may differ. */
   statementMatchTolerancePaise: 0,
+  /** Finance is warned when the payout float (funded − paid − pending payouts) falls below this; 0: off. */
+  payoutFloatWarnBelowPaise: 0,
+  /** Finance is warned when the tax payable (withheld, not yet deposited) rises above this; 0: off. */
+  taxPayableWarnAbovePaise: 0,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -86,6 +90,8 @@ export function limitsBody(limits: Limits) {
     inviterMonthlyCap: formatPaise(limits.inviterMonthlyCapPaise),
     invitationBudget: formatPaise(limits.invitationBudgetPaise),
     statementMatchTolerance: formatPaise(limits.statementMatchTolerancePaise),
+    payoutFloatWarnBelow: formatPaise(limits.payoutFloatWarnBelowPaise),
+    taxPayableWarnAbove: formatPaise(limits.taxPayableWarnAbovePaise),
   };
 }
 
@@ -113,6 +119,9 @@ export const SettingsBody = v.object({
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
   /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
   taxRules: v.array(TaxRuleBody),
+  /** Balances that warn (docs/month-end.md): "0.00" is off. */
+  payoutFloatWarnBelow: v.string(),
+  taxPayableWarnAbove: v.string(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -178,6 +187,9 @@ export const SettingsUpdateRequest = v.object({
   inviterMonthlyCap: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   statementMatchTolerance: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  /** Plain settings: a warning moves no money (docs/settings.md). "0" turns it off. */
+  payoutFloatWarnBelow: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  taxPayableWarnAbove: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
 });
 
 /**

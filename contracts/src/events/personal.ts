@@ -377,6 +377,9 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   StatementWrittenOff: { plain: { exceptionId: ID, requestedBy: ID, approvedBy: ID, writtenOffAt: TIME } },
   /** A challan's numbers are the bank's, not a person's. */
   TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
+  /** Amounts and finance members' ids: nothing about a person. */
+  BalanceWarningRaised: { plain: { warningId: ID, balance: CODE, 'notify[]': ID, raisedAt: TIME } },
+  BalanceWarningCleared: { plain: { warningId: ID, balance: CODE, clearedAt: TIME } },
 };
 
 /**
