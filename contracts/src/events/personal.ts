@@ -86,6 +86,7 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.bsrCode': BANK_REFERENCE,
   'params.serial': BANK_REFERENCE,
   'params.date': TIME,
+  'params.thresholdPaise': { why: 'an amount' },
 };
 
 /** An entry's effective day and what a correction corrects (a transaction, entry or funding id: never words). */
@@ -378,8 +379,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   /** A challan's numbers are the bank's, not a person's. */
   TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
   /** Amounts and finance members' ids: nothing about a person. */
-  BalanceWarningRaised: { plain: { warningId: ID, balance: CODE, 'notify[]': ID, raisedAt: TIME } },
-  BalanceWarningCleared: { plain: { warningId: ID, balance: CODE, clearedAt: TIME } },
+  BalanceWarningRaised: { plain: { warningId: ID, 'notify[]': ID, raisedAt: TIME } },
+  BalanceWarningCleared: { plain: { warningId: ID, clearedAt: TIME } },
 };
 
 /**
