@@ -29,26 +29,26 @@ export function BalancesCard() {
       <SectionHeader id="balances-heading" title={t('balances.title')} intro={t('balances.intro')} />
       {balances.isError && <LoadFailed message={serverErrorMessage(balances.error, t('common.loadFailed'))} onRetry={() => void balances.refetch()} />}
       {data && (
-        <dl className="grid gap-3 sm:grid-cols-2">
+        <ul className="grid gap-3 sm:grid-cols-2">
           {ROWS.map(([name, side]) => {
             const balance = data[name];
             const off = balance.threshold === '0.00';
             return (
-              <div key={name} className={`grid gap-1 rounded-xl border p-3 ${balance.warning ? 'border-amber-400 bg-amber-50' : 'border-slate-200'}`}>
-                <dt className="text-sm font-medium text-slate-700">{t(`balances.${name}`)}</dt>
-                <dd className="text-xl font-semibold tabular-nums text-slate-900">{formatRupees(balance.amount)}</dd>
-                <dd className="text-sm text-slate-600">
+              <li key={name} className={`grid gap-1 rounded-xl border p-3 ${balance.warning ? 'border-amber-400 bg-amber-50' : 'border-slate-200'}`}>
+                <p className="text-sm font-medium text-slate-700">{t(`balances.${name}`)}</p>
+                <p className="text-xl font-semibold tabular-nums text-slate-900">{formatRupees(balance.amount)}</p>
+                <p className="text-sm text-slate-600">
                   {off ? t('balances.off') : t(`balances.${side}`, { threshold: formatRupees(balance.threshold) })}
-                </dd>
+                </p>
                 {balance.warning && (
-                  <dd role="status" className="text-sm font-semibold text-amber-900">
+                  <p role="status" className="text-sm font-semibold text-amber-900">
                     {t(`balances.warning.${name}`, { amount: formatRupees(balance.amount), threshold: formatRupees(balance.threshold) })}
-                  </dd>
+                  </p>
                 )}
-              </div>
+              </li>
             );
           })}
-        </dl>
+        </ul>
       )}
     </section>
   );
