@@ -14,12 +14,17 @@ export const PUSH_ALERT_KINDS = [
   'payout_paid',
   'payout_failed',
   'payout_returned',
+  /** Finance only: a balance crossed its warning threshold (docs/month-end.md#balances-that-warn). */
+  'payout_float_low',
+  'tax_payable_high',
 ] as const;
 export type PushAlertKind = (typeof PUSH_ALERT_KINDS)[number];
 
 /** About money: sent at night too, and payout paid / failed also go by SMS. */
-export const MONEY_ALERTS: readonly PushAlertKind[] = ['payout_paid', 'payout_failed', 'payout_returned'];
-export const SMS_ALERTS: readonly PushAlertKind[] = ['payout_paid', 'payout_failed'];
+export const MONEY_ALERTS: readonly PushAlertKind[] = ['payout_paid', 'payout_failed', 'payout_returned', 'payout_float_low', 'tax_payable_high'];
+export const SMS_ALERTS: readonly PushAlertKind[] = ['payout_paid', 'payout_failed', 'payout_float_low', 'tax_payable_high'];
+/** The alerts only finance members receive (a balance's warning): the Profile lists them to finance alone. */
+export const FINANCE_ALERTS: readonly PushAlertKind[] = ['payout_float_low', 'tax_payable_high'];
 
 /**
  * Which in-app notification raises which alert: the alert follows the notification the decider
@@ -36,12 +41,14 @@ export const ALERT_OF_NOTIFICATION: Partial<Record<NotificationKey, PushAlertKin
   proof_needs_changes: 'proof_needs_changes',
   appeal_upheld: 'appeal_decided',
   appeal_overturned: 'appeal_decided',
+  payout_float_low: 'payout_float_low',
+  tax_payable_high: 'tax_payable_high',
 };
 
 /**
  * What an alert says, in both languages (it is rendered on the server: a push or an SMS reaches a
  * person who is not in the app). Short, and never the reviewer's or staff's free text.
- * Parameters: `amountPaise`, `taskTitle`, `reference`.
+ * Parameters: `amountPaise`, `taskTitle`, `reference`, `thresholdPaise`.
  */
 export const PUSH_TEXTS: Record<PushAlertKind, Record<'en' | 'hi', { title: string; body: string }>> = {
   proof_approved: {
@@ -71,6 +78,14 @@ export const PUSH_TEXTS: Record<PushAlertKind, Record<'en' | 'hi', { title: stri
   payout_returned: {
     en: { title: 'Withdrawal returned', body: 'The bank returned your withdrawal of {amountPaise}. The amount is back in your wallet.' },
     hi: { title: 'निकासी लौट आई', body: 'बैंक ने {amountPaise} की आपकी निकासी लौटा दी। रकम आपके वॉलेट में वापस आ गई है।' },
+  },
+  payout_float_low: {
+    en: { title: 'Payout float low', body: 'The payout float is {amountPaise}, below {thresholdPaise}. Fund the payout account.' },
+    hi: { title: 'भुगतान खाते में रकम कम', body: 'भुगतान के लिए बची रकम {amountPaise} है, {thresholdPaise} से कम। भुगतान खाते में पैसे डालें।' },
+  },
+  tax_payable_high: {
+    en: { title: 'Tax payable high', body: 'Tax withheld and not deposited is {amountPaise}, above {thresholdPaise}. Deposit it with a challan.' },
+    hi: { title: 'जमा करने लायक टैक्स ज़्यादा', body: 'काटा गया, जमा न किया गया टैक्स {amountPaise} है, {thresholdPaise} से ज़्यादा। इसे चालान से जमा करें।' },
   },
 };
 

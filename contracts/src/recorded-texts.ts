@@ -60,6 +60,15 @@ export const NOTIFICATION_TEXTS = {
   appeal_upheld: { title: 'Appeal Decided', message: 'Your appeal for "{taskTitle}" was not accepted: {reason}.' },
   appeal_overturned: { title: 'Appeal Accepted', message: 'Your appeal for "{taskTitle}" was accepted. {amountPaise} has been added to your wallet.' },
   invite_bonus: { title: 'Invitation Bonus', message: '{amountPaise} has been added to your wallet for an invitation' },
+  /** Finance: a balance crossed its warning threshold (docs/month-end.md#balances-that-warn). */
+  payout_float_low: {
+    title: 'Payout Float Low',
+    message: 'The payout float is {amountPaise}, below the warning level of {thresholdPaise}. Fund the payout account before payouts stop.',
+  },
+  tax_payable_high: {
+    title: 'Tax Payable High',
+    message: 'Tax withheld and not yet deposited is {amountPaise}, above the warning level of {thresholdPaise}. Deposit it with a challan.',
+  },
 } as const satisfies Record<string, { title: string; message: string }>;
 export type NotificationKey = keyof typeof NOTIFICATION_TEXTS;
 export const NOTIFICATION_KEYS = Object.keys(NOTIFICATION_TEXTS) as [NotificationKey, ...NotificationKey[]];

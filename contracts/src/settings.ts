@@ -44,6 +44,10 @@ export const DEFAULT_LIMITS = {
   invitationBudgetPaise: rupees(50000),
   /** How far a bank statement line and the payout (or batch, funding) it matches may differ. */
   statementMatchTolerancePaise: 0,
+  /** Finance is warned when the payout float (funded − paid − pending payouts) falls below this; 0: off. */
+  payoutFloatWarnBelowPaise: 0,
+  /** Finance is warned when the tax payable (withheld, not yet deposited) rises above this; 0: off. */
+  taxPayableWarnAbovePaise: 0,
 } as const;
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
@@ -87,6 +91,8 @@ export function limitsBody(limits: Limits) {
     inviterMonthlyCap: formatPaise(limits.inviterMonthlyCapPaise),
     invitationBudget: formatPaise(limits.invitationBudgetPaise),
     statementMatchTolerance: formatPaise(limits.statementMatchTolerancePaise),
+    payoutFloatWarnBelow: formatPaise(limits.payoutFloatWarnBelowPaise),
+    taxPayableWarnAbove: formatPaise(limits.taxPayableWarnAbovePaise),
   };
 }
 
@@ -118,6 +124,9 @@ export const SettingsBody = v.object({
   taxDeductorTan: v.nullable(v.string()),
   taxDeductorName: v.nullable(v.string()),
   taxDeductorAddress: v.nullable(v.string()),
+  /** Balances that warn (docs/month-end.md): "0.00" is off. */
+  payoutFloatWarnBelow: v.string(),
+  taxPayableWarnAbove: v.string(),
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -184,6 +193,9 @@ export const SettingsUpdateRequest = v.object({
   invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   statementMatchTolerance: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   ...TaxDeductorInput,
+  /** Plain settings: a warning moves no money (docs/settings.md). "0" turns it off. */
+  payoutFloatWarnBelow: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  taxPayableWarnAbove: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
 });
 
 /**

@@ -32,3 +32,4 @@ export * from './tax/deposits.ts';
 export * from './invitations/invitation.ts';
 export * from './invitations/credit.ts';
 export * from './finance/statements.ts';
+export * from './finance/balance-warnings.ts';

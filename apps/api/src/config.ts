@@ -142,6 +142,11 @@ const Env = v.object({
   SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_HI: v.optional(v.string()),
   SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_EN: v.optional(v.string()),
   SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_HI: v.optional(v.string()),
+  /** The balance warnings' SMS to finance (docs/month-end.md#balances-that-warn); variables `amount` and `threshold`. */
+  SMS_DLT_TEMPLATE_ID_PAYOUT_FLOAT_LOW_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_PAYOUT_FLOAT_LOW_HI: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_TAX_PAYABLE_HIGH_EN: v.optional(v.string()),
+  SMS_DLT_TEMPLATE_ID_TAX_PAYABLE_HIGH_HI: v.optional(v.string()),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -241,6 +246,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             alertTemplateIds: {
               payout_paid: { en: e.SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_EN, hi: e.SMS_DLT_TEMPLATE_ID_PAYOUT_PAID_HI },
               payout_failed: { en: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_EN, hi: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FAILED_HI },
+              payout_float_low: { en: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FLOAT_LOW_EN, hi: e.SMS_DLT_TEMPLATE_ID_PAYOUT_FLOAT_LOW_HI },
+              tax_payable_high: { en: e.SMS_DLT_TEMPLATE_ID_TAX_PAYABLE_HIGH_EN, hi: e.SMS_DLT_TEMPLATE_ID_TAX_PAYABLE_HIGH_HI },
             },
           }
         : { kind: 'console' as const },

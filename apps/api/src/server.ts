@@ -31,6 +31,7 @@ import { sweepWorkflows } from './workflows/run.ts';
 import { followInvitationMilestones, sweepInvitations } from './invitations/award.ts';
 import type { OutboxPlace } from './outbox/sql.ts';
 import { AlertSender } from './push/sender.ts';
+import { followBalances } from './finance/balance-warnings.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WORKFLOW_DEFINITIONS } from './workflows/payouts.ts';
 import type { AppDeps } from './deps.ts';
@@ -75,6 +76,8 @@ export interface RunningServer {
   sweepWebhooks(): Promise<void>;
   /** Decides the invitation bonuses whose moment came now (invitations/award.ts); answers how many. */
   sweepInvitations(): Promise<number>;
+  /** Checks the balances that warn now (and waits for a check under way). */
+  checkBalances(): Promise<void>;
   /** Graceful: stops accepting, lets in-flight requests finish (up to `graceMs`), stops the projections at a checkpoint, closes the stores. */
   close(graceMs?: number): Promise<void>;
 }
@@ -289,6 +292,8 @@ export async function startServer(config: Config, log: (line: string) => void = 
   await starting;
   sweepAbandoned();
   const invitations = followInvitationMilestones(appDeps, log);
+  // Balances that warn: each crossing of a threshold recorded once (finance/balance-warnings.ts).
+  const balances = followBalances(appDeps, log);
   webhooks.start();
   // Alerts outside the app follow the log from their own checkpoint (push/sender.ts).
   alerts.start();
@@ -314,6 +319,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
     sweepUploads: (now?: number) => sweepUnreferencedUploads({ ledger: uploads, storage: objects, db, store, runner, ...(now !== undefined && { now }) }),
     sweepWebhooks: () => webhooks.tick(),
     sweepInvitations: () => sweepInvitations(appDeps, log),
+    checkBalances: () => balances.check(),
     async close(graceMs = 10_000) {
       // Stop accepting; idle keep-alive connections close now, busy ones once their response is out.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -324,6 +330,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(autoApprove);
       clearInterval(workflowSweep);
       await invitations.stop();
+      await balances.stop();
       await webhooks.stop();
       await alerts.stop();
       storage.stop();

@@ -123,7 +123,8 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'KYC review', role: 'reviewer', path: '/admin/kyc' },
-  { name: 'finance queue', role: 'finance', path: '/admin/finance' },
+  // The payout float (nothing funded, payouts made) is below the warning level set below: the card warns.
+  { name: 'finance queue', role: 'finance', path: '/admin/finance', reach: (page) => page.getByTestId('balances-card').getByRole('status').first().waitFor() },
   ...(['batches', 'history', 'ledger', 'reconciliation', 'months', 'tax'] as const).map(
     (tab): Screen => ({
       name: `finance ${tab}`,
@@ -507,6 +508,8 @@ async function buildStates(): Promise<void> {
   await api(payer, 'POST', `/api/admin/withdrawals/${kept}/paid`, { reference: 'UTRSWEEP0002' });
   await refundedWithdrawal('100.00');
   await api(worker, 'POST', '/api/withdrawals', { amount: '100.00', upiId: 'asha.rao@okaxis' });
+  // A warning level the float is below: finance's home shows the balance's warning (a plain setting).
+  await api(admin, 'PUT', '/api/admin/settings', { payoutFloatWarnBelow: '5000.00' });
 }
 
 

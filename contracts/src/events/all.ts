@@ -16,6 +16,7 @@ import { ledgerPeriodEvents } from './periods.ts';
 import { taxDepositEvents } from './tax.ts';
 import { invitationEvents } from '../invitations.ts';
 import { statementExceptionEvents } from './statements.ts';
+import { balanceWarningEvents } from './balance-warnings.ts';
 
 /**
  * Every event of a `user-<id>` stream. Each business area adds its own map here; the domain's user
@@ -52,6 +53,7 @@ export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
 export type TaxDepositEvent = EventsOf<typeof taxDepositEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
 export type StatementExceptionEvent = EventsOf<typeof statementExceptionEvents>;
+export type BalanceWarningEvent = EventsOf<typeof balanceWarningEvents>;
 
 /** Every event type the system writes, by type: used to validate events read back from the store. */
 export const allEvents = {
@@ -74,6 +76,7 @@ export const allEvents = {
   ...invitationEvents,
   ...statementExceptionEvents,
   ...taxDepositEvents,
+  ...balanceWarningEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

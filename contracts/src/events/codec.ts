@@ -188,6 +188,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   TaxDepositRecorded: 1,
   BankFeeBooked: 1,
   StatementDifferenceBooked: 1,
+  BalanceWarningRaised: 1,
+  BalanceWarningCleared: 1,
 };
 
 /**

@@ -14,6 +14,7 @@ export * from './privacy.ts';
 export * from './workflows.ts';
 export * from './webhooks.ts';
 export * from './periods.ts';
+export * from './balance-warnings.ts';
 export * from './statements.ts';
 export * from './tax.ts';
 export * from './all.ts';
@@ -54,5 +55,7 @@ export const streams = {
   statementException: (exceptionId: string) => `statement-exception-${exceptionId}`,
   /** The tax deposits (challans) of one quarter, `2026-27-Q3` (docs/tax.md). */
   taxDeposits: (quarter: string) => `tax-deposits-${quarter}`,
+  /** Each crossing of a balance's warning threshold (docs/month-end.md#balances-that-warn). */
+  balanceWarnings: () => 'balance-warnings',
 };
 export * from './codec.ts';

@@ -86,6 +86,7 @@ const PARAMS_PLAIN: Readonly<Record<string, PlainWhy>> = {
   'params.bsrCode': BANK_REFERENCE,
   'params.serial': BANK_REFERENCE,
   'params.date': TIME,
+  'params.thresholdPaise': { why: 'an amount' },
 };
 
 /** An entry's effective day and what a correction corrects (a transaction, entry or funding id: never words). */
@@ -384,6 +385,9 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   /** A fee line's facts: the line's day and amount, the payout or batch it sat beside; no narration. */
   BankFeeBooked: { plain: { runId: ID, date: TIME, effectiveDate: TIME, target: { why: 'a withdrawal or batch id' }, by: ID, bookedAt: TIME } },
   StatementDifferenceBooked: { plain: { exceptionId: ID, effectiveDate: TIME, corrects: ID, approvedBy: ID, bookedAt: TIME } },
+  /** Amounts and finance members' ids: nothing about a person. */
+  BalanceWarningRaised: { plain: { warningId: ID, 'notify[]': ID, raisedAt: TIME } },
+  BalanceWarningCleared: { plain: { warningId: ID, clearedAt: TIME } },
 };
 
 /**

@@ -128,6 +128,8 @@ export const settingsEvents = {
     inviterMonthlyCapPaise: v.optional(v.number()),
     invitationBudgetPaise: v.optional(v.number()),
     statementMatchTolerancePaise: v.optional(v.number()),
+    payoutFloatWarnBelowPaise: v.optional(v.number()),
+    taxPayableWarnAbovePaise: v.optional(v.number()),
     /** The whole list of canned rejection reasons (it replaces the one in force). */
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */

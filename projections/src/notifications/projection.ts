@@ -1,4 +1,4 @@
-import { type MessageParams, type NotificationKey, notificationText } from '@kamai/contracts';
+import { BALANCE_WARNING_NOTIFICATION, type MessageParams, type NotificationKey, balanceWarningNotificationId, notificationText } from '@kamai/contracts';
 import { PARAM_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -15,7 +15,7 @@ export const notificationsProjection: Projection = {
       indexes: { user: 'user_id, position' },
     },
   },
-  handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted', 'UserErased'],
+  handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted', 'UserErased', 'BalanceWarningRaised'],
   apply(rows, event) {
     switch (event.type) {
       case 'NotificationSent': {
@@ -32,6 +32,27 @@ export const notificationsProjection: Projection = {
           created_at: event.data.sentAt,
           position: event.position,
         });
+        return;
+      }
+      case 'BalanceWarningRaised': {
+        // A balance's warning tells each finance member named on it (docs/month-end.md#balances-that-warn).
+        const key = BALANCE_WARNING_NOTIFICATION[event.data.balance];
+        const params = { amountPaise: event.data.amountPaise, thresholdPaise: event.data.thresholdPaise };
+        const text = notificationText({ key, params });
+        for (const userId of event.data.notify) {
+          rows.insert('notifications', {
+            id: balanceWarningNotificationId(event.data.warningId, userId),
+            user_id: userId,
+            title: text.title,
+            message: text.message,
+            message_key: key,
+            params: JSON.stringify(params),
+            type: 'warning',
+            is_read: 0,
+            created_at: event.data.raisedAt,
+            position: event.position,
+          });
+        }
         return;
       }
       case 'NotificationRead':

@@ -140,3 +140,9 @@ export async function accountHolders(db: ReadDbHandle, ids: Iterable<string>): P
   }
   return holders;
 }
+
+/** The finance members still on the books (not erased), by id: who a balance's warning tells. */
+export async function financeMemberIds(db: ReadDbHandle): Promise<string[]> {
+  const rows = await db.selectFrom('users').select(['id', 'roles']).where('roles', 'like', '%"finance"%').where('erased_at', 'is', null).orderBy('id').execute();
+  return rows.filter((row) => rolesOf(row).includes('finance')).map((row) => row.id);
+}

@@ -8,16 +8,16 @@ interface ResetCodeSms {
   language: 'en' | 'hi';
 }
 
-/** A money alert (payout paid or failed) for a mobile number, already in the person's language. */
+/** A money alert (payout paid or failed, a balance's warning to finance) for a mobile number, already in the person's language. */
 export interface AlertSms {
   /** 10 digits, without +91. */
   mobile: string;
   language: 'en' | 'hi';
-  alert: 'payout_paid' | 'payout_failed';
+  alert: 'payout_paid' | 'payout_failed' | 'payout_float_low' | 'tax_payable_high';
   /** The whole message (the console shows it). */
   text: string;
-  /** The template's variables, for a gateway: the amount in rupees and the transfer reference. */
-  variables: { amount: string; reference: string };
+  /** The template's variables, for a gateway: the amount in rupees and the transfer reference (a warning: its threshold). */
+  variables: { amount: string; reference: string } | { amount: string; threshold: string };
 }
 
 /** Where SMS leave the app: the console (development) or an Indian SMS gateway. */

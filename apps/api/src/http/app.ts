@@ -11,6 +11,7 @@ import { sessionRoutes } from '../auth/session-routes.ts';
 import { passwordResetRoutes } from '../auth/password-reset-routes.ts';
 import { financeRoutes } from '../finance/routes.ts';
 import { fundingRoutes } from '../finance/funding.ts';
+import { balanceRoutes } from '../finance/balance-warnings.ts';
 import { yearlyReportRoutes } from '../finance/yearly-report.ts';
 import { ledgerRoutes } from '../finance/ledger-routes.ts';
 import { payoutRoutes } from '../finance/payouts.ts';
@@ -103,6 +104,7 @@ export function createApp(parts: AppParts) {
   app.route('/', financeRoutes);
   app.route('/', ledgerRoutes);
   app.route('/', fundingRoutes);
+  app.route('/', balanceRoutes);
   app.route('/', yearlyReportRoutes);
   app.route('/', payoutRoutes);
   app.route('/', periodRoutes);

@@ -186,6 +186,7 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/tax/:quarter', 'finance', 400],
   ['GET', '/api/admin/ledger/tax/:quarter/certificates', 'finance', 400],
   ['GET', '/api/tax-summary', 'signedIn', 200],
+  ['GET', '/api/admin/ledger/balances', 'finance', 200],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

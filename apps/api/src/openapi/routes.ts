@@ -1,5 +1,6 @@
 import {
   MyTaxYearBody,
+  LedgerBalancesBody,
   TaxCertificateBody,
   TaxDepositBody,
   TaxDepositRequest,
@@ -338,4 +339,5 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/ledger/tax/:quarter': { summary: 'The quarterly TDS return’s rows, one per deduction with its challan (format=csv for the file)', access: 'finance', params: TaxQuarterParam, query: TaxReturnQuery, ok: 200, answer: TaxReturnBody },
   'GET /api/admin/ledger/tax/:quarter/certificates': { summary: 'Per person, the quarter’s certificate data (what Form 16A carries)', access: 'finance', params: TaxQuarterParam, ok: 200, answer: TaxCertificateBody, list: true },
   'GET /api/tax-summary': { summary: 'Your tax deducted per financial year: withdrawn, tax, sent to the bank', access: 'signedIn', ok: 200, answer: MyTaxYearBody, list: true },
+  'GET /api/admin/ledger/balances': { summary: 'The payout float and the tax payable, their warning thresholds and whether each is past its own', access: 'finance', ok: 200, answer: LedgerBalancesBody },
 };

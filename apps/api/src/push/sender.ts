@@ -5,6 +5,8 @@ import {
   PUSH_TEXTS,
   type PushAlertKind,
   SMS_ALERTS,
+  BALANCE_WARNING_NOTIFICATION,
+  FINANCE_ALERTS,
   alertDueAt,
   eventCodec,
   isPlaceholder,
@@ -59,7 +61,7 @@ interface OutboxRow {
 /** Only the facts an alert's text uses: never the reason or the destination the notification also carries. */
 function alertParams(params: Readonly<Record<string, unknown>> | undefined): Record<string, string | number> {
   const kept: Record<string, string | number> = {};
-  for (const name of ['amountPaise', 'taskTitle', 'reference']) {
+  for (const name of ['amountPaise', 'taskTitle', 'reference', 'thresholdPaise']) {
     const value = params?.[name];
     if (typeof value === 'string' || typeof value === 'number') kept[name] = value;
   }
@@ -195,6 +197,7 @@ export class AlertSender {
   }
 
   private takeIn(recorded: Parameters<typeof eventCodec.decode>[0] & { id: string; streamId: string }, now: Date): void {
+    if (recorded.streamId === streams.balanceWarnings()) return this.takeInWarning(recorded, now);
     if (!recorded.streamId.startsWith('user-')) return;
     const event = eventCodec.decode(recorded);
     if (!event) return;
@@ -221,17 +224,35 @@ export class AlertSender {
       case 'NotificationSent': {
         const alert = event.data.key ? ALERT_OF_NOTIFICATION[event.data.key] : undefined;
         if (!alert || now.getTime() - Date.parse(event.data.sentAt) > STALE_AFTER_MS) return;
-        const due = alertDueAt(alert, now).getTime();
-        const params = JSON.stringify(alertParams(event.data.params));
-        const insert = `INSERT INTO ${this.t.outbox} (id, user_id, alert, params, channel, endpoint, due_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
-        const endpoints = this.sql.all<{ endpoint: string }>(`SELECT endpoint FROM ${this.t.subscriptions} WHERE user_id = ? ORDER BY endpoint`, userId);
-        endpoints.forEach(({ endpoint }, i) => this.sql.run(insert, `${recorded.id}:push:${i}`, userId, alert, params, 'push', endpoint, due));
-        if (SMS_ALERTS.includes(alert)) this.sql.run(insert, `${recorded.id}:sms`, userId, alert, params, 'sms', null, due);
+        this.queue(recorded.id, userId, alert, alertParams(event.data.params), now);
         return;
       }
       default:
         return;
     }
+  }
+
+  /** Outbox rows of one alert to one person: one per browser subscribed now, and the SMS for money. */
+  private queue(tag: string, userId: string, alert: PushAlertKind, params: Record<string, string | number>, now: Date): void {
+    const due = alertDueAt(alert, now).getTime();
+    const json = JSON.stringify(params);
+    const insert = `INSERT INTO ${this.t.outbox} (id, user_id, alert, params, channel, endpoint, due_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+    const endpoints = this.sql.all<{ endpoint: string }>(`SELECT endpoint FROM ${this.t.subscriptions} WHERE user_id = ? ORDER BY endpoint`, userId);
+    endpoints.forEach(({ endpoint }, i) => this.sql.run(insert, `${tag}:push:${i}`, userId, alert, json, 'push', endpoint, due));
+    if (SMS_ALERTS.includes(alert)) this.sql.run(insert, `${tag}:sms`, userId, alert, json, 'sms', null, due);
+  }
+
+  /**
+   * A balance's warning (one event on `balance-warnings`) alerts each finance member it names, as the
+   * notifications read model shows it to each: taken in with the checkpoint, so once.
+   */
+  private takeInWarning(recorded: Parameters<typeof eventCodec.decode>[0] & { id: string }, now: Date): void {
+    const event = eventCodec.decode(recorded);
+    if (event?.type !== 'BalanceWarningRaised' || now.getTime() - Date.parse(event.data.raisedAt) > STALE_AFTER_MS) return;
+    const alert = BALANCE_WARNING_NOTIFICATION[event.data.balance];
+    const params = { amountPaise: event.data.amountPaise, thresholdPaise: event.data.thresholdPaise };
+    // The tag (before the first ':') names the event: one notification per event on the phone.
+    for (const userId of event.data.notify) this.queue(`${recorded.id}:${userId}`, userId, alert, params, now);
   }
 
   /** The alert kinds the person wants: every kind until they choose. */
@@ -288,13 +309,14 @@ export class AlertSender {
     const body = renderText(texts.body, params, locale);
     if (row.channel === 'sms') {
       if (!user.mobile || isPlaceholder(user.mobile)) return;
-      const amount = typeof params.amountPaise === 'number' ? rupeeText(params.amountPaise, locale) : '';
+      const money = (value: string | number | undefined) => (typeof value === 'number' ? rupeeText(value, locale) : '');
+      const amount = money(params.amountPaise);
       await this.deps.sms.sendAlert({
         mobile: user.mobile,
         language,
-        alert: row.alert as 'payout_paid' | 'payout_failed',
+        alert: row.alert as 'payout_paid' | 'payout_failed' | 'payout_float_low' | 'tax_payable_high',
         text: `${title}: ${body}`,
-        variables: { amount, reference: String(params.reference ?? '') },
+        variables: FINANCE_ALERTS.includes(row.alert) ? { amount, threshold: money(params.thresholdPaise) } : { amount, reference: String(params.reference ?? '') },
       });
       return;
     }
@@ -302,7 +324,7 @@ export class AlertSender {
       ? this.sql.all<{ endpoint: string; p256dh: string; auth: string }>(`SELECT endpoint, p256dh, auth FROM ${this.t.subscriptions} WHERE endpoint = ? AND user_id = ?`, row.endpoint, row.user_id)[0]
       : undefined;
     if (!subscription) return;
-    const payload: PushPayload = { alert: row.alert, title, body, url: MONEY_ALERTS.includes(row.alert) ? '/wallet' : '/', tag: row.id.split(':')[0]! };
+    const payload: PushPayload = { alert: row.alert, title, body, url: FINANCE_ALERTS.includes(row.alert) ? '/admin/finance' : MONEY_ALERTS.includes(row.alert) ? '/wallet' : '/', tag: row.id.split(':')[0]! };
     // web-push encrypts (RFC 8291) and signs (VAPID, RFC 8292); the request itself goes by fetch.
     const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, JSON.stringify(payload), {
       vapidDetails: { subject: this.vapid.subject, publicKey: this.vapid.publicKey, privateKey: this.vapid.privateKey },

@@ -27,7 +27,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     const {
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
-      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance, taxDeductorTan, taxDeductorName, taxDeductorAddress,
+      inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance, taxDeductorTan, taxDeductorName, taxDeductorAddress, payoutFloatWarnBelow, taxPayableWarnAbove,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -45,6 +45,8 @@ export const settingsRoutes = new Hono<AppEnv>()
       ...(inviterMonthlyCap !== undefined && { inviterMonthlyCapPaise: inviterMonthlyCap }),
       ...(invitationBudget !== undefined && { invitationBudgetPaise: invitationBudget }),
       ...(statementMatchTolerance !== undefined && { statementMatchTolerancePaise: statementMatchTolerance }),
+      ...(payoutFloatWarnBelow !== undefined && { payoutFloatWarnBelowPaise: payoutFloatWarnBelow }),
+      ...(taxPayableWarnAbove !== undefined && { taxPayableWarnAbovePaise: taxPayableWarnAbove }),
     };
     const deductor = {
       ...(taxDeductorTan !== undefined && { taxDeductorTan }),

@@ -23,6 +23,7 @@ import type { AdjustmentToConfirm } from './AdjustmentConfirmDialog.tsx';
 import { ledgerPersonQuery } from './ledgerPerson.ts';
 import type { LedgerPerson } from './ledgerPerson.ts';
 import { SectionHeader } from './SectionHeader.tsx';
+import { BalancesCard } from './BalancesCard.tsx';
 
 /** Finance staff (finance or admin role): pay or reject pending withdrawals, and adjust a wallet. */
 export function FinanceScreen() {
@@ -41,6 +42,7 @@ function FinanceDesk() {
     // Finance works at a desk: wider than the phone column on large screens, the same on a phone.
     <div className="grid gap-8 lg:relative lg:left-1/2 lg:w-[min(72rem,calc(100vw-3rem))] lg:-translate-x-1/2">
       <StaffPageHeader title={t('title')} intro={t('intro')} />
+      <BalancesCard />
       <FinanceTabs
         queue={
           // At a desk the queues and the adjustment form sit side by side; on a phone they stack.

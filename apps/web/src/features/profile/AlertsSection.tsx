@@ -1,9 +1,10 @@
-import { PUSH_ALERT_KINDS, type PushAlertKind, type PushAlertsBody } from '@kamai/contracts';
+import { FINANCE_ALERTS, PUSH_ALERT_KINDS, type PushAlertKind, type PushAlertsBody } from '@kamai/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button.tsx';
 import { apiRequest, readJson } from '../../lib/api.ts';
+import { currentUserQuery } from '../../lib/queries.ts';
 import { alertPermission, currentSubscription, pushAlertsQuery, turnOffAlerts, turnOnAlerts } from '../../lib/push.ts';
 import { toast } from '../../lib/toast.ts';
 
@@ -16,6 +17,10 @@ export function AlertsSection() {
   const { t } = useTranslation('profile');
   const queryClient = useQueryClient();
   const { data } = useQuery(pushAlertsQuery());
+  // A balance's warning reaches finance only: nobody else is offered it.
+  const { data: user } = useQuery(currentUserQuery());
+  const finance = user?.roles.includes('finance') ?? false;
+  const kinds = PUSH_ALERT_KINDS.filter((kind) => finance || !FINANCE_ALERTS.includes(kind));
   const [on, setOn] = useState<boolean | null>(null);
   const [permission, setPermission] = useState(alertPermission);
   useEffect(() => {
@@ -62,7 +67,7 @@ export function AlertsSection() {
       )}
       <fieldset className="grid gap-1" disabled={!data || choose.isPending}>
         <legend className="mb-1 text-sm font-medium text-slate-800">{t('alerts.choose')}</legend>
-        {PUSH_ALERT_KINDS.map((kind) => (
+        {kinds.map((kind) => (
           <label key={kind} className="flex min-h-11 cursor-pointer items-center gap-3 text-sm text-slate-800">
             <input type="checkbox" className="size-5 shrink-0 accent-emerald-700" checked={chosen.includes(kind)} onChange={() => flip(kind)} />
             <span>{t(`alerts.kinds.${kind}`)}</span>

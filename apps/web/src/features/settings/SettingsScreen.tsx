@@ -37,6 +37,8 @@ const FIELDS = [
   ['inviterMonthlyCap', 'money'],
   ['invitationBudget', 'money'],
   ['statementMatchTolerance', 'money'],
+  ['payoutFloatWarnBelow', 'money'],
+  ['taxPayableWarnAbove', 'money'],
 ] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);
