@@ -38,3 +38,4 @@ export * from './invitations.ts';
 export * from './refusal.ts';
 export * from './statements.ts';
 export * from './tax-returns.ts';
+export * from './bank-files.ts';

@@ -5,6 +5,7 @@ import { REJECT_REASON_MAX_LENGTH } from './tasks.ts';
 import { noControlCharacters } from './text.ts';
 import { TaxRuleBody, TaxRulesInput } from './tax.ts';
 import { refusal } from './refusal.ts';
+import { BankFileSettingsBody, BankFileSettingsInput } from './bank-files.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -113,6 +114,8 @@ export const SettingsBody = v.object({
   cannedReasons: v.array(v.object({ en: v.string(), hi: v.string() })),
   /** The tax rules in force (docs/tax.md): the defaults until finance sets them. */
   taxRules: v.array(TaxRuleBody),
+  /** The payout bank file's layout and payer (docs/payouts.md "The bank file"). */
+  ...BankFileSettingsBody,
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -178,6 +181,7 @@ export const SettingsUpdateRequest = v.object({
   inviterMonthlyCap: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   invitationBudget: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   statementMatchTolerance: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  ...BankFileSettingsInput,
 });
 
 /**

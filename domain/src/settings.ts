@@ -1,5 +1,8 @@
 import {
+  BANK_FILE_SETTING_KEYS,
+  type BankFileSettings,
   CONTROL_LIMIT_KEYS,
+  DEFAULT_BANK_FILE_SETTINGS,
   type CannedReason,
   type ControlLimitValues,
   DEFAULT_CANNED_REASONS,
@@ -37,6 +40,8 @@ export interface SettingsState {
   cannedReasons: readonly CannedReason[];
   /** Tax withheld at payout (docs/tax.md): DEFAULT_TAX_RULES until finance sets them. */
   taxRules: readonly TaxRule[];
+  /** The payout bank file's layout and payer: plain settings. */
+  bankFile: BankFileSettings;
   requests: Readonly<Record<string, SettingsChangeRequest>>;
 }
 
@@ -46,7 +51,7 @@ const withRequest = (state: SettingsState, id: string, change: Partial<SettingsC
 };
 
 export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
-  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, requests: {} }),
+  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, bankFile: DEFAULT_BANK_FILE_SETTINGS, requests: {} }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'SettingsUpdated': {
@@ -62,6 +67,12 @@ export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
           limits,
           cannedReasons: event.data.cannedReasons ?? state.cannedReasons,
           taxRules: event.data.taxRules ?? state.taxRules,
+          bankFile: {
+            bankFileTemplate: event.data.bankFileTemplate ?? state.bankFile.bankFileTemplate,
+            bankDebitAccount: event.data.bankDebitAccount ?? state.bankFile.bankDebitAccount,
+            bankPayerName: event.data.bankPayerName ?? state.bankFile.bankPayerName,
+            bankPayerIfsc: event.data.bankPayerIfsc ?? state.bankFile.bankPayerIfsc,
+          },
         };
       }
       case 'SettingsChangeRequested': {
@@ -92,7 +103,7 @@ export interface UpdateSettings {
     taxRules?: readonly TaxRule[];
     by: string;
     requestId: string;
-  } & Partial<Limits>;
+  } & Partial<Limits> & Partial<BankFileSettings>;
   now: string;
 }
 
@@ -117,6 +128,12 @@ export function decideUpdateSettings(command: UpdateSettings, state: SettingsSta
   }
   if (cannedReasons !== undefined && !sameReasons(cannedReasons, state.cannedReasons)) {
     changes.cannedReasons = cannedReasons.map(({ en, hi }) => ({ en, hi }));
+    changed = true;
+  }
+  for (const key of BANK_FILE_SETTING_KEYS) {
+    const value = command.data[key];
+    if (value === undefined || value === state.bankFile[key]) continue;
+    Object.assign(changes, { [key]: value });
     changed = true;
   }
   const controlChanges: ControlLimitValues = {};

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TaxRuleEvent } from '../tax.ts';
+import { BANK_FILE_TEMPLATES } from '../bank-files.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -132,6 +133,11 @@ export const settingsEvents = {
     cannedReasons: v.optional(v.array(v.object({ en: v.string(), hi: v.string() }))),
     /** The whole list of tax rules (it replaces the one in force): a control setting, so only on approval. */
     taxRules: v.optional(v.array(TaxRuleEvent)),
+    /** The payout bank file's layout and payer (docs/payouts.md); each present only when it changed. */
+    bankFileTemplate: v.optional(v.picklist(BANK_FILE_TEMPLATES)),
+    bankDebitAccount: v.optional(v.string()),
+    bankPayerName: v.optional(v.string()),
+    bankPayerIfsc: v.optional(v.string()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

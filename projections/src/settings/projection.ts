@@ -1,4 +1,4 @@
-import { LIMIT_KEYS, type Limits, type SettingsEvent } from '@kamai/contracts';
+import { BANK_FILE_SETTING_KEYS, type BankFileSettings, LIMIT_KEYS, type Limits, type SettingsEvent } from '@kamai/contracts';
 import type { Projection } from '../projection.ts';
 import { type Rows, columnsOf } from '../rows.ts';
 
@@ -11,11 +11,12 @@ export const SETTINGS_ROW_ID = 'app';
 export const settingsProjection: Projection = {
   name: 'settings',
   // 2: the limits an admin changed (JSON), the defaults apply to the rest. 3: canned reasons, requests. 4: tax rules.
-  version: 4,
+  // 5: the bank file's settings (JSON, like the limits).
+  version: 5,
   tables: {
     app_settings: {
       columns:
-        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, tax_rules TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
+        'id TEXT PRIMARY KEY, support_email TEXT, homepage_url TEXT, limits TEXT, canned_reasons TEXT, tax_rules TEXT, bank_file TEXT, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL',
     },
     settings_requests: {
       columns: `id TEXT PRIMARY KEY, changes TEXT NOT NULL, basis TEXT NOT NULL, status TEXT NOT NULL, requested_by TEXT NOT NULL,
@@ -71,18 +72,26 @@ function applyUpdate(rows: Rows, d: Extract<SettingsEvent, { type: 'SettingsUpda
     const before = row?.limits ? (JSON.parse(row.limits) as Partial<Limits>) : {};
     limits = JSON.stringify({ ...before, ...changedLimits });
   }
+  const changedBank: Partial<BankFileSettings> = {};
+  for (const key of BANK_FILE_SETTING_KEYS) if (d[key] !== undefined) Object.assign(changedBank, { [key]: d[key] });
+  let bankFile: string | undefined;
+  if (Object.keys(changedBank).length > 0) {
+    const row = rows.get('app_settings', { id: SETTINGS_ROW_ID }, ['bank_file']);
+    bankFile = JSON.stringify({ ...(row?.bank_file ? (JSON.parse(row.bank_file) as Partial<BankFileSettings>) : {}), ...changedBank });
+  }
   const changed = {
     ...(d.supportEmail !== undefined && { support_email: d.supportEmail }),
     ...(d.homepageUrl !== undefined && { homepage_url: d.homepageUrl }),
     ...(limits !== undefined && { limits }),
     ...(d.cannedReasons !== undefined && { canned_reasons: JSON.stringify(d.cannedReasons) }),
     ...(d.taxRules !== undefined && { tax_rules: JSON.stringify(d.taxRules) }),
+    ...(bankFile !== undefined && { bank_file: bankFile }),
     updated_by: d.updatedBy,
     updated_at: d.updatedAt,
   };
   rows.upsert(
     'app_settings',
-    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, tax_rules: null, ...changed },
+    { id: SETTINGS_ROW_ID, support_email: null, homepage_url: null, limits: null, canned_reasons: null, tax_rules: null, bank_file: null, ...changed },
     { conflict: ['id'], set: columnsOf(changed) },
   );
 }

@@ -1,5 +1,7 @@
 import {
+  type BankFileSettings,
   type CannedReason,
+  DEFAULT_BANK_FILE_SETTINGS,
   type ControlLimitValues,
   DEFAULT_CANNED_REASONS,
   DEFAULT_LIMITS,
@@ -28,6 +30,8 @@ export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
     ...limitsBody(await getLimits(db)),
     cannedReasons: cannedReasons.map(({ en, hi }) => ({ en, hi })),
     taxRules: (row?.tax_rules ? (JSON.parse(row.tax_rules) as TaxRule[]) : DEFAULT_TAX_RULES).map(taxRuleBody),
+    ...DEFAULT_BANK_FILE_SETTINGS,
+    ...(row?.bank_file ? (JSON.parse(row.bank_file) as Partial<BankFileSettings>) : {}),
   };
 }
 

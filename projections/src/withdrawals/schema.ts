@@ -40,6 +40,8 @@ export interface AppSettingsTable {
   canned_reasons: string | null;
   /** JSON of the tax rules in force (TaxRule[]); null while the defaults apply. */
   tax_rules: string | null;
+  /** JSON of the bank file's settings an admin changed (Partial<BankFileSettings>); null while the defaults apply. */
+  bank_file: string | null;
   updated_by: string;
   updated_at: string;
 }

@@ -37,6 +37,10 @@ const FIELDS = [
   ['inviterMonthlyCap', 'money'],
   ['invitationBudget', 'money'],
   ['statementMatchTolerance', 'money'],
+  ['bankFileTemplate', 'text'],
+  ['bankDebitAccount', 'text'],
+  ['bankPayerName', 'text'],
+  ['bankPayerIfsc', 'text'],
 ] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);
