@@ -227,7 +227,6 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       ...TAX_RULE_TEXTS('taxRules'),
       updatedBy: ID,
       updatedAt: TIME,
-      bankFileTemplate: CODE,
       bankDebitAccount: { why: "the company's own payout account, not a person's" },
       bankPayerName: { why: "the company's name as its bank knows it" },
       bankPayerIfsc: { why: "the branch of the company's payout account" },
