@@ -2,14 +2,9 @@ import * as v from 'valibot';
 import { isDay } from './days.ts';
 import { refusal } from './refusal.ts';
 import { IFSC_PATTERN } from './withdrawals.ts';
+import { BANK_FILE_TEMPLATES, type BankFileTemplate, DEFAULT_BANK_FILE_TEMPLATE } from './bank-file-templates.ts';
 
-/**
- * The layouts the payout batch's bulk-transfer file can take (docs/payouts.md "The bank file"):
- * `generic` is Kamai's own CSV; the others follow a bank's corporate bulk-upload template.
- */
-export const BANK_FILE_TEMPLATES = ['generic', 'hdfc', 'icici'] as const;
-export type BankFileTemplate = (typeof BANK_FILE_TEMPLATES)[number];
-export const DEFAULT_BANK_FILE_TEMPLATE: BankFileTemplate = 'generic';
+export * from './bank-file-templates.ts';
 
 /** What one file of a batch carries: UPI transfers or bank transfers (IMPS, NEFT, RTGS, within the bank). */
 export const BANK_FILE_KINDS = ['upi', 'bank'] as const;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { TaxRuleEvent } from '../tax.ts';
-import { BANK_FILE_TEMPLATES } from '../bank-files.ts';
+import { BANK_FILE_TEMPLATES } from '../bank-file-templates.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
