@@ -23,6 +23,7 @@ import { PERIOD_MESSAGES } from './periods.ts';
 import { TAX_RETURN_MESSAGES } from './tax-returns.ts';
 import { INVITATION_MESSAGES } from './invitations.ts';
 import { STATEMENT_MESSAGES } from './statements.ts';
+import { BANK_FILE_MESSAGES } from './bank-files.ts';
 
 /**
  * The texts of the server's errors that only the server says (the rules' own messages are kept with
@@ -169,6 +170,7 @@ export const SERVER_MESSAGES = {
   ...prefixed('invitation', INVITATION_MESSAGES),
   ...prefixed('statement', STATEMENT_MESSAGES),
   ...prefixed('taxReturn', TAX_RETURN_MESSAGES),
+  ...prefixed('bankFile', BANK_FILE_MESSAGES),
 } as const;
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;
 

@@ -39,3 +39,4 @@ export * from './refusal.ts';
 export * from './statements.ts';
 export * from './tax-returns.ts';
 export * from './balance-warnings.ts';
+export * from './bank-files.ts';

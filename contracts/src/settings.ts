@@ -6,6 +6,7 @@ import { noControlCharacters } from './text.ts';
 import { TaxRuleBody, TaxRulesInput } from './tax.ts';
 import { refusal } from './refusal.ts';
 import { TaxDeductorInput } from './tax-returns.ts';
+import { BankFileSettingsBody, BankFileSettingsInput } from './bank-files.ts';
 
 /** A default support e-mail and homepage exist before anyone sets them. */
 export const DEFAULT_SETTINGS = { supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in' } as const;
@@ -127,6 +128,8 @@ export const SettingsBody = v.object({
   /** Balances that warn (docs/month-end.md): "0.00" is off. */
   payoutFloatWarnBelow: v.string(),
   taxPayableWarnAbove: v.string(),
+  /** The payout bank file's layout and payer (docs/payouts.md "The bank file"). */
+  ...BankFileSettingsBody,
 });
 export type SettingsBody = v.InferOutput<typeof SettingsBody>;
 
@@ -196,6 +199,7 @@ export const SettingsUpdateRequest = v.object({
   /** Plain settings: a warning moves no money (docs/settings.md). "0" turns it off. */
   payoutFloatWarnBelow: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
   taxPayableWarnAbove: v.optional(RupeeAmount({ format: refusal('settings.amount') })),
+  ...BankFileSettingsInput,
 });
 
 /**

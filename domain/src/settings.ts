@@ -1,5 +1,8 @@
 import {
+  BANK_FILE_SETTING_KEYS,
+  type BankFileSettings,
   CONTROL_LIMIT_KEYS,
+  DEFAULT_BANK_FILE_SETTINGS,
   type CannedReason,
   type ControlLimitValues,
   DEFAULT_CANNED_REASONS,
@@ -39,6 +42,8 @@ export interface SettingsState {
   taxRules: readonly TaxRule[];
   /** Who deducts the tax (certificates, the return's header): null until set. */
   taxDeductor: Record<TaxDeductorKey, string | null>;
+  /** The payout bank file's layout and payer: plain settings. */
+  bankFile: BankFileSettings;
   requests: Readonly<Record<string, SettingsChangeRequest>>;
 }
 
@@ -53,7 +58,16 @@ const withRequest = (state: SettingsState, id: string, change: Partial<SettingsC
 };
 
 export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
-  initialState: () => ({ supportEmail: null, homepageUrl: null, limits: { ...DEFAULT_LIMITS }, cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES, taxDeductor: NO_DEDUCTOR, requests: {} }),
+  initialState: () => ({
+    supportEmail: null,
+    homepageUrl: null,
+    limits: { ...DEFAULT_LIMITS },
+    cannedReasons: DEFAULT_CANNED_REASONS,
+    taxRules: DEFAULT_TAX_RULES,
+    taxDeductor: NO_DEDUCTOR,
+    bankFile: DEFAULT_BANK_FILE_SETTINGS,
+    requests: {},
+  }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'SettingsUpdated': {
@@ -73,6 +87,12 @@ export const settingsEvolver: Evolver<SettingsState, SettingsEvent> = {
             taxDeductorTan: event.data.taxDeductorTan ?? state.taxDeductor.taxDeductorTan,
             taxDeductorName: event.data.taxDeductorName ?? state.taxDeductor.taxDeductorName,
             taxDeductorAddress: event.data.taxDeductorAddress ?? state.taxDeductor.taxDeductorAddress,
+          },
+          bankFile: {
+            bankFileTemplate: event.data.bankFileTemplate ?? state.bankFile.bankFileTemplate,
+            bankDebitAccount: event.data.bankDebitAccount ?? state.bankFile.bankDebitAccount,
+            bankPayerName: event.data.bankPayerName ?? state.bankFile.bankPayerName,
+            bankPayerIfsc: event.data.bankPayerIfsc ?? state.bankFile.bankPayerIfsc,
           },
         };
       }
@@ -107,7 +127,7 @@ export interface UpdateSettings {
     taxDeductorName?: string;
     taxDeductorAddress?: string;
     requestId: string;
-  } & Partial<Limits>;
+  } & Partial<Limits> & Partial<BankFileSettings>;
   now: string;
 }
 
@@ -138,6 +158,12 @@ export function decideUpdateSettings(command: UpdateSettings, state: SettingsSta
     const value = command.data[key];
     if (value === undefined || value === state.taxDeductor[key]) continue;
     changes[key] = value;
+    changed = true;
+  }
+  for (const key of BANK_FILE_SETTING_KEYS) {
+    const value = command.data[key];
+    if (value === undefined || value === state.bankFile[key]) continue;
+    Object.assign(changes, { [key]: value });
     changed = true;
   }
   const controlChanges: ControlLimitValues = {};

@@ -31,6 +31,15 @@ describe('app settings', () => {
     const set = { type: 'SettingsUpdated' as const, data: { sessionIdleDays: 3, updatedBy: 'admin-1', updatedAt: now } };
     spec.given([set]).when(update({ sessionIdleDays: 3 })).then([]);
   });
+  it('records the bank file settings that changed at once (plain settings), nothing for the default template', () => {
+    spec
+      .given([])
+      .when(update({ bankFileTemplate: 'hdfc', bankDebitAccount: '000405001234', bankPayerName: '' }))
+      .then([{ type: 'SettingsUpdated', data: { bankFileTemplate: 'hdfc', bankDebitAccount: '000405001234', updatedBy: 'admin-1', updatedAt: now } }]);
+    spec.given([]).when(update({ bankFileTemplate: 'generic' })).then([]);
+    const set = { type: 'SettingsUpdated' as const, data: { bankFileTemplate: 'icici' as const, updatedBy: 'admin-1', updatedAt: now } };
+    spec.given([set]).when(update({ bankFileTemplate: 'generic' })).then([{ type: 'SettingsUpdated', data: { bankFileTemplate: 'generic', updatedBy: 'admin-1', updatedAt: now } }]);
+  });
   it('records the canned reasons as a whole list, only when they differ', () => {
     const reasons = [{ en: 'Wrong screenshot', hi: 'गलत स्क्रीनशॉट' }];
     spec

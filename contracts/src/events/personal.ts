@@ -231,6 +231,9 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
       taxDeductorAddress: { why: "the company's registered address, not a person's" },
       updatedBy: ID,
       updatedAt: TIME,
+      bankDebitAccount: { why: "the company's own payout account, not a person's" },
+      bankPayerName: { why: "the company's name as its bank knows it" },
+      bankPayerIfsc: { why: "the branch of the company's payout account" },
     },
   },
   SettingsChangeRequested: {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TaxRuleEvent } from '../tax.ts';
+import { BANK_FILE_TEMPLATES } from '../bank-file-templates.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const PositivePaise = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -138,6 +139,11 @@ export const settingsEvents = {
     taxDeductorTan: v.optional(v.string()),
     taxDeductorName: v.optional(v.string()),
     taxDeductorAddress: v.optional(v.string()),
+    /** The payout bank file's layout and payer (docs/payouts.md); each present only when it changed. */
+    bankFileTemplate: v.optional(v.picklist(BANK_FILE_TEMPLATES)),
+    bankDebitAccount: v.optional(v.string()),
+    bankPayerName: v.optional(v.string()),
+    bankPayerIfsc: v.optional(v.string()),
     updatedBy: v.string(),
     updatedAt: IsoTime,
   }),

@@ -1,5 +1,7 @@
 import {
+  type BankFileSettings,
   type CannedReason,
+  DEFAULT_BANK_FILE_SETTINGS,
   type ControlLimitValues,
   DEFAULT_CANNED_REASONS,
   DEFAULT_LIMITS,
@@ -31,6 +33,8 @@ export async function getSettings(db: ReadDbHandle): Promise<SettingsBody> {
     taxDeductorTan: row?.tax_deductor_tan ?? null,
     taxDeductorName: row?.tax_deductor_name ?? null,
     taxDeductorAddress: row?.tax_deductor_address ?? null,
+    ...DEFAULT_BANK_FILE_SETTINGS,
+    ...(row?.bank_file ? (JSON.parse(row.bank_file) as Partial<BankFileSettings>) : {}),
   };
 }
 

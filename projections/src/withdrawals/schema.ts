@@ -44,6 +44,8 @@ export interface AppSettingsTable {
   tax_deductor_tan: string | null;
   tax_deductor_name: string | null;
   tax_deductor_address: string | null;
+  /** JSON of the bank file's settings an admin changed (Partial<BankFileSettings>); null while the defaults apply. */
+  bank_file: string | null;
   updated_by: string;
   updated_at: string;
 }

@@ -1,18 +1,19 @@
 import {
-  BANK_FILE_COLUMNS,
   CreatePayoutBatchRequest,
+  PayoutFileQuery,
   PAYOUT_MESSAGES,
   RESULTS_COLUMNS,
   RESULTS_OPTIONAL_COLUMNS,
   RESULT_STATUSES,
   type ResultRefusal,
-  WithdrawalDestination,
   type WorkflowStepPlan,
   csvRecords,
   isDay,
+  istDayOf,
   parseRupees,
   streams,
   msg,
+  templateSplitsKinds,
 } from '@kamai/contracts';
 import { DomainError, type PayoutBatchState, assertNoConflictOfDuties, payoutBatchDecider, payoutFileAllowed, userDecider } from '@kamai/domain';
 import {
@@ -22,7 +23,6 @@ import {
   payoutBatchWithdrawals,
 } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
-import * as v from 'valibot';
 import { commandId } from '../commands/keyed.ts';
 import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
 import { payoutBatchWorkflow, payoutResultsWorkflow, resultsAnswer } from '../workflows/payouts.ts';
@@ -33,11 +33,20 @@ import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { assertValueDate } from '../ledger/periods.ts';
-import { loadLimits } from '../settings/limits.ts';
+import { loadBankFileSettings, loadLimits } from '../settings/limits.ts';
 import { toCsv } from './csv.ts';
+import { bankFile, shortReference } from './bank-templates.ts';
 import { caughtUp, csvResponse } from './ledger-routes.ts';
 
 const financeStaff = withRole('finance');
+
+/** The names of the batch's UPI payees, for the bank's UPI upload (their destination carries none). */
+async function payeeNames(deps: AppDeps, members: ReadonlyArray<{ withdrawalId: string; userId: string }>): Promise<Map<string, string>> {
+  if (members.length === 0) return new Map();
+  const users = await deps.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', [...new Set(members.map((m) => m.userId))]).execute();
+  const byUser = new Map(users.map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]));
+  return new Map(members.map((m) => [m.withdrawalId, byUser.get(m.userId) ?? '']));
+}
 const batchId = idParam('id', UUID_PATTERN, msg('payout.batchNotFound'));
 
 /** A CSV request body: `text/csv` only, so a JSON body sent by mistake is refused, not half-read. */
@@ -74,14 +83,22 @@ async function answerBatch(c: Context<AppEnv>, id: string) {
   return c.json(await findPayoutBatch(deps.db, id), 201);
 }
 
-/** The bank file's row of one withdrawal (columns: BANK_FILE_COLUMNS). */
-function bankFileRow(withdrawalId: string, amountPaise: number, destinationJson: string): (string | null)[] {
-  const destination = v.parse(WithdrawalDestination, JSON.parse(destinationJson));
-  const amount = (amountPaise / 100).toFixed(2);
-  const narration = `KAMAI ${withdrawalId.slice(0, 8)}`;
-  return destination.kind === 'bank'
-    ? [withdrawalId, amount, amountPaise > 20_000_000 ? 'RTGS' : 'IMPS', destination.ifsc, destination.accountNumber, destination.holderName, null, narration]
-    : [withdrawalId, amount, 'UPI', null, null, null, destination.upiId, narration];
+/**
+ * The batch's members by the references a results file may give back: the withdrawal id, or the
+ * short reference a bank template sent (bank-templates.ts). A short reference two members share
+ * names neither.
+ */
+function referencesOf(batch: PayoutBatchState): Map<string, string> {
+  const byReference = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const id of batch.items.keys()) {
+    const short = shortReference(id).toLowerCase();
+    if (byReference.has(short)) shared.add(short);
+    byReference.set(short, id);
+  }
+  for (const short of shared) byReference.delete(short);
+  for (const id of batch.items.keys()) byReference.set(id, id);
+  return byReference;
 }
 
 /**
@@ -168,26 +185,40 @@ export const payoutRoutes = new Hono<AppEnv>()
     await deps.runner.waitFor(position);
     return c.json(await findPayoutBatch(deps.db, id));
   })
-  .get('/api/admin/payout-batches/:id/file', financeStaff, batchId, async (c) => {
+  .get('/api/admin/payout-batches/:id/file', financeStaff, batchId, validate('query', PayoutFileQuery), async (c) => {
     const deps = c.var.deps;
     const staff = requireUser(c);
     const id = c.req.param('id').toLowerCase();
+    const query = c.req.valid('query');
+    const today = istDayOf(deps.now());
+    const valueDate = query.valueDate ?? today;
+    // A bank pays today or later: a past value date is refused by its upload, so it is refused here.
+    if (valueDate < today) throw new ApiError(400, 'validation_failed', msg('bankFile.valueDate'), { valueDate: msg('bankFile.valueDate') });
+    const settings = await loadBankFileSettings(deps.store);
+    const template = settings.bankFileTemplate;
+    if (templateSplitsKinds(template) && query.kind === undefined) throw new ApiError(400, 'validation_failed', msg('bankFile.kind'), { kind: msg('bankFile.kind') });
+    // ICICI's rows and every UPI upload name the debit account; HDFC's is the client code's (docs/payouts.md).
+    if (templateSplitsKinds(template) && (template !== 'hdfc' || query.kind === 'upi') && settings.bankDebitAccount === '') {
+      throw new ApiError(409, 'conflict', msg('bankFile.needsDebitAccount'));
+    }
     const batch = await loadBatch(deps, id);
     if (!payoutFileAllowed(batch)) throw new ApiError(409, 'batch_not_approved', msg('payout.notApproved'));
     await caughtUp(deps);
     // Only what still waits for the bank: a file downloaded again after results never pays twice.
     // Members from the batch's own record, each only while it is in this batch and with the bank.
-    const rows = (await payoutBatchWithdrawals(deps.db, id)).filter((r) => batch.items.has(r.withdrawal_id) && r.status === 'processing' && r.batch_id === id);
-    const totalPaise = rows.reduce((sum, r) => sum + r.amount_paise, 0);
+    const members = (await payoutBatchWithdrawals(deps.db, id))
+      .filter((r) => batch.items.has(r.withdrawal_id) && r.status === 'processing' && r.batch_id === id)
+      .map((r) => ({ withdrawalId: r.withdrawal_id, amountPaise: r.amount_paise, destination: r.destination, userId: r.user_id }));
+    const upiNames = query.kind === 'upi' ? await payeeNames(deps, members) : new Map<string, string>();
+    const file = bankFile(id, members, { template, settings, valueDate, ...(query.kind && { kind: query.kind }) }, upiNames);
     await handleCommand(
       deps.store,
       streams.payoutBatch(id),
       payoutBatchDecider,
-      { type: 'RecordPayoutFileDownload', data: { batchId: id, by: staff.id, rows: rows.length, totalPaise }, now: deps.now().toISOString() },
+      { type: 'RecordPayoutFileDownload', data: { batchId: id, by: staff.id, rows: file.rows, totalPaise: file.totalPaise }, now: deps.now().toISOString() },
       { actor: staff.id },
     );
-    const csv = toCsv(BANK_FILE_COLUMNS, rows.map((r) => bankFileRow(r.withdrawal_id, r.amount_paise, r.destination)), new Set(['amount', 'account_number']));
-    return csvResponse(c, `payout-batch-${id}.csv`, csv, { 'cache-control': 'no-store' });
+    return csvResponse(c, file.filename, file.text, { 'cache-control': 'no-store' });
   })
   .post('/api/admin/payout-batches/:id/results', financeStaff, batchId, async (c) => {
     const deps = c.var.deps;
@@ -202,6 +233,7 @@ export const payoutRoutes = new Hono<AppEnv>()
     const references = new Map<number, string>();
     const seen = new Set<string>();
     const valueDates = new Set<string>();
+    const byReference = referencesOf(batch);
     for (const record of parsed.records) {
       // The bank's value date, when the file has one: a whole IST day; a bad one refuses the file, naming its line.
       const valueDate = record.get('value_date').trim() || undefined;
@@ -213,7 +245,7 @@ export const payoutRoutes = new Hono<AppEnv>()
         valueDates.add(valueDate);
       }
       const reference = record.get('reference');
-      const key = reference.toLowerCase();
+      const key = byReference.get(reference.toLowerCase()) ?? reference.toLowerCase();
       const item = batch.items.get(key);
       const status = record.get('status').toUpperCase();
       const amount = parseRupees(record.get('amount'));

@@ -15,7 +15,13 @@ const requestId = idParam('id', UUID_PATTERN, msg('controls.settingsRequestNotFo
 
 export const settingsRoutes = new Hono<AppEnv>()
   // Public: the privacy and delete-account pages read the support address signed out.
-  .get('/api/settings', async (c) => c.json(await getSettings(c.var.deps.db)))
+  .get('/api/settings', async (c) => {
+    const settings = await getSettings(c.var.deps.db);
+    // The company's payout account is for its staff: anyone else sees its last four digits.
+    const roles = JSON.parse(c.get('user')?.roles ?? '[]') as string[];
+    const staff = roles.includes('admin') || roles.includes('finance');
+    return c.json(staff ? settings : { ...settings, bankDebitAccount: settings.bankDebitAccount.replace(/\d(?=\d{4})/g, '•') });
+  })
   /**
    * Plain settings change at once (200 with the settings). A change to a control setting becomes a
    * request a different admin approves: 202 with `{ settings, request }`, the settings in force
@@ -28,6 +34,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       supportEmail, homepageUrl, maxTaskReward, adjustmentApprovalThreshold, memberDailyAdjustmentLimit, sessionIdleDays, uploadsPerDay, uploadMegabytesPerDay,
       payoutBatchApprovalThreshold, latePayoutDays, deletionCoolingOffHours, autoApproveAfterHours, cannedReasons, taxRules,
       inviteeBonus, inviterBonus, inviterMonthlyCap, invitationBudget, statementMatchTolerance, taxDeductorTan, taxDeductorName, taxDeductorAddress, payoutFloatWarnBelow, taxPayableWarnAbove,
+      bankFileTemplate, bankDebitAccount, bankPayerName, bankPayerIfsc,
     } = c.req.valid('json');
     const limits = {
       ...(maxTaskReward !== undefined && { maxTaskRewardPaise: maxTaskReward }),
@@ -59,7 +66,11 @@ export const settingsRoutes = new Hono<AppEnv>()
       deps.store,
       streams.settings(),
       settingsDecider,
-      { type: 'UpdateSettings', data: { supportEmail, homepageUrl, cannedReasons, taxRules, ...limits, ...deductor, by: admin.id, requestId: id }, now },
+      {
+        type: 'UpdateSettings',
+        data: { supportEmail, homepageUrl, cannedReasons, taxRules, ...limits, ...deductor, bankFileTemplate, bankDebitAccount, bankPayerName, bankPayerIfsc, by: admin.id, requestId: id },
+        now,
+      },
       { actor: admin.id },
     );
     if (position > 0) await deps.runner.waitFor(position);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_BATCH_SIZE, formatPaise, istDay, parseRupees } from '@kamai/contracts';
+import { BANK_FILE_KINDS, MAX_BATCH_SIZE, formatPaise, istDay, parseRupees, templateSplitsKinds } from '@kamai/contracts';
 import type { PayoutBatchBody, ResultsImportBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
@@ -283,6 +283,10 @@ function BatchCard({
 }) {
   const { t } = useTranslation('finance');
   const waiting = batch.status === 'awaiting_approval';
+  // A bank's template sends UPI and account transfers as separate uploads: one button per file.
+  const { data: settings } = useQuery(settingsQuery());
+  const fileUrl = `/api/admin/payout-batches/${encodeURIComponent(batch.id)}/file`;
+  const files = settings && templateSplitsKinds(settings.bankFileTemplate) ? BANK_FILE_KINDS.map((kind) => [`${fileUrl}?kind=${kind}`, t(`batches.downloadKind.${kind}`)] as const) : [[fileUrl, t('batches.download')] as const];
   return (
     <li className={card} data-testid="payout-batch">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -312,9 +316,11 @@ function BatchCard({
         )
       ) : (
         <div className="flex flex-wrap items-center gap-3">
-          <a className={linkButton} href={`/api/admin/payout-batches/${encodeURIComponent(batch.id)}/file`} download>
-            {t('batches.download')}
-          </a>
+          {files.map(([href, label]) => (
+            <a key={href} className={linkButton} href={href} download>
+              {label}
+            </a>
+          ))}
           <CsvFilePicker label={t('batches.importResults')} onCsv={onCsv} />
           {batch.fileDownloads > 0 && <span className="text-xs text-slate-600">{t('batches.downloads', { count: batch.fileDownloads })}</span>}
         </div>

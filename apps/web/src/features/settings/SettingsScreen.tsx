@@ -39,6 +39,10 @@ const FIELDS = [
   ['statementMatchTolerance', 'money'],
   ['payoutFloatWarnBelow', 'money'],
   ['taxPayableWarnAbove', 'money'],
+  ['bankFileTemplate', 'text'],
+  ['bankDebitAccount', 'text'],
+  ['bankPayerName', 'text'],
+  ['bankPayerIfsc', 'text'],
 ] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);
