@@ -13,7 +13,7 @@ import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
-import { taxDepositEvents } from './tax.ts';
+import { taxDepositEvents, taxPayeeEvents } from './tax.ts';
 import { invitationEvents } from '../invitations.ts';
 import { statementExceptionEvents } from './statements.ts';
 
@@ -50,6 +50,7 @@ export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
 export type TaxDepositEvent = EventsOf<typeof taxDepositEvents>;
+export type TaxPayeeEvent = EventsOf<typeof taxPayeeEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
 export type StatementExceptionEvent = EventsOf<typeof statementExceptionEvents>;
 
@@ -74,6 +75,7 @@ export const allEvents = {
   ...invitationEvents,
   ...statementExceptionEvents,
   ...taxDepositEvents,
+  ...taxPayeeEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -186,6 +186,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   StatementWriteOffRequested: 1,
   StatementWrittenOff: 1,
   TaxDepositRecorded: 1,
+  TaxPayeeClaimed: 1,
+  TaxPayeeReleased: 1,
 };
 
 /**

@@ -54,5 +54,7 @@ export const streams = {
   statementException: (exceptionId: string) => `statement-exception-${exceptionId}`,
   /** The tax deposits (challans) of one quarter, `2026-27-Q3` (docs/tax.md). */
   taxDeposits: (quarter: string) => `tax-deposits-${quarter}`,
+  /** One payee for tax: a PAN, named by a keyed hash of it (never the PAN itself; docs/tax.md). */
+  taxPayee: (panHash: string) => `tax-payee-${panHash}`,
 };
 export * from './codec.ts';

@@ -190,7 +190,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     personal: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'],
     plain: { documentId: ID, submittedAt: TIME },
   },
-  KycDocumentApproved: { plain: { documentId: ID, reviewedBy: ID, approvedAt: TIME } },
+  KycDocumentApproved: { plain: { documentId: ID, reviewedBy: ID, approvedAt: TIME, 'carried[].fy': TIME, 'carried[].credited[].kind': CODE, 'carried[].withheld[].code': CODE } },
   KycDocumentRejected: {
     subject: 'stream',
     freeText: ['reason'],
@@ -377,6 +377,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   StatementWrittenOff: { plain: { exceptionId: ID, requestedBy: ID, approvedBy: ID, writtenOffAt: TIME } },
   /** A challan's numbers are the bank's, not a person's. */
   TaxDepositRecorded: { plain: { depositId: ID, quarter: TIME, bsrCode: CODE, serial: CODE, depositDate: TIME, recordedBy: ID, recordedAt: TIME } },
+  TaxPayeeClaimed: { plain: { userId: ID, documentId: ID, claimedAt: TIME } },
+  TaxPayeeReleased: { plain: { userId: ID, 'years[].fy': TIME, 'years[].credited[].kind': CODE, 'years[].withheld[].code': CODE, releasedAt: TIME } },
 };
 
 /**
