@@ -12,6 +12,8 @@ import type { TaxYear } from './withholding.ts';
 export interface TaxPayeeState {
   /** The account holding the PAN now; null when free (never claimed, or its holder was erased). */
   holder: string | null;
+  /** The PAN document whose approval claimed it for the holder ('' when free). */
+  documentId: string;
   /** The totals the last holder left with (its own and what it carried): what the next one starts from. */
   carried: TaxYearTotals[];
 }
@@ -36,13 +38,13 @@ function decideRelease(command: Extract<TaxPayeeCommand, { type: 'ReleaseTaxPaye
 }
 
 export const taxPayeeDecider: Decider<TaxPayeeState, TaxPayeeCommand, TaxPayeeEvent> = {
-  initialState: () => ({ holder: null, carried: [] }),
+  initialState: () => ({ holder: null, documentId: '', carried: [] }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'TaxPayeeClaimed':
-        return { ...state, holder: event.data.userId };
+        return { ...state, holder: event.data.userId, documentId: event.data.documentId };
       case 'TaxPayeeReleased':
-        return { holder: null, carried: event.data.years };
+        return { holder: null, documentId: '', carried: event.data.years };
       default:
         return assertNever(event);
     }
@@ -58,6 +60,15 @@ export const taxPayeeDecider: Decider<TaxPayeeState, TaxPayeeCommand, TaxPayeeEv
     }
   },
 };
+
+/**
+ * What an approval of `documentId` (of `userId`) starts from: the carried totals when the payee was
+ * claimed for this very document (by this workflow, or by one a crash left behind), else nothing
+ * (the account held the PAN already). The approval is appended once, so they are carried once.
+ */
+export function carriedFor(state: TaxPayeeState, userId: string, documentId: string): TaxYearTotals[] | undefined {
+  return state.holder === userId && state.documentId === documentId ? state.carried : undefined;
+}
 
 /** A person's kept years as the payee stream records them (sums only). */
 export function taxYearTotals(years: Iterable<TaxYear>): TaxYearTotals[] {

@@ -1,5 +1,5 @@
-import { type TaxYearTotals, type WorkflowStepPlan, eventCodec, msg, streams } from '@kamai/contracts';
-import { type WorkflowState, DomainError, taxPayeeDecider, taxYearTotals, userDecider } from '@kamai/domain';
+import { type WorkflowStepPlan, eventCodec, msg, streams } from '@kamai/contracts';
+import { type WorkflowState, DomainError, carriedFor, taxPayeeDecider, taxYearTotals, userDecider } from '@kamai/domain';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
@@ -69,9 +69,9 @@ export const panClaimWorkflow: WorkflowDefinition<never> = {
     },
     async approve_document(deps, state, plan) {
       if (!claimed(state)) return 'not_claimed';
-      // Only a new claim carries: the payee's totals stand still while this account holds it.
-      let carried: TaxYearTotals[] | undefined;
-      if (state.outcomes[CLAIM] === 'applied') carried = (await loadStream(deps.store, await payeeStreamOf(deps, plan), taxPayeeDecider)).state.carried;
+      // The payee's totals stand still while this account holds it.
+      const payee = (await loadStream(deps.store, await payeeStreamOf(deps, plan), taxPayeeDecider)).state;
+      const carried = carriedFor(payee, plan.userId!, plan.target);
       await handleCommand(
         deps.store,
         streams.user(plan.userId!),
@@ -83,6 +83,9 @@ export const panClaimWorkflow: WorkflowDefinition<never> = {
     },
     async release_payee(deps, state, plan) {
       if (state.outcomes[CLAIM] !== 'applied' || state.outcomes[APPROVE] === 'applied') return 'skipped';
+      // Refused because it was approved meanwhile (a retry without the key, racing this one): the claim stays.
+      const person = (await loadStream(deps.store, streams.user(plan.userId!), userDecider)).state;
+      if (person.kyc.submissions.get(plan.target)?.status === 'approved') return 'skipped';
       const streamId = await payeeStreamOf(deps, plan);
       // Given back as it was: the refused account paid nothing under the PAN.
       const { carried } = (await loadStream(deps.store, streamId, taxPayeeDecider)).state;
