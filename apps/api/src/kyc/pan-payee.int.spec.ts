@@ -1,4 +1,4 @@
-import { type WithdrawalBody, streams } from '@kamai/contracts';
+import { type WithdrawalBody, type YearlyReportBody, streams } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPI, adjust } from '../finance/testing.ts';
 import { type TestClient, type TestServer, startTestServer } from '../testing/server.ts';
@@ -89,6 +89,11 @@ describe('a PAN is one payee across accounts', () => {
     const quote = await second.get('/api/withdrawals/quote?amount=500');
     expect(quote.body).toMatchObject({ tax: { amount: '11.00', code: RULE.code }, net: '489.00' });
     expect(await withdraw(second, 500)).toMatchObject({ tax: { amount: '11.00', code: RULE.code }, net: '489.00' });
+
+    // The yearly report's row for the PAN sums both accounts that held it this year, the erased one included.
+    const report = await funder.get<YearlyReportBody>('/api/admin/reports/yearly?fy=2026-27');
+    expect(report.status).toBe(200);
+    expect(report.body.byPan).toEqual([{ pan: PAN, accounts: 2, grossPaid: '1100.00', taxDeducted: '11.00', netPaid: '1089.00' }]);
 
     // A voter ID (no PAN) is approved as before, outside the workflow.
     const voter = await submitDocument(server.url, second, 'voter_id', 7);

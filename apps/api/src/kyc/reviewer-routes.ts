@@ -11,7 +11,7 @@ import { reviewKycDocument } from './commands.ts';
 import { loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import { panClaimPlan, panClaimRefusal, panClaimWorkflow, panOfDocument } from '../workflows/pan-claim.ts';
-import { driveWorkflow, startWorkflow } from '../workflows/run.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
 
 /**
  * KYC review is the `reviewer` role's alone: roles do not imply each other here, so an admin or
@@ -53,14 +53,17 @@ async function review(c: Context<AppEnv>, decision: Review) {
  * recorded; a race with another approval of the same PAN is settled on the PAN's payee stream.
  */
 async function approvePan(deps: AppDeps, ownerId: string, documentId: string, reviewerId: string): Promise<void> {
+  // Under an Idempotency-Key a retry names the same workflow and resumes it, whatever changed since.
   const workflowId = commandId();
-  const now = deps.now().toISOString();
-  // The person's decider first (own document, reviewed already), then the PAN's holder.
-  const { state } = await loadStream(deps.store, streams.user(ownerId), userDecider);
-  userDecider.decide({ type: 'ApproveKycDocument', data: { documentId, reviewerId, notificationId: workflowId }, now }, state);
-  const payee = await loadStream(deps.store, deps.personalData.panPayeeStreamId((await panOfDocument(deps, ownerId, documentId))!), taxPayeeDecider);
-  taxPayeeDecider.decide({ type: 'ClaimTaxPayee', data: { userId: ownerId, documentId }, now }, payee.state);
-  await startWorkflow(deps, { workflowId, kind: 'pan_claim', batchId: '', by: reviewerId, approvalThresholdPaise: 0, steps: panClaimPlan(documentId, ownerId) });
+  if (!(await loadWorkflow(deps, workflowId)).started) {
+    const now = deps.now().toISOString();
+    // The person's decider first (own document, reviewed already), then the PAN's holder.
+    const { state } = await loadStream(deps.store, streams.user(ownerId), userDecider);
+    userDecider.decide({ type: 'ApproveKycDocument', data: { documentId, reviewerId, notificationId: workflowId }, now }, state);
+    const payee = await loadStream(deps.store, deps.personalData.panPayeeStreamId((await panOfDocument(deps, ownerId, documentId))!), taxPayeeDecider);
+    taxPayeeDecider.decide({ type: 'ClaimTaxPayee', data: { userId: ownerId, documentId }, now }, payee.state);
+    await startWorkflow(deps, { workflowId, kind: 'pan_claim', batchId: '', by: reviewerId, approvalThresholdPaise: 0, steps: panClaimPlan(documentId, ownerId) });
+  }
   const refusal = panClaimRefusal(await driveWorkflow(deps, workflowId, panClaimWorkflow));
   if (refusal) throw refusal;
 }
