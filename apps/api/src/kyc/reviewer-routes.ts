@@ -35,8 +35,9 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const document = await readWithCatchUp(deps, () => findKycDocument(deps.db, documentId));
   if (!document) throw notFound(msg('kyc.notFound'));
 
-  if (decision.decision === 'approve' && (await panOfDocument(deps, document.user_id, documentId)) !== null) {
-    await approvePan(deps, document.user_id, documentId, reviewer.id);
+  const pan = decision.decision === 'approve' ? await panOfDocument(deps, document.user_id, documentId) : null;
+  if (pan !== null) {
+    await approvePan(deps, { ownerId: document.user_id, documentId, pan }, reviewer.id);
     await deps.runner.waitFor(await deps.store.headPosition());
   } else {
     const { position } = await reviewKycDocument(deps.store, document.user_id, { ...decision, documentId, reviewerId: reviewer.id }, deps.now());
@@ -52,7 +53,8 @@ async function review(c: Context<AppEnv>, decision: Review) {
  * for tax, held by one live account (docs/tax.md). What can be refused is refused before anything is
  * recorded; a race with another approval of the same PAN is settled on the PAN's payee stream.
  */
-async function approvePan(deps: AppDeps, ownerId: string, documentId: string, reviewerId: string): Promise<void> {
+async function approvePan(deps: AppDeps, document: { ownerId: string; documentId: string; pan: string }, reviewerId: string): Promise<void> {
+  const { ownerId, documentId, pan } = document;
   // Under an Idempotency-Key a retry names the same workflow and resumes it, whatever changed since.
   const workflowId = commandId();
   if (!(await loadWorkflow(deps, workflowId)).started) {
@@ -60,7 +62,7 @@ async function approvePan(deps: AppDeps, ownerId: string, documentId: string, re
     // The person's decider first (own document, reviewed already), then the PAN's holder.
     const { state } = await loadStream(deps.store, streams.user(ownerId), userDecider);
     userDecider.decide({ type: 'ApproveKycDocument', data: { documentId, reviewerId, notificationId: workflowId }, now }, state);
-    const payee = await loadStream(deps.store, deps.personalData.panPayeeStreamId((await panOfDocument(deps, ownerId, documentId))!), taxPayeeDecider);
+    const payee = await loadStream(deps.store, deps.personalData.panPayeeStreamId(pan), taxPayeeDecider);
     taxPayeeDecider.decide({ type: 'ClaimTaxPayee', data: { userId: ownerId, documentId }, now }, payee.state);
     await startWorkflow(deps, { workflowId, kind: 'pan_claim', batchId: '', by: reviewerId, approvalThresholdPaise: 0, steps: panClaimPlan(documentId, ownerId) });
   }
