@@ -106,4 +106,6 @@ export type ErrorCode =
   | 'budget_spent'
   /** An inviter's bonus past their monthly cap (a workflow step's outcome): 409. */
   | 'monthly_cap'
+  /** A PAN approved while another live account holds it (one PAN, one payee; docs/tax.md): 409. */
+  | 'pan_in_use'
   | 'internal';

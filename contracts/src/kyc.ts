@@ -22,6 +22,7 @@ export const KYC_MESSAGES = {
   body: 'Send documentType, frontImageUrl and backImageUrl',
   panNumber: 'Enter the PAN as printed on the card, like ABCDE1234F',
   panOnlyOnPan: 'Only a PAN card carries a PAN number',
+  panInUse: 'This PAN is already verified on another account: one PAN can be verified on one account at a time',
 } as const;
 
 /** A PAN as the Income Tax Department issues it: five letters, four digits, one letter (AAAAA9999A). */

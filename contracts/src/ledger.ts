@@ -293,6 +293,7 @@ export const IDEMPOTENT_COMMANDS: readonly RegExp[] = [
   /^\/api\/admin\/deletions\/[^/]+\/erase$/,
   /^\/api\/admin\/appeals\/[^/]+\/decide$/,
   /^\/api\/admin\/ledger\/tax-deposits$/,
+  /^\/api\/admin\/kyc\/[^/]+\/approve$/,
 ];
 
 /** An Idempotency-Key: 1 to 100 visible ASCII characters. */

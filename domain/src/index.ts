@@ -29,6 +29,7 @@ export * from './tax/withholding.ts';
 export * from './user/tax-years.ts';
 export * from './finance/periods.ts';
 export * from './tax/deposits.ts';
+export * from './tax/payee.ts';
 export * from './invitations/invitation.ts';
 export * from './invitations/credit.ts';
 export * from './finance/statements.ts';

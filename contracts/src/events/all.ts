@@ -13,7 +13,7 @@ import { workflowEvents } from './workflows.ts';
 import { webhookEvents } from './webhooks.ts';
 import { pushEvents } from './push.ts';
 import { ledgerPeriodEvents } from './periods.ts';
-import { taxDepositEvents } from './tax.ts';
+import { taxDepositEvents, taxPayeeEvents } from './tax.ts';
 import { invitationEvents } from '../invitations.ts';
 import { statementExceptionEvents } from './statements.ts';
 import { balanceWarningEvents } from './balance-warnings.ts';
@@ -51,6 +51,7 @@ export type WorkflowEvent = EventsOf<typeof workflowEvents>;
 export type WebhookEvent = EventsOf<typeof webhookEvents>;
 export type LedgerPeriodEvent = EventsOf<typeof ledgerPeriodEvents>;
 export type TaxDepositEvent = EventsOf<typeof taxDepositEvents>;
+export type TaxPayeeEvent = EventsOf<typeof taxPayeeEvents>;
 export type InvitationEvent = EventsOf<typeof invitationEvents>;
 export type StatementExceptionEvent = EventsOf<typeof statementExceptionEvents>;
 export type BalanceWarningEvent = EventsOf<typeof balanceWarningEvents>;
@@ -77,6 +78,7 @@ export const allEvents = {
   ...statementExceptionEvents,
   ...taxDepositEvents,
   ...balanceWarningEvents,
+  ...taxPayeeEvents,
 };
 export type KamaiEvent = EventsOf<typeof allEvents>;
 export type KamaiEventType = KamaiEvent['type'];

@@ -190,6 +190,8 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
   StatementDifferenceBooked: 1,
   BalanceWarningRaised: 1,
   BalanceWarningCleared: 1,
+  TaxPayeeClaimed: 1,
+  TaxPayeeReleased: 1,
 };
 
 /**

@@ -57,5 +57,7 @@ export const streams = {
   taxDeposits: (quarter: string) => `tax-deposits-${quarter}`,
   /** Each crossing of a balance's warning threshold (docs/month-end.md#balances-that-warn). */
   balanceWarnings: () => 'balance-warnings',
+  /** One payee for tax: a PAN, named by a keyed hash of it (never the PAN itself; docs/tax.md). */
+  taxPayee: (panHash: string) => `tax-payee-${panHash}`,
 };
 export * from './codec.ts';

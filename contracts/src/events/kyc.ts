@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TaxYearTotals } from './tax.ts';
 
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
 const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
@@ -34,6 +35,11 @@ export const kycEvents = {
     /** True when this approval makes both documents approved (users.kycStatus becomes verified). */
     kycVerified: v.boolean(),
     approvedAt: IsoTime,
+    /**
+     * A PAN approval that claimed the PAN's payee: the year's totals paid under the PAN by an earlier
+     * (erased) account, which this account's tax starts from (docs/tax.md). Absent when none.
+     */
+    carried: v.optional(v.array(TaxYearTotals)),
   }),
   KycDocumentRejected: v.object({
     documentId: v.string(),

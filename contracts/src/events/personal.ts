@@ -191,7 +191,7 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
     personal: ['frontImageUrl', 'backImageUrl', 'frontImageSha256', 'backImageSha256', 'panNumber'],
     plain: { documentId: ID, submittedAt: TIME },
   },
-  KycDocumentApproved: { plain: { documentId: ID, reviewedBy: ID, approvedAt: TIME } },
+  KycDocumentApproved: { plain: { documentId: ID, reviewedBy: ID, approvedAt: TIME, 'carried[].fy': TIME, 'carried[].credited[].kind': CODE, 'carried[].withheld[].code': CODE } },
   KycDocumentRejected: {
     subject: 'stream',
     freeText: ['reason'],
@@ -391,6 +391,8 @@ export const EVENT_FIELDS: { readonly [T in KamaiEventType]: EventFieldClasses }
   /** Amounts and finance members' ids: nothing about a person. */
   BalanceWarningRaised: { plain: { warningId: ID, 'notify[]': ID, raisedAt: TIME } },
   BalanceWarningCleared: { plain: { warningId: ID, clearedAt: TIME } },
+  TaxPayeeClaimed: { plain: { userId: ID, documentId: ID, claimedAt: TIME } },
+  TaxPayeeReleased: { plain: { userId: ID, 'years[].fy': TIME, 'years[].credited[].kind': CODE, 'years[].withheld[].code': CODE, releasedAt: TIME } },
 };
 
 /**

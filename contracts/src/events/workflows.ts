@@ -5,7 +5,7 @@ const Step = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Paise = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** What a workflow is for; each kind has one definition in apps/api/src/workflows. */
-export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure', 'hand_payment', 'proof_submission', 'invitation_bonus'] as const;
+export const WORKFLOW_KINDS = ['payout_batch', 'payout_results', 'erasure', 'hand_payment', 'proof_submission', 'invitation_bonus', 'pan_claim'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
 
 /**
@@ -22,6 +22,10 @@ export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
  * and the slot given back when no proof was recorded. `count_bonus` / `record_bonus` /
  * `credit_bonus`: an invitation bonus counted against the programme's budget and the inviter's
  * monthly cap, its outcome recorded on the invitation, and the money credited (docs/invitations.md).
+ * `claim_payee` / `approve_document` / `release_payee`: a PAN's payee stream held for the account
+ * (target: the PAN document), the document approved on the person's stream with the totals carried
+ * under that PAN, and the payee given back when the approval was refused; an erasure's
+ * `release_payee` gives it back with the year's totals (docs/tax.md).
  */
 export const WORKFLOW_ACTIONS = [
   'claim',
@@ -45,6 +49,9 @@ export const WORKFLOW_ACTIONS = [
   'count_bonus',
   'record_bonus',
   'credit_bonus',
+  'claim_payee',
+  'approve_document',
+  'release_payee',
 ] as const;
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number];
 

@@ -3,6 +3,7 @@ import {
   type KycDocumentType,
   type KycStatus,
   type NotificationKey,
+  type TaxYearTotals,
   type UserEvent,
   type kycEvents,
   KYC_BONUS_PAISE,
@@ -90,7 +91,12 @@ export type KycCommand =
       data: { documentId: string; documentType: KycDocumentType; front: KycImage; back: KycImage; panNumber?: string | undefined };
       now: string;
     }
-  | { type: 'ApproveKycDocument'; data: { documentId: string; reviewerId: string; notificationId: string }; now: string }
+  | {
+      type: 'ApproveKycDocument';
+      /** `carried`: the totals paid under the PAN before, when this approval claimed its payee (docs/tax.md). */
+      data: { documentId: string; reviewerId: string; notificationId: string; carried?: TaxYearTotals[] | undefined };
+      now: string;
+    }
   | { type: 'RejectKycDocument'; data: { documentId: string; reviewerId: string; reason: string; notificationId: string }; now: string }
   | { type: 'ClaimKycBonus'; data: { entryId: string; notificationId: string }; now: string };
 
@@ -145,7 +151,7 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       ];
     }
     case 'ApproveKycDocument': {
-      const { documentId, reviewerId, notificationId } = command.data;
+      const { documentId, reviewerId, notificationId, carried } = command.data;
       const record = underReview(state, documentId, reviewerId);
       // Both approved after this one: the other document's latest submission is already approved.
       const kycVerified = KYC_DOCUMENT_TYPES.every(
@@ -154,7 +160,14 @@ export function decideKyc(command: KycCommand, state: { account: AccountState; w
       return [
         {
           type: 'KycDocumentApproved',
-          data: { documentId, documentType: record.documentType, reviewedBy: reviewerId, kycVerified, approvedAt: command.now },
+          data: {
+            documentId,
+            documentType: record.documentType,
+            reviewedBy: reviewerId,
+            kycVerified,
+            approvedAt: command.now,
+            ...(carried !== undefined && carried.length > 0 && record.documentType === 'pan' && { carried }),
+          },
         },
         notify({ notificationId, key: APPROVED_KEYS[record.documentType], params: {}, kind: 'success', now: command.now }),
       ];

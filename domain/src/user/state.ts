@@ -8,7 +8,7 @@ import { type KycState, type KycSubmissionRecord, evolveKyc, initialKycState } f
 import { type AdjustmentsState, type PendingAdjustment, type MemberAdjustments, evolveAdjustmentEntry, evolveAdjustments, initialAdjustmentsState } from './adjustments.ts';
 import { type SubmissionRecord, type UserTaskRecord, type UserTasksState, evolveUserTasks, initialUserTasksState } from './tasks.ts';
 import { type WalletState, evolveWallet, initialWalletState } from './wallet.ts';
-import { type TaxYearsState, countCredit, countDebit, countWithheld, initialTaxYearsState } from './tax-years.ts';
+import { type TaxYearsState, carryTaxYears, countCredit, countDebit, countWithheld, initialTaxYearsState } from './tax-years.ts';
 import type { TaxYear } from '../tax/withholding.ts';
 import { type WithdrawalRecord, type WithdrawalsState, evolveWithdrawals, initialWithdrawalsState } from './withdrawals.ts';
 
@@ -94,8 +94,12 @@ export const userEvolver: Evolver<UserState, UserEvent> = {
       case 'WithdrawalProcessing':
         state.withdrawals = evolveWithdrawals(state.withdrawals, event);
         return state;
-      case 'KycDocumentSubmitted':
       case 'KycDocumentApproved':
+        // A PAN approval that claimed its payee starts from the year's totals paid under the PAN before.
+        if (event.data.carried) state.taxYears = carryTaxYears(state.taxYears, event.data.carried);
+        state.kyc = evolveKyc(state.kyc, event);
+        return state;
+      case 'KycDocumentSubmitted':
       case 'KycDocumentRejected':
       case 'KycBonusClaimed':
         state.kyc = evolveKyc(state.kyc, event);

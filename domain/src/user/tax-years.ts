@@ -1,4 +1,5 @@
-import { type CREDIT_KINDS, type DEBIT_KINDS, type Paise, type TaxCreditKind, type TaxRule, istDayStart } from '@kamai/contracts';
+import { type CREDIT_KINDS, type DEBIT_KINDS, type Paise, type TaxCreditKind, type TaxRule, type TaxYearTotals, istDayStart } from '@kamai/contracts';
+import { addTaxYearTotals } from '../tax/payee.ts';
 import { type TaxCharge, type TaxYear, chargeTax, emptyTaxYear, financialYearOf } from '../tax/withholding.ts';
 import type { KycState } from './kyc.ts';
 
@@ -90,6 +91,15 @@ export function countWithheld(state: TaxYearsState, taxes: readonly WithheldTax[
   const withheld = { ...year.withheldPaise };
   for (const tax of taxes) withheld[tax.code] = (withheld[tax.code] ?? 0) + sign * tax.amountPaise;
   year.withheldPaise = withheld;
+  return state;
+}
+
+/** The totals paid under a PAN by an earlier account, added to this one's years (docs/tax.md: one PAN, one payee). */
+export function carryTaxYears(state: TaxYearsState, carried: readonly TaxYearTotals[]): TaxYearsState {
+  for (const totals of carried) {
+    const year = yearOf(state, totals.fy);
+    if (year) state.byYear.set(totals.fy, addTaxYearTotals(year, totals));
+  }
   return state;
 }
 

@@ -1,7 +1,7 @@
-import { type YearlyReportBody, YearlyReportQuery, financialYear, formatPaise } from '@kamai/contracts';
+import { type YearlyReportBody, YearlyReportQuery, eventCodec, financialYear, formatPaise } from '@kamai/contracts';
 import { type ReadDbHandle, accountHolders, pansOf, totalsByUser, withdrawalTaxTotals } from '@kamai/projections';
 import { Hono } from 'hono';
-import type { AppEnv } from '../deps.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
 import { withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { csvFile } from './csv.ts';
@@ -14,7 +14,25 @@ const NO_TOTALS = { rewardsPaise: 0, bonusesPaise: 0, adjustmentsPaise: 0, payou
  * bonuses, adjustments and payouts, with the PAN given at KYC, for the accountant; and what was
  * withdrawn, the tax withheld from it and the net, per person and per PAN (docs/tax.md).
  */
-export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<YearlyReportBody> {
+/**
+ * Every account that held a PAN (its payee stream's claims, docs/tax.md): an erased holder's PAN no
+ * longer reads from its own rows, yet what it was paid under the PAN belongs to the PAN's row.
+ */
+export type PanHolders = (pan: string) => Promise<readonly string[]>;
+
+/** A PAN's holders as its payee stream records them (the stream is named by a keyed hash of the PAN). */
+export function panHoldersIn(deps: Pick<AppDeps, 'store' | 'personalData'>): PanHolders {
+  return async (pan) => {
+    const holders = new Set<string>();
+    for (const recorded of await deps.store.readStream(deps.personalData.panPayeeStreamId(pan))) {
+      const event = eventCodec.decode(recorded);
+      if (event?.type === 'TaxPayeeClaimed') holders.add(event.data.userId);
+    }
+    return [...holders];
+  };
+}
+
+export async function yearlyReport(db: ReadDbHandle, fy: string, panHolders?: PanHolders): Promise<YearlyReportBody> {
   const year = financialYear(fy);
   if (!year) throw new Error(`not a financial year: ${fy}`);
   const [totals, taxes] = await Promise.all([totalsByUser(db, year.from, year.to), withdrawalTaxTotals(db, year.from, year.to)]);
@@ -23,6 +41,13 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
   const [holders, pans] = await Promise.all([accountHolders(db, ids), pansOf(db, ids)]);
   const sum = { rewards: 0, bonuses: 0, adjustments: 0, payouts: 0, referralBonuses: 0, gross: 0, tax: 0 };
   const perPan = new Map<string, { accounts: number; gross: number; tax: number }>();
+  // An account whose PAN no longer reads (erased) counts under a PAN it held, found from the live holder's PAN.
+  const heldBy = new Map<string, string>();
+  if (panHolders) {
+    for (const pan of new Set(pans.values())) {
+      for (const holder of await panHolders(pan)) if (!pans.has(holder)) heldBy.set(holder, pan);
+    }
+  }
   const people = ids.map((userId) => {
     const t = byUser.get(userId) ?? NO_TOTALS;
     const { grossPaise, taxPaise } = taxes.get(userId) ?? { grossPaise: 0, taxPaise: 0 };
@@ -35,9 +60,10 @@ export async function yearlyReport(db: ReadDbHandle, fy: string): Promise<Yearly
     sum.tax += taxPaise;
     const holder = holders.get(userId);
     const pan = pans.get(userId) ?? null;
-    if (pan !== null) {
-      const p = perPan.get(pan) ?? { accounts: 0, gross: 0, tax: 0 };
-      perPan.set(pan, { accounts: p.accounts + 1, gross: p.gross + grossPaise, tax: p.tax + taxPaise });
+    const panHeld = pan ?? heldBy.get(userId) ?? null;
+    if (panHeld !== null) {
+      const p = perPan.get(panHeld) ?? { accounts: 0, gross: 0, tax: 0 };
+      perPan.set(panHeld, { accounts: p.accounts + 1, gross: p.gross + grossPaise, tax: p.tax + taxPaise });
     }
     return {
       userId,
@@ -96,7 +122,7 @@ export const yearlyReportRoutes = new Hono<AppEnv>().get('/api/admin/reports/yea
   const deps = c.var.deps;
   const { fy, format } = c.req.valid('query');
   await caughtUp(deps);
-  const report = await yearlyReport(deps.db, fy);
+  const report = await yearlyReport(deps.db, fy, panHoldersIn(deps));
   if (format === 'csv') return csvResponse(c, `kamai-yearly-${fy}.csv`, yearlyReportCsv(report));
   return c.json(report);
 });

@@ -1,12 +1,17 @@
-import { KycQueueQuery, KycRejectRequest, msg } from '@kamai/contracts';
+import { KycQueueQuery, KycRejectRequest, msg, streams } from '@kamai/contracts';
+import { taxPayeeDecider, userDecider } from '@kamai/domain';
 import { findKycDocument, findKycQueueItem, listKycQueue } from '@kamai/projections';
 import { type Context, Hono } from 'hono';
 import { readWithCatchUp, requireRole } from '../auth/sessions.ts';
-import type { AppEnv } from '../deps.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
 import { notFound, notYetVisible } from '../http/errors.ts';
 import { UUID_PATTERN, idParam, withRole } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { reviewKycDocument } from './commands.ts';
+import { loadStream } from '../commands/handle.ts';
+import { commandId } from '../commands/keyed.ts';
+import { panClaimPlan, panClaimRefusal, panClaimWorkflow, panOfDocument } from '../workflows/pan-claim.ts';
+import { driveWorkflow, loadWorkflow, startWorkflow } from '../workflows/run.ts';
 
 /**
  * KYC review is the `reviewer` role's alone: roles do not imply each other here, so an admin or
@@ -30,11 +35,39 @@ async function review(c: Context<AppEnv>, decision: Review) {
   const document = await readWithCatchUp(deps, () => findKycDocument(deps.db, documentId));
   if (!document) throw notFound(msg('kyc.notFound'));
 
-  const { position } = await reviewKycDocument(deps.store, document.user_id, { ...decision, documentId, reviewerId: reviewer.id }, deps.now());
-  await deps.runner.waitFor(position);
+  const pan = decision.decision === 'approve' ? await panOfDocument(deps, document.user_id, documentId) : null;
+  if (pan !== null) {
+    await approvePan(deps, { ownerId: document.user_id, documentId, pan }, reviewer.id);
+    await deps.runner.waitFor(await deps.store.headPosition());
+  } else {
+    const { position } = await reviewKycDocument(deps.store, document.user_id, { ...decision, documentId, reviewerId: reviewer.id }, deps.now());
+    await deps.runner.waitFor(position);
+  }
   const reviewed = await findKycQueueItem(deps.db, documentId);
   if (!reviewed) throw notYetVisible();
   return c.json(reviewed, 200);
+}
+
+/**
+ * A PAN card with its number is approved by a workflow (workflows/pan-claim.ts): one PAN is one payee
+ * for tax, held by one live account (docs/tax.md). What can be refused is refused before anything is
+ * recorded; a race with another approval of the same PAN is settled on the PAN's payee stream.
+ */
+async function approvePan(deps: AppDeps, document: { ownerId: string; documentId: string; pan: string }, reviewerId: string): Promise<void> {
+  const { ownerId, documentId, pan } = document;
+  // Under an Idempotency-Key a retry names the same workflow and resumes it, whatever changed since.
+  const workflowId = commandId();
+  if (!(await loadWorkflow(deps, workflowId)).started) {
+    const now = deps.now().toISOString();
+    // The person's decider first (own document, reviewed already), then the PAN's holder.
+    const { state } = await loadStream(deps.store, streams.user(ownerId), userDecider);
+    userDecider.decide({ type: 'ApproveKycDocument', data: { documentId, reviewerId, notificationId: workflowId }, now }, state);
+    const payee = await loadStream(deps.store, deps.personalData.panPayeeStreamId(pan), taxPayeeDecider);
+    taxPayeeDecider.decide({ type: 'ClaimTaxPayee', data: { userId: ownerId, documentId }, now }, payee.state);
+    await startWorkflow(deps, { workflowId, kind: 'pan_claim', batchId: '', by: reviewerId, approvalThresholdPaise: 0, steps: panClaimPlan(documentId, ownerId) });
+  }
+  const refusal = panClaimRefusal(await driveWorkflow(deps, workflowId, panClaimWorkflow));
+  if (refusal) throw refusal;
 }
 
 /** The reviewers' KYC queue and its decisions. */

@@ -55,6 +55,7 @@ const ERROR_CODES = {
   period_not_over: 409,
   budget_spent: 409,
   monthly_cap: 409,
+  pan_in_use: 409,
 } as const satisfies Record<ErrorCode, number | readonly number[]>;
 
 /** The codes sent with a status. */

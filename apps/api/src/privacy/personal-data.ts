@@ -18,6 +18,8 @@ export interface PersonalData {
   mobileStreamId(mobile: string): string;
   /** The stream a mobile number was reserved on before stream names were hashed (legacy stores). */
   legacyMobileStreamId(mobile: string): string;
+  /** A PAN's payee for tax (docs/tax.md): named by a keyed HMAC of the normalised PAN, never the PAN. */
+  panPayeeStreamId(pan: string): string;
 }
 
 /** Where a thread or another process finds the same keys: the key store's file and its KEK. */
@@ -37,6 +39,8 @@ export interface OpenPersonalData extends PersonalData {
 
 /** The system key behind mobile-number stream names. */
 const MOBILE_HMAC_KEY = 'mobile-hmac';
+/** The system key behind a PAN's payee stream name (its own, so a PAN and a number never share a digest). */
+const PAN_HMAC_KEY = 'pan-hmac';
 /** 16 letters standing for the 16 hex digits: a stream name with no digit can never hold a phone number. */
 const LETTERS = 'abcdefghijklmnop';
 
@@ -69,6 +73,7 @@ export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
   const keys: KeyStore = location.databaseUrl ? new PostgresKeyStore(location.databaseUrl, kek) : new SqliteKeyStore(location.keysFile, kek);
   const sealer = new PersonalDataSealer(keys);
   let mobileKey: Buffer | null = null;
+  let panKey: Buffer | null = null;
   return {
     keys,
     sealer,
@@ -82,6 +87,10 @@ export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
     },
     legacyMobileStreamId(mobile) {
       return streams.mobile(mobile);
+    },
+    panPayeeStreamId(pan) {
+      panKey ??= keys.systemKey(PAN_HMAC_KEY);
+      return streams.taxPayee(letters(createHmac('sha256', panKey).update(pan.replace(/\s+/g, '').toUpperCase()).digest()));
     },
     close() {
       keys.close();

@@ -80,7 +80,7 @@ describe.each(INLINE_COMMITS)('the erasure workflow killed after every append, $
       const mine = workflows.filter((e) => (e.data as { steps: { target: string }[] }).steps[0]!.target === asked.body.id);
       expect(mine, at).toHaveLength(1);
       const record = await typesOf(mine[0]!.streamId);
-      expect(record, at).toEqual(['WorkflowStarted', ...Array<string>(6).fill('WorkflowStepRecorded'), 'WorkflowCompleted']);
+      expect(record, at).toEqual(['WorkflowStarted', ...Array<string>(7).fill('WorkflowStepRecorded'), 'WorkflowCompleted']);
       // The books balance.
       const rec = await as(finance).get('/api/admin/ledger/reconciliation');
       expect(rec.body.difference).toBe('0.00');

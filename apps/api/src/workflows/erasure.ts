@@ -2,10 +2,11 @@ import { type WorkflowAction, type WorkflowStepPlan, msg } from '@kamai/contract
 import { DomainError, type WorkflowState } from '@kamai/domain';
 import type { AppDeps } from '../deps.ts';
 import { checkpointAfterErasure, deleteImagesOf, deleteKeyOf, endSessionsOf, eraseOnUserStream, releaseMobileOf } from '../privacy/erasure.ts';
+import { releasePayeesOf } from './pan-claim.ts';
 import { type StepHandler, type WorkflowDefinition, workflowSteps } from './run.ts';
 
 /** The steps of an erasure, in order: the person's data key goes after everything read with it. */
-const ERASURE_STEPS = ['erase_user', 'release_mobile', 'end_sessions', 'delete_images', 'delete_key', 'checkpoint_read_db'] as const satisfies readonly WorkflowAction[];
+const ERASURE_STEPS = ['erase_user', 'release_mobile', 'release_payee', 'end_sessions', 'delete_images', 'delete_key', 'checkpoint_read_db'] as const satisfies readonly WorkflowAction[];
 
 /** An erasure's intent: ids only (the request, the person); the number and image keys are read at their step. */
 export function erasurePlan(request: { id: string; userId: string }): WorkflowStepPlan[] {
@@ -36,6 +37,8 @@ export const erasureWorkflow: WorkflowDefinition<never> = {
     {
       erase_user: (deps, state, plan) => eraseOnUserStream(deps, { id: plan.target, userId: plan.userId! }, state.by),
       release_mobile: onceErased((deps, state, userId) => releaseMobileOf(deps, userId, state.by)),
+      // The PANs they proved, with the year's totals paid under each (docs/tax.md).
+      release_payee: onceErased((deps, state, userId) => releasePayeesOf(deps, userId, state.by)),
       end_sessions: onceErased((deps, state, userId) => endSessionsOf(deps, userId, state.by)),
       delete_images: onceErased((deps, _state, userId) => deleteImagesOf(deps, objectsOf(deps), userId)),
       // The request's id is the first step's target (the later steps target the user).

@@ -19,11 +19,12 @@ const started: WorkflowEvent = {
 const outcome = (step: number, value: string): WorkflowEvent => ({ type: 'WorkflowStepRecorded', data: { workflowId: 'w-1', step, outcome: value, recordedAt: now } });
 
 describe('the erasure workflow', () => {
-  it('plans six steps naming only the request and the person, the data key after everything read with it', () => {
+  it('plans seven steps naming only the request and the person, the data key after everything read with it', () => {
     const plan = erasurePlan(request);
     expect(plan.map((s) => [s.action, s.target])).toEqual([
       ['erase_user', 'req-1'],
       ['release_mobile', 'user-1'],
+      ['release_payee', 'user-1'],
       ['end_sessions', 'user-1'],
       ['delete_images', 'user-1'],
       ['delete_key', 'user-1'],
@@ -35,7 +36,7 @@ describe('the erasure workflow', () => {
     const state = given([started, outcome(0, 'balance_not_settled')]);
     // No step touches anything: the deps are never used.
     const untouched = {} as AppDeps;
-    for (let step = 1; step < 6; step++) expect(await erasureWorkflow.step(untouched, state, step, undefined)).toBe('not_erased');
+    for (let step = 1; step < 7; step++) expect(await erasureWorkflow.step(untouched, state, step, undefined)).toBe('not_erased');
     expect(erasureRefusal(state)).toMatchObject({ kind: 'conflict', code: 'balance_not_settled' });
     expect(erasureRefusal(given([started, outcome(0, 'deletion_cooling_off')]))).toMatchObject({ code: 'deletion_cooling_off' });
     expect(erasureRefusal(given([started, outcome(0, 'conflict')]))).toMatchObject({ kind: 'conflict', code: undefined });

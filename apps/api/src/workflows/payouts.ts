@@ -11,6 +11,7 @@ import { erasureWorkflow } from './erasure.ts';
 import { handPaymentWorkflow } from './handpay.ts';
 import { proofSubmissionWorkflow } from './tasks.ts';
 import { invitationBonusWorkflow } from '../invitations/award.ts';
+import { panClaimWorkflow } from './pan-claim.ts';
 
 /** Runs a command on a user's stream: `applied` when it appended (or a retry found its events), else the refusal. */
 async function onUserStream(deps: AppDeps, userId: string, by: string, command: UserCommand): Promise<'applied' | 'unchanged' | DomainError> {
@@ -174,4 +175,4 @@ export function resultsAnswer(state: WorkflowState, context?: ResultsContext): R
   return answer;
 }
 
-export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow, handPaymentWorkflow, proofSubmissionWorkflow, invitationBonusWorkflow] as const;
+export const WORKFLOW_DEFINITIONS = [payoutBatchWorkflow, payoutResultsWorkflow, erasureWorkflow, handPaymentWorkflow, proofSubmissionWorkflow, invitationBonusWorkflow, panClaimWorkflow] as const;
