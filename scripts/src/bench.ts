@@ -3,7 +3,7 @@
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
  *   npm run bench                         # everything, about 3-5 minutes on 2 cores
- *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, rebuild, web, startup, fuzz, scale; web includes a slow-network run of about 2 minutes)
+ *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, waiting, rebuild, web, startup, fuzz, scale; web includes a slow-network run of about 2 minutes)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
  *   npm run bench -- --rounds 3           # interleaved A B B A rounds of the read peers (default 3; --against: bursts, default 24, at least 8)
@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { type AgainstBurst, BURST_ANSWERS, WARMUP_ANSWERS, benchAgainst, pairRatios } from './bench/against.ts';
 import { benchCommands } from './bench/commands.ts';
+import { UNPAID, benchWaiting } from './bench/waiting.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
@@ -197,6 +198,22 @@ await part('commands', async () => {
     what: 'longest concurrent read during the largest stream\'s commands: first ever / cold / warm',
     figure: `${result.longestReadStallFirstMs} / ${result.longestReadStallColdMs} / ${result.longestReadStallWarmMs} ms`,
     peer: 'target 50 ms',
+  });
+});
+
+// ---- Withdrawals with many unpaid ones waiting: scripts/src/bench/waiting.ts ----
+await part('waiting', async () => {
+  const rounds = Number(flag('rounds') ?? 3);
+  section(`Withdrawals while unpaid ones wait (issue 39): POST /api/withdrawals, read-your-writes, 1 process, 32 users on 32 connections, interleaved A B B A × ${rounds} (scripts/src/bench/waiting.ts)`);
+  const r = await benchWaiting({ rounds, log });
+  const s = (f: { min: number; median: number; max: number }) => range(f, '/s');
+  rows.push({ what: `users with no unpaid withdrawals (new users each burst): median (min–max) of ${r.none.runs.length}`, figure: s(r.none) });
+  const ratios = spread(r.ratios);
+  rows.push({
+    what: `users with ${UNPAID} unpaid withdrawals each (${n(r.unpaid)} in all), same data: median (min–max) of ${r.many.runs.length}`,
+    figure: s(r.many),
+    peer: `${s(r.none)} with none; target 0.9×`,
+    ratio: `${x(r.many.median, r.none.median)} (rounds ${ratios.min.toFixed(2)}–${ratios.max.toFixed(2)})`,
   });
 });
 

@@ -47,6 +47,7 @@ import { createLedgerWitness } from './event-store/witness.ts';
 import { monotonicClock } from './clock.ts';
 import { logger } from './observability/index.ts';
 import { StorageGuard } from './storage/guard.ts';
+import { SECOND_PROCESS_WARNING, takeProcessSlot } from './storage/processes.ts';
 import { WebhookSender } from './webhooks/sender.ts';
 // Registers the demo task catalogue as a seed step.
 import './tasks/seed.ts';
@@ -177,6 +178,9 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, log: (line: string) => void = console.log, options: ServerOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
+  // On the embedded store a second process on the same files does not help (issue 39): said once, at its start.
+  const slot = config.eventStore.kind === 'sqlite' ? takeProcessSlot(config.dataDir) : { othersRunning: false, release: () => {} };
+  if (slot.othersRunning) log(SECOND_PROCESS_WARNING);
   const opened = await openEventStore(config, log);
   const store = options.decorateStore ? options.decorateStore(opened) : opened;
   const db = await openReadDb(config.readDbFile);
@@ -208,6 +212,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   } catch (err) {
     unwake();
     await runner.stop().catch(() => {});
+    slot.release();
     throw err;
   }
 
@@ -344,6 +349,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
       await ledgerCheckpoints.stop();
       await store.close();
       await checkpointer.stop();
+      slot.release();
     },
   };
 }

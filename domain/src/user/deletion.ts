@@ -46,8 +46,7 @@ const HOUR_MS = 3_600_000;
 
 /** A payout requested or with the bank (in a batch): the bank may still pay it or send it back. */
 function hasPendingPayout(withdrawals: WithdrawalsState): boolean {
-  for (const record of withdrawals.byId.values()) if (record.status === 'pending' || record.status === 'processing') return true;
-  return false;
+  return withdrawals.open.count > 0;
 }
 
 /**

@@ -142,13 +142,14 @@ export const userSnapshot: SnapshotCodec<UserState> = {
   // 10: change requests, rejections' reviewer and time, appeals (issue 36).
   // 11: the tax years (credits the rules count, tax withheld), PAN numbers on KYC records, withdrawals' taxes (issue 38).
   // 12: adjustment debits lower the tax year's adjustment total; dated entries count in their effective day's year.
-  version: 12,
+  // 13: the paid withdrawals kept, in the order paid, and the open ones' count and sum (issue 39).
+  version: 13,
   save: (state) =>
     ({
       account: state.account,
       wallet: state.wallet,
       tasks: { byTask: [...state.tasks.byTask], submissions: [...state.tasks.submissions], started: [...state.tasks.started], appeals: [...state.tasks.appeals] },
-      withdrawals: { byId: [...state.withdrawals.byId], lastDestination: state.withdrawals.lastDestination },
+      withdrawals: { byId: [...state.withdrawals.byId], paid: [...state.withdrawals.paid], open: { ...state.withdrawals.open }, lastDestination: state.withdrawals.lastDestination },
       kyc: { latest: state.kyc.latest, submissions: [...state.kyc.submissions], bonusClaimed: state.kyc.bonusClaimed },
       adjustments: { pending: [...state.adjustments.pending], decided: [...state.adjustments.decided], byMember: [...state.adjustments.byMember] },
       deletion: state.deletion,
@@ -171,7 +172,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account: AccountState;
       wallet: WalletState;
       tasks: { byTask: Entries<UserTaskRecord>; submissions: Entries<SubmissionRecord>; started: Entries<string>; appeals: Entries<string> };
-      withdrawals: { byId: Entries<WithdrawalRecord>; lastDestination: WithdrawalsState['lastDestination'] };
+      withdrawals: { byId: Entries<WithdrawalRecord>; paid: string[]; open: WithdrawalsState['open']; lastDestination: WithdrawalsState['lastDestination'] };
       kyc: { latest: KycState['latest']; submissions: Entries<KycSubmissionRecord>; bonusClaimed: boolean };
       adjustments: { pending: Entries<PendingAdjustment>; decided: Entries<'approved' | 'rejected'>; byMember: Entries<MemberAdjustments> };
       deletion: DeletionState;
@@ -183,7 +184,7 @@ export const userSnapshot: SnapshotCodec<UserState> = {
       account,
       wallet,
       tasks: { byTask: new Map(tasks.byTask), submissions: new Map(tasks.submissions), started: new Map(tasks.started), appeals: new Map(tasks.appeals) },
-      withdrawals: { byId: new Map(withdrawals.byId), lastDestination: withdrawals.lastDestination },
+      withdrawals: { byId: new Map(withdrawals.byId), paid: new Set(withdrawals.paid), open: { ...withdrawals.open }, lastDestination: withdrawals.lastDestination },
       kyc: { latest: { ...kyc.latest }, submissions: new Map(kyc.submissions), bonusClaimed: kyc.bonusClaimed },
       adjustments: { pending: new Map(adjustments.pending), decided: new Map(adjustments.decided), byMember: new Map(adjustments.byMember.map(([by, m]) => [by, { lastAt: m.lastAt, hours: m.hours.map(([h, p]) => [h, p]) }])) },
       deletion: { ...deletion },

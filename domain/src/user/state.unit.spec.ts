@@ -47,3 +47,47 @@ describe('the user decision state is bounded, whatever the history', () => {
     expect(JSON.stringify(userSnapshot.save(userSnapshot.load(JSON.parse(snapshot))))).toBe(snapshot);
   });
 });
+
+describe('waiting withdrawals (issue 39): what the state keeps of them costs O(1) per event', () => {
+  const destination = { kind: 'upi', upiId: 'asha.rao@okhdfc' } as const;
+  /** A user with `requests` withdrawals of ₹100 requested, none settled. */
+  function waiting(requests: number) {
+    const state = fold(userEvolver, [
+      { type: 'UserRegistered', data: { userId: 'u1', mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: now } },
+    ]);
+    const apply = (events: UserEvent[]) => events.forEach((event) => userEvolver.evolve(state, event));
+    apply([credit({ entryId: 'c', amountPaise: requests * 10_000, kind: 'adjustment', params: { reason: 'float' }, by: 'f1', now })]);
+    for (let i = 0; i < requests; i++) {
+      apply(decideWithdrawals({ type: 'RequestWithdrawal', data: { withdrawalId: `w${i}`, entryId: `h${i}`, notificationId: `n${i}`, amountPaise: 10_000, destination }, now }, state));
+    }
+    return { state, apply };
+  }
+
+  it('counts the open requests and their sum as they are requested, batched, paid, rejected and failed', () => {
+    const { state, apply } = waiting(500);
+    expect(state.withdrawals.open).toEqual({ count: 500, amountPaise: 500 * 10_000 });
+    apply(decideWithdrawals({ type: 'MarkWithdrawalProcessing', data: { withdrawalId: 'w1', batchId: 'b1', by: 'f2' }, now }, state));
+    apply(decideWithdrawals({ type: 'MarkWithdrawalPaid', data: { withdrawalId: 'w0', reference: 'UTR0', by: 'f2', notificationId: 'p0' }, now }, state));
+    apply(decideWithdrawals({ type: 'RejectWithdrawal', data: { withdrawalId: 'w2', reason: 'Wrong account', by: 'f2', entryId: 'r2', notificationId: 'q2' }, now }, state));
+    apply(decideWithdrawals({ type: 'FailWithdrawal', data: { withdrawalId: 'w1', reason: 'Closed account', by: 'f2', entryId: 'r1', notificationId: 'q1', batchId: 'b1' }, now }, state));
+    expect(state.withdrawals.open).toEqual({ count: 497, amountPaise: 497 * 10_000 });
+    const restored = userSnapshot.load(JSON.parse(JSON.stringify(userSnapshot.save(state))));
+    expect(restored.withdrawals.open).toEqual(state.withdrawals.open);
+    expect([...restored.withdrawals.paid]).toEqual(['w0']);
+  });
+
+  it('keeps the newest paid ones by when they were paid, so a return of the last one paid is still booked', () => {
+    const { state, apply } = waiting(30);
+    // Paid newest request first: the oldest request is the last one paid.
+    for (let i = 29; i >= 0; i--) {
+      apply(decideWithdrawals({ type: 'MarkWithdrawalPaid', data: { withdrawalId: `w${i}`, reference: `UTR${i}`, by: 'f2', notificationId: `p${i}` }, now }, state));
+    }
+    expect(state.withdrawals.open).toEqual({ count: 0, amountPaise: 0 });
+    expect(state.withdrawals.paid.size).toBe(20);
+    expect(state.withdrawals.byId.has('w29')).toBe(false);
+    const reversed = decideWithdrawals({ type: 'ReverseWithdrawal', data: { withdrawalId: 'w0', reason: 'Returned', by: 'f2', entryId: 'rv', notificationId: 'rn' }, now }, state);
+    expect(reversed[0]?.type).toBe('WithdrawalReversed');
+    apply(reversed);
+    expect(state.withdrawals.paid.has('w0')).toBe(false);
+  });
+});

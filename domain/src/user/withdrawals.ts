@@ -65,16 +65,31 @@ export const PAID_WITHDRAWALS_KEPT = 20;
 /**
  * The user's withdrawal requests finance has not finished with (pending, processing, and the newest
  * paid ones), and where the last one went (offered again by the dialog). Rejected, failed and
- * reversed requests leave the map: no rule reads them. The map is updated in place (O(1) per event,
- * but for the bounded scan that drops the oldest paid one); records are replaced, never changed.
+ * reversed requests leave the map: no rule reads them. Every event costs O(1) however many requests
+ * wait (issue 39): the map is updated in place, the paid ones kept are a set in the order they were
+ * paid (the oldest leaves first, without a scan), and what rules ask of the open ones as a whole is
+ * counted as they come and go. Records are replaced, never changed.
  */
 export interface WithdrawalsState {
   /** Keyed by withdrawal id. */
   byId: Map<string, WithdrawalRecord>;
+  /** Ids of the paid records kept, oldest paid first (at most PAID_WITHDRAWALS_KEPT). */
+  paid: Set<string>;
+  /** The requests pending or processing: how many, and their amounts' sum. */
+  open: { count: number; amountPaise: Paise };
   lastDestination: WithdrawalDestination | null;
 }
 
-export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: new Map(), lastDestination: null });
+export const initialWithdrawalsState = (): WithdrawalsState => ({ byId: new Map(), paid: new Set(), open: { count: 0, amountPaise: 0 }, lastDestination: null });
+
+const isOpen = (record: WithdrawalRecord | undefined): record is WithdrawalRecord => record?.status === 'pending' || record?.status === 'processing';
+
+/** An open request settled or gone: it no longer counts. */
+function close(state: WithdrawalsState, record: WithdrawalRecord | undefined): void {
+  if (!isOpen(record)) return;
+  state.open.count--;
+  state.open.amountPaise -= record.amountPaise;
+}
 
 export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEvent): WithdrawalsState {
   switch (event.type) {
@@ -91,42 +106,46 @@ export function evolveWithdrawals(state: WithdrawalsState, event: WithdrawalEven
         batchId: null,
         ...(d.taxes && d.taxes.length > 0 && { taxes: d.taxes }),
       };
+      close(state, state.byId.get(d.withdrawalId));
       state.byId.set(d.withdrawalId, record);
+      state.open.count++;
+      state.open.amountPaise += d.amountPaise;
       state.lastDestination = d.destination;
       return state;
     }
-    case 'WithdrawalPaid':
-      settle(state, event.data.withdrawalId, { status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
+    case 'WithdrawalPaid': {
+      const id = event.data.withdrawalId;
+      const record = state.byId.get(id);
+      if (!record) return state;
+      close(state, record);
+      state.byId.set(id, { ...record, status: 'paid', processedAt: event.data.paidAt, reference: event.data.reference });
+      state.paid.add(id);
       return forgetOldestPaid(state);
-    case 'WithdrawalProcessing':
-      return settle(state, event.data.withdrawalId, { status: 'processing', batchId: event.data.batchId });
+    }
+    case 'WithdrawalProcessing': {
+      const record = state.byId.get(event.data.withdrawalId);
+      if (record) state.byId.set(event.data.withdrawalId, { ...record, status: 'processing', batchId: event.data.batchId });
+      return state;
+    }
     case 'WithdrawalRejected':
     case 'WithdrawalFailed':
     case 'WithdrawalReversed':
+      close(state, state.byId.get(event.data.withdrawalId));
       state.byId.delete(event.data.withdrawalId);
+      state.paid.delete(event.data.withdrawalId);
       return state;
     default:
       return assertNever(event);
   }
 }
 
-/** Keeps at most PAID_WITHDRAWALS_KEPT paid records: the map's order is the requests', oldest first. */
+/** Keeps at most PAID_WITHDRAWALS_KEPT paid records: the set's first is the one paid longest ago. */
 function forgetOldestPaid(state: WithdrawalsState): WithdrawalsState {
-  let paid = 0;
-  for (const record of state.byId.values()) if (record.status === 'paid') paid++;
-  for (const [id, record] of state.byId) {
-    if (paid <= PAID_WITHDRAWALS_KEPT) break;
-    if (record.status !== 'paid') continue;
+  for (const id of state.paid) {
+    if (state.paid.size <= PAID_WITHDRAWALS_KEPT) break;
+    state.paid.delete(id);
     state.byId.delete(id);
-    paid--;
   }
-  return state;
-}
-
-function settle(state: WithdrawalsState, id: string, change: Partial<WithdrawalRecord>): WithdrawalsState {
-  const record = state.byId.get(id);
-  if (!record) return state;
-  state.byId.set(id, { ...record, ...change });
   return state;
 }
 

@@ -267,14 +267,14 @@ export function spread(runs: number[]): Spread {
 }
 
 /**
- * `count` users registered on a demo-seeded API, each with a session and a float to withdraw from:
- * their session cookies, and the first one's id. The float (₹10 lakh, some 10,000 withdrawals) is one
+ * `count` users registered on a demo-seeded API (mobiles from `firstMobile` on), each with a session and a float to withdraw from:
+ * their session cookies, and the first one's id. The float (`float` rupees, by default ₹10 lakh, some 10,000 withdrawals) is one
  * adjustment per user, above the default four-eyes threshold and, summed over the users, above a
  * member's default daily limit, so the demo admins first raise both for this throwaway data
  * directory (a control setting: one asks, the other approves; a version without that control takes
  * the change at once).
  */
-export async function fundedUsers(url: string, count: number): Promise<{ cookies: string[]; firstUserId: string }> {
+export async function fundedUsers(url: string, count: number, firstMobile = 7_100_000_000, float = '1000000.00'): Promise<{ cookies: string[]; firstUserId: string }> {
   const finance = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000004', password: 'finance1234' } });
   const admin = await call(url, '/api/auth/login', { method: 'POST', body: { mobile: '9000000002', password: 'admin1234' } });
   const asked = await call(url, '/api/admin/settings', {
@@ -290,14 +290,14 @@ export async function fundedUsers(url: string, count: number): Promise<{ cookies
   const cookies: string[] = [];
   let firstUserId = '';
   for (let i = 0; i < count; i++) {
-    const mobile = String(7_100_000_000 + i);
+    const mobile = String(firstMobile + i);
     const registered = await call(url, '/api/auth/register', {
       method: 'POST',
       body: { mobile, password: 'bench-password-1', firstName: 'Bench', lastName: `User${i}`, consent: true },
     });
     firstUserId ||= String(registered.body.id);
     cookies.push(registered.cookie);
-    await call(url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: '1000000.00', direction: 'credit', reason: 'Benchmark float' } });
+    await call(url, '/api/admin/adjustments', { method: 'POST', cookie: finance.cookie, body: { mobile, amount: float, direction: 'credit', reason: 'Benchmark float' } });
   }
   return { cookies, firstUserId };
 }
