@@ -1,4 +1,4 @@
-import { DEFAULT_CANNED_REASONS, DEFAULT_LIMITS, DEFAULT_TAX_RULES, limitsBody, taxRuleBody } from '@kamai/contracts';
+import { DEFAULT_BANK_FILE_SETTINGS, DEFAULT_CANNED_REASONS, DEFAULT_LIMITS, DEFAULT_TAX_RULES, limitsBody, taxRuleBody } from '@kamai/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from '../testing/server.ts';
 
@@ -89,7 +89,7 @@ describe('settings over real HTTP', () => {
   it('serves the defaults to anyone, signed in or not', async () => {
     const res = await server.client().get('/api/settings');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null });
+    expect(res.body).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null, ...DEFAULT_BANK_FILE_SETTINGS });
   });
 
   it('lets an admin, and only an admin, change them', async () => {
@@ -106,7 +106,7 @@ describe('settings over real HTTP', () => {
 
     const res = await admin.put('/api/admin/settings', { supportEmail: ' help@kamai.example ' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.in', updatedAt: expect.any(String), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null });
+    expect(res.body).toEqual({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.in', updatedAt: expect.any(String), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), taxDeductorTan: null, taxDeductorName: null, taxDeductorAddress: null, ...DEFAULT_BANK_FILE_SETTINGS });
     expect((await server.client().get('/api/settings')).body).toEqual(res.body);
     const both = await admin.put('/api/admin/settings', { homepageUrl: 'https://kamai.example/home' });
     expect(both.body).toMatchObject({ supportEmail: 'help@kamai.example', homepageUrl: 'https://kamai.example/home' });
