@@ -1,4 +1,4 @@
-import { DEFAULT_CANNED_REASONS, DEFAULT_LIMITS, DEFAULT_TAX_RULES, limitsBody, taxRuleBody } from '@kamai/contracts';
+import { DEFAULT_BANK_FILE_SETTINGS, DEFAULT_CANNED_REASONS, DEFAULT_LIMITS, DEFAULT_TAX_RULES, limitsBody, taxRuleBody } from '@kamai/contracts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,14 +106,14 @@ describe('withdrawal_requests and app_settings read models', () => {
   });
 
   it('serves the default settings until an admin changes one, then keeps the other default', async () => {
-    expect(await getSettings(db)).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'support@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: null, ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR, ...DEFAULT_BANK_FILE_SETTINGS });
     const recorded = recordEvents([
       { stream: 'settings', event: { type: 'SettingsUpdated', data: { supportEmail: 'help@kamai.in', updatedBy: 'a1', updatedAt: t(1) } } },
       { stream: 'settings', event: { type: 'SettingsUpdated', data: { homepageUrl: 'https://kamai.example', updatedBy: 'a1', updatedAt: t(2) } } },
     ]);
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded.slice(0, 1)));
-    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: t(1), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.in', updatedAt: t(1), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR, ...DEFAULT_BANK_FILE_SETTINGS });
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded.slice(1)));
-    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.example', updatedAt: t(2), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR });
+    expect(await getSettings(db)).toEqual({ supportEmail: 'help@kamai.in', homepageUrl: 'https://kamai.example', updatedAt: t(2), ...limitsBody(DEFAULT_LIMITS), cannedReasons: DEFAULT_CANNED_REASONS, taxRules: DEFAULT_TAX_RULES.map(taxRuleBody), ...NO_DEDUCTOR, ...DEFAULT_BANK_FILE_SETTINGS });
   });
 });
