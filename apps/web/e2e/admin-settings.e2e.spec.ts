@@ -43,6 +43,12 @@ describe('admin settings', () => {
     await threshold.fill('5000');
     await first.getByLabel('Payout is late after (days)').fill('4');
     await first.getByLabel('Reason 1 in English').fill('Screenshot is blurry');
+    // The tax deductor (empty until set) and the bank file's layout, a choice of the server's layouts.
+    expect(await first.getByLabel("Tax deductor's TAN").inputValue()).toBe('');
+    await first.getByLabel("Tax deductor's TAN").fill('delk12345a');
+    await first.getByLabel("Tax deductor's name").fill('Kamai Technologies Pvt Ltd');
+    await first.getByLabel('Bank file layout').selectOption({ label: 'ICICI Bank CIB bulk upload' });
+    await first.getByLabel('Payout debit account number').fill('000405001234');
     await first.getByRole('button', { name: 'Save settings' }).dblclick();
     await toasts(first).getByText('Change requested').waitFor();
     const request = first.getByTestId('settings-request');
@@ -51,7 +57,14 @@ describe('admin settings', () => {
     expect(await request.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(await request.count()).toBe(1);
     const settings = await inForce();
-    expect(settings).toMatchObject({ adjustmentApprovalThreshold: '1000.00', latePayoutDays: 4 });
+    expect(settings).toMatchObject({
+      adjustmentApprovalThreshold: '1000.00',
+      latePayoutDays: 4,
+      taxDeductorTan: 'DELK12345A',
+      taxDeductorName: 'Kamai Technologies Pvt Ltd',
+      taxDeductorAddress: null,
+      bankFileTemplate: 'icici',
+    });
     expect((settings.cannedReasons as Array<{ en: string }>)[0]?.en).toBe('Screenshot is blurry');
     await expectAccessible(first, '/admin/settings with a request (en)');
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { istDayOf } from '@kamai/contracts';
 import type { TestAccount } from './harness.ts';
 import {
   balanceOf,
@@ -170,6 +171,8 @@ describe('paying or rejecting a withdrawal', () => {
     await card.getByRole('button', { name: 'Mark Paid' }).click();
     const pay = finance.getByRole('dialog', { name: 'Mark as Paid' });
     await pay.getByLabel('Transfer reference').fill('UTR2026112300077');
+    // The bank's value date, an IST day (yesterday here): sent with the reference.
+    await pay.getByLabel('Value date at the bank (optional)').fill(istDayOf(new Date(Date.now() - 86_400_000)));
     await pay.getByRole('button', { name: 'Confirm Paid' }).click();
     await toasts(finance).getByText('Withdrawal Paid', { exact: true }).waitFor();
     await card.waitFor({ state: 'detached' });

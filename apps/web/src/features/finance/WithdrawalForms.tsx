@@ -121,6 +121,8 @@ export function PayForm({ withdrawal, once, onDone }: { withdrawal: FinanceWithd
         placeholder={t('pay.referencePlaceholder')}
         {...form.field('reference')}
       />
+      {/* The bank's value date, an IST day: the payout's day in the books (docs/month-end.md). */}
+      <TextField label={t('pay.valueDate')} hint={t('pay.valueDateHint')} type="date" {...form.field('valueDate')} />
       <FormActions submitLabel={t('pay.confirm')} pendingLabel={t('pay.saving')} pending={once.busy} onCancel={onDone} />
     </form>
   );

@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody, type TaxRuleBody } from '@kamai/contracts';
+import { BANK_FILE_TEMPLATES, CANNED_REASONS_MAX, CONTROL_SETTINGS, type CannedReason, type SettingsBody, type SettingsChangeRequestBody, type TaxRuleBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { DialogActions, RefusalBox } from '../../components/DialogParts.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { StaffPage, StaffPageHeader } from '../../components/StaffPage.tsx';
-import { TextField } from '../../components/fields.tsx';
+import { SelectField, TextField } from '../../components/fields.tsx';
 import { LockIcon } from '../../components/icons.tsx';
 import { serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
@@ -39,11 +39,14 @@ const FIELDS = [
   ['statementMatchTolerance', 'money'],
   ['payoutFloatWarnBelow', 'money'],
   ['taxPayableWarnAbove', 'money'],
-  ['bankFileTemplate', 'text'],
+  ['bankFileTemplate', 'template'],
   ['bankDebitAccount', 'text'],
   ['bankPayerName', 'text'],
   ['bankPayerIfsc', 'text'],
-] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text']>;
+  ['taxDeductorTan', 'text'],
+  ['taxDeductorName', 'text'],
+  ['taxDeductorAddress', 'text'],
+] as const satisfies ReadonlyArray<readonly [keyof SettingsBody, 'money' | 'number' | 'email' | 'text' | 'template']>;
 type FieldName = (typeof FIELDS)[number][0];
 const KIND: Record<string, string> = Object.fromEntries(FIELDS);
 const isControl = (name: string) => Object.hasOwn(CONTROL_SETTINGS, name);
@@ -84,7 +87,8 @@ function SettingsPage({ userId }: { userId: string }) {
   );
 }
 
-const initialValues = (settings: SettingsBody) => Object.fromEntries(FIELDS.map(([name]) => [name, String(settings[name])])) as Record<FieldName, string>;
+// A setting not set yet (the tax deductor's) is an empty field.
+const initialValues = (settings: SettingsBody) => Object.fromEntries(FIELDS.map(([name]) => [name, String(settings[name] ?? '')])) as Record<FieldName, string>;
 
 function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: () => void }) {
   const { t } = useTranslation('settings');
@@ -138,16 +142,33 @@ function SettingsForm({ settings, onSaved }: { settings: SettingsBody; onSaved: 
       <div className="grid gap-4 sm:grid-cols-2">
         {FIELDS.map(([name, kind]) => (
           <div key={name} className="grid content-start gap-1">
-            <TextField
-              label={t(`fields.${name}`)}
-              value={values[name]}
-              onValueChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
-              error={errors[name]}
-              hint={isControl(name) ? t('needsSecondAdmin') : t(`hints.${name}`)}
-              prefix={kind === 'money' ? '₹' : undefined}
-              type={kind === 'email' ? 'email' : 'text'}
-              inputMode={kind === 'money' ? 'decimal' : kind === 'number' ? 'numeric' : undefined}
-            />
+            {kind === 'template' ? (
+              // The bank file's layout: one of the layouts the server writes.
+              <SelectField
+                label={t(`fields.${name}`)}
+                value={values[name]}
+                onValueChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+                error={errors[name]}
+                hint={t(`hints.${name}`)}
+              >
+                {BANK_FILE_TEMPLATES.map((template) => (
+                  <option key={template} value={template}>
+                    {t(`bankTemplates.${template}`)}
+                  </option>
+                ))}
+              </SelectField>
+            ) : (
+              <TextField
+                label={t(`fields.${name}`)}
+                value={values[name]}
+                onValueChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+                error={errors[name]}
+                hint={isControl(name) ? t('needsSecondAdmin') : t(`hints.${name}`, { defaultValue: '' })}
+                prefix={kind === 'money' ? '₹' : undefined}
+                type={kind === 'email' ? 'email' : 'text'}
+                inputMode={kind === 'money' ? 'decimal' : kind === 'number' ? 'numeric' : undefined}
+              />
+            )}
             {isControl(name) && (
               <span className="inline-flex items-center gap-1 text-xs font-semibold text-amber-900">
                 <LockIcon aria-hidden="true" className="size-3.5" />
