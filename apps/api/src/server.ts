@@ -181,7 +181,11 @@ export async function startServer(config: Config, log: (line: string) => void = 
   // On the embedded store a second process on the same files does not help (issue 39): said once, at its start.
   const slot = config.eventStore.kind === 'sqlite' ? takeProcessSlot(config.dataDir) : { othersRunning: false, release: () => {} };
   if (slot.othersRunning) log(SECOND_PROCESS_WARNING);
-  const opened = await openEventStore(config, log);
+  // A store that will not open (a wrong key, a broken file) leaves no slot held in this process.
+  const opened = await openEventStore(config, log).catch((err: unknown) => {
+    slot.release();
+    throw err;
+  });
   const store = options.decorateStore ? options.decorateStore(opened) : opened;
   const db = await openReadDb(config.readDbFile);
   const checkpointer = checkpointOffTheEventLoop(config, db);

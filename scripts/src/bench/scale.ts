@@ -8,11 +8,10 @@
  * synchronous=FULL. The runs are interleaved (A B C D D C B A, `rounds` times) so the machine's drift
  * falls on all alike; each run starts its processes afresh on the same data.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startThrowawayCluster } from '@kamai/api/testing';
+import { postgresNodesEnv, startThrowawayCluster } from '@kamai/api/testing';
 import autocannon from 'autocannon';
 import { type Child, fundedUsers, spread, startApi, treeCpuMs, withdrawals } from './http.ts';
 
@@ -46,13 +45,7 @@ export async function benchScale(options: { seconds?: number; rounds?: number; l
   const cluster = await startThrowawayCluster({ durable: true });
   try {
     // The cluster is this part's alone: its first database holds the log.
-    const pgEnv = {
-      EVENT_STORE: 'postgres',
-      DATABASE_URL: cluster.url,
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      APP_SECRET: randomBytes(24).toString('hex'),
-      LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
-    };
+    const pgEnv = postgresNodesEnv(cluster.url);
     const sqliteDir = join(dir, 'sqlite');
     const nodeDirs = [1, 2, 3].map((i) => join(dir, `node-${i}`));
 

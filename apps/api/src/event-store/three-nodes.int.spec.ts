@@ -12,7 +12,6 @@
  * on the shared store.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +23,7 @@ import { loadConfig } from '../config.ts';
 import { UPI, balanceOf } from '../finance/testing.ts';
 import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { openEventStore } from '../server.ts';
+import { postgresNodesEnv } from '../testing/node-env.ts';
 import { type ApiProcess, signUpAt, startApiProcess } from '../testing/process.ts';
 import { type TestClient, applySettings } from '../testing/server.ts';
 import { createTestDatabase } from './postgres-testing.ts';
@@ -56,13 +56,8 @@ const startNode = async () => {
 beforeAll(async () => {
   database = await createTestDatabase();
   // What every node must share besides the database: the KEK, the server secret and the ledger's signing key.
-  env = {
-    EVENT_STORE: 'postgres',
-    DATABASE_URL: database.url,
-    KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    APP_SECRET: randomBytes(24).toString('hex'),
-    LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
-  };
+  env = postgresNodesEnv(database.url);
+
   // Together: the first to take the schema lock creates the tables, the others find them.
   await Promise.all([startNode(), startNode(), startNode()]);
   // The test's own connection to the shared stores, for role grants and reading the log back.

@@ -6,3 +6,4 @@ export * from '../openapi/fuzz.ts';
 export { logger, requestLogger } from '../observability/logger.ts';
 // The bench's scale part starts its own PostgreSQL, as the int tests' globalSetup does.
 export { startThrowawayCluster } from '../event-store/postgres-cluster.ts';
+export { postgresNodesEnv } from './node-env.ts';

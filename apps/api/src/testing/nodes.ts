@@ -1,5 +1,4 @@
 // Helpers for the specs of several API nodes on one PostgreSQL log; nothing in the app imports this file.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { createTestDatabase } from '../event-store/postgres-testing.ts';
 import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
 import type { SealedEventStore } from '../privacy/sealed-store.ts';
 import { openEventStore } from '../server.ts';
+import { postgresNodesEnv } from './node-env.ts';
 import { type ApiProcess, startApiProcess } from './process.ts';
 
 export interface Nodes {
@@ -37,17 +37,13 @@ export async function startNodes(count: number, extraEnv: Record<string, string>
     return dir;
   };
   const env = {
-    EVENT_STORE: 'postgres',
-    DATABASE_URL: database.url,
+    ...postgresNodesEnv(database.url),
     OBJECT_STORAGE: 's3',
     S3_ENDPOINT: s3.endpoint,
     S3_BUCKET: s3.bucket,
     S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
     S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     S3_FORCE_PATH_STYLE: 'true',
-    KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    APP_SECRET: randomBytes(24).toString('hex'),
-    LEDGER_SIGNING_KEY: randomBytes(24).toString('hex'),
     ...extraEnv,
   };
   const started = await Promise.allSettled(Array.from({ length: count }, () => startApiProcess(dataDir(), env)));
