@@ -176,6 +176,9 @@ export interface ServerOptions {
   decorateFetch?: (fetch: FetchHandler) => FetchHandler;
 }
 
+/** How long an idle keep-alive connection stays open (see where the server starts). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function startServer(config: Config, log: (line: string) => void = console.log, options: ServerOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // On the embedded store a second process on the same files does not help (issue 39): said once, at its start.
@@ -311,6 +314,13 @@ export async function startServer(config: Config, log: (line: string) => void = 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: options.decorateFetch ? options.decorateFetch(app.fetch) : app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
+  // Idle keep-alive connections are kept longer than a proxy's or a client's own idle timeout (60 s
+  // and 4 s are common): a server that closes first races the client's next request on that socket,
+  // which then fails as "other side closed" (seen under load with Node's 5 s default).
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
 
