@@ -1,11 +1,12 @@
 import { type LedgerBalancesBody, formatPaise, streams } from '@kamai/contracts';
-import { type BalanceReading, balanceWarningsDecider, capability, inWarning } from '@kamai/domain';
+import { type BalanceReading, balanceWarningsDecider, inWarning } from '@kamai/domain';
 import { financeMemberIds, reconciliation } from '@kamai/projections';
 import { Hono } from 'hono';
 import { handleCommand } from '../commands/handle.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { withRole } from '../http/guards.ts';
 import { loadLimits } from '../settings/limits.ts';
+import { onOwnAppendsOf } from '../own-appends.ts';
 import { caughtUp } from './ledger-routes.ts';
 
 /** Events that move the payout float or the tax payable, or the thresholds: a check follows them. */
@@ -67,10 +68,6 @@ export async function checkBalances(deps: Deps): Promise<void> {
  * crash after the append loses none and sends none twice.
  */
 export function followBalances(deps: Deps, log: (line: string) => void): { stop(): Promise<void>; check(): Promise<void> } {
-  const signal = capability(deps.store, 'changeSignal');
-  const reads = capability(deps.store, 'syncReads');
-  let seen = signal?.localHead ?? 0;
-  let head = seen;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -90,13 +87,7 @@ export function followBalances(deps: Deps, log: (line: string) => void): { stop(
       .finally(() => (running = null));
     return running;
   };
-  const unhook = signal?.onAppended((position) => {
-    head = Math.max(head, position);
-    const upTo = head;
-    const due = reads ? reads.readHeadersNow(seen, upTo, MOVES).length > 0 : true;
-    seen = upTo;
-    if (due) void run();
-  });
+  const unhook = onOwnAppendsOf(deps.store, MOVES, () => void run());
   const timer = setInterval(() => void run(), SWEEP_MS);
   timer.unref();
   void run();
@@ -105,7 +96,7 @@ export function followBalances(deps: Deps, log: (line: string) => void): { stop(
     async stop() {
       stopped = true;
       clearInterval(timer);
-      unhook?.();
+      unhook();
       await running;
     },
   };

@@ -13,12 +13,12 @@ import {
   invitationDecider,
   invitationProgrammeDecider,
   userDecider,
-  capability,
 } from '@kamai/domain';
 import { dueInvitations, unfinishedWorkflows } from '@kamai/projections';
 import { handleCommand, loadStream } from '../commands/handle.ts';
 import { commandId } from '../commands/keyed.ts';
 import type { AppDeps } from '../deps.ts';
+import { onOwnAppendsOf } from '../own-appends.ts';
 import { loadLimits } from '../settings/limits.ts';
 import { type WorkflowDefinition, driveWorkflow, startWorkflow, workflowSteps } from '../workflows/run.ts';
 
@@ -196,15 +196,9 @@ const MILESTONES = ['ProofApproved', 'AppealDecided', 'WithdrawalPaid'] as const
  * Runs the sweep soon after this process appends a milestone (read by header only: nothing personal
  * is opened), so a bonus follows its approval or payout within moments rather than at the next
  * minute's sweep, which still catches what other processes appended. A store without change
- * signals (KurrentDB) relies on the minute's sweep alone.
+ * signals and synchronous reads (PostgreSQL, KurrentDB) relies on the minute's sweep alone.
  */
 export function followInvitationMilestones(deps: AppDeps, log: (line: string) => void): { stop(): Promise<void> } {
-  const { store } = deps;
-  const signal = capability(store, 'changeSignal');
-  const reads = capability(store, 'syncReads');
-  if (!signal || !reads) return { stop: async () => {} };
-  let seen = signal.localHead;
-  let head = seen;
   let running: Promise<void> | null = null;
   let again = false;
   const run = () => {
@@ -215,10 +209,6 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
     running = (async () => {
       do {
         again = false;
-        const upTo = head;
-        const due = reads.readHeadersNow(seen, upTo, MILESTONES).length > 0;
-        seen = upTo;
-        if (!due) continue;
         // The sweep waits for the read model to hold this milestone before it reads what is due.
         await sweepInvitations(deps, log);
       } while (again);
@@ -226,10 +216,7 @@ export function followInvitationMilestones(deps: AppDeps, log: (line: string) =>
       .catch((err) => log(`[invitations] sweep failed: ${String(err)}`))
       .finally(() => (running = null));
   };
-  const unhook = signal.onAppended((position) => {
-    head = Math.max(head, position);
-    run();
-  });
+  const unhook = onOwnAppendsOf(deps.store, MILESTONES, run);
   return {
     async stop() {
       unhook();
