@@ -79,6 +79,32 @@ describe('month close', () => {
     const answer = (await (await suite.api(meera, 'GET', '/api/admin/ledger/periods')).json()) as Array<{ month: string; status: string }>;
     expect(answer.find((p) => p.month === last.month)?.status).toBe('closed');
   });
+  it('a funding approved while the screen showed it waiting: the refusal is shown in the dialog, which stays open', { timeout: 60_000 }, async () => {
+    // Over the approval threshold (₹1,000), so it waits for a second member.
+    const recorded = await suite.api(rohan, 'POST', '/api/admin/ledger/funding', { amount: '1500.00', reference: 'NEFT-STALE-0001', date: istDayOf(new Date()) });
+    expect(recorded.status).toBe(202);
+    const { id } = (await recorded.json()) as { id: string };
+    const page = await suite.signedIn(meera);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openFinanceScreen(page);
+    await page.getByRole('tab', { name: 'Reconciliation' }).click();
+    const approveButton = page.getByTestId('pending-funding').filter({ hasText: 'NEFT-STALE-0001' }).getByRole('button', { name: 'Approve' });
+    await approveButton.waitFor();
+    // Approved behind the screen's back (another tab).
+    expect((await suite.api(meera, 'POST', `/api/admin/ledger/funding/${id}/approve`)).status).toBe(200);
+
+    await approveButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Approve this funding?' });
+    await dialog.getByRole('button', { name: 'Approve ₹1,500.00' }).click();
+    await dialog.getByRole('alert').getByText('This funding was already approved').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    await expectAccessible(page, 'funding approval refused (en)');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
 });
 
 describe('tax rules on the settings screen', () => {

@@ -8,7 +8,6 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery, financeWithdrawalsQuery, settingsQuery } from '../../lib/queries.ts';
-import { useSendOnce } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { CsvFilePicker } from './CsvFilePicker.tsx';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
@@ -24,6 +23,7 @@ import {
   useImportResultsMutation,
 } from './payoutQueries.ts';
 import { SectionHeader } from './SectionHeader.tsx';
+import { useConfirmedSend } from './useConfirmedSend.ts';
 
 const card = 'grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
 
@@ -51,8 +51,8 @@ function NewBatch() {
   const [requestedBy, setRequestedBy] = useState('');
   const [payBy, setPayBy] = useState<PayBy>('all');
   // The selection is fixed when the confirmation opens: a refresh meanwhile does not change what is sent.
-  const [confirming, setConfirming] = useState<{ ids: string[]; totalPaise: number } | null>(null);
-  const once = useSendOnce(confirming !== null);
+  const confirmed = useConfirmedSend<{ ids: string[]; totalPaise: number }>(t('batches.createFailed'));
+  const confirming = confirmed.item;
 
   const cap = upTo.trim() === '' ? null : parseRupees(upTo);
   const capInvalid = upTo.trim() !== '' && (cap === null || cap <= 0);
@@ -68,17 +68,8 @@ function NewBatch() {
   const threshold = settings.data ? parseRupees(settings.data.payoutBatchApprovalThreshold) : null;
 
   const onConfirm = async () => {
-    if (!confirming) return;
-    let sent;
-    try {
-      sent = await once.send((key) => create.mutateAsync({ withdrawalIds: confirming.ids, key }));
-    } catch (error) {
-      setConfirming(null);
-      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('batches.createFailed')) });
-      return;
-    }
+    const sent = await confirmed.confirm((selection, key) => create.mutateAsync({ withdrawalIds: selection.ids, key }));
     if (!sent) return;
-    setConfirming(null);
     const batch = sent.value;
     toast({
       title: t('batches.created'),
@@ -96,7 +87,7 @@ function NewBatch() {
         className={card}
         onSubmit={(e) => {
           e.preventDefault();
-          if (chosen.length > 0 && !capInvalid) setConfirming({ ids: chosen.map((w) => w.id), totalPaise });
+          if (chosen.length > 0 && !capInvalid) confirmed.open({ ids: chosen.map((w) => w.id), totalPaise });
         }}
       >
         <div className="flex flex-wrap items-end gap-3">
@@ -143,14 +134,12 @@ function NewBatch() {
         </Button>
       </form>
       <MoneyConfirmDialog
-        open={confirming !== null}
+        {...confirmed.dialog}
         title={t('batches.confirmCreateTitle')}
         description={confirming ? t('batches.confirmCreate', { count: confirming.ids.length, total: formatRupees(formatPaise(confirming.totalPaise)) }) : ''}
         confirmLabel={confirming ? t('batches.confirmCreateButton', { count: confirming.ids.length, total: formatRupees(formatPaise(confirming.totalPaise)) }) : ''}
         pendingLabel={t('batches.creating')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={() => setConfirming(null)}
       >
         <p className="text-sm text-slate-600">
           {t('batches.confirmCreateHint')}
@@ -180,9 +169,9 @@ function BatchList({ me }: { me: string }) {
   const batches = useQuery(payoutBatchesQuery());
   const approve = useApproveBatchMutation();
   const importResults = useImportResultsMutation();
-  const [pending, setPending] = useState<Pending>(null);
+  const confirmed = useConfirmedSend<NonNullable<Pending>>(t('batches.actionFailed'));
+  const pending = confirmed.item;
   const [outcomes, setOutcomes] = useState<Record<string, ResultsImportBody>>({});
-  const once = useSendOnce(pending !== null);
 
   const onCsv = (batch: PayoutBatchBody, csv: string) => {
     const summary = summariseResults(csv);
@@ -190,31 +179,22 @@ function BatchList({ me }: { me: string }) {
       toast({ variant: 'destructive', title: t('actionFailed'), description: t('results.unreadable') });
       return;
     }
-    setPending({ kind: 'results', batch, csv, summary });
+    confirmed.open({ kind: 'results', batch, csv, summary });
   };
 
   const onConfirm = async () => {
-    if (!pending) return;
-    let sent;
-    try {
-      sent = await once.send(async (key): Promise<ResultsImportBody | null> => {
-        if (pending.kind === 'results') return importResults.mutateAsync({ id: pending.batch.id, csv: pending.csv, key });
-        await approve.mutateAsync({ id: pending.batch.id, key });
-        return null;
-      });
-    } catch (error) {
-      setPending(null);
-      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('batches.actionFailed')) });
-      return;
-    }
+    const sent = await confirmed.confirm(async (step, key): Promise<ResultsImportBody | null> => {
+      if (step.kind === 'results') return importResults.mutateAsync({ id: step.batch.id, csv: step.csv, key });
+      await approve.mutateAsync({ id: step.batch.id, key });
+      return null;
+    });
     if (!sent) return;
-    setPending(null);
-    if (pending.kind === 'approve') {
-      toast({ title: t('batches.approved'), description: t('batches.approvedDescription', { count: pending.batch.count, total: formatRupees(pending.batch.total) }) });
+    const { item: step, value: outcome } = sent;
+    if (step.kind === 'approve') {
+      toast({ title: t('batches.approved'), description: t('batches.approvedDescription', { count: step.batch.count, total: formatRupees(step.batch.total) }) });
       return;
     }
-    const outcome = sent.value;
-    if (outcome) setOutcomes((all) => ({ ...all, [pending.batch.id]: outcome }));
+    if (outcome) setOutcomes((all) => ({ ...all, [step.batch.id]: outcome }));
     toast({ title: t('results.imported') });
   };
 
@@ -248,21 +228,19 @@ function BatchList({ me }: { me: string }) {
               batch={batch}
               mine={batch.createdBy === me}
               outcome={outcomes[batch.id]}
-              onApprove={() => setPending({ kind: 'approve', batch })}
+              onApprove={() => confirmed.open({ kind: 'approve', batch })}
               onCsv={(csv) => onCsv(batch, csv)}
             />
           ))}
         </ul>
       )}
       <MoneyConfirmDialog
-        open={pending !== null}
+        {...confirmed.dialog}
         title={confirmText.title}
         description={confirmText.description}
         confirmLabel={confirmText.button}
         pendingLabel={confirmText.busy}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={() => setPending(null)}
       />
     </section>
   );

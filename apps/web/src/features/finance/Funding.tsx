@@ -6,15 +6,16 @@ import type { FundingBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { refusalInLanguage } from '../../i18n/messages.ts';
-import { apiRequest, getJson, readJson, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { apiRequest, getJson, readJson } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { inputClass } from './styles.ts';
 import { SectionHeader } from './SectionHeader.tsx';
+import { useConfirmedSend } from './useConfirmedSend.ts';
 
 // The query key is the URL the default read fetches.
 const PENDING_FUNDING_KEY = ['/api/admin/ledger/funding?status=pending'] as const;
@@ -58,8 +59,7 @@ function FundingForm({ onRecorded }: { onRecorded: () => void }) {
   const { t } = useTranslation('finance');
   const refresh = useRefreshFunding();
   const form = useSchemaForm(FundingRequest, { amount: '', reference: '', date: '' });
-  const [confirming, setConfirming] = useState<FundingInput | null>(null);
-  const once = useSendOnce(confirming !== null);
+  const confirmed = useConfirmedSend<FundingInput>(t('funding.failed'));
   const record = useMutation({
     mutationFn: async ({ key, ...input }: FundingInput & { key: string }) => {
       const response = await apiRequest('POST', '/api/admin/ledger/funding', input, idempotencyHeader(key));
@@ -67,22 +67,12 @@ function FundingForm({ onRecorded }: { onRecorded: () => void }) {
     },
     onSettled: refresh,
   });
-  const onSubmit = form.handleSubmit(({ amount, reference, date }) => setConfirming({ amount: formatPaise(amount), reference, date }));
+  const onSubmit = form.handleSubmit(({ amount, reference, date }) => confirmed.open({ amount: formatPaise(amount), reference, date }));
 
   const onConfirm = async () => {
-    if (!confirming) return;
-    let sent;
-    try {
-      sent = await once.send((key) => record.mutateAsync({ ...confirming, key }));
-    } catch (error) {
-      setConfirming(null);
-      form.setServerErrors(serverFieldErrors(error));
-      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('funding.failed')) });
-      return;
-    }
+    const sent = await confirmed.confirm((input, key) => record.mutateAsync({ ...input, key }), form.setServerErrors);
     if (!sent) return;
-    const amount = formatRupees(confirming.amount);
-    setConfirming(null);
+    const amount = formatRupees(sent.item.amount);
     toast(
       sent.value.waiting
         ? { title: t('funding.waitingTitle'), description: t('funding.waiting', { amount }) }
@@ -90,6 +80,7 @@ function FundingForm({ onRecorded }: { onRecorded: () => void }) {
     );
     onRecorded();
   };
+  const confirming = confirmed.item;
 
   const date = form.field('date');
   return (
@@ -118,14 +109,12 @@ function FundingForm({ onRecorded }: { onRecorded: () => void }) {
         </Button>
       </form>
       <MoneyConfirmDialog
-        open={confirming !== null}
+        {...confirmed.dialog}
         title={t('funding.confirmTitle')}
         description={confirming ? t('funding.confirm', { amount: formatRupees(confirming.amount), date: formatDate(confirming.date), reference: confirming.reference }) : ''}
         confirmLabel={confirming ? t('funding.confirmButton', { amount: formatRupees(confirming.amount) }) : ''}
         pendingLabel={t('funding.recording')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={() => setConfirming(null)}
       />
     </>
   );
@@ -137,50 +126,44 @@ function PendingFundings() {
   const { data: user } = useQuery(currentUserQuery());
   const pending = useQuery(pendingFundingQuery());
   const refresh = useRefreshFunding();
-  const [approving, setApproving] = useState<FundingBody | null>(null);
-  const once = useSendOnce(approving !== null);
+  const confirmed = useConfirmedSend<FundingBody>(t('funding.failed'));
   const approve = useMutation({
     mutationFn: async ({ id, key }: { id: string; key: string }) =>
       apiRequest('POST', `/api/admin/ledger/funding/${encodeURIComponent(id)}/approve`, undefined, idempotencyHeader(key)),
     onSettled: refresh,
   });
   const onConfirm = async () => {
-    if (!approving) return;
-    try {
-      const sent = await once.send((key) => approve.mutateAsync({ id: approving.id, key }));
-      if (!sent) return;
-      toast({ title: t('funding.bookedTitle'), description: t('funding.booked', { amount: formatRupees(approving.amount) }) });
-    } catch (error) {
-      toast({ variant: 'destructive', title: t('actionFailed'), description: serverErrorMessage(error, t('funding.failed')) });
-    }
-    setApproving(null);
+    const sent = await confirmed.confirm((funding, key) => approve.mutateAsync({ id: funding.id, key }));
+    if (sent) toast({ title: t('funding.bookedTitle'), description: t('funding.booked', { amount: formatRupees(sent.item.amount) }) });
   };
-  if (!pending.data || pending.data.length === 0) return null;
+  const approving = confirmed.item;
+  const waiting = pending.data ?? [];
   return (
     <>
-      <ul aria-label={t('funding.pendingHeading')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        {pending.data.map((funding) => (
-          <li key={funding.id} className="flex flex-wrap items-center justify-between gap-3 p-4 text-sm" data-testid="pending-funding">
-            <span>{t('funding.pendingRow', { amount: formatRupees(funding.amount), date: formatDate(funding.date), reference: funding.reference })}</span>
-            {funding.recordedBy === user?.id ? (
-              <span className="text-xs text-slate-600">{t('funding.yours')}</span>
-            ) : (
-              <Button onClick={() => setApproving(funding)} className="h-11 text-sm sm:w-auto">
-                {t('funding.approve')}
-              </Button>
-            )}
-          </li>
-        ))}
-      </ul>
+      {/* The dialog stays mounted when the list empties: a refusal (approved meanwhile elsewhere) is shown in it. */}
+      {waiting.length > 0 && (
+        <ul aria-label={t('funding.pendingHeading')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+          {waiting.map((funding) => (
+            <li key={funding.id} className="flex flex-wrap items-center justify-between gap-3 p-4 text-sm" data-testid="pending-funding">
+              <span>{t('funding.pendingRow', { amount: formatRupees(funding.amount), date: formatDate(funding.date), reference: funding.reference })}</span>
+              {funding.recordedBy === user?.id ? (
+                <span className="text-xs text-slate-600">{t('funding.yours')}</span>
+              ) : (
+                <Button onClick={() => confirmed.open(funding)} className="h-11 text-sm sm:w-auto">
+                  {t('funding.approve')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       <MoneyConfirmDialog
-        open={approving !== null}
+        {...confirmed.dialog}
         title={t('funding.approveTitle')}
         description={approving ? t('funding.confirm', { amount: formatRupees(approving.amount), date: formatDate(approving.date), reference: approving.reference }) : ''}
         confirmLabel={approving ? t('funding.approveButton', { amount: formatRupees(approving.amount) }) : ''}
         pendingLabel={t('funding.approving')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={() => setApproving(null)}
       />
     </>
   );

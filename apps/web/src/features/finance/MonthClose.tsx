@@ -1,19 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@tanstack/react-router';
 import type { LedgerPeriodRowBody } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { apiRequest, getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMonth } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { linkButton } from './styles.ts';
 import { SectionHeader } from './SectionHeader.tsx';
+import { useConfirmedSend } from './useConfirmedSend.ts';
 
 /** The month's trial balance as CSV, by the days entries take effect (what a close locks): docs/month-end.md. */
 function trialBalanceHref(month: string): string {
@@ -38,32 +37,17 @@ export function MonthCloseTab() {
   const { data: user } = useQuery(currentUserQuery());
   const periods = useQuery(periodsQuery);
   const queryClient = useQueryClient();
-  const [step, setStep] = useState<Step | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  // One key per opening of the dialog.
-  const once = useSendOnce(step !== null);
+  const confirmed = useConfirmedSend<Step>(t('actionFailed'));
   const send = useMutation({
     mutationFn: async ({ month, action, key }: Step & { key: string }) =>
       apiRequest('POST', `/api/admin/ledger/periods/${encodeURIComponent(month)}/close${action === 'approve' ? '/approve' : ''}`, undefined, idempotencyHeader(key)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: periodsQuery.queryKey }),
   });
-  const close = () => {
-    setStep(null);
-    setRefusal(null);
-  };
   const onConfirm = async () => {
-    if (!step) return;
-    let sent;
-    try {
-      sent = await once.send((key) => send.mutateAsync({ ...step, key }));
-    } catch (error) {
-      setRefusal(serverErrorMessage(error, t('actionFailed')));
-      return;
-    }
-    if (!sent) return;
-    toast({ title: t(step.action === 'close' ? 'months.askedTitle' : 'months.closedTitle', { month: formatMonth(step.month) }) });
-    close();
+    const sent = await confirmed.confirm((step, key) => send.mutateAsync({ ...step, key }));
+    if (sent) toast({ title: t(sent.item.action === 'close' ? 'months.askedTitle' : 'months.closedTitle', { month: formatMonth(sent.item.month) }) });
   };
+  const step = confirmed.item;
   const current = periods.data?.[0]?.month;
 
   return (
@@ -91,7 +75,7 @@ export function MonthCloseTab() {
                 {t('months.trialBalance')}
               </a>
               {period.status === 'open' && period.month !== current && (
-                <Button variant="secondary" onClick={() => setStep({ month: period.month, action: 'close' })} className="h-11 text-sm sm:w-auto">
+                <Button variant="secondary" onClick={() => confirmed.open({ month: period.month, action: 'close' })} className="h-11 text-sm sm:w-auto">
                   {t('months.close', { month: formatMonth(period.month) })}
                 </Button>
               )}
@@ -99,7 +83,7 @@ export function MonthCloseTab() {
                 (period.requestedBy === user?.id ? (
                   <span className="text-xs text-slate-600">{t('months.yours')}</span>
                 ) : (
-                  <Button onClick={() => setStep({ month: period.month, action: 'approve' })} className="h-11 text-sm sm:w-auto">
+                  <Button onClick={() => confirmed.open({ month: period.month, action: 'approve' })} className="h-11 text-sm sm:w-auto">
                     {t('months.approve', { month: formatMonth(period.month) })}
                   </Button>
                 ))}
@@ -108,22 +92,13 @@ export function MonthCloseTab() {
         </ul>
       )}
       <MoneyConfirmDialog
-        open={step !== null}
+        {...confirmed.dialog}
         title={step ? t(step.action === 'close' ? 'months.closeTitle' : 'months.approveTitle', { month: formatMonth(step.month) }) : ''}
         description={step ? t(step.action === 'close' ? 'months.closeText' : 'months.approveText', { month: formatMonth(step.month) }) : ''}
         confirmLabel={step ? t(step.action === 'close' ? 'months.closeButton' : 'months.approveButton') : ''}
         pendingLabel={t('months.sending')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={close}
-      >
-        {refusal && (
-          <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-            {refusal}
-          </p>
-        )}
-      </MoneyConfirmDialog>
+      />
     </section>
   );
 }

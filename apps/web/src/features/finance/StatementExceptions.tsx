@@ -6,13 +6,13 @@ import { type StatementExceptionBody, type StatementMatchingBody, StatementExcep
 import { Button } from '../../components/Button.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { TextAreaField } from '../../components/fields.tsx';
-import { AlertTriangleIcon } from '../../components/icons.tsx';
 import { apiRequest, getJson, readJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
 import { currentUserQuery } from '../../lib/queries.ts';
-import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
+import { useConfirmedSend } from './useConfirmedSend.ts';
 
 export const STATEMENT_EXCEPTIONS_KEY = ['/api/admin/ledger/statement-exceptions'] as const;
 const exceptionsQuery = { queryKey: STATEMENT_EXCEPTIONS_KEY, queryFn: getJson<StatementExceptionBody[]>() };
@@ -47,11 +47,10 @@ export function StatementExceptions() {
   const { data: user } = useQuery(currentUserQuery());
   const list = useQuery(exceptionsQuery);
   const queryClient = useQueryClient();
-  const [step, setStep] = useState<Step | null>(null);
+  const confirmed = useConfirmedSend<Step>(t('actionFailed'));
+  const step = confirmed.item;
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | undefined>();
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const once = useSendOnce(step !== null);
   const send = useMutation({
     mutationFn: async ({ exception, action, key }: Step & { key: string }) =>
       readJson<StatementExceptionBody>(
@@ -67,29 +66,18 @@ export function StatementExceptions() {
   const open = (exception: StatementExceptionBody, action: Action) => {
     setNote('');
     setNoteError(undefined);
-    setRefusal(null);
-    setStep({ exception, action });
+    confirmed.open({ exception, action });
   };
-  const close = () => setStep(null);
   const onConfirm = async () => {
-    if (!step) return;
-    if (step.action !== 'approve') {
+    if (step && step.action !== 'approve') {
       const checked = v.safeParse(StatementExceptionNote, { note });
       if (!checked.success) {
         setNoteError(checked.issues[0].message);
         return;
       }
     }
-    let sent;
-    try {
-      sent = await once.send((key) => send.mutateAsync({ ...step, key }));
-    } catch (error) {
-      setRefusal(serverErrorMessage(error, t('actionFailed')));
-      return;
-    }
-    if (!sent) return;
-    toast({ title: t(`exceptions.done.${step.action}`) });
-    close();
+    const sent = await confirmed.confirm((chosen, key) => send.mutateAsync({ ...chosen, key }));
+    if (sent) toast({ title: t(`exceptions.done.${sent.item.action}`) });
   };
 
   return (
@@ -143,14 +131,12 @@ export function StatementExceptions() {
         </ul>
       )}
       <MoneyConfirmDialog
-        open={step !== null}
+        {...confirmed.dialog}
         title={step ? t(`exceptions.title.${step.action}`) : ''}
         description={step ? t('exceptions.dialogText', { kind: t(`exceptions.kind.${step.exception.kind}`), amount: formatRupees(step.exception.amount), date: formatDate(step.exception.date) }) : ''}
         confirmLabel={step ? t(`exceptions.confirm.${step.action}`) : ''}
         pendingLabel={t('exceptions.sending')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={close}
       >
         {step && step.action !== 'approve' && (
           <TextAreaField
@@ -164,12 +150,6 @@ export function StatementExceptions() {
             error={noteError}
             maxLength={300}
           />
-        )}
-        {refusal && (
-          <p role="alert" className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" />
-            {refusal}
-          </p>
         )}
       </MoneyConfirmDialog>
     </section>

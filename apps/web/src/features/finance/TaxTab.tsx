@@ -3,18 +3,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TaxDepositBody, TaxDepositRequest, type TaxQuarterSummaryBody, formatPaise, istDayOf, taxQuarterOfDay } from '@kamai/contracts';
 import { Button } from '../../components/Button.tsx';
-import { RefusalBox } from '../../components/DialogParts.tsx';
 import { TextField } from '../../components/fields.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { apiRequest, getJson, serverErrorMessage, serverFieldErrors } from '../../lib/api.ts';
+import { apiRequest, getJson, serverErrorMessage } from '../../lib/api.ts';
 import { formatDate, formatRupees } from '../../lib/format.ts';
 import { useSchemaForm } from '../../lib/form.ts';
-import { idempotencyHeader, useSendOnce } from '../../lib/sendOnce.ts';
+import { idempotencyHeader } from '../../lib/sendOnce.ts';
 import { toast } from '../../lib/toast.ts';
 import { MoneyConfirmDialog } from './MoneyConfirmDialog.tsx';
 import { inputClass, linkButton } from './styles.ts';
 import { useFinanceSearch } from './useFinanceSearch.ts';
 import { SectionHeader } from './SectionHeader.tsx';
+import { useConfirmedSend } from './useConfirmedSend.ts';
 
 /** How many quarters the picker offers: this one and the seven before it (two financial years). */
 const QUARTERS_SHOWN = 8;
@@ -114,10 +114,7 @@ function ChallanForm({ quarter, onRecorded }: { quarter: string; onRecorded: () 
   const { t } = useTranslation('finance');
   const queryClient = useQueryClient();
   const form = useSchemaForm(TaxDepositRequest, { quarter, bsrCode: '', serial: '', date: '', amount: '' });
-  const [confirming, setConfirming] = useState<DepositInput | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  // One key per opening of the confirmation.
-  const once = useSendOnce(confirming !== null);
+  const confirmed = useConfirmedSend<DepositInput>(t('actionFailed'));
   const record = useMutation({
     mutationFn: async ({ key, ...input }: DepositInput & { key: string }) =>
       apiRequest('POST', '/api/admin/ledger/tax-deposits', { quarter, ...input }, idempotencyHeader(key)),
@@ -127,31 +124,14 @@ function ChallanForm({ quarter, onRecorded }: { quarter: string; onRecorded: () 
         queryClient.invalidateQueries({ queryKey: ['/api/admin/ledger/reconciliation'] }),
       ]),
   });
-  const onSubmit = form.handleSubmit(({ bsrCode, serial, date, amount }) => setConfirming({ bsrCode, serial, date, amount: formatPaise(amount) }));
-  const close = () => {
-    setConfirming(null);
-    setRefusal(null);
-  };
+  const onSubmit = form.handleSubmit(({ bsrCode, serial, date, amount }) => confirmed.open({ bsrCode, serial, date, amount: formatPaise(amount) }));
   const onConfirm = async () => {
-    if (!confirming) return;
-    let sent;
-    try {
-      sent = await once.send((key) => record.mutateAsync({ ...confirming, key }));
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      if (Object.keys(fields).length > 0) {
-        close();
-        form.setServerErrors(fields);
-        return;
-      }
-      setRefusal(serverErrorMessage(error, t('actionFailed')));
-      return;
-    }
+    const sent = await confirmed.confirm((input, key) => record.mutateAsync({ ...input, key }), form.setServerErrors);
     if (!sent) return;
-    toast({ title: t('tax.recordedTitle'), description: t('tax.recorded', { amount: formatRupees(confirming.amount), quarter }) });
-    close();
+    toast({ title: t('tax.recordedTitle'), description: t('tax.recorded', { amount: formatRupees(sent.item.amount), quarter }) });
     onRecorded();
   };
+  const confirming = confirmed.item;
 
   return (
     <>
@@ -168,17 +148,13 @@ function ChallanForm({ quarter, onRecorded }: { quarter: string; onRecorded: () 
         </Button>
       </form>
       <MoneyConfirmDialog
-        open={confirming !== null}
+        {...confirmed.dialog}
         title={t('tax.confirmTitle', { quarter })}
         description={confirming ? t('tax.confirm', { amount: formatRupees(confirming.amount), date: formatDate(confirming.date), bsrCode: confirming.bsrCode, serial: confirming.serial }) : ''}
         confirmLabel={confirming ? t('tax.confirmButton', { amount: formatRupees(confirming.amount) }) : ''}
         pendingLabel={t('tax.recording')}
-        pending={once.busy}
         onConfirm={() => void onConfirm()}
-        onClose={close}
-      >
-        {refusal && <RefusalBox>{refusal}</RefusalBox>}
-      </MoneyConfirmDialog>
+      />
     </>
   );
 }
