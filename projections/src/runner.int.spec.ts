@@ -9,6 +9,7 @@ import type { Projection } from './projection.ts';
 import { allProjections } from './registry.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { ProjectionRunner } from './runner.ts';
+import { CheckpointWatcher } from './watcher.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
 import { readCheckpoints } from './tables.ts';
@@ -173,5 +174,30 @@ describe('a checkpoint per projection', () => {
     expect(tables.map((t) => t.name)).toEqual(['tasks']);
     expect(await db.selectFrom('projection_builds').selectAll().execute()).toEqual([]);
     expect(await listActiveTasks(db)).toHaveLength(5);
+  });
+});
+
+describe('stopping', () => {
+  it('a wait for a position the read models have not reached settles false when they stop, and a later one at once', async () => {
+    const events = recordEvents([taskCreated(1), taskCreated(2)]);
+    const runner = new ProjectionRunner(db, listStore(events), allProjections);
+    await runner.start();
+    expect(await runner.waitFor(events.length, 10_000)).toBe(true);
+    // Far longer than the test may run: only the stop can settle it.
+    const waiting = runner.waitFor(events.length + 1, 600_000);
+    await runner.stop();
+    await expect(waiting).resolves.toBe(false);
+    await expect(runner.waitFor(events.length + 1, 600_000)).resolves.toBe(false);
+    // What they did reach is still reached.
+    await expect(runner.waitFor(events.length, 600_000)).resolves.toBe(true);
+  });
+
+  it("a watcher of a worker's checkpoints does the same", async () => {
+    const watcher = new CheckpointWatcher(db, allProjections, { pollMs: 5, idleMs: 5 });
+    await watcher.start();
+    const waiting = watcher.waitFor(1, 600_000);
+    await watcher.stop();
+    await expect(waiting).resolves.toBe(false);
+    await expect(watcher.waitFor(1, 600_000)).resolves.toBe(false);
   });
 });

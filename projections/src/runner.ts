@@ -67,7 +67,7 @@ export interface ReadModels {
   readonly position: number;
   /** Why the read models stopped following the store, or null. */
   readonly failed: Error | null;
-  /** Resolves true once the read models include `position`, false after `timeoutMs`. */
+  /** Resolves true once the read models include `position`; false after `timeoutMs`, or once they are stopped. */
   waitFor(position: number, timeoutMs?: number): Promise<boolean>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -96,26 +96,31 @@ export interface RunnerOptions {
 
 interface Waiter {
   position: number;
-  resolve: () => void;
+  resolve: (reached?: boolean) => void;
   reject: (err: unknown) => void;
 }
 
-/** Shared by both ReadModels: waiters released when the position passes theirs. */
+/**
+ * Shared by the ReadModels: waiters released when the position passes theirs, or with false when
+ * their time is up or the read models stop (nothing will move them after that).
+ */
 export class Waiters {
   private readonly set = new Set<Waiter>();
+  private stopped = false;
 
   get size(): number {
     return this.set.size;
   }
 
   add(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         position,
-        resolve: () => {
+        resolve: (reached = true) => {
           clearTimeout(timer);
           this.set.delete(waiter);
-          resolve(true);
+          resolve(reached);
         },
         reject: (err: unknown) => {
           clearTimeout(timer);
@@ -137,6 +142,12 @@ export class Waiters {
 
   failAll(err: unknown): void {
     for (const waiter of this.set) waiter.reject(err);
+  }
+
+  /** The read models stopped: every wait, and every later one, settles false. */
+  stop(): void {
+    this.stopped = true;
+    for (const waiter of this.set) waiter.resolve(false);
   }
 }
 
@@ -341,6 +352,8 @@ export class ProjectionRunner implements ReadModels {
   /** Stops at a checkpoint: the batch being applied commits, nothing after it starts; a build in progress is abandoned. */
   async stop(): Promise<void> {
     this.stopped = true;
+    // No wait outlasts the runner: whoever waits (a request, an outbox sender) hears false now.
+    this.waiters.stop();
     this.abort.abort();
     await this.subscription?.close();
     await this.following;

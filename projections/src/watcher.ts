@@ -53,6 +53,7 @@ export class CheckpointWatcher implements ReadModels {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.waiters.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.looking;

@@ -350,14 +350,17 @@ export async function startServer(config: Config, log: (line: string) => void = 
       clearInterval(workflowSweep);
       await invitations.stop();
       await balances.stop();
-      await webhooks.stop();
-      await alerts.stop();
+      // The outbox senders stop with the read models: a pass of theirs waiting for them hears false
+      // when the runner stops, sees it is stopping and hands its sends back.
+      const senders = Promise.all([webhooks.stop(), alerts.stop()]);
+      senders.catch(() => {}); // awaited below, once the runner has stopped
       storage.stop();
       await sessions.stop();
       attempts.close();
       uploads.close();
       unwake();
       await runner.stop();
+      await senders;
       await db.destroy();
       // The head as this process leaves it, signed, after its last append.
       await ledgerCheckpoints.stop();

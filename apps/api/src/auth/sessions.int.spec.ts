@@ -158,14 +158,15 @@ describe('the signed-in user\'s row', () => {
       }
       return read(...args);
     };
+    const reads = store.capabilities.syncReads!;
     const flaky = {
       headPosition: () => store.headPosition(),
       capabilities: {
         changeSignal: store.capabilities.changeSignal,
         syncReads: {
-          headNow: () => store.headNow(),
-          readTypesNow: failing(store.readTypesNow.bind(store)),
-          readHeadersNow: failing(store.readHeadersNow.bind(store)),
+          headNow: () => reads.headNow(),
+          readTypesNow: failing(reads.readTypesNow.bind(reads)),
+          readHeadersNow: failing(reads.readHeadersNow.bind(reads)),
         },
       },
     } as unknown as ConstructorParameters<typeof SessionCache>[0];

@@ -237,7 +237,7 @@ describe('command handler: decision state cached per stream', () => {
       { fromRevision: 1_000, returned: 500 },
       { fromRevision: 1_500, returned: 1 },
     ]);
-    const kept = await store.readSnapshot(stream);
+    const kept = await store.capabilities.snapshots!.readSnapshot(stream);
     expect(kept?.version).toBe(userSnapshot.version);
     expect(kept?.revision).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
 
@@ -322,7 +322,7 @@ describe('command handler: decision state cached per stream', () => {
       { revision: 2, version: userSnapshot.version + 1, state: { anything: true } },
       { revision: 2, version: userSnapshot.version, state: { account: 'garbage' } },
     ]) {
-      await store.writeSnapshot(stream, snapshot);
+      await store.capabilities.snapshots!.writeSnapshot(stream, snapshot);
       const { store: cold } = openStore(file);
       const { state, revision } = await loadStream(cold, stream, userDecider);
       expect(revision).toBe(2);

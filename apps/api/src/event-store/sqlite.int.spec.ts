@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { WrongExpectedRevisionError, type RecordedEvent } from '@kamai/domain';
+import { WrongExpectedRevisionError, capability, type EventStore, type RecordedEvent } from '@kamai/domain';
 import type { WorkerMessage } from './append-worker.ts';
 import { DuplicateEventIdError } from './common.ts';
 import { consume, describeEventStoreContract, event, expectConflict, range, stream } from './contract.ts';
@@ -19,6 +19,11 @@ let files = 0;
 const newFile = () => join(dir, `events-${++files}.db`);
 
 const children = new Set<ChildProcess>();
+
+// The capabilities the embedded store offers, as callers reach them.
+const signalOf = (store: EventStore) => capability(store, 'changeSignal')!;
+const snapshotsOf = (store: EventStore) => capability(store, 'snapshots')!;
+const readsOf = (store: EventStore) => capability(store, 'syncReads')!;
 
 afterAll(() => {
   // A worker left running by a failed or timed-out test must not outlive the run.
@@ -45,15 +50,15 @@ describe('sqlite event store', () => {
     const file = newFile();
     const mine = openStore(file);
     const other = openStore(file);
-    const before = mine.externalVersion();
-    expect(mine.localHead).toBe(0);
+    const before = signalOf(mine).externalVersion();
+    expect(signalOf(mine).localHead).toBe(0);
     const own = await mine.append(stream('s'), [event('A')], 'no_stream');
     // Its own commit moves localHead, never externalVersion.
-    expect(mine.externalVersion()).toBe(before);
-    expect(mine.localHead).toBe(own.position);
+    expect(signalOf(mine).externalVersion()).toBe(before);
+    expect(signalOf(mine).localHead).toBe(own.position);
     await other.append(stream('s'), [event('B')], 'no_stream');
-    expect(mine.externalVersion()).not.toBe(before);
-    expect(mine.localHead).toBe(own.position);
+    expect(signalOf(mine).externalVersion()).not.toBe(before);
+    expect(signalOf(mine).localHead).toBe(own.position);
   });
 
   it('with a writer thread, tells its own commits from another connection\'s, even one slipped between two of its own', async () => {
@@ -61,21 +66,21 @@ describe('sqlite event store', () => {
     const mine = openStore(file, { writerThread: true });
     const other = openStore(file);
     const [s, t] = [stream('s'), stream('t')];
-    const before = mine.externalVersion();
+    const before = signalOf(mine).externalVersion();
     const own = await mine.append(s, [event('A')], 'no_stream');
     // The writer thread is another SQLite connection, yet its commits are this store's own.
-    expect(mine.externalVersion()).toBe(before);
-    expect(mine.localHead).toBe(own.position);
+    expect(signalOf(mine).externalVersion()).toBe(before);
+    expect(signalOf(mine).localHead).toBe(own.position);
     // Acknowledged means committed: another connection reads it at once.
     expect(await other.readStream(s)).toHaveLength(1);
     await other.append(t, [event('B')], 'no_stream');
-    const afterOther = mine.externalVersion();
+    const afterOther = signalOf(mine).externalVersion();
     expect(afterOther).not.toBe(before);
-    expect(mine.externalVersion()).toBe(afterOther);
+    expect(signalOf(mine).externalVersion()).toBe(afterOther);
     // Another connection's append, then one of ours, before this store looks: still seen.
     await other.append(t, [event('C')], 0);
     await mine.append(s, [event('D')], 0);
-    expect(mine.externalVersion()).not.toBe(afterOther);
+    expect(signalOf(mine).externalVersion()).not.toBe(afterOther);
   });
 
   it('with a writer thread, keeps snapshots through it: the newer one wins, and another connection reads it', async () => {
@@ -83,11 +88,11 @@ describe('sqlite event store', () => {
     const store = openStore(file, { writerThread: true });
     const other = openStore(file);
     const s = stream('s');
-    await store.writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } });
-    await store.writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
-    expect(await other.readSnapshot(s)).toEqual({ revision: 10, version: 1, state: { balance: 10 } });
-    await store.writeSnapshot(s, { revision: 3, version: 2, state: { balance: 3 } });
-    expect(await store.readSnapshot(s)).toEqual({ revision: 3, version: 2, state: { balance: 3 } });
+    await snapshotsOf(store).writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } });
+    await snapshotsOf(store).writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
+    expect(await snapshotsOf(other).readSnapshot(s)).toEqual({ revision: 10, version: 1, state: { balance: 10 } });
+    await snapshotsOf(store).writeSnapshot(s, { revision: 3, version: 2, state: { balance: 3 } });
+    expect(await snapshotsOf(store).readSnapshot(s)).toEqual({ revision: 3, version: 2, state: { balance: 3 } });
   });
 
   it('on the event loop, writes snapshots with the next group commit: the newer one wins, a close writes those still waiting', async () => {
@@ -99,19 +104,19 @@ describe('sqlite event store', () => {
     // Asked for in the same turn as an append: one transaction writes them all.
     const [appended] = await Promise.all([
       store.append(t, [event('A')], 'no_stream'),
-      store.writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } }),
-      store.writeSnapshot(s, { revision: 12, version: 1, state: { balance: 12 } }),
+      snapshotsOf(store).writeSnapshot(s, { revision: 10, version: 1, state: { balance: 10 } }),
+      snapshotsOf(store).writeSnapshot(s, { revision: 12, version: 1, state: { balance: 12 } }),
     ]);
     expect(appended.nextExpectedRevision).toBe(0);
-    expect(await other.readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
+    expect(await snapshotsOf(other).readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
     // Alone, and older than the one kept: kept as it was.
-    await store.writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
-    expect(await other.readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
+    await snapshotsOf(store).writeSnapshot(s, { revision: 5, version: 1, state: { balance: 5 } });
+    expect(await snapshotsOf(other).readSnapshot(s)).toEqual({ revision: 12, version: 1, state: { balance: 12 } });
     // Waiting when the store closes: written by the close.
-    const waiting = store.writeSnapshot(t, { revision: 0, version: 1, state: { n: 1 } });
+    const waiting = snapshotsOf(store).writeSnapshot(t, { revision: 0, version: 1, state: { n: 1 } });
     await store.close();
     await waiting;
-    expect(await other.readSnapshot(t)).toEqual({ revision: 0, version: 1, state: { n: 1 } });
+    expect(await snapshotsOf(other).readSnapshot(t)).toEqual({ revision: 0, version: 1, state: { n: 1 } });
   });
 
   for (const [writerThread, label] of [[false, ''], [true, ' (writer thread)']] as const) {
@@ -174,20 +179,20 @@ describe('sqlite event store', () => {
     const store = openStore();
     const s = stream('s');
     await store.append(s, [event('SessionSeen', { n: 1 }), event('Other'), event('SessionEnded', { n: 2 }), event('SessionSeen', { n: 3 })], 'no_stream');
-    const head = store.headNow();
+    const head = readsOf(store).headNow();
     expect(head).toBe(await store.headPosition());
-    const read = store.readTypesNow(0, head - 1, ['SessionEnded', 'SessionSeen']);
+    const read = readsOf(store).readTypesNow(0, head - 1, ['SessionEnded', 'SessionSeen']);
     expect(read.map((e) => [e.type, e.data])).toEqual([
       ['SessionSeen', { n: 1 }],
       ['SessionEnded', { n: 2 }],
     ]);
-    expect(store.readTypesNow(head - 1, head, ['SessionSeen']).map((e) => e.data)).toEqual([{ n: 3 }]);
-    expect(store.readTypesNow(head, head, ['SessionSeen'])).toEqual([]);
+    expect(readsOf(store).readTypesNow(head - 1, head, ['SessionSeen']).map((e) => e.data)).toEqual([{ n: 3 }]);
+    expect(readsOf(store).readTypesNow(head, head, ['SessionSeen'])).toEqual([]);
     // The same range as headers: position, stream and type, nothing else.
     const first = read[0]!;
-    expect(store.readHeadersNow(0, head - 1, ['SessionEnded', 'SessionSeen'])).toEqual(read.map((e) => ({ position: e.position, streamId: e.streamId, type: e.type })));
-    expect(store.readHeadersNow(first.position, head, ['Other', 'SessionSeen']).map((e) => e.type)).toEqual(['Other', 'SessionSeen']);
-    expect(store.readHeadersNow(head, head, ['SessionSeen'])).toEqual([]);
+    expect(readsOf(store).readHeadersNow(0, head - 1, ['SessionEnded', 'SessionSeen'])).toEqual(read.map((e) => ({ position: e.position, streamId: e.streamId, type: e.type })));
+    expect(readsOf(store).readHeadersNow(first.position, head, ['Other', 'SessionSeen']).map((e) => e.type)).toEqual(['Other', 'SessionSeen']);
+    expect(readsOf(store).readHeadersNow(head, head, ['SessionSeen'])).toEqual([]);
   });
 
   it('starts positions at 1; an empty store has head position 0', async () => {

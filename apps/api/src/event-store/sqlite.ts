@@ -19,37 +19,23 @@
  * the next batch gathers; reads stay on this connection. KurrentDB is the adapter for many API nodes.
  */
 import type Database from 'better-sqlite3';
-import {
-  type AllSubscription,
-  type AppendResult,
-  type ChangeSignal,
-  type EventStore,
-  type EventStoreCapabilities,
-  type SnapshotStore,
-  type SubscriptionWake,
-  type SyncReads,
-  type EventHeader,
-  type ExpectedRevision,
-  type Json,
-  type NewEvent,
-  type RecordedEvent,
-  type StreamSnapshot,
-} from '@kamai/domain';
+import type { AllSubscription, AppendResult, EventStore, EventStoreCapabilities, ExpectedRevision, NewEvent, RecordedEvent } from '@kamai/domain';
 import type { Worker } from 'node:worker_threads';
-import { OncePerTurn } from '../once-per-turn.ts';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
-import { type EventHeaderRow, type EventRow, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
+import { EVENTS_TABLE_SQL, type EventRow, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import { SqliteChain, addChains } from './sqlite-chain.ts';
 import { chainRest } from './chain.ts';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
+import { SqliteChangeSignal } from './sqlite-change-signal.ts';
+import { SNAPSHOTS_TABLE_SQL, type PendingSnapshot, SqliteSnapshots } from './sqlite-snapshots.ts';
+import { type SubscriptionOptions, SqliteSubscriptions } from './sqlite-subscription.ts';
+import { SqliteSyncReads, assertPosition } from './sqlite-sync-reads.ts';
+import { type AppendRequest, AppendWriter, type Outcome, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
-export interface SqliteEventStoreOptions {
+export interface SqliteEventStoreOptions extends SubscriptionOptions {
   /** Batch appends made in the same tick into one transaction, one SAVEPOINT each. Default true. */
   groupCommit?: boolean;
-  /** How often a subscription looks for other processes' appends, in ms. Default 50. */
-  pollIntervalMs?: number;
   /** How long to wait for another connection's write lock before failing, in ms. Default 5000. */
   busyTimeoutMs?: number;
   /**
@@ -64,78 +50,36 @@ export interface SqliteEventStoreOptions {
    * committed and gathers the next one meanwhile. Default false.
    */
   writerThread?: boolean;
-  /**
-   * How often a waiting subscription checks for other processes' commits, in ms (default 2). A
-   * follower that this process's own appends wake by other means (the projection thread) can look
-   * less often.
-   */
-  changeCheckMs?: number;
 }
 
-/** The events table. Exported so the append benchmark's plain-SQLite ceiling writes the same rows. */
-export const EVENTS_TABLE_SQL = `
-  CREATE TABLE IF NOT EXISTS events (
-    position    INTEGER PRIMARY KEY,
-    event_id    TEXT    NOT NULL UNIQUE,
-    stream_id   TEXT    NOT NULL,
-    revision    INTEGER NOT NULL,
-    type        TEXT    NOT NULL,
-    data        TEXT    NOT NULL,
-    metadata    TEXT    NOT NULL,
-    recorded_at TEXT    NOT NULL,
-    UNIQUE (stream_id, revision)
-  ) STRICT;
-  -- Followers of a few event types (the session cache) read those alone, however far behind they
-  -- are: without it, catching up on another process's 50,000 appends scanned them all (18 ms).
-  CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
-`;
-
-/**
- * Snapshots of long streams' decision state (the command handler's cold starts). Not events: any
- * row may be deleted at any time, and the stream is then folded from its events.
- */
-const SNAPSHOTS_TABLE_SQL = `
-  CREATE TABLE IF NOT EXISTS snapshots (
-    stream_id TEXT    PRIMARY KEY,
-    revision  INTEGER NOT NULL,
-    version   INTEGER NOT NULL,
-    state     TEXT    NOT NULL
-  ) STRICT;
-`;
+export { EVENTS_TABLE_SQL } from './sqlite-rows.ts';
 
 /** Appends per group-commit transaction, so one batch cannot hold the write lock for long. */
 const MAX_GROUP = 512;
-/** Streams whose last local revision is remembered (localRevisionOf). */
-const MAX_LOCAL_REVISIONS = 100_000;
-/** How often a waiting subscription looks at the change signal for other processes' commits, in ms. */
-const CHANGE_CHECK_MS = 2;
-/** Rows a subscription reads per query. */
-const SUBSCRIPTION_BATCH = 256;
 
 interface PendingAppend extends AppendRequest {
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
 
-export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal, SyncReads, SubscriptionWake {
-  /** The chain and its checkpoints live in sqlite-chain.ts; the rest is this class's own. */
+/**
+ * The port and the append pipeline. The capabilities are objects of their own, each in its file:
+ * snapshots (sqlite-snapshots.ts), the change signal (sqlite-change-signal.ts), synchronous reads
+ * (sqlite-sync-reads.ts), subscriptions and their wake-up (sqlite-subscription.ts), the chain and
+ * checkpoints (sqlite-chain.ts). Callers reach them through `capability(store, name)` only.
+ */
+export class SqliteEventStore implements EventStore {
   readonly capabilities: EventStoreCapabilities;
   readonly file: string;
-  /** See SqliteEventStoreOptions.changeCheckMs. @internal */
-  readonly changeCheckMs: number;
   readonly #db: Database.Database;
   readonly #groupCommit: boolean;
-  readonly #pollIntervalMs: number;
   readonly #queue: PendingAppend[] = [];
-  readonly #subscriptions = new Set<SqliteAllSubscription>();
-  readonly #appendListeners = new Set<(position: number) => void>();
-  /** Statements reading given event types in a position range, one per set of types: whole events, and headers. */
-  readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
-  readonly #headerReads = new Map<string, Database.Statement<unknown[], EventHeaderRow>>();
-  #localHead = 0;
-  /** The last revision this process appended per stream (bounded: cleared when full, see localRevisionOf). */
-  readonly #localRevisions = new Map<string, number>();
-  #localRevisionsCleared = 0;
+  readonly #signal: SqliteChangeSignal;
+  readonly #reads: SqliteSyncReads;
+  readonly #subscriptions: SqliteSubscriptions;
+  readonly #snapshots: SqliteSnapshots;
+  /** The snapshots' pending queue, which each commit on the event loop drains (see SqliteSnapshots.pending). */
+  readonly #pendingSnapshots: Map<string, PendingSnapshot>;
   #flushScheduled = false;
   /** Set while a batch waits, off the event loop, for another process's write lock. */
   #lockWait: { since: number; timer: NodeJS.Timeout; attempt: number } | null = null;
@@ -147,37 +91,17 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
   /** The batch the writer thread is committing; the next one gathers meanwhile. */
   #inFlight: { id: number; batch: PendingAppend[] } | null = null;
   #nextBatchId = 0;
-  #nextSnapshotId = 0;
-  /**
-   * Snapshots waiting to be written by the next group commit on the event loop, newest per stream:
-   * written in that transaction, they cost no fsync of their own (each alone did, one per hundred
-   * events of a stream).
-   */
-  readonly #pendingSnapshots = new Map<string, { revision: number; version: number; state: string; settle: Array<(error?: unknown) => void> }>();
-  readonly #snapshotCalls = new Map<number, (error?: string) => void>();
   #threadFailure: Error | null = null;
   #threadClosed: Promise<void> | null = null;
-  /** With a writer thread: externalVersion's counter, and the data_version it last looked at. */
-  #external = { counter: 0, dataVersion: -1 };
-  /** externalVersion's answer this turn (see OncePerTurn). */
-  readonly #versionTurn = new OncePerTurn();
-  #version = 0;
-  /** Written by the writer thread (see WriterThreadData.shared). */
-  #shared: BigInt64Array | null = null;
 
   readonly #sql: {
     readStream: Database.Statement<[string, number, number], EventRow>;
-    readAll: Database.Statement<[number, number], EventRow>;
-    dataVersion: Database.Statement<[], number>;
-    readSnapshot: Database.Statement<[string], { revision: number; version: number; state: string }>;
     writeSnapshot: Database.Statement<[string, number, number, string]>;
   };
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.file = file;
     this.#groupCommit = options.groupCommit ?? true;
-    this.#pollIntervalMs = options.pollIntervalMs ?? 50;
-    this.changeCheckMs = Math.max(1, options.changeCheckMs ?? CHANGE_CHECK_MS);
     this.#busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
     const db = openAppendingConnection(file, this.#busyTimeoutMs, options.walAutocheckpointPages);
     this.#db = db;
@@ -191,29 +115,34 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
       throw err;
     }
     this.#writer = new AppendWriter(db, this.#busyTimeoutMs);
-    const chain = new SqliteChain(db, () => this.#assertOpen());
-    this.capabilities = { snapshots: this, changeSignal: this, syncReads: this, wake: this, chain, checkpoints: chain, embeddedFile: this };
+    const assertOpen = () => this.#assertOpen();
+    const head = () => this.#writer.head();
+    const signal = (this.#signal = new SqliteChangeSignal(db, head, assertOpen));
+    const reads = (this.#reads = new SqliteSyncReads(db, head, assertOpen));
+    const source = { readAllNow: reads.readAllNow.bind(reads), externalVersion: signal.externalVersion.bind(signal), isClosed: () => this.#closed };
+    this.#subscriptions = new SqliteSubscriptions(source, options);
+    this.#snapshots = new SqliteSnapshots(db, {
+      groupCommit: this.#groupCommit,
+      assertOpen,
+      liveThread: () => (this.#threadFailure ? null : this.#thread),
+      batchInFlight: () => this.#inFlight !== null,
+      scheduleFlush: () => this.#scheduleFlush(),
+    });
+    this.#pendingSnapshots = this.#snapshots.pending;
+    const chain = new SqliteChain(db, assertOpen);
+    const embeddedFile = { file };
+    this.capabilities = { snapshots: this.#snapshots, changeSignal: signal, syncReads: reads, wake: this.#subscriptions, chain, checkpoints: chain, embeddedFile };
     this.#sql = {
-      readStream: db.prepare<[string, number, number], EventRow>(
-        `SELECT ${READ_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-      ),
-      readAll: db.prepare<[number, number], EventRow>(READ_ALL_SQL),
-      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
-      readSnapshot: db.prepare('SELECT revision, version, state FROM snapshots WHERE stream_id = ?'),
-      writeSnapshot: db.prepare(SNAPSHOT_UPSERT_SQL),
+      readStream: db.prepare(`SELECT ${READ_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`),
+      writeSnapshot: this.#snapshots.upsert,
     };
     if (options.writerThread && this.#groupCommit) this.#startWriterThread(options);
   }
 
   #startWriterThread(options: SqliteEventStoreOptions): void {
-    const shared = new SharedArrayBuffer(16);
-    this.#shared = new BigInt64Array(shared);
-    // What the log held when the thread started counts as seen; anything later that the writer did
-    // not write is another's (the first externalVersion call looks, whatever data_version says).
     const startHead = this.#writer.head();
-    Atomics.store(this.#shared, 0, BigInt(startHead));
     const data: WriterThreadData = {
-      shared,
+      shared: this.#signal.shareWithWriterThread(startHead),
       startHead,
       file: this.file,
       busyTimeoutMs: this.#busyTimeoutMs,
@@ -234,8 +163,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
           message.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromWire(o.error) })),
         );
       } else if (message.kind === 'snapshotted') {
-        this.#snapshotCalls.get(message.id)?.(message.error);
-        this.#snapshotCalls.delete(message.id);
+        this.#snapshots.answered(message.id, message.error);
       } else if (message.kind === 'failed') {
         const flight = this.#inFlight;
         if (message.id !== undefined && flight?.id === message.id) {
@@ -255,7 +183,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
   /** The batch in flight is answered: the next one (gathered meanwhile) goes. */
   #landed(): void {
     this.#inFlight = null;
-    if (this.#snapshotCalls.size === 0) this.#thread?.unref();
+    if (this.#snapshots.callsWaiting === 0) this.#thread?.unref();
     if (this.#queue.length > 0) this.#scheduleFlush();
   }
 
@@ -267,53 +195,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
     // Whether an in-flight batch reached the disk is unknown: its callers get the error, as after a
     // lost connection, and a retry with the same event ids is idempotent.
     for (const pending of [...(flight?.batch ?? []), ...this.#queue.splice(0)]) pending.reject(err);
-    for (const answer of this.#snapshotCalls.values()) answer(err.message);
-    this.#snapshotCalls.clear();
-  }
-
-  async readSnapshot(streamId: string): Promise<StreamSnapshot | null> {
-    this.#assertOpen();
-    const row = this.#sql.readSnapshot.get(streamId);
-    return row ? { revision: row.revision, version: row.version, state: JSON.parse(row.state) as Json } : null;
-  }
-
-  /** Every snapshot kept, as stored (verify-ledger checks that each opens). */
-  async listSnapshots(): Promise<Array<StreamSnapshot & { streamId: string }>> {
-    this.#assertOpen();
-    return this.#db
-      .prepare<[], { stream_id: string; revision: number; version: number; state: string }>('SELECT stream_id, revision, version, state FROM snapshots ORDER BY stream_id')
-      .all()
-      .map((row) => ({ streamId: row.stream_id, revision: row.revision, version: row.version, state: JSON.parse(row.state) as Json }));
-  }
-
-  async writeSnapshot(streamId: string, snapshot: StreamSnapshot): Promise<void> {
-    this.#assertOpen();
-    const state = JSON.stringify(snapshot.state);
-    const thread = this.#thread;
-    if (thread && !this.#threadFailure) {
-      // On the writer thread, whose commits hold the write lock most of the time under load: a
-      // write here would wait for it on the event loop.
-      const id = ++this.#nextSnapshotId;
-      thread.ref();
-      await new Promise<void>((resolve, reject) => {
-        this.#snapshotCalls.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
-        thread.postMessage({ kind: 'snapshot', id, streamId, revision: snapshot.revision, version: snapshot.version, state } satisfies ToWriter);
-      }).finally(() => {
-        if (!this.#inFlight && this.#snapshotCalls.size === 0) thread.unref();
-      });
-      return;
-    }
-    if (this.#groupCommit) {
-      await new Promise<void>((resolve, reject) => {
-        const settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
-        const waiting = this.#pendingSnapshots.get(streamId)?.settle ?? [];
-        this.#pendingSnapshots.set(streamId, { revision: snapshot.revision, version: snapshot.version, state, settle: [...waiting, settle] });
-        this.#scheduleFlush();
-      });
-      return;
-    }
-    // Outside any append transaction (those run synchronously): an autocommit upsert of one row.
-    this.#sql.writeSnapshot.run(streamId, snapshot.revision, snapshot.version, state);
+    this.#snapshots.failCalls(err.message);
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -344,7 +226,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
 
   async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
     this.#assertOpen();
-    return this.readAllNow(options.after, options.limit);
+    return this.#reads.readAllNow(options.after, options.limit);
   }
 
   async headPosition(): Promise<number> {
@@ -352,114 +234,10 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
     return this.#writer.head();
   }
 
-  /** Synchronous headPosition. */
-  headNow(): number {
-    this.#assertOpen();
-    return this.#writer.head();
-  }
-
-  /**
-   * A change signal as cheap as a call can be: SQLite's `data_version` of this store's connection,
-   * which moves only when another connection (another process) committed to the file since. This
-   * process's own appends do not move it: see `localHead`. Followers (the session cache, the command
-   * handler) compare it with what they saw last and read nothing while neither moved.
-   */
-  externalVersion(): number {
-    this.#assertOpen();
-    // One look per turn of the event loop: every command of a turn asks, and the statement is not
-    // free (it takes the WAL's read lock).
-    this.#versionTurn.lookFirst(() => {
-      this.#version = this.#lookAtExternalVersion();
-    });
-    return this.#version;
-  }
-
-  #lookAtExternalVersion(): number {
-    const dataVersion = this.#sql.dataVersion.get() ?? 0;
-    const shared = this.#shared;
-    if (!shared) return dataVersion;
-    // The writer thread is another connection: its commits move data_version too. So a move counts
-    // as another process's only when the log ends past the writer's own last commit; appends by
-    // others before one of the writer's commits are counted by the writer itself (shared[1]).
-    if (dataVersion !== this.#external.dataVersion) {
-      this.#external.dataVersion = dataVersion;
-      const own = Number(Atomics.load(shared, 0));
-      if (this.#writer.head() > Math.max(own, this.#localHead)) this.#external.counter++;
-    }
-    return this.#external.counter + Number(Atomics.load(shared, 1));
-  }
-
-  /**
-   * Calls `listener` with the local head after each commit of this store's appends; returns the
-   * way to stop. For followers on other threads, which this store's subscriptions cannot wake.
-   */
-  onAppended(listener: (position: number) => void): () => void {
-    this.#appendListeners.add(listener);
-    return () => this.#appendListeners.delete(listener);
-  }
-
-  /** Subscriptions look at the log now rather than at their next poll (another connection appended). */
-  wakeSubscriptions(): void {
-    for (const subscription of this.#subscriptions) subscription.notify();
-  }
-
-  /** The highest position this store (this process) has appended; 0 before its first append. */
-  get localHead(): number {
-    return this.#localHead;
-  }
-
-  /**
-   * The last revision this process appended to a stream, or undefined when it appended none since
-   * `localRevisionsEpoch` last moved (the record is bounded; clearing it moves the epoch, so a
-   * follower that noted the epoch knows its answer may be incomplete).
-   */
-  localRevisionOf(streamId: string): number | undefined {
-    return this.#localRevisions.get(streamId);
-  }
-
-  get localRevisionsEpoch(): number {
-    return this.#localRevisionsCleared;
-  }
-
-  /**
-   * The events of the given types in (after, upTo], in order, read synchronously: for followers that
-   * care about a few types only (the session cache) and must not skip past a range unread.
-   */
-  readTypesNow(after: number, upTo: number, types: readonly string[]): RecordedEvent[] {
-    this.#assertOpen();
-    assertPosition(after);
-    if (types.length === 0 || upTo <= after) return [];
-    return this.#typedRead(this.#typedReads, READ_COLUMNS, types).all(after, upTo, ...types).map(toRecordedEvent);
-  }
-
-  /** readTypesNow's events as headers: three columns read, nothing parsed. */
-  readHeadersNow(after: number, upTo: number, types: readonly string[]): EventHeader[] {
-    this.#assertOpen();
-    assertPosition(after);
-    if (types.length === 0 || upTo <= after) return [];
-    return this.#typedRead(this.#headerReads, HEADER_COLUMNS, types)
-      .all(after, upTo, ...types)
-      .map((row) => ({ position: row.position, streamId: row.stream_id, type: row.type }));
-  }
-
-  #typedRead<Row>(cache: Map<string, Database.Statement<unknown[], Row>>, columns: string, types: readonly string[]): Database.Statement<unknown[], Row> {
-    const key = types.join('\n');
-    let statement = cache.get(key);
-    if (!statement) {
-      statement = this.#db.prepare<unknown[], Row>(
-        `SELECT ${columns} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
-      );
-      cache.set(key, statement);
-    }
-    return statement;
-  }
-
   subscribeToAll(options: { after: number }): AllSubscription {
     this.#assertOpen();
     assertPosition(options.after);
-    const subscription = new SqliteAllSubscription(this, options.after, this.#pollIntervalMs);
-    this.#subscriptions.add(subscription);
-    return subscription;
+    return this.#subscriptions.subscribe(options.after);
   }
 
   async close(): Promise<void> {
@@ -484,7 +262,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
     }
     while (this.#queue.length > 0 || this.#pendingSnapshots.size > 0) this.#commit(this.#queue.splice(0, MAX_GROUP));
     this.#closed = true;
-    for (const subscription of [...this.#subscriptions]) await subscription.close();
+    await this.#subscriptions.closeAll();
     this.#db.close();
   }
 
@@ -498,23 +276,6 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
       synchronous,
       busyTimeoutMs: Number(this.#db.pragma('busy_timeout', { simple: true })),
     };
-  }
-
-  /** Synchronous readAll, for subscriptions. @internal */
-  readAllNow(after: number, limit: number): RecordedEvent[] {
-    assertPosition(after);
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limit ${limit} must be a positive integer`);
-    return this.#sql.readAll.all(after, limit).map(toRecordedEvent);
-  }
-
-  /** @internal */
-  get isClosed(): boolean {
-    return this.#closed;
-  }
-
-  /** @internal */
-  forget(subscription: SqliteAllSubscription): void {
-    this.#subscriptions.delete(subscription);
   }
 
   #assertOpen(): void {
@@ -624,13 +385,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
   #settle(batch: PendingAppend[], outcomes: Outcome[]): void {
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
-      if (!outcome?.ok) return;
-      if (outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
-      if (this.#localRevisions.size >= MAX_LOCAL_REVISIONS && !this.#localRevisions.has(pending.streamId)) {
-        this.#localRevisions.clear();
-        this.#localRevisionsCleared++;
-      }
-      this.#localRevisions.set(pending.streamId, outcome.result.nextExpectedRevision);
+      if (outcome?.ok) this.#signal.ownAppend(pending.streamId, outcome.result);
     });
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
@@ -638,8 +393,8 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
       else pending.reject(outcome?.error);
     });
     if (outcomes.some((outcome) => outcome.ok)) {
-      for (const subscription of this.#subscriptions) subscription.notify();
-      for (const listener of this.#appendListeners) listener(this.#localHead);
+      this.#subscriptions.wakeSubscriptions();
+      this.#signal.announce();
     }
   }
 }
@@ -649,105 +404,9 @@ export function openSqliteEventStore(file: string, options?: SqliteEventStoreOpt
   return new SqliteEventStore(file, options);
 }
 
-/**
- * Catch-up then live: reads everything after its cursor, then waits for a local append (woken at
- * once) or the poll interval (other processes' appends), and reads again. Positions only grow and
- * a reader sees whole commits, so following the cursor yields each event once, in order.
- */
-class SqliteAllSubscription implements AllSubscription {
-  readonly #store: SqliteEventStore;
-  readonly #after: number;
-  readonly #pollIntervalMs: number;
-  #closed = false;
-  #started = false;
-  /** Set by a local append; checked before sleeping so a wake-up during a yield is not lost. */
-  #dirty = false;
-  #wake: (() => void) | undefined;
-
-  constructor(store: SqliteEventStore, after: number, pollIntervalMs: number) {
-    this.#store = store;
-    this.#after = after;
-    this.#pollIntervalMs = pollIntervalMs;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    if (this.#started) throw new Error('a subscription can be iterated only once');
-    this.#started = true;
-    return this.#run();
-  }
-
-  async *#run(): AsyncGenerator<RecordedEvent> {
-    let cursor = this.#after;
-    try {
-      while (!this.#closed && !this.#store.isClosed) {
-        this.#dirty = false;
-        const batch = this.#store.readAllNow(cursor, SUBSCRIPTION_BATCH);
-        for (const event of batch) {
-          if (this.#closed) return;
-          cursor = event.position;
-          yield event;
-        }
-        if (batch.length < SUBSCRIPTION_BATCH && !this.#dirty && !this.#closed) await this.#changed();
-      }
-    } finally {
-      this.#closed = true;
-      this.#store.forget(this);
-    }
-  }
-
-  /**
-   * Resolves on a local append, when another process committed (the store's data_version moved:
-   * checked every few ms, one cheap call, so a worker or another API process sees an append within
-   * milliseconds rather than a poll interval), or after the poll interval at the latest.
-   */
-  #changed(): Promise<void> {
-    return new Promise((resolve) => {
-      const since = Date.now();
-      let version: number | null = null;
-      try {
-        version = this.#store.externalVersion();
-      } catch {
-        // closed: the interval below ends the wait
-      }
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const check = () => {
-        if (this.#closed || this.#store.isClosed || Date.now() - since >= this.#pollIntervalMs) return done();
-        try {
-          if (version !== null && this.#store.externalVersion() !== version) return done();
-        } catch {
-          return done();
-        }
-        timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
-      };
-      let timer = setTimeout(check, Math.min(this.#store.changeCheckMs, this.#pollIntervalMs));
-      this.#wake = done;
-    });
-  }
-
-  /** A local append committed. */
-  notify(): void {
-    this.#dirty = true;
-    this.#wake?.();
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#wake?.();
-    this.#store.forget(this);
-  }
-}
-
 function serializeEvent(event: NewEvent): SerializedEvent {
   const data: unknown = JSON.stringify(event.data);
   if (typeof data !== 'string') throw new TypeError(`event ${event.id}: data is not JSON`);
   const metadata = JSON.stringify(event.metadata ?? {});
   return { id: event.id, type: event.type, data, metadata, chainRest: chainRest(event.type, data, metadata) };
-}
-
-function assertPosition(after: number): void {
-  if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`position ${after} must be a non-negative integer`);
 }

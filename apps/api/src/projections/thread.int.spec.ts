@@ -50,13 +50,16 @@ describe.each([
     expect(server.runner.failed).toBeNull();
   });
 
-  it('stops at a checkpoint: after close, the read database is at the event store head', async () => {
+  it('stops at a checkpoint: after close, the read database is at the event store head; a pending wait settles false', async () => {
     const server = await startTestServer(env);
     const user = await server.signUp();
     await user.put('/api/profile', { firstName: 'Asha', lastName: 'Verma' });
     const head = await server.store.headPosition();
     const dataDir = server.dataDir;
+    // A wait for a position nobody appends (an outbox sender's, say) settles false with the stop, not at its timeout.
+    const waiting = server.runner.waitFor(head + 1, 600_000);
     await server.runner.stop();
+    await expect(waiting).resolves.toBe(false);
     const read = new Database(join(dataDir, 'read.sqlite'), { readonly: true });
     try {
       const positions = read.prepare('SELECT position FROM checkpoints').pluck().all() as number[];

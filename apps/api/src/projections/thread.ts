@@ -132,6 +132,8 @@ export class ProjectionThread implements ReadModels {
 
   /** Stops the runner at a checkpoint (the batch in progress commits), then ends the thread. */
   stop(): Promise<void> {
+    // No wait outlasts the runner: whoever waits (a request, an outbox sender) hears false now.
+    if (!this.stopped) this.waiters.stop();
     this.stopped ??= (async () => {
       const worker = this.worker;
       if (!worker) return;

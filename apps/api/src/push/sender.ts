@@ -96,11 +96,6 @@ export class AlertSender {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  /** Settles when stop() is called: a wait for the read models gives way to it. */
-  private stopNow: () => void = () => {};
-  private readonly stopping = new Promise<void>((resolve) => {
-    this.stopNow = resolve;
-  });
 
   constructor(
     private readonly deps: Pick<AppDeps, 'store' | 'db' | 'now' | 'sms' | 'runner'>,
@@ -273,7 +268,8 @@ export class AlertSender {
     // which name the person's language and mobile: they are sent once those have caught up.
     const { runner } = this.deps;
     const position = this.position();
-    if (position > runner.position) await Promise.race([runner.waitFor(position, LEASE_MS / 2), this.stopping]);
+    // The wait ends early when the read models stop (the server stops them with this sender).
+    if (position > runner.position) await runner.waitFor(position, LEASE_MS / 2);
     if (this.stopped) return;
     const now = this.deps.now().getTime();
     const rows = this.leases.due<OutboxRow>(now, 50, 'id, user_id, alert, params, channel, endpoint, attempts');
@@ -356,7 +352,6 @@ export class AlertSender {
   /** Stops following and waits for the pass under way; the outbox keeps what was not sent. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.stopNow();
     if (this.timer) clearInterval(this.timer);
     this.unhook?.();
     await this.running;

@@ -48,11 +48,6 @@ export class WebhookSender {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
   #stopped = false;
-  /** Settles when stop() is called: a wait for the read models gives way to it. */
-  #stopNow: () => void = () => {};
-  readonly #stopping = new Promise<void>((resolve) => {
-    this.#stopNow = resolve;
-  });
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
@@ -99,7 +94,8 @@ export class WebhookSender {
     const { db, keys, retryFirstMs, allowLoopback, readModels } = this.#options;
     // On a shared database another node may have taken it in from read models ahead of this node's:
     // absent here until they catch up, which is not the endpoint's deletion.
-    if (send.generation > readModels.position) await Promise.race([readModels.waitFor(send.generation, LEASE_MS / 2), this.#stopping]);
+    // The wait ends early when the read models stop (the server stops them with this sender).
+    if (send.generation > readModels.position) await readModels.waitFor(send.generation, LEASE_MS / 2);
     // Stopping: handed back for the next process to take, as an in-flight send is.
     if (this.#stopped) return this.outbox.release([send]);
     const delivery = await findWebhookDelivery(db, send.deliveryId);
@@ -153,7 +149,6 @@ export class WebhookSender {
   /** Stops sending: attempts in flight are abandoned and their claims given back, so nothing waits for a lease after a restart. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#stopNow();
     if (this.#timer) clearInterval(this.#timer);
     const abandoned = [...this.#inFlight.values()];
     for (const { abort } of abandoned) abort.abort(new Error('stopping'));
