@@ -42,7 +42,7 @@ import { assertValidAppend } from './common.ts';
 import { type EventHeaderRow, type EventRow, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import { SqliteChain, addChains } from './sqlite-chain.ts';
 import { chainRest } from './chain.ts';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
+import { AppendFailure, type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions {
@@ -231,7 +231,7 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
         this.#landed();
         this.#settle(
           flight.batch,
-          message.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromWire(o.error) })),
+          message.outcomes.map((o) => (o.ok ? o.result : new AppendFailure(fromWire(o.error)))),
         );
       } else if (message.kind === 'snapshotted') {
         this.#snapshotCalls.get(message.id)?.(message.error);
@@ -592,7 +592,8 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
    * meanwhile, then answers every caller.
    */
   #commit(batch: PendingAppend[], begun = false): void {
-    const snapshots = [...this.#pendingSnapshots.entries()].map(([streamId, snapshot]) => ({ streamId, ...snapshot, error: undefined as unknown }));
+    const snapshots =
+      this.#pendingSnapshots.size === 0 ? [] : [...this.#pendingSnapshots.entries()].map(([streamId, snapshot]) => ({ streamId, ...snapshot, error: undefined as unknown }));
     this.#pendingSnapshots.clear();
     const writeSnapshots =
       snapshots.length === 0
@@ -622,22 +623,26 @@ export class SqliteEventStore implements EventStore, SnapshotStore, ChangeSignal
 
   /** Answers every caller of a committed batch and wakes the subscriptions. */
   #settle(batch: PendingAppend[], outcomes: Outcome[]): void {
-    batch.forEach((pending, i) => {
+    // One pass: a promise's callers run only after this returns (reactions are microtasks), so they
+    // find the local head and revisions moved whatever the order here.
+    let landed = false;
+    for (let i = 0; i < batch.length; i++) {
+      const pending = batch[i]!;
       const outcome = outcomes[i];
-      if (!outcome?.ok) return;
-      if (outcome.result.position > this.#localHead) this.#localHead = outcome.result.position;
+      if (outcome === undefined || outcome instanceof AppendFailure) {
+        pending.reject(outcome?.error);
+        continue;
+      }
+      landed = true;
+      if (outcome.position > this.#localHead) this.#localHead = outcome.position;
       if (this.#localRevisions.size >= MAX_LOCAL_REVISIONS && !this.#localRevisions.has(pending.streamId)) {
         this.#localRevisions.clear();
         this.#localRevisionsCleared++;
       }
-      this.#localRevisions.set(pending.streamId, outcome.result.nextExpectedRevision);
-    });
-    batch.forEach((pending, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) pending.resolve(outcome.result);
-      else pending.reject(outcome?.error);
-    });
-    if (outcomes.some((outcome) => outcome.ok)) {
+      this.#localRevisions.set(pending.streamId, outcome.nextExpectedRevision);
+      pending.resolve(outcome);
+    }
+    if (landed) {
       for (const subscription of this.#subscriptions) subscription.notify();
       for (const listener of this.#appendListeners) listener(this.#localHead);
     }
