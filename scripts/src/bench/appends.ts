@@ -4,7 +4,10 @@
  * row). Every run uses a fresh file in WAL mode with synchronous=FULL, and single-event commands
  * to many streams, each with the exact expected revision a command handler would send.
  *
- *   node_modules/.bin/tsx scripts/src/bench/appends.ts [--seconds 3] [--concurrency 64] [--streams 1024]
+ *   node_modules/.bin/tsx scripts/src/bench/appends.ts [--seconds 3] [--concurrency 64] [--streams 1024] [--dir /dev/shm]
+ *
+ * `--dir` on a tmpfs (/dev/shm) makes fsync free: the runs are then CPU alone, which compares two
+ * versions of the code on a loaded machine better than the disk's swings allow.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -246,11 +249,26 @@ function numberArg(args: string[], name: string): number | undefined {
   return value;
 }
 
+function dirArg(args: string[]): string | undefined {
+  const i = args.indexOf('--dir');
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  if (!value) throw new Error('--dir needs a folder');
+  return value;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
-  await benchAppends({
-    seconds: numberArg(args, 'seconds'),
-    concurrency: numberArg(args, 'concurrency'),
-    streams: numberArg(args, 'streams'),
-  });
+  const base = dirArg(args);
+  const dir = base === undefined ? undefined : mkdtempSync(join(base, 'kamai-bench-appends-'));
+  try {
+    await benchAppends({
+      seconds: numberArg(args, 'seconds'),
+      concurrency: numberArg(args, 'concurrency'),
+      streams: numberArg(args, 'streams'),
+      ...(dir !== undefined && { dir }),
+    });
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
 }

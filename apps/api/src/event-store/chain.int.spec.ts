@@ -64,6 +64,34 @@ describe('verifying the hash chain of the SQLite store', () => {
     expect(await verifyFile(file)).toEqual(intact);
   });
 
+  it('keeps every stream head at its last row when one group commit moves more heads than one upsert writes, one stream twice', async () => {
+    const file = join(dir, `events-${++files}.sqlite`);
+    const store = openSqliteEventStore(file);
+    const event = (n: number) => ({ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: n } });
+    // One tick: 150 streams (the heads go 64 to an upsert), and stream s-7 twice, its later append last.
+    const appends = Array.from({ length: 150 }, (_, i) => store.append(`s-${i}`, [event(i)], 'no_stream'));
+    appends.push(store.append('s-7', [event(1_000), event(1_001)], 'any'));
+    const results = await Promise.all(appends);
+    expect(new Set(results.map((r) => r.position)).size).toBe(151);
+    expect(await verifyChain(store, { signingKey: null })).toMatchObject({ ok: true, events: 152, failure: null });
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      const stale = db
+        .prepare(
+          `SELECT h.stream_id FROM stream_heads h JOIN events e ON e.stream_id = h.stream_id
+           WHERE e.revision = (SELECT MAX(revision) FROM events WHERE stream_id = h.stream_id)
+             AND (e.revision <> h.revision OR e.hash <> h.hash OR e.position <> h.position)`,
+        )
+        .all();
+      expect(stale).toEqual([]);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM stream_heads').get()).toEqual({ n: 150 });
+      expect(db.prepare("SELECT revision FROM stream_heads WHERE stream_id = 's-7'").get()).toEqual({ revision: 2 });
+    } finally {
+      db.close();
+    }
+  });
+
   it('catches a changed amount at its stream and position', async () => {
     const { file, at } = await ledgerFile();
     tamper(file, "UPDATE events SET data = replace(data, '20000', '2000000') WHERE position = ?", at['a1']);

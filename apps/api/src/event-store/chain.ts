@@ -42,7 +42,12 @@ export function chainHashOf(previous: string | null, streamJson: string, revisio
 
 /** The log hash of the event at `position` whose stream hash is `streamHash`, after `previous`. */
 export function logHash(previous: LogLink | null, position: number, streamHash: string): string {
-  return hash('sha256', `["log",${previous?.position ?? 0},${JSON.stringify(previous?.hash ?? '')},${position},${JSON.stringify(streamHash)}]`, 'hex');
+  return logHashOf(previous?.position ?? 0, previous?.hash ?? '', position, streamHash);
+}
+
+/** logHash, given the previous link's position and hash (0 and '' when there is none). */
+export function logHashOf(previousPosition: number, previousHash: string, position: number, streamHash: string): string {
+  return hash('sha256', `["log",${previousPosition},${JSON.stringify(previousHash)},${position},${JSON.stringify(streamHash)}]`, 'hex');
 }
 
 export function checkpointMac(key: Uint8Array, head: LogLink): string {

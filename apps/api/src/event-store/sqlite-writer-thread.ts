@@ -5,7 +5,8 @@
  * commit's fsync (synchronous=FULL) hold this thread only, never the event loop serving HTTP.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AppendRequest, AppendWriter, type Outcome, SNAPSHOT_UPSERT_SQL, type WireError, openAppendingConnection, toWire } from './sqlite-writer.ts';
+import type { AppendResult } from '@kamai/domain';
+import { AppendFailure, type AppendRequest, AppendWriter, SNAPSHOT_UPSERT_SQL, type WireError, openAppendingConnection, toWire } from './sqlite-writer.ts';
 import { describeError } from '../ts-thread.ts';
 
 export interface WriterThreadData {
@@ -36,7 +37,7 @@ export type FromWriter =
        * own commits from others' by SQLite's data_version any more, so the writer says so.
        */
       foreign: boolean;
-      outcomes: Array<{ ok: true; result: Extract<Outcome, { ok: true }>['result'] } | { ok: false; error: WireError }>;
+      outcomes: Array<{ ok: true; result: AppendResult } | { ok: false; error: WireError }>;
     }
   | { kind: 'failed'; id?: number; message: string; error?: WireError }
   | { kind: 'snapshotted'; id: number; error?: string }
@@ -90,7 +91,7 @@ try {
         before = writer.head();
       });
       let after = before;
-      for (const outcome of outcomes) if (outcome.ok && outcome.result.position > after) after = outcome.result.position;
+      for (const outcome of outcomes) if (!(outcome instanceof AppendFailure) && outcome.position > after) after = outcome.position;
       const foreign = before !== lastOwn;
       lastOwn = after;
       // Before the answer is posted: the serving thread may look at the log before it reads it.
@@ -100,7 +101,7 @@ try {
         kind: 'done',
         id: message.id,
         foreign,
-        outcomes: outcomes.map((o) => (o.ok ? { ok: true as const, result: o.result } : { ok: false as const, error: toWire(o.error) })),
+        outcomes: outcomes.map((o) => (o instanceof AppendFailure ? { ok: false as const, error: toWire(o.error) } : { ok: true as const, result: o })),
       });
     } catch (error) {
       post({ kind: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error), error: toWire(error) });

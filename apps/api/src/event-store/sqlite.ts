@@ -30,7 +30,7 @@ import { SqliteChangeSignal } from './sqlite-change-signal.ts';
 import { SNAPSHOTS_TABLE_SQL, type PendingSnapshot, SqliteSnapshots } from './sqlite-snapshots.ts';
 import { type SubscriptionOptions, SqliteSubscriptions } from './sqlite-subscription.ts';
 import { SqliteSyncReads, assertPosition } from './sqlite-sync-reads.ts';
-import { type AppendRequest, AppendWriter, type Outcome, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
+import { AppendFailure, type AppendRequest, AppendWriter, type Outcome, type SerializedEvent, fromWire, openAppendingConnection } from './sqlite-writer.ts';
 import type { FromWriter, ToWriter, WriterThreadData } from './sqlite-writer-thread.ts';
 
 export interface SqliteEventStoreOptions extends SubscriptionOptions {
@@ -160,7 +160,7 @@ export class SqliteEventStore implements EventStore {
         this.#landed();
         this.#settle(
           flight.batch,
-          message.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromWire(o.error) })),
+          message.outcomes.map((o) => (o.ok ? o.result : new AppendFailure(fromWire(o.error)))),
         );
       } else if (message.kind === 'snapshotted') {
         this.#snapshots.answered(message.id, message.error);
@@ -353,7 +353,8 @@ export class SqliteEventStore implements EventStore {
    * meanwhile, then answers every caller.
    */
   #commit(batch: PendingAppend[], begun = false): void {
-    const snapshots = [...this.#pendingSnapshots.entries()].map(([streamId, snapshot]) => ({ streamId, ...snapshot, error: undefined as unknown }));
+    const snapshots =
+      this.#pendingSnapshots.size === 0 ? [] : [...this.#pendingSnapshots.entries()].map(([streamId, snapshot]) => ({ streamId, ...snapshot, error: undefined as unknown }));
     this.#pendingSnapshots.clear();
     const writeSnapshots =
       snapshots.length === 0
@@ -383,16 +384,21 @@ export class SqliteEventStore implements EventStore {
 
   /** Answers every caller of a committed batch and wakes the subscriptions. */
   #settle(batch: PendingAppend[], outcomes: Outcome[]): void {
-    batch.forEach((pending, i) => {
+    // One pass: a promise's callers run only after this returns (reactions are microtasks), so they
+    // find the local head and revisions moved whatever the order here.
+    let landed = false;
+    for (let i = 0; i < batch.length; i++) {
+      const pending = batch[i]!;
       const outcome = outcomes[i];
-      if (outcome?.ok) this.#signal.ownAppend(pending.streamId, outcome.result);
-    });
-    batch.forEach((pending, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) pending.resolve(outcome.result);
-      else pending.reject(outcome?.error);
-    });
-    if (outcomes.some((outcome) => outcome.ok)) {
+      if (outcome === undefined || outcome instanceof AppendFailure) {
+        pending.reject(outcome?.error);
+        continue;
+      }
+      landed = true;
+      this.#signal.ownAppend(pending.streamId, outcome);
+      pending.resolve(outcome);
+    }
+    if (landed) {
       this.#subscriptions.wakeSubscriptions();
       this.#signal.announce();
     }
