@@ -2,12 +2,13 @@
  * The event-store port on PostgreSQL, through node-postgres (`pg`): one log shared by any number of
  * API nodes. Tables and the append's first statement are in postgres-schema.ts.
  *
- * - Append: one transaction. `begin_append` waits for the stream's turn (a transaction lock, so a
- *   stream's appends run one at a time, also for a stream that does not exist yet), takes the
- *   transaction's id and its positions under a short lock, and reads the stream's revision and
- *   chain head; the revision is checked, the events are inserted with their chain hashes and the
- *   head moves, then COMMIT. The unique (stream_id, revision) is the backstop. Event ids are
- *   unique: a retry of a written append gets the original answer.
+ * - Append: one statement, `kamai.append` (postgres-schema.ts), in autocommit: one round trip. It
+ *   waits for the stream's turn (a transaction lock, so a stream's appends run one at a time, also
+ *   for a stream that does not exist yet), reads the stream's revision and chain head and checks the
+ *   expected revision, takes the transaction's id and its positions under a short lock, computes
+ *   the chain hashes over the bytes chain.ts hashes, inserts the events and moves the head. The
+ *   unique (stream_id, revision) is the backstop. Event ids are unique: a retry of a written
+ *   append gets the original answer.
  * - Gap-free reads: positions are taken before commit, so a transaction may commit after another
  *   with higher positions. Every read of the log (readAll, subscriptions, headPosition, the chain)
  *   keeps only events whose transaction id is below the oldest transaction still running (Emmett's
@@ -54,7 +55,7 @@ import {
   type CheckpointStore,
   type LedgerCheckpoint,
   type LogLink,
-  chainHash,
+  chainRest,
   computedLogHead,
 } from './chain.ts';
 import { CHANNEL, SCHEMA_SQL } from './postgres-schema.ts';
@@ -118,15 +119,10 @@ function visibleSql(columns: string): string {
 const READ_ALL_SQL = visibleSql(EVENT_COLUMNS);
 const READ_CHAIN_SQL = visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`);
 
-const INSERT_SQL = `WITH inserted AS (
-    INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-    SELECT u.p, pg_current_xact_id(), u.id, $1, u.r, u.t, u.d::json, u.m::json, now(), u.h, u.ph
-    FROM unnest($2::bigint[], $3::uuid[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(p, id, r, t, d, m, h, ph)
-  ), head AS (
-    INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES ($1, $10, $11, $12, pg_current_xact_id())
-    ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id
-  )
-  SELECT pg_notify('${CHANNEL}', $12::text)`;
+/** The append, one statement in autocommit (postgres-schema.ts), prepared once per connection. */
+const APPEND = { name: 'kamai_append', text: 'SELECT actual, last_position, xid FROM kamai.append($1, $2, $3, $4, $5, $6, $7, $8)' };
+/** The expected revisions that are not a number, as kamai.append's p_expected takes them. */
+const EXPECTED_CODE = { no_stream: -1, any: -2, stream_exists: -3 } as const;
 
 export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSignal, SubscriptionWake, ChainSource, CheckpointStore {
   /** No synchronous reads: every read is a round trip. */
@@ -201,63 +197,29 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     | { kind: 'created-meanwhile' }
     | { kind: 'duplicate-id'; eventId: string }
   > {
-    const client = await this.#pool.connect();
-    let broken: unknown;
     try {
-      await client.query('BEGIN');
-      try {
-        const begun = await client.query<{ first_position: string; xid: string; last_revision: string | null; last_hash: string | null }>(
-          'SELECT first_position, xid, last_revision, last_hash FROM kamai.begin_append($1, $2)',
-          [streamId, events.length],
-        );
-        const row = begun.rows[0]!;
-        const actual = row.last_revision === null ? -1 : Number(row.last_revision);
-        if (!satisfiesExpected(expected, actual)) {
-          await client.query('ROLLBACK');
-          return { kind: 'conflict', actual };
-        }
-        const first = Number(row.first_position);
-        let prev = row.last_hash;
-        const columns = { positions: [] as number[], revisions: [] as number[], hashes: [] as string[], prevs: [] as Array<string | null> };
-        for (const [i, e] of events.entries()) {
-          const revision = actual + 1 + i;
-          const hash = chainHash(prev, { streamId, revision, type: e.type, data: e.data, metadata: e.metadata });
-          columns.positions.push(first + i);
-          columns.revisions.push(revision);
-          columns.hashes.push(hash);
-          columns.prevs.push(prev);
-          prev = hash;
-        }
-        const lastRevision = actual + events.length;
-        const lastPosition = first + events.length - 1;
-        await client.query(INSERT_SQL, [
+      const { rows } = await this.#pool.query<{ actual: string; last_position: string | null; xid: string | null }>({
+        ...APPEND,
+        values: [
           streamId,
-          columns.positions,
+          JSON.stringify(streamId),
+          typeof expected === 'number' ? expected : EXPECTED_CODE[expected],
           events.map((e) => e.id),
-          columns.revisions,
           events.map((e) => e.type),
           events.map((e) => e.data),
           events.map((e) => e.metadata),
-          columns.hashes,
-          columns.prevs,
-          lastRevision,
-          prev,
-          lastPosition,
-        ]);
-        await client.query('COMMIT');
-        return { kind: 'written', result: { nextExpectedRevision: lastRevision, position: lastPosition }, xid: BigInt(row.xid) };
-      } catch (error) {
-        await client.query('ROLLBACK');
-        if (isUniqueViolation(error, 'events_stream_id_revision_key')) return { kind: 'created-meanwhile' };
-        if (isUniqueViolation(error, 'events_event_id_key')) return { kind: 'duplicate-id', eventId: duplicatedId(error) ?? events[0]!.id };
-        throw error;
-      }
+          // The chain's input after the revision (chain.ts); the function hashes it after the previous hash.
+          events.map((e) => chainRest(e.type, e.data, e.metadata)),
+        ],
+      });
+      const row = rows[0]!;
+      const actual = Number(row.actual);
+      if (row.last_position === null) return { kind: 'conflict', actual };
+      return { kind: 'written', result: { nextExpectedRevision: actual + events.length, position: Number(row.last_position) }, xid: BigInt(row.xid!) };
     } catch (error) {
-      broken = error;
+      if (isUniqueViolation(error, 'events_stream_id_revision_key')) return { kind: 'created-meanwhile' };
+      if (isUniqueViolation(error, 'events_event_id_key')) return { kind: 'duplicate-id', eventId: duplicatedId(error) ?? events[0]!.id };
       throw error;
-    } finally {
-      // A connection that failed mid-transaction is closed rather than handed to the next append.
-      client.release(broken instanceof Error ? broken : undefined);
     }
   }
 
