@@ -163,6 +163,26 @@ describe('postgres event store', () => {
     expect((await verifyChain(store)).failure).toBeNull();
   });
 
+  it('subscriptions at one position share one read of the log: the same parsed events, in order, to each', async () => {
+    const store = node({ fallbackPollMs: 60_000 });
+    const streamId = stream('shared-read');
+    const after = await store.headPosition();
+    const first = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    const second = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    await sleep(300); // both caught up and waiting
+    await store.append(streamId, [event('A'), event('B')], 'no_stream');
+    await first.waitFor(2, 5_000);
+    await second.waitFor(2, 5_000);
+    expect(first.events.map((e) => e.type)).toEqual(['A', 'B']);
+    // One query and one parse: the very same objects reached both.
+    expect(second.events[0]).toBe(first.events[0]);
+    expect(second.events[1]).toBe(first.events[1]);
+    // A subscription that starts later still reads from its own position.
+    const late = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    await late.waitFor(2, 5_000);
+    expect(late.events.map((e) => e.position)).toEqual(first.events.map((e) => e.position));
+  });
+
   it('keeps snapshots, the newer one winning, and lists them', async () => {
     const store = node();
     const streamId = stream('snapshot');

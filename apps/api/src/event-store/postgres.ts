@@ -81,6 +81,8 @@ const RELISTEN_MS = 100;
  * transaction that notifies nobody (another database's, a shared store's, or a node that died).
  */
 const HELD_BACK_MS = 20;
+/** How long a read waiting for its own appends to become readable waits before it looks again without a wake-up, in ms. */
+const HELD_BACK_WAIT_MS = 2;
 /** Streams whose last own revision the change signal remembers before it forgets them all. */
 const LOCAL_REVISIONS_KEPT = 10_000;
 
@@ -116,8 +118,37 @@ function visibleSql(columns: string): string {
       SELECT ${columns} FROM kamai.events e WHERE e.position > $1 AND e.transaction_id < h.xmin ORDER BY e.position LIMIT $2
     ) v ON true`;
 }
-const READ_ALL_SQL = visibleSql(EVENT_COLUMNS);
-const READ_CHAIN_SQL = visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`);
+// Named: each connection parses and plans them once (the hot reads, after every append).
+const READ_ALL_SQL = { name: 'kamai_read_all', text: visibleSql(EVENT_COLUMNS) };
+const READ_CHAIN_SQL = { name: 'kamai_read_chain', text: visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`) };
+const HEAD_SQL = {
+  name: 'kamai_head',
+  text: `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+    SELECT h.xmin::text AS horizon, (SELECT e.position FROM kamai.events e WHERE e.transaction_id < h.xmin ORDER BY e.position DESC LIMIT 1) AS position FROM h`,
+};
+const READ_STREAM_SQL = {
+  name: 'kamai_read_stream',
+  text: `SELECT ${EVENT_COLUMNS} FROM kamai.events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
+};
+
+/** A subscription's read: the events, and whether committed events lie beyond them, held back. */
+interface SubscriptionRead {
+  events: RecordedEvent[];
+  heldBack: boolean;
+}
+
+/** A subscription read shared by position: running (started after `wakes` wake-ups), and the one queued after it. */
+interface SharedRead {
+  running: Promise<SubscriptionRead>;
+  wakes: number;
+  next?: Promise<SubscriptionRead>;
+}
+
+/** The readable log's head and the line of running transactions it was read below. */
+interface VisibleHead {
+  horizon: bigint;
+  position: number;
+}
 
 /** The append, one statement in autocommit (postgres-schema.ts), prepared once per connection. */
 const APPEND = { name: 'kamai_append', text: 'SELECT actual, last_position, xid FROM kamai.append($1, $2, $3, $4, $5, $6, $7, $8)' };
@@ -146,6 +177,15 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
   #localRevisionsEpoch = 0;
   #localHead = 0;
   readonly #appendedListeners = new Set<(position: number) => void>();
+  /** The head query running, and the one that starts after it (#freshHead). */
+  #headRunning: Promise<VisibleHead> | null = null;
+  #headNext: Promise<VisibleHead> | null = null;
+  /** Subscription reads running by position, and the one queued after each (readForSubscription). */
+  readonly #subscriptionReads = new Map<number, SharedRead>();
+  /** Wake-ups so far (wakeSubscriptions): a shared read started since the last one is fresh for all. */
+  #wakes = 0;
+  /** Reads waiting for the line of running transactions to move (#moved). */
+  readonly #movedWaiters = new Set<() => void>();
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
     this.#connectionString = connectionString;
@@ -282,10 +322,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) throw new TypeError(`maxCount ${maxCount} must be a positive integer`);
     await this.#ready;
     // A stream's events are read as committed: its row lock orders its appends, so it has no gaps.
-    const { rows } = await this.#pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM kamai.events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
-      [streamId, from, maxCount ?? null],
-    );
+    const { rows } = await this.#pool.query<EventRow>({ ...READ_STREAM_SQL, values: [streamId, from, maxCount ?? null] });
     return rows.map(toRecordedEvent);
   }
 
@@ -301,32 +338,84 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
    * Rows below the line of running transactions. `ownWrites`: first wait until this process's
    * acknowledged appends are below it (another node's running append may hold it back for a moment).
    */
-  async #readVisible<Row extends EventRow>(sql: string, after: number, limit: number, ownWrites: boolean): Promise<{ rows: Row[]; committed: number }> {
+  async #readVisible<Row extends EventRow>(
+    sql: { name: string; text: string },
+    after: number,
+    limit: number,
+    ownWrites: boolean,
+  ): Promise<{ rows: Row[]; committed: number }> {
     await this.#ready;
+    // The appends acknowledged before this call: later ones need not hold it back.
+    const own = this.#ownXid;
     const until = Date.now() + OWN_WRITES_WAIT_MS;
     for (;;) {
-      const { rows } = await this.#pool.query<Row & { horizon: string; committed: string | null }>(sql, [after, limit]);
+      const { rows } = await this.#pool.query<Row & { horizon: string; committed: string | null }>({ ...sql, values: [after, limit] });
       const horizon = BigInt(rows[0]?.horizon ?? '0');
-      if (!ownWrites || this.#ownXid < horizon || Date.now() > until) {
+      if (!ownWrites || own < horizon || Date.now() > until) {
         return { rows: rows.filter((row) => row.position !== null), committed: Number(rows[0]?.committed ?? 0) };
       }
-      await delay(2);
+      await this.#moved();
     }
   }
 
   async headPosition(): Promise<number> {
     this.#assertOpen();
     await this.#ready;
+    const own = this.#ownXid;
     const until = Date.now() + OWN_WRITES_WAIT_MS;
     for (;;) {
-      const { rows } = await this.#pool.query<{ horizon: string; position: string | null }>(
-        `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-         SELECT h.xmin::text AS horizon, (SELECT e.position FROM kamai.events e WHERE e.transaction_id < h.xmin ORDER BY e.position DESC LIMIT 1) AS position FROM h`,
-      );
-      const row = rows[0]!;
-      if (this.#ownXid < BigInt(row.horizon) || Date.now() > until) return row.position === null ? 0 : Number(row.position);
-      await delay(2);
+      const head = await this.#freshHead();
+      if (own < head.horizon || Date.now() > until) return head.position;
+      await this.#moved();
     }
+  }
+
+  /**
+   * The readable head, read by a query that starts after this call: one query serves every caller
+   * that arrives while another runs (under load, dozens of answers a round trip name the head).
+   */
+  #freshHead(): Promise<VisibleHead> {
+    if (this.#headNext) return this.#headNext;
+    const running = this.#headRunning;
+    if (!running) return this.#readHead();
+    const next = running.then(
+      () => this.#readHead(),
+      () => this.#readHead(),
+    );
+    this.#headNext = next;
+    return next;
+  }
+
+  #readHead(): Promise<VisibleHead> {
+    this.#headNext = null;
+    const reading = this.#pool.query<{ horizon: string; position: string | null }>(HEAD_SQL).then(({ rows }) => {
+      const row = rows[0]!;
+      return { horizon: BigInt(row.horizon), position: row.position === null ? 0 : Number(row.position) };
+    });
+    this.#headRunning = reading;
+    const done = () => {
+      if (this.#headRunning === reading) this.#headRunning = null;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  /**
+   * Resolves when the line of running transactions may have moved: an own append or another node's
+   * notification, or after HELD_BACK_WAIT_MS (a transaction that notifies nobody, such as a
+   * throttle's or outbox's write).
+   */
+  #moved(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const waiters = this.#movedWaiters;
+      const timer = setTimeout(done, HELD_BACK_WAIT_MS);
+      function done(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      }
+      waiters.add(done);
+    });
   }
 
   /** The newest committed position, whether or not readers may see it yet. @internal */
@@ -339,9 +428,39 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
    * Rows for a subscription: no wait for own writes (it follows the log as it becomes readable), and
    * whether committed events lie beyond them, held back by a running transaction. @internal
    */
-  async readForSubscription(after: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
+  readForSubscription(after: number): Promise<SubscriptionRead> {
     // A LISTEN connection lost meanwhile is opened again (the fallback poll delivers until then).
     this.#listen().catch(() => {});
+    // One reader for the store: subscriptions at the same position (the read models' and the
+    // session cache's, woken by the same append) share one query and one parse of its rows. A read
+    // running since the last wake-up sees all that woke anyone; one that started before it may not,
+    // and the caller takes the next read instead, which starts after it and is shared the same way.
+    const shared = this.#subscriptionReads.get(after);
+    if (shared?.next) return shared.next;
+    if (shared?.wakes === this.#wakes) return shared.running;
+    if (shared) {
+      const next = shared.running.then(
+        () => this.#startSubscriptionRead(after),
+        () => this.#startSubscriptionRead(after),
+      );
+      shared.next = next;
+      return next;
+    }
+    return this.#startSubscriptionRead(after);
+  }
+
+  #startSubscriptionRead(after: number): Promise<SubscriptionRead> {
+    const running = this.#readSubscriptionRows(after);
+    const entry: SharedRead = { running, wakes: this.#wakes };
+    this.#subscriptionReads.set(after, entry);
+    const done = () => {
+      if (this.#subscriptionReads.get(after) === entry && !entry.next) this.#subscriptionReads.delete(after);
+    };
+    running.then(done, done);
+    return running;
+  }
+
+  async #readSubscriptionRows(after: number): Promise<SubscriptionRead> {
     const { rows, committed } = await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false);
     const events = rows.map(toRecordedEvent);
     return { events, heldBack: committed > (events.at(-1)?.position ?? after) };
@@ -358,6 +477,9 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
 
   /** Subscriptions look at the log now rather than at their next poll. */
   wakeSubscriptions(): void {
+    this.#wakes++;
+    // Reads held back by a running transaction look again too: this may have been its end.
+    for (const done of [...this.#movedWaiters]) done();
     for (const subscription of this.#subscriptions) subscription.wake();
   }
 
@@ -633,8 +755,4 @@ function assertPosition(after: number): void {
 /** The server process behind a connection (node-postgres keeps it from the start-up message). */
 function backendOf(client: pg.PoolClient): number | null {
   return (client as pg.PoolClient & { processID?: number | null }).processID ?? null;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
