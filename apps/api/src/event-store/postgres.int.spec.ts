@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chainHash, verifyChain } from './chain.ts';
+import { chainHash, chainRest, verifyChain } from './chain.ts';
 import { consume, describeEventStoreContract, event, sleep, stream } from './contract.ts';
 import { openPostgresEventStore, type PostgresEventStore } from './postgres.ts';
 import { createTestDatabase } from './postgres-testing.ts';
@@ -46,22 +46,23 @@ describe('postgres event store', () => {
     const subscription = reader.subscribeToAll({ after: before });
     const seen = consume(subscription, new Set([early, late]));
 
-    // Transaction 1 takes its position the way the store's append does, and stays open.
+    // Transaction 1 runs the store's own append statement inside a transaction that stays open.
     const slow = new pg.Client({ connectionString: database.url });
     clients.push(slow);
     await slow.connect();
     await slow.query('BEGIN');
-    const begun = await slow.query<{ first_position: string }>('SELECT first_position FROM kamai.begin_append($1, 1)', [early]);
-    const lowPosition = Number(begun.rows[0]!.first_position);
     const slowEvent = event('Credited', { paise: 100 });
     const data = JSON.stringify(slowEvent.data);
-    const hash = chainHash(null, { streamId: early, revision: 0, type: slowEvent.type, data, metadata: '{}' });
-    await slow.query(
-      `INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-       VALUES ($1, pg_current_xact_id(), $2, $3, 0, $4, $5::json, '{}', now(), $6, NULL)`,
-      [lowPosition, slowEvent.id, early, slowEvent.type, data, hash],
-    );
-    await slow.query(`INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES ($1, 0, $2, $3, pg_current_xact_id())`, [early, hash, lowPosition]);
+    const begun = await slow.query<{ last_position: string }>('SELECT last_position FROM kamai.append($1, $2, -1, $3, $4, $5, $6, $7)', [
+      early,
+      JSON.stringify(early),
+      [slowEvent.id],
+      [slowEvent.type],
+      [data],
+      ['{}'],
+      [chainRest(slowEvent.type, data, '{}')],
+    ]);
+    const lowPosition = Number(begun.rows[0]!.last_position);
 
     // Transaction 2, a whole append, takes a higher position and commits first.
     const fast = await writer.append(late, [event('Debited', { paise: 50 })], 'no_stream');
@@ -148,6 +149,38 @@ describe('postgres event store', () => {
     await admin.connect();
     await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
     await expect.poll(() => mine.externalVersion(), { timeout: 5_000 }).not.toBe(settled);
+  });
+
+  it('hashes in SQL exactly the bytes chain.ts hashes: non-ASCII text, escapes and quotes, in a batch', async () => {
+    const store = node();
+    const streamId = stream('chain-\u0924\u0947\u0930\u093e "\\ \u2028');
+    const odd = { name: '\u0930\u0941\u092a\u092f\u0947 \u20b9 "quoted" \\ back\nline \u2028 \ud83d\ude00', control: '\u0001' };
+    await store.append(streamId, [event('Opened', odd), event('Noted', { n: 2 }, { actor: '\u0905\u0928\u0941' }), event('Noted', odd)], 'no_stream');
+    await store.append(streamId, [event('Noted', odd)], 2);
+    const chained = (await store.readChain(0, 100_000)).filter((e) => e.streamId === streamId);
+    expect(chained.map((e) => e.revision)).toEqual([0, 1, 2, 3]);
+    for (const [i, e] of chained.entries()) expect(e.hash).toBe(chainHash(chained[i - 1]?.hash ?? null, e));
+    expect((await verifyChain(store)).failure).toBeNull();
+  });
+
+  it('subscriptions at one position share one read of the log: the same parsed events, in order, to each', async () => {
+    const store = node({ fallbackPollMs: 60_000 });
+    const streamId = stream('shared-read');
+    const after = await store.headPosition();
+    const first = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    const second = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    await sleep(300); // both caught up and waiting
+    await store.append(streamId, [event('A'), event('B')], 'no_stream');
+    await first.waitFor(2, 5_000);
+    await second.waitFor(2, 5_000);
+    expect(first.events.map((e) => e.type)).toEqual(['A', 'B']);
+    // One query and one parse: the very same objects reached both.
+    expect(second.events[0]).toBe(first.events[0]);
+    expect(second.events[1]).toBe(first.events[1]);
+    // A subscription that starts later still reads from its own position.
+    const late = consume(store.subscribeToAll({ after }), new Set([streamId]));
+    await late.waitFor(2, 5_000);
+    expect(late.events.map((e) => e.position)).toEqual(first.events.map((e) => e.position));
   });
 
   it('keeps snapshots, the newer one winning, and lists them', async () => {

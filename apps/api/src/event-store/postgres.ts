@@ -2,12 +2,13 @@
  * The event-store port on PostgreSQL, through node-postgres (`pg`): one log shared by any number of
  * API nodes. Tables and the append's first statement are in postgres-schema.ts.
  *
- * - Append: one transaction. `begin_append` waits for the stream's turn (a transaction lock, so a
- *   stream's appends run one at a time, also for a stream that does not exist yet), takes the
- *   transaction's id and its positions under a short lock, and reads the stream's revision and
- *   chain head; the revision is checked, the events are inserted with their chain hashes and the
- *   head moves, then COMMIT. The unique (stream_id, revision) is the backstop. Event ids are
- *   unique: a retry of a written append gets the original answer.
+ * - Append: one statement, `kamai.append` (postgres-schema.ts), in autocommit: one round trip. It
+ *   waits for the stream's turn (a transaction lock, so a stream's appends run one at a time, also
+ *   for a stream that does not exist yet), reads the stream's revision and chain head and checks the
+ *   expected revision, takes the transaction's id and its positions under a short lock, computes
+ *   the chain hashes over the bytes chain.ts hashes, inserts the events and moves the head. The
+ *   unique (stream_id, revision) is the backstop. Event ids are unique: a retry of a written
+ *   append gets the original answer.
  * - Gap-free reads: positions are taken before commit, so a transaction may commit after another
  *   with higher positions. Every read of the log (readAll, subscriptions, headPosition, the chain)
  *   keeps only events whose transaction id is below the oldest transaction still running (Emmett's
@@ -54,7 +55,7 @@ import {
   type CheckpointStore,
   type LedgerCheckpoint,
   type LogLink,
-  chainHash,
+  chainRest,
   computedLogHead,
 } from './chain.ts';
 import { CHANNEL, SCHEMA_SQL } from './postgres-schema.ts';
@@ -80,6 +81,8 @@ const RELISTEN_MS = 100;
  * transaction that notifies nobody (another database's, a shared store's, or a node that died).
  */
 const HELD_BACK_MS = 20;
+/** How long a read waiting for its own appends to become readable waits before it looks again without a wake-up, in ms. */
+const HELD_BACK_WAIT_MS = 2;
 /** Streams whose last own revision the change signal remembers before it forgets them all. */
 const LOCAL_REVISIONS_KEPT = 10_000;
 
@@ -115,18 +118,42 @@ function visibleSql(columns: string): string {
       SELECT ${columns} FROM kamai.events e WHERE e.position > $1 AND e.transaction_id < h.xmin ORDER BY e.position LIMIT $2
     ) v ON true`;
 }
-const READ_ALL_SQL = visibleSql(EVENT_COLUMNS);
-const READ_CHAIN_SQL = visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`);
+// Named: each connection parses and plans them once (the hot reads, after every append).
+const READ_ALL_SQL = { name: 'kamai_read_all', text: visibleSql(EVENT_COLUMNS) };
+const READ_CHAIN_SQL = { name: 'kamai_read_chain', text: visibleSql(`${EVENT_COLUMNS}, e.hash, e.prev_hash`) };
+const HEAD_SQL = {
+  name: 'kamai_head',
+  text: `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+    SELECT h.xmin::text AS horizon, (SELECT e.position FROM kamai.events e WHERE e.transaction_id < h.xmin ORDER BY e.position DESC LIMIT 1) AS position FROM h`,
+};
+const READ_STREAM_SQL = {
+  name: 'kamai_read_stream',
+  text: `SELECT ${EVENT_COLUMNS} FROM kamai.events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
+};
 
-const INSERT_SQL = `WITH inserted AS (
-    INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-    SELECT u.p, pg_current_xact_id(), u.id, $1, u.r, u.t, u.d::json, u.m::json, now(), u.h, u.ph
-    FROM unnest($2::bigint[], $3::uuid[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(p, id, r, t, d, m, h, ph)
-  ), head AS (
-    INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES ($1, $10, $11, $12, pg_current_xact_id())
-    ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id
-  )
-  SELECT pg_notify('${CHANNEL}', $12::text)`;
+/** A subscription's read: the events, and whether committed events lie beyond them, held back. */
+interface SubscriptionRead {
+  events: RecordedEvent[];
+  heldBack: boolean;
+}
+
+/** A subscription read shared by position: running (started after `wakes` wake-ups), and the one queued after it. */
+interface SharedRead {
+  running: Promise<SubscriptionRead>;
+  wakes: number;
+  next?: Promise<SubscriptionRead>;
+}
+
+/** The readable log's head and the line of running transactions it was read below. */
+interface VisibleHead {
+  horizon: bigint;
+  position: number;
+}
+
+/** The append, one statement in autocommit (postgres-schema.ts), prepared once per connection. */
+const APPEND = { name: 'kamai_append', text: 'SELECT actual, last_position, xid FROM kamai.append($1, $2, $3, $4, $5, $6, $7, $8)' };
+/** The expected revisions that are not a number, as kamai.append's p_expected takes them. */
+const EXPECTED_CODE = { no_stream: -1, any: -2, stream_exists: -3 } as const;
 
 export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSignal, SubscriptionWake, ChainSource, CheckpointStore {
   /** No synchronous reads: every read is a round trip. */
@@ -150,6 +177,15 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
   #localRevisionsEpoch = 0;
   #localHead = 0;
   readonly #appendedListeners = new Set<(position: number) => void>();
+  /** The head query running, and the one that starts after it (#freshHead). */
+  #headRunning: Promise<VisibleHead> | null = null;
+  #headNext: Promise<VisibleHead> | null = null;
+  /** Subscription reads running by position, and the one queued after each (readForSubscription). */
+  readonly #subscriptionReads = new Map<number, SharedRead>();
+  /** Wake-ups so far (wakeSubscriptions): a shared read started since the last one is fresh for all. */
+  #wakes = 0;
+  /** Reads waiting for the line of running transactions to move (#moved). */
+  readonly #movedWaiters = new Set<() => void>();
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
     this.#connectionString = connectionString;
@@ -201,63 +237,29 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     | { kind: 'created-meanwhile' }
     | { kind: 'duplicate-id'; eventId: string }
   > {
-    const client = await this.#pool.connect();
-    let broken: unknown;
     try {
-      await client.query('BEGIN');
-      try {
-        const begun = await client.query<{ first_position: string; xid: string; last_revision: string | null; last_hash: string | null }>(
-          'SELECT first_position, xid, last_revision, last_hash FROM kamai.begin_append($1, $2)',
-          [streamId, events.length],
-        );
-        const row = begun.rows[0]!;
-        const actual = row.last_revision === null ? -1 : Number(row.last_revision);
-        if (!satisfiesExpected(expected, actual)) {
-          await client.query('ROLLBACK');
-          return { kind: 'conflict', actual };
-        }
-        const first = Number(row.first_position);
-        let prev = row.last_hash;
-        const columns = { positions: [] as number[], revisions: [] as number[], hashes: [] as string[], prevs: [] as Array<string | null> };
-        for (const [i, e] of events.entries()) {
-          const revision = actual + 1 + i;
-          const hash = chainHash(prev, { streamId, revision, type: e.type, data: e.data, metadata: e.metadata });
-          columns.positions.push(first + i);
-          columns.revisions.push(revision);
-          columns.hashes.push(hash);
-          columns.prevs.push(prev);
-          prev = hash;
-        }
-        const lastRevision = actual + events.length;
-        const lastPosition = first + events.length - 1;
-        await client.query(INSERT_SQL, [
+      const { rows } = await this.#pool.query<{ actual: string; last_position: string | null; xid: string | null }>({
+        ...APPEND,
+        values: [
           streamId,
-          columns.positions,
+          JSON.stringify(streamId),
+          typeof expected === 'number' ? expected : EXPECTED_CODE[expected],
           events.map((e) => e.id),
-          columns.revisions,
           events.map((e) => e.type),
           events.map((e) => e.data),
           events.map((e) => e.metadata),
-          columns.hashes,
-          columns.prevs,
-          lastRevision,
-          prev,
-          lastPosition,
-        ]);
-        await client.query('COMMIT');
-        return { kind: 'written', result: { nextExpectedRevision: lastRevision, position: lastPosition }, xid: BigInt(row.xid) };
-      } catch (error) {
-        await client.query('ROLLBACK');
-        if (isUniqueViolation(error, 'events_stream_id_revision_key')) return { kind: 'created-meanwhile' };
-        if (isUniqueViolation(error, 'events_event_id_key')) return { kind: 'duplicate-id', eventId: duplicatedId(error) ?? events[0]!.id };
-        throw error;
-      }
+          // The chain's input after the revision (chain.ts); the function hashes it after the previous hash.
+          events.map((e) => chainRest(e.type, e.data, e.metadata)),
+        ],
+      });
+      const row = rows[0]!;
+      const actual = Number(row.actual);
+      if (row.last_position === null) return { kind: 'conflict', actual };
+      return { kind: 'written', result: { nextExpectedRevision: actual + events.length, position: Number(row.last_position) }, xid: BigInt(row.xid!) };
     } catch (error) {
-      broken = error;
+      if (isUniqueViolation(error, 'events_stream_id_revision_key')) return { kind: 'created-meanwhile' };
+      if (isUniqueViolation(error, 'events_event_id_key')) return { kind: 'duplicate-id', eventId: duplicatedId(error) ?? events[0]!.id };
       throw error;
-    } finally {
-      // A connection that failed mid-transaction is closed rather than handed to the next append.
-      client.release(broken instanceof Error ? broken : undefined);
     }
   }
 
@@ -320,10 +322,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) throw new TypeError(`maxCount ${maxCount} must be a positive integer`);
     await this.#ready;
     // A stream's events are read as committed: its row lock orders its appends, so it has no gaps.
-    const { rows } = await this.#pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM kamai.events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
-      [streamId, from, maxCount ?? null],
-    );
+    const { rows } = await this.#pool.query<EventRow>({ ...READ_STREAM_SQL, values: [streamId, from, maxCount ?? null] });
     return rows.map(toRecordedEvent);
   }
 
@@ -339,32 +338,84 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
    * Rows below the line of running transactions. `ownWrites`: first wait until this process's
    * acknowledged appends are below it (another node's running append may hold it back for a moment).
    */
-  async #readVisible<Row extends EventRow>(sql: string, after: number, limit: number, ownWrites: boolean): Promise<{ rows: Row[]; committed: number }> {
+  async #readVisible<Row extends EventRow>(
+    sql: { name: string; text: string },
+    after: number,
+    limit: number,
+    ownWrites: boolean,
+  ): Promise<{ rows: Row[]; committed: number }> {
     await this.#ready;
+    // The appends acknowledged before this call: later ones need not hold it back.
+    const own = this.#ownXid;
     const until = Date.now() + OWN_WRITES_WAIT_MS;
     for (;;) {
-      const { rows } = await this.#pool.query<Row & { horizon: string; committed: string | null }>(sql, [after, limit]);
+      const { rows } = await this.#pool.query<Row & { horizon: string; committed: string | null }>({ ...sql, values: [after, limit] });
       const horizon = BigInt(rows[0]?.horizon ?? '0');
-      if (!ownWrites || this.#ownXid < horizon || Date.now() > until) {
+      if (!ownWrites || own < horizon || Date.now() > until) {
         return { rows: rows.filter((row) => row.position !== null), committed: Number(rows[0]?.committed ?? 0) };
       }
-      await delay(2);
+      await this.#moved();
     }
   }
 
   async headPosition(): Promise<number> {
     this.#assertOpen();
     await this.#ready;
+    const own = this.#ownXid;
     const until = Date.now() + OWN_WRITES_WAIT_MS;
     for (;;) {
-      const { rows } = await this.#pool.query<{ horizon: string; position: string | null }>(
-        `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-         SELECT h.xmin::text AS horizon, (SELECT e.position FROM kamai.events e WHERE e.transaction_id < h.xmin ORDER BY e.position DESC LIMIT 1) AS position FROM h`,
-      );
-      const row = rows[0]!;
-      if (this.#ownXid < BigInt(row.horizon) || Date.now() > until) return row.position === null ? 0 : Number(row.position);
-      await delay(2);
+      const head = await this.#freshHead();
+      if (own < head.horizon || Date.now() > until) return head.position;
+      await this.#moved();
     }
+  }
+
+  /**
+   * The readable head, read by a query that starts after this call: one query serves every caller
+   * that arrives while another runs (under load, dozens of answers a round trip name the head).
+   */
+  #freshHead(): Promise<VisibleHead> {
+    if (this.#headNext) return this.#headNext;
+    const running = this.#headRunning;
+    if (!running) return this.#readHead();
+    const next = running.then(
+      () => this.#readHead(),
+      () => this.#readHead(),
+    );
+    this.#headNext = next;
+    return next;
+  }
+
+  #readHead(): Promise<VisibleHead> {
+    this.#headNext = null;
+    const reading = this.#pool.query<{ horizon: string; position: string | null }>(HEAD_SQL).then(({ rows }) => {
+      const row = rows[0]!;
+      return { horizon: BigInt(row.horizon), position: row.position === null ? 0 : Number(row.position) };
+    });
+    this.#headRunning = reading;
+    const done = () => {
+      if (this.#headRunning === reading) this.#headRunning = null;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  /**
+   * Resolves when the line of running transactions may have moved: an own append or another node's
+   * notification, or after HELD_BACK_WAIT_MS (a transaction that notifies nobody, such as a
+   * throttle's or outbox's write).
+   */
+  #moved(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const waiters = this.#movedWaiters;
+      const timer = setTimeout(done, HELD_BACK_WAIT_MS);
+      function done(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      }
+      waiters.add(done);
+    });
   }
 
   /** The newest committed position, whether or not readers may see it yet. @internal */
@@ -377,9 +428,39 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
    * Rows for a subscription: no wait for own writes (it follows the log as it becomes readable), and
    * whether committed events lie beyond them, held back by a running transaction. @internal
    */
-  async readForSubscription(after: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
+  readForSubscription(after: number): Promise<SubscriptionRead> {
     // A LISTEN connection lost meanwhile is opened again (the fallback poll delivers until then).
     this.#listen().catch(() => {});
+    // One reader for the store: subscriptions at the same position (the read models' and the
+    // session cache's, woken by the same append) share one query and one parse of its rows. A read
+    // running since the last wake-up sees all that woke anyone; one that started before it may not,
+    // and the caller takes the next read instead, which starts after it and is shared the same way.
+    const shared = this.#subscriptionReads.get(after);
+    if (shared?.next) return shared.next;
+    if (shared?.wakes === this.#wakes) return shared.running;
+    if (shared) {
+      const next = shared.running.then(
+        () => this.#startSubscriptionRead(after),
+        () => this.#startSubscriptionRead(after),
+      );
+      shared.next = next;
+      return next;
+    }
+    return this.#startSubscriptionRead(after);
+  }
+
+  #startSubscriptionRead(after: number): Promise<SubscriptionRead> {
+    const running = this.#readSubscriptionRows(after);
+    const entry: SharedRead = { running, wakes: this.#wakes };
+    this.#subscriptionReads.set(after, entry);
+    const done = () => {
+      if (this.#subscriptionReads.get(after) === entry && !entry.next) this.#subscriptionReads.delete(after);
+    };
+    running.then(done, done);
+    return running;
+  }
+
+  async #readSubscriptionRows(after: number): Promise<SubscriptionRead> {
     const { rows, committed } = await this.#readVisible<EventRow>(READ_ALL_SQL, after, SUBSCRIPTION_BATCH, false);
     const events = rows.map(toRecordedEvent);
     return { events, heldBack: committed > (events.at(-1)?.position ?? after) };
@@ -396,6 +477,9 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
 
   /** Subscriptions look at the log now rather than at their next poll. */
   wakeSubscriptions(): void {
+    this.#wakes++;
+    // Reads held back by a running transaction look again too: this may have been its end.
+    for (const done of [...this.#movedWaiters]) done();
     for (const subscription of this.#subscriptions) subscription.wake();
   }
 
@@ -671,8 +755,4 @@ function assertPosition(after: number): void {
 /** The server process behind a connection (node-postgres keeps it from the start-up message). */
 function backendOf(client: pg.PoolClient): number | null {
   return (client as pg.PoolClient & { processID?: number | null }).processID ?? null;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
