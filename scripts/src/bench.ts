@@ -215,6 +215,11 @@ await part('waiting', async () => {
     peer: `${s(r.none)} with none; target 0.9×`,
     ratio: `${x(r.many.median, r.none.median)} (rounds ${ratios.min.toFixed(2)}–${ratios.max.toFixed(2)})`,
   });
+  // CPU per answer moves less than answers a second when other work shares the machine.
+  if (r.cpu) {
+    const us = (f: { min: number; median: number; max: number }) => range(f, ' µs');
+    rows.push({ what: `CPU per answer, all threads of the API: ${UNPAID} unpaid each, median (min–max)`, figure: us(r.cpu.many), peer: `${us(r.cpu.none)} with none`, ratio: x(r.cpu.many.median, r.cpu.none.median) });
+  }
 });
 
 // ---- Rebuild: scripts/src/bench/rebuild.ts ----

@@ -90,4 +90,23 @@ describe('waiting withdrawals (issue 39): what the state keeps of them costs O(1
     apply(reversed);
     expect(state.withdrawals.paid.has('w0')).toBe(false);
   });
+  it('keeps 500 pending requests in a snapshot of under 48 KB that loads back to the same records', () => {
+    const { state, apply } = waiting(500);
+    // One batched, one paid, one with tax withheld and a bank destination: every field a record can hold.
+    apply(decideWithdrawals({ type: 'MarkWithdrawalProcessing', data: { withdrawalId: 'w1', batchId: 'b1', by: 'f2' }, now }, state));
+    apply(decideWithdrawals({ type: 'MarkWithdrawalPaid', data: { withdrawalId: 'w0', reference: 'UTR0', by: 'f2', notificationId: 'p0' }, now }, state));
+    const bank = { kind: 'bank', accountNumber: '123456784321', ifsc: 'HDFC0001234', holderName: 'Asha Rao' } as const;
+    const rules = [{ code: 'T', label: 'T', rateWithPanBasisPoints: 100, rateWithoutPanBasisPoints: 100, perPaymentThresholdPaise: 1, perYearThresholdPaise: 1, appliesTo: ['adjustment' as const] }];
+    apply([credit({ entryId: 'c2', amountPaise: 1_000_000, kind: 'adjustment', params: { reason: 'float' }, by: 'f1', now })]);
+    apply(decideWithdrawals({ type: 'RequestWithdrawal', data: { withdrawalId: 'wt', entryId: 'ht', notificationId: 'nt', amountPaise: 1_000_000, destination: bank, taxRules: rules }, now }, state));
+    expect(state.withdrawals.byId.get('wt')?.taxes?.length).toBe(1);
+    const snapshot = JSON.stringify(userSnapshot.save(state));
+    // As records with their property names and destination each, 500 pending ones took some 120 KB.
+    expect(snapshot.length).toBeLessThan(48 * 1024);
+    const restored = userSnapshot.load(JSON.parse(snapshot));
+    expect([...restored.withdrawals.byId]).toEqual([...state.withdrawals.byId]);
+    expect(restored.withdrawals.open).toEqual(state.withdrawals.open);
+    expect(restored.withdrawals.lastDestination).toEqual(bank);
+    expect(JSON.stringify(userSnapshot.save(restored))).toBe(snapshot);
+  });
 });
