@@ -187,6 +187,10 @@ const MATRIX: Row[] = [
   ['GET', '/api/admin/ledger/tax/:quarter/certificates', 'finance', 400],
   ['GET', '/api/tax-summary', 'signedIn', 200],
   ['GET', '/api/admin/ledger/balances', 'finance', 200],
+  // The sign-in form's post: the matrix's empty body is refused, and the refusal sends the browser back to /login.
+  ['POST', '/api/auth/login/form', 'public', 303],
+  // /login with the sign-in form drawn in (signed out) or the plain page (signed in); only with a built web app.
+  ['GET', '/login', 'public', 200, { optional: true }],
 ];
 
 const ROLES: Record<Exclude<Caller, 'anonymous'>, Role[]> = {

@@ -1,5 +1,6 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { LANGUAGE_COOKIE } from '@kamai/contracts';
 
 /**
  * Every text the app shows goes through i18next (react-i18next's `useTranslation(namespace)`).
@@ -57,8 +58,26 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** The remembered choice, else the browser's first preference that we speak, else English. */
+/**
+ * The choice in a cookie too, which the server reads to draw /login's form in the same language
+ * (docs/first-screen.md); the form's own language switch sets it there.
+ */
+function rememberForServer(language: Language): void {
+  if (typeof document === 'undefined') return;
+  const secure = globalThis.location?.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax${secure}`;
+}
+
+function cookieLanguage(): Language | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const value = document.cookie.split('; ').find((pair) => pair.startsWith(`${LANGUAGE_COOKIE}=`))?.slice(LANGUAGE_COOKIE.length + 1);
+  return isLanguage(value) ? value : undefined;
+}
+
+/** The choice the server's form was drawn in (its cookie), else the remembered one, else the browser's first preference that we speak, else English. */
 export function initialLanguage(): Language {
+  const drawnIn = cookieLanguage();
+  if (drawnIn) return drawnIn;
   try {
     const stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
     if (isLanguage(stored)) return stored;
@@ -75,6 +94,7 @@ export function initialLanguage(): Language {
 
 /** Switches the app's language, remembers it on this device and marks the document for screen readers. */
 export async function setLanguage(language: Language): Promise<void> {
+  rememberForServer(language);
   try {
     globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
@@ -88,12 +108,15 @@ i18n.on('languageChanged', (language) => {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 });
 
+const startLanguage = initialLanguage();
+rememberForServer(startLanguage);
+
 /** Resolves once the init has run and these namespaces of the current language are in. */
 export const initialized = i18n
   .use(localeFiles)
   .use(initReactI18next)
   .init({
-    lng: initialLanguage(),
+    lng: startLanguage,
     supportedLngs: LANGUAGES,
     // Every key exists in both languages (locales.unit.spec.ts), so a Hindi reader never needs the
     // English files: no fallback language to fetch alongside.
