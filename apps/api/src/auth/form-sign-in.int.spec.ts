@@ -77,6 +77,10 @@ describe('POST /api/auth/login/form', () => {
     expect(sessionCookie(forged.headers)).toBeUndefined();
     const unmarked = await postForm(server.client(), { mobile: user.mobile, password: 'form-pass1' }, { origin: '' });
     expect(unmarked.status).toBe(403);
+    // The app's own page posts with Origin `null` (its no-referrer policy) and says same-origin.
+    const own = await postForm(server.client(), { mobile: user.mobile, password: 'form-pass1' }, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(own.status).toBe(303);
+    expect(own.headers.get('location')).toBe('/');
   });
 });
 
@@ -103,10 +107,11 @@ describe('GET /login drawn by the server', () => {
     expect(chosen.body).toContain('data-language="en"');
   });
 
-  it('switches language without the app: ?lang= is remembered in the app’s cookie and the page asked for again', async () => {
-    const switched = await page(server.client(), '/login?lang=hi&redirect=%2Fwallet');
-    expect(switched.status).toBe(303);
-    expect(switched.headers.get('location')).toBe('/login?redirect=%2Fwallet');
+  it('switches language without the app: ?lang= draws the page in it and tells the app’s cookie', async () => {
+    const switched = await page(server.client(), '/login?lang=hi&redirect=%2Fwallet', { cookie: 'kamai_lang=en' });
+    expect(switched.status).toBe(200);
+    expect(switched.body).toContain('data-language="hi"');
+    expect(switched.body).toContain('name="redirect" value="/wallet"');
     expect(switched.headers.getSetCookie().find((line) => line.startsWith('kamai_lang='))).toMatch(/^kamai_lang=hi;.*Path=\//);
   });
 

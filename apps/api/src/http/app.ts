@@ -1,4 +1,4 @@
-import { type HealthBody, LANGUAGE_COOKIE, msg, safeRedirect } from '@kamai/contracts';
+import { type HealthBody, LANGUAGE_COOKIE, msg } from '@kamai/contracts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -171,14 +171,11 @@ function mountWebApp(app: Hono<AppEnv>, dist: string, config: AppDeps['config'])
   // /login for a signed-out reader: the sign-in form drawn into the page, usable before the app's
   // script has come on a slow network (first-screen.ts, docs/first-screen.md).
   app.get('/login', async (c, next) => {
-    const language = askedLanguage(c);
-    if (language) {
-      // The form's language switch, before the app runs: remembered as the app remembers it.
-      setCookie(c, LANGUAGE_COOKIE, language, { path: '/', sameSite: 'Lax', secure: isHttps(c), maxAge: 365 * 24 * 60 * 60 });
-      const redirect = safeRedirect(c.req.query('redirect'));
-      return c.redirect(redirect ? `/login?${new URLSearchParams({ redirect })}` : '/login', 303);
-    }
     if (!signInScreens || c.var.user) return next();
+    // The form's language switch (`?lang=hi`), before the app runs: told to the app's cookie too
+    // (the app reads the choice from the URL, web i18n/index.ts).
+    const language = askedLanguage(c);
+    if (language) setCookie(c, LANGUAGE_COOKIE, language, { path: '/', sameSite: 'Lax', secure: isHttps(c), maxAge: 365 * 24 * 60 * 60 });
     return servePage(c, withSignInForm(html, signInScreens, c));
   });
   app.get('*', (c) => servePage(c, html));

@@ -17,8 +17,10 @@ export function readSignInScreens(dist: string): SignInScreens | null {
 
 const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
 
-/** The app's choice on this device (its cookie), else the browser's first preference we speak, else English: as the app decides. */
+/** The form's switch (`?lang=`), else the app's choice on this device (its cookie), else the browser's first preference we speak, else English. */
 export function readerLanguage(c: Context<AppEnv>): Language {
+  const asked = askedLanguage(c);
+  if (asked) return asked;
   const chosen = getCookie(c, LANGUAGE_COOKIE);
   if (isLanguage(chosen)) return chosen;
   for (const tag of (c.req.header('accept-language') ?? '').split(',')) {

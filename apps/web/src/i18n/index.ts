@@ -59,8 +59,8 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /**
- * The choice in a cookie too, which the server reads to draw /login's form in the same language
- * (docs/first-screen.md); the form's own language switch sets it there.
+ * The choice in a cookie too, which the server reads to draw /login's form in the language the app
+ * will speak (docs/first-screen.md).
  */
 function rememberForServer(language: Language): void {
   if (typeof document === 'undefined') return;
@@ -74,16 +74,27 @@ function cookieLanguage(): Language | undefined {
   return isLanguage(value) ? value : undefined;
 }
 
-/** The choice the server's form was drawn in (its cookie), else the remembered one, else the browser's first preference that we speak, else English. */
+/** The language the server's sign-in form was switched to before the app ran (`/login?lang=hi`): the newest choice. */
+function askedInUrl(): Language | undefined {
+  const asked = new URLSearchParams(globalThis.location?.search ?? '').get('lang');
+  return isLanguage(asked) ? asked : undefined;
+}
+
+/**
+ * A choice made on the server's form (?lang=), else the remembered one, else the one the server was
+ * told (its cookie), else the browser's first preference that we speak, else English.
+ */
 export function initialLanguage(): Language {
-  const drawnIn = cookieLanguage();
-  if (drawnIn) return drawnIn;
+  const asked = askedInUrl();
+  if (asked) return asked;
   try {
     const stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
     if (isLanguage(stored)) return stored;
   } catch {
     // Storage can be blocked (private mode); fall back to the browser's preference.
   }
+  const told = cookieLanguage();
+  if (told) return told;
   const preferred = globalThis.navigator?.languages ?? [];
   for (const tag of preferred) {
     const base = tag.toLowerCase().split('-')[0];
@@ -110,6 +121,13 @@ i18n.on('languageChanged', (language) => {
 
 const startLanguage = initialLanguage();
 rememberForServer(startLanguage);
+if (askedInUrl()) {
+  try {
+    globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, startLanguage);
+  } catch {
+    // Not remembered on this device: the cookie still is.
+  }
+}
 
 /** Resolves once the init has run and these namespaces of the current language are in. */
 export const initialized = i18n
