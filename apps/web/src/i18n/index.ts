@@ -127,6 +127,10 @@ if (askedInUrl()) {
   } catch {
     // Not remembered on this device: the cookie still is.
   }
+  // Taken: a reload or a shared link must not undo a later choice made in the app.
+  const url = new URL(globalThis.location.href);
+  url.searchParams.delete('lang');
+  globalThis.history.replaceState(globalThis.history.state, '', url);
 }
 
 /** Resolves once the init has run and these namespaces of the current language are in. */
