@@ -1,8 +1,11 @@
-import { defineConfig } from 'vite';
+import { defineConfig, runnerImport } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type * as SignInPage from './src/first-screen/signInPage.ts';
 
 // The API serves the built app from the same origin, so every fetch is a relative URL; in `vite dev`
 // the proxy gives the same picture with the API on its default port.
@@ -72,6 +75,26 @@ function preloadFirstScreen(): Plugin {
   };
 }
 
+/**
+ * The sign-in screen as HTML in each language (first-screen/signInPage.ts), for the API to serve inside
+ * `/login`'s page: usable before the app's script has come (docs/first-screen.md).
+ */
+function signInHtml(): Plugin {
+  const texts = (language: string, namespace: string) =>
+    JSON.parse(readFileSync(new URL(`./src/locales/${language}/${namespace}.json`, import.meta.url), 'utf8')) as Parameters<typeof SignInPage.signInPage>[1];
+  return {
+    name: 'kamai-sign-in-html',
+    apply: 'build',
+    async generateBundle() {
+      // Through Vite's module runner: the page's module imports the contracts' TypeScript, which Node's
+      // own loader (the config's) does not take.
+      const { module } = await runnerImport<typeof SignInPage>(fileURLToPath(new URL('./src/first-screen/signInPage.ts', import.meta.url)), { configFile: false, logLevel: 'warn' });
+      const pages = Object.fromEntries((['en', 'hi'] as const).map((language) => [language, module.signInPage(language, texts(language, 'common'), texts(language, 'auth'))]));
+      this.emitFile({ type: 'asset', fileName: module.FIRST_SCREEN_FILE, source: JSON.stringify(pages) });
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias: preactCompat },
   plugins: [
@@ -88,6 +111,7 @@ export default defineConfig({
     react({ refreshExclude: /./ }),
     tailwindcss(),
     preloadFirstScreen(),
+    signInHtml(),
   ],
   build: {
     rolldownOptions: {

@@ -3,6 +3,7 @@ import { Consent } from './privacy.ts';
 import { InviteCodeInput } from './invitations.ts';
 import { noControlCharacters } from './text.ts';
 import { refusal } from './refusal.ts';
+import type { ErrorCode } from './errors.ts';
 
 /** The rules and messages shared by the forms and the API. */
 export const MESSAGES = {
@@ -177,3 +178,10 @@ export function deviceLabel(userAgent: string | null | undefined): string {
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? system ?? UNKNOWN_DEVICE;
 }
+
+/**
+ * The refusals of the form sign-in (POST /api/auth/login/form) that send the reader back to
+ * `/login?error=<code>`, where the form says them in the catalogue's words (docs/first-screen.md).
+ */
+export const LOGIN_FORM_ERRORS = ['invalid_credentials', 'too_many_attempts', 'validation_failed'] as const satisfies readonly ErrorCode[];
+export type LoginFormError = (typeof LOGIN_FORM_ERRORS)[number];

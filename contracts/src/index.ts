@@ -40,3 +40,5 @@ export * from './statements.ts';
 export * from './tax-returns.ts';
 export * from './balance-warnings.ts';
 export * from './bank-files.ts';
+export * from './redirect.ts';
+export * from './first-screen.ts';

@@ -308,7 +308,7 @@ const MIN_TARGET = 44;
  * height is the line's), a native control that is visually hidden (1 px; its label is measured),
  * and what is disabled.
  */
-function offenders(page: Page, width: number) {
+export function offenders(page: Page, width: number) {
   return page.evaluate(
     ({ width, min }) => {
       const selector = [
@@ -517,7 +517,11 @@ const accountOf = (role: Exclude<Role, 'guest'>): TestAccount => ({ worker, revi
 
 /** Switches the app's language on this device (kept across navigations), as the switch on Profile does. */
 async function chooseLanguage(page: Page, language: Language): Promise<void> {
-  await page.evaluate((lang) => localStorage.setItem('kamai.language', lang), language);
+  // Both places the app keeps it: the server draws /login's form in the cookie's language.
+  await page.evaluate((lang) => {
+    localStorage.setItem('kamai.language', lang);
+    document.cookie = `kamai_lang=${lang}; path=/`;
+  }, language);
 }
 
 /** One file's part of the walk: a role's screens, or those of them `screens` keeps. */

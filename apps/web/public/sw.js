@@ -56,8 +56,10 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          // The shell is the same for every path (client routing): keep the newest under '/'.
-          if (response.ok) {
+          // The shell is the same for every path (client routing): keep the newest under '/'. Not
+          // /login's: it carries the sign-in form the server drew (docs/first-screen.md), which an
+          // offline visit to another screen must not show.
+          if (response.ok && url.pathname !== '/login') {
             const copy = response.clone();
             void caches.open(CACHE).then((cache) => cache.put('/', copy));
           }

@@ -14,6 +14,7 @@ import { followSignedInUser } from './lib/session.ts';
 import { registerServiceWorker } from './lib/serviceWorker.ts';
 import { afterFirstScreen, firstScreenShown } from './lib/afterFirstScreen.ts';
 import { gateNavigations } from './lib/historyStep.ts';
+import { dropDrawnForm } from './first-screen/takeover.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
@@ -45,6 +46,11 @@ gateNavigations(router.history);
 const stopWatching = router.subscribe('onRendered', () => {
   stopWatching();
   firstScreenShown();
+});
+// The sign-in form the server drew into /login is LoginScreen's to take over; on any other screen (a
+// signed-in reader sent on from /login) it goes once that screen has rendered.
+router.subscribe('onRendered', ({ toLocation }) => {
+  if (toLocation.pathname !== '/login') dropDrawnForm();
 });
 // Should no match ever render (a screen that keeps loading), toasts and the service worker still come.
 window.addEventListener('load', () => setTimeout(firstScreenShown, 5000), { once: true });

@@ -106,12 +106,15 @@ async function throttle(session: PuppeteerCdpSession, noHttpCache: boolean): Pro
 
 /** When each screen counts as there, tested in the page on every DOM change (page code as a string). */
 const READY = {
-  // The sign-in form drawn and live: mobile and password fields and an enabled submit button.
+  // The sign-in form drawn and live: mobile and password fields and an enabled submit button, shown
+  // and styled (the stylesheet has come: the button is its 48 px, not the browser's own; a form the
+  // server drew into the page is in the DOM before it is drawn).
   login: `(() => {
     const mobile = document.querySelector('main input[type="tel"], main input[inputmode="numeric"]');
     const password = document.querySelector('main input[type="password"]');
     const button = document.querySelector('main button[type="submit"]');
-    return Boolean(mobile && password && button && !mobile.disabled && !button.disabled);
+    return Boolean(mobile && password && button && !mobile.disabled && !button.disabled) &&
+      mobile.checkVisibility() && button.getBoundingClientRect().height >= 44;
   })()`,
   // Home's three task categories, each with its number of tasks (the tasks have been read).
   home: `document.querySelectorAll('[data-testid="category-count"]').length === 3`,
@@ -199,12 +202,16 @@ export async function benchSlowNetwork(options: { runs?: number; peer?: string }
             if (visit.cookies.length > 0) await context.setCookie(...visit.cookies.map((cookie) => ({ ...cookie, domain: '127.0.0.1', path: '/' })));
             await page.evaluateOnNewDocument(`
               const ready = () => ${READY[visit.screen]};
-              const observer = new MutationObserver(() => {
+              const check = () => {
                 if (globalThis.screenReadyAt !== undefined || !ready()) return;
                 observer.disconnect();
+                document.removeEventListener('load', check, true);
                 requestAnimationFrame(() => { globalThis.screenReadyAt = performance.now(); });
-              });
+              };
+              const observer = new MutationObserver(check);
               observer.observe(document, { childList: true, subtree: true, attributes: true });
+              // A stylesheet's arrival changes no node: its load event (captured, it does not bubble) checks too.
+              document.addEventListener('load', check, true);
             `);
             await throttle(await page.createCDPSession(), true);
             await timeVisit(page, `${web.baseUrl}${visit.path}`, visit.screen, visit.cold);

@@ -1,6 +1,7 @@
-import { LoginRequest, RegisterRequest, type ServerMessageKey, msg } from '@kamai/contracts';
+import { LOGIN_FORM_ERRORS, LoginRequest, RegisterRequest, type ServerMessageKey, msg, safeRedirect } from '@kamai/contracts';
 import { type UserRow, findUserById, findUserByMobile, toUserBody } from '@kamai/projections';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import * as v from 'valibot';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../deps.ts';
 import { ApiError, notYetVisible } from '../http/errors.ts';
@@ -40,6 +41,28 @@ function userJson(user: UserRow): string {
   return json;
 }
 
+/** Checks the credentials and starts a session (cookies set), for the JSON and the form sign-in alike. */
+async function signIn(c: Context<AppEnv>, { mobile, password }: LoginRequest): Promise<UserRow> {
+  const deps = c.var.deps;
+  const client = clientAddress(c);
+  const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
+  // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
+  const wait = deps.loginGuard.attempt(mobile, client, device);
+  if (wait > 0) tooMany(c, wait, 'api.tooManySignIns');
+  const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
+  // Same answer, and about the same time, whether or not the mobile exists.
+  const ok = await verifyPassword(user?.password_hash ?? null, password);
+  if (!user || !ok) throw new ApiError(401, 'invalid_credentials', msg('api.badCredentials'));
+  deps.loginGuard.succeed(mobile, client, device);
+  setDeviceCookie(c, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile));
+  const position = await startSession(c, user.id);
+  await deps.runner.waitFor(position);
+  return user;
+}
+
+/** The refusals the form sign-in sends back to /login by code (LOGIN_FORM_ERRORS); anything else answers as any error does. */
+const FORM_REFUSALS: ReadonlySet<string> = new Set<string>(LOGIN_FORM_ERRORS);
+
 export const authRoutes = new Hono<AppEnv>()
   .post('/api/auth/register', validate('json', RegisterRequest), async (c) => {
     const deps = c.var.deps;
@@ -59,22 +82,28 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json(toUserBody(user), 201);
   })
   .post('/api/auth/login', validate('json', LoginRequest), async (c) => {
-    const deps = c.var.deps;
-    const { mobile, password } = c.req.valid('json');
-    const client = clientAddress(c);
-    const device = deps.loginGuard.recognise(mobile, getCookie(c, DEVICE_COOKIE));
-    // Counted before the slow checks below, so concurrent guesses see each other (taken back on success).
-    const wait = deps.loginGuard.attempt(mobile, client, device);
-    if (wait > 0) tooMany(c, wait, 'api.tooManySignIns');
-    const user = await readWithCatchUp(deps, () => findUserByMobile(deps.db, mobile));
-    // Same answer, and about the same time, whether or not the mobile exists.
-    const ok = await verifyPassword(user?.password_hash ?? null, password);
-    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', msg('api.badCredentials'));
-    deps.loginGuard.succeed(mobile, client, device);
-    setDeviceCookie(c, device ? (getCookie(c, DEVICE_COOKIE) ?? '') : deps.loginGuard.issueDevice(mobile));
-    const position = await startSession(c, user.id);
-    await deps.runner.waitFor(position);
+    const user = await signIn(c, c.req.valid('json'));
     return c.json(toUserBody(user), 200);
+  })
+  /**
+   * The sign-in form as the server draws it into /login (docs/first-screen.md) posts here before the
+   * app's script runs: the same sign-in (throttles, session and device cookies; the pipeline's
+   * cross-site check as for every /api write), answered by a 303 to the app, or back to /login with
+   * the refusal's code, which the form shows in the catalogue's words.
+   */
+  .post('/api/auth/login/form', async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const redirect = safeRedirect(form.redirect);
+    const parsed = v.safeParse(LoginRequest, { mobile: form.mobile, password: form.password });
+    try {
+      if (!parsed.success) throw new ApiError(400, 'validation_failed', msg('api.badRequest'));
+      await signIn(c, parsed.output);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !FORM_REFUSALS.has(err.code)) throw err;
+      const back = new URLSearchParams({ error: err.code, ...(redirect ? { redirect } : {}) });
+      return c.redirect(`/login?${back}`, 303);
+    }
+    return c.redirect(redirect ?? '/', 303);
   })
   .post('/api/auth/logout', async (c) => {
     const position = await endSession(c);

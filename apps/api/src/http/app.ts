@@ -1,10 +1,13 @@
-import { type HealthBody, msg } from '@kamai/contracts';
+import { type HealthBody, LANGUAGE_COOKIE, msg } from '@kamai/contracts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { UserRecord } from '@kamai/projections';
 import { rolesOf } from '@kamai/projections';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { isHttps } from '../auth/sessions.ts';
+import { askedLanguage, readSignInScreens, withSignInForm } from './first-screen.ts';
 import { auditRoutes } from '../audit/routes.ts';
 import { authRoutes } from '../auth/routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
@@ -149,6 +152,12 @@ export function createApp(parts: AppParts) {
 
 /** Serves the built SPA: its files as they are, and index.html for every other path (client routing). */
 function mountWebApp(app: Hono<AppEnv>, dist: string, config: AppDeps['config']) {
+  const servePage = (c: Context<AppEnv>, page: string) => {
+    const { html: withNonce, policy } = pageWithNonce(page, config);
+    c.header('Content-Security-Policy', policy);
+    c.header('Cache-Control', 'no-store');
+    return c.html(withNonce);
+  };
   const index = join(dist, 'index.html');
   if (!existsSync(index)) {
     console.warn(`[api] no web app at ${dist}; build it with: npx -y pnpm@10 --filter @kamai/web build`);
@@ -158,10 +167,16 @@ function mountWebApp(app: Hono<AppEnv>, dist: string, config: AppDeps['config'])
   app.use('/assets/*', serveStatic({ root: dist, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
   // index.html is never served as a file: each answer carries its own CSP nonce.
   app.use('*', async (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : serveStatic({ root: dist })(c, next)));
-  app.get('*', (c) => {
-    const page = pageWithNonce(html, config);
-    c.header('Content-Security-Policy', page.policy);
-    c.header('Cache-Control', 'no-store');
-    return c.html(page.html);
+  const signInScreens = readSignInScreens(dist);
+  // /login for a signed-out reader: the sign-in form drawn into the page, usable before the app's
+  // script has come on a slow network (first-screen.ts, docs/first-screen.md).
+  app.get('/login', async (c, next) => {
+    if (!signInScreens || c.var.user) return next();
+    // The form's language switch (`?lang=hi`), before the app runs: told to the app's cookie too
+    // (the app reads the choice from the URL, web i18n/index.ts).
+    const language = askedLanguage(c);
+    if (language) setCookie(c, LANGUAGE_COOKIE, language, { path: '/', sameSite: 'Lax', secure: isHttps(c), maxAge: 365 * 24 * 60 * 60 });
+    return servePage(c, withSignInForm(html, signInScreens, c));
   });
+  app.get('*', (c) => servePage(c, html));
 }

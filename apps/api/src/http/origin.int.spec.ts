@@ -49,8 +49,13 @@ describe('cross-site requests are refused and change nothing', () => {
     expect(await server.store.headPosition()).toBe(head);
     expect((await reviewer.get('/api/admin/submissions?status=submitted')).body.map((s: { id: string }) => s.id)).toContain(id);
 
-    // From the app itself it goes through: its Origin, or Sec-Fetch-Site: same-origin.
-    expect((await reviewer.request('POST', path, undefined, { origin: '', 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    // A withheld Origin (`null`) from another site is refused as well.
+    expect((await reviewer.request('POST', path, 'x', { origin: 'null', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    // From the app itself it goes through: its Origin, or Sec-Fetch-Site: same-origin (with Origin
+    // `null` too: the app's own form post under its no-referrer policy).
+    expect((await reviewer.request('POST', path, undefined, { origin: 'null', 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    const other = await submission();
+    expect((await reviewer.request('POST', `/api/admin/submissions/${other}/approve`, undefined, { origin: '', 'sec-fetch-site': 'same-origin' })).status).toBe(200);
   });
 
   it('cannot sign a user out from another site', async () => {

@@ -22,7 +22,7 @@ function ownOrigin(c: Context<AppEnv>): string | null {
 
 /**
  * Cross-site request protection for every state-changing /api request: the browser's Origin must be
- * the app's own (or one of ALLOWED_ORIGINS), or, without an Origin, `Sec-Fetch-Site: same-origin`.
+ * the app's own (or one of ALLOWED_ORIGINS), or, without an Origin (or `null`), `Sec-Fetch-Site: same-origin`.
  * A request showing neither is refused too: SameSite=Lax cookies alone let a same-site page (another
  * subdomain) post with the user's cookie. The app's request pipeline runs it before the session is
  * read, so nothing is appended. Throws the 403 when refused.
@@ -30,7 +30,10 @@ function ownOrigin(c: Context<AppEnv>): string | null {
 export function checkSameOrigin(c: Context<AppEnv>): void {
   if (SAFE_METHODS.has(c.req.method)) return;
   const origin = c.req.header('origin')?.toLowerCase();
-  if (origin !== undefined) {
+  // `null` is an Origin withheld, not one named: a form post from the app's own page under its
+  // `Referrer-Policy: no-referrer` sends it (the sign-in form /login draws, docs/first-screen.md), so
+  // Sec-Fetch-Site decides, as without an Origin (a sandboxed frame elsewhere says cross-site).
+  if (origin !== undefined && origin !== 'null') {
     if (origin === ownOrigin(c) || c.var.deps.config.allowedOrigins.includes(origin)) return;
     throw crossSiteRequest();
   }

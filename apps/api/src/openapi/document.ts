@@ -161,8 +161,9 @@ function successOf(route: RouteDoc, status: number, answer: Schema | undefined, 
   if (command) headers[POSITION_HEADER] = { $ref: `#/components/headers/${POSITION_HEADER}` };
   if (route.etag) headers.ETag = { $ref: '#/components/headers/ETag' };
   if (route.nextCursor) headers['X-Next-Cursor'] = { $ref: '#/components/headers/X-Next-Cursor' };
-  if (status === 302) headers.Location = { schema: { type: 'string' } };
-  const hasBody = status !== 204 && status !== 302;
+  const redirects = status === 302 || status === 303;
+  if (redirects) headers.Location = { schema: { type: 'string' } };
+  const hasBody = status !== 204 && !redirects;
   const schema = answer ? (route.list ? { type: 'array', items: output(answer) } : output(answer)) : {};
   return {
     description,

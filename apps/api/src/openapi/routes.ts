@@ -341,4 +341,11 @@ export const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/ledger/tax/:quarter/certificates': { summary: 'Per person, the quarter’s certificate data (what Form 16A carries)', access: 'finance', params: TaxQuarterParam, ok: 200, answer: TaxCertificateBody, list: true },
   'GET /api/tax-summary': { summary: 'Your tax deducted per financial year: withdrawn, tax, sent to the bank', access: 'signedIn', ok: 200, answer: MyTaxYearBody, list: true },
   'GET /api/admin/ledger/balances': { summary: 'The payout float and the tax payable, their warning thresholds and whether each is past its own', access: 'finance', ok: 200, answer: LedgerBalancesBody },
+  'POST /api/auth/login/form': {
+    summary:
+      'Sign in from the HTML form /login draws before the app runs (fields mobile, password, redirect): the same sign-in as POST /api/auth/login, answered with 303 to `redirect` (or /), or to /login?error=<code> (invalid_credentials, validation_failed, too_many_attempts)',
+    access: 'public',
+    rawBody: 'application/x-www-form-urlencoded',
+    ok: 303,
+  },
 };

@@ -179,7 +179,7 @@ export class StorageGuard {
  * Requests that still run while free space is below the reserve: sign-in and sign-out (a session's
  * few bytes), and anything a staff member does, so finance can act on a full machine.
  */
-const ALLOWED_WHEN_LOW = new Set(['POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/logout-all']);
+const ALLOWED_WHEN_LOW = new Set(['POST /api/auth/login', 'POST /api/auth/login/form', 'POST /api/auth/logout', 'POST /api/auth/logout-all']);
 
 /**
  * Whether a command may start: null, or why not ('full': below the reserve or just failed full;

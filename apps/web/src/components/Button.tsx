@@ -1,13 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { ButtonHTMLAttributes } from 'react';
+import { buttonVariantClasses, buttonClasses } from './styles.ts';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger';
-
-const variantClasses: Record<ButtonVariant, string> = {
-  primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:ring-emerald-600',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 focus-visible:ring-emerald-600',
-  danger: 'border border-red-200 bg-white text-red-600 hover:bg-red-50 focus-visible:ring-red-600',
-};
+export type ButtonVariant = keyof typeof buttonVariantClasses;
 
 export function Button({
   variant = 'primary',
@@ -18,7 +13,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={`inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl px-4 text-base font-semibold shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60 ${variantClasses[variant]} ${className}`}
+      className={`${buttonClasses} ${buttonVariantClasses[variant]} ${className}`}
       {...props}
     />
   );

@@ -3,6 +3,7 @@ import type { UserBody } from '@kamai/contracts';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
 import { currentUserQuery } from '../lib/queries.ts';
+import { languageButtonClasses, languageGroupClasses } from './styles.ts';
 
 /**
  * English / हिन्दी, each named in its own language. The choice is remembered on this device at once
@@ -30,7 +31,7 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
   };
 
   return (
-    <div role="group" aria-label={t('language.label')} className={`inline-flex rounded-xl border border-slate-300 bg-white p-1 ${className}`}>
+    <div role="group" aria-label={t('language.label')} className={`${languageGroupClasses} ${className}`}>
       {LANGUAGES.map((language) => (
         <button
           key={language}
@@ -38,7 +39,7 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
           lang={language}
           aria-pressed={current === language}
           onClick={() => void choose(language)}
-          className="min-h-11 min-w-11 rounded-lg px-3 text-sm font-semibold text-slate-700 transition hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2 aria-pressed:bg-emerald-700 aria-pressed:text-white"
+          className={languageButtonClasses}
         >
           {t(`language.${language}`)}
         </button>

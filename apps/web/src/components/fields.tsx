@@ -3,6 +3,7 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 import { useTranslation } from 'react-i18next';
 import { useServerTexts } from '../i18n/serverTexts.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
+import { boxClasses, eyeButtonClasses, fieldFrameClasses, inputClasses, labelClasses, prefixClasses } from './styles.ts';
 
 /**
  * The app's form fields. Every one is a label, the control, an optional hint and the inline error
@@ -37,11 +38,9 @@ function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) 
   // A form's first error may come before the translations (they are not in the first download):
   // its line stays empty for that moment rather than show the English text.
   const texts = useServerTexts(Boolean(error));
-  // One column of minmax(0, 1fr): an <input>'s own width (its `size`) must not widen the column past
-  // the card (it pushed the password field and its eye button out of the sign-in card).
   return (
-    <div className="grid min-w-0 grid-cols-1 gap-1.5">
-      <label htmlFor={inputId} className="text-sm font-medium text-slate-700">
+    <div className={fieldFrameClasses}>
+      <label htmlFor={inputId} className={labelClasses}>
         {label}
       </label>
       {children}
@@ -74,14 +73,6 @@ function controlProps(inputId: string, { onValueChange, error, hint }: Omit<Fiel
 const controlBorder = (error: string | undefined) =>
   error ? 'border-red-500 focus:ring-red-600' : 'border-slate-300 focus:border-emerald-600 focus:ring-emerald-600';
 
-/** The box around an input and what sits beside it inside (a prefix, the show/hide button). */
-const boxClasses = (error: string | undefined) =>
-  `flex h-12 w-full items-center rounded-xl border bg-white text-base shadow-sm transition focus-within:ring-2 ${
-    error ? 'border-red-500 focus-within:ring-red-600' : 'border-slate-300 focus-within:border-emerald-600 focus-within:ring-emerald-600'
-  }`;
-
-const inputClasses = 'h-full min-w-0 flex-1 rounded-xl bg-transparent px-3 text-base outline-none placeholder:text-slate-500';
-
 /** A labelled text (or number, phone, e-mail) input with its hint and inline error. */
 export function TextField({
   label,
@@ -102,7 +93,7 @@ export function TextField({
     <FieldFrame inputId={inputId} label={label} error={error} hint={hint}>
       <div className={boxClasses(error)}>
         {prefix && (
-          <span aria-hidden="true" className="pl-3 text-slate-500">
+          <span aria-hidden="true" className={prefixClasses}>
             {prefix}
           </span>
         )}
@@ -169,7 +160,7 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...inp
           onClick={() => setVisible((shown) => !shown)}
           aria-label={visible ? t('fields.hidePassword') : t('fields.showPassword')}
           aria-controls={inputId}
-          className="mr-1 grid size-11 place-items-center rounded-lg text-slate-500 hover:text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
+          className={eyeButtonClasses}
         >
           {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
         </button>

@@ -5,6 +5,7 @@ import { BottomNav } from './BottomNav.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { StaffNav } from './StaffNav.tsx';
 import { ArrowLeftIcon } from './icons.tsx';
+import { guestMainClasses } from './styles.ts';
 
 const InSignedInLayout = createContext(false);
 
@@ -49,7 +50,7 @@ function BrandMark() {
 export function GuestLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <main className="mx-auto flex min-h-dvh w-full max-w-sm flex-col justify-center px-5 py-10">
+    <main className={guestMainClasses}>
       <div className="mb-8 grid gap-2">
         <div className="flex items-center justify-between gap-3">
           <BrandMark />

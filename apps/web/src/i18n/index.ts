@@ -1,5 +1,6 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { LANGUAGE_COOKIE } from '@kamai/contracts';
 
 /**
  * Every text the app shows goes through i18next (react-i18next's `useTranslation(namespace)`).
@@ -57,14 +58,43 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** The remembered choice, else the browser's first preference that we speak, else English. */
+/**
+ * The choice in a cookie too, which the server reads to draw /login's form in the language the app
+ * will speak (docs/first-screen.md).
+ */
+function rememberForServer(language: Language): void {
+  if (typeof document === 'undefined') return;
+  const secure = globalThis.location?.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax${secure}`;
+}
+
+function cookieLanguage(): Language | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const value = document.cookie.split('; ').find((pair) => pair.startsWith(`${LANGUAGE_COOKIE}=`))?.slice(LANGUAGE_COOKIE.length + 1);
+  return isLanguage(value) ? value : undefined;
+}
+
+/** The language the server's sign-in form was switched to before the app ran (`/login?lang=hi`): the newest choice. */
+function askedInUrl(): Language | undefined {
+  const asked = new URLSearchParams(globalThis.location?.search ?? '').get('lang');
+  return isLanguage(asked) ? asked : undefined;
+}
+
+/**
+ * A choice made on the server's form (?lang=), else the remembered one, else the one the server was
+ * told (its cookie), else the browser's first preference that we speak, else English.
+ */
 export function initialLanguage(): Language {
+  const asked = askedInUrl();
+  if (asked) return asked;
   try {
     const stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
     if (isLanguage(stored)) return stored;
   } catch {
     // Storage can be blocked (private mode); fall back to the browser's preference.
   }
+  const told = cookieLanguage();
+  if (told) return told;
   const preferred = globalThis.navigator?.languages ?? [];
   for (const tag of preferred) {
     const base = tag.toLowerCase().split('-')[0];
@@ -75,6 +105,7 @@ export function initialLanguage(): Language {
 
 /** Switches the app's language, remembers it on this device and marks the document for screen readers. */
 export async function setLanguage(language: Language): Promise<void> {
+  rememberForServer(language);
   try {
     globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
@@ -88,12 +119,26 @@ i18n.on('languageChanged', (language) => {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 });
 
+const startLanguage = initialLanguage();
+rememberForServer(startLanguage);
+if (askedInUrl()) {
+  try {
+    globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, startLanguage);
+  } catch {
+    // Not remembered on this device: the cookie still is.
+  }
+  // Taken: a reload or a shared link must not undo a later choice made in the app.
+  const url = new URL(globalThis.location.href);
+  url.searchParams.delete('lang');
+  globalThis.history.replaceState(globalThis.history.state, '', url);
+}
+
 /** Resolves once the init has run and these namespaces of the current language are in. */
 export const initialized = i18n
   .use(localeFiles)
   .use(initReactI18next)
   .init({
-    lng: initialLanguage(),
+    lng: startLanguage,
     supportedLngs: LANGUAGES,
     // Every key exists in both languages (locales.unit.spec.ts), so a Hindi reader never needs the
     // English files: no fallback language to fetch alongside.

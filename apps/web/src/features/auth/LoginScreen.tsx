@@ -8,7 +8,14 @@ import { safeRedirect } from '../../lib/redirect.ts';
 import { toast } from '../../lib/toast.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useTranslation } from 'react-i18next';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { LOGIN_ERROR_TEXT, loginErrorClasses, loginFormError } from '../../first-screen/errors.ts';
+import { takeOverDrawnForm, typedBeforeTheApp } from '../../first-screen/takeover.ts';
+import { cardClasses, forgotLinkClasses, linkClasses } from '../../components/styles.ts';
 import { useLoginMutation } from './authMutations.ts';
+
+/** How takeOverDrawnForm finds the app's fields in its form. */
+const TAKEOVER_FIELDS = { mobile: 'input[type="tel"]', password: 'input[autocomplete="current-password"]' } as const;
 
 /** Sign in with mobile number and password. Shown at /login and at / signed out. */
 export function LoginScreen() {
@@ -16,14 +23,21 @@ export function LoginScreen() {
   usePageTitle(t('login.pageTitle'));
   const navigate = useNavigate();
   // A signed-out deep link (/tasks/rating) came here with `redirect`: signing in returns there.
-  const search: { redirect?: unknown } = useSearch({ strict: false });
+  const search: { redirect?: unknown; error?: unknown } = useSearch({ strict: false });
   const returnTo = safeRedirect(search.redirect) ?? '/';
   const login = useLoginMutation();
-  const form = useSchemaForm(LoginRequest, { mobile: '', password: '' });
+  // The server drew this form into the page before the app came (first-screen/): what was typed there stays.
+  const [typed] = useState(typedBeforeTheApp);
+  const form = useSchemaForm(LoginRequest, typed ?? { mobile: '', password: '' });
+  const formElement = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => takeOverDrawnForm(formElement.current, TAKEOVER_FIELDS, form.setValue), []);
+  // The form sign-in's refusal (`/login?error=…`), in the place the server's form showed it, until the next try.
+  const [formError, setFormError] = useState(() => loginFormError(search.error));
 
   // mutateAsync, not mutate's callbacks: at '/' this screen unmounts as soon as the user query
   // refreshes, and the success toast and navigation must still happen.
   const onSubmit = form.handleSubmit(async (credentials) => {
+    setFormError(undefined);
     try {
       await login.mutateAsync(credentials);
     } catch (error) {
@@ -40,13 +54,18 @@ export function LoginScreen() {
   });
 
   return (
-    <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section className={cardClasses}>
       <h1 className="text-2xl font-bold tracking-tight">{t('login.heading')}</h1>
       <p className="mt-1 text-sm text-slate-600">{t('login.intro')}</p>
-      <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
+      <form ref={formElement} noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
+        {formError && (
+          <p role="alert" className={loginErrorClasses}>
+            {t(LOGIN_ERROR_TEXT[formError])}
+          </p>
+        )}
         <MobileField label={t('common:fields.mobile')} autoComplete="tel-national" {...form.field('mobile')} />
         <PasswordField label={t('common:fields.password')} autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} {...form.field('password')} />
-        <Link to="/forgot-password" className="-mt-2 inline-flex min-h-11 items-center justify-self-end text-sm font-semibold text-emerald-700 hover:underline">
+        <Link to="/forgot-password" className={forgotLinkClasses}>
           {t('login.forgot')}
         </Link>
         <Button type="submit" disabled={login.isPending} className="mt-2">
@@ -55,7 +74,7 @@ export function LoginScreen() {
       </form>
       <p className="mt-6 text-center text-sm text-slate-600">
         {t('login.newHere')}{' '}
-        <Link to="/register" className="font-semibold text-emerald-700 hover:underline">
+        <Link to="/register" className={linkClasses}>
           {t('login.createAccount')}
         </Link>
       </p>
