@@ -157,4 +157,36 @@ describe('the row writer', () => {
     expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 1, credit_paise: 0 }]);
     expect(await rowsOf(db, 'journal_balances__rtest')).toEqual([]);
   });
+
+  it('writes behind for a build: adds summed per key, inserts many a statement, all written before any other call on the table and by flush', async () => {
+    const BALANCE = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+    await writeTransaction(db, (trx) => {
+      const sqlite = sqliteConnectionOf(trx);
+      const written = () => sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM journal_balances").get()!.n;
+      const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
+      for (let i = 0; i < 70; i++) rows.insert('notifications', notification(`n${i}`, i + 1));
+      for (let i = 0; i < 10; i++) {
+        rows.upsert('journal_balances', { account: 'b', debit_paise: 1, credit_paise: 0 }, BALANCE);
+        rows.upsert('journal_balances', { account: 'a', debit_paise: 0, credit_paise: 2 }, BALANCE);
+      }
+      // Nothing written yet; a read of the table writes its pending rows first.
+      expect(written()).toBe(0);
+      expect(rows.all('journal_balances', {}, ['account', 'debit_paise', 'credit_paise'])).toEqual([
+        { account: 'b', debit_paise: 10, credit_paise: 0 },
+        { account: 'a', debit_paise: 0, credit_paise: 20 },
+      ]);
+      // An upsert that sets is no sum: it writes the pending ones, then itself.
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 1, credit_paise: 1 }, BALANCE);
+      rows.upsert('journal_balances', { account: 'b', debit_paise: 5, credit_paise: 5 }, { conflict: ['account'], set: ['debit_paise'] });
+      expect(rows.get('journal_balances', { account: 'a' }, ['debit_paise', 'credit_paise'])).toEqual({ debit_paise: 1, credit_paise: 21 });
+      expect(rows.update('notifications', { id: 'n69' }, { set: { is_read: 1 } })).toBe(1);
+      rows.insert('notifications', notification('n70', 71));
+      rows.flush();
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => r['id'])).toEqual(Array.from({ length: 71 }, (_, i) => `n${i}`));
+    expect(await rowsOf(db, 'journal_balances')).toEqual([
+      { account: 'b', debit_paise: 5, credit_paise: 0 },
+      { account: 'a', debit_paise: 1, credit_paise: 21 },
+    ]);
+  });
 });
