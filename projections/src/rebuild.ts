@@ -295,6 +295,8 @@ export async function buildAside(
     await dropInChunks(conn, leftovers, { chunkMs, pauseMs });
 
     const handlers = handlersByType(projections);
+    // Every chunk's, prepared once (a Kysely query is compiled anew each time). The claims are all this generation's.
+    const heartbeat = sqlite.prepare<[number, string]>('UPDATE projection_builds SET heartbeat_at = ? WHERE generation = ?');
     let position = 0;
     let events = 0;
     // The page being applied and how far into it the build is (a chunk usually ends inside a page,
@@ -316,7 +318,7 @@ export async function buildAside(
     const pageDone = () => page === null || next >= page.events.length;
     /** Applies events after `position` for up to `budgetMs`; true once the store has no more. */
     const chunk = (budgetMs: number) =>
-      writeTransaction(conn, async (trx) => {
+      writeTransaction(conn, async () => {
         const chunkStarted = performance.now();
         let drained = false;
         // The budget is checked every 64 events: a chunk holds the write lock, and in this process
@@ -345,12 +347,7 @@ export async function buildAside(
           if ((++applied & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break;
         }
         shadow.flush();
-        await trx
-          .updateTable('projection_builds')
-          .set({ heartbeat_at: Date.now() })
-          .where('name', 'in', projections.map((p) => p.name))
-          .where('generation', '=', generation)
-          .execute();
+        heartbeat.run(Date.now(), generation);
         return drained;
       });
 
