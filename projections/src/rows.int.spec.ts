@@ -189,4 +189,37 @@ describe('the row writer', () => {
       { account: 'a', debit_paise: 1, credit_paise: 21 },
     ]);
   });
+
+  it('writes behind for a build: the updates of a key after its first change its row in memory, as SQLite would, until a flush', async () => {
+    await writeTransaction(db, (trx) => {
+      const sqlite = sqliteConnectionOf(trx);
+      const stored = () => sqlite.prepare<[], { position: number; is_read: number }>("SELECT position, is_read FROM notifications WHERE id = 'n1'").get();
+      const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
+      rows.insert('notifications', notification('n1', 1));
+      rows.insert('notifications', notification('n2', 2));
+      // The first update of n1 runs in SQL (and writes the inserts before it), the next ones in memory.
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 5 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 6 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 9 } }, { set: { position: 9 }, add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u1', message_key: null }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u2' }, { add: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'none' }, { add: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'none' }, { add: { is_read: 1 } })).toBe(0);
+      expect(stored()).toEqual({ position: 5, is_read: 0 });
+      // A value of another type than the column's runs in SQL, after the row in memory is written.
+      expect(rows.update('notifications', { id: 'n1' }, { set: { title: 7 as unknown as string } })).toBe(1);
+      expect(stored()).toEqual({ position: 9, is_read: 2 });
+      expect(rows.update('notifications', { id: 'n2' }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n2' }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.get('notifications', { id: 'n2' }, ['is_read'])).toEqual({ is_read: 2 });
+      expect(rows.update('notifications', { id: 'n2' }, { set: { is_read: 0 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n2' }, { set: { is_read: 5 } })).toBe(1);
+      rows.flush();
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['position'], r['is_read']])).toEqual([
+      ['n1', '7.0', 9, 2],
+      ['n2', 'T', 2, 5],
+    ]);
+  });
 });
+

@@ -111,7 +111,36 @@ export interface RowWriterOptions {
 /** What waits to be written to one table: the adds of one upsert shape by key, or inserts of one column set. */
 type Pending =
   | { kind: 'sum'; on: Upsert<TableName>; rows: Map<string, Record<string, unknown>> }
-  | { kind: 'insert'; columns: string[]; values: Value[]; count: number };
+  | { kind: 'insert'; columns: string[]; values: Value[]; count: number }
+  /** Rows updated by key: 'seen' after a key's first update (made in SQL), then its row, changed in memory. */
+  | { kind: 'rows'; rows: Map<string | number, 'seen' | { row: Record<string, unknown>; dirty: boolean } | null> };
+
+/** A table's key column and its columns' type affinities (SQLite's rules), for updates in memory. */
+interface TableShape {
+  key: string;
+  types: Map<string, 'integer' | 'text' | 'real' | 'other'>;
+  select: Database.Statement;
+  /** Every column but the key, then the key: the write of a changed row. */
+  write: Database.Statement;
+  columns: string[];
+}
+
+function affinityOf(declared: string): 'integer' | 'text' | 'real' | 'other' {
+  const type = declared.toUpperCase();
+  if (type.includes('INT')) return 'integer';
+  if (type.includes('CHAR') || type.includes('CLOB') || type.includes('TEXT')) return 'text';
+  if (type.includes('REAL') || type.includes('FLOA') || type.includes('DOUB')) return 'real';
+  return 'other';
+}
+
+/** Whether SQLite stores `value` in a column of this affinity as it is (so the copy in memory reads as the table would). */
+function storedAsIs(affinity: 'integer' | 'text' | 'real' | 'other' | undefined, value: unknown): boolean {
+  if (value === null) return affinity !== undefined;
+  if (affinity === 'integer') return typeof value === 'number' && Number.isSafeInteger(value);
+  if (affinity === 'text') return typeof value === 'string';
+  if (affinity === 'real') return typeof value === 'number';
+  return false;
+}
 
 /** Rows per multi-row INSERT of a write-behind (19 columns × 32 stays far below SQLite's 32,766 variables). */
 const INSERT_ROWS = 32;
@@ -157,6 +186,14 @@ export class RowWriter implements Rows {
     this.#sums!.delete(table);
     if (pending.kind === 'sum') {
       for (const row of pending.rows.values()) this.#upsertNow(table, row as NewRow<TableName>, pending.on);
+      return;
+    }
+    if (pending.kind === 'rows') {
+      const shape = this.#shapeOf(table)!;
+      for (const entry of pending.rows.values()) {
+        if (entry === null || entry === 'seen' || !entry.dirty) continue;
+        shape.write.run(shape.columns.map((column) => entry.row[column] as Value));
+      }
       return;
     }
     const width = pending.columns.length;
@@ -364,8 +401,97 @@ export class RowWriter implements Rows {
     statement.run(values);
   }
 
+  /** Per table, its key and column types (writeBehind), or null where rows are not kept in memory. */
+  readonly #shapes = new Map<string, TableShape | null>();
+
+  #shapeOf(table: TableName): TableShape | null {
+    let shape = this.#shapes.get(table);
+    if (shape !== undefined) return shape;
+    const physical = id(this.nameOf(table));
+    const info = this.sqlite.prepare<[string], { name: string; type: string; pk: number }>('SELECT name, type, pk FROM pragma_table_info(?)').all(this.nameOf(table));
+    const keys = info.filter((c) => c.pk > 0);
+    if (keys.length !== 1) shape = null;
+    else {
+      const key = keys[0]!.name;
+      const others = info.filter((c) => c.name !== key).map((c) => c.name);
+      shape = {
+        key,
+        types: new Map(info.map((c) => [c.name, affinityOf(c.type)])),
+        select: this.sqlite.prepare(`SELECT * FROM ${physical} WHERE ${id(key)} = ?`),
+        write: this.sqlite.prepare(`UPDATE ${physical} SET ${others.map((c) => `${id(c)} = ?`).join(', ')} WHERE ${id(key)} = ?`),
+        columns: [...others, key],
+      };
+    }
+    this.#shapes.set(table, shape);
+    return shape;
+  }
+
+  /**
+   * An update by key (writeBehind): a key's second update on loads its row, and it and the ones
+   * after change the row in memory (a wallet takes dozens of updates a page), written once by
+   * flush. The number of rows changed, or undefined for the caller to run it in SQL (anything
+   * whose result in memory could differ from SQLite's: values of another type than the column's,
+   * conditions other than `=` on such values, `<` on numbers and IS NULL).
+   */
+  #updateInMemory(table: TableName, where: Record<string, unknown>, changes: { set?: Record<string, unknown>; add?: Record<string, unknown> }): number | undefined {
+    const shape = this.#shapeOf(table);
+    let pending = this.#sums!.get(table);
+    const fallBack = () => {
+      if (pending !== undefined) this.#flushSums(table);
+      return undefined;
+    };
+    if (shape === null) return fallBack();
+    const key = where[shape.key];
+    if ((typeof key !== 'string' && typeof key !== 'number') || !storedAsIs(shape.types.get(shape.key), key)) return fallBack();
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined || condition === null) continue;
+      if (typeof condition === 'object') {
+        if (Buffer.isBuffer(condition) || typeof (condition as { lt?: unknown }).lt !== 'number') return fallBack();
+      } else if (!storedAsIs(shape.types.get(column), condition)) return fallBack();
+    }
+    if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined && !storedAsIs(shape.types.get(column), changes.set[column])) return fallBack();
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && (shape.types.get(column) !== 'integer' || !Number.isSafeInteger(changes.add[column]))) return fallBack();
+    if (pending !== undefined && pending.kind !== 'rows') {
+      this.#flushSums(table);
+      pending = undefined;
+    }
+    if (pending === undefined) this.#sums!.set(table, (pending = { kind: 'rows', rows: new Map() }));
+    let entry = pending.rows.get(key);
+    if (entry === undefined) {
+      // The first update of a key runs in SQL: most rows (a notification read) take one.
+      pending.rows.set(key, 'seen');
+      return undefined;
+    }
+    if (entry === 'seen') {
+      const row = shape.select.get(key) as Record<string, unknown> | undefined;
+      entry = row === undefined ? null : { row, dirty: false };
+      pending.rows.set(key, entry);
+    }
+    if (entry === null) return 0;
+    const row = entry.row;
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined) continue;
+      const value = row[column];
+      if (condition === null) {
+        if (value !== null) return 0;
+      } else if (typeof condition === 'object') {
+        if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
+      } else if (value !== condition) return 0;
+    }
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && typeof row[column] !== 'number') return fallBack();
+    if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined) row[column] = changes.set[column];
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined) row[column] = (row[column] as number) + (changes.add[column] as number);
+    entry.dirty = true;
+    return 1;
+  }
+
   update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number {
-    if (this.#sums?.has(table)) this.#flushSums(table);
+    if (this.#sums !== undefined) {
+      const changed = this.#updateInMemory(table, where, changes);
+      if (changed !== undefined) return changed;
+    }
     const values: Value[] = [];
     for (const shape of this.#updates.get(table) ?? []) {
       if (
