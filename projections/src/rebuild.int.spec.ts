@@ -5,10 +5,11 @@ import type { EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
+import { notificationsProjection } from './notifications/projection.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { tasksProjection } from './tasks/projection.ts';
 import { listActiveTasks } from './tasks/queries.ts';
-import { listAsEventSource, recordEvents, taskCreated } from './testing.ts';
+import { listAsEventSource, recordEvents, rowsOf, taskCreated } from './testing.ts';
 
 const TASKS = 12_000;
 
@@ -103,3 +104,39 @@ describe('a build that does not finish', () => {
     expect(await listActiveTasks(db)).toHaveLength(5);
   });
 });
+
+describe('the indexes of a build', () => {
+  const indexesOf = async (table: string) =>
+    (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL`.execute(db)).rows.map((r) => r.name);
+
+  it('are made after the catch-up, unless a statement of the projection would scan the table without one', async () => {
+    const sent = (i: number) => ({
+      stream: 'user-u1',
+      event: { type: 'NotificationSent', data: { notificationId: `n${i}`, title: 'T', message: 'M', kind: 'info', sentAt: '2026-11-21T10:00:00.000Z' } },
+    }) as const;
+    const read = { stream: 'user-u1', event: { type: 'AllNotificationsRead', data: { readAt: '2026-11-21T10:00:00.000Z' } } } as const;
+    const all = recordEvents([...[1, 2, 3, 4].map(sent), read, ...[5, 6, 7, 8, 9, 10].map(sent)]);
+    const source = listAsEventSource(all);
+    const seen = new Map<number, string[]>();
+    const store: Pick<EventStore, 'readAll'> = {
+      async readAll(options) {
+        const [shadow] = await tablesLike(db, 'notifications__r');
+        if (shadow) seen.set(options.after, await indexesOf(shadow));
+        return source.readAll(options);
+      },
+    };
+    await rebuildReadModels(db, store, [notificationsProjection], { batchSize: 1, chunkMs: 1, pauseMs: 0 });
+    // Before AllNotificationsRead (an update by user and position) none; from it on, the one by user.
+    expect(seen.get(2)).toEqual([]);
+    expect(seen.get(9)).toEqual([expect.stringMatching(/__user$/)]);
+    expect(await indexesOf('notifications')).toEqual([expect.stringMatching(/__user$/)]);
+    expect((await rowsOf(db, 'notifications')).map((r) => r['is_read'])).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('are all there once a build without such statements swaps in', async () => {
+    await rebuildReadModels(db, listAsEventSource(events.slice(0, 50)), [tasksProjection], { batchSize: 10 });
+    expect(await indexesOf('tasks')).toEqual([expect.stringMatching(/__listed$/)]);
+    expect(await listActiveTasks(db)).toHaveLength(50);
+  });
+});
+

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { type ReadDbHandle, connectReadDb, readDbFileOf, sqliteConnectionOf, writeTransaction } from './db.ts';
 import { type ProjectedEvent, type Projection, decodePage, toProjectedEvent } from './projection.ts';
 import { RowWriter, type Rows, type TableName } from './rows.ts';
-import { createTables, writeCheckpoint } from './tables.ts';
+import { createTables, indexSql, writeCheckpoint } from './tables.ts';
 import { WAL_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** A build whose heartbeat is older than this is taken to have died; another may take over. */
@@ -235,8 +235,36 @@ export async function buildAside(
   const conn = connectReadDb(file, { cacheSizeKb: BUILD_CACHE_KB, walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, tempStoreMemory: true });
   const checkpointer = startWalCheckpointer([file]);
   const ours = new Set<string>(tables);
+  const sqlite = sqliteConnectionOf(conn);
+  // The shadows' secondary indexes, by table, until they are made: after the catch-up, as one
+  // sorted CREATE INDEX each, rather than entry by entry in the order rows arrive (by user, all
+  // over the index). One a projection's own statement would otherwise scan the table for is made
+  // as soon as that statement is first prepared.
+  const deferred = new Map<string, Array<{ index: string; columns: string }>>();
+  for (const projection of projections) {
+    for (const [table, spec] of Object.entries(projection.tables)) {
+      const indexes = Object.entries(spec.indexes ?? {}).map(([index, columns]) => ({ index, columns }));
+      if (indexes.length > 0) deferred.set(table, indexes);
+    }
+  }
+  const createDeferred = (table: string, which: (columns: string) => boolean) => {
+    const pending = deferred.get(table) ?? [];
+    for (const { index, columns } of pending.filter((i) => which(i.columns))) sqlite.exec(indexSql(shadowOf(table), index, columns));
+    const left = pending.filter((i) => !which(i.columns));
+    if (left.length > 0) deferred.set(table, left);
+    else deferred.delete(table);
+  };
+  const firstColumn = (columns: string) => columns.split(',')[0]!.trim().split(/\s+/)[0]!;
   // The projections write their tables' shadows; any other table (checkpoints) is the live one.
-  const shadow = new RowWriter(sqliteConnectionOf(conn), (table: TableName) => (ours.has(table) ? shadowOf(table) : table));
+  const shadow = new RowWriter(sqlite, (table: TableName) => (ours.has(table) ? shadowOf(table) : table), {
+    writeBehind: true,
+    beforeConditionPrepared(table, text, columns) {
+      if (!deferred.has(table)) return;
+      // The plan only: any value binds (rows.ts puts no '?' in names).
+      const plan = sqlite.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${text}`).all(...text.split('?').slice(1).map(() => null));
+      if (plan.some((step) => step.detail.startsWith('SCAN'))) createDeferred(table, (index) => columns.includes(firstColumn(index)));
+    },
+  });
   let claimed = false;
   let pages: EventPages | undefined;
   try {
@@ -253,7 +281,7 @@ export async function buildAside(
           .values({ name: projection.name, version: projection.version, generation, heartbeat_at: now })
           .onConflict((oc) => oc.column('name').doUpdateSet({ version: projection.version, generation, heartbeat_at: now }))
           .execute();
-        await createTables(trx, projection, shadowOf);
+        await createTables(trx, projection, shadowOf, { withoutIndexes: true });
       }
       // What builds before left: the shadows of one that died or failed (this build holds the claims
       // now, so no other shadow of these tables is in use), and tables a swap did not get to drop.
@@ -267,6 +295,8 @@ export async function buildAside(
     await dropInChunks(conn, leftovers, { chunkMs, pauseMs });
 
     const handlers = handlersByType(projections);
+    // Every chunk's, prepared once (a Kysely query is compiled anew each time). The claims are all this generation's.
+    const heartbeat = sqlite.prepare<[number, string]>('UPDATE projection_builds SET heartbeat_at = ? WHERE generation = ?');
     let position = 0;
     let events = 0;
     // The page being applied and how far into it the build is (a chunk usually ends inside a page,
@@ -288,7 +318,7 @@ export async function buildAside(
     const pageDone = () => page === null || next >= page.events.length;
     /** Applies events after `position` for up to `budgetMs`; true once the store has no more. */
     const chunk = (budgetMs: number) =>
-      writeTransaction(conn, async (trx) => {
+      writeTransaction(conn, async () => {
         const chunkStarted = performance.now();
         let drained = false;
         // The budget is checked every 64 events: a chunk holds the write lock, and in this process
@@ -316,12 +346,8 @@ export async function buildAside(
           position = event.position;
           if ((++applied & 63) === 0 && performance.now() - chunkStarted >= budgetMs) break;
         }
-        await trx
-          .updateTable('projection_builds')
-          .set({ heartbeat_at: Date.now() })
-          .where('name', 'in', projections.map((p) => p.name))
-          .where('generation', '=', generation)
-          .execute();
+        shadow.flush();
+        heartbeat.run(Date.now(), generation);
         return drained;
       });
 
@@ -348,6 +374,14 @@ export async function buildAside(
     }
     await source.close();
     options.signal?.throwIfAborted();
+    // The indexes put off, one transaction each: each holds other writers of the file for its sort.
+    for (const [table, indexes] of [...deferred]) {
+      for (const { index, columns } of indexes) {
+        await writeTransaction(conn, () => sqlite.exec(indexSql(shadowOf(table), index, columns)));
+        options.signal?.throwIfAborted();
+      }
+      deferred.delete(table);
+    }
 
     // The swap: the last events, then every table renamed, the checkpoints moved, the claims dropped.
     await writeTransaction(conn, async (trx) => {
@@ -360,6 +394,7 @@ export async function buildAside(
         position = batch.at(-1)!.position;
         events += batch.length;
       }
+      shadow.flush();
       for (const table of replaced) {
         await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}__old${generation}`)}`.execute(trx).catch((err: unknown) => {
           if (!/no such table/.test(String(err))) throw err;

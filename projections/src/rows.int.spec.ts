@@ -157,4 +157,69 @@ describe('the row writer', () => {
     expect(await rowsOf(db, 'journal_balances')).toEqual([{ account: 'a', debit_paise: 1, credit_paise: 0 }]);
     expect(await rowsOf(db, 'journal_balances__rtest')).toEqual([]);
   });
+
+  it('writes behind for a build: adds summed per key, inserts many a statement, all written before any other call on the table and by flush', async () => {
+    const BALANCE = { conflict: ['account'], add: ['debit_paise', 'credit_paise'] } as const;
+    await writeTransaction(db, (trx) => {
+      const sqlite = sqliteConnectionOf(trx);
+      const written = () => sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM journal_balances").get()!.n;
+      const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
+      for (let i = 0; i < 70; i++) rows.insert('notifications', notification(`n${i}`, i + 1));
+      for (let i = 0; i < 10; i++) {
+        rows.upsert('journal_balances', { account: 'b', debit_paise: 1, credit_paise: 0 }, BALANCE);
+        rows.upsert('journal_balances', { account: 'a', debit_paise: 0, credit_paise: 2 }, BALANCE);
+      }
+      // Nothing written yet; a read of the table writes its pending rows first.
+      expect(written()).toBe(0);
+      expect(rows.all('journal_balances', {}, ['account', 'debit_paise', 'credit_paise'])).toEqual([
+        { account: 'b', debit_paise: 10, credit_paise: 0 },
+        { account: 'a', debit_paise: 0, credit_paise: 20 },
+      ]);
+      // An upsert that sets is no sum: it writes the pending ones, then itself.
+      rows.upsert('journal_balances', { account: 'a', debit_paise: 1, credit_paise: 1 }, BALANCE);
+      rows.upsert('journal_balances', { account: 'b', debit_paise: 5, credit_paise: 5 }, { conflict: ['account'], set: ['debit_paise'] });
+      expect(rows.get('journal_balances', { account: 'a' }, ['debit_paise', 'credit_paise'])).toEqual({ debit_paise: 1, credit_paise: 21 });
+      expect(rows.update('notifications', { id: 'n69' }, { set: { is_read: 1 } })).toBe(1);
+      rows.insert('notifications', notification('n70', 71));
+      rows.flush();
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => r['id'])).toEqual(Array.from({ length: 71 }, (_, i) => `n${i}`));
+    expect(await rowsOf(db, 'journal_balances')).toEqual([
+      { account: 'b', debit_paise: 5, credit_paise: 0 },
+      { account: 'a', debit_paise: 1, credit_paise: 21 },
+    ]);
+  });
+
+  it('writes behind for a build: the updates of a key after its first change its row in memory, as SQLite would, until a flush', async () => {
+    await writeTransaction(db, (trx) => {
+      const sqlite = sqliteConnectionOf(trx);
+      const stored = () => sqlite.prepare<[], { position: number; is_read: number }>("SELECT position, is_read FROM notifications WHERE id = 'n1'").get();
+      const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
+      rows.insert('notifications', notification('n1', 1));
+      rows.insert('notifications', notification('n2', 2));
+      // The first update of n1 runs in SQL (and writes the inserts before it), the next ones in memory.
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 5 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 6 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n1', position: { lt: 9 } }, { set: { position: 9 }, add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u1', message_key: null }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n1', user_id: 'u2' }, { add: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'none' }, { add: { is_read: 1 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'none' }, { add: { is_read: 1 } })).toBe(0);
+      expect(stored()).toEqual({ position: 5, is_read: 0 });
+      // A value of another type than the column's runs in SQL, after the row in memory is written.
+      expect(rows.update('notifications', { id: 'n1' }, { set: { title: 7 as unknown as string } })).toBe(1);
+      expect(stored()).toEqual({ position: 9, is_read: 2 });
+      expect(rows.update('notifications', { id: 'n2' }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n2' }, { add: { is_read: 1 } })).toBe(1);
+      expect(rows.get('notifications', { id: 'n2' }, ['is_read'])).toEqual({ is_read: 2 });
+      expect(rows.update('notifications', { id: 'n2' }, { set: { is_read: 0 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'n2' }, { set: { is_read: 5 } })).toBe(1);
+      rows.flush();
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['position'], r['is_read']])).toEqual([
+      ['n1', '7.0', 9, 2],
+      ['n2', 'T', 2, 5],
+    ]);
+  });
 });
+

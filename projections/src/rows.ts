@@ -89,6 +89,62 @@ function bindable(table: string, column: string, value: unknown): Value {
   throw new TypeError(`${table}.${column}: ${typeof value} is not a column value`);
 }
 
+export interface RowWriterOptions {
+  /**
+   * Called before a statement with a condition is prepared, with its table (ReadDb name), its SQL
+   * and the condition's columns: a build creates an index it put off when the statement needs it.
+   */
+  beforeConditionPrepared?: (table: TableName, sql: string, columns: readonly string[]) => void;
+  /**
+   * Writes behind, for builds: the caller must run flush() before its transaction commits.
+   * - An upsert that only adds into its row (every column beyond the key is in `add`, none in
+   *   `set`) is added to the row's pending sum and written once per key: a few rows (an account's
+   *   totals) take thousands of adds a chunk.
+   * - Inserts of one column set in a row are written INSERT_ROWS at a time, as one statement.
+   * Any other call on a table with writes pending writes them first, so reads and other writes see
+   * them; rows keep their order (rowids), keys the order they came first. A constraint a pending
+   * row breaks throws from the call that writes it, not the one that made it: a build fails whole.
+   */
+  writeBehind?: boolean;
+}
+
+/** What waits to be written to one table: the adds of one upsert shape by key, or inserts of one column set. */
+type Pending =
+  | { kind: 'sum'; on: Upsert<TableName>; rows: Map<string, Record<string, unknown>> }
+  | { kind: 'insert'; columns: string[]; values: Value[]; count: number }
+  /** Rows updated by key: 'seen' after a key's first update (made in SQL), then its row, changed in memory. */
+  | { kind: 'rows'; rows: Map<string | number, 'seen' | { row: Record<string, unknown>; dirty: boolean } | null> };
+
+/** A table's key column and its columns' type affinities (SQLite's rules), for updates in memory. */
+interface TableShape {
+  key: string;
+  types: Map<string, 'integer' | 'text' | 'real' | 'other'>;
+  select: Database.Statement;
+  /** Every column but the key, then the key: the write of a changed row. */
+  write: Database.Statement;
+  columns: string[];
+}
+
+function affinityOf(declared: string): 'integer' | 'text' | 'real' | 'other' {
+  const type = declared.toUpperCase();
+  if (type.includes('INT')) return 'integer';
+  if (type.includes('CHAR') || type.includes('CLOB') || type.includes('TEXT')) return 'text';
+  if (type.includes('REAL') || type.includes('FLOA') || type.includes('DOUB')) return 'real';
+  return 'other';
+}
+
+/** Whether SQLite stores `value` in a column of this affinity as it is (so the copy in memory reads as the table would). */
+function storedAsIs(affinity: 'integer' | 'text' | 'real' | 'other' | undefined, value: unknown): boolean {
+  if (value === null) return affinity !== undefined;
+  if (affinity === 'integer') return typeof value === 'number' && Number.isSafeInteger(value);
+  if (affinity === 'text') return typeof value === 'string';
+  if (affinity === 'real') return typeof value === 'number';
+  return false;
+}
+
+/** Rows per multi-row INSERT of a write-behind (19 columns × 32 stays far below SQLite's 32,766 variables). */
+const INSERT_ROWS = 32;
+
 /**
  * Rows over one better-sqlite3 connection. `nameOf` maps a table's ReadDb name to the physical table
  * (identity for the live tables, the shadow's name during a rebuild). Statements are cached per
@@ -107,10 +163,100 @@ export class RowWriter implements Rows {
   /** The same for updates: the columns set, the columns added to, and the condition's columns and kinds. */
   readonly #updates = new Map<string, Array<{ set: string[]; add: string[]; where: string[]; kinds: Kind[]; statement: Database.Statement }>>();
 
+  /** With writeBehind: per table, what is not written yet. */
+  readonly #sums: Map<string, Pending> | undefined;
+
   constructor(
     private readonly sqlite: Database.Database,
     private readonly nameOf: (table: TableName) => string = (table) => table,
-  ) {}
+    private readonly options: RowWriterOptions = {},
+  ) {
+    this.#sums = options.writeBehind ? new Map() : undefined;
+  }
+
+  /** Writes what is pending (writeBehind); a no-op without. */
+  flush(): void {
+    if (this.#sums === undefined) return;
+    for (const table of [...this.#sums.keys()]) this.#flushSums(table as TableName);
+  }
+
+  #flushSums(table: TableName): void {
+    const pending = this.#sums!.get(table);
+    if (pending === undefined) return;
+    this.#sums!.delete(table);
+    if (pending.kind === 'sum') {
+      for (const row of pending.rows.values()) this.#upsertNow(table, row as NewRow<TableName>, pending.on);
+      return;
+    }
+    if (pending.kind === 'rows') {
+      const shape = this.#shapeOf(table)!;
+      for (const entry of pending.rows.values()) {
+        if (entry === null || entry === 'seen' || !entry.dirty) continue;
+        shape.write.run(shape.columns.map((column) => entry.row[column] as Value));
+      }
+      return;
+    }
+    const width = pending.columns.length;
+    const columnKey = `${pending.columns.join(',')},`;
+    for (let done = 0; done < pending.count; ) {
+      const n = Math.min(INSERT_ROWS, pending.count - done);
+      const key = `m ${table} ${columnKey} ${n}`;
+      const statement = this.#statements.get(key) ?? this.#prepare(key, this.#insertSql(table, columnKey, n));
+      statement.run(pending.values.slice(done * width, (done + n) * width));
+      done += n;
+    }
+  }
+
+  /** Queues an insert (writeBehind) behind the table's pending ones of the same column set. */
+  #insertBehind(table: TableName, row: Record<string, unknown>): void {
+    const pending = this.#sums!.get(table);
+    if (pending !== undefined && pending.kind === 'insert') {
+      const before = pending.values.length;
+      if (this.#hasColumns(table, row, pending.columns, pending.values)) {
+        pending.count += 1;
+        return;
+      }
+      pending.values.length = before;
+    }
+    if (pending !== undefined) this.#flushSums(table);
+    const values: Value[] = [];
+    const columns: string[] = [];
+    this.#rowKey(table, row, values, columns);
+    this.#sums!.set(table, { kind: 'insert', columns, values, count: 1 });
+  }
+
+  /** Whether `row` only adds (writeBehind): its columns are the key's and `add`'s, the added ones numbers. */
+  #isSum(row: Record<string, unknown>, on: Upsert<TableName>): boolean {
+    if (on.set !== undefined || on.add === undefined) return false;
+    let keyColumns = 0;
+    for (const column in row) {
+      const value = row[column];
+      if (value === undefined) continue;
+      if ((on.conflict as readonly string[]).includes(column)) keyColumns += 1;
+      else if (!(on.add as readonly string[]).includes(column) || typeof value !== 'number') return false;
+    }
+    return keyColumns === on.conflict.length;
+  }
+
+  #addToSum(table: TableName, row: Record<string, unknown>, on: Upsert<TableName>): void {
+    let pending = this.#sums!.get(table);
+    if (pending !== undefined && (pending.kind !== 'sum' || pending.on !== on)) {
+      this.#flushSums(table);
+      pending = undefined;
+    }
+    if (pending === undefined) this.#sums!.set(table, (pending = { kind: 'sum', on, rows: new Map() }));
+    let key = '';
+    for (const column of on.conflict) key += `${typeof row[column]}:${String(row[column])}\u0000`;
+    const sum = pending.rows.get(key);
+    if (sum === undefined) {
+      pending.rows.set(key, { ...row });
+      return;
+    }
+    for (const column of on.add!) {
+      const value = row[column];
+      if (value !== undefined) sum[column] = (sum[column] as number) + (value as number);
+    }
+  }
 
   // Every call builds a key of its statement's shape and looks the statement up; the SQL text is
   // made only the first time. No closures, spreads or intermediate arrays on the way: this runs for
@@ -120,6 +266,15 @@ export class RowWriter implements Rows {
     const statement = this.sqlite.prepare(sql);
     this.#statements.set(key, statement);
     return statement;
+  }
+
+  /** #prepare for a statement with a condition (`whereKey`, as #whereKey made it), told to beforeConditionPrepared first. */
+  #prepareWithCondition(key: string, sql: string, table: TableName, whereKey: string): Database.Statement {
+    const hook = this.options.beforeConditionPrepared;
+    if (hook !== undefined && whereKey !== '') {
+      hook(table, sql, whereKey.slice(0, -1).split(',').map((term) => term.replace(/( null|=|<)$/, '')));
+    }
+    return this.#prepare(key, sql);
   }
 
   /** Appends the WHERE values to `values`; returns the condition's shape (part of a cache key). */
@@ -188,12 +343,15 @@ export class RowWriter implements Rows {
     return i === columns.length;
   }
 
-  #insertSql(table: TableName, columnKey: string): string {
+  /** INSERT of `rows` rows (one unless a write-behind's) with these columns. */
+  #insertSql(table: TableName, columnKey: string, rows = 1): string {
     const columns = columnKey.slice(0, -1).split(',');
-    return `INSERT INTO ${id(this.nameOf(table))} (${columns.map(id).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    const one = `(${columns.map(() => '?').join(', ')})`;
+    return `INSERT INTO ${id(this.nameOf(table))} (${columns.map(id).join(', ')}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}`;
   }
 
   insert<T extends TableName>(table: T, row: NewRow<T>): void {
+    if (this.#sums !== undefined) return this.#insertBehind(table, row);
     const values: Value[] = [];
     for (const shape of this.#inserts.get(table) ?? []) {
       if (this.#hasColumns(table, row, shape.columns, values)) {
@@ -211,6 +369,14 @@ export class RowWriter implements Rows {
   }
 
   upsert<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void {
+    if (this.#sums !== undefined) {
+      if (this.#isSum(row, on as Upsert<TableName>)) return this.#addToSum(table, row, on as Upsert<TableName>);
+      if (this.#sums.has(table)) this.#flushSums(table);
+    }
+    this.#upsertNow(table, row, on);
+  }
+
+  #upsertNow<T extends TableName>(table: T, row: NewRow<T>, on: Upsert<T>): void {
     const values: Value[] = [];
     for (const shape of this.#upserts.get(table) ?? []) {
       if (shape.on === on && this.#hasColumns(table, row, shape.columns, values)) {
@@ -235,7 +401,99 @@ export class RowWriter implements Rows {
     statement.run(values);
   }
 
+  /** Per table, its key and column types (writeBehind), or null where rows are not kept in memory. */
+  readonly #shapes = new Map<string, TableShape | null>();
+
+  #shapeOf(table: TableName): TableShape | null {
+    let shape = this.#shapes.get(table);
+    if (shape !== undefined) return shape;
+    const physical = id(this.nameOf(table));
+    const info = this.sqlite.prepare<[string], { name: string; type: string; pk: number }>('SELECT name, type, pk FROM pragma_table_info(?)').all(this.nameOf(table));
+    const keys = info.filter((c) => c.pk > 0);
+    if (keys.length !== 1) shape = null;
+    else {
+      const key = keys[0]!.name;
+      const others = info.filter((c) => c.name !== key).map((c) => c.name);
+      shape = {
+        key,
+        types: new Map(info.map((c) => [c.name, affinityOf(c.type)])),
+        select: this.sqlite.prepare(`SELECT * FROM ${physical} WHERE ${id(key)} = ?`),
+        write: this.sqlite.prepare(`UPDATE ${physical} SET ${others.map((c) => `${id(c)} = ?`).join(', ')} WHERE ${id(key)} = ?`),
+        columns: [...others, key],
+      };
+    }
+    this.#shapes.set(table, shape);
+    return shape;
+  }
+
+  /** Writes what is pending on the table, for the caller to run the update in SQL (a method: a closure made per call cost more than the call's work). */
+  #fallBack(table: TableName): undefined {
+    this.#flushSums(table);
+    return undefined;
+  }
+
+  /**
+   * An update by key (writeBehind): a key's second update on loads its row, and it and the ones
+   * after change the row in memory (a wallet takes dozens of updates a page), written once by
+   * flush. The number of rows changed, or undefined for the caller to run it in SQL (anything
+   * whose result in memory could differ from SQLite's: values of another type than the column's,
+   * conditions other than `=` on such values, `<` on numbers and IS NULL).
+   */
+  #updateInMemory(table: TableName, where: Record<string, unknown>, changes: { set?: Record<string, unknown>; add?: Record<string, unknown> }): number | undefined {
+    const shape = this.#shapeOf(table);
+    let pending = this.#sums!.get(table);
+    if (shape === null) return this.#fallBack(table);
+    const key = where[shape.key];
+    if ((typeof key !== 'string' && typeof key !== 'number') || !storedAsIs(shape.types.get(shape.key), key)) return this.#fallBack(table);
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined || condition === null) continue;
+      if (typeof condition === 'object') {
+        if (Buffer.isBuffer(condition) || typeof (condition as { lt?: unknown }).lt !== 'number') return this.#fallBack(table);
+      } else if (!storedAsIs(shape.types.get(column), condition)) return this.#fallBack(table);
+    }
+    if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined && !storedAsIs(shape.types.get(column), changes.set[column])) return this.#fallBack(table);
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && (shape.types.get(column) !== 'integer' || !Number.isSafeInteger(changes.add[column]))) return this.#fallBack(table);
+    if (pending !== undefined && pending.kind !== 'rows') {
+      this.#flushSums(table);
+      pending = undefined;
+    }
+    if (pending === undefined) this.#sums!.set(table, (pending = { kind: 'rows', rows: new Map() }));
+    let entry = pending.rows.get(key);
+    if (entry === undefined) {
+      // The first update of a key runs in SQL: most rows (a notification read) take one.
+      pending.rows.set(key, 'seen');
+      return undefined;
+    }
+    if (entry === 'seen') {
+      const row = shape.select.get(key) as Record<string, unknown> | undefined;
+      entry = row === undefined ? null : { row, dirty: false };
+      pending.rows.set(key, entry);
+    }
+    if (entry === null) return 0;
+    const row = entry.row;
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined) continue;
+      const value = row[column];
+      if (condition === null) {
+        if (value !== null) return 0;
+      } else if (typeof condition === 'object') {
+        if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
+      } else if (value !== condition) return 0;
+    }
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && typeof row[column] !== 'number') return this.#fallBack(table);
+    if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined) row[column] = changes.set[column];
+    if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined) row[column] = (row[column] as number) + (changes.add[column] as number);
+    entry.dirty = true;
+    return 1;
+  }
+
   update<T extends TableName>(table: T, where: Where<T>, changes: Update<T>): number {
+    if (this.#sums !== undefined) {
+      const changed = this.#updateInMemory(table, where, changes);
+      if (changed !== undefined) return changed;
+    }
     const values: Value[] = [];
     for (const shape of this.#updates.get(table) ?? []) {
       if (
@@ -262,26 +520,33 @@ export class RowWriter implements Rows {
         ...(setKey ? setKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ?`),
         ...(addKey ? addKey.slice(0, -1).split(',') : []).map((c) => `${id(c)} = ${id(c)} + ?`),
       ];
-      statement = this.#prepare(key, `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${this.#whereSql(whereKey)}`);
+      statement = this.#prepareWithCondition(key, `UPDATE ${id(this.nameOf(table))} SET ${assignments.join(', ')} WHERE ${this.#whereSql(whereKey)}`, table, whereKey);
     }
     remember(this.#updates, table, { set, add, where: whereColumns, kinds, statement });
     return statement.run(values).changes;
   }
 
   delete<T extends TableName>(table: T, where: Where<T>): number {
+    if (this.#sums?.has(table)) this.#flushSums(table);
     const values: Value[] = [];
     const whereKey = this.#whereKey(table, where, values);
     const key = `D ${table} ${whereKey}`;
-    const statement = this.#statements.get(key) ?? this.#prepare(key, `DELETE FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)}`);
+    const statement = this.#statements.get(key) ?? this.#prepareWithCondition(key, `DELETE FROM ${id(this.nameOf(table))} WHERE ${this.#whereSql(whereKey)}`, table, whereKey);
     return statement.run(values).changes;
   }
 
   #select(table: TableName, where: Record<string, unknown>, columns: readonly string[], limit: string, values: Value[]): Database.Statement {
+    if (this.#sums?.has(table)) this.#flushSums(table);
     const whereKey = this.#whereKey(table, where, values, undefined, undefined, true);
     const key = `S ${table} ${columns.join(',')} ${whereKey} ${limit}`;
     return (
       this.#statements.get(key) ??
-      this.#prepare(key, `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${whereKey === '' ? '1' : this.#whereSql(whereKey)} ORDER BY rowid${limit}`)
+      this.#prepareWithCondition(
+        key,
+        `SELECT ${columns.map(id).join(', ')} FROM ${id(this.nameOf(table))} WHERE ${whereKey === '' ? '1' : this.#whereSql(whereKey)} ORDER BY rowid${limit}`,
+        table,
+        whereKey,
+      )
     );
   }
 

@@ -10,17 +10,22 @@ async function tableExists(db: Db, name: string): Promise<boolean> {
   return (rows[0]?.n ?? 0) > 0;
 }
 
+/** The CREATE INDEX of one of a table's indexes, named after its physical table (so a shadow's never collide with the live one's). */
+export function indexSql(physical: string, index: string, columns: string): string {
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  return `CREATE INDEX ${quote(`${physical}__${index}`)} ON ${quote(physical)} (${columns})`;
+}
+
 /**
- * Creates the projection's tables under the names `nameOf` gives them. Index names carry the
- * physical table name, so a shadow's indexes never collide with the live table's.
+ * Creates the projection's tables under the names `nameOf` gives them, with their indexes unless
+ * `withoutIndexes` (a build creates them after its catch-up: see rebuild.ts).
  */
-export async function createTables(db: Db, projection: Projection, nameOf: (table: string) => string): Promise<void> {
+export async function createTables(db: Db, projection: Projection, nameOf: (table: string) => string, options: { withoutIndexes?: boolean } = {}): Promise<void> {
   for (const [table, spec] of Object.entries(projection.tables)) {
     const physical = nameOf(table);
     await sql`CREATE TABLE ${sql.table(physical)} (${sql.raw(spec.columns)})`.execute(db);
-    for (const [index, columns] of Object.entries(spec.indexes ?? {})) {
-      await sql`CREATE INDEX ${sql.id(`${physical}__${index}`)} ON ${sql.table(physical)} (${sql.raw(columns)})`.execute(db);
-    }
+    if (options.withoutIndexes) continue;
+    for (const [index, columns] of Object.entries(spec.indexes ?? {})) await sql.raw(indexSql(physical, index, columns)).execute(db);
   }
 }
 

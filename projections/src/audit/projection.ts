@@ -78,17 +78,17 @@ export const auditProjection: Projection = {
   ],
   apply(rows, event) {
     const subject = userOf(event.streamId);
+    if (event.type === 'WalletCredited' || event.type === 'WalletDebited') {
+      // Most of a rebuild's events, and most are no adjustment: handled before the closure below
+      // is made. Approved adjustments carry their id as reference and are audited by the approval itself.
+      const d = event.data;
+      if (d.kind !== 'adjustment' || d.reference !== undefined || !d.by) return;
+      const at = event.type === 'WalletCredited' ? event.data.creditedAt : event.data.debitedAt;
+      return record(rows, event, event.type === 'WalletCredited' ? 'adjustment_credited' : 'adjustment_debited', d.by, at, d.amountPaise, d.entryId, subject);
+    }
     const row = (action: AuditAction, actor: string, at: string, amount: number | null, reference: string | null, on = subject) =>
       record(rows, event, action, actor, at, amount, reference, on);
     switch (event.type) {
-      case 'WalletCredited':
-      case 'WalletDebited': {
-        // Approved adjustments carry their id as reference and are audited by the approval itself.
-        const d = event.data;
-        if (d.kind !== 'adjustment' || d.reference !== undefined || !d.by) return;
-        const at = event.type === 'WalletCredited' ? event.data.creditedAt : event.data.debitedAt;
-        return row(event.type === 'WalletCredited' ? 'adjustment_credited' : 'adjustment_debited', d.by, at, d.amountPaise, d.entryId);
-      }
       case 'AdjustmentRequested': {
         const d = event.data;
         if (!subject) return;
