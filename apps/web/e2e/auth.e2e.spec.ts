@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerAccount } from './harness.ts';
-import { expectTitle, path, setUpBrowserSuite, submitLogin, testAccount, toasts } from './helpers.ts';
+import { expectTitle, path, setUpBrowserSuite, submitLogin, testAccount, toasts, openSignIn } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 /** The Radix toast region; the toast's title and description render inside it. */
@@ -50,7 +50,7 @@ describe('signing up and in, on a phone', () => {
     await registerAccount(suite.server.baseUrl, account);
     const page = await suite.phone();
 
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Ravi' }).waitFor();
     await toasts(page).getByText('Welcome back!', { exact: true }).waitFor();
@@ -79,7 +79,7 @@ describe('signing up and in, on a phone', () => {
     await registerAccount(suite.server.baseUrl, account);
     const page = await suite.phone();
 
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, { ...account, password: 'not-the-password' });
     await toasts(page).getByText('Login Failed', { exact: true }).waitFor();
     await toasts(page).getByText('Invalid mobile number or password').waitFor();
@@ -94,7 +94,7 @@ describe('signing up and in, on a phone', () => {
       if (request.url().includes('/api/auth/login') || request.url().includes('/api/auth/register')) authCalls.push(request.url());
     });
 
-    await page.goto('/login');
+    await openSignIn(page);
     await page.getByLabel('Mobile number').fill('987654321');
     await page.getByLabel('Password', { exact: true }).fill('abc');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -141,7 +141,7 @@ describe('signing up and in, on a phone', () => {
 
   it('toggles the password between hidden and shown', async () => {
     const page = await suite.phone();
-    await page.goto('/login');
+    await openSignIn(page);
     const password = page.getByLabel('Password', { exact: true });
     await expect(password.getAttribute('type')).resolves.toBe('password');
     await page.getByRole('button', { name: 'Show password' }).click();
@@ -187,11 +187,11 @@ describe('routes and guards', () => {
     const account = testAccount('Divya');
     await registerAccount(suite.server.baseUrl, account);
     const page = await suite.phone();
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Divya' }).waitFor();
 
-    await page.goto('/login');
+    await openSignIn(page);
     await expectPath(page, '/');
     await page.getByRole('heading', { name: 'Hello, Divya' }).waitFor();
     await page.goto('/register');
@@ -211,7 +211,7 @@ describe('routes and guards', () => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
 
-    await page.goto('/login');
+    await openSignIn(page);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.goto('/wallet');
     await expectPath(page, '/login');
@@ -235,7 +235,7 @@ describe('routes and guards', () => {
       headers: { cookie: `kamai_session=${session?.value}`, origin: suite.server.baseUrl },
     });
     userReads.length = 0;
-    await page.goto('/login');
+    await openSignIn(page);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(userReads).toEqual([401]);
     await page.reload();
@@ -274,7 +274,7 @@ describe('routes and guards', () => {
       expect(path(page)).toBe(target);
     }
 
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, account);
     await page.getByRole('heading', { name: 'Hello, Sunil' }).waitFor();
     for (const [target, heading] of [

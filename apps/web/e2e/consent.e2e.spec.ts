@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { writePreConsentAccount } from './harness.ts';
-import { apiAs, expectAccessible, setUpBrowserSuite, submitLogin, testAccount } from './helpers.ts';
+import { apiAs, expectAccessible, setUpBrowserSuite, submitLogin, testAccount, openSignIn } from './helpers.ts';
 
 /**
  * Issue 34 item 7: a person registered before consent was asked is asked at their next sign-in,
@@ -14,7 +14,7 @@ describe('consent asked at sign-in of people registered before it was asked', ()
     const person = testAccount('Purana', 'Sadasya');
     writePreConsentAccount(suite.server, person);
     const page = await suite.phone();
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, person);
     await page.getByRole('heading', { name: 'Before you continue' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/consent');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
-import { registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { registeredAccount, setUpBrowserSuite, submitLogin, openSignIn } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -37,7 +37,7 @@ describe('Content-Security-Policy', () => {
     grantRole(suite.server, account.mobile, 'admin');
     const page = await suite.phone();
     const violations = await watchViolations(page);
-    await page.goto('/login');
+    await openSignIn(page);
     await submitLogin(page, account);
     await page.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
     for (const [path, heading] of [

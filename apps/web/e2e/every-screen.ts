@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestAccount } from './harness.ts';
 import { writePreConsentAccount } from './harness.ts';
-import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, submitLogin, testAccount, tx } from './helpers.ts';
+import { apiAs, expectAccessible, registeredAccount, setUpBrowserSuite, signIn, staffAccount, submitLogin, testAccount, tx, openSignIn } from './helpers.ts';
 import { WEBHOOK_EVENT_KINDS, istDayOf } from '@kamai/contracts';
 import { drawPng } from './png.ts';
 
@@ -548,9 +548,9 @@ export function walkScreens(parts: Part[]): void {
       it(`${role} screens (${screens.length})`, async () => {
         const page = await suite.phone();
         await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-        if (role === 'guest') await page.goto('/login');
+        if (role === 'guest') await openSignIn(page);
         else if (role === 'unconsented') {
-          await page.goto('/login');
+          await openSignIn(page);
           await submitLogin(page, unconsented);
           await page.waitForURL((url) => url.pathname === '/consent');
         } else await signIn(page, accountOf(role));

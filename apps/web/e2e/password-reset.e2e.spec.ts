@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectAccessible, path, registeredAccount, setUpBrowserSuite, submitLogin } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, setUpBrowserSuite, submitLogin, openSignIn } from './helpers.ts';
 
 /**
  * Forgot password, end to end with the console SMS adapter (the server's default): the code is read
@@ -28,7 +28,7 @@ describe('forgot password', () => {
   it('sets a new password with the SMS code; a wrong or used code is refused; axe-clean', async () => {
     const user = await registeredAccount(suite.server, 'Geeta', 'Nair');
     const page = await suite.phone();
-    await page.goto('/login');
+    await openSignIn(page);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     expect(path(page)).toBe('/forgot-password');
@@ -63,7 +63,7 @@ describe('forgot password', () => {
   it('reads in Hindi, axe-clean', async () => {
     const user = await registeredAccount(suite.server, 'Sunita', 'Yadav');
     const page = await suite.phone();
-    await page.goto('/login');
+    await openSignIn(page);
     await page.getByRole('button', { name: 'हिन्दी' }).click();
     await page.getByRole('link', { name: 'पासवर्ड भूल गए?' }).click();
     await page.getByRole('heading', { name: 'अपना पासवर्ड फिर से सेट करें' }).waitFor();

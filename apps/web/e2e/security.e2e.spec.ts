@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { applyAdjustment, balanceOf, expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin, tx } from './helpers.ts';
+import { applyAdjustment, balanceOf, expectAccessible, openFinanceScreen, path, registeredAccount, setUpBrowserSuite, submitLogin, tx, openSignIn } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 const { signedIn, phone } = suite;
@@ -77,7 +77,7 @@ describe('Profile > Change password', () => {
     await other.goto('/wallet');
     await other.waitForURL((url) => url.pathname === '/login');
     const fresh = await phone();
-    await fresh.goto('/login');
+    await openSignIn(fresh);
     await submitLogin(fresh, { mobile: account.mobile, password: 'brandnew1' });
     await fresh.getByRole('heading', { name: `Hello, ${account.firstName}` }).waitFor();
   });

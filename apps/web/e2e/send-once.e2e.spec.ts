@@ -15,6 +15,7 @@ import {
   submitLogin,
   taskByApi,
   toasts,
+  openSignIn,
 } from './helpers.ts';
 import { drawPng } from './png.ts';
 
@@ -412,7 +413,7 @@ describe('a deep link opened signed out', () => {
     await page.getByRole('heading', { level: 1 }).waitFor();
 
     const other = await suite.phone();
-    await other.goto('/login?redirect=%2F%2Fevil.example%2Fphish');
+    await openSignIn(other, '/login?redirect=%2F%2Fevil.example%2Fphish');
     await submitLogin(other, user);
     await other.getByRole('heading', { name: 'Hello, Nisha' }).waitFor();
     expect(new URL(other.url()).origin).toBe(suite.server.baseUrl);

@@ -9,7 +9,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantRole } from './harness.ts';
 import type { TestAccount } from './harness.ts';
-import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount, testAccount, tx, waitForRole } from './helpers.ts';
+import { expectAccessible, path, registeredAccount, sessionCookie, setUpBrowserSuite, staffAccount, testAccount, tx, waitForRole, openSignIn } from './helpers.ts';
 
 const suite = setUpBrowserSuite();
 
@@ -57,7 +57,7 @@ describe('a new person, from sign-up to a paid withdrawal', () => {
       await page.setViewportSize({ width, height });
 
       // Sign-in screen, then the language switch there (remembered on this device).
-      await page.goto('/login');
+      await openSignIn(page);
       await page.getByRole('heading', { name: tx('en', 'auth:login.heading') }).waitFor();
       if (language === 'hi') {
         await page.getByRole('button', { name: 'हिन्दी' }).click();
