@@ -89,7 +89,7 @@ function signInHtml(): Plugin {
       // Through Vite's module runner: the page's module imports the contracts' TypeScript, which Node's
       // own loader (the config's) does not take.
       const { module } = await runnerImport<typeof SignInPage>(fileURLToPath(new URL('./src/first-screen/signInPage.ts', import.meta.url)), { configFile: false, logLevel: 'warn' });
-      const pages = Object.fromEntries((['en', 'hi'] as const).map((language) => [language, module.signInPage(language, texts(language, 'common'), texts(language, 'auth'))]));
+      const pages = Object.fromEntries(module.LANGUAGES.map((language) => [language, module.signInPage(language, texts(language, 'common'), texts(language, 'auth'))]));
       this.emitFile({ type: 'asset', fileName: module.FIRST_SCREEN_FILE, source: JSON.stringify(pages) });
     },
   };

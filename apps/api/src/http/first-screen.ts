@@ -1,12 +1,11 @@
-import { FIRST_SCREEN_FILE, FIRST_SCREEN_SLOTS, type FirstScreen, LANGUAGE_COOKIE, LOGIN_FORM_ERRORS, safeRedirect } from '@kamai/contracts';
+import { FIRST_SCREEN_FILE, FIRST_SCREEN_SLOTS, type FirstScreen, LANGUAGE_COOKIE, LOGIN_FORM_ERRORS, Language, safeRedirect } from '@kamai/contracts';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as v from 'valibot';
 import type { AppEnv } from '../deps.ts';
 
-type Language = 'en' | 'hi';
-const LANGUAGES: readonly Language[] = ['en', 'hi'];
 export type SignInScreens = Record<Language, FirstScreen>;
 
 /** The sign-in screen the web's build drew in each language (docs/first-screen.md), or null for a build without it. */
@@ -15,7 +14,7 @@ export function readSignInScreens(dist: string): SignInScreens | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SignInScreens) : null;
 }
 
-const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
+const isLanguage = (value: unknown): value is Language => v.is(Language, value);
 
 /** The form's switch (`?lang=`), else the app's choice on this device (its cookie), else the browser's first preference we speak, else English. */
 export function readerLanguage(c: Context<AppEnv>): Language {

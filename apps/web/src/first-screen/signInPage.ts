@@ -1,5 +1,5 @@
-export { FIRST_SCREEN_FILE } from '@kamai/contracts';
-import { FIRST_SCREEN_ID, FIRST_SCREEN_SLOTS as SLOTS, type FirstScreen, LOGIN_FORM_ERRORS, type LoginFormError } from '@kamai/contracts';
+export { FIRST_SCREEN_FILE, LANGUAGES } from '@kamai/contracts';
+import { FIRST_SCREEN_ID, FIRST_SCREEN_SLOTS as SLOTS, type FirstScreen, LANGUAGES, LOGIN_FORM_ERRORS, type Language, type LoginFormError } from '@kamai/contracts';
 import {
   boxClasses,
   buttonVariantClasses,
@@ -39,9 +39,9 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** The sign-in screen in one language: `common` and `auth` are that language's locale files. */
-export function signInPage(language: 'en' | 'hi', common: Texts, auth: Texts): FirstScreen {
+export function signInPage(language: Language, common: Texts, auth: Texts): FirstScreen {
   const t = (path: string) => escapeHtml(path.startsWith('common:') ? text(common, path.slice(7)) : text(auth, path));
-  const languages = (['en', 'hi'] as const)
+  const languages = LANGUAGES
     .map(
       (other) =>
         `<button type="submit" name="lang" value="${other}" lang="${other}" aria-pressed="${other === language}" class="${languageButtonClasses}">${t(`common:language.${other}`)}</button>`,

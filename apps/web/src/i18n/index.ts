@@ -103,14 +103,19 @@ export function initialLanguage(): Language {
   return 'en';
 }
 
-/** Switches the app's language, remembers it on this device and marks the document for screen readers. */
-export async function setLanguage(language: Language): Promise<void> {
+/** The choice kept on this device, and in the cookie the server reads. */
+function remember(language: Language): void {
   rememberForServer(language);
   try {
     globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
-    // Not remembered on this device; the profile still stores it for a signed-in user.
+    // Not remembered on this device (storage blocked): the cookie still is, and the profile for a signed-in user.
   }
+}
+
+/** Switches the app's language, remembers it on this device and marks the document for screen readers. */
+export async function setLanguage(language: Language): Promise<void> {
+  remember(language);
   // Loads every namespace loaded so far in the new language, then switches.
   await i18n.changeLanguage(language);
 }
@@ -120,17 +125,14 @@ i18n.on('languageChanged', (language) => {
 });
 
 const startLanguage = initialLanguage();
-rememberForServer(startLanguage);
 if (askedInUrl()) {
-  try {
-    globalThis.localStorage?.setItem(LANGUAGE_STORAGE_KEY, startLanguage);
-  } catch {
-    // Not remembered on this device: the cookie still is.
-  }
+  remember(startLanguage);
   // Taken: a reload or a shared link must not undo a later choice made in the app.
   const url = new URL(globalThis.location.href);
   url.searchParams.delete('lang');
   globalThis.history.replaceState(globalThis.history.state, '', url);
+} else {
+  rememberForServer(startLanguage);
 }
 
 /** Resolves once the init has run and these namespaces of the current language are in. */
