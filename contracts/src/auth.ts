@@ -3,6 +3,7 @@ import { Consent } from './privacy.ts';
 import { InviteCodeInput } from './invitations.ts';
 import { noControlCharacters } from './text.ts';
 import { refusal } from './refusal.ts';
+import { Language } from './language.ts';
 import type { ErrorCode } from './errors.ts';
 
 /** The rules and messages shared by the forms and the API. */
@@ -77,7 +78,7 @@ export const UserBody = v.object({
   totalEarned: v.string(),
   notificationsEnabled: v.boolean(),
   /** The language the person reads the app in, chosen on a device and stored on the account. */
-  language: v.optional(v.picklist(['en', 'hi'])),
+  language: v.optional(Language),
   isAdmin: v.boolean(),
   roles: v.array(Role),
   kycStatus: KycStatus,

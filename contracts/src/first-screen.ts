@@ -24,3 +24,7 @@ export interface FirstScreen {
  * the server draws speaks the language the app will (web i18n/index.ts).
  */
 export const LANGUAGE_COOKIE = 'kamai_lang';
+
+/** Text made safe for the first screen's markup, in an element or a quoted attribute (both sides draw into it). */
+export const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

@@ -7,6 +7,7 @@ export * from './auth.ts';
 export * from './wallet.ts';
 export * from './notifications.ts';
 export * from './withdrawals.ts';
+export * from './language.ts';
 export * from './profile.ts';
 export * from './settings.ts';
 export * from './controls.ts';

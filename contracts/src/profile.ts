@@ -1,11 +1,7 @@
 import * as v from 'valibot';
 import { FirstName, LastName, MESSAGES } from './auth.ts';
 import { refusal } from './refusal.ts';
-
-/** The languages the app speaks; the web app's locale files are per language. */
-export const LANGUAGES = ['en', 'hi'] as const;
-export const Language = v.picklist(LANGUAGES, refusal('api.languageValue'));
-export type Language = v.InferOutput<typeof Language>;
+import { Language } from './language.ts';
 
 const EmailShape = v.pipe(v.string(), v.maxLength(254), v.email());
 

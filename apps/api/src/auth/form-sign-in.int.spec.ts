@@ -107,6 +107,17 @@ describe('GET /login drawn by the server', () => {
     expect(chosen.body).toContain('data-language="en"');
   });
 
+  it('writes the reader’s redirect as text: quotes escaped, and `$\'` or `$&` in it are not replacement patterns', async () => {
+    const redirect = "/tasks/$'\"><b>x</b>$&";
+    const drawn = await page(server.client(), `/login?redirect=${encodeURIComponent(redirect)}`);
+    expect(drawn.status).toBe(200);
+    const values = [...drawn.body.matchAll(/<input type="hidden" name="redirect" value="([^"]*)">/g)].map((match) => match[1]);
+    expect(values).toHaveLength(2);
+    for (const value of values) expect(value).toBe('/tasks/$&#39;%22%3E%3Cb%3Ex%3C/b%3E$&amp;');
+    expect(drawn.body).not.toContain('<b>');
+    expect(drawn.body.match(/<div id="root"><\/div>/g)).toHaveLength(1);
+  });
+
   it('switches language without the app: ?lang= draws the page in it and tells the app’s cookie', async () => {
     const switched = await page(server.client(), '/login?lang=hi&redirect=%2Fwallet', { cookie: 'kamai_lang=en' });
     expect(switched.status).toBe(200);

@@ -1,9 +1,8 @@
-import { FIRST_SCREEN_FILE, FIRST_SCREEN_SLOTS, type FirstScreen, LANGUAGE_COOKIE, LOGIN_FORM_ERRORS, Language, safeRedirect } from '@kamai/contracts';
+import { FIRST_SCREEN_FILE, FIRST_SCREEN_SLOTS, type FirstScreen, LANGUAGE_COOKIE, LOGIN_FORM_ERRORS, type Language, escapeHtml, isLanguage, safeRedirect } from '@kamai/contracts';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as v from 'valibot';
 import type { AppEnv } from '../deps.ts';
 
 export type SignInScreens = Record<Language, FirstScreen>;
@@ -13,8 +12,6 @@ export function readSignInScreens(dist: string): SignInScreens | null {
   const file = join(dist, FIRST_SCREEN_FILE);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SignInScreens) : null;
 }
-
-const isLanguage = (value: unknown): value is Language => v.is(Language, value);
 
 /** The form's switch (`?lang=`), else the app's choice on this device (its cookie), else the browser's first preference we speak, else English. */
 export function readerLanguage(c: Context<AppEnv>): Language {
@@ -35,8 +32,6 @@ export const askedLanguage = (c: Context<AppEnv>): Language | undefined => {
   return isLanguage(asked) ? asked : undefined;
 };
 
-const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /** index.html with the sign-in form drawn into it: before the app's root, so the app takes it over (web first-screen/takeover.ts). */
 export function withSignInForm(html: string, screens: SignInScreens, c: Context<AppEnv>): string {
   const language = readerLanguage(c);
@@ -44,10 +39,11 @@ export function withSignInForm(html: string, screens: SignInScreens, c: Context<
   const redirect = safeRedirect(c.req.query('redirect'));
   const error = LOGIN_FORM_ERRORS.find((code) => code === c.req.query('error'));
   const form = screen.html
-    .replaceAll(FIRST_SCREEN_SLOTS.redirect, redirect ? `<input type="hidden" name="redirect" value="${attribute(redirect)}">` : '')
-    .replace(FIRST_SCREEN_SLOTS.error, error ? screen.errors[error] : '');
+    .replaceAll(FIRST_SCREEN_SLOTS.redirect, () => (redirect ? `<input type="hidden" name="redirect" value="${escapeHtml(redirect)}">` : ''))
+    .replace(FIRST_SCREEN_SLOTS.error, () => (error ? screen.errors[error] : ''));
+  // Replacers are functions throughout: a string replacement would read `$'` or `$&` in the reader's redirect as patterns.
   return html
     .replace(/<html lang="[^"]*">/, `<html lang="${language === 'hi' ? 'hi' : 'en-IN'}">`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${attribute(screen.title)}</title>`)
-    .replace('<div id="root"></div>', `${form}<div id="root"></div>`);
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(screen.title)}</title>`)
+    .replace('<div id="root"></div>', () => `${form}<div id="root"></div>`);
 }

@@ -1,5 +1,5 @@
 export { FIRST_SCREEN_FILE, LANGUAGES } from '@kamai/contracts';
-import { FIRST_SCREEN_ID, FIRST_SCREEN_SLOTS as SLOTS, type FirstScreen, LANGUAGES, LOGIN_FORM_ERRORS, type Language, type LoginFormError } from '@kamai/contracts';
+import { FIRST_SCREEN_ID, FIRST_SCREEN_SLOTS as SLOTS, type FirstScreen, escapeHtml, LANGUAGES, LOGIN_FORM_ERRORS, type Language, type LoginFormError } from '@kamai/contracts';
 import {
   boxClasses,
   buttonVariantClasses,
@@ -34,9 +34,6 @@ function text(texts: Texts, path: string): string {
   if (typeof found !== 'string') throw new Error(`no text at ${path}`);
   return found;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** The sign-in screen in one language: `common` and `auth` are that language's locale files. */
 export function signInPage(language: Language, common: Texts, auth: Texts): FirstScreen {

@@ -1,6 +1,6 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGE_COOKIE } from '@kamai/contracts';
+import { LANGUAGE_COOKIE, LANGUAGES, type Language, isLanguage } from '@kamai/contracts';
 
 /**
  * Every text the app shows goes through i18next (react-i18next's `useTranslation(namespace)`).
@@ -13,8 +13,8 @@ import { LANGUAGE_COOKIE } from '@kamai/contracts';
  * whose namespace has not arrived yet suspends (react-i18next) until it has; route loaders ask for
  * their screen's namespaces early (`loadNamespaces`), and the rest arrive once the first screen shows.
  */
-export const LANGUAGES = ['en', 'hi'] as const;
-export type Language = (typeof LANGUAGES)[number];
+// One list of languages for the app, the API and the first screen: the contracts'.
+export { LANGUAGES, type Language, isLanguage };
 
 /** The device remembers the choice; the signed-in user's profile stores it too. */
 export const LANGUAGE_STORAGE_KEY = 'kamai.language';
@@ -54,9 +54,6 @@ const localeFiles: BackendModule = {
   },
 };
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 /**
  * The choice in a cookie too, which the server reads to draw /login's form in the language the app
