@@ -203,7 +203,7 @@ await part('commands', async () => {
 
 // ---- Withdrawals with many unpaid ones waiting: scripts/src/bench/waiting.ts ----
 await part('waiting', async () => {
-  const rounds = Number(flag('rounds') ?? 3);
+  const rounds = Number(flag('rounds') ?? 5);
   section(`Withdrawals while unpaid ones wait (issue 39): POST /api/withdrawals, read-your-writes, 1 process, 32 users on 32 connections, interleaved A B B A × ${rounds} (scripts/src/bench/waiting.ts)`);
   const r = await benchWaiting({ rounds, log });
   const s = (f: { min: number; median: number; max: number }) => range(f, '/s');

@@ -6,7 +6,7 @@
  * sides run on the same data directory, with the same read models and indexes, and differ only in
  * what waits on their own streams.
  *
- *   node_modules/.bin/tsx scripts/src/bench/waiting.ts [--rounds 3]
+ *   node_modules/.bin/tsx scripts/src/bench/waiting.ts [--rounds 5]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,11 @@ import { fundedUsers, spread, startApi, treeCpuMs, withdrawals } from './http.ts
 const USERS = 32;
 /** Unpaid withdrawals each B user has before the measured bursts. */
 export const UNPAID = 500;
-/** Withdrawals per user in a measured burst: about a second of this machine's answers. */
-const PER_USER = 20;
+/**
+ * Withdrawals per user in a measured burst: about a second of this machine's answers when quiet (at 20,
+ * half a second, one pause of the collector or the WAL's checkpoint swung a round's ratio by a third).
+ */
+const PER_USER = 40;
 
 export interface WaitingBurst {
   side: 'none' | 'many';
@@ -64,7 +67,7 @@ async function burst(url: string, cookies: string[], side: WaitingBurst['side'],
 }
 
 export async function benchWaiting(options: { rounds?: number; log?: (line: string) => void } = {}): Promise<BenchWaitingResult> {
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 5;
   const log = options.log ?? console.log;
   const dir = mkdtempSync(join(tmpdir(), 'kamai-bench-waiting-'));
   const api = await startApi(dir, true);
