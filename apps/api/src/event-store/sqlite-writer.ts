@@ -79,7 +79,8 @@ export type Outcome = AppendResult | AppendFailure;
  */
 const HEADS_PER_UPSERT = 64;
 
-function headsUpsertSql(rows: number): string {
+/** The upsert of `rows` stream heads; exported so the append ladder (scripts/src/bench/appends-ladder.ts) runs the store's very statement. */
+export function headsUpsertSql(rows: number): string {
   return `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}
     ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`;
 }

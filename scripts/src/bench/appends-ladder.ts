@@ -1,0 +1,149 @@
+/**
+ * What each part of a chained append costs SQLite and its digests, without the store around it:
+ * plain better-sqlite3 statements, 64 rows a transaction, adding the store's work one piece at a
+ * time, and the alternatives a new chain codec could take (fewer or binary chain columns, a stream
+ * hash over the event's JSON as stored, one log digest per transaction). Each configuration has a
+ * file of its own; they run in interleaved slices in one process, so the machine's load falls on
+ * all alike. Prints CPU µs (user + system) per row; on a tmpfs (/dev/shm) that is all the time.
+ *
+ *   node_modules/.bin/tsx scripts/src/bench/appends-ladder.ts [--seconds 6] [--dir /dev/shm]
+ */
+import { hash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { EVENTS_TABLE_SQL, chainHashOf, chainRest, headsUpsertSql, logHashOf } from '@kamai/api';
+
+const ROWS_PER_TRANSACTION = 64;
+const STREAMS = 1024;
+
+interface Rung {
+  label: string;
+  /** The chain's columns written with each row (none: no digests either, unless `digests`). */
+  columns: readonly string[];
+  digests?: boolean;
+  /** Each stream's head upserted once per transaction, in one multi-row statement (as the store does). */
+  heads?: boolean;
+  /** The stream hash over the event's JSON as stored (`[prev, stream, revision, type, data, metadata]`, data and metadata unquoted). */
+  rawJson?: boolean;
+  /** One log digest per transaction over its rows' stream hashes, instead of one per row. */
+  logPerTransaction?: boolean;
+}
+
+const RUNGS: readonly Rung[] = [
+  { label: 'plain: the 7 columns', columns: [] },
+  { label: '+ both digests, nothing stored', columns: [], digests: true },
+  { label: '+ the 4 chain columns (today)', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'] },
+  { label: '+ the stream heads: today\'s whole chain', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'], heads: true },
+  { label: 'codec: hash, log_hash only (hex)', columns: ['hash', 'log_hash'] },
+  { label: 'codec: both hashes in one 64-byte BLOB', columns: ['chain'] },
+  { label: 'codec: hash, log_hash as 32-byte BLOBs', columns: ['hash_blob', 'log_blob'] },
+  { label: 'codec: 2 hex columns, raw JSON, heads', columns: ['hash', 'log_hash'], heads: true, rawJson: true },
+  { label: 'codec: as above, one log digest per transaction', columns: ['hash'], heads: true, rawJson: true, logPerTransaction: true },
+];
+
+const CHAIN_COLUMNS_SQL = `
+  ALTER TABLE events ADD COLUMN hash TEXT; ALTER TABLE events ADD COLUMN prev_hash TEXT;
+  ALTER TABLE events ADD COLUMN log_prev INTEGER; ALTER TABLE events ADD COLUMN log_hash TEXT;
+  ALTER TABLE events ADD COLUMN chain BLOB; ALTER TABLE events ADD COLUMN hash_blob BLOB; ALTER TABLE events ADD COLUMN log_blob BLOB;
+  CREATE TABLE stream_heads (stream_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, hash TEXT NOT NULL, position INTEGER NOT NULL) STRICT;
+`;
+
+interface Runner {
+  rung: Rung;
+  db: Database.Database;
+  transaction: () => void;
+  rows: number;
+  cpuMicros: number;
+}
+
+function runner(rung: Rung, file: string): Runner {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(EVENTS_TABLE_SQL + CHAIN_COLUMNS_SQL);
+  const extra = rung.columns.map((c) => `, ${c}`).join('');
+  const insert = db.prepare<unknown[]>(
+    `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at${extra}) VALUES (?, ?, ?, ?, ?, ?, ?, ?${', ?'.repeat(rung.columns.length)})`,
+  );
+  const upsertHeads = db.prepare<unknown[]>(headsUpsertSql(ROWS_PER_TRANSACTION));
+  const digests = rung.digests === true || rung.columns.length > 0;
+  const revisions = new Array<number>(STREAMS).fill(-1);
+  const lastHashes = new Array<string>(STREAMS).fill('');
+  let position = 0;
+  let logLinked = '';
+  const heads: unknown[] = [];
+  const self: Runner = { rung, db, rows: 0, cpuMicros: 0, transaction: () => {} };
+  const writeRow = (n: number) => {
+    const stream = n % STREAMS;
+    const streamId = `bench-${stream}`;
+    const revision = (revisions[stream] = (revisions[stream] ?? -1) + 1);
+    const data = JSON.stringify({ taskId: `task-${n % 97}`, paise: 2_500 + (n % 7) * 100, at: new Date(1_790_000_000_000 + n).toISOString() });
+    const values: unknown[] = [position + 1, randomUUID(), streamId, revision, 'TaskRewarded', data, '{}', new Date().toISOString()];
+    if (digests) {
+      const previous = lastHashes[stream] ?? '';
+      const streamHash = rung.rawJson
+        ? hash('sha256', `["${previous}",${JSON.stringify(streamId)},${revision},"TaskRewarded",${data},{}]`, 'hex')
+        : chainHashOf(previous || null, JSON.stringify(streamId), revision, chainRest('TaskRewarded', data, '{}'));
+      let linked = '';
+      if (rung.logPerTransaction) logLinked += streamHash;
+      else linked = logLinked = logHashOf(position, logLinked, position + 1, streamHash);
+      for (const column of rung.columns) {
+        if (column === 'hash') values.push(streamHash);
+        else if (column === 'prev_hash') values.push(previous || null);
+        else if (column === 'log_prev') values.push(position);
+        else if (column === 'log_hash') values.push(linked);
+        else if (column === 'chain') values.push(Buffer.from(streamHash + linked, 'hex'));
+        else if (column === 'hash_blob') values.push(Buffer.from(streamHash, 'hex'));
+        else values.push(Buffer.from(linked, 'hex'));
+      }
+      lastHashes[stream] = streamHash;
+      if (rung.heads) heads.push(streamId, revision, streamHash, position + 1);
+    }
+    insert.run(values);
+    position += 1;
+  };
+  self.transaction = db.transaction(() => {
+    for (let i = 0; i < ROWS_PER_TRANSACTION; i++) writeRow(self.rows++);
+    if (rung.logPerTransaction) logLinked = hash('sha256', logLinked, 'hex');
+    if (rung.heads) {
+      upsertHeads.run(heads);
+      heads.length = 0;
+    }
+  });
+  return self;
+}
+
+function numberArg(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  const value = i < 0 ? fallback : Number(args[i + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+const args = process.argv.slice(2);
+const seconds = numberArg(args, 'seconds', 6);
+const base = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();
+if (!base) throw new Error('--dir needs a folder');
+const dir = mkdtempSync(join(base, 'kamai-bench-ladder-'));
+const runners = RUNGS.map((rung, i) => runner(rung, join(dir, `rung-${i}.db`)));
+try {
+  const sliceMs = 100;
+  const rounds = Math.max(1, Math.round((seconds * 1000) / (sliceMs * runners.length)));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < runners.length; i++) {
+      const run = runners[(round + i) % runners.length]!;
+      const started = performance.now();
+      const before = process.cpuUsage();
+      while (performance.now() - started < sliceMs) run.transaction();
+      const used = process.cpuUsage(before);
+      run.cpuMicros += used.user + used.system;
+    }
+  }
+  console.log(`CPU µs per row, ${ROWS_PER_TRANSACTION} rows a transaction, WAL, synchronous=FULL, ${base}`);
+  for (const run of runners) console.log(`  ${run.rung.label.padEnd(52)} ${(run.cpuMicros / run.rows).toFixed(2).padStart(6)}  (${run.rows} rows)`);
+} finally {
+  for (const run of runners) run.db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
