@@ -228,12 +228,19 @@ export interface EventStore {
    * (default all); an empty array when the stream does not exist.
    */
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
-  /** Up to `limit` events with a position greater than `after`, in commit order. */
-  readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]>;
+  /**
+   * Up to `limit` events with a position greater than `after`, in commit order. `sealed: true` (as
+   * SyncReads.readTypesNow's) leaves personal fields as stored: for followers that use only types,
+   * streams, positions and fields that are not personal, so a decorator that seals skips opening.
+   */
+  readAll(options: { after: number; limit: number; sealed?: boolean }): Promise<RecordedEvent[]>;
   /** Position of the newest event in the store, or 0 when it is empty. */
   headPosition(): Promise<number>;
-  /** Catch up from `after`, then live: every later event once, in order, including other processes' appends. */
-  subscribeToAll(options: { after: number }): AllSubscription;
+  /**
+   * Catch up from `after`, then live: every later event once, in order, including other processes'
+   * appends. `sealed` as readAll's.
+   */
+  subscribeToAll(options: { after: number; sealed?: boolean }): AllSubscription;
   close(): Promise<void>;
 }
 

@@ -96,7 +96,8 @@ export class SessionCache {
     }
     this.position = await this.store.headPosition();
     this.userChangesSince = this.position;
-    const subscription = this.store.subscribeToAll({ after: this.position });
+    // Sealed, as the signalled path reads: session events carry nothing personal, and the rest is read for its header.
+    const subscription = this.store.subscribeToAll({ after: this.position, sealed: true });
     this.subscription = subscription;
     this.following = (async () => {
       try {

@@ -126,18 +126,21 @@ export class SealedEventStore implements EventStore {
     return (await this.inner.readStream(streamId, options)).map((event) => sealer.open(event));
   }
 
-  async readAll(options: { after: number; limit: number }): Promise<RecordedEvent[]> {
+  async readAll(options: { after: number; limit: number; sealed?: boolean }): Promise<RecordedEvent[]> {
     const sealer = this.personal.sealer;
-    return (await this.inner.readAll(options)).map((event) => sealer.open(event));
+    const events = await this.inner.readAll({ after: options.after, limit: options.limit });
+    return options.sealed ? events : events.map((event) => sealer.open(event));
   }
 
   headPosition(): Promise<number> {
     return this.inner.headPosition();
   }
 
-  subscribeToAll(options: { after: number }): AllSubscription {
+  subscribeToAll(options: { after: number; sealed?: boolean }): AllSubscription {
     const sealer = this.personal.sealer;
-    const subscription = this.inner.subscribeToAll(options);
+    const subscription = this.inner.subscribeToAll({ after: options.after });
+    // A follower of headers and plain fields (the session cache) costs no decryption.
+    if (options.sealed) return subscription;
     return {
       close: () => subscription.close(),
       [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {

@@ -116,3 +116,39 @@ describe('sealing personal fields', () => {
     expect(() => sealer.seal(stream, { ...registered, metadata: { [SEALED_KEY]: 'x' } })).toThrow(/reserved/);
   });
 });
+
+describe('reading the sealed store sealed (followers of headers and plain fields)', () => {
+  it('hands readAll and subscribeToAll events as stored with `sealed`, opened without', async () => {
+    const store = openSealedSqliteStore(join(dir, `events-${++files}.sqlite`));
+    try {
+      const userId = randomUUID();
+      const stream = `user-${userId}`;
+      const requested: NewEvent = {
+        id: randomUUID(),
+        type: 'WithdrawalRequested',
+        data: { withdrawalId: 'w1', amountPaise: 10000, destination: { kind: 'upi', upiId: 'asha@okbank' }, requestedAt: '2026-11-01T10:00:00.000Z' },
+      };
+      await store.append(stream, [requested], 'no_stream');
+      const [opened] = await store.readAll({ after: 0, limit: 10 });
+      const [sealed] = await store.readAll({ after: 0, limit: 10, sealed: true });
+      expect(opened!.data).toEqual(requested.data);
+      expect(JSON.stringify(sealed)).not.toContain('asha@okbank');
+      expect(sealed!.metadata[SEALED_KEY]).toBeDefined();
+      expect({ type: sealed!.type, streamId: sealed!.streamId, position: sealed!.position }).toEqual({ type: opened!.type, streamId: opened!.streamId, position: opened!.position });
+
+      const firstOf = async (options: { after: number; sealed?: boolean }) => {
+        const subscription = store.subscribeToAll(options);
+        try {
+          const step = await subscription[Symbol.asyncIterator]().next();
+          return step.value as RecordedEvent;
+        } finally {
+          await subscription.close();
+        }
+      };
+      expect(JSON.stringify(await firstOf({ after: 0, sealed: true }))).not.toContain('asha@okbank');
+      expect((await firstOf({ after: 0 })).data).toEqual(requested.data);
+    } finally {
+      await store.close();
+    }
+  });
+});

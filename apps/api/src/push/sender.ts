@@ -37,9 +37,15 @@ const RETRY_MAX_MS = 3_600_000;
 const BATCH = 200;
 const POLL_MS = 1000;
 /**
- * On PostgreSQL, how long after this process's append a pass starts at most: a pass there blocks
- * the event loop for four round trips (checkpoint read, BEGIN, move, COMMIT), and a pass per append
- * held it a third of the time under load; appends in that while are taken in by one pass.
+ * How often at most the shared checkpoint is moved over batches that took nothing in: on PostgreSQL
+ * each move is a commit waiting for its flush (20 ms and more on a loaded machine), and a restart
+ * re-reads at most this much of the log, judging it by headers.
+ */
+const SCANNED_MOVE_MS = 10_000;
+/**
+ * On PostgreSQL, how long after this process's append a pass starts at most: appends in that while
+ * are read by one pass. A batch that takes something in blocks the event loop there for three round
+ * trips (BEGIN, move, COMMIT); most take nothing in and block it for none (catchUp).
  */
 const SHARED_PASS_AFTER_APPEND_MS = 50;
 
@@ -72,6 +78,22 @@ function alertParams(params: Readonly<Record<string, unknown>> | undefined): Rec
     if (typeof value === 'string' || typeof value === 'number') kept[name] = value;
   }
   return kept;
+}
+
+/** The user events takeIn reads (a notification only when its key raises an alert). */
+const TAKEN_IN_USER_EVENTS: ReadonlySet<string> = new Set(['PushSubscribed', 'PushUnsubscribed', 'PushAlertsChosen', 'UserErased', 'NotificationSent']);
+
+/**
+ * Whether the sender may take something in from this event, judged from its header and plain key
+ * (it may be read sealed): a notification whose stored key raises no alert takes nothing in, one
+ * without a key (an older shape) is decoded to see.
+ */
+function mayTakeIn(event: { streamId: string; type: string; data: unknown }): boolean {
+  if (event.streamId === streams.balanceWarnings()) return true;
+  if (!event.streamId.startsWith('user-') || !TAKEN_IN_USER_EVENTS.has(event.type)) return false;
+  if (event.type !== 'NotificationSent') return true;
+  const key = typeof event.data === 'object' && event.data !== null ? (event.data as { key?: unknown }).key : undefined;
+  return typeof key !== 'string' || Object.hasOwn(ALERT_OF_NOTIFICATION, key);
 }
 
 /** The sender's tables: in DATA_DIR/push.sqlite, or in schema `kamai` beside the shared log. */
@@ -145,7 +167,10 @@ export class AlertSender {
   start(): void {
     const afterAppend = this.sql.kind === 'postgres' ? () => this.wakeSoon() : () => this.wake();
     const unhook = capability(this.deps.store, 'changeSignal')?.onAppended(afterAppend);
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer = setInterval(() => {
+      this.deliverWanted = true;
+      this.wake();
+    }, POLL_MS);
     this.timer.unref();
     this.unhook = unhook ?? null;
     this.wake();
@@ -182,27 +207,91 @@ export class AlertSender {
       });
   }
 
+  /**
+   * Whether the next pass looks for due rows: the timer's passes do, and a pass after this process
+   * queued some; one after an append that queued nothing has none of its own to send (another
+   * node's, and a retry's, wait for the timer, as they did).
+   */
+  private deliverWanted = true;
+
   private async pass(): Promise<void> {
     await this.catchUp();
+    if (!this.deliverWanted) return;
+    this.deliverWanted = false;
     await this.deliverDue();
   }
 
   /** Takes in every event after the checkpoint (what a route calls before it reads a choice). */
   async catchUp(): Promise<void> {
     for (;;) {
-      const from = this.position();
-      const events = await this.deps.store.readAll({ after: from, limit: BATCH });
-      if (events.length === 0) return;
-      const now = this.deps.now();
-      this.sql.transaction(() => {
-        // The checkpoint moves only from where this read it: another process (or node) that took this
-        // batch in first has moved it, and this one reads again from there. The UPDATE waits for that
-        // other's transaction, so a batch is taken in once.
-        const moved = this.sql.all(`UPDATE ${this.t.checkpoint} SET position = ? WHERE id = 1 AND position = ? RETURNING 1`, events.at(-1)!.position, from);
-        if (moved.length === 0) return;
-        for (const recorded of events) this.takeIn(recorded, now);
-      });
+      const from = this.scannedTo();
+      // Read sealed: most events take nothing in and are judged by their headers, with no decryption.
+      let events = await this.deps.store.readAll({ after: from, limit: BATCH, sealed: true });
+      const takesIn = events.some(mayTakeIn);
+      // Rare (a subscription, a choice, an alert): read again opened, the same events first.
+      if (takesIn) events = await this.deps.store.readAll({ after: from, limit: BATCH });
+      if (events.length === 0) return this.moveCheckpoint(false);
+      // Another catch-up of this process moved on meanwhile: read on from where it got to.
+      if (from !== this.scanned) continue;
+      const last = events.at(-1)!.position;
+      if (!takesIn) this.scanned = last;
+      else {
+        const checkpoint = this.checkpoint;
+        const now = this.deps.now();
+        const took = this.sql.transaction(() => {
+          // The checkpoint moves only from where this process last saw it: another process (or node)
+          // that took a batch in first has moved it, and this one reads again from there. The UPDATE
+          // waits for that other's transaction, so a batch is taken in once. Events between the
+          // checkpoint and `from` take nothing in (scanned), so moving past them unread is the same.
+          const moved = this.sql.all(`UPDATE ${this.t.checkpoint} SET position = ? WHERE id = 1 AND position = ? RETURNING 1`, last, checkpoint);
+          if (moved.length === 0) return false;
+          for (const recorded of events) this.takeIn(recorded, now);
+          return true;
+        });
+        if (!took) {
+          // Another process took in from this checkpoint: read on from where it got to.
+          this.seeCheckpoint();
+          continue;
+        }
+        this.checkpoint = this.scanned = last;
+      }
+      if (events.length < BATCH) return this.moveCheckpoint(false);
     }
+  }
+
+  /**
+   * The checkpoint as this process last read or moved it, and how far past it every event takes
+   * nothing in (scanned): each pass reads from there without a blocking round trip for the
+   * checkpoint, and a batch that takes nothing in moves no shared row (PostgreSQL: a commit waiting
+   * for its flush per pass). The shared checkpoint follows now and then (moveCheckpoint).
+   */
+  private checkpoint = 0;
+  private scanned: number | null = null;
+  private movedAt = 0;
+
+  private scannedTo(): number {
+    if (this.scanned === null) this.seeCheckpoint();
+    return this.scanned!;
+  }
+
+  /** Reads the shared checkpoint: another process may have moved it past what this one scanned. */
+  private seeCheckpoint(): void {
+    this.checkpoint = this.position();
+    // What was scanned past the old checkpoint takes nothing in, past the new one too.
+    this.scanned = Math.max(this.scanned ?? 0, this.checkpoint);
+  }
+
+  /**
+   * Moves the shared checkpoint over what was scanned, at most once a SCANNED_MOVE_MS unless `now`: a
+   * restart (or another node) reads from there, so nothing it re-reads takes anything in.
+   */
+  private moveCheckpoint(now: boolean): void {
+    const scanned = this.scanned;
+    if (scanned === null || scanned <= this.checkpoint || (!now && performance.now() - this.movedAt < SCANNED_MOVE_MS)) return;
+    this.movedAt = performance.now();
+    const moved = this.sql.all(`UPDATE ${this.t.checkpoint} SET position = ? WHERE id = 1 AND position = ? RETURNING 1`, scanned, this.checkpoint);
+    if (moved.length > 0) this.checkpoint = scanned;
+    else this.seeCheckpoint();
   }
 
   private position(): number {
@@ -210,8 +299,8 @@ export class AlertSender {
   }
 
   private takeIn(recorded: Parameters<typeof eventCodec.decode>[0] & { id: string; streamId: string }, now: Date): void {
+    if (!mayTakeIn(recorded)) return;
     if (recorded.streamId === streams.balanceWarnings()) return this.takeInWarning(recorded, now);
-    if (!recorded.streamId.startsWith('user-')) return;
     const event = eventCodec.decode(recorded);
     if (!event) return;
     const userId = recorded.streamId.slice('user-'.length);
@@ -249,6 +338,7 @@ export class AlertSender {
   private queue(tag: string, userId: string, alert: PushAlertKind, params: Record<string, string | number>, now: Date): void {
     const due = alertDueAt(alert, now).getTime();
     const json = JSON.stringify(params);
+    this.deliverWanted = true;
     const insert = `INSERT INTO ${this.t.outbox} (id, user_id, alert, params, channel, endpoint, due_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
     const endpoints = this.sql.all<{ endpoint: string }>(`SELECT endpoint FROM ${this.t.subscriptions} WHERE user_id = ? ORDER BY endpoint`, userId);
     endpoints.forEach(({ endpoint }, i) => this.sql.run(insert, `${tag}:push:${i}`, userId, alert, json, 'push', endpoint, due));
@@ -291,6 +381,8 @@ export class AlertSender {
     if (this.stopped) return;
     const now = this.deps.now().getTime();
     const rows = this.leases.due<OutboxRow>(now, 50, 'id, user_id, alert, params, channel, endpoint, attempts');
+    // A full page may leave more due: the next pass looks again.
+    if (rows.length === 50) this.deliverWanted = true;
     for (const row of rows) {
       if (this.stopped) return;
       // Claimed one at a time, as it is sent: a batch's lease could lapse while the first ones are still being tried.
@@ -374,6 +466,12 @@ export class AlertSender {
     if (this.soon) clearTimeout(this.soon);
     this.unhook?.();
     await this.running;
+    try {
+      // What was scanned is not scanned again after a restart.
+      this.moveCheckpoint(true);
+    } catch (err) {
+      this.log(`[push] ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.sql.close();
   }
 }
