@@ -37,6 +37,13 @@ export interface Projection {
   /** The event types `apply` does something with; others are never passed to it. */
   handles: readonly ProjectedEvent['type'][];
   /**
+   * Of `handles`, the types whose sealed personal fields (PERSONAL_FIELDS) `apply` reads; absent, all
+   * of them. A build reading on a thread of its own opens only the sealed blobs of the types some of
+   * its projections list (opening is an AES-GCM decryption per event); the other types' sealed fields
+   * read NOT_OPENED. projectionSpec fails a projection whose rows change when they do.
+   */
+  opens?: readonly ProjectedEvent['type'][];
+  /**
    * Turns one event into row changes, written (and read, when it needs to) through `rows`,
    * synchronously, inside the caller's transaction. Must be deterministic: a rebuild replays it.
    * `rows` names tables by their ReadDb name; a rebuild's writer points them at its shadow tables.
@@ -67,6 +74,11 @@ export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null
     metadata: recorded.metadata,
     recordedAt: recorded.recordedAt,
   });
+}
+
+/** The event types whose sealed fields some of `projections` reads (Projection.opens). */
+export function openedTypes(projections: readonly Projection[]): Set<string> {
+  return new Set(projections.flatMap((p) => p.opens ?? p.handles));
 }
 
 /** Keeps the events of `types`, decoded (an unknown type is left out, as the runner leaves it). */

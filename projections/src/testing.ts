@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KamaiEvent } from '@kamai/contracts';
+import { type KamaiEvent, PERSONAL_FIELDS, notOpenedValue } from '@kamai/contracts';
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from './db.ts';
-import type { Projection } from './projection.ts';
+import { type Projection, openedTypes } from './projection.ts';
 import { buildAside } from './rebuild.ts';
 import { applyEvents } from './runner.ts';
 
@@ -62,6 +62,31 @@ export async function rowsOf(db: ReadDbHandle, table: string): Promise<Record<st
   return (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY rowid`.execute(db)).rows;
 }
 
+/** A copy of `data` whose present `path` (dotted for nested fields) reads `value`. */
+function withPath(data: Record<string, unknown>, path: string, value: string): Record<string, unknown> {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  if (!Object.hasOwn(data, head)) return data;
+  const child = data[head];
+  if (rest.length === 0) return { ...data, [head]: value };
+  if (typeof child !== 'object' || child === null || Array.isArray(child)) return data;
+  return { ...data, [head]: withPath(child as Record<string, unknown>, rest.join('.'), value) };
+}
+
+/**
+ * The events as a build that reads on a thread of its own hands them to `projections`: the sealed
+ * fields of types none of them `opens` read NOT_OPENED (the reader leaves their blobs shut).
+ */
+function asBuildReadsThem(events: readonly RecordedEvent[], projections: readonly Projection[]): RecordedEvent[] {
+  const opened = openedTypes(projections);
+  return events.map((event) => {
+    const sealed = PERSONAL_FIELDS[event.type as KamaiEvent['type']];
+    if (!sealed || opened.has(event.type)) return event;
+    let data = event.data as Record<string, unknown>;
+    for (const path of sealed.paths) data = withPath(data, path, notOpenedValue(path));
+    return { ...event, data: data as RecordedEvent['data'] };
+  });
+}
+
 type Given = ReadonlyArray<{ stream: string; event: KamaiEvent }>;
 type Rows = Record<string, ReadonlyArray<Record<string, unknown>>>;
 
@@ -75,7 +100,8 @@ type Rows = Record<string, ReadonlyArray<Record<string, unknown>>>;
  *   await projectionSpec(walletProjection).given(history).thenQuery((db) => listTransactions(db, 'u1'), [...]);
  *
  * The events are applied one transaction each, as the live runner does, and separately built aside
- * from zero, as a rebuild does; both must leave the same rows. `then` lists, per table, every row in
+ * from zero, as a rebuild does, with the sealed fields of the types no projection `opens` left shut
+ * (as a build's reader thread leaves them); both must leave the same rows. `then` lists, per table, every row in
  * insertion order with the columns worth checking (unlisted columns are not compared).
  */
 export function projectionSpec(...projections: Projection[]) {
@@ -88,9 +114,12 @@ export function projectionSpec(...projections: Projection[]) {
         const rebuilt = await openReadDb(join(dir, 'rebuilt.sqlite'), projections);
         try {
           for (const event of events) await writeTransaction(live, (trx) => applyEvents(trx, projections, [event]));
-          await buildAside(rebuilt, listAsEventSource(events), projections, { batchSize: 3 });
+          await buildAside(rebuilt, listAsEventSource(asBuildReadsThem(events, projections)), projections, { batchSize: 3 });
           for (const table of projections.flatMap((p) => Object.keys(p.tables))) {
-            expect(await rowsOf(rebuilt, table), `${table}: a rebuild from zero gives other rows than live application`).toEqual(await rowsOf(live, table));
+            expect(
+              await rowsOf(rebuilt, table),
+              `${table}: a rebuild from zero (sealed fields of types outside the projections' \`opens\` left shut) gives other rows than live application`,
+            ).toEqual(await rowsOf(live, table));
           }
           return await check(live);
         } finally {

@@ -442,6 +442,20 @@ export function unreadableValue(path: string): string {
   return path.endsWith('Sha256') ? UNREADABLE_SHA256 : UNREADABLE;
 }
 
+/**
+ * What a sealed field reads as in a rebuild none of whose read models reads it (Projection.opens):
+ * its blob is left shut, as opening costs an AES-GCM decryption per event. Neither the person's value
+ * nor an erasure; no read model stores it (projectionSpec checks each model's declaration).
+ */
+export const NOT_OPENED = '[not opened]';
+/** The same for fields that must look like a SHA-256 hex digest. */
+export const NOT_OPENED_SHA256 = 'e'.repeat(64);
+
+/** What a sealed field reads as when its blob is left shut. */
+export function notOpenedValue(path: string): string {
+  return path.endsWith('Sha256') ? NOT_OPENED_SHA256 : NOT_OPENED;
+}
+
 /** Erased or unreadable: a placeholder standing where the person's value was, never a value of theirs. */
 export function isPlaceholder(value: unknown): boolean {
   return isErased(value) || isUnreadable(value);

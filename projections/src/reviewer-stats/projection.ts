@@ -41,6 +41,8 @@ export const reviewerStatsProjection: Projection = {
     worker_rejection_days: { columns: 'user_id TEXT NOT NULL, day TEXT NOT NULL, rejections INTEGER NOT NULL, PRIMARY KEY (user_id, day)' },
   },
   handles: ['ProofSubmitted', 'ProofResubmitted', 'ProofApproved', 'ProofRejected', 'ProofChangesRequested', 'AppealDecided'],
+  // Who decided and when: no proof's content, no reason.
+  opens: [],
   apply(rows, event) {
     switch (event.type) {
       case 'ProofSubmitted': {

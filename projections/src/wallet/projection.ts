@@ -21,6 +21,8 @@ export const walletProjection: Projection = {
   },
   retired: ['transactions'],
   handles: ['UserRegistered', 'WalletCredited', 'WalletDebited'],
+  // Ids, kinds, amounts and times: no sealed field.
+  opens: [],
   apply(rows, event) {
     switch (event.type) {
       case 'UserRegistered':

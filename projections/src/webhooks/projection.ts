@@ -122,6 +122,8 @@ export const webhooksProjection: Projection = {
     'BankFundingApproved',
     'ProofApproved',
   ],
+  // A webhook's body carries ids and amounts only: no sealed field.
+  opens: [],
   apply(rows, event) {
     switch (event.type) {
       case 'WebhookEndpointRegistered': {

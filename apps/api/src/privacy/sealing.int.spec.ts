@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERASED, ERASED_SHA256, UNREADABLE, eventCodec } from '@kamai/contracts';
+import { ERASED, ERASED_SHA256, NOT_OPENED, NOT_OPENED_SHA256, UNREADABLE, eventCodec } from '@kamai/contracts';
 import type { Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from '../event-store/contract.ts';
@@ -92,6 +92,27 @@ describe('sealing personal fields', () => {
     expect(late.metadata?.[SEALED_KEY]).toBeUndefined();
     expect((late.data as { destination: Json }).destination).toEqual({ kind: 'upi', upiId: ERASED });
     expect(keys.keyFor(userId)).toBeNull();
+  });
+
+  it('leaves a blob shut when asked (a rebuild none of whose read models reads it): each sealed field reads NOT_OPENED, never a value', () => {
+    const stored = [registered, upi, kyc, appeal].map((event) => recorded(stream, sealer.seal(stream, event)));
+    const [user, withdrawal, document, appealed] = stored.map((event) => sealer.leaveSealed(event));
+    expect(user!.data).toEqual({ userId, mobile: NOT_OPENED, passwordHash: NOT_OPENED, firstName: NOT_OPENED, lastName: NOT_OPENED, registeredAt: '2026-11-01T10:00:00.000Z' });
+    expect(user!.metadata).toEqual({ actor: userId });
+    expect(withdrawal!.data).toMatchObject({ amountPaise: 10000, destination: { kind: 'upi', upiId: NOT_OPENED } });
+    expect(document!.data).toMatchObject({ frontImageUrl: NOT_OPENED, frontImageSha256: NOT_OPENED_SHA256, backImageSha256: NOT_OPENED_SHA256 });
+    expect(appealed!.data).toMatchObject({ note: NOT_OPENED, proofImageUrl: NOT_OPENED });
+    for (const event of [user, withdrawal, document, appealed]) expect(eventCodec.decode(event!)).not.toBeNull();
+    // Not looked up: a sealer whose key store has no key for the person would read it as erased.
+    const keyless = new SqliteKeyStore(join(dir, `keys-${++files}.sqlite`), randomBytes(32));
+    try {
+      expect(new PersonalDataSealer(keyless).leaveSealed(stored[0]!).data).toEqual(user!.data);
+      expect(new PersonalDataSealer(keyless).open(stored[0]!).data).toMatchObject({ mobile: ERASED });
+    } finally {
+      keyless.close();
+    }
+    const plain = recorded(stream, registered);
+    expect(sealer.leaveSealed(plain)).toBe(plain);
   });
 
   it('reads a tampered blob, or one moved onto another event, as unreadable (not erased), never failing', () => {

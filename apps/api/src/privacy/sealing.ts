@@ -11,7 +11,7 @@
  * is counted (`kamai_sealed_unreadable_total`) and logged as an alert, and verify-ledger lists it. It
  * never throws: one bad event must not stop every reader.
  */
-import { PERSONAL_FIELDS, type PersonalFields, erasedValue, streams, unreadableValue } from '@kamai/contracts';
+import { PERSONAL_FIELDS, type PersonalFields, erasedValue, notOpenedValue, streams, unreadableValue } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { logger } from '../observability/logger.ts';
 import { sealedUnreadable } from '../observability/metrics.ts';
@@ -173,6 +173,23 @@ export class PersonalDataSealer {
       const value = typeof plain === 'object' && Object.hasOwn(plain, path) ? (plain[path] ?? null) : missing(path);
       if (path.includes('.')) data = withValueAt(data, path, value);
       else data[path] = value;
+    }
+    return { ...event, data, metadata };
+  }
+
+  /**
+   * The stored event with its sealed fields left shut: each reads NOT_OPENED, no key is looked up
+   * and nothing is decrypted. For a rebuild whose read models read none of them (Projection.opens).
+   */
+  leaveSealed<E extends RecordedEvent>(event: E): E {
+    const blob = event.metadata[SEALED_KEY];
+    if (blob === undefined || !isObject(event.data)) return event;
+    const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
+    if (!isSealedBlob(blob)) return { ...event, metadata };
+    let data: JsonObject = { ...event.data };
+    for (const path of blob.p) {
+      if (path.includes('.')) data = withValueAt(data, path, notOpenedValue(path));
+      else data[path] = notOpenedValue(path);
     }
     return { ...event, data, metadata };
   }

@@ -1,8 +1,9 @@
 /**
  * The reader thread of read-ahead.ts: once started (`ready`, then told where to begin), reads the
  * store's events after that position on a connection of its own, decodes those of the build's
- * types, and posts each page as one JSON text, keeping `ahead` pages in flight (one more each time
- * the build takes one).
+ * types (opening the sealed fields of the types its read models `opens`, leaving the others' shut),
+ * and posts each page as one JSON text, keeping `ahead` pages in flight (one more each time the
+ * build takes one).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -24,6 +25,8 @@ try {
   db.pragma('query_only = ON');
   const read = db.prepare<[number, number], EventRow>(READ_ALL_SQL);
   const types = new Set(data.types);
+  const opened = new Set(data.opened);
+  const { sealer } = personal;
   let position = data.after;
   let credit = data.ahead;
   let ended = false;
@@ -41,8 +44,9 @@ try {
         }
         position = rows.at(-1)!.position;
         credit -= 1;
-        // Rows of other types are counted, not parsed.
-        const events = decodePage(rows.filter((row) => types.has(row.type)).map((row) => personal.sealer.open(toRecordedEvent(row))), types);
+        // Rows of other types are counted, not parsed; sealed fields no projection of the build reads stay shut.
+        const recorded = rows.filter((row) => types.has(row.type)).map((row) => (opened.has(row.type) ? sealer.open(toRecordedEvent(row)) : sealer.leaveSealed(toRecordedEvent(row))));
+        const events = decodePage(recorded, types);
         post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });
       }
     } catch (err) {

@@ -81,6 +81,20 @@ describe('a rebuild reading on a thread of its own (read-ahead)', () => {
     expect(await everyRow(meanwhile)).toEqual(rows);
   });
 
+  it('leaves shut the sealed fields none of the build’s read models reads, and leaves the same rows', async () => {
+    await moreHistory(30);
+    // The wallet reads no sealed field (opens: []): its reader thread opens no blob of UserRegistered.
+    const models = allProjections.filter((p) => p.name === 'wallet');
+    expect(models.map((p) => p.opens)).toEqual([[]]);
+    const onThread = await readDb('thread.sqlite');
+    const here = await readDb('here.sqlite');
+    await rebuildReadModels(onThread, store, models, { batchSize: 7, readAhead: sqliteReadAhead(store, { threadFromEvents: 0, readHereWhileStarting: false }) });
+    await rebuildReadModels(here, store, models, { batchSize: 7 });
+    const rows = await everyRow(onThread);
+    expect(rows['wallets']!.length).toBeGreaterThan(1);
+    expect(rows).toEqual(await everyRow(here));
+  });
+
   it('fails the build on an event that breaks its contract, and leaves the live tables as they were', async () => {
     const db = await readDb('read.sqlite');
     await rebuildReadModels(db, store, allProjections, { readAhead: sqliteReadAhead(store, { threadFromEvents: 0 }) });

@@ -25,6 +25,8 @@ export interface ReaderData {
   file: string;
   after: number;
   types: string[];
+  /** The types whose sealed personal fields the build reads: the others' are left shut (NOT_OPENED). */
+  opened: string[];
   pageSize: number;
   ahead: number;
   /** The thread opens sealed personal fields with these keys, as the store's own reads do. */
@@ -57,10 +59,13 @@ export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEv
   const threadFrom = options.threadFromEvents ?? THREAD_FROM_EVENTS;
   const keys = store.personal.location;
   const meanwhile = options.readHereWhileStarting ?? true;
-  return (after, types, pageSize) =>
+  return (after, types, pageSize, opened) =>
     reads.headNow() - after >= threadFrom
-      ? readerThread({ file: embedded.file, after, types: [...types], pageSize, ahead: PAGES_AHEAD, keys }, meanwhile ? onThisThread(after, types, pageSize) : null)
-      : onThisThread(after, types, pageSize);
+      ? readerThread(
+          { file: embedded.file, after, types: [...types], opened: [...opened], pageSize, ahead: PAGES_AHEAD, keys },
+          meanwhile ? onThisThread(after, types, pageSize, opened) : null,
+        )
+      : onThisThread(after, types, pageSize, opened);
 }
 
 /** The read-ahead for this store, if it has one (a log in a local file: SQLite; others are read on this thread). */
