@@ -76,6 +76,8 @@ export const auditProjection: Projection = {
     'StatementWriteOffRequested',
     'StatementWrittenOff',
   ],
+  // An adjustment's reason is kept; the rest keeps who, when, how much and the reference only.
+  opens: ['AdjustmentRequested'],
   apply(rows, event) {
     const subject = userOf(event.streamId);
     if (event.type === 'WalletCredited' || event.type === 'WalletDebited') {
