@@ -418,12 +418,6 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     });
   }
 
-  /** The newest committed position, whether or not readers may see it yet. @internal */
-  async committedHead(): Promise<number> {
-    const { rows } = await this.#pool.query<{ position: string | null }>('SELECT max(position) AS position FROM kamai.events');
-    return rows[0]?.position ? Number(rows[0].position) : 0;
-  }
-
   /**
    * Rows for a subscription: no wait for own writes (it follows the log as it becomes readable), and
    * whether committed events lie beyond them, held back by a running transaction. @internal
