@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type KamaiEvent, PERSONAL_FIELDS, notOpenedValue } from '@kamai/contracts';
+import { type KamaiEvent, PERSONAL_FIELDS, notOpenedValue, valueAtPath, withValueAtPath } from '@kamai/contracts';
 import type { AllSubscription, EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
@@ -62,16 +62,6 @@ export async function rowsOf(db: ReadDbHandle, table: string): Promise<Record<st
   return (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY rowid`.execute(db)).rows;
 }
 
-/** A copy of `data` whose present `path` (dotted for nested fields) reads `value`. */
-function withPath(data: Record<string, unknown>, path: string, value: string): Record<string, unknown> {
-  const [head, ...rest] = path.split('.') as [string, ...string[]];
-  if (!Object.hasOwn(data, head)) return data;
-  const child = data[head];
-  if (rest.length === 0) return { ...data, [head]: value };
-  if (typeof child !== 'object' || child === null || Array.isArray(child)) return data;
-  return { ...data, [head]: withPath(child as Record<string, unknown>, rest.join('.'), value) };
-}
-
 /**
  * The events as a build that reads on a thread of its own hands them to `projections`: the sealed
  * fields of types none of them `opens` read NOT_OPENED (the reader leaves their blobs shut).
@@ -81,9 +71,11 @@ function asBuildReadsThem(events: readonly RecordedEvent[], projections: readonl
   return events.map((event) => {
     const sealed = PERSONAL_FIELDS[event.type as KamaiEvent['type']];
     if (!sealed || opened.has(event.type)) return event;
-    let data = event.data as Record<string, unknown>;
-    for (const path of sealed.paths) data = withPath(data, path, notOpenedValue(path));
-    return { ...event, data: data as RecordedEvent['data'] };
+    let data = event.data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return event;
+    // As the store seals them: only the fields present.
+    for (const path of sealed.paths) if (valueAtPath(data, path) !== undefined) data = withValueAtPath(data, path, notOpenedValue(path));
+    return { ...event, data };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { KamaiEventType } from './all.ts';
+import type { JsonValue } from './json.ts';
 
 /**
  * Personal data in events. The log is kept forever and hash-chained, so a person can be forgotten
@@ -454,6 +455,46 @@ export const NOT_OPENED_SHA256 = 'e'.repeat(64);
 /** What a sealed field reads as when its blob is left shut. */
 export function notOpenedValue(path: string): string {
   return path.endsWith('Sha256') ? NOT_OPENED_SHA256 : NOT_OPENED;
+}
+
+type JsonObject = { [key: string]: JsonValue };
+const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Each personal field's path, split once: every append of a sealed event walks them. */
+const splitPaths = new Map<string, readonly string[]>();
+function partsOf(path: string): readonly string[] {
+  let parts = splitPaths.get(path);
+  if (!parts) splitPaths.set(path, (parts = path.split('.')));
+  return parts;
+}
+
+/** The value at a personal field's path (dotted for a nested field, as PERSONAL_FIELDS lists them), or undefined where there is none. */
+export function valueAtPath(data: JsonValue, path: string): JsonValue | undefined {
+  let node: JsonValue | undefined = data;
+  for (const part of partsOf(path)) {
+    if (!isJsonObject(node) || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+/** A copy of `data` with the path set to `value` (or removed when undefined), sharing untouched branches; a missing branch stays missing. */
+export function withValueAtPath(data: JsonObject, path: string, value: JsonValue | undefined): JsonObject {
+  return withPartsAt(data, partsOf(path), 0, value);
+}
+
+function withPartsAt(data: JsonObject, parts: readonly string[], at: number, value: JsonValue | undefined): JsonObject {
+  const head = parts[at]!;
+  const copy: JsonObject = { ...data };
+  if (at === parts.length - 1) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return copy;
+  }
+  const child = copy[head];
+  if (!isJsonObject(child)) return copy;
+  copy[head] = withPartsAt(child, parts, at + 1, value);
+  return copy;
 }
 
 /** Erased or unreadable: a placeholder standing where the person's value was, never a value of theirs. */

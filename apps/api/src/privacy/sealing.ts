@@ -11,7 +11,7 @@
  * is counted (`kamai_sealed_unreadable_total`) and logged as an alert, and verify-ledger lists it. It
  * never throws: one bad event must not stop every reader.
  */
-import { PERSONAL_FIELDS, type PersonalFields, erasedValue, notOpenedValue, streams, unreadableValue } from '@kamai/contracts';
+import { PERSONAL_FIELDS, type PersonalFields, erasedValue, notOpenedValue, streams, unreadableValue, valueAtPath as valueAt, withValueAtPath as withValueAt } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { logger } from '../observability/logger.ts';
 import { sealedUnreadable } from '../observability/metrics.ts';
@@ -39,42 +39,6 @@ const USER_STREAM_PREFIX = streams.user('');
 type JsonObject = { [key: string]: Json };
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Each personal field's path, split once: every append of a sealed event walks them. */
-const splitPaths = new Map<string, readonly string[]>();
-function partsOf(path: string): readonly string[] {
-  let parts = splitPaths.get(path);
-  if (!parts) splitPaths.set(path, (parts = path.split('.')));
-  return parts;
-}
-
-function valueAt(data: Json, path: string): Json | undefined {
-  let node: Json | undefined = data;
-  for (const part of partsOf(path)) {
-    if (!isObject(node) || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
-  }
-  return node;
-}
-
-/** A copy of `data` with `path` set to `value` (or removed when undefined), sharing untouched branches. */
-function withValueAt(data: JsonObject, path: string, value: Json | undefined): JsonObject {
-  return withPartsAt(data, partsOf(path), 0, value);
-}
-
-function withPartsAt(data: JsonObject, parts: readonly string[], at: number, value: Json | undefined): JsonObject {
-  const head = parts[at]!;
-  const copy: JsonObject = { ...data };
-  if (at === parts.length - 1) {
-    if (value === undefined) delete copy[head];
-    else copy[head] = value;
-    return copy;
-  }
-  const child = copy[head];
-  if (!isObject(child)) return copy;
-  copy[head] = withPartsAt(child, parts, at + 1, value);
-  return copy;
-}
 
 function subjectOf(fields: PersonalFields, streamId: string, data: JsonObject, metadata: EventMetadata | undefined): string | null {
   if (fields.subject === 'stream') return streamId.startsWith(USER_STREAM_PREFIX) ? streamId.slice(USER_STREAM_PREFIX.length) : null;
@@ -166,7 +130,7 @@ export class PersonalDataSealer {
     if (plain === UNREADABLE_BLOB) reportUnreadable(event);
     const missing = plain === UNREADABLE_BLOB ? unreadableValue : erasedValue;
     // One copy of the payload takes every top-level field back (a rebuild opens every sealed event);
-    // a nested path copies its branch, as withValueAt does.
+    // a nested path copies its branch, as withValueAt (contracts' withValueAtPath) does.
     let data: JsonObject = { ...event.data };
     for (const path of blob.p) {
       // A field sealed as null (an appeal without a new image) opens as null: only an absent one is missing.

@@ -54,7 +54,6 @@ const localeFiles: BackendModule = {
   },
 };
 
-
 /**
  * The choice in a cookie too, which the server reads to draw /login's form in the language the app
  * will speak (docs/first-screen.md).
