@@ -8,12 +8,13 @@
  *
  *   node_modules/.bin/tsx scripts/src/bench/appends-ladder.ts [--seconds 6] [--dir /dev/shm]
  */
-import { hash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { EVENTS_TABLE_SQL, chainHashOf, chainRest, headsUpsertSql, logHashOf } from '@kamai/api';
+import { commandEvent, cpuOf, dirArg, numberArg } from './appends.ts';
 
 const ROWS_PER_TRANSACTION = 64;
 const STREAMS = 1024;
@@ -79,13 +80,14 @@ function runner(rung: Rung, file: string): Runner {
     const stream = n % STREAMS;
     const streamId = `bench-${stream}`;
     const revision = (revisions[stream] = (revisions[stream] ?? -1) + 1);
-    const data = JSON.stringify({ taskId: `task-${n % 97}`, paise: 2_500 + (n % 7) * 100, at: new Date(1_790_000_000_000 + n).toISOString() });
-    const values: unknown[] = [position + 1, randomUUID(), streamId, revision, 'TaskRewarded', data, '{}', new Date().toISOString()];
+    const event = commandEvent(n);
+    const data = JSON.stringify(event.data);
+    const values: unknown[] = [position + 1, event.id, streamId, revision, event.type, data, '{}', new Date().toISOString()];
     if (digests) {
       const previous = lastHashes[stream] ?? '';
       const streamHash = rung.rawJson
-        ? hash('sha256', `["${previous}",${JSON.stringify(streamId)},${revision},"TaskRewarded",${data},{}]`, 'hex')
-        : chainHashOf(previous || null, JSON.stringify(streamId), revision, chainRest('TaskRewarded', data, '{}'));
+        ? hash('sha256', `["${previous}",${JSON.stringify(streamId)},${revision},${JSON.stringify(event.type)},${data},{}]`, 'hex')
+        : chainHashOf(previous || null, JSON.stringify(streamId), revision, chainRest(event.type, data, '{}'));
       let linked = '';
       if (rung.logPerTransaction) logLinked += streamHash;
       else linked = logLinked = logHashOf(position, logLinked, position + 1, streamHash);
@@ -115,17 +117,9 @@ function runner(rung: Rung, file: string): Runner {
   return self;
 }
 
-function numberArg(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  const value = i < 0 ? fallback : Number(args[i + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
-}
-
 const args = process.argv.slice(2);
-const seconds = numberArg(args, 'seconds', 6);
-const base = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : tmpdir();
-if (!base) throw new Error('--dir needs a folder');
+const seconds = numberArg(args, 'seconds') ?? 6;
+const base = dirArg(args) ?? tmpdir();
 const dir = mkdtempSync(join(base, 'kamai-bench-ladder-'));
 const runners = RUNGS.map((rung, i) => runner(rung, join(dir, `rung-${i}.db`)));
 try {
@@ -137,8 +131,7 @@ try {
       const started = performance.now();
       const before = process.cpuUsage();
       while (performance.now() - started < sliceMs) run.transaction();
-      const used = process.cpuUsage(before);
-      run.cpuMicros += used.user + used.system;
+      run.cpuMicros += cpuOf(before);
     }
   }
   console.log(`CPU µs per row, ${ROWS_PER_TRANSACTION} rows a transaction, WAL, synchronous=FULL, ${base}`);

@@ -131,8 +131,8 @@ interface Run {
   close(): Promise<void>;
 }
 
-/** The rows an append of command `n` writes, so both sides store the same bytes. */
-function commandEvent(n: number) {
+/** The rows an append of command `n` writes, so both sides store the same bytes (and the ladder, appends-ladder.ts). */
+export function commandEvent(n: number) {
   return {
     id: randomUUID(),
     type: 'TaskRewarded',
@@ -227,7 +227,7 @@ function figure(appends: number, ms: number, cpuMicros: number): BenchFigure {
 }
 
 /** CPU µs (user + system) of this process since `before`. */
-function cpuOf(before: NodeJS.CpuUsage): number {
+export function cpuOf(before: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(before);
   return used.user + used.system;
 }
@@ -241,7 +241,7 @@ function line(label: string, f: BenchFigure, ceiling?: BenchFigure): string {
   return `  ${label.padEnd(58)} ${String(f.perSecond).padStart(7)}/s  (${f.appends} in ${f.seconds} s, ${f.cpuMicros} µs CPU each)${ratio}`;
 }
 
-function numberArg(args: string[], name: string): number | undefined {
+export function numberArg(args: string[], name: string): number | undefined {
   const i = args.indexOf(`--${name}`);
   if (i < 0) return undefined;
   const value = Number(args[i + 1]);
@@ -249,7 +249,7 @@ function numberArg(args: string[], name: string): number | undefined {
   return value;
 }
 
-function dirArg(args: string[]): string | undefined {
+export function dirArg(args: string[]): string | undefined {
   const i = args.indexOf('--dir');
   if (i < 0) return undefined;
   const value = args[i + 1];
