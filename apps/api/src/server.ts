@@ -257,8 +257,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
     onGone: (reason) => goneWith(reason),
   });
   await storage.start();
-  // Signs from the start (after a walk of the whole log against the checkpoints and the witness), so
-  // /api/health can say at once whether the log extends what was signed before.
+  // Signs from the start (after walking on from the newest checkpoint, checked against the key and the
+  // witness), so /api/health says at once whether the log extends what was signed before; the log
+  // under that checkpoint is walked again in the background.
   const ledgerCheckpoints = startLedgerCheckpoints(store, config.ledgerSigningKey, log, { witness: createLedgerWitness(config) });
   const vapid = loadVapidKeys(config.push);
   const alerts = new AlertSender({ store, db, now, sms, runner }, outboxPlace(config, config.push.file), { ...vapid, subject: config.push.subject }, log);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
-import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, chainHash, checkpointMac, logHash, recordCheckpoint, verifyChain } from './chain.ts';
+import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, type SignerStart, chainHash, checkpointMac, logHash, recordCheckpoint, verifyChain } from './chain.ts';
 import { FileWitness, S3Witness } from './witness.ts';
 import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
 import { deleteCheckpoints, deleteStream, editAndRechain, relinkLog, truncateStream } from '../testing/tamper.ts';
@@ -229,10 +229,14 @@ function rewriteWhole(file: string, position: number) {
   deleteCheckpoints(file);
 }
 
-async function signFile(file: string, witness: FileWitness | null) {
+async function signFile(file: string, witness: FileWitness | null, start: SignerStart = 'whole log') {
   const store = openSqliteEventStore(file);
   try {
-    return await recordCheckpoint(store, KEY, new Date(), witness);
+    if (start === 'whole log') return await recordCheckpoint(store, KEY, new Date(), witness);
+    const signer = new LedgerSigner(store, KEY, witness, start);
+    const signed = await signer.sign(new Date());
+    if (signer.refusal) throw new LedgerRefusedError(signer.refusal);
+    return signed;
   } finally {
     await store.close();
   }
@@ -278,31 +282,34 @@ describe('tamper evidence that holds without luck (issue 33, finding 4)', () => 
     });
   });
 
-  it("refuses to sign a log that does not extend the witness's newest checkpoint, and writes nothing", async () => {
-    const { file, at } = await ledgerFile();
-    const witnessFile = join(dir, `witness-${files}.jsonl`);
-    const witness = new FileWitness(witnessFile);
-    await signFile(file, witness);
-    const witnessed = readFileSync(witnessFile, 'utf8');
-    rewriteWhole(file, at['a1']!);
-    await expect(signFile(file, witness)).rejects.toThrow(LedgerRefusedError);
-    expect(readFileSync(witnessFile, 'utf8')).toBe(witnessed);
-    const db = new Database(file, { readonly: true });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM ledger_checkpoints').get()).toEqual({ n: 0 });
-    db.close();
-    // Truncated below the witnessed head (heads fixed): refused too.
-    const other = await ledgerFile();
-    const otherWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
-    await signFile(other.file, otherWitness);
-    truncateStream(other.file, 'user-b', 0);
-    deleteCheckpoints(other.file);
-    await expect(signFile(other.file, otherWitness)).rejects.toThrow(/the log ends at position .* before the witness's checkpoint/);
-    // A forged line in the witness is not signed with the key: refused, not believed.
-    const forged = await ledgerFile();
-    const forgedWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
-    await forgedWitness.record({ position: forged.at['a0']!, hash: 'f'.repeat(64), mac: '0'.repeat(64), recordedAt: new Date().toISOString() });
-    await expect(signFile(forged.file, forgedWitness)).rejects.toThrow(/not signed with LEDGER_SIGNING_KEY/);
-  });
+  // A server begins at the newest checkpoint; a log the witness's does not bear out is walked from the start all the same.
+  for (const start of ['whole log', 'newest checkpoint'] as const) {
+    it(`refuses to sign a log that does not extend the witness's newest checkpoint, and writes nothing (from the ${start})`, async () => {
+      const { file, at } = await ledgerFile();
+      const witnessFile = join(dir, `witness-${files}.jsonl`);
+      const witness = new FileWitness(witnessFile);
+      await signFile(file, witness);
+      const witnessed = readFileSync(witnessFile, 'utf8');
+      rewriteWhole(file, at['a1']!);
+      await expect(signFile(file, witness, start)).rejects.toThrow(LedgerRefusedError);
+      expect(readFileSync(witnessFile, 'utf8')).toBe(witnessed);
+      const db = new Database(file, { readonly: true });
+      expect(db.prepare('SELECT COUNT(*) AS n FROM ledger_checkpoints').get()).toEqual({ n: 0 });
+      db.close();
+      // Truncated below the witnessed head (heads fixed): refused too.
+      const other = await ledgerFile();
+      const otherWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
+      await signFile(other.file, otherWitness);
+      truncateStream(other.file, 'user-b', 0);
+      deleteCheckpoints(other.file);
+      await expect(signFile(other.file, otherWitness, start)).rejects.toThrow(/the log ends at position .* before the witness's checkpoint/);
+      // A forged line in the witness is not signed with the key: refused, not believed.
+      const forged = await ledgerFile();
+      const forgedWitness = new FileWitness(join(dir, `witness-${files}.jsonl`));
+      await forgedWitness.record({ position: forged.at['a0']!, hash: 'f'.repeat(64), mac: '0'.repeat(64), recordedAt: new Date().toISOString() });
+      await expect(signFile(forged.file, forgedWitness, start)).rejects.toThrow(/not signed with LEDGER_SIGNING_KEY/);
+    });
+  }
 
   it('a running signer refuses once the log under it no longer extends what it signed, even with no witness', async () => {
     const { file, at } = await ledgerFile();
@@ -319,6 +326,63 @@ describe('tamper evidence that holds without luck (issue 33, finding 4)', () => 
     } finally {
       await store.close();
     }
+  });
+
+  it("a server's signer walks on from the newest checkpoint, linking each stream to its event before it, and signs the head a whole walk computes", async () => {
+    const { file, at } = await ledgerFile();
+    const first = await signFile(file, null);
+    const store = openSqliteEventStore(file);
+    try {
+      const event = (amountPaise: number) => [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise } }];
+      await store.append('user-a', event(1), 3);
+      await store.append('user-c', event(2), 'no_stream');
+      await store.append('user-b', event(3), 1);
+      const signer = new LedgerSigner(store, KEY, null, 'newest checkpoint');
+      const signed = await signer.sign(new Date());
+      expect(signer.walked).toBe(3);
+      expect(signed).toMatchObject({ position: (await verifyChain(store, { signingKey: KEY })).headPosition, hash: (await verifyChain(store, { signingKey: KEY })).headHash });
+      expect(signed!.position).toBeGreaterThan(first!.position);
+      // The log before the checkpoint, two events a batch: three batches reach position b1.
+      expect(signer.auditing).toBe(true);
+      let batches = 0;
+      while (await signer.audit(2)) batches += 1;
+      expect({ batches: batches + 1, auditing: signer.auditing, refusal: signer.refusal }).toEqual({ batches: 3, auditing: false, refusal: null });
+      expect(at['b1']).toBe(first!.position);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an edit under the newest checkpoint that leaves its log hash is found by the audit, after which nothing more is signed; verify-ledger fails on it too', async () => {
+    const { file, at } = await ledgerFile();
+    await signFile(file, null);
+    // The amount of a1 changed in place: the row's hashes, and so the log hash at the checkpoint, untouched.
+    tamper(file, "UPDATE events SET data = replace(data, '20000', '2000000') WHERE position = ?", at['a1']);
+    const store = openSqliteEventStore(file);
+    try {
+      await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 3);
+      const signer = new LedgerSigner(store, KEY, null, 'newest checkpoint');
+      // The tail after the checkpoint checks out, so it is signed (extending the checkpoint over the untouched log)...
+      expect(await signer.sign(new Date())).not.toBeNull();
+      // ...until the audit reaches the edit.
+      while (await signer.audit(2));
+      expect(signer.refusal).toMatchObject({ streamId: 'user-a', position: at['a1'], problem: 'changed' });
+      await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 2 } }], 4);
+      expect(await signer.sign(new Date())).toBeNull();
+      expect(await verifyChain(store, { signingKey: KEY })).toMatchObject({ ok: false, failure: { position: at['a1'], problem: 'changed' } });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("the first event of a stream after the newest checkpoint must link to the stream's event before it", async () => {
+    const { file } = await ledgerFile();
+    await signFile(file, null);
+    const store = openSqliteEventStore(file);
+    const { position } = await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 3);
+    await store.close();
+    tamper(file, 'UPDATE events SET prev_hash = ? WHERE position = ?', 'f'.repeat(64), position);
+    await expect(signFile(file, null, 'newest checkpoint')).rejects.toThrow(/inserted event in stream user-a at position \d+: this event does not link to the one before it/);
   });
 
   it('the file witness appends one line per checkpoint and reads the newest from its end, past a line cut short', async () => {

@@ -161,6 +161,8 @@ export class ChainWalk {
   #link: LogLink | null = null;
   #lastStream = LOG;
   #events = 0;
+  /** The position a walk begun at a checkpoint began after (0: it began at the log's start). */
+  #start = 0;
 
   constructor(source: ChainSource, batchSize = 2000) {
     this.#source = source;
@@ -210,21 +212,61 @@ export class ChainWalk {
     this.#sorted = true;
   }
 
-  /** Walks to the log's current end; the first break found, or null. `observe` sees each event walked. */
-  async advance(observe?: (event: ChainedEvent) => void): Promise<ChainFailure | null> {
-    const fail = (streamId: string, position: number, revision: number | null, problem: ChainProblem, detail: string): ChainFailure => ({
-      streamId,
-      position,
-      revision,
-      problem,
-      detail,
-    });
+  /**
+   * Begins the walk at a signed checkpoint instead of the log's start, taking the log up to it as
+   * the checkpoint says: the event at its position must be there (with the checkpoint's log hash,
+   * where the store keeps one per event), and each stream's event before it is read when the walk
+   * first meets the stream. Only before the first advance.
+   */
+  async startAt(mark: ChainMark): Promise<ChainFailure | null> {
+    if (this.#link) throw new Error('a walk can only be started at a checkpoint before it has walked');
+    const [at] = await this.#source.readChain(mark.position - 1, 1);
+    if (!at || at.position !== mark.position) {
+      return fail(LOG, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
+    }
+    if (at.logHash !== undefined && at.logHash !== mark.hash) {
+      return fail(at.streamId, at.position, at.revision, 'changed', `the log up to here no longer matches ${mark.what}`);
+    }
+    this.#link = { position: mark.position, hash: mark.hash };
+    this.#lastStream = at.streamId;
+    this.#start = mark.position;
+    return null;
+  }
+
+  /** A stream's event before the first one walked after a checkpoint start: the link it must extend, or why there is none. */
+  async #linkBefore(event: ChainedEvent): Promise<{ revision: number; hash: string; position: number } | ChainFailure> {
+    const revision = event.revision - 1;
+    const position = await this.#source.positionOf(event.streamId, revision);
+    // Anything after the start would have been walked already, so it comes after this event.
+    if (position === null || position > this.#start) {
+      return position === null
+        ? fail(event.streamId, event.position, revision, 'removed', `revision ${revision} is missing before position ${event.position}`)
+        : fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes before revision ${revision}`);
+    }
+    const [before] = await this.#source.readChain(position - 1, 1);
+    if (!before || before.position !== position || before.hash === null) {
+      return fail(event.streamId, event.position, revision, 'removed', `revision ${revision} is missing before position ${event.position}`);
+    }
+    return { revision, hash: before.hash, position };
+  }
+
+  /**
+   * Walks to the log's current end, or stops once it has walked at least `maxEvents` (a batch's
+   * worth at a time); the first break found, or null. `observe` sees each event walked.
+   */
+  async advance(observe?: (event: ChainedEvent) => void, maxEvents = Number.POSITIVE_INFINITY): Promise<ChainFailure | null> {
     this.#sort();
-    for (;;) {
-      const batch = await this.#source.readChain(this.#link?.position ?? 0, this.#batchSize);
+    for (let walked = 0; walked < maxEvents; ) {
+      const batch = await this.#source.readChain(this.#link?.position ?? 0, Math.min(this.#batchSize, maxEvents - walked));
       if (batch.length === 0) return null;
+      walked += batch.length;
       for (const event of batch) {
-        const previous = this.#last.get(event.streamId);
+        let previous = this.#last.get(event.streamId);
+        if (!previous && this.#start > 0 && event.revision > 0) {
+          const before = await this.#linkBefore(event);
+          if ('problem' in before) return before;
+          previous = before;
+        }
         const expected = previous ? previous.revision + 1 : 0;
         if (event.revision > expected) {
           const later = await this.#source.positionOf(event.streamId, expected);
@@ -272,7 +314,12 @@ export class ChainWalk {
         observe?.(event);
       }
     }
+    return null;
   }
+}
+
+function fail(streamId: string, position: number, revision: number | null, problem: ChainProblem, detail: string): ChainFailure {
+  return { streamId, position, revision, problem, detail };
 }
 
 export interface VerifyOptions {
@@ -366,7 +413,7 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
   const headPosition = walk.head?.position ?? 0;
   const beyond = walk.pendingMark;
   if (beyond) {
-    return verdict({ streamId: LOG, position: headPosition, revision: null, problem: 'removed', detail: `the log ends at position ${headPosition}, before ${beyond.what}: its newest events were removed` });
+    return verdict(logEndsBefore(headPosition, beyond.what));
   }
 
   // The heads were written with each append: a stream that ends short of its head lost its newest events.
@@ -427,28 +474,48 @@ export interface LedgerWitness {
 }
 
 /**
+ * How a signer walks before its first signing: the whole log (ledger-head, the specs), or on from
+ * the newest signed checkpoint while an audit walks the log up to it in the background (a server,
+ * which must not spend its start re-hashing millions of events it signed before).
+ */
+export type SignerStart = 'whole log' | 'newest checkpoint';
+
+/**
  * Signs checkpoints of the log's head, only of a log that extends every checkpoint it has seen: the
- * store's own (its checkpoints table) and the witness's newest, each checked against the key. It
- * walks the whole log once, then on from where it stopped at each signing, and signs the head it
- * computed itself. Once the log fails that walk it signs nothing more (refusal: why), so a log that
- * was edited, rechained whole and stripped of its checkpoints never gets a fresh signature.
+ * store's own (its checkpoints table) and the witness's newest, each checked against the key. What it
+ * signs is the head it computed itself, never a hash read back from a file.
+ *
+ * From the whole log it walks every event before its first signing. From the newest checkpoint it
+ * walks on from there (each later signing walks on from the last), and `audit()` walks the log up to
+ * that checkpoint a batch at a time: a break there found by the audit refuses as one found before
+ * signing would, only later. What it signed in between extends the checkpoint, which covers the
+ * untouched log, so verify-ledger still fails on such a log against either.
+ *
+ * Once the log fails a walk it signs nothing more (refusal: why), so a log that was edited,
+ * rechained whole and stripped of its checkpoints never gets a fresh signature.
  */
 export class LedgerSigner {
   readonly #store: CheckpointStore;
+  readonly #source: ChainSource;
   readonly #key: Uint8Array;
   readonly #witness: LedgerWitness | null;
-  readonly #walk: ChainWalk;
+  readonly #start: SignerStart;
+  #walk: ChainWalk;
+  /** The walk from the log's start up to the checkpoint the signer began at; null when none is left to do. */
+  #audit: { walk: ChainWalk; through: number } | null = null;
   #started = false;
   #refusal: ChainFailure | null = null;
   #signed: LedgerCheckpoint | null = null;
   /** The newest position the witness was seen to hold. */
   #witnessed = 0;
 
-  constructor(store: EventStore, key: Uint8Array, witness: LedgerWitness | null) {
+  constructor(store: EventStore, key: Uint8Array, witness: LedgerWitness | null, start: SignerStart = 'whole log') {
     this.#store = checkpointsOf(store);
+    this.#source = chainOf(store);
     this.#key = key;
     this.#witness = witness;
-    this.#walk = new ChainWalk(chainOf(store));
+    this.#start = start;
+    this.#walk = new ChainWalk(this.#source);
   }
 
   /** Why it refuses to sign (the first break found), or null while the log checks out. */
@@ -461,10 +528,14 @@ export class LedgerSigner {
     return this.#signed;
   }
 
-  #expect(checkpoint: LedgerCheckpoint, where: string, what: string): ChainFailure | null {
-    const unsigned = checkpointSignatureProblem(this.#key, checkpoint, where);
-    if (unsigned) return unsigned;
-    return this.#walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what }) || null;
+  /** Events walked on the way to the head it signs (not the audit's). */
+  get walked(): number {
+    return this.#walk.events;
+  }
+
+  /** Whether the log before the checkpoint it began at is still to be walked (audit()). */
+  get auditing(): boolean {
+    return this.#audit !== null && this.#refusal === null;
   }
 
   /** Walks on to the log's head and signs it (kept in the store and the witness); null when refused or the log is empty. */
@@ -492,31 +563,67 @@ export class LedgerSigner {
     return checkpoint;
   }
 
+  /**
+   * Walks about `maxEvents` more of the log before the checkpoint it began at; true while some is
+   * left. A break refuses, as at a signing.
+   */
+  async audit(maxEvents = 2000): Promise<boolean> {
+    const audit = this.#audit;
+    if (!audit || this.#refusal) return false;
+    const from = audit.walk.head?.position ?? 0;
+    const broken = await audit.walk.advance(undefined, maxEvents);
+    const reached = audit.walk.head?.position ?? 0;
+    if (!broken && reached < audit.through && reached > from) return true;
+    this.#audit = null;
+    // Ending short of the checkpoint: its events went while the audit walked (the signing found the one at its position).
+    this.#refusal = broken ?? (reached < audit.through ? logEndsBefore(reached, audit.walk.pendingMark?.what ?? `position ${audit.through}`) : null);
+    return false;
+  }
+
   async #check(): Promise<ChainFailure | null> {
+    // Every time: other processes on this log witness checkpoints too; one ahead of this walk is checked when the walk gets there.
+    const witnessed = this.#witness ? await this.#witness.latest() : null;
+    const marks: Array<{ checkpoint: LedgerCheckpoint; where: string; what: string }> = [];
+    if (witnessed) {
+      this.#witnessed = Math.max(this.#witnessed, witnessed.position);
+      marks.push({ checkpoint: witnessed, where: ' in the witness', what: `the witness's checkpoint of position ${witnessed.position} (recorded at ${witnessed.recordedAt})` });
+    }
     if (!this.#started) {
       this.#started = true;
       const listed = await this.#store.listCheckpoints();
-      for (const checkpoint of listed) {
-        const problem = this.#expect(checkpoint, '', `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})`);
-        if (problem) return problem;
-      }
+      marks.unshift(...listed.map((checkpoint) => ({ checkpoint, where: '', what: `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})` })));
       this.#signed = listed.at(-1) ?? null;
+      for (const { checkpoint, where } of marks) {
+        const unsigned = checkpointSignatureProblem(this.#key, checkpoint, where);
+        if (unsigned) return unsigned;
+      }
+      const newest = marks.reduce<(typeof marks)[number] | null>((a, b) => (a && a.checkpoint.position >= b.checkpoint.position ? a : b), null);
+      // A start the log does not bear out (its event there gone or changed) is walked from the log's start, which names the break.
+      if (this.#start === 'newest checkpoint' && newest && !(await this.#walk.startAt({ ...newest.checkpoint, what: newest.what }))) {
+        const audit = new ChainWalk(this.#source);
+        for (const { checkpoint, what } of marks) audit.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
+        this.#audit = { walk: audit, through: newest.checkpoint.position };
+        return this.#walkOn();
+      }
+      this.#walk = new ChainWalk(this.#source);
     }
-    // Every time: other processes on this log witness checkpoints too; one ahead of this walk is checked when the walk gets there.
-    const witnessed = this.#witness ? await this.#witness.latest() : null;
-    if (witnessed) {
-      this.#witnessed = Math.max(this.#witnessed, witnessed.position);
-      const problem = this.#expect(witnessed, ' in the witness', `the witness's checkpoint of position ${witnessed.position} (recorded at ${witnessed.recordedAt})`);
+    for (const { checkpoint, where, what } of marks) {
+      const problem = checkpointSignatureProblem(this.#key, checkpoint, where) ?? this.#walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
       if (problem) return problem;
     }
+    return this.#walkOn();
+  }
+
+  async #walkOn(): Promise<ChainFailure | null> {
     const broken = await this.#walk.advance();
     if (broken) return broken;
     const beyond = this.#walk.pendingMark;
-    const end = this.#walk.head?.position ?? 0;
-    return beyond
-      ? { streamId: LOG, position: end, revision: null, problem: 'removed', detail: `the log ends at position ${end}, before ${beyond.what}: its newest events were removed` }
-      : null;
+    return beyond ? logEndsBefore(this.#walk.head?.position ?? 0, beyond.what) : null;
   }
+}
+
+function logEndsBefore(end: number, what: string): ChainFailure {
+  return { streamId: LOG, position: end, revision: null, problem: 'removed', detail: `the log ends at position ${end}, before ${what}: its newest events were removed` };
 }
 
 /** Signs the log's head once, after walking the whole log (ledger-head, and the specs): null for an empty log; throws when refused. */

@@ -8,7 +8,7 @@
  * runs against a shared KurrentDB that already holds events.
  */
 import { randomUUID } from 'node:crypto';
-import { chainHash, chainOf, checkpointsOf, recordCheckpoint, verifyChain } from './chain.ts';
+import { LedgerSigner, chainHash, chainOf, checkpointsOf, recordCheckpoint, verifyChain } from './chain.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   WrongExpectedRevisionError,
@@ -505,6 +505,23 @@ export function describeEventStoreContract(
         const verdict = await verifyChain(store, { signingKey: key, head: { ...head!, mac: signed!.mac } });
         expect(verdict.failure).toBeNull();
         expect(verdict.checkpoints.count).toBeGreaterThanOrEqual(1);
+      });
+
+      it("a server's signer goes on from the newest checkpoint and signs the head a whole walk computes; its audit of the log before passes", async () => {
+        const key = Buffer.from('the contract suite’s ledger signing key, 32+ characters');
+        const earlier = stream('signer-earlier');
+        await store.append(earlier, [event('Opened')], 'no_stream');
+        const first = await recordCheckpoint(store, key, new Date());
+        await store.append(earlier, [event('Credited', { paise: 100 })], 0);
+        await store.append(stream('signer-later'), [event('Opened')], 'no_stream');
+        const signer = new LedgerSigner(store, key, null, 'newest checkpoint');
+        const signed = await signer.sign(new Date());
+        expect(signer.walked).toBe(2);
+        const whole = await verifyChain(store, { signingKey: key });
+        expect(signed).toMatchObject({ position: whole.headPosition, hash: whole.headHash });
+        expect(signed!.position).toBeGreaterThan(first!.position);
+        while (await signer.audit());
+        expect(signer.refusal).toBeNull();
       });
     });
   });

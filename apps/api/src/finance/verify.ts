@@ -14,6 +14,11 @@ import { canonical } from '../canonical-json.ts';
 /** How often a server signs the log's head while it moves. */
 export const CHECKPOINT_INTERVAL_MS = 60_000;
 /**
+ * The share of one core a server gives to walking the log it signed before (LedgerSigner.audit):
+ * it pauses after each batch for the rest, so a start on a long log serves at full speed.
+ */
+export const AUDIT_CPU_SHARE = 0.05;
+/**
  * With the key, an event older than this must be under a signed checkpoint: one interval for the
  * server's timer to come round, and one more for a busy machine.
  */
@@ -144,7 +149,8 @@ export interface LedgerCheckpoints {
 
 /**
  * Signs the log's head at start, every CHECKPOINT_INTERVAL_MS (when it moved) and once more when
- * stopped, before the store closes, each time only after walking the log on from the last signing
+ * stopped, before the store closes, each time only after walking the log on from the last signing,
+ * the first time from the newest checkpoint, while the log before it is walked at AUDIT_CPU_SHARE
  * (LedgerSigner). Without a key it records nothing and says so once; when the log does not extend
  * the checkpoints seen it stops signing, says why, and status() reports it for /api/health.
  */
@@ -171,12 +177,15 @@ export function startLedgerCheckpoints(
         'deletes them gets a fresh signature at the next start. Set it to a file or s3:// place outside DATA_DIR.',
     );
   }
-  const signer = new LedgerSigner(store, signingKey, witness);
+  const signer = new LedgerSigner(store, signingKey, witness, 'newest checkpoint');
   let said = false;
+  let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
-  const once = () => {
+  let auditTimer: NodeJS.Timeout | undefined;
+  // One at a time: a signing and an audit batch never overlap, and stop() waits for the last.
+  const then = (step: () => Promise<unknown>) => {
     running = running
-      .then(() => signer.sign(now()))
+      .then(step)
       .then(() => {
         const refusal = signer.refusal;
         if (refusal && !said) {
@@ -190,13 +199,23 @@ export function startLedgerCheckpoints(
       .catch((err: unknown) => log(`[ledger] checkpoint failed: ${String(err)}`));
     return running;
   };
-  void once();
+  const once = () => then(() => signer.sign(now()));
+  const auditSome = () =>
+    then(async () => {
+      const began = performance.now();
+      if (!(await signer.audit()) || stopped) return;
+      auditTimer = setTimeout(auditSome, (performance.now() - began) * (1 / AUDIT_CPU_SHARE - 1));
+      auditTimer.unref();
+    });
+  void once().then(auditSome);
   const timer = setInterval(() => void once(), CHECKPOINT_INTERVAL_MS);
   timer.unref();
   return {
     witness,
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      clearTimeout(auditTimer);
       await once();
     },
     status() {
