@@ -10,7 +10,9 @@ export function onOwnAppendsOf(store: EventStore, types: readonly string[], reac
   const signal = capability(store, 'changeSignal');
   const reads = capability(store, 'syncReads');
   if (!signal || !reads) return () => {};
-  let seen = signal.localHead;
+  // From the log's head now, not from this process's first append (0 before it): the first append
+  // must not read every header of these types the log ever held.
+  let seen = signal.localHead || reads.headNow();
   return signal.onAppended((position) => {
     if (position <= seen) return;
     const due = reads.readHeadersNow(seen, position, types).length > 0;
