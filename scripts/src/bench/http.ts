@@ -180,6 +180,17 @@ export async function startApi(dataDir: string, seed: boolean, env: Record<strin
   return { url: child.match, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
 }
 
+/** Waits until the API's read models have applied every event the log held when asked (GET /api/health). */
+export async function caughtUp(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = (await (await fetch(`${url}/api/health`)).json()) as { position: number; head: number };
+    if (health.position >= health.head) return;
+    if (Date.now() > deadline) throw new Error(`${url}: read models at ${health.position} of ${health.head} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 async function startBare(readDb: string, userId: string): Promise<Child> {
   const child = await startChild(['scripts/src/bench/bare-server.ts', readDb, userId], {}, /listening (\d+)/);
   return { url: `http://127.0.0.1:${child.match}`, ...(child.pid !== undefined && { pid: child.pid }), stop: child.stop };
