@@ -270,6 +270,30 @@ export function describeEventStoreContract(
         expect(read.map((e) => e.type)).toEqual([...(last === -1 ? [] : ['Opened']), 'Credited', 'Credited']);
         expect((await readAllOf(store, before, new Set([streamId]))).length).toBe(read.length);
       });
+
+      it('a retry among concurrent appends (committed together where the adapter groups them) answers as alone, and so do the others', async () => {
+        const retriedStream = stream('retry-among-many');
+        const events = [event('Opened')];
+        // 'any': the retry's events are written again as far as the revision check goes; only their ids stop them.
+        const original = await store.append(retriedStream, events, 'any');
+        const others = Array.from({ length: 12 }, (_, i) => stream(`beside-a-retry-${i}`));
+        const stale = stream('stale-beside-a-retry');
+        await store.append(stale, [event('Opened')], 'no_stream');
+        // The first append goes at once; the rest arrive while it is in flight.
+        const [first, retried, conflict, ...rest] = await Promise.allSettled([
+          store.append(others[0]!, [event('Opened')], 'no_stream'),
+          store.append(retriedStream, events, 'any'),
+          store.append(stale, [event('Late')], 'no_stream'),
+          ...others.slice(1).map((streamId) => store.append(streamId, [event('Opened')], 'no_stream')),
+        ]);
+        expect(retried).toEqual({ status: 'fulfilled', value: original });
+        expect(conflict.status === 'rejected' && conflict.reason).toMatchObject({ streamId: stale, expected: 'no_stream', actual: 0 });
+        const written = [first, ...rest].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : null));
+        expect(written.every((result) => result?.nextExpectedRevision === 0)).toBe(true);
+        for (const [i, streamId] of others.entries()) expect((await store.readStream(streamId)).map((e) => e.position)).toEqual([written[i]!.position]);
+        expect(await store.readStream(retriedStream)).toHaveLength(1);
+        expect(await store.readStream(stale)).toHaveLength(1);
+      });
     });
 
     describe('readAll and headPosition', () => {

@@ -59,6 +59,26 @@ export const SCHEMA_SQL = `
     mac         text   NOT NULL,
     recorded_at text   NOT NULL
   );
+  -- The transaction's id and p_count positions, under a short session lock, so between appending
+  -- transactions the order of ids is the order of positions (see kamai.append). The lock is let go
+  -- however the block ends, a cancel (query_canceled, which OTHERS does not catch) included.
+  CREATE OR REPLACE FUNCTION kamai.take_positions(p_count integer, OUT first bigint, OUT xid text)
+  LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_lock(${POSITION_LOCK});
+    BEGIN
+      xid := pg_current_xact_id()::text;
+      first := nextval('kamai.positions');
+      IF p_count > 1 THEN
+        PERFORM setval('kamai.positions', first + p_count - 1);
+      END IF;
+    EXCEPTION WHEN query_canceled OR others THEN
+      PERFORM pg_advisory_unlock(${POSITION_LOCK});
+      RAISE;
+    END;
+    PERFORM pg_advisory_unlock(${POSITION_LOCK});
+  END
+  $$;
   -- Every append, in one statement (one round trip, autocommit). It waits for the stream's turn (a
   -- transaction lock on its name's hash, which takes no transaction id), so a stream's appends take
   -- their positions in the order of their revisions, and reads the stream's revision and chain head;
@@ -66,8 +86,7 @@ export const SCHEMA_SQL = `
   -- Then, under a short session lock, it takes the transaction's id and its positions, so between
   -- appending transactions the order of ids is the order of positions: every event of a transaction
   -- whose id is below the oldest running one lies below every event still to commit, and readers
-  -- that stop there never skip a late commit (postgres.ts). That lock is let go however the block
-  -- ends, a cancel (query_canceled, which OTHERS does not catch) included. Last, the chain hashes
+  -- that stop there never skip a late commit (postgres.ts; kamai.take_positions). Last, the chain hashes
   -- (chain.ts chainHashOf: the caller passes each event's part after the revision, p_rests, and the
   -- stream id as JSON, so the bytes hashed are exactly those), the rows, the head, and the NOTIFY
   -- sent at commit. p_expected: a revision, or -1 no stream, -2 any, -3 the stream exists.
@@ -88,18 +107,7 @@ export const SCHEMA_SQL = `
     IF NOT (p_expected = -2 OR (p_expected = -1 AND actual = -1) OR (p_expected = -3 AND actual >= 0) OR (p_expected >= 0 AND actual = p_expected)) THEN
       RETURN;
     END IF;
-    PERFORM pg_advisory_lock(${POSITION_LOCK});
-    BEGIN
-      xid := pg_current_xact_id()::text;
-      v_first := nextval('kamai.positions');
-      IF v_count > 1 THEN
-        PERFORM setval('kamai.positions', v_first + v_count - 1);
-      END IF;
-    EXCEPTION WHEN query_canceled OR others THEN
-      PERFORM pg_advisory_unlock(${POSITION_LOCK});
-      RAISE;
-    END;
-    PERFORM pg_advisory_unlock(${POSITION_LOCK});
+    SELECT t.first, t.xid INTO v_first, xid FROM kamai.take_positions(v_count) t;
     FOR i IN 1..v_count LOOP
       v_prevs[i] := v_hash;
       v_hash := encode(sha256(convert_to('["' || coalesce(v_hash, '') || '",' || p_stream_json || ',' || (actual + i)::text || ',' || p_rests[i], 'UTF8')), 'hex');
@@ -112,6 +120,109 @@ export const SCHEMA_SQL = `
     INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (p_stream, actual + v_count, v_hash, last_position, pg_current_xact_id())
       ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
     PERFORM pg_notify('${CHANNEL}', last_position::text);
+  END
+  $$;
+  -- Several appends in one transaction (one round trip, one commit): what kamai.append does for one,
+  -- for each of p_batch's [{s: stream, sj: stream as JSON, e: expected, ev: [{id, t, d, m, r}]}] in
+  -- order, answering one row per append (k from 0; no last_position where its expected revision did
+  -- not hold, which takes nothing and fails no other). It takes every stream's turn first, in the
+  -- order of the locks' keys, so two batches never wait on each other; the transaction id and all the
+  -- positions under one short session lock (kamai.take_positions); one NOTIFY. A unique violation (an event id already
+  -- written) fails the whole batch, and the caller appends its members one by one.
+  CREATE OR REPLACE FUNCTION kamai.append_batch(p_batch text)
+    RETURNS TABLE (k integer, actual bigint, last_position bigint, xid text)
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_batch jsonb := p_batch::jsonb;
+    v_n integer := jsonb_array_length(v_batch);
+    v_revisions jsonb := '{}';
+    v_heads jsonb := '{}';
+    v_ok boolean[] := '{}';
+    v_actual bigint[] := '{}';
+    v_total integer := 0;
+    v_next bigint;
+    v_xid text;
+    v_a jsonb;
+    v_ev jsonb;
+    v_event jsonb;
+    v_s text;
+    v_e bigint;
+    v_r bigint;
+    v_h text;
+    v_count integer;
+    v_ids uuid[];
+    v_types text[];
+    v_data text[];
+    v_metadata text[];
+    v_hashes text[];
+    v_prevs text[];
+  BEGIN
+    PERFORM pg_advisory_xact_lock(${STREAM_LOCKS}, l.key) FROM (SELECT DISTINCT hashtext(a->>'s') AS key FROM jsonb_array_elements(v_batch) a ORDER BY 1) l;
+    FOR i IN 0..v_n - 1 LOOP
+      v_a := v_batch->i;
+      v_s := v_a->>'s';
+      IF NOT v_revisions ? v_s THEN
+        v_r := NULL;
+        v_h := NULL;
+        SELECT st.revision, st.hash INTO v_r, v_h FROM kamai.streams st WHERE st.stream_id = v_s;
+        v_revisions := v_revisions || jsonb_build_object(v_s, coalesce(v_r, -1));
+        v_heads := v_heads || jsonb_build_object(v_s, v_h);
+      END IF;
+      v_r := (v_revisions->>v_s)::bigint;
+      v_e := (v_a->>'e')::bigint;
+      v_actual[i + 1] := v_r;
+      v_ok[i + 1] := v_e = -2 OR (v_e = -1 AND v_r = -1) OR (v_e = -3 AND v_r >= 0) OR (v_e >= 0 AND v_r = v_e);
+      IF v_ok[i + 1] THEN
+        v_count := jsonb_array_length(v_a->'ev');
+        v_revisions := v_revisions || jsonb_build_object(v_s, v_r + v_count);
+        v_total := v_total + v_count;
+      END IF;
+    END LOOP;
+    IF v_total > 0 THEN
+      SELECT t.first, t.xid INTO v_next, v_xid FROM kamai.take_positions(v_total) t;
+    END IF;
+    FOR i IN 0..v_n - 1 LOOP
+      k := i;
+      actual := v_actual[i + 1];
+      last_position := NULL;
+      xid := NULL;
+      IF v_ok[i + 1] THEN
+        v_a := v_batch->i;
+        v_s := v_a->>'s';
+        v_h := v_heads->>v_s;
+        v_ev := v_a->'ev';
+        v_count := jsonb_array_length(v_ev);
+        v_ids := '{}';
+        v_types := '{}';
+        v_data := '{}';
+        v_metadata := '{}';
+        v_hashes := '{}';
+        v_prevs := '{}';
+        FOR j IN 1..v_count LOOP
+          v_event := v_ev->(j - 1);
+          v_ids[j] := (v_event->>'id')::uuid;
+          v_types[j] := v_event->>'t';
+          v_data[j] := v_event->>'d';
+          v_metadata[j] := v_event->>'m';
+          v_prevs[j] := v_h;
+          v_h := encode(sha256(convert_to('["' || coalesce(v_h, '') || '",' || (v_a->>'sj') || ',' || (actual + j)::text || ',' || (v_event->>'r'), 'UTF8')), 'hex');
+          v_hashes[j] := v_h;
+        END LOOP;
+        INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
+          SELECT v_next + u.o - 1, pg_current_xact_id(), u.id, v_s, actual + u.o, u.t, u.d::json, u.m::json, now(), u.h, u.ph
+          FROM unnest(v_ids, v_types, v_data, v_metadata, v_hashes, v_prevs) WITH ORDINALITY AS u(id, t, d, m, h, ph, o);
+        v_next := v_next + v_count;
+        last_position := v_next - 1;
+        xid := v_xid;
+        v_heads := v_heads || jsonb_build_object(v_s, v_h);
+        INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (v_s, actual + v_count, v_h, last_position, pg_current_xact_id())
+          ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
+      END IF;
+      RETURN NEXT;
+    END LOOP;
+    IF v_total > 0 THEN
+      PERFORM pg_notify('${CHANNEL}', (v_next - 1)::text);
+    END IF;
   END
   $$;
 `;

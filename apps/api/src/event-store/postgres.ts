@@ -152,8 +152,29 @@ interface VisibleHead {
 
 /** The append, one statement in autocommit (postgres-schema.ts), prepared once per connection. */
 const APPEND = { name: 'kamai_append', text: 'SELECT actual, last_position, xid FROM kamai.append($1, $2, $3, $4, $5, $6, $7, $8)' };
+/** Several appends in one statement and one commit (postgres-schema.ts), prepared once per connection. */
+const APPEND_BATCH = { name: 'kamai_append_batch', text: 'SELECT k, actual, last_position, xid FROM kamai.append_batch($1)' };
 /** The expected revisions that are not a number, as kamai.append's p_expected takes them. */
 const EXPECTED_CODE = { no_stream: -1, any: -2, stream_exists: -3 } as const;
+/**
+ * At most this many appends go in one batch. While a batch is in flight the appends that arrive wait
+ * for the next (group commit, as the embedded store's): one round trip, one commit and one flush of
+ * the database's log for all of them, instead of one each.
+ */
+const APPEND_BATCH_MAX = 64;
+
+type SerializedEvent = { id: string; type: string; data: string; metadata: string };
+type AppendOutcome =
+  | { kind: 'written'; result: AppendResult; xid: bigint }
+  | { kind: 'conflict'; actual: number }
+  | { kind: 'created-meanwhile' }
+  | { kind: 'duplicate-id'; eventId: string };
+interface QueuedAppend {
+  streamId: string;
+  events: SerializedEvent[];
+  expected: ExpectedRevision;
+  settle: (outcome: Promise<AppendOutcome>) => void;
+}
 
 export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSignal, SubscriptionWake, ChainSource, CheckpointStore {
   /** No synchronous reads: every read is a round trip. */
@@ -186,6 +207,9 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
   #wakes = 0;
   /** Reads waiting for the line of running transactions to move (#moved). */
   readonly #movedWaiters = new Set<() => void>();
+  /** Appends waiting for the batch in flight to end (#submit). */
+  readonly #queuedAppends: QueuedAppend[] = [];
+  #batchInFlight = false;
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
     this.#connectionString = connectionString;
@@ -212,7 +236,8 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     const serialized = events.map((e) => ({ id: e.id, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata ?? {}) }));
     await this.#ready;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.#tryAppend(streamId, serialized, expected);
+      // The first try goes with whatever else is waiting; a retry after a lost race goes alone.
+      const outcome = attempt === 1 ? await this.#submit(streamId, serialized, expected) : await this.#tryAppend(streamId, serialized, expected);
       if (outcome.kind === 'written') {
         if (outcome.xid > this.#ownXid) this.#ownXid = outcome.xid;
         this.#appended(streamId, outcome.result);
@@ -227,16 +252,65 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     }
   }
 
-  async #tryAppend(
-    streamId: string,
-    events: Array<{ id: string; type: string; data: string; metadata: string }>,
-    expected: ExpectedRevision,
-  ): Promise<
-    | { kind: 'written'; result: AppendResult; xid: bigint }
-    | { kind: 'conflict'; actual: number }
-    | { kind: 'created-meanwhile' }
-    | { kind: 'duplicate-id'; eventId: string }
-  > {
+  /** An append's first try: now when no batch is in flight, else with the next batch. */
+  #submit(streamId: string, events: SerializedEvent[], expected: ExpectedRevision): Promise<AppendOutcome> {
+    return new Promise<AppendOutcome>((resolve, reject) => {
+      this.#queuedAppends.push({ streamId, events, expected, settle: (outcome) => outcome.then(resolve, reject) });
+      if (!this.#batchInFlight) void this.#sendBatches();
+    });
+  }
+
+  /** Sends what is queued, one batch at a time, until nothing is. */
+  async #sendBatches(): Promise<void> {
+    this.#batchInFlight = true;
+    try {
+      while (this.#queuedAppends.length > 0) {
+        const batch = this.#queuedAppends.splice(0, APPEND_BATCH_MAX);
+        if (batch.length === 1) {
+          const [one] = batch as [QueuedAppend];
+          const outcome = this.#tryAppend(one.streamId, one.events, one.expected);
+          one.settle(outcome);
+          await outcome.catch(() => {});
+          continue;
+        }
+        const outcomes = await this.#tryBatch(batch).catch(() => null);
+        if (outcomes) {
+          batch.forEach((member, i) => member.settle(Promise.resolve(outcomes[i]!)));
+          continue;
+        }
+        // A member's event id already written (or any other failure) failed them all: each goes alone.
+        for (const member of batch) {
+          const outcome = this.#tryAppend(member.streamId, member.events, member.expected);
+          member.settle(outcome);
+          await outcome.catch(() => {});
+        }
+      }
+    } finally {
+      this.#batchInFlight = false;
+    }
+  }
+
+  async #tryBatch(batch: QueuedAppend[]): Promise<AppendOutcome[]> {
+    const payload = batch.map((member) => ({
+      s: member.streamId,
+      sj: JSON.stringify(member.streamId),
+      e: typeof member.expected === 'number' ? member.expected : EXPECTED_CODE[member.expected],
+      ev: member.events.map((e) => ({ id: e.id, t: e.type, d: e.data, m: e.metadata, r: chainRest(e.type, e.data, e.metadata) })),
+    }));
+    const { rows } = await this.#pool.query<{ k: number; actual: string; last_position: string | null; xid: string | null }>({ ...APPEND_BATCH, values: [JSON.stringify(payload)] });
+    const outcomes: AppendOutcome[] = [];
+    for (const row of rows) {
+      const actual = Number(row.actual);
+      outcomes[row.k] =
+        row.last_position === null
+          ? { kind: 'conflict', actual }
+          : { kind: 'written', result: { nextExpectedRevision: actual + batch[row.k]!.events.length, position: Number(row.last_position) }, xid: BigInt(row.xid!) };
+    }
+    if (batch.some((_, i) => outcomes[i] === undefined)) throw new Error('kamai.append_batch answered for fewer appends than it was given');
+    return outcomes;
+  }
+
+  async #tryAppend(streamId: string, events: SerializedEvent[], expected: ExpectedRevision): Promise<AppendOutcome> {
     try {
       const { rows } = await this.#pool.query<{ actual: string; last_position: string | null; xid: string | null }>({
         ...APPEND,
