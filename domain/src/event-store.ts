@@ -102,6 +102,11 @@ export interface ChangeSignal {
    * append's revision check and is made again).
    */
   externalVersion(): number;
+  /**
+   * externalVersion for one stream: moves when another process appended to it. An adapter that cannot
+   * tell which streams another process wrote answers externalVersion(), which moves for them all.
+   */
+  externalVersionOf(streamId: string): number;
   /** The last revision this process appended to a stream, or undefined when unknown since localRevisionsEpoch moved. */
   localRevisionOf(streamId: string): number | undefined;
   /** Moves whenever localRevisionOf forgot what it knew. */

@@ -199,7 +199,7 @@ async function catchUp<State, Event>(store: EventStore, streamId: string, evolve
   const entry = await entryFor(store, streamId, evolver);
   const signal = capability(store, 'changeSignal');
   // Read before the events: a commit by another process after this moves it for next time.
-  const version = signal ? signal.externalVersion() : -1;
+  const version = signal ? signal.externalVersionOf(streamId) : -1;
   const epoch = signal ? signal.localRevisionsEpoch : -1;
   if (signal && isCurrent(signal, streamId, entry, version)) return entry;
   try {

@@ -18,7 +18,7 @@ export const POSITION_LOCK = 0x6b616d6169;
 const STREAM_LOCKS = 0x6b616d61;
 /** Serialises the schema's creation between nodes starting together. */
 const SCHEMA_LOCK = 0x6b616d6170;
-/** The channel each append notifies at commit (payload: its last position). */
+/** The channel each append notifies at commit (payload: kamai.notice, its last position and streams). */
 export const CHANNEL = 'kamai_events';
 
 export const SCHEMA_SQL = `
@@ -59,6 +59,13 @@ export const SCHEMA_SQL = `
     mac         text   NOT NULL,
     recorded_at text   NOT NULL
   );
+  -- What an append notifies: [its last position, the streams it wrote], or the position alone when the
+  -- streams would not fit in a notification (8,000 bytes), which the nodes take as any stream.
+  CREATE OR REPLACE FUNCTION kamai.notice(p_last bigint, p_streams text[]) RETURNS text
+  LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN octet_length(t) < 7900 THEN t ELSE json_build_array(p_last)::text END
+    FROM (SELECT (jsonb_build_array(p_last) || to_jsonb(p_streams))::text AS t) n
+  $$;
   -- The transaction's id and p_count positions, under a short session lock, so between appending
   -- transactions the order of ids is the order of positions (see kamai.append). The lock is let go
   -- however the block ends, a cancel (query_canceled, which OTHERS does not catch) included.
@@ -119,7 +126,7 @@ export const SCHEMA_SQL = `
     last_position := v_first + v_count - 1;
     INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (p_stream, actual + v_count, v_hash, last_position, pg_current_xact_id())
       ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
-    PERFORM pg_notify('${CHANNEL}', last_position::text);
+    PERFORM pg_notify('${CHANNEL}', kamai.notice(last_position, ARRAY[p_stream]));
   END
   $$;
   -- Several appends in one transaction (one round trip, one commit): what kamai.append does for one,
@@ -221,7 +228,7 @@ export const SCHEMA_SQL = `
       RETURN NEXT;
     END LOOP;
     IF v_total > 0 THEN
-      PERFORM pg_notify('${CHANNEL}', (v_next - 1)::text);
+      PERFORM pg_notify('${CHANNEL}', kamai.notice(v_next - 1, ARRAY(SELECT DISTINCT a->>'s' FROM jsonb_array_elements(v_batch) a)));
     END IF;
   END
   $$;

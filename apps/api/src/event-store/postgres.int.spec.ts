@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chainHash, chainRest, verifyChain } from './chain.ts';
 import { consume, describeEventStoreContract, event, sleep, stream } from './contract.ts';
-import { openPostgresEventStore, type PostgresEventStore } from './postgres.ts';
+import { notifiedStreams, openPostgresEventStore, type PostgresEventStore } from './postgres.ts';
 import { createTestDatabase } from './postgres-testing.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -151,6 +151,50 @@ describe('postgres event store', () => {
     await admin.connect();
     await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
     await expect.poll(() => mine.externalVersion(), { timeout: 5_000 }).not.toBe(settled);
+  });
+
+  it("moves a stream's externalVersionOf only when another node appends to that stream, alone or in a batch; a dropped LISTEN moves every stream's", async () => {
+    const mine = node();
+    const other = node();
+    const [untouched, single, batched] = [stream('version-untouched'), stream('version-single'), stream('version-batched')];
+    await mine.append(untouched, [event('Opened')], 'no_stream');
+    await expect.poll(() => mine.externalVersion() === mine.externalVersion(), { timeout: 5_000 }).toBe(true);
+    const before = { untouched: mine.externalVersionOf(untouched), single: mine.externalVersionOf(single), batched: mine.externalVersionOf(batched) };
+    await other.append(single, [event('A')], 'no_stream');
+    await expect.poll(() => mine.externalVersionOf(single), { timeout: 5_000 }).not.toBe(before.single);
+    // Appends in flight together go as one batch, whose notification names every stream in it.
+    const crowd = Array.from({ length: 8 }, (_, i) => stream(`version-crowd-${i}`));
+    await Promise.all([...crowd, batched].map((streamId) => other.append(streamId, [event('B')], 'no_stream')));
+    await expect.poll(() => mine.externalVersionOf(batched), { timeout: 5_000 }).not.toBe(before.batched);
+    await sleep(200);
+    expect(mine.externalVersionOf(untouched)).toBe(before.untouched);
+    const settled = mine.externalVersionOf(untouched);
+    const admin = new pg.Client({ connectionString: database.url });
+    clients.push(admin);
+    await admin.connect();
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    await expect.poll(() => mine.externalVersionOf(untouched), { timeout: 5_000 }).not.toBe(settled);
+  });
+
+  it('a batch whose streams would not fit in a notification is appended all the same, and moves every stream', async () => {
+    const mine = node();
+    const other = node();
+    const untouched = stream('version-untouched-long');
+    await mine.append(untouched, [event('Opened')], 'no_stream');
+    await expect.poll(() => mine.externalVersion() === mine.externalVersion(), { timeout: 5_000 }).toBe(true);
+    const before = mine.externalVersionOf(untouched);
+    const long = Array.from({ length: 48 }, (_, i) => stream(`${'x'.repeat(250)}-${i}`));
+    const results = await Promise.all(long.map((streamId) => other.append(streamId, [event('A')], 'no_stream')));
+    expect(results.every((r) => r.nextExpectedRevision === 0)).toBe(true);
+    await expect.poll(() => mine.externalVersionOf(untouched), { timeout: 5_000 }).not.toBe(before);
+  });
+
+  it('reads the streams a notification names, and takes one that names none (an older node) as any stream', () => {
+    expect(notifiedStreams('[12,"user-a","payee-b"]')).toEqual(['user-a', 'payee-b']);
+    expect(notifiedStreams('12')).toBeNull();
+    expect(notifiedStreams('[12]')).toBeNull();
+    expect(notifiedStreams('[12,3]')).toBeNull();
+    expect(notifiedStreams(undefined)).toBeNull();
   });
 
   it('hashes in SQL exactly the bytes chain.ts hashes: non-ASCII text, escapes and quotes, in a batch', async () => {

@@ -21,9 +21,10 @@
  * - Change signals: each append NOTIFYs at commit; a subscription waits on LISTEN (one connection per
  *   store), with a slow poll as a fallback for a lost connection or notification. The same
  *   notifications are the store's `changeSignal`: one sent by a backend that is not one of this
- *   store's own connections is another node's commit and moves `externalVersion`, so the command
- *   handler's cached stream states are read again only when another node wrote (or the LISTEN
- *   connection is down, when every look counts as a change). Another node's commit is seen once its
+ *   store's own connections is another node's commit and moves `externalVersion`, and
+ *   `externalVersionOf` for each stream it names (its payload lists them), so the command handler's
+ *   cached state of a stream is read again only when another node wrote to that stream (or the
+ *   LISTEN connection is down, when every look counts as a change). Another node's commit is seen once its
  *   notification has arrived, a few milliseconds after it; a decision made before that fails its
  *   append's revision check and is made again on the new events.
  * - Tamper evidence (chain.ts): per-stream chains and heads are written with the append; no event
@@ -73,6 +74,8 @@ const SUBSCRIPTION_BATCH = 256;
 const CREATE_RACE_RETRIES = 20;
 /** How long a read waits for this process's own appends to fall below the line of running transactions. */
 const OWN_WRITES_WAIT_MS = 10_000;
+/** Streams externalVersionOf keeps a version of; past that it forgets them all (each then reads once). */
+const STREAM_VERSIONS_KEPT = 100_000;
 /** How long after losing its LISTEN connection a store opens another, in ms. */
 const RELISTEN_MS = 100;
 /**
@@ -192,6 +195,13 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
   readonly #ownBackends = new Set<number>();
   /** Notifications of other nodes' commits (and LISTEN connections made) so far. */
   #externalVersion = 0;
+  /**
+   * externalVersionOf: the #externalVersion at which another node last appended to a stream, as its
+   * notification named it; a stream not in the map is at #versionFloor, which moves to
+   * #externalVersion whenever the map is cleared (full, or a change that names no streams).
+   */
+  readonly #streamVersions = new Map<string, number>();
+  #versionFloor = 0;
   /** Whether the LISTEN connection is up: without it, nothing says another node wrote. */
   #listening = false;
   readonly #localRevisions = new Map<string, number>();
@@ -352,7 +362,23 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     if (this.#listening) return this.#externalVersion;
     // Nobody is listening (yet, or any more): every look is a change, and the listener is (re)opened.
     this.#listen().catch(() => {});
-    return ++this.#externalVersion;
+    this.#externalChange(null);
+    return this.#externalVersion;
+  }
+
+  externalVersionOf(streamId: string): number {
+    if (!this.#listening) return this.externalVersion();
+    return this.#streamVersions.get(streamId) ?? this.#versionFloor;
+  }
+
+  /** Another node committed, to these streams (null: to any stream, as far as this node can tell). */
+  #externalChange(streams: readonly string[] | null): void {
+    const version = ++this.#externalVersion;
+    if (streams === null || this.#streamVersions.size + streams.length > STREAM_VERSIONS_KEPT) {
+      this.#streamVersions.clear();
+      this.#versionFloor = version;
+    }
+    for (const streamId of streams ?? []) this.#streamVersions.set(streamId, version);
   }
 
   localRevisionOf(streamId: string): number | undefined {
@@ -567,7 +593,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     client.on('notification', (notification) => {
       // An own append woke the subscriptions when it committed.
       if (this.#ownBackends.has(notification.processId)) return;
-      this.#externalVersion++;
+      this.#externalChange(notifiedStreams(notification.payload));
       this.wakeSubscriptions();
     });
     client.on('error', lost);
@@ -578,7 +604,7 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
       .then(() => {
         // Anything committed while the connection was down is looked at now, by subscriptions and by
         // the command handler's cached states.
-        this.#externalVersion++;
+        this.#externalChange(null);
         this.#listening = true;
         this.wakeSubscriptions();
         return client;
@@ -805,6 +831,22 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: JSON.parse(row.metadata) as EventMetadata,
     recordedAt: row.recorded_at.toISOString(),
   };
+}
+
+/**
+ * The streams a notification names: its payload is `[last position, stream, …]` (postgres-schema.ts),
+ * with no streams when they would not fit. null when it names none, or is not that shape (a node of
+ * an older version sends the position alone): the change is then taken to touch every stream.
+ */
+export function notifiedStreams(payload: string | undefined): string[] | null {
+  try {
+    const parsed: unknown = JSON.parse(payload ?? '');
+    if (!Array.isArray(parsed) || parsed.length < 2) return null;
+    const streams = parsed.slice(1);
+    return streams.every((s): s is string => typeof s === 'string') ? streams : null;
+  } catch {
+    return null;
+  }
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

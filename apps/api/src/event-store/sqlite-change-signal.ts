@@ -52,6 +52,11 @@ export class SqliteChangeSignal implements ChangeSignal {
    * process's own appends do not move it: see `localHead`. Followers (the session cache, the command
    * handler) compare it with what they saw last and read nothing while neither moved.
    */
+  /** SQLite's signal says that another connection committed, not to which streams. */
+  externalVersionOf(): number {
+    return this.externalVersion();
+  }
+
   externalVersion(): number {
     this.#assertOpen();
     // One look per turn of the event loop: every command of a turn asks, and the statement is not
