@@ -20,7 +20,7 @@ import { UNPAID, benchWaiting } from './bench/waiting.ts';
 import { benchAppends } from './bench/appends.ts';
 import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
-import { benchScale, scaleFigures } from './bench/scale.ts';
+import { WARM_UP_SECONDS, benchScale, scaleFigures } from './bench/scale.ts';
 import { benchStartup, median } from './bench/startup.ts';
 import { benchFuzz } from './bench/fuzz.ts';
 import { SLOW_NETWORK, benchFirstScreenJs, benchSlowNetwork, slowNetworkRows } from './bench/web.ts';
@@ -153,7 +153,7 @@ await part('http', async () => {
 await part('scale', async () => {
   const rounds = Number(flag('rounds') ?? 2);
   const configs = await benchScale({ seconds, rounds, log });
-  section(`Scale (issue 35): POST /api/withdrawals, read-your-writes, 48 users spread over the nodes, ${seconds} s each, interleaved A B C D D C B A × ${rounds}; PostgreSQL durable (fsync, synchronous commit) on this machine`);
+  section(`Scale (issue 35): POST /api/withdrawals, read-your-writes, 48 users spread over the nodes, ${seconds} s each after ${WARM_UP_SECONDS} s of warm-up, interleaved A B C D E E D C B A × ${rounds}; PostgreSQL durable (fsync, synchronous commit) on this machine`);
   const [sqlite] = configs.map(scaleFigures);
   if (!sqlite) throw new Error('no runs');
   const total = (f: ReturnType<typeof scaleFigures>) => f.apiCpuUs.median + f.postgresCpuUs.median;
@@ -171,6 +171,20 @@ await part('scale', async () => {
       figure: `${n(f.apiCpuUs.median)} µs (${n(f.apiCpuUs.min)}–${n(f.apiCpuUs.max)}) + ${n(f.postgresCpuUs.median)} µs`,
       ...(isPeer ? {} : { peer: `${n(total(sqlite))} µs SQLite, 1 process`, ratio: x(total(f), total(sqlite)) }),
     });
+  }
+  // A node's CPU per answer may grow with the nodes only by following the others' events: n nodes'
+  // API CPU per answer against one node's plus (n − 1) times what a node that only follows adds.
+  const byName = (name: string) => configs.find((c) => c.name === name);
+  const [one, following] = [byName('PostgreSQL, 1 node'), byName('PostgreSQL, 2 nodes, one serving')].map((c) => (c ? scaleFigures(c).apiCpuUs.median : null));
+  if (one !== null && one !== undefined && following !== null && following !== undefined) {
+    const follow = following - one;
+    rows.push({ what: 'PostgreSQL: what following the log adds, API CPU per answer (2 nodes, one serving, over 1 node)', figure: `${n(follow)} µs` });
+    for (const nodes of [2, 3]) {
+      const config = byName(`PostgreSQL, ${nodes} nodes`);
+      if (!config) continue;
+      const expected = one + (nodes - 1) * follow;
+      rows.push({ what: `PostgreSQL, ${nodes} nodes: API CPU per answer over 1 node's plus ${nodes - 1} × following`, figure: `${n(scaleFigures(config).apiCpuUs.median)} µs`, peer: `${n(expected)} µs`, ratio: x(scaleFigures(config).apiCpuUs.median, expected) });
+    }
   }
 });
 

@@ -1,13 +1,14 @@
 /**
  * The bench's `scale` part (issue 35): `POST /api/withdrawals` per second and CPU per answer on the
  * embedded SQLite store with one API process, and on PostgreSQL with one, two and three nodes (each
- * node an API process with a DATA_DIR of its own, all on one database). CPU per answer counts every
+ * node an API process with a DATA_DIR of its own, all on one database), and with two nodes of which
+ * one serves and the other only follows the log (what following costs a node). CPU per answer counts every
  * process that served: the API processes (Linux /proc, with their descendants and threads) and the
  * PostgreSQL cluster (the postmaster and its backends). The cluster is a throwaway one on this
  * machine with the server's durable defaults (fsync, synchronous commit), as SQLite commits
- * synchronous=FULL. The runs are interleaved (A B C D D C B A, `rounds` times) so the machine's drift
+ * synchronous=FULL. The runs are interleaved (A B C D E E D C B A, `rounds` times) so the machine's drift
  * falls on all alike; each run starts its processes afresh on the same data, and is measured once
- * every node's read models have caught up with the log.
+ * every node's read models have caught up with the log and after WARM_UP_SECONDS of the same load.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,10 +30,14 @@ export interface ScaleRun {
 export interface ScaleConfig {
   name: string;
   nodes: number;
+  /** Nodes the load goes to (the first ones); the others only follow the log. All, when absent. */
+  serving?: number;
   runs: ScaleRun[];
 }
 
 const USERS = 48;
+/** Seconds of load on a run's fresh nodes before it is measured. */
+export const WARM_UP_SECONDS = 2;
 
 /** Adds up CPU ms of the given pids (null when /proc cannot tell). */
 const cpuMs = (pids: (number | undefined)[]) => {
@@ -69,6 +74,8 @@ export async function benchScale(options: { seconds?: number; rounds?: number; l
       { name: 'PostgreSQL, 1 node', nodes: 1, kind: 'postgres', runs: [] },
       { name: 'PostgreSQL, 2 nodes', nodes: 2, kind: 'postgres', runs: [] },
       { name: 'PostgreSQL, 3 nodes', nodes: 3, kind: 'postgres', runs: [] },
+      // What following the log costs a node: a second one that serves nothing.
+      { name: 'PostgreSQL, 2 nodes, one serving', nodes: 2, serving: 1, kind: 'postgres', runs: [] },
     ];
     const once = async (config: (typeof configs)[number]) => {
       const nodes: Child[] = [];
@@ -81,11 +88,15 @@ export async function benchScale(options: { seconds?: number; rounds?: number; l
         const catchUpMs = performance.now() - began;
         // Each user on one node (as a load balancer spreads users), the connections split with them.
         const users = cookies[config.kind];
-        const shares = nodes.map((_, i) => users.filter((_, u) => u % nodes.length === i));
+        const serving = nodes.slice(0, config.serving ?? nodes.length);
+        const shares = serving.map((_, i) => users.filter((_, u) => u % serving.length === i));
+        // Warmed up by the same load first: a fresh node's first seconds load modules (under tsx),
+        // fold each user's stream from its snapshot and warm the JIT, a start's cost, not an answer's.
+        await Promise.all(serving.map((node, i) => autocannon({ url: node.url, duration: WARM_UP_SECONDS, ...withdrawals(node.url, shares[i]!) })));
         const postmaster = config.kind === 'postgres' ? cluster.postmasterPid() : undefined;
         const apiBefore = cpuMs(nodes.map((n) => n.pid));
         const pgBefore = postmaster === undefined ? 0 : cpuMs([postmaster]);
-        const results = await Promise.all(nodes.map((node, i) => autocannon({ url: node.url, duration: seconds, ...withdrawals(node.url, shares[i]!) })));
+        const results = await Promise.all(serving.map((node, i) => autocannon({ url: node.url, duration: seconds, ...withdrawals(node.url, shares[i]!) })));
         const apiAfter = cpuMs(nodes.map((n) => n.pid));
         const pgAfter = postmaster === undefined ? 0 : cpuMs([postmaster]);
         const answers = results.reduce((sum, r) => sum + r.requests.total, 0) || 1;
