@@ -380,6 +380,29 @@ describe('offline that recovers, and slow first loads', () => {
     await expect(page.getByRole('heading', { name: t('common:offline.title') }).count()).resolves.toBe(0);
   });
 
+  it('tries again by itself when the try made as the network returns fails too', async () => {
+    const t = (key: string) => tx('en', key);
+    const page = await phoneIn(await registeredAccount(suite.server, 'Hema', 'Rao'), 'en');
+    await page.getByRole('heading', { name: tx('en', 'home:hello', { name: 'Hema' }) }).waitFor();
+    await page.context().setOffline(true);
+    await page.getByRole('navigation', { name: t('common:nav.main') }).getByRole('link', { name: t('common:nav.profile') }).click();
+    await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
+    // Back online, but the server cannot be reached yet: the first try fails as a network failure.
+    let failing = true;
+    let failed = 0;
+    await page.context().route(`${suite.server.baseUrl}/**`, (route) => {
+      if (!failing) return route.continue();
+      failed += 1;
+      return route.abort('internetdisconnected');
+    });
+    await page.context().setOffline(false);
+    await expect.poll(() => failed, { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
+    failing = false;
+    // No tap, and no second `online` event: the screen arrives by itself.
+    await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
+  });
+
   for (const [screen, url, heading] of [
     ['wallet', '/wallet', 'wallet:pageTitle'],
     ['home', '/', 'home:queues.heading'],
