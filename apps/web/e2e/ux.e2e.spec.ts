@@ -383,6 +383,11 @@ describe('offline that recovers, and slow first loads', () => {
   it('tries again by itself when the try made as the network returns fails too', async () => {
     const t = (key: string) => tx('en', key);
     const page = await phoneIn(await registeredAccount(suite.server, 'Hema', 'Rao'), 'en');
+    // As above: the service worker controls the page and keeps the shell, so offline only the API fails.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
     await page.getByRole('heading', { name: tx('en', 'home:hello', { name: 'Hema' }) }).waitFor();
     await page.context().setOffline(true);
     await page.getByRole('navigation', { name: t('common:nav.main') }).getByRole('link', { name: t('common:nav.profile') }).click();
