@@ -220,8 +220,8 @@ export class ChainWalk {
    */
   async startAt(mark: ChainMark): Promise<ChainFailure | null> {
     if (this.#link) throw new Error('a walk can only be started at a checkpoint before it has walked');
-    const [at] = await this.#source.readChain(mark.position - 1, 1);
-    if (!at || at.position !== mark.position) {
+    const at = await this.#eventAt(mark.position);
+    if (!at) {
       return fail(LOG, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
     }
     if (at.logHash !== undefined && at.logHash !== mark.hash) {
@@ -231,6 +231,12 @@ export class ChainWalk {
     this.#lastStream = at.streamId;
     this.#start = mark.position;
     return null;
+  }
+
+  /** The event at exactly this position, if the log has one. */
+  async #eventAt(position: number): Promise<ChainedEvent | null> {
+    const [event] = await this.#source.readChain(position - 1, 1);
+    return event?.position === position ? event : null;
   }
 
   /** A stream's event before the first one walked after a checkpoint start: the link it must extend, or why there is none. */
@@ -243,8 +249,8 @@ export class ChainWalk {
         ? fail(event.streamId, event.position, revision, 'removed', `revision ${revision} is missing before position ${event.position}`)
         : fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes before revision ${revision}`);
     }
-    const [before] = await this.#source.readChain(position - 1, 1);
-    if (!before || before.position !== position || before.hash === null) {
+    const before = await this.#eventAt(position);
+    if (!before || before.hash === null) {
       return fail(event.streamId, event.position, revision, 'removed', `revision ${revision} is missing before position ${event.position}`);
     }
     return { revision, hash: before.hash, position };
@@ -500,7 +506,7 @@ export class LedgerSigner {
   readonly #key: Uint8Array;
   readonly #witness: LedgerWitness | null;
   readonly #start: SignerStart;
-  #walk: ChainWalk;
+  readonly #walk: ChainWalk;
   /** The walk from the log's start up to the checkpoint the signer began at; null when none is left to do. */
   #audit: { walk: ChainWalk; through: number } | null = null;
   #started = false;
@@ -588,27 +594,28 @@ export class LedgerSigner {
       this.#witnessed = Math.max(this.#witnessed, witnessed.position);
       marks.push({ checkpoint: witnessed, where: ' in the witness', what: `the witness's checkpoint of position ${witnessed.position} (recorded at ${witnessed.recordedAt})` });
     }
-    if (!this.#started) {
+    const first = !this.#started;
+    if (first) {
       this.#started = true;
       const listed = await this.#store.listCheckpoints();
       marks.unshift(...listed.map((checkpoint) => ({ checkpoint, where: '', what: `the signed checkpoint of position ${checkpoint.position} (recorded at ${checkpoint.recordedAt})` })));
       this.#signed = listed.at(-1) ?? null;
-      for (const { checkpoint, where } of marks) {
-        const unsigned = checkpointSignatureProblem(this.#key, checkpoint, where);
-        if (unsigned) return unsigned;
-      }
-      const newest = marks.reduce<(typeof marks)[number] | null>((a, b) => (a && a.checkpoint.position >= b.checkpoint.position ? a : b), null);
-      // A start the log does not bear out (its event there gone or changed) is walked from the log's start, which names the break.
-      if (this.#start === 'newest checkpoint' && newest && !(await this.#walk.startAt({ ...newest.checkpoint, what: newest.what }))) {
-        const audit = new ChainWalk(this.#source);
-        for (const { checkpoint, what } of marks) audit.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
-        this.#audit = { walk: audit, through: newest.checkpoint.position };
-        return this.#walkOn();
-      }
-      this.#walk = new ChainWalk(this.#source);
     }
-    for (const { checkpoint, where, what } of marks) {
-      const problem = checkpointSignatureProblem(this.#key, checkpoint, where) ?? this.#walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
+    for (const { checkpoint, where } of marks) {
+      const unsigned = checkpointSignatureProblem(this.#key, checkpoint, where);
+      if (unsigned) return unsigned;
+    }
+    const newest = first && this.#start === 'newest checkpoint' ? marks.reduce<(typeof marks)[number] | null>((a, b) => (a && a.checkpoint.position >= b.checkpoint.position ? a : b), null) : null;
+    // A start the log does not bear out (its event there gone or changed; startAt then leaves the walk
+    // as it was) is walked from the log's start, which names the break.
+    if (newest && !(await this.#walk.startAt({ ...newest.checkpoint, what: newest.what }))) {
+      const audit = new ChainWalk(this.#source);
+      for (const { checkpoint, what } of marks) audit.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
+      this.#audit = { walk: audit, through: newest.checkpoint.position };
+      return this.#walkOn();
+    }
+    for (const { checkpoint, what } of marks) {
+      const problem = this.#walk.expect({ position: checkpoint.position, hash: checkpoint.hash, what });
       if (problem) return problem;
     }
     return this.#walkOn();
