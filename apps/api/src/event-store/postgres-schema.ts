@@ -86,6 +86,38 @@ export const SCHEMA_SQL = `
     PERFORM pg_advisory_unlock(${POSITION_LOCK});
   END
   $$;
+  -- Whether an expected revision holds for a stream at revision p_actual (-1: no stream).
+  -- p_expected: a revision, or -1 no stream, -2 any, -3 the stream exists.
+  CREATE OR REPLACE FUNCTION kamai.expected_holds(p_expected bigint, p_actual bigint) RETURNS boolean
+  LANGUAGE sql IMMUTABLE AS $$
+    SELECT p_expected = -2 OR (p_expected = -1 AND p_actual = -1) OR (p_expected = -3 AND p_actual >= 0) OR (p_expected >= 0 AND p_actual = p_expected)
+  $$;
+  -- Writes one append's events at positions from p_first, after the stream's revision p_actual and
+  -- chain head p_hash, and moves the stream's head; answers the new head. The chain hashes are
+  -- chain.ts chainHashOf's: the caller passes each event's part after the revision, p_rests, and the
+  -- stream id as JSON, so the bytes hashed are exactly those.
+  CREATE OR REPLACE FUNCTION kamai.write_events(p_stream text, p_stream_json text, p_actual bigint, p_hash text, p_first bigint,
+      p_ids uuid[], p_types text[], p_data text[], p_metadata text[], p_rests text[]) RETURNS text
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_count integer := cardinality(p_ids);
+    v_hash text := p_hash;
+    v_hashes text[] := '{}';
+    v_prevs text[] := '{}';
+  BEGIN
+    FOR i IN 1..v_count LOOP
+      v_prevs[i] := v_hash;
+      v_hash := encode(sha256(convert_to('["' || coalesce(v_hash, '') || '",' || p_stream_json || ',' || (p_actual + i)::text || ',' || p_rests[i], 'UTF8')), 'hex');
+      v_hashes[i] := v_hash;
+    END LOOP;
+    INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
+      SELECT p_first + u.o - 1, pg_current_xact_id(), u.id, p_stream, p_actual + u.o, u.t, u.d::json, u.m::json, now(), u.h, u.ph
+      FROM unnest(p_ids, p_types, p_data, p_metadata, v_hashes, v_prevs) WITH ORDINALITY AS u(id, t, d, m, h, ph, o);
+    INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (p_stream, p_actual + v_count, v_hash, p_first + v_count - 1, pg_current_xact_id())
+      ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
+    RETURN v_hash;
+  END
+  $$;
   -- Every append, in one statement (one round trip, autocommit). It waits for the stream's turn (a
   -- transaction lock on its name's hash, which takes no transaction id), so a stream's appends take
   -- their positions in the order of their revisions, and reads the stream's revision and chain head;
@@ -93,10 +125,8 @@ export const SCHEMA_SQL = `
   -- Then, under a short session lock, it takes the transaction's id and its positions, so between
   -- appending transactions the order of ids is the order of positions: every event of a transaction
   -- whose id is below the oldest running one lies below every event still to commit, and readers
-  -- that stop there never skip a late commit (postgres.ts; kamai.take_positions). Last, the chain hashes
-  -- (chain.ts chainHashOf: the caller passes each event's part after the revision, p_rests, and the
-  -- stream id as JSON, so the bytes hashed are exactly those), the rows, the head, and the NOTIFY
-  -- sent at commit. p_expected: a revision, or -1 no stream, -2 any, -3 the stream exists.
+  -- that stop there never skip a late commit (postgres.ts; kamai.take_positions). Last, the chain hashes,
+  -- the rows and the head (kamai.write_events), and the NOTIFY sent at commit.
   CREATE OR REPLACE FUNCTION kamai.append(p_stream text, p_stream_json text, p_expected bigint,
       p_ids uuid[], p_types text[], p_data text[], p_metadata text[], p_rests text[],
       OUT actual bigint, OUT last_position bigint, OUT xid text)
@@ -105,27 +135,16 @@ export const SCHEMA_SQL = `
     v_count integer := cardinality(p_ids);
     v_first bigint;
     v_hash text;
-    v_hashes text[] := '{}';
-    v_prevs text[] := '{}';
   BEGIN
     PERFORM pg_advisory_xact_lock(${STREAM_LOCKS}, hashtext(p_stream));
     SELECT s.revision, s.hash INTO actual, v_hash FROM kamai.streams s WHERE s.stream_id = p_stream;
     actual := coalesce(actual, -1);
-    IF NOT (p_expected = -2 OR (p_expected = -1 AND actual = -1) OR (p_expected = -3 AND actual >= 0) OR (p_expected >= 0 AND actual = p_expected)) THEN
+    IF NOT kamai.expected_holds(p_expected, actual) THEN
       RETURN;
     END IF;
     SELECT t.first, t.xid INTO v_first, xid FROM kamai.take_positions(v_count) t;
-    FOR i IN 1..v_count LOOP
-      v_prevs[i] := v_hash;
-      v_hash := encode(sha256(convert_to('["' || coalesce(v_hash, '') || '",' || p_stream_json || ',' || (actual + i)::text || ',' || p_rests[i], 'UTF8')), 'hex');
-      v_hashes[i] := v_hash;
-    END LOOP;
-    INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-      SELECT v_first + u.o - 1, pg_current_xact_id(), u.id, p_stream, actual + u.o, u.t, u.d::json, u.m::json, now(), u.h, u.ph
-      FROM unnest(p_ids, p_types, p_data, p_metadata, v_hashes, v_prevs) WITH ORDINALITY AS u(id, t, d, m, h, ph, o);
+    PERFORM kamai.write_events(p_stream, p_stream_json, actual, v_hash, v_first, p_ids, p_types, p_data, p_metadata, p_rests);
     last_position := v_first + v_count - 1;
-    INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (p_stream, actual + v_count, v_hash, last_position, pg_current_xact_id())
-      ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
     PERFORM pg_notify('${CHANNEL}', kamai.notice(last_position, ARRAY[p_stream]));
   END
   $$;
@@ -150,8 +169,6 @@ export const SCHEMA_SQL = `
     v_next bigint;
     v_xid text;
     v_a jsonb;
-    v_ev jsonb;
-    v_event jsonb;
     v_s text;
     v_e bigint;
     v_r bigint;
@@ -161,8 +178,7 @@ export const SCHEMA_SQL = `
     v_types text[];
     v_data text[];
     v_metadata text[];
-    v_hashes text[];
-    v_prevs text[];
+    v_rests text[];
   BEGIN
     PERFORM pg_advisory_xact_lock(${STREAM_LOCKS}, l.key) FROM (SELECT DISTINCT hashtext(a->>'s') AS key FROM jsonb_array_elements(v_batch) a ORDER BY 1) l;
     FOR i IN 0..v_n - 1 LOOP
@@ -178,7 +194,7 @@ export const SCHEMA_SQL = `
       v_r := (v_revisions->>v_s)::bigint;
       v_e := (v_a->>'e')::bigint;
       v_actual[i + 1] := v_r;
-      v_ok[i + 1] := v_e = -2 OR (v_e = -1 AND v_r = -1) OR (v_e = -3 AND v_r >= 0) OR (v_e >= 0 AND v_r = v_e);
+      v_ok[i + 1] := kamai.expected_holds(v_e, v_r);
       IF v_ok[i + 1] THEN
         v_count := jsonb_array_length(v_a->'ev');
         v_revisions := v_revisions || jsonb_build_object(v_s, v_r + v_count);
@@ -196,34 +212,12 @@ export const SCHEMA_SQL = `
       IF v_ok[i + 1] THEN
         v_a := v_batch->i;
         v_s := v_a->>'s';
-        v_h := v_heads->>v_s;
-        v_ev := v_a->'ev';
-        v_count := jsonb_array_length(v_ev);
-        v_ids := '{}';
-        v_types := '{}';
-        v_data := '{}';
-        v_metadata := '{}';
-        v_hashes := '{}';
-        v_prevs := '{}';
-        FOR j IN 1..v_count LOOP
-          v_event := v_ev->(j - 1);
-          v_ids[j] := (v_event->>'id')::uuid;
-          v_types[j] := v_event->>'t';
-          v_data[j] := v_event->>'d';
-          v_metadata[j] := v_event->>'m';
-          v_prevs[j] := v_h;
-          v_h := encode(sha256(convert_to('["' || coalesce(v_h, '') || '",' || (v_a->>'sj') || ',' || (actual + j)::text || ',' || (v_event->>'r'), 'UTF8')), 'hex');
-          v_hashes[j] := v_h;
-        END LOOP;
-        INSERT INTO kamai.events (position, transaction_id, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash)
-          SELECT v_next + u.o - 1, pg_current_xact_id(), u.id, v_s, actual + u.o, u.t, u.d::json, u.m::json, now(), u.h, u.ph
-          FROM unnest(v_ids, v_types, v_data, v_metadata, v_hashes, v_prevs) WITH ORDINALITY AS u(id, t, d, m, h, ph, o);
-        v_next := v_next + v_count;
+        SELECT array_agg((e->>'id')::uuid ORDER BY o), array_agg(e->>'t' ORDER BY o), array_agg(e->>'d' ORDER BY o), array_agg(e->>'m' ORDER BY o), array_agg(e->>'r' ORDER BY o)
+          INTO v_ids, v_types, v_data, v_metadata, v_rests FROM jsonb_array_elements(v_a->'ev') WITH ORDINALITY AS x(e, o);
+        v_heads := v_heads || jsonb_build_object(v_s, kamai.write_events(v_s, v_a->>'sj', actual, v_heads->>v_s, v_next, v_ids, v_types, v_data, v_metadata, v_rests));
+        v_next := v_next + cardinality(v_ids);
         last_position := v_next - 1;
         xid := v_xid;
-        v_heads := v_heads || jsonb_build_object(v_s, v_h);
-        INSERT INTO kamai.streams (stream_id, revision, hash, position, transaction_id) VALUES (v_s, actual + v_count, v_h, last_position, pg_current_xact_id())
-          ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position, transaction_id = excluded.transaction_id;
       END IF;
       RETURN NEXT;
     END LOOP;

@@ -276,19 +276,12 @@ export class PostgresEventStore implements EventStore, SnapshotStore, ChangeSign
     try {
       while (this.#queuedAppends.length > 0) {
         const batch = this.#queuedAppends.splice(0, APPEND_BATCH_MAX);
-        if (batch.length === 1) {
-          const [one] = batch as [QueuedAppend];
-          const outcome = this.#tryAppend(one.streamId, one.events, one.expected);
-          one.settle(outcome);
-          await outcome.catch(() => {});
-          continue;
-        }
-        const outcomes = await this.#tryBatch(batch).catch(() => null);
+        const outcomes = batch.length > 1 ? await this.#tryBatch(batch).catch(() => null) : null;
         if (outcomes) {
           batch.forEach((member, i) => member.settle(Promise.resolve(outcomes[i]!)));
           continue;
         }
-        // A member's event id already written (or any other failure) failed them all: each goes alone.
+        // One alone; or a batch that failed (a member's event id already written, or any other failure): each goes alone.
         for (const member of batch) {
           const outcome = this.#tryAppend(member.streamId, member.events, member.expected);
           member.settle(outcome);
