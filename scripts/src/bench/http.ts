@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon, { type Options as LoadOptions, type Request as LoadRequest, type Result as LoadResult } from 'autocannon';
+import type { HealthBody } from '@kamai/contracts';
 
 const root = join(import.meta.dirname, '../../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -184,7 +185,7 @@ export async function startApi(dataDir: string, seed: boolean, env: Record<strin
 export async function caughtUp(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const health = (await (await fetch(`${url}/api/health`)).json()) as { position: number; head: number };
+    const health = (await (await fetch(`${url}/api/health`)).json()) as HealthBody;
     if (health.position >= health.head) return;
     if (Date.now() > deadline) throw new Error(`${url}: read models at ${health.position} of ${health.head} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
