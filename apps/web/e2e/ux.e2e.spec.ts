@@ -408,6 +408,34 @@ describe('offline that recovers, and slow first loads', () => {
     await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
   });
 
+  it("tries a screen's list again by itself when the try made as the network returns fails too", async () => {
+    const t = (key: string) => tx('en', key);
+    const page = await phoneIn(await registeredAccount(suite.server, 'Usha', 'Menon'), 'en');
+    // The screen loads; only its list's read cannot reach the server.
+    let failing = true;
+    let failed = 0;
+    await page.context().route(`${suite.server.baseUrl}/api/tasks`, (route) => {
+      if (!failing) return route.continue();
+      failed += 1;
+      return route.abort('internetdisconnected');
+    });
+    await page.goto('/tasks/categories');
+    const card = page.getByRole('alert').filter({ hasText: t('tasks:loadFailed') });
+    await card.waitFor();
+    await expect(card.getByText(t('common:offline.retrying')).isVisible()).resolves.toBe(true);
+    await expectAccessible(page, "a list's card when the network failed it");
+    // Offline and back: the try made at the `online` event fails as well.
+    const before = failed;
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    await expect.poll(() => failed, { timeout: 10_000 }).toBeGreaterThan(before);
+    await card.waitFor();
+    failing = false;
+    // No tap, and no second `online` event: the list arrives by itself.
+    await page.getByTestId('category-rating').getByTestId('category-count').waitFor();
+    await expect(card.count()).resolves.toBe(0);
+  });
+
   for (const [screen, url, heading] of [
     ['wallet', '/wallet', 'wallet:pageTitle'],
     ['home', '/', 'home:queues.heading'],

@@ -34,9 +34,6 @@ export function ErrorScreen({ error }: ErrorComponentProps) {
   );
 }
 
-/** How often an offline card tries again while the device says it is online. */
-const OFFLINE_RETRY_MS = 3000;
-
 function ErrorCard({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const offline = isNetworkFailure(error);
@@ -48,16 +45,7 @@ function ErrorCard({ error }: { error: unknown }) {
     // Let queries that failed inside this boundary fetch again on retry.
     queryErrorResetBoundary.reset();
   }, [queryErrorResetBoundary]);
-  useWhenBackOnline(() => void router.invalidate());
-  // The try made as the network returns can fail too (the connection is not up yet), and no second
-  // `online` event comes: while the device says it is online, try again every few seconds.
-  useEffect(() => {
-    if (!offline) return;
-    const timer = setInterval(() => {
-      if (navigator.onLine) void router.invalidate();
-    }, OFFLINE_RETRY_MS);
-    return () => clearInterval(timer);
-  }, [offline, router]);
+  useWhenBackOnline(() => void router.invalidate(), offline);
 
   // The server's words for the failure. api.ts (error schemas, translated messages) is not part of
   // the first download, so it is fetched when an error shows; offline, the offline text needs none.

@@ -106,7 +106,7 @@ function AdminPanel() {
               ))}
             </div>
           ) : tasks.isError ? (
-            <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} onRetry={() => void tasks.refetch()} />
+            <LoadFailed message={serverErrorMessage(tasks.error, t('loadFailed'))} error={tasks.error} onRetry={() => void tasks.refetch()} />
           ) : tasks.data.length === 0 ? (
             <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">
               {t('empty')}
@@ -251,7 +251,7 @@ function EditTaskDialog({ task, onClose }: { task: TaskBody | null; onClose: () 
     <Dialog open={task !== null} onOpenChange={(open) => !open && close()} busy={saving.busy} title={t('editTitle')}>
       {changed && <ChangedNotice />}
       {task && current.isError && (
-        <LoadFailed message={serverErrorMessage(current.error, t('loadTaskFailed'))} onRetry={() => void current.refetch()} />
+        <LoadFailed message={serverErrorMessage(current.error, t('loadTaskFailed'))} error={current.error} onRetry={() => void current.refetch()} />
       )}
       {task && !current.data && !current.isError && (
         <div role="status" aria-label={t('loadingTask')} className="h-40 animate-pulse rounded-2xl bg-slate-100" />

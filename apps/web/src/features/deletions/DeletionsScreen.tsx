@@ -83,7 +83,7 @@ function DeletionList() {
           ))}
         </div>
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">{t(`empty.${status}`)}</p>
       ) : (

@@ -27,7 +27,7 @@ export function BalancesCard() {
   return (
     <section aria-labelledby="balances-heading" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="balances-card">
       <SectionHeader id="balances-heading" title={t('balances.title')} intro={t('balances.intro')} />
-      {balances.isError && <LoadFailed message={serverErrorMessage(balances.error, t('common.loadFailed'))} onRetry={() => void balances.refetch()} />}
+      {balances.isError && <LoadFailed message={serverErrorMessage(balances.error, t('common.loadFailed'))} error={balances.error} onRetry={() => void balances.refetch()} />}
       {data && (
         <ul className="grid gap-3 sm:grid-cols-2">
           {ROWS.map(([name, side]) => {

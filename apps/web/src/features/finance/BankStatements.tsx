@@ -53,7 +53,7 @@ export function BankStatements() {
       {runs.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : runs.isError ? (
-        <LoadFailed message={serverErrorMessage(runs.error, t('common.loadFailed'))} onRetry={() => void runs.refetch()} />
+        <LoadFailed message={serverErrorMessage(runs.error, t('common.loadFailed'))} error={runs.error} onRetry={() => void runs.refetch()} />
       ) : runs.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('statements.none')}</p>
       ) : (

@@ -217,7 +217,7 @@ function BatchList({ me }: { me: string }) {
       {batches.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : batches.isError ? (
-        <LoadFailed message={serverErrorMessage(batches.error, t('common.loadFailed'))} onRetry={() => void batches.refetch()} />
+        <LoadFailed message={serverErrorMessage(batches.error, t('common.loadFailed'))} error={batches.error} onRetry={() => void batches.refetch()} />
       ) : batches.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('batches.empty')}</p>
       ) : (
@@ -353,7 +353,7 @@ function SentToBank() {
       {list.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('common.loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('common.loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
           {lateOnly ? t('sent.noneLate') : t('sent.none')}

@@ -95,7 +95,7 @@ function PendingWithdrawals() {
               ? t('queue.forbidden')
               : serverErrorMessage(queue.error, t('queue.loadFailed'))
           }
-          onRetry={() => void queue.refetch()}
+          error={queue.error} onRetry={() => void queue.refetch()}
         />
       ) : pending.length === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center">

@@ -86,7 +86,7 @@ export function HistoryTab() {
       {history.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : history.isError ? (
-        <LoadFailed message={t('common.loadFailed')} onRetry={() => void history.refetch()} />
+        <LoadFailed message={t('common.loadFailed')} error={history.error} onRetry={() => void history.refetch()} />
       ) : history.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('history.empty')}</p>
       ) : (
@@ -201,7 +201,7 @@ export function UserLedgerTab() {
       {shown === null ? null : statement.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : statement.isError ? (
-        <LoadFailed message={errorStatus(statement.error) === 404 ? t('ledger.notFound') : t('common.loadFailed')} onRetry={() => void statement.refetch()} />
+        <LoadFailed message={errorStatus(statement.error) === 404 ? t('ledger.notFound') : t('common.loadFailed')} error={statement.error} onRetry={() => void statement.refetch()} />
       ) : (
         <Statement body={statement.data} csvHref={`${statementUrl(statement.data.user.id)}${query({ to: shown.asOf || undefined, format: 'csv' })}`} />
       )}
@@ -297,7 +297,7 @@ export function ReconciliationTab() {
       {totals.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : totals.isError ? (
-        <LoadFailed message={t('common.loadFailed')} onRetry={() => void totals.refetch()} />
+        <LoadFailed message={t('common.loadFailed')} error={totals.error} onRetry={() => void totals.refetch()} />
       ) : (
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5">
           <Figure label={t('reconciliation.available')} value={formatRupees(totals.data.available)} testId="recon-available" />

@@ -62,7 +62,7 @@ export function MonthCloseTab() {
       {periods.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : periods.isError ? (
-        <LoadFailed message={serverErrorMessage(periods.error, t('common.loadFailed'))} onRetry={() => void periods.refetch()} />
+        <LoadFailed message={serverErrorMessage(periods.error, t('common.loadFailed'))} error={periods.error} onRetry={() => void periods.refetch()} />
       ) : (
         <ul aria-label={t('months.heading')} className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
           {periods.data.map((period) => (

@@ -91,7 +91,7 @@ export function StatementExceptions() {
       {list.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('common.loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('common.loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{t('exceptions.none')}</p>
       ) : (

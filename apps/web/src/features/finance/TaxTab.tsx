@@ -73,7 +73,7 @@ export function TaxTab() {
       {summary.isPending ? (
         <p role="status">{t('common.loading')}</p>
       ) : summary.isError ? (
-        <LoadFailed message={serverErrorMessage(summary.error, t('common.loadFailed'))} onRetry={() => void summary.refetch()} />
+        <LoadFailed message={serverErrorMessage(summary.error, t('common.loadFailed'))} error={summary.error} onRetry={() => void summary.refetch()} />
       ) : (
         <QuarterSummary summary={summary.data} />
       )}

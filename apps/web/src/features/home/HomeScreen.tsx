@@ -76,7 +76,7 @@ export function HomeScreen() {
           </Link>
         </div>
         {tasks.isError ? (
-          <LoadFailed title={t('tasksFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} onRetry={() => void tasks.refetch()} />
+          <LoadFailed title={t('tasksFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} error={tasks.error} onRetry={() => void tasks.refetch()} />
         ) : (
           <CategoryCards counts={counts} />
         )}

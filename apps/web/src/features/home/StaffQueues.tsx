@@ -25,7 +25,7 @@ export function StaffQueues({ user }: { user: Pick<UserBody, 'roles' | 'isAdmin'
         {t('queues.heading')}
       </h2>
       {counts.isError ? (
-        <LoadFailed title={t('queues.failed')} message={serverErrorMessage(counts.error, t('common:error.body'))} onRetry={() => void counts.refetch()} />
+        <LoadFailed title={t('queues.failed')} message={serverErrorMessage(counts.error, t('common:error.body'))} error={counts.error} onRetry={() => void counts.refetch()} />
       ) : (
         <ul className="grid grid-cols-2 gap-3">
           {cards.map(({ queue, path }) => {

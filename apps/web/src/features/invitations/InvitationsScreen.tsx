@@ -69,7 +69,7 @@ function InvitationList() {
       {list.isPending ? (
         <div role="status" aria-label={t('invitations.loading')} className="h-32 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('invitations.loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('invitations.loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">{t('invitations.empty')}</p>
       ) : (

@@ -50,7 +50,7 @@ function KycQueue() {
           ))}
         </div>
       ) : queue.isError ? (
-        <LoadFailed message={serverErrorMessage(queue.error, t('review.loadFailed'))} onRetry={() => void queue.refetch()} />
+        <LoadFailed message={serverErrorMessage(queue.error, t('review.loadFailed'))} error={queue.error} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
         <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
           <p className="font-semibold text-slate-900">{t('review.empty')}</p>

@@ -57,7 +57,7 @@ export function KycScreen() {
           ))}
         </div>
       ) : documents.isError ? (
-        <LoadFailed message={serverErrorMessage(documents.error, t('loadFailed'))} onRetry={() => void documents.refetch()} />
+        <LoadFailed message={serverErrorMessage(documents.error, t('loadFailed'))} error={documents.error} onRetry={() => void documents.refetch()} />
       ) : (
         <div className="grid gap-4">
           {KYC_DOCUMENT_TYPES.map((type) => {

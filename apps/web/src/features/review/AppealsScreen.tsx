@@ -44,7 +44,7 @@ function AppealQueue() {
       {queue.isPending ? (
         <div role="status" aria-label={t('appeals.loading')} className="h-72 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : queue.isError ? (
-        <LoadFailed message={serverErrorMessage(queue.error, t('appeals.loadFailed'))} onRetry={() => void queue.refetch()} />
+        <LoadFailed message={serverErrorMessage(queue.error, t('appeals.loadFailed'))} error={queue.error} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
         <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-10 text-center">
           <p className="font-semibold text-slate-900">{t('caughtUp')}</p>

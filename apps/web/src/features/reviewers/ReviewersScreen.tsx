@@ -63,7 +63,7 @@ function ReviewerStats() {
       {stats.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-40 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : stats.isError ? (
-        <LoadFailed message={serverErrorMessage(stats.error, t('loadFailed'))} onRetry={() => void stats.refetch()} />
+        <LoadFailed message={serverErrorMessage(stats.error, t('loadFailed'))} error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
         <Figures stats={stats.data} />
       )}

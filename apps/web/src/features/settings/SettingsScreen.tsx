@@ -77,7 +77,7 @@ function SettingsPage({ userId }: { userId: string }) {
       {settings.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-96 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : settings.isError ? (
-        <LoadFailed message={serverErrorMessage(settings.error, t('loadFailed'))} onRetry={() => void settings.refetch()} />
+        <LoadFailed message={serverErrorMessage(settings.error, t('loadFailed'))} error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
         // A fresh form after each save, and whenever the values in force change (another admin's
         // approval), starts from the values then in force.
@@ -245,7 +245,7 @@ function PendingRequests({ userId }: { userId: string }) {
       {list.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-24 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-4 text-center text-sm text-slate-600">{t('requests.none')}</p>
       ) : (

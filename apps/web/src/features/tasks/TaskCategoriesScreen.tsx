@@ -20,7 +20,7 @@ export function TaskCategoriesScreen() {
     <section className="grid gap-5">
       <TaskScreenHeader title={t('categoriesScreen.title')} subtitle={t('categoriesScreen.subtitle')} />
       {tasks.isError ? (
-        <LoadFailed title={t('loadFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} onRetry={() => void tasks.refetch()} />
+        <LoadFailed title={t('loadFailed')} message={serverErrorMessage(tasks.error, t('common:error.body'))} error={tasks.error} onRetry={() => void tasks.refetch()} />
       ) : (
         <CategoryCards counts={tasks.data ? countTasksByList(tasks.data) : undefined} />
       )}

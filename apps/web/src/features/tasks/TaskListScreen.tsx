@@ -46,6 +46,7 @@ export function TaskListScreen({ list }: { list: TaskList }) {
         <LoadFailed
           title={t('loadFailed')}
           message={serverErrorMessage(failed, t('common:error.body'))}
+          error={failed}
           onRetry={() => void Promise.all([tasks.refetch(), userTasks.refetch()])}
         />
       ) : tasks.isPending || userTasks.isPending ? (

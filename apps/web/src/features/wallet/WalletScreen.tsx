@@ -81,7 +81,7 @@ function ActivityList() {
 
   if (transactions.isPending) return <ActivitySkeleton />;
   if (transactions.isError) {
-    return <LoadFailed message={serverErrorMessage(transactions.error, t('activityFailed'))} onRetry={() => void transactions.refetch()} />;
+    return <LoadFailed message={serverErrorMessage(transactions.error, t('activityFailed'))} error={transactions.error} onRetry={() => void transactions.refetch()} />;
   }
   if (transactions.data.length === 0) {
     return (

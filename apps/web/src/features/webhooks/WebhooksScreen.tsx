@@ -43,7 +43,7 @@ function WebhookList() {
       {list.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-32 animate-pulse rounded-2xl bg-white shadow-sm" />
       ) : list.isError ? (
-        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} onRetry={() => void list.refetch()} />
+        <LoadFailed message={serverErrorMessage(list.error, t('loadFailed'))} error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-center text-sm text-slate-600">{t('empty')}</p>
       ) : (
@@ -204,7 +204,7 @@ function DeliveryLogDialog({ endpoint, onClose }: { endpoint: WebhookEndpointBod
       {log.isPending ? (
         <div role="status" aria-label={t('loading')} className="h-24 animate-pulse rounded-xl bg-slate-100" />
       ) : log.isError ? (
-        <LoadFailed message={serverErrorMessage(log.error, t('loadFailed'))} onRetry={() => void log.refetch()} />
+        <LoadFailed message={serverErrorMessage(log.error, t('loadFailed'))} error={log.error} onRetry={() => void log.refetch()} />
       ) : log.data.length === 0 ? (
         <p className="text-sm text-slate-600">{t('noDeliveries')}</p>
       ) : (
