@@ -1,12 +1,15 @@
 /**
  * The bench's `scale` part (issue 35): `POST /api/withdrawals` per second and CPU per answer on the
  * embedded SQLite store with one API process, and on PostgreSQL with one, two and three nodes (each
- * node an API process with a DATA_DIR of its own, all on one database), and with two nodes of which
- * one serves and the other only follows the log (what following costs a node). CPU per answer counts every
+ * node an API process with a DATA_DIR of its own, all on one database), and with two and three nodes
+ * of which one serves and the others only follow the log (what following costs). Two and three nodes
+ * run twice: with the one node's USERS spread over them, and with USERS each, as nodes are added
+ * when users are (a node with fewer users in flight commits and reads smaller batches, so its CPU per
+ * answer grows with its load falling, whatever the node count). CPU per answer counts every
  * process that served: the API processes (Linux /proc, with their descendants and threads) and the
  * PostgreSQL cluster (the postmaster and its backends). The cluster is a throwaway one on this
  * machine with the server's durable defaults (fsync, synchronous commit), as SQLite commits
- * synchronous=FULL. The runs are interleaved (A B C D E E D C B A, `rounds` times) so the machine's drift
+ * synchronous=FULL. The runs are interleaved (A B C … C B A, `rounds` times) so the machine's drift
  * falls on all alike; each run starts its processes afresh on the same data, and is measured once
  * every node's read models have caught up with the log and after WARM_UP_SECONDS of the same load.
  */
@@ -32,12 +35,18 @@ export interface ScaleConfig {
   nodes: number;
   /** Nodes the load goes to (the first ones); the others only follow the log. All, when absent. */
   serving?: number;
+  /** USERS of its own for each serving node; absent, the USERS are spread over the serving nodes. */
+  usersEach?: boolean;
   runs: ScaleRun[];
 }
 
 const USERS = 48;
-/** Seconds of load on a run's fresh nodes before it is measured. */
-export const WARM_UP_SECONDS = 2;
+/**
+ * Seconds of load on a run's fresh nodes before it is measured. Three nodes sharing the load each
+ * take about 15 s to reach the CPU per answer they keep (each runs its code a third as often, so its
+ * JIT gets there later); one node about 10 s. Measured at 5 s, the start's cost fell on every node.
+ */
+export const WARM_UP_SECONDS = 15;
 
 /** Adds up CPU ms of the given pids (null when /proc cannot tell). */
 const cpuMs = (pids: (number | undefined)[]) => {
@@ -58,24 +67,32 @@ export async function benchScale(options: { seconds?: number; rounds?: number; l
     const nodeDirs = [1, 2, 3].map((i) => join(dir, `node-${i}`));
 
     // The data: demo staff and USERS funded users on each store (sessions are in the log: any node takes them).
-    const seeded = async (dataDir: string, env: Record<string, string>) => {
+    const seeded = async (dataDir: string, env: Record<string, string>, count: number) => {
       const api = await startApi(dataDir, true, env);
       try {
-        return (await fundedUsers(api.url, USERS)).cookies;
+        // Floats by use: the first USERS serve in every configuration (some 9,500 withdrawals each in
+        // two rounds), the others only in the runs of USERS each. A finance member may credit at most
+        // the settings' largest daily limit (about ₹10 crore) in a day.
+        const first = (await fundedUsers(api.url, USERS, 7_100_000_000, count > USERS ? '1500000.00' : undefined)).cookies;
+        const more = count > USERS ? (await fundedUsers(api.url, count - USERS, 7_100_000_000 + USERS, '250000.00')).cookies : [];
+        return [...first, ...more];
       } finally {
         await api.stop();
       }
     };
-    const cookies = { sqlite: await seeded(sqliteDir, {}), postgres: await seeded(nodeDirs[0]!, pgEnv) };
-    log(`  ${USERS} funded users on each store; ${seconds} s per run`);
+    const cookies = { sqlite: await seeded(sqliteDir, {}, USERS), postgres: await seeded(nodeDirs[0]!, pgEnv, 3 * USERS) };
+    log(`  ${USERS} funded users on SQLite, ${3 * USERS} on PostgreSQL; ${seconds} s per run`);
 
     const configs: (ScaleConfig & { kind: 'sqlite' | 'postgres' })[] = [
       { name: 'SQLite, 1 process', nodes: 1, kind: 'sqlite', runs: [] },
       { name: 'PostgreSQL, 1 node', nodes: 1, kind: 'postgres', runs: [] },
-      { name: 'PostgreSQL, 2 nodes', nodes: 2, kind: 'postgres', runs: [] },
-      { name: 'PostgreSQL, 3 nodes', nodes: 3, kind: 'postgres', runs: [] },
-      // What following the log costs a node: a second one that serves nothing.
+      { name: `PostgreSQL, 2 nodes, ${USERS} users spread`, nodes: 2, kind: 'postgres', runs: [] },
+      { name: `PostgreSQL, 3 nodes, ${USERS} users spread`, nodes: 3, kind: 'postgres', runs: [] },
+      // What following the log costs: nodes that serve nothing beside one that serves a node's load.
       { name: 'PostgreSQL, 2 nodes, one serving', nodes: 2, serving: 1, kind: 'postgres', runs: [] },
+      { name: 'PostgreSQL, 3 nodes, one serving', nodes: 3, serving: 1, kind: 'postgres', runs: [] },
+      { name: `PostgreSQL, 2 nodes, ${USERS} users each`, nodes: 2, usersEach: true, kind: 'postgres', runs: [] },
+      { name: `PostgreSQL, 3 nodes, ${USERS} users each`, nodes: 3, usersEach: true, kind: 'postgres', runs: [] },
     ];
     const once = async (config: (typeof configs)[number]) => {
       const nodes: Child[] = [];
@@ -87,8 +104,8 @@ export async function benchScale(options: { seconds?: number; rounds?: number; l
         await Promise.all(nodes.map((node) => caughtUp(node.url)));
         const catchUpMs = performance.now() - began;
         // Each user on one node (as a load balancer spreads users), the connections split with them.
-        const users = cookies[config.kind];
         const serving = nodes.slice(0, config.serving ?? nodes.length);
+        const users = cookies[config.kind].slice(0, config.usersEach ? serving.length * USERS : USERS);
         const shares = serving.map((_, i) => users.filter((_, u) => u % serving.length === i));
         // Warmed up by the same load first: a fresh node's first seconds load modules (under tsx),
         // fold each user's stream from its snapshot and warm the JIT, a start's cost, not an answer's.
