@@ -253,6 +253,21 @@ async function phoneIn(account: TestAccount, language: Language): Promise<Page> 
   return page;
 }
 
+/**
+ * Requests to `url` fail as a lost connection does until `reach()`: the device says it is online and
+ * the server still cannot be reached. `failed()` counts the requests that failed so.
+ */
+async function unreachable(page: Page, url: string): Promise<{ failed: () => number; reach: () => void }> {
+  let failing = true;
+  let failed = 0;
+  await page.context().route(url, (route) => {
+    if (!failing) return route.continue();
+    failed += 1;
+    return route.abort('internetdisconnected');
+  });
+  return { failed: () => failed, reach: () => (failing = false) };
+}
+
 /** The caller's queue counts as the API answers them to this page's session. */
 async function queueCounts(page: Page): Promise<Record<string, number>> {
   return (await (await page.request.get('/api/admin/queues')).json()) as Record<string, number>;
@@ -393,17 +408,11 @@ describe('offline that recovers, and slow first loads', () => {
     await page.getByRole('navigation', { name: t('common:nav.main') }).getByRole('link', { name: t('common:nav.profile') }).click();
     await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
     // Back online, but the server cannot be reached yet: the first try fails as a network failure.
-    let failing = true;
-    let failed = 0;
-    await page.context().route(`${suite.server.baseUrl}/**`, (route) => {
-      if (!failing) return route.continue();
-      failed += 1;
-      return route.abort('internetdisconnected');
-    });
+    const server = await unreachable(page, `${suite.server.baseUrl}/**`);
     await page.context().setOffline(false);
-    await expect.poll(() => failed, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(server.failed, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.getByRole('heading', { name: t('common:offline.title') }).waitFor();
-    failing = false;
+    server.reach();
     // No tap, and no second `online` event: the screen arrives by itself.
     await page.getByRole('heading', { name: t('profile:pageTitle'), level: 1 }).waitFor();
   });
@@ -412,25 +421,19 @@ describe('offline that recovers, and slow first loads', () => {
     const t = (key: string) => tx('en', key);
     const page = await phoneIn(await registeredAccount(suite.server, 'Usha', 'Menon'), 'en');
     // The screen loads; only its list's read cannot reach the server.
-    let failing = true;
-    let failed = 0;
-    await page.context().route(`${suite.server.baseUrl}/api/tasks`, (route) => {
-      if (!failing) return route.continue();
-      failed += 1;
-      return route.abort('internetdisconnected');
-    });
+    const list = await unreachable(page, `${suite.server.baseUrl}/api/tasks`);
     await page.goto('/tasks/categories');
     const card = page.getByRole('alert').filter({ hasText: t('tasks:loadFailed') });
     await card.waitFor();
     await expect(card.getByText(t('common:offline.retrying')).isVisible()).resolves.toBe(true);
     await expectAccessible(page, "a list's card when the network failed it");
     // Offline and back: the try made at the `online` event fails as well.
-    const before = failed;
+    const before = list.failed();
     await page.context().setOffline(true);
     await page.context().setOffline(false);
-    await expect.poll(() => failed, { timeout: 10_000 }).toBeGreaterThan(before);
+    await expect.poll(list.failed, { timeout: 10_000 }).toBeGreaterThan(before);
     await card.waitFor();
-    failing = false;
+    list.reach();
     // No tap, and no second `online` event: the list arrives by itself.
     await page.getByTestId('category-rating').getByTestId('category-count').waitFor();
     await expect(card.count()).resolves.toBe(0);
