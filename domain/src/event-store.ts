@@ -186,10 +186,23 @@ export interface ChainHead {
   hash: string;
 }
 
-/** A store the verifier can walk: the per-stream chains as stored. */
+/** The log's newest event as the store recorded it with the append that wrote it. */
+export interface RecordedLogEnd extends LogLink {
+  streamId: string;
+  revision: number;
+}
+
+/**
+ * A store the verifier can walk: the per-stream chains as stored, and where they must end: each
+ * stream's recorded head, or, where every event keeps a log link (the embedded store), the log's
+ * recorded end, which with the links pins every stream's end.
+ */
 export interface ChainSource {
   readChain(after: number, limit: number): Promise<ChainedEvent[]>;
-  chainHeads(): Promise<ChainHead[]>;
+  /** Each stream's head as recorded with its appends; null where the store records the log's end instead (recordedLogEnd). */
+  chainHeads(): Promise<ChainHead[] | null>;
+  /** The log's end as recorded with the last append (null: none recorded); present where chainHeads answers null. */
+  recordedLogEnd?(): Promise<RecordedLogEnd | null>;
   /** Where a stream's event with this revision is in the log, if anywhere. */
   positionOf(streamId: string, revision: number): Promise<number | null>;
 }

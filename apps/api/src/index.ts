@@ -6,7 +6,7 @@ export * from './commands/handle.ts';
 export { EVENTS_TABLE_SQL, SqliteEventStore, openSqliteEventStore } from './event-store/sqlite.ts';
 export { readAheadFor } from './projections/read-ahead.ts';
 export * from './event-store/chain.ts';
-export { headsUpsertSql } from './event-store/sqlite-writer.ts';
+export { LOG_END_UPSERT_SQL } from './event-store/sqlite-writer.ts';
 export { checkpointLedger, verifyLedger } from './finance/verify.ts';
 export { FileWitness, S3Witness, createLedgerWitness } from './event-store/witness.ts';
 export { statementCsv, toStatementBody } from './finance/ledger-routes.ts';

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { EVENTS_TABLE_SQL, chainHashOf, chainRest, headsUpsertSql, logHashOf } from '@kamai/api';
+import { EVENTS_TABLE_SQL, chainHashOf, chainRest, LOG_END_UPSERT_SQL, logHashOf } from '@kamai/api';
 import { commandEvent, cpuOf, dirArg, numberArg } from './appends.ts';
 
 const ROWS_PER_TRANSACTION = 64;
@@ -24,8 +24,8 @@ interface Rung {
   /** The chain's columns written with each row (none: no digests either, unless `digests`). */
   columns: readonly string[];
   digests?: boolean;
-  /** Each stream's head upserted once per transaction, in one multi-row statement (as the store does). */
-  heads?: boolean;
+  /** The log's end upserted once per transaction, to its last row (as the store does). */
+  logEnd?: boolean;
   /** The stream hash over the event's JSON as stored (`[prev, stream, revision, type, data, metadata]`, data and metadata unquoted). */
   rawJson?: boolean;
   /** One log digest per transaction over its rows' stream hashes, instead of one per row. */
@@ -36,19 +36,19 @@ const RUNGS: readonly Rung[] = [
   { label: 'plain: the 7 columns', columns: [] },
   { label: '+ both digests, nothing stored', columns: [], digests: true },
   { label: '+ the 4 chain columns (today)', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'] },
-  { label: '+ the stream heads: today\'s whole chain', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'], heads: true },
+  { label: '+ the log\'s end: today\'s whole chain', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'], logEnd: true },
   { label: 'codec: hash, log_hash only (hex)', columns: ['hash', 'log_hash'] },
   { label: 'codec: both hashes in one 64-byte BLOB', columns: ['chain'] },
   { label: 'codec: hash, log_hash as 32-byte BLOBs', columns: ['hash_blob', 'log_blob'] },
-  { label: 'codec: 2 hex columns, raw JSON, heads', columns: ['hash', 'log_hash'], heads: true, rawJson: true },
-  { label: 'codec: as above, one log digest per transaction', columns: ['hash'], heads: true, rawJson: true, logPerTransaction: true },
+  { label: 'codec: 2 hex columns, raw JSON, log end', columns: ['hash', 'log_hash'], logEnd: true, rawJson: true },
+  { label: 'codec: as above, one log digest per transaction', columns: ['hash'], logEnd: true, rawJson: true, logPerTransaction: true },
 ];
 
 const CHAIN_COLUMNS_SQL = `
   ALTER TABLE events ADD COLUMN hash TEXT; ALTER TABLE events ADD COLUMN prev_hash TEXT;
   ALTER TABLE events ADD COLUMN log_prev INTEGER; ALTER TABLE events ADD COLUMN log_hash TEXT;
   ALTER TABLE events ADD COLUMN chain BLOB; ALTER TABLE events ADD COLUMN hash_blob BLOB; ALTER TABLE events ADD COLUMN log_blob BLOB;
-  CREATE TABLE stream_heads (stream_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, hash TEXT NOT NULL, position INTEGER NOT NULL) STRICT;
+  CREATE TABLE log_end (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL, hash TEXT NOT NULL) STRICT;
 `;
 
 interface Runner {
@@ -68,13 +68,13 @@ function runner(rung: Rung, file: string): Runner {
   const insert = db.prepare<unknown[]>(
     `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at${extra}) VALUES (?, ?, ?, ?, ?, ?, ?, ?${', ?'.repeat(rung.columns.length)})`,
   );
-  const upsertHeads = db.prepare<unknown[]>(headsUpsertSql(ROWS_PER_TRANSACTION));
+  const moveLogEnd = db.prepare<unknown[]>(LOG_END_UPSERT_SQL);
   const digests = rung.digests === true || rung.columns.length > 0;
   const revisions = new Array<number>(STREAMS).fill(-1);
   const lastHashes = new Array<string>(STREAMS).fill('');
   let position = 0;
   let logLinked = '';
-  const heads: unknown[] = [];
+  let end: unknown[] = [];
   const self: Runner = { rung, db, rows: 0, cpuMicros: 0, transaction: () => {} };
   const writeRow = (n: number) => {
     const stream = n % STREAMS;
@@ -101,7 +101,7 @@ function runner(rung: Rung, file: string): Runner {
         else values.push(Buffer.from(linked, 'hex'));
       }
       lastHashes[stream] = streamHash;
-      if (rung.heads) heads.push(streamId, revision, streamHash, position + 1);
+      if (rung.logEnd) end = [position + 1, streamId, revision, linked || logLinked];
     }
     insert.run(values);
     position += 1;
@@ -109,10 +109,7 @@ function runner(rung: Rung, file: string): Runner {
   self.transaction = db.transaction(() => {
     for (let i = 0; i < ROWS_PER_TRANSACTION; i++) writeRow(self.rows++);
     if (rung.logPerTransaction) logLinked = hash('sha256', logLinked, 'hex');
-    if (rung.heads) {
-      upsertHeads.run(heads);
-      heads.length = 0;
-    }
+    if (rung.logEnd) moveLogEnd.run(end);
   });
   return self;
 }

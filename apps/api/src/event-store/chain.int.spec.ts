@@ -64,11 +64,11 @@ describe('verifying the hash chain of the SQLite store', () => {
     expect(await verifyFile(file)).toEqual(intact);
   });
 
-  it('keeps every stream head at its last row when one group commit moves more heads than one upsert writes, one stream twice', async () => {
+  it("records the log's end at a group commit's last row, however many streams it wrote, one twice", async () => {
     const file = join(dir, `events-${++files}.sqlite`);
     const store = openSqliteEventStore(file);
     const event = (n: number) => ({ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: n } });
-    // One tick: 150 streams (the heads go 64 to an upsert), and stream s-7 twice, its later append last.
+    // One tick: 150 streams, and stream s-7 twice, its later append last.
     const appends = Array.from({ length: 150 }, (_, i) => store.append(`s-${i}`, [event(i)], 'no_stream'));
     appends.push(store.append('s-7', [event(1_000), event(1_001)], 'any'));
     const results = await Promise.all(appends);
@@ -77,18 +77,47 @@ describe('verifying the hash chain of the SQLite store', () => {
     await store.close();
     const db = new Database(file, { readonly: true });
     try {
-      const stale = db
-        .prepare(
-          `SELECT h.stream_id FROM stream_heads h JOIN events e ON e.stream_id = h.stream_id
-           WHERE e.revision = (SELECT MAX(revision) FROM events WHERE stream_id = h.stream_id)
-             AND (e.revision <> h.revision OR e.hash <> h.hash OR e.position <> h.position)`,
-        )
-        .all();
-      expect(stale).toEqual([]);
-      expect(db.prepare('SELECT COUNT(*) AS n FROM stream_heads').get()).toEqual({ n: 150 });
-      expect(db.prepare("SELECT revision FROM stream_heads WHERE stream_id = 's-7'").get()).toEqual({ revision: 2 });
+      const last = db.prepare('SELECT position, stream_id, revision, log_hash AS hash FROM events ORDER BY position DESC LIMIT 1').get();
+      expect(db.prepare('SELECT position, stream_id, revision, hash FROM log_end').all()).toEqual([last]);
+      expect(last).toMatchObject({ position: 152, stream_id: 's-7', revision: 2 });
     } finally {
       db.close();
+    }
+  });
+
+  it("catches an event written behind the store's back past the log's end, and the log's end removed", async () => {
+    const { file, at } = await ledgerFile();
+    const other = await ledgerFile();
+    // Linked into both chains as the store would, only the recorded end not moved.
+    const db = new Database(file);
+    const last = db.prepare<[], { hash: string; log_hash: string }>("SELECT hash, log_hash FROM events WHERE stream_id = 'user-b' ORDER BY revision DESC LIMIT 1").get()!;
+    const content = { streamId: 'user-b', revision: 2, type: 'WalletCredited', data: '{"amountPaise":99900}', metadata: '{}' };
+    const hash = chainHash(last.hash, content);
+    const position = at['b1']! + 1;
+    db.prepare('INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash, log_prev, log_hash) VALUES (?, ?, ?, 2, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      position, crypto.randomUUID(), 'user-b', content.type, content.data, content.metadata, '2026-11-21T10:00:00.000Z', hash, last.hash, at['b1'], logHash({ position: at['b1']!, hash: last.log_hash }, position, hash),
+    );
+    db.close();
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', position, revision: 2, problem: 'inserted', detail: expect.stringContaining('past its recorded end') });
+    tamper(other.file, 'DELETE FROM log_end');
+    expect((await verifyFile(other.file)).failure).toMatchObject({ problem: 'inserted', detail: expect.stringContaining('no recorded end') });
+  });
+
+  it("moves a file that kept each stream's head to the log's end, once, when it is first opened", async () => {
+    const { file, at } = await ledgerFile();
+    const db = new Database(file);
+    db.exec('DROP TABLE log_end');
+    db.exec('CREATE TABLE stream_heads (stream_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, hash TEXT NOT NULL, position INTEGER NOT NULL) STRICT');
+    db.close();
+    const store = openSqliteEventStore(file);
+    expect(await verifyChain(store, { signingKey: KEY })).toMatchObject({ ok: true, events: 6 });
+    await store.close();
+    const reopened = new Database(file, { readonly: true });
+    try {
+      expect(reopened.prepare("SELECT name FROM sqlite_schema WHERE name IN ('stream_heads', 'log_end')").all()).toEqual([{ name: 'log_end' }]);
+      expect(reopened.prepare('SELECT position, stream_id, revision FROM log_end').get()).toEqual({ position: at['b1'], stream_id: 'user-b', revision: 1 });
+    } finally {
+      reopened.close();
     }
   });
 
@@ -150,13 +179,13 @@ describe('verifying the hash chain of the SQLite store', () => {
 });
 
 describe('the log chain and its signed checkpoints', () => {
-  it('catches a whole stream deleted with its head', async () => {
+  it('catches a whole stream deleted, the log\'s end moved back', async () => {
     const { file, at } = await ledgerFile();
     deleteStream(file, 'user-b');
     expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-a', position: at['a1'], problem: 'removed', detail: expect.stringContaining(`position ${at['b0']}`) });
   });
 
-  it('catches a stream truncated with its head moved back', async () => {
+  it('catches a stream truncated, the log\'s end moved back', async () => {
     const { file, at } = await ledgerFile();
     truncateStream(file, 'user-a', 1);
     expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-b', position: at['b1'], problem: 'removed', detail: expect.stringContaining(`position ${at['a3']}`) });
@@ -192,7 +221,7 @@ describe('the log chain and its signed checkpoints', () => {
     });
   });
 
-  it('catches the log’s newest events removed, heads fixed, under a signed checkpoint; refuses a checkpoint not signed with the key', async () => {
+  it('catches the log’s newest events removed, its end moved back, under a signed checkpoint; refuses a checkpoint not signed with the key', async () => {
     const { file, at } = await ledgerFile();
     const store = openSqliteEventStore(file);
     await recordCheckpoint(store, KEY, new Date());

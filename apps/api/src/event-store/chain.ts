@@ -7,9 +7,11 @@ export type { ChainContent, ChainHead, ChainSource, ChainedEvent, CheckpointStor
 /**
  * Tamper evidence: every event carries a hash of its stream id, revision, type, data and
  * metadata (as stored) chained to the hash of the stream's previous event, and each store keeps
- * the head (last revision and hash) of every stream, written with the append. A changed, removed,
- * inserted or reordered event breaks a link; removing a stream's newest events leaves its head
- * pointing past the end. Both adapters chain the same way; `verifyChain` walks either.
+ * the head (last revision and hash) of every stream, written with the append, or, where every
+ * event also keeps its log link (the embedded store), the log's end. A changed, removed, inserted
+ * or reordered event breaks a link; removing a stream's newest events leaves its head (or the next
+ * event's log link, or the log's end) pointing past them. Every adapter chains the same way;
+ * `verifyChain` walks any.
  *
  * Per-stream chains alone can be rewritten quietly (drop a whole stream with its head, truncate one
  * and fix its head, rechain an edited one), so a second chain runs through the whole log in log
@@ -422,9 +424,13 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
     return verdict(logEndsBefore(headPosition, beyond.what));
   }
 
-  // The heads were written with each append: a stream that ends short of its head lost its newest events.
+  // The heads (or the log's end) were written with each append: a stream that ends short of its head lost its newest events.
   const recordedHeads = await source.chainHeads();
-  for (const head of recordedHeads) {
+  if (recordedHeads === null) {
+    const ended = await logEndProblem(source, walk.head, walk.streams);
+    if (ended) return verdict(ended);
+  }
+  for (const head of recordedHeads ?? []) {
     const seen = walk.streams.get(head.streamId);
     if (!seen || seen.revision < head.revision) {
       return verdict({ streamId: head.streamId, position: seen?.position ?? 0, revision: (seen?.revision ?? -1) + 1, problem: 'removed', detail: `the stream ends before its recorded head, revision ${head.revision}` });
@@ -433,8 +439,8 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
       return verdict({ streamId: head.streamId, position: seen.position, revision: seen.revision, problem: 'inserted', detail: 'the stream goes on past its recorded head' });
     }
   }
-  const heads = new Set(recordedHeads.map((h) => h.streamId));
-  for (const [streamId, seen] of walk.streams) {
+  const heads = new Set((recordedHeads ?? []).map((h) => h.streamId));
+  for (const [streamId, seen] of recordedHeads ? walk.streams : []) {
     if (!heads.has(streamId)) return verdict({ streamId, position: seen.position, revision: null, problem: 'inserted', detail: 'the stream has no recorded head' });
   }
 
@@ -464,6 +470,37 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
     }
   }
   return verdict(null);
+}
+
+/**
+ * Where the log walked ends against the end the store recorded with its last append (a store that
+ * keeps a log link on every event: a removed or added row anywhere else already broke a link).
+ */
+async function logEndProblem(
+  source: ChainSource,
+  head: LogLink | null,
+  streams: ReadonlyMap<string, { revision: number; position: number }>,
+): Promise<ChainFailure | null> {
+  const end = (await source.recordedLogEnd?.()) ?? null;
+  const walked = head?.position ?? 0;
+  if (end === null) {
+    if (!head) return null;
+    const [first] = await source.readChain(0, 1);
+    return fail(first?.streamId ?? LOG, first?.position ?? walked, first?.revision ?? null, 'inserted', "the log has events but no recorded end: they were written behind the store's back");
+  }
+  if (walked < end.position) {
+    const seen = streams.get(end.streamId);
+    return fail(end.streamId, end.position, end.revision, 'removed', `the log ends at position ${walked}, before its recorded end at position ${end.position} (revision ${end.revision} of this stream${seen ? `, which ends at revision ${seen.revision}` : ''})`);
+  }
+  if (walked > end.position) {
+    const [after] = await source.readChain(end.position, 1);
+    return fail(after?.streamId ?? LOG, after?.position ?? walked, after?.revision ?? null, 'inserted', `the log goes on past its recorded end at position ${end.position}`);
+  }
+  const last = streams.get(end.streamId);
+  if (head?.hash !== end.hash || last?.position !== end.position || last.revision !== end.revision) {
+    return fail(end.streamId, end.position, end.revision, 'changed', "the log's newest event no longer matches its recorded end");
+  }
+  return null;
 }
 
 /**

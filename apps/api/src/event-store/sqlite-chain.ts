@@ -4,27 +4,17 @@
  * (sqlite-writer.ts) writes the hashes and links with each append.
  */
 import type Database from 'better-sqlite3';
-import type { ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink } from '@kamai/domain';
+import type { ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink, RecordedLogEnd } from '@kamai/domain';
 import { chainHash, logHash } from './chain.ts';
 import type { EventRow } from './sqlite-rows.ts';
 
 /**
- * Tamper evidence (chain.ts): each row's hash chained to its stream's previous row, and each
- * stream's head, written in the append's transaction. Added beside EVENTS_TABLE_SQL so older files
- * gain it at open; rows written before it are sealed then, in log order.
+ * Tamper evidence (chain.ts): each row's hash chained to its stream's previous row, written in the
+ * append's transaction. Added beside EVENTS_TABLE_SQL so older files gain it at open; rows written
+ * before it are sealed then, in log order.
  */
-const CHAIN_SQL = `
-  CREATE TABLE IF NOT EXISTS stream_heads (
-    stream_id TEXT    PRIMARY KEY,
-    revision  INTEGER NOT NULL,
-    hash      TEXT    NOT NULL,
-    position  INTEGER NOT NULL
-  ) STRICT;
-`;
-
 function addChain(db: Database.Database): void {
   const columns = new Set((db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).map((c) => c.name));
-  db.exec(CHAIN_SQL);
   if (columns.has('hash')) return;
   // Once, when the file gains the columns: seal the rows written before. Never later, or a row
   // slipped in without a hash would be sealed as if the store had written it.
@@ -34,9 +24,6 @@ function addChain(db: Database.Database): void {
   if (unsealed.length === 0) return;
   const head = db.prepare<[string], { hash: string | null }>('SELECT hash FROM events WHERE stream_id = ? AND hash IS NOT NULL ORDER BY revision DESC LIMIT 1');
   const seal = db.prepare<[string, string | null, number]>('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?');
-  const moveHead = db.prepare(
-    'INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES (?, ?, ?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position',
-  );
   const heads = new Map<string, string | null>();
   for (const row of unsealed) {
     if (!heads.has(row.stream_id)) heads.set(row.stream_id, head.get(row.stream_id)?.hash ?? null);
@@ -44,7 +31,6 @@ function addChain(db: Database.Database): void {
     const hash = chainHash(prev, { streamId: row.stream_id, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
     seal.run(hash, prev, row.position);
     heads.set(row.stream_id, hash);
-    moveHead.run(row.stream_id, row.revision, hash, row.position);
   }
 }
 
@@ -82,10 +68,38 @@ function addLogChain(db: Database.Database): void {
   }
 }
 
-/** Adds both chains to a file that lacks them (in the opening transaction). */
+/**
+ * The log's end: its last row's position, stream, revision and log hash, moved with each batch of
+ * appends (sqlite-writer.ts). Every row links to the row before it in the log, so a stream's rows
+ * removed or rewritten anywhere but at the log's end break the next row's link; this one row covers
+ * the end. It replaces a head per stream (`stream_heads`, one row per stream moved with every batch,
+ * about 2 µs of CPU an append: docs/figures.md), which said no more once the log links existed.
+ * A file that had the heads gains it at open, from its last row, once, as the chains were added.
+ */
+const LOG_END_SQL = `
+  CREATE TABLE log_end (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    position  INTEGER NOT NULL,
+    stream_id TEXT    NOT NULL,
+    revision  INTEGER NOT NULL,
+    hash      TEXT    NOT NULL
+  ) STRICT;
+`;
+
+function addLogEnd(db: Database.Database): void {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'log_end'").get();
+  if (exists) return;
+  db.exec(LOG_END_SQL);
+  db.exec(`INSERT INTO log_end (id, position, stream_id, revision, hash)
+    SELECT 1, position, stream_id, revision, COALESCE(log_hash, '') FROM events ORDER BY position DESC LIMIT 1`);
+  db.exec('DROP TABLE IF EXISTS stream_heads');
+}
+
+/** Adds both chains and the log's end to a file that lacks them (in the opening transaction). */
 export function addChains(db: Database.Database): void {
   addChain(db);
   addLogChain(db);
+  addLogEnd(db);
 }
 
 export class SqliteChain implements ChainSource, CheckpointStore {
@@ -98,7 +112,7 @@ export class SqliteChain implements ChainSource, CheckpointStore {
     logHead: Database.Statement<[], { position: number; log_hash: string | null }>;
     checkpoints: Database.Statement<[], { position: number; hash: string; mac: string; recorded_at: string }>;
     addCheckpoint: Database.Statement<[number, string, string, string]>;
-    heads: Database.Statement<[], { stream_id: string; revision: number; hash: string }>;
+    logEnd: Database.Statement<[], { position: number; stream_id: string; revision: number; hash: string }>;
     positionOf: Database.Statement<[string, number], number>;
   };
 
@@ -110,7 +124,7 @@ export class SqliteChain implements ChainSource, CheckpointStore {
       logHead: db.prepare('SELECT position, log_hash FROM events ORDER BY position DESC LIMIT 1'),
       checkpoints: db.prepare('SELECT position, hash, mac, recorded_at FROM ledger_checkpoints ORDER BY position'),
       addCheckpoint: db.prepare('INSERT INTO ledger_checkpoints (position, hash, mac, recorded_at) VALUES (?, ?, ?, ?) ON CONFLICT (position) DO NOTHING'),
-      heads: db.prepare('SELECT stream_id, revision, hash FROM stream_heads ORDER BY stream_id'),
+      logEnd: db.prepare('SELECT position, stream_id, revision, hash FROM log_end WHERE id = 1'),
       positionOf: db.prepare<[string, number], number>('SELECT position FROM events WHERE stream_id = ? AND revision = ?').pluck(),
     };
   }
@@ -150,9 +164,16 @@ export class SqliteChain implements ChainSource, CheckpointStore {
     this.#sql.addCheckpoint.run(checkpoint.position, checkpoint.hash, checkpoint.mac, checkpoint.recordedAt);
   }
 
-  async chainHeads(): Promise<ChainHead[]> {
+  /** None: this store records the log's end instead (recordedLogEnd). */
+  async chainHeads(): Promise<null> {
     this.#assertOpen();
-    return this.#sql.heads.all().map((row) => ({ streamId: row.stream_id, revision: row.revision, hash: row.hash }));
+    return null;
+  }
+
+  async recordedLogEnd(): Promise<RecordedLogEnd | null> {
+    this.#assertOpen();
+    const row = this.#sql.logEnd.get();
+    return row ? { position: row.position, streamId: row.stream_id, revision: row.revision, hash: row.hash } : null;
   }
 
   async positionOf(streamId: string, revision: number): Promise<number | null> {

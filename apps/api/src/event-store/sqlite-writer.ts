@@ -72,18 +72,12 @@ export class AppendFailure {
 export type Outcome = AppendResult | AppendFailure;
 
 /**
- * Stream heads written per upsert statement (4 parameters each). The heads of a batch go in a few
- * multi-row upserts at its end rather than one statement per append: with plain better-sqlite3
- * statements on a tmpfs file, 64 rows a transaction, interleaved, 1.2–1.9 µs less CPU per row
- * (docs/figures.md, 2026-11-29 21:26); each stream's head is written once per batch.
+ * The log's end, moved once per batch to its last row (sqlite-chain.ts says why it replaces each
+ * stream's head); exported so the append ladder (scripts/src/bench/appends-ladder.ts) runs the
+ * store's very statement.
  */
-const HEADS_PER_UPSERT = 64;
-
-/** The upsert of `rows` stream heads; exported so the append ladder (scripts/src/bench/appends-ladder.ts) runs the store's very statement. */
-export function headsUpsertSql(rows: number): string {
-  return `INSERT INTO stream_heads (stream_id, revision, hash, position) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}
-    ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, hash = excluded.hash, position = excluded.position`;
-}
+export const LOG_END_UPSERT_SQL = `INSERT INTO log_end (id, position, stream_id, revision, hash) VALUES (1, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET position = excluded.position, stream_id = excluded.stream_id, revision = excluded.revision, hash = excluded.hash`;
 
 type IdRow = StoredEventPlace;
 
@@ -103,6 +97,7 @@ export class AppendWriter {
     insert: Database.Statement<[number, string, string, number, string, string, string, string, string, string | null, number, string]>;
     lastLink: Database.Statement<[], { position: number; log_hash: string | null; recorded_at: string }>;
     head: Database.Statement<[], number>;
+    moveLogEnd: Database.Statement<[number, string, number, string]>;
     dataVersion: Database.Statement<[], number>;
   };
 
@@ -127,6 +122,7 @@ export class AppendWriter {
       ),
       lastLink: db.prepare('SELECT position, log_hash, recorded_at FROM events ORDER BY position DESC LIMIT 1'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+      moveLogEnd: db.prepare<[number, string, number, string]>(LOG_END_UPSERT_SQL),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
@@ -157,8 +153,6 @@ export class AppendWriter {
    */
   commit(batch: readonly AppendRequest[], begun = false, inside?: () => void): Outcome[] {
     const outcomes: Outcome[] = new Array<Outcome>(batch.length);
-    const heads = this.#heads;
-    heads.clear();
     if (!begun) this.#sql.begin.run();
     try {
       inside?.();
@@ -173,6 +167,7 @@ export class AppendWriter {
       // The log's last row, read once per batch: the write lock is held, so each append that lands
       // moves it, and one rolled back to its savepoint leaves it where it was.
       this.#tail = this.#logTail();
+      const startedAt = this.#tail?.position ?? 0;
       for (let i = 0; i < batch.length; i++) {
         const pending = batch[i]!;
         // A one-event append that fails before its row is in (its check, or the insert, which SQLite
@@ -186,7 +181,10 @@ export class AppendWriter {
           if (!alone) this.#sql.release.run();
           outcomes[i] = result;
           const written = this.#written;
-          if (written.last && written.hash !== null) this.#moved(pending.streamId, written.last, result, written.hash);
+          if (written.last && written.hash !== null) {
+            written.last.revision = result.nextExpectedRevision;
+            written.last.hash = written.hash;
+          }
         } catch (error) {
           this.#lastRows.delete(pending.streamId);
           if (alone) {
@@ -198,8 +196,11 @@ export class AppendWriter {
           outcomes[i] = new AppendFailure(error);
         }
       }
-      // Each stream's head moves once per batch, to its last row (should this fail, the whole batch does).
-      this.#moveHeads(heads);
+      // The log's end moves once per batch, to its last row (should this fail, the whole batch does).
+      const end = this.#end;
+      if (this.#tail && this.#tail.position > startedAt && end.streamId !== null) {
+        this.#sql.moveLogEnd.run(this.#tail.position, end.streamId, end.revision, this.#tail.hash);
+      }
       this.#sql.commit.run();
     } catch (error) {
       // What this batch wrote is undone: so is what was remembered of it.
@@ -216,32 +217,8 @@ export class AppendWriter {
   /** The log's last row as the batch being written goes (null: the log is empty). */
   #tail: LogLink | null = null;
 
-  /** Each stream's new head in the batch being written, in the order the streams were first met. */
-  readonly #heads = new Map<string, { revision: number; hash: string; position: number }>();
-
-  /** Multi-row upserts of stream heads, by their number of rows. */
-  readonly #headUpserts = new Map<number, Database.Statement<unknown[]>>();
-
-  #moveHeads(heads: Map<string, { revision: number; hash: string; position: number }>): void {
-    if (heads.size === 0) return;
-    const values: unknown[] = [];
-    const flush = () => {
-      const rows = values.length / 4;
-      let statement = this.#headUpserts.get(rows);
-      if (!statement) {
-        statement = this.#db.prepare<unknown[]>(headsUpsertSql(rows));
-        this.#headUpserts.set(rows, statement);
-      }
-      statement.run(values);
-      values.length = 0;
-    };
-    for (const [streamId, head] of heads) {
-      values.push(streamId, head.revision, head.hash, head.position);
-      if (values.length === HEADS_PER_UPSERT * 4) flush();
-    }
-    if (values.length > 0) flush();
-    heads.clear();
-  }
+  /** The stream and revision of the batch's last row written so far (#tail has its position and log hash). */
+  readonly #end: { streamId: string | null; revision: number } = { streamId: null, revision: -1 };
 
   /**
    * Each stream's last revision and hash (-1 and null: no stream) as of this connection's last
@@ -330,6 +307,8 @@ export class AppendWriter {
     }
     if (events.length === 0 || prevHash === null) return { nextExpectedRevision: actual, position: 0 };
     this.#tail = { position: logPosition, hash: logLinked };
+    this.#end.streamId = streamId;
+    this.#end.revision = revision;
     this.#written.last = last;
     this.#written.hash = prevHash;
     return { nextExpectedRevision: revision, position: logPosition };
@@ -337,23 +316,6 @@ export class AppendWriter {
 
   /** Set by #write when it wrote rows (one object for every append): the stream's remembered last row, and its new hash. */
   readonly #written: { last: { revision: number; hash: string | null } | null; hash: string | null } = { last: null, hash: null };
-
-  /**
-   * An append's rows are in (and its savepoint released): its stream's remembered last row moves,
-   * and its head will, with the batch's other heads (#moveHeads).
-   */
-  #moved(streamId: string, last: { revision: number; hash: string | null }, result: AppendResult, hash: string): void {
-    last.revision = result.nextExpectedRevision;
-    last.hash = hash;
-    const head = this.#heads.get(streamId);
-    if (head) {
-      head.revision = result.nextExpectedRevision;
-      head.hash = hash;
-      head.position = result.position;
-    } else {
-      this.#heads.set(streamId, { revision: result.nextExpectedRevision, hash, position: result.position });
-    }
-  }
 
   /** See retriedAppendResult. */
   #findRetriedAppend({ streamId, expected, events }: AppendRequest): AppendResult | undefined {

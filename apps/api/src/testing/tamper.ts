@@ -24,7 +24,13 @@ function withFile<T>(file: string, change: (db: Database.Database) => T): T {
   }
 }
 
-/** Recomputes a stream's chain from its rows as they are now (after `edit` changed them) and moves its head to match. */
+/** Moves the log's recorded end to its last row as it is now (log_end, sqlite-chain.ts). */
+function fixLogEnd(db: Database.Database): void {
+  db.prepare('DELETE FROM log_end').run();
+  db.prepare("INSERT INTO log_end (id, position, stream_id, revision, hash) SELECT 1, position, stream_id, revision, COALESCE(log_hash, '') FROM events ORDER BY position DESC LIMIT 1").run();
+}
+
+/** Recomputes a stream's chain from its rows as they are now (after `edit` changed them) and moves the log's end to match. */
 function rechain(db: Database.Database, streamId: string): void {
   const rows = db.prepare<[string], Row>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(streamId);
   let prev: string | null = null;
@@ -33,20 +39,18 @@ function rechain(db: Database.Database, streamId: string): void {
     db.prepare('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?').run(hash, prev, row.position);
     prev = hash;
   }
-  const last = rows.at(-1);
-  if (!last || !prev) db.prepare('DELETE FROM stream_heads WHERE stream_id = ?').run(streamId);
-  else db.prepare('UPDATE stream_heads SET revision = ?, hash = ?, position = ? WHERE stream_id = ?').run(last.revision, prev, last.position, streamId);
+  fixLogEnd(db);
 }
 
-/** Deletes a whole stream and its head row. */
+/** Deletes a whole stream, and moves the log's end back should it have held the newest event. */
 export function deleteStream(file: string, streamId: string): void {
   withFile(file, (db) => {
     db.prepare('DELETE FROM events WHERE stream_id = ?').run(streamId);
-    db.prepare('DELETE FROM stream_heads WHERE stream_id = ?').run(streamId);
+    fixLogEnd(db);
   });
 }
 
-/** Drops a stream's events after `keepThrough` and moves its head back to the last one kept. */
+/** Drops a stream's events after `keepThrough` and moves the log's end back to the last event kept. */
 export function truncateStream(file: string, streamId: string, keepThrough: number): void {
   withFile(file, (db) => {
     db.prepare('DELETE FROM events WHERE stream_id = ? AND revision > ?').run(streamId, keepThrough);
@@ -75,6 +79,7 @@ export function relinkLog(file: string): void {
       db.prepare('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?').run(previous?.position ?? 0, hash, row.position);
       previous = { position: row.position, hash };
     }
+    fixLogEnd(db);
   });
 }
 
