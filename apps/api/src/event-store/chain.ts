@@ -1,5 +1,5 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
-import { capability, type ChainContent, type ChainHead, type ChainSource, type ChainedEvent, type CheckpointStore, type EventStore, type LedgerCheckpoint, type LogLink } from '@kamai/domain';
+import { capability, type ChainContent, type ChainHead, type ChainSource, type ChainedEvent, type CheckpointStore, type EventStore, type LedgerCheckpoint, type LogLink, type RecordedLogEnd } from '@kamai/domain';
 
 // The chain's shapes are part of the port's capabilities (domain); their callers import them from here too.
 export type { ChainContent, ChainHead, ChainSource, ChainedEvent, CheckpointStore, LedgerCheckpoint, LogLink };
@@ -414,9 +414,10 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
   // The oldest event no signed checkpoint covers.
   const coveredThrough = Math.max(0, ...signed.map((s) => s.checkpoint.position));
   let firstUncovered: ChainedEvent | null = null;
-  const broken = await walk.advance((event) => {
+  const observe = (event: ChainedEvent) => {
     if (event.position > coveredThrough && firstUncovered === null) firstUncovered = event;
-  });
+  };
+  const broken = await walk.advance(observe);
   if (broken) return verdict(broken);
   const headPosition = walk.head?.position ?? 0;
   const beyond = walk.pendingMark;
@@ -427,8 +428,19 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
   // The heads (or the log's end) were written with each append: a stream that ends short of its head lost its newest events.
   const recordedHeads = await source.chainHeads();
   if (recordedHeads === null) {
-    const ended = await logEndProblem(source, walk.head, walk.streams);
-    if (ended) return verdict(ended);
+    // A store in use appends while it is verified (another process, a writer thread): an end
+    // recorded after the walk stopped is walked on to, a few times over, before it is judged.
+    for (let tries = 0; ; tries++) {
+      const end = (await source.recordedLogEnd?.()) ?? null;
+      if (tries < LIVE_END_TRIES && end !== null && (walk.head?.position ?? 0) < end.position) {
+        const further = await walk.advance(observe);
+        if (further) return verdict(further);
+        continue;
+      }
+      const problem = await logEndProblem(end, walk.head, walk.streams, (after) => source.readChain(after, 1));
+      if (problem) return verdict(problem);
+      break;
+    }
   }
   for (const head of recordedHeads ?? []) {
     const seen = walk.streams.get(head.streamId);
@@ -472,20 +484,23 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
   return verdict(null);
 }
 
+/** How often verifyChain walks on to a recorded end past its walk before it judges (see there). */
+const LIVE_END_TRIES = 3;
+
 /**
  * Where the log walked ends against the end the store recorded with its last append (a store that
  * keeps a log link on every event: a removed or added row anywhere else already broke a link).
  */
 async function logEndProblem(
-  source: ChainSource,
+  end: RecordedLogEnd | null,
   head: LogLink | null,
   streams: ReadonlyMap<string, { revision: number; position: number }>,
+  eventAfter: (position: number) => Promise<ChainedEvent[]>,
 ): Promise<ChainFailure | null> {
-  const end = (await source.recordedLogEnd?.()) ?? null;
   const walked = head?.position ?? 0;
   if (end === null) {
     if (!head) return null;
-    const [first] = await source.readChain(0, 1);
+    const [first] = await eventAfter(0);
     return fail(first?.streamId ?? LOG, first?.position ?? walked, first?.revision ?? null, 'inserted', "the log has events but no recorded end: they were written behind the store's back");
   }
   if (walked < end.position) {
@@ -493,7 +508,7 @@ async function logEndProblem(
     return fail(end.streamId, end.position, end.revision, 'removed', `the log ends at position ${walked}, before its recorded end at position ${end.position} (revision ${end.revision} of this stream${seen ? `, which ends at revision ${seen.revision}` : ''})`);
   }
   if (walked > end.position) {
-    const [after] = await source.readChain(end.position, 1);
+    const [after] = await eventAfter(end.position);
     return fail(after?.streamId ?? LOG, after?.position ?? walked, after?.revision ?? null, 'inserted', `the log goes on past its recorded end at position ${end.position}`);
   }
   const last = streams.get(end.streamId);
