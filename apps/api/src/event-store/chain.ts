@@ -425,22 +425,28 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
     return verdict(logEndsBefore(headPosition, beyond.what));
   }
 
-  // The heads (or the log's end) were written with each append: a stream that ends short of its head lost its newest events.
-  const recordedHeads = await source.chainHeads();
+  // The heads (or the log's end) were written with each append: a stream that ends short of its head
+  // lost its newest events. A store in use appends while it is verified (another process or node, a
+  // writer thread): heads or an end recorded after the walk stopped are walked on to, a few times
+  // over, before they are judged.
+  const readEnds = async () => {
+    const heads = await source.chainHeads();
+    return { heads, end: heads === null ? ((await source.recordedLogEnd?.()) ?? null) : null };
+  };
+  const walkedShort = ({ heads, end }: Awaited<ReturnType<typeof readEnds>>) =>
+    heads === null
+      ? end !== null && (walk.head?.position ?? 0) < end.position
+      : heads.some((head) => (walk.streams.get(head.streamId)?.revision ?? -1) < head.revision);
+  let ends = await readEnds();
+  for (let tries = 0; tries < LIVE_END_TRIES && walkedShort(ends); tries++) {
+    const further = await walk.advance(observe);
+    if (further) return verdict(further);
+    ends = await readEnds();
+  }
+  const recordedHeads = ends.heads;
   if (recordedHeads === null) {
-    // A store in use appends while it is verified (another process, a writer thread): an end
-    // recorded after the walk stopped is walked on to, a few times over, before it is judged.
-    for (let tries = 0; ; tries++) {
-      const end = (await source.recordedLogEnd?.()) ?? null;
-      if (tries < LIVE_END_TRIES && end !== null && (walk.head?.position ?? 0) < end.position) {
-        const further = await walk.advance(observe);
-        if (further) return verdict(further);
-        continue;
-      }
-      const problem = await logEndProblem(end, walk.head, walk.streams, (after) => source.readChain(after, 1));
-      if (problem) return verdict(problem);
-      break;
-    }
+    const problem = await logEndProblem(ends.end, walk.head, walk.streams, (after) => source.readChain(after, 1));
+    if (problem) return verdict(problem);
   }
   for (const head of recordedHeads ?? []) {
     const seen = walk.streams.get(head.streamId);
@@ -484,7 +490,7 @@ export async function verifyChain(store: EventStore, options: VerifyOptions = {}
   return verdict(null);
 }
 
-/** How often verifyChain walks on to a recorded end past its walk before it judges (see there). */
+/** How often verifyChain walks on to recorded heads or an end past its walk before it judges them (see there). */
 const LIVE_END_TRIES = 3;
 
 /**

@@ -15,6 +15,7 @@ import {
   capability,
   type AllSubscription,
   type AppendResult,
+  type ChainSource,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -549,6 +550,38 @@ export function describeEventStoreContract(
         expect(signed!.position).toBeGreaterThan(first!.position);
         while (await signer.audit());
         expect(signer.refusal).toBeNull();
+      });
+
+      it('verifies a log appended to while it is walked: heads or an end recorded after the walk stopped are walked on to', async () => {
+        const chain = chainOf(store);
+        const a = stream('live-verify');
+        // Appends land just before the heads (or the log's end) are read, twice: as another process,
+        // node or writer thread can, between the walk's last page and that read.
+        let landed = 0;
+        const landFirst = async () => {
+          if (landed < 2) await store.append(a, [event('Credited', { paise: 1 })], landed++ === 0 ? 'no_stream' : 0);
+        };
+        const racing: ChainSource = {
+          readChain: (after, limit) => chain.readChain(after, limit),
+          positionOf: (streamId, revision) => chain.positionOf(streamId, revision),
+          chainHeads: async () => {
+            const heads = await chain.chainHeads();
+            if (heads === null) return null;
+            await landFirst();
+            return chain.chainHeads();
+          },
+          ...(chain.recordedLogEnd && {
+            recordedLogEnd: async () => {
+              await landFirst();
+              return chain.recordedLogEnd!();
+            },
+          }),
+        };
+        const live = { capabilities: { ...store.capabilities, chain: racing } } as EventStore;
+        const verdict = await verifyChain(live);
+        expect(verdict.failure).toBeNull();
+        expect(landed).toBe(2);
+        expect((await chain.readChain(0, 1_000_000)).filter((e) => e.streamId === a).map((e) => e.revision)).toEqual([0, 1]);
       });
     });
   });
