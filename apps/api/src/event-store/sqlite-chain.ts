@@ -86,12 +86,15 @@ const LOG_END_SQL = `
   ) STRICT;
 `;
 
+/** Records the log's end at its last row as the file holds it now (an empty log records none). */
+export const LOG_END_FROM_LAST_ROW_SQL = `INSERT INTO log_end (id, position, stream_id, revision, hash)
+  SELECT 1, position, stream_id, revision, COALESCE(log_hash, '') FROM events ORDER BY position DESC LIMIT 1`;
+
 function addLogEnd(db: Database.Database): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'log_end'").get();
   if (exists) return;
   db.exec(LOG_END_SQL);
-  db.exec(`INSERT INTO log_end (id, position, stream_id, revision, hash)
-    SELECT 1, position, stream_id, revision, COALESCE(log_hash, '') FROM events ORDER BY position DESC LIMIT 1`);
+  db.exec(LOG_END_FROM_LAST_ROW_SQL);
   db.exec('DROP TABLE IF EXISTS stream_heads');
 }
 

@@ -167,7 +167,9 @@ export class AppendWriter {
       // The log's last row, read once per batch: the write lock is held, so each append that lands
       // moves it, and one rolled back to its savepoint leaves it where it was.
       this.#tail = this.#logTail();
-      const startedAt = this.#tail?.position ?? 0;
+      // The batch's last append that wrote rows: the log's end moves to its last row.
+      let endStream: string | null = null;
+      let endRevision = -1;
       for (let i = 0; i < batch.length; i++) {
         const pending = batch[i]!;
         // A one-event append that fails before its row is in (its check, or the insert, which SQLite
@@ -184,6 +186,8 @@ export class AppendWriter {
           if (written.last && written.hash !== null) {
             written.last.revision = result.nextExpectedRevision;
             written.last.hash = written.hash;
+            endStream = pending.streamId;
+            endRevision = result.nextExpectedRevision;
           }
         } catch (error) {
           this.#lastRows.delete(pending.streamId);
@@ -197,10 +201,7 @@ export class AppendWriter {
         }
       }
       // The log's end moves once per batch, to its last row (should this fail, the whole batch does).
-      const end = this.#end;
-      if (this.#tail && this.#tail.position > startedAt && end.streamId !== null) {
-        this.#sql.moveLogEnd.run(this.#tail.position, end.streamId, end.revision, this.#tail.hash);
-      }
+      if (endStream !== null && this.#tail) this.#sql.moveLogEnd.run(this.#tail.position, endStream, endRevision, this.#tail.hash);
       this.#sql.commit.run();
     } catch (error) {
       // What this batch wrote is undone: so is what was remembered of it.
@@ -216,9 +217,6 @@ export class AppendWriter {
 
   /** The log's last row as the batch being written goes (null: the log is empty). */
   #tail: LogLink | null = null;
-
-  /** The stream and revision of the batch's last row written so far (#tail has its position and log hash). */
-  readonly #end: { streamId: string | null; revision: number } = { streamId: null, revision: -1 };
 
   /**
    * Each stream's last revision and hash (-1 and null: no stream) as of this connection's last
@@ -307,8 +305,6 @@ export class AppendWriter {
     }
     if (events.length === 0 || prevHash === null) return { nextExpectedRevision: actual, position: 0 };
     this.#tail = { position: logPosition, hash: logLinked };
-    this.#end.streamId = streamId;
-    this.#end.revision = revision;
     this.#written.last = last;
     this.#written.hash = prevHash;
     return { nextExpectedRevision: revision, position: logPosition };

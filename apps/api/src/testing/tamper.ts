@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { type LogLink, chainHash, logHash } from '../event-store/chain.ts';
+import { LOG_END_FROM_LAST_ROW_SQL } from '../event-store/sqlite-chain.ts';
 
 interface Row {
   position: number;
@@ -27,7 +28,7 @@ function withFile<T>(file: string, change: (db: Database.Database) => T): T {
 /** Moves the log's recorded end to its last row as it is now (log_end, sqlite-chain.ts). */
 function fixLogEnd(db: Database.Database): void {
   db.prepare('DELETE FROM log_end').run();
-  db.prepare("INSERT INTO log_end (id, position, stream_id, revision, hash) SELECT 1, position, stream_id, revision, COALESCE(log_hash, '') FROM events ORDER BY position DESC LIMIT 1").run();
+  db.prepare(LOG_END_FROM_LAST_ROW_SQL).run();
 }
 
 /** Recomputes a stream's chain from its rows as they are now (after `edit` changed them) and moves the log's end to match. */
