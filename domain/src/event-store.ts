@@ -156,10 +156,12 @@ export interface ChainContent {
 export interface ChainedEvent extends ChainContent {
   position: number;
   hash: string | null;
+  /** The stream's previous hash as stored beside the event: null for its first event, and where the store keeps none (the embedded store: the hash covers it). */
   prevHash: string | null;
   /**
-   * The stored log link: the position of the event before it in the log (0: none) and its log hash.
-   * Absent when the store keeps no per-event log link (KurrentDB: the log chain is computed).
+   * The stored log link: the position of the previous link in the log (0: none) and the log hash.
+   * Null on a group commit's rows before its last, whose link covers them all (the embedded store).
+   * Absent when the store keeps no log link (KurrentDB, PostgreSQL: the log chain is computed).
    */
   logPrev?: number | null;
   logHash?: string | null;

@@ -35,8 +35,9 @@ interface Rung {
 const RUNGS: readonly Rung[] = [
   { label: 'plain: the 7 columns', columns: [] },
   { label: '+ both digests, nothing stored', columns: [], digests: true },
-  { label: '+ the 4 chain columns (today)', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'] },
-  { label: '+ the log\'s end: today\'s whole chain', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'], logEnd: true },
+  { label: '+ the 4 chain columns (a link per row)', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'] },
+  { label: '+ the log\'s end: the chain until 2026-11-30', columns: ['hash', 'prev_hash', 'log_prev', 'log_hash'], logEnd: true },
+  { label: 'today: hash only, a log digest per transaction, end', columns: ['hash'], logEnd: true, logPerTransaction: true },
   { label: 'codec: hash, log_hash only (hex)', columns: ['hash', 'log_hash'] },
   { label: 'codec: both hashes in one 64-byte BLOB', columns: ['chain'] },
   { label: 'codec: hash, log_hash as 32-byte BLOBs', columns: ['hash_blob', 'log_blob'] },

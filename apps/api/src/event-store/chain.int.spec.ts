@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENTS_TABLE_SQL, openSqliteEventStore } from './sqlite.ts';
-import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, type SignerStart, chainHash, checkpointMac, logHash, recordCheckpoint, verifyChain } from './chain.ts';
+import { type KeptHead, type LedgerCheckpoint, LedgerRefusedError, LedgerSigner, type SignerStart, batchLogHashOf, chainHash, checkpointMac, logHash, recordCheckpoint, storedContentHashOf, storedContentRest, streamHashFor, verifyChain } from './chain.ts';
 import { FileWitness, S3Witness } from './witness.ts';
 import { S3RVER_CREDENTIALS, startS3rver } from '../object-storage/testing.ts';
-import { deleteCheckpoints, deleteStream, editAndRechain, relinkLog, truncateStream } from '../testing/tamper.ts';
+import { deleteCheckpoints, deleteStream, editAndRechain, relinkAsOneBatch, relinkLog, truncateStream } from '../testing/tamper.ts';
 
 // Tamper evidence on the embedded store: edit the SQLite file behind the store's back, as someone
 // with the file would, and the chain names the stream and position where the log was changed.
@@ -175,6 +175,105 @@ describe('verifying the hash chain of the SQLite store', () => {
     await store.append('user-a', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 10 } }], 1);
     expect(await verifyChain(store)).toMatchObject({ ok: true, events: 3 });
     await store.close();
+  });
+});
+
+/**
+ * A log with a group commit in it: user-a's first event alone (position 1), then nine rows appended
+ * in one tick, one transaction (2: user-a's second, 3–8: user-0 to user-5, 9–10: user-z's two), then
+ * user-a's third alone (11).
+ */
+async function batchedLedgerFile() {
+  const file = join(dir, `events-${++files}.sqlite`);
+  const store = openSqliteEventStore(file);
+  const event = (amountPaise: number) => ({ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise }, metadata: { actor: 'finance-1' } });
+  await store.append('user-a', [event(50_000)], 'no_stream');
+  await Promise.all([
+    store.append('user-a', [event(20_000)], 0),
+    ...Array.from({ length: 6 }, (_, i) => store.append(`user-${i}`, [event(1_000 + i)], 'no_stream')),
+    store.append('user-z', [event(7_000), event(8_000)], 'no_stream'),
+  ]);
+  await store.append('user-a', [event(5_000)], 1);
+  await store.close();
+  return file;
+}
+
+describe("a group commit's rows, linked into the log's chain once, on the last", () => {
+  it('links the rows of one transaction by one digest on its last row; each row alone links as before', async () => {
+    const file = await batchedLedgerFile();
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare<[], { position: number; hash: string; prev_hash: string | null; log_prev: number | null; log_hash: string | null }>(
+      'SELECT position, hash, prev_hash, log_prev, log_hash FROM events ORDER BY position',
+    ).all();
+    db.close();
+    expect(rows.map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // No prev_hash; each stream hash in the embedded store's form (base64, over the content as stored).
+    expect(rows.every((r) => r.prev_hash === null && r.hash.length === 44)).toBe(true);
+    // Rows 2 to 9 carry no link; row 10 links them all, after row 1; row 11 links itself after row 10.
+    expect(rows.filter((r) => r.log_hash === null).map((r) => r.position)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    const [first, , , , , , , , , tenth, last] = rows;
+    expect(first).toMatchObject({ log_prev: 0, log_hash: logHash(null, 1, first!.hash) });
+    const batch = rows.slice(1, 10).flatMap((r) => [r.position, r.hash]);
+    expect(tenth).toMatchObject({ log_prev: 1, log_hash: batchLogHashOf(1, first!.log_hash!, batch) });
+    expect(last).toMatchObject({ log_prev: 10, log_hash: logHash({ position: 10, hash: tenth!.log_hash! }, 11, last!.hash) });
+    const verdict = await verifyFile(file);
+    expect(verdict).toMatchObject({ ok: true, events: 11, headPosition: 11, headHash: last!.log_hash });
+    // A checkpoint of a head after a group commit holds, and a signer begun at it audits across the batch.
+    await signFile(file, null);
+    expect((await verifyFile(file, { coverage: { now: new Date(), graceMs: 120_000 } })).ok).toBe(true);
+    const store = openSqliteEventStore(file);
+    try {
+      await store.append('user-b', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 'no_stream');
+      const signer = new LedgerSigner(store, KEY, null, 'newest checkpoint');
+      expect(await signer.sign(new Date())).toMatchObject({ position: 12 });
+      while (await signer.audit(2));
+      expect({ auditing: signer.auditing, refusal: signer.refusal }).toEqual({ auditing: false, refusal: null });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('catches a stream in a group commit edited and rechained, at the row that links the batch', async () => {
+    const file = await batchedLedgerFile();
+    editAndRechain(file, 5, '1002', '9002');
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-z', position: 10, revision: 1, problem: 'changed', detail: expect.stringContaining('positions 2 to 10') });
+  });
+
+  it("catches a one-event stream deleted from inside a group commit, and the row that links a batch removed", async () => {
+    const file = await batchedLedgerFile();
+    deleteStream(file, 'user-3');
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-4', position: 7, problem: 'removed', detail: expect.stringContaining('position 6') });
+    // user-z's second event links the batch: without it the next row links to a row that is gone.
+    const other = await batchedLedgerFile();
+    tamper(other, 'DELETE FROM events WHERE position = 10');
+    expect((await verifyFile(other)).failure).toMatchObject({ streamId: 'user-a', position: 11, problem: 'removed', detail: expect.stringContaining('position 10') });
+    // And where the batch ends the log (its end moved back with it), its rows are linked by nothing.
+    tamper(other, 'DELETE FROM events WHERE position = 11');
+    tamper(other, 'UPDATE log_end SET position = 9, stream_id = ?, revision = 0', 'user-z');
+    expect((await verifyFile(other)).failure).toMatchObject({ streamId: 'user-a', position: 2, problem: 'inserted', detail: expect.stringContaining("not linked into the log's chain") });
+  });
+
+  it("catches a batch's link taken off, which merges it into the next", async () => {
+    const file = await batchedLedgerFile();
+    tamper(file, 'UPDATE events SET log_prev = NULL, log_hash = NULL WHERE position = 10');
+    expect((await verifyFile(file)).failure).toMatchObject({ streamId: 'user-z', position: 10, problem: 'inserted', detail: expect.stringContaining("not linked into the log's chain") });
+  });
+
+  it('a log relinked as one group commit fails the checkpoint of a row inside it', async () => {
+    const { file, at } = await ledgerFile();
+    await signFile(file, null);
+    const store = openSqliteEventStore(file);
+    await store.append('user-b', [{ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: 1 } }], 1);
+    await store.close();
+    relinkAsOneBatch(file);
+    expect((await verifyFile(file, { signingKey: null })).failure).toMatchObject({
+      position: at['b1'],
+      problem: 'changed',
+      detail: expect.stringContaining(`signed checkpoint of position ${at['b1']}`),
+    });
+    // Its chains alone hold: the checkpoint is what catches it.
+    deleteCheckpoints(file);
+    expect((await verifyFile(file, { signingKey: null })).ok).toBe(true);
   });
 });
 
@@ -455,5 +554,18 @@ describe('the chain input', () => {
     expect(chainHash('ab'.repeat(32), tricky)).toBe('9c94df7e2f24c8a72c8364cf722d4e936624adabec561eb1aafa6c4041f6c5d6');
     expect(logHash(null, 1, 'ff')).toBe('6d64b3ecfdb58348be2d9c021d3a44e3b9ff818ca1d02b5d9ee6359c054c6190');
     expect(logHash({ position: 9, hash: 'ee' }, 10, 'ff')).toBe('f1e5a146b5aa4f80d1a24b93dd7d0b0b3391b2ab64dc798f288893e77855b0e3');
+  });
+
+  it("the embedded store's form: over the data and metadata as stored, the data's length fixing where each ends; checked in the form a row carries", () => {
+    const rest = storedContentRest(tricky.type, tricky.data, tricky.metadata);
+    const streamJson = JSON.stringify(tricky.streamId);
+    expect(storedContentHashOf(null, streamJson, 7, rest)).toBe('mH589vQeZ2oLUMalZv0fX+OuAyo5o+xHOUzPNGfmOSc=');
+    expect(storedContentHashOf('ab'.repeat(32), streamJson, 7, rest)).toBe('1kaswUjKJLgNsHz7fNh0vP9xYwrebMXcaKkJOwZ9nEk=');
+    // Text moved from the data to the metadata (or back) changes the hash.
+    expect(storedContentHashOf(null, streamJson, 7, storedContentRest('T', '1,2', '3'))).not.toBe(storedContentHashOf(null, streamJson, 7, storedContentRest('T', '1', '2,3')));
+    // Each row is checked in its own form: hex (chainHash), or base64 (storedContentHashOf).
+    const hex = chainHash(null, tricky);
+    const base64 = storedContentHashOf(null, streamJson, 7, rest);
+    expect([streamHashFor(hex, null, tricky), streamHashFor(base64, null, tricky)]).toEqual([hex, base64]);
   });
 });

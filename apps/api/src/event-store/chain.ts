@@ -16,8 +16,9 @@ export type { ChainContent, ChainHead, ChainSource, ChainedEvent, CheckpointStor
  * Per-stream chains alone can be rewritten quietly (drop a whole stream with its head, truncate one
  * and fix its head, rechain an edited one), so a second chain runs through the whole log in log
  * order: each event's log hash covers the previous event's log hash and position and its own
- * position and stream hash. The embedded store keeps that link on every row; on KurrentDB it is
- * computed over the `$all` order. Neither has a secret, so the server also records checkpoints of
+ * position and stream hash. The embedded store keeps that link with every transaction: on a row
+ * committed alone, or, for a group commit's rows, one digest over all of them on the last
+ * (batchLogHashOf); on KurrentDB and PostgreSQL it is computed over the log's order. Neither has a secret, so the server also records checkpoints of
  * the log's head signed with LEDGER_SIGNING_KEY (kept outside DATA_DIR): a rewrite of anything a
  * checkpoint covers no longer matches it, and no one without the key can sign a new one.
  */
@@ -49,6 +50,32 @@ export function chainHashOf(previous: string | null, streamJson: string, revisio
   return hash('sha256', `["${previous ?? ''}",${streamJson},${revision},${rest}`, 'hex');
 }
 
+/**
+ * The stream hash as the embedded store writes it (since 2026-11-30): over the event's type as JSON
+ * and its data and metadata as stored, not encoded again as JSON strings (that cost about 0.6 µs of
+ * the append's CPU), the data's length before it so that where it ends and the metadata begins is
+ * fixed. In base64, which tells it from chainHash's hex: verifyChain checks each event by the form
+ * it carries (streamHashFor), so a log keeps its older rows as they are.
+ */
+export function storedContentHashOf(previous: string | null, streamJson: string, revision: number, rest: string): string {
+  return hash('sha256', `["${previous ?? ''}",${streamJson},${revision},${rest}`, 'base64');
+}
+
+/** storedContentHashOf's input after the revision, encoded before the write lock is taken. */
+export function storedContentRest(type: string, data: string, metadata: string): string {
+  return `${JSON.stringify(type)},${data.length},${data},${metadata}]`;
+}
+
+/** A SHA-256 in base64: storedContentHashOf's form. */
+const BASE64_HASH_LENGTH = 44;
+
+/** The stream hash `event` must carry after `previous`, in the form `stored` (the one it carries) is in. */
+export function streamHashFor(stored: string, previous: string | null, event: ChainContent): string {
+  return stored.length === BASE64_HASH_LENGTH
+    ? storedContentHashOf(previous, JSON.stringify(event.streamId), event.revision, storedContentRest(event.type, event.data, event.metadata))
+    : chainHash(previous, event);
+}
+
 /** The log hash of the event at `position` whose stream hash is `streamHash`, after `previous`. */
 export function logHash(previous: LogLink | null, position: number, streamHash: string): string {
   return logHashOf(previous?.position ?? 0, previous?.hash ?? '', position, streamHash);
@@ -57,6 +84,19 @@ export function logHash(previous: LogLink | null, position: number, streamHash: 
 /** logHash, given the previous link's position and hash (0 and '' when there is none); hex hashes as in chainHashOf. */
 export function logHashOf(previousPosition: number, previousHash: string, position: number, streamHash: string): string {
   return hash('sha256', `["log",${previousPosition},"${previousHash}",${position},"${streamHash}"]`, 'hex');
+}
+
+/**
+ * The one log link of a batch of rows written together (the embedded store's group commit), on its
+ * last row: `rows` holds each row's position and stream hash by turns, in log order. A batch of one
+ * row is linked as logHashOf links any event, so a log of such rows is the per-event chain; a batch
+ * of more is linked by one digest over all of them, rather than one per row.
+ */
+export function batchLogHashOf(previousPosition: number, previousHash: string, rows: ReadonlyArray<number | string>): string {
+  if (rows.length === 2) return logHashOf(previousPosition, previousHash, rows[0] as number, rows[1] as string);
+  let text = `["log-batch",${previousPosition},"${previousHash}"`;
+  for (let i = 0; i < rows.length; i += 2) text += `,${rows[i] as number},"${rows[i + 1] as string}"`;
+  return hash('sha256', `${text}]`, 'hex');
 }
 
 export function checkpointMac(key: Uint8Array, head: LogLink): string {
@@ -232,6 +272,7 @@ export class ChainWalk {
     this.#link = { position: mark.position, hash: mark.hash };
     this.#lastStream = at.streamId;
     this.#start = mark.position;
+    this.#walked = mark.position;
     return null;
   }
 
@@ -260,13 +301,18 @@ export class ChainWalk {
 
   /**
    * Walks to the log's current end, or stops once it has walked at least `maxEvents` (a batch's
-   * worth at a time); the first break found, or null. `observe` sees each event walked.
+   * worth at a time, and never inside a group commit's rows: their link is on the last); the first
+   * break found, or null. `observe` sees each event walked.
    */
   async advance(observe?: (event: ChainedEvent) => void, maxEvents = Number.POSITIVE_INFINITY): Promise<ChainFailure | null> {
     this.#sort();
-    for (let walked = 0; walked < maxEvents; ) {
-      const batch = await this.#source.readChain(this.#link?.position ?? 0, Math.min(this.#batchSize, maxEvents - walked));
-      if (batch.length === 0) return null;
+    for (let walked = 0; walked < maxEvents || this.#batch.length > 0; ) {
+      const batch = await this.#source.readChain(this.#walked, walked < maxEvents ? Math.min(this.#batchSize, maxEvents - walked) : this.#batchSize);
+      if (batch.length === 0) {
+        // Rows after the last link that no row links: a batch is written whole, its link with it.
+        const unlinked = this.#batch[0];
+        return unlinked ? fail(unlinked.streamId, unlinked.position, unlinked.revision, 'inserted', "this event is not linked into the log's chain") : null;
+      }
       walked += batch.length;
       for (const event of batch) {
         let previous = this.#last.get(event.streamId);
@@ -285,44 +331,110 @@ export class ChainWalk {
         if (event.revision < expected) {
           return fail(event.streamId, event.position, event.revision, 'reordered', `revision ${event.revision} comes after revision ${expected - 1}`);
         }
-        if (event.hash === null || event.prevHash !== (previous?.hash ?? null)) {
+        // The stored previous hash, where the store keeps one (the embedded store's rows no longer do:
+        // the hash below covers the previous one), must be the stream's previous event's.
+        if (event.hash === null || (event.prevHash !== null && event.prevHash !== (previous?.hash ?? null))) {
           return fail(event.streamId, event.position, event.revision, 'inserted', 'this event does not link to the one before it in its stream');
         }
-        if (chainHash(previous?.hash ?? null, event) !== event.hash) {
+        if (streamHashFor(event.hash, previous?.hash ?? null, event) !== event.hash) {
           return fail(event.streamId, event.position, event.revision, 'changed', 'its content no longer matches its hash');
         }
-        // The log's chain: this event after the one before it in the log, whatever its stream.
-        const linked = logHash(this.#link, event.position, event.hash);
-        if (event.logHash !== undefined) {
-          const before = this.#link?.position ?? 0;
-          if (event.logHash === null) return fail(event.streamId, event.position, event.revision, 'inserted', "this event is not linked into the log's chain");
-          if ((event.logPrev ?? 0) > before) {
-            return fail(event.streamId, event.position, event.revision, 'removed', `the event before it in the log, at position ${event.logPrev}, is missing`);
-          }
-          if ((event.logPrev ?? 0) < before) {
-            return fail(this.#lastStream, before, null, 'inserted', `the event at position ${before} is not in the log's chain: the next one links past it`);
-          }
-          if (event.logHash !== linked) {
-            return fail(event.streamId, event.position, event.revision, 'changed', "it no longer matches the log's chain (its stream was rechained, or an event before it changed)");
-          }
-        }
-        while (this.#marks.length > 0 && this.#marks[0]!.position <= event.position) {
-          const mark = this.#marks.shift()!;
-          if (mark.position < event.position) {
-            return fail(event.streamId, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
-          }
-          if (mark.hash !== linked) {
-            return fail(event.streamId, event.position, event.revision, 'changed', `the log up to here no longer matches ${mark.what}: an event at or before it was changed, removed or rechained`);
-          }
-        }
         this.#last.set(event.streamId, { revision: event.revision, hash: event.hash, position: event.position });
-        this.#link = { position: event.position, hash: linked };
-        this.#lastStream = event.streamId;
+        this.#walked = event.position;
         this.#events += 1;
         observe?.(event);
+        // The log's chain: this event after the one before it in the log, whatever its stream.
+        if (event.logHash === undefined) {
+          // Computed (the store keeps no link): one per event.
+          const linked = logHash(this.#link, event.position, event.hash);
+          const broken = this.#passMarks(event, linked, this.#link?.position ?? 0);
+          if (broken) return broken;
+          this.#linked(event, linked);
+        } else if (event.logHash === null) {
+          // A row of a group commit before its last, which links them all; or one slipped in (no row links it).
+          this.#batch.push(event);
+        } else {
+          const broken = this.#closeBatch(event, event.hash);
+          if (broken) return broken;
+        }
       }
     }
     return null;
+  }
+
+  /** Rows walked since the last link, waiting for the row that links them (a group commit's last). */
+  #batch: ChainedEvent[] = [];
+  /** The position of the last row walked: at or past the last link. */
+  #walked = 0;
+
+  /**
+   * Checks the stored log link of `event` (the last row of a group commit: its own, and the rows of
+   * #batch before it), and the marks it passes.
+   */
+  #closeBatch(event: ChainedEvent, hash: string): ChainFailure | null {
+    const members = this.#batch;
+    const before = this.#link?.position ?? 0;
+    const logPrev = event.logPrev ?? 0;
+    if (logPrev > before) {
+      // Its batch begins after a row that is missing, or after one of the rows walked as its own whose link was taken off.
+      const stripped = members.find((m) => m.position === logPrev);
+      return stripped
+        ? fail(stripped.streamId, stripped.position, stripped.revision, 'inserted', "this event is not linked into the log's chain")
+        : fail(event.streamId, event.position, event.revision, 'removed', `the event before it in the log, at position ${logPrev}, is missing`);
+    }
+    if (logPrev < before) {
+      return fail(this.#lastStream, before, null, 'inserted', `the event at position ${before} is not in the log's chain: the next one links past it`);
+    }
+    let linked: string;
+    if (members.length === 0) {
+      linked = logHash(this.#link, event.position, hash);
+    } else {
+      // A group commit's rows take the positions after the link before it, one after another.
+      const rows: Array<number | string> = [];
+      let position = before;
+      for (const row of [...members, event]) {
+        position += 1;
+        if (row.position !== position) {
+          return fail(row.streamId, row.position, row.revision, 'removed', `the event before it in the log, at position ${position}, is missing`);
+        }
+        rows.push(row.position, row.hash ?? '');
+      }
+      linked = batchLogHashOf(before, this.#link?.hash ?? '', rows);
+    }
+    if (event.logHash !== linked) {
+      const detail =
+        members.length === 0
+          ? "it no longer matches the log's chain (its stream was rechained, or an event before it changed)"
+          : `it links the events at positions ${before + 1} to ${event.position}, which no longer match its link (a stream among them was rechained, or an event changed)`;
+      return fail(event.streamId, event.position, event.revision, 'changed', detail);
+    }
+    const broken = this.#passMarks(event, linked, before);
+    if (broken) return broken;
+    this.#batch = [];
+    this.#linked(event, linked);
+    return null;
+  }
+
+  /** The marks up to `event`, now linked as `linked` after the link at `before`: each must be that link. */
+  #passMarks(event: ChainedEvent, linked: string, before: number): ChainFailure | null {
+    while (this.#marks.length > 0 && this.#marks[0]!.position <= event.position) {
+      const mark = this.#marks.shift()!;
+      if (mark.position < event.position) {
+        // A mark between two links: on a row of a group commit before its last, which no checkpoint names.
+        return mark.position > before && this.#batch.some((row) => row.position === mark.position)
+          ? fail(event.streamId, mark.position, null, 'changed', `the log up to here no longer matches ${mark.what}: that event is no longer where the log's chain is linked`)
+          : fail(event.streamId, mark.position, null, 'removed', `the event at position ${mark.position}, named by ${mark.what}, is missing`);
+      }
+      if (mark.hash !== linked) {
+        return fail(event.streamId, event.position, event.revision, 'changed', `the log up to here no longer matches ${mark.what}: an event at or before it was changed, removed or rechained`);
+      }
+    }
+    return null;
+  }
+
+  #linked(event: ChainedEvent, linked: string): void {
+    this.#link = { position: event.position, hash: linked };
+    this.#lastStream = event.streamId;
   }
 }
 

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@kamai/domain';
 import { DuplicateEventIdError, retriedAppendResult, satisfiesExpected, type StoredEventPlace } from './common.ts';
-import { type LogLink, chainHashOf, logHashOf } from './chain.ts';
+import { type LogLink, batchLogHashOf, storedContentHashOf } from './chain.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
 /**
@@ -50,8 +50,8 @@ export interface SerializedEvent {
   type: string;
   data: string;
   metadata: string;
-  /** The stream chain's input after the revision (chain.ts chainRest), encoded before the lock is taken. */
-  chainRest: string;
+  /** The stream hash's input after the revision (chain.ts storedContentRest), encoded before the lock is taken. */
+  hashRest: string;
 }
 
 export interface AppendRequest {
@@ -94,10 +94,11 @@ export class AppendWriter {
     rollbackToSavepoint: Database.Statement<[]>;
     lastEvent: Database.Statement<[string], { revision: number; hash: string | null }>;
     findId: Database.Statement<[string], IdRow>;
-    insert: Database.Statement<[number, string, string, number, string, string, string, string, string, string | null, number, string]>;
+    insert: Database.Statement<[number, string, string, number, string, string, string, string, string]>;
     lastLink: Database.Statement<[], { position: number; log_hash: string | null; recorded_at: string }>;
     head: Database.Statement<[], number>;
     moveLogEnd: Database.Statement<[number, string, number, string]>;
+    linkBatch: Database.Statement<[number, string, number]>;
     dataVersion: Database.Statement<[], number>;
   };
 
@@ -117,12 +118,13 @@ export class AppendWriter {
       ),
       findId: db.prepare<[string], IdRow>('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
       insert: db.prepare(
-        `INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash, prev_hash, log_prev, log_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        // No prev_hash (the stream hash covers it) and no log link: the batch's last row gets the one link of all its rows.
+        'INSERT INTO events (position, event_id, stream_id, revision, type, data, metadata, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       lastLink: db.prepare('SELECT position, log_hash, recorded_at FROM events ORDER BY position DESC LIMIT 1'),
       head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
       moveLogEnd: db.prepare<[number, string, number, string]>(LOG_END_UPSERT_SQL),
+      linkBatch: db.prepare<[number, string, number]>('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?'),
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
@@ -166,7 +168,9 @@ export class AppendWriter {
       }
       // The log's last row, read once per batch: the write lock is held, so each append that lands
       // moves it, and one rolled back to its savepoint leaves it where it was.
-      this.#tail = this.#logTail();
+      const linkedFrom = this.#logTail();
+      this.#lastPosition = linkedFrom?.position ?? 0;
+      this.#batchLinks.length = 0;
       // The batch's last append that wrote rows: the log's end moves to its last row.
       let endStream: string | null = null;
       let endRevision = -1;
@@ -178,6 +182,7 @@ export class AppendWriter {
         const alone = pending.events.length === 1;
         if (!alone) this.#sql.savepoint.run();
         this.#inserted = false;
+        const linksBefore = this.#batchLinks.length;
         try {
           const result = this.#write(pending);
           if (!alone) this.#sql.release.run();
@@ -191,6 +196,7 @@ export class AppendWriter {
           }
         } catch (error) {
           this.#lastRows.delete(pending.streamId);
+          this.#batchLinks.length = linksBefore;
           if (alone) {
             if (this.#inserted || !this.#db.inTransaction) throw error;
           } else {
@@ -200,8 +206,14 @@ export class AppendWriter {
           outcomes[i] = new AppendFailure(error);
         }
       }
-      // The log's end moves once per batch, to its last row (should this fail, the whole batch does).
-      if (endStream !== null && this.#tail) this.#sql.moveLogEnd.run(this.#tail.position, endStream, endRevision, this.#tail.hash);
+      // The batch's rows are linked into the log's chain once, on its last row, and the log's end
+      // moves there (should either fail, the whole batch does).
+      if (endStream !== null) {
+        const end = this.#lastPosition;
+        const hash = batchLogHashOf(linkedFrom?.position ?? 0, linkedFrom?.hash ?? '', this.#batchLinks);
+        this.#sql.linkBatch.run(linkedFrom?.position ?? 0, hash, end);
+        this.#sql.moveLogEnd.run(end, endStream, endRevision, hash);
+      }
       this.#sql.commit.run();
     } catch (error) {
       // What this batch wrote is undone: so is what was remembered of it.
@@ -215,8 +227,11 @@ export class AppendWriter {
   /** Whether the append being written has a row in already (see commit). */
   #inserted = false;
 
-  /** The log's last row as the batch being written goes (null: the log is empty). */
-  #tail: LogLink | null = null;
+  /** The log's last position as the batch being written goes: each append that lands moves it. */
+  #lastPosition = 0;
+
+  /** The batch's rows so far, position and stream hash by turns: what its one log link covers (chain.ts batchLogHashOf). */
+  readonly #batchLinks: Array<number | string> = [];
 
   /**
    * Each stream's last revision and hash (-1 and null: no stream) as of this connection's last
@@ -254,7 +269,7 @@ export class AppendWriter {
   }
 
   /**
-   * One append inside the open transaction, after the log's row #tail, which it moves; its result.
+   * One append inside the open transaction, after the log's row #lastPosition, which it moves; its result.
    * Throws to have its savepoint rolled back.
    */
   #write(pending: AppendRequest): AppendResult {
@@ -271,22 +286,19 @@ export class AppendWriter {
       if (retried) return retried;
       throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
-    const tail = this.#tail;
     const recordedAt = this.#recordedAt;
     let prevHash = last.hash;
-    // Each row takes the next position (as SQLite would hand it out), known before it is hashed.
-    let logPosition = tail?.position ?? 0;
-    let logLinked = tail?.hash ?? '';
+    // Each row takes the next position (as SQLite would hand it out).
+    let logPosition = this.#lastPosition;
     let revision = actual;
     const streamJson = JSON.stringify(streamId);
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       revision += 1;
-      const hash = chainHashOf(prevHash, streamJson, revision, event.chainRest);
+      const hash = storedContentHashOf(prevHash, streamJson, revision, event.hashRest);
       const position = logPosition + 1;
-      const linked = logHashOf(logPosition, logLinked, position, hash);
       try {
-        this.#sql.insert.run(position, event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash, prevHash, logPosition, linked);
+        this.#sql.insert.run(position, event.id, streamId, revision, event.type, event.data, event.metadata, recordedAt, hash);
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) {
           // Nothing of this append is written yet when its first event's id is taken: a retry?
@@ -299,12 +311,12 @@ export class AppendWriter {
         throw error;
       }
       this.#inserted = true;
+      this.#batchLinks.push(position, hash);
       prevHash = hash;
       logPosition = position;
-      logLinked = linked;
     }
     if (events.length === 0 || prevHash === null) return { nextExpectedRevision: actual, position: 0 };
-    this.#tail = { position: logPosition, hash: logLinked };
+    this.#lastPosition = logPosition;
     this.#written.last = last;
     this.#written.hash = prevHash;
     return { nextExpectedRevision: revision, position: logPosition };

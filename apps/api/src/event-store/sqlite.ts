@@ -25,7 +25,7 @@ import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
 import { EVENTS_TABLE_SQL, type EventRow, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import { SqliteChain, addChains } from './sqlite-chain.ts';
-import { chainRest } from './chain.ts';
+import { storedContentRest } from './chain.ts';
 import { SqliteChangeSignal } from './sqlite-change-signal.ts';
 import { SNAPSHOTS_TABLE_SQL, type PendingSnapshot, SqliteSnapshots } from './sqlite-snapshots.ts';
 import { type SubscriptionOptions, SqliteSubscriptions } from './sqlite-subscription.ts';
@@ -413,6 +413,7 @@ export function openSqliteEventStore(file: string, options?: SqliteEventStoreOpt
 function serializeEvent(event: NewEvent): SerializedEvent {
   const data: unknown = JSON.stringify(event.data);
   if (typeof data !== 'string') throw new TypeError(`event ${event.id}: data is not JSON`);
-  const metadata = JSON.stringify(event.metadata ?? {});
-  return { id: event.id, type: event.type, data, metadata, chainRest: chainRest(event.type, data, metadata) };
+  // No metadata is '{}': not encoded again for every such append.
+  const metadata = event.metadata === undefined || event.metadata === null ? '{}' : JSON.stringify(event.metadata);
+  return { id: event.id, type: event.type, data, metadata, hashRest: storedContentRest(event.type, data, metadata) };
 }

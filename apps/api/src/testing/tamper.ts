@@ -4,7 +4,7 @@
  * as an attacker who read chain.ts would.
  */
 import Database from 'better-sqlite3';
-import { type LogLink, chainHash, logHash } from '../event-store/chain.ts';
+import { type LogLink, batchLogHashOf, logHash, streamHashFor } from '../event-store/chain.ts';
 import { LOG_END_FROM_LAST_ROW_SQL } from '../event-store/sqlite-chain.ts';
 
 interface Row {
@@ -31,13 +31,16 @@ function fixLogEnd(db: Database.Database): void {
   db.prepare(LOG_END_FROM_LAST_ROW_SQL).run();
 }
 
-/** Recomputes a stream's chain from its rows as they are now (after `edit` changed them) and moves the log's end to match. */
+/**
+ * Recomputes a stream's chain from its rows as they are now (after `edit` changed them), each row's
+ * hash in the form it carries, and moves the log's end to match.
+ */
 function rechain(db: Database.Database, streamId: string): void {
-  const rows = db.prepare<[string], Row>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(streamId);
+  const rows = db.prepare<[string], Row & { hash: string; prev_hash: string | null }>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(streamId);
   let prev: string | null = null;
   for (const row of rows) {
-    const hash = chainHash(prev, { streamId, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
-    db.prepare('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?').run(hash, prev, row.position);
+    const hash = streamHashFor(row.hash, prev, { streamId, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata });
+    db.prepare('UPDATE events SET hash = ?, prev_hash = ? WHERE position = ?').run(hash, row.prev_hash === null ? null : prev, row.position);
     prev = hash;
   }
   fixLogEnd(db);
@@ -80,6 +83,25 @@ export function relinkLog(file: string): void {
       db.prepare('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?').run(previous?.position ?? 0, hash, row.position);
       previous = { position: row.position, hash };
     }
+    fixLogEnd(db);
+  });
+}
+
+/**
+ * Links every row after the first as one group commit (sqlite-writer.ts): no link on them but the
+ * last, which links them all. Another way to relink the whole log.
+ */
+export function relinkAsOneBatch(file: string): void {
+  withFile(file, (db) => {
+    const rows = db.prepare<[], { position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position').all();
+    const [first, ...rest] = rows;
+    const last = rest.at(-1);
+    if (!first || !last) throw new Error('relinkAsOneBatch needs two rows or more');
+    const firstLink = logHash(null, first.position, first.hash);
+    db.prepare('UPDATE events SET log_prev = NULL, log_hash = NULL').run();
+    db.prepare('UPDATE events SET log_prev = 0, log_hash = ? WHERE position = ?').run(firstLink, first.position);
+    const linked = batchLogHashOf(first.position, firstLink, rest.flatMap((row) => [row.position, row.hash]));
+    db.prepare('UPDATE events SET log_prev = ?, log_hash = ? WHERE position = ?').run(first.position, linked, last.position);
     fixLogEnd(db);
   });
 }
