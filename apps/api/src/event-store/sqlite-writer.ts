@@ -45,13 +45,24 @@ export const SNAPSHOT_UPSERT_SQL = `INSERT INTO snapshots (stream_id, revision, 
   ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, version = excluded.version, state = excluded.state
   WHERE excluded.revision > snapshots.revision OR excluded.version <> snapshots.version`;
 
-export interface SerializedEvent {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  /** The stream hash's input after the revision (chain.ts storedContentRest), encoded before the lock is taken. */
-  hashRest: string;
+/** An event encoded for its row, before the lock is taken. A class for V8's sake (sqlite.ts PendingAppend says why). */
+export class SerializedEvent {
+  constructor(
+    readonly id: string,
+    readonly type: string,
+    readonly data: string,
+    readonly metadata: string,
+    /** The stream hash's input after the revision (chain.ts storedContentRest). */
+    readonly hashRest: string,
+  ) {}
+}
+
+/** What an append that landed answers. A class for V8's sake (sqlite.ts PendingAppend says why). */
+class Appended implements AppendResult {
+  constructor(
+    readonly nextExpectedRevision: number,
+    readonly position: number,
+  ) {}
 }
 
 export interface AppendRequest {
@@ -315,11 +326,11 @@ export class AppendWriter {
       prevHash = hash;
       logPosition = position;
     }
-    if (events.length === 0 || prevHash === null) return { nextExpectedRevision: actual, position: 0 };
+    if (events.length === 0 || prevHash === null) return new Appended(actual, 0);
     this.#lastPosition = logPosition;
     this.#written.last = last;
     this.#written.hash = prevHash;
-    return { nextExpectedRevision: revision, position: logPosition };
+    return new Appended(revision, logPosition);
   }
 
   /** Set by #write when it wrote rows (one object for every append): the stream's remembered last row, and its new hash. */
