@@ -233,6 +233,25 @@ describe("a group commit's rows, linked into the log's chain once, on the last",
     }
   });
 
+  it('links a very big group commit in parts, between its appends, every 10,000 rows at least', async () => {
+    const file = join(dir, `events-${++files}.sqlite`);
+    const store = openSqliteEventStore(file);
+    const events = (s: number) => Array.from({ length: 3_000 }, (_, i) => ({ id: crypto.randomUUID(), type: 'WalletCredited', data: { amountPaise: s * 10_000 + i } }));
+    // Five appends of 3,000 events in one tick, one transaction: linked after the fourth (12,000 rows) and at the end.
+    await Promise.all(Array.from({ length: 5 }, (_, s) => store.append(`big-${s}`, events(s), 'no_stream')));
+    expect(await verifyChain(store, { signingKey: null })).toMatchObject({ ok: true, events: 15_000, headPosition: 15_000 });
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT position, log_prev FROM events WHERE log_hash IS NOT NULL ORDER BY position').all()).toEqual([
+        { position: 12_000, log_prev: 0 },
+        { position: 15_000, log_prev: 12_000 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('catches a stream in a group commit edited and rechained, at the row that links the batch', async () => {
     const file = await batchedLedgerFile();
     editAndRechain(file, 5, '1002', '9002');

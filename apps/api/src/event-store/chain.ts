@@ -18,9 +18,10 @@ export type { ChainContent, ChainHead, ChainSource, ChainedEvent, CheckpointStor
  * order: each event's log hash covers the previous event's log hash and position and its own
  * position and stream hash. The embedded store keeps that link with every transaction: on a row
  * committed alone, or, for a group commit's rows, one digest over all of them on the last
- * (batchLogHashOf); on KurrentDB and PostgreSQL it is computed over the log's order. Neither has a secret, so the server also records checkpoints of
- * the log's head signed with LEDGER_SIGNING_KEY (kept outside DATA_DIR): a rewrite of anything a
- * checkpoint covers no longer matches it, and no one without the key can sign a new one.
+ * (batchLogHashOf); on KurrentDB and PostgreSQL it is computed over the log's order. Neither has a
+ * secret, so the server also records checkpoints of the log's head signed with LEDGER_SIGNING_KEY
+ * (kept outside DATA_DIR): a rewrite of anything a checkpoint covers no longer matches it, and no
+ * one without the key can sign a new one.
  */
 
 export function chainHash(previous: string | null, event: ChainContent): string {
@@ -352,7 +353,11 @@ export class ChainWalk {
           this.#linked(event, linked);
         } else if (event.logHash === null) {
           // A row of a group commit before its last, which links them all; or one slipped in (no row links it).
-          this.#batch.push(event);
+          if (this.#batch.length >= MAX_UNLINKED_ROWS) {
+            const first = this.#batch[0]!;
+            return fail(first.streamId, first.position, first.revision, 'inserted', `no link of the log's chain covers the ${this.#batch.length} events from here on: the store links every ${MAX_UNLINKED_ROWS} at the most`);
+          }
+          this.#batch.push({ position: event.position, streamId: event.streamId, revision: event.revision, hash: event.hash });
         } else {
           const broken = this.#closeBatch(event, event.hash);
           if (broken) return broken;
@@ -363,7 +368,7 @@ export class ChainWalk {
   }
 
   /** Rows walked since the last link, waiting for the row that links them (a group commit's last). */
-  #batch: ChainedEvent[] = [];
+  #batch: UnlinkedRow[] = [];
   /** The position of the last row walked: at or past the last link. */
   #walked = 0;
 
@@ -392,12 +397,12 @@ export class ChainWalk {
       // A group commit's rows take the positions after the link before it, one after another.
       const rows: Array<number | string> = [];
       let position = before;
-      for (const row of [...members, event]) {
+      for (const row of [...members, { position: event.position, streamId: event.streamId, revision: event.revision, hash }]) {
         position += 1;
         if (row.position !== position) {
           return fail(row.streamId, row.position, row.revision, 'removed', `the event before it in the log, at position ${position}, is missing`);
         }
-        rows.push(row.position, row.hash ?? '');
+        rows.push(row.position, row.hash);
       }
       linked = batchLogHashOf(before, this.#link?.hash ?? '', rows);
     }
@@ -437,6 +442,21 @@ export class ChainWalk {
     this.#lastStream = event.streamId;
   }
 }
+
+/** A row walked that its group commit's last row links: what the link covers, and how a failure names it. */
+interface UnlinkedRow {
+  position: number;
+  streamId: string;
+  revision: number;
+  hash: string;
+}
+
+/**
+ * The most rows a walk holds waiting for the row that links them: the embedded store links a batch
+ * at least every 10,000 rows between its appends (sqlite-writer.ts), so only one append of that
+ * many events comes near it; more is a log whose links were taken off.
+ */
+const MAX_UNLINKED_ROWS = 1_000_000;
 
 function fail(streamId: string, position: number, revision: number | null, problem: ChainProblem, detail: string): ChainFailure {
   return { streamId, position, revision, problem, detail };

@@ -20,6 +20,13 @@ import { openWalFile } from '../sqlite-file.ts';
  */
 const WRITER_CACHE_KB = 32 * 1024;
 
+/**
+ * Rows after which a batch is linked into the log's chain between two of its appends rather than
+ * only on its last row, so that a walk holds no more unlinked rows than this and one append's
+ * (chain.ts MAX_UNLINKED_ROWS). A group commit of 512 single-event appends is linked once.
+ */
+const LINK_AT_LEAST_EVERY_ROWS = 10_000;
+
 /** Streams whose last row a writer remembers (AppendWriter #lastRows). */
 const MAX_LAST_ROWS = 100_000;
 
@@ -179,8 +186,8 @@ export class AppendWriter {
       }
       // The log's last row, read once per batch: the write lock is held, so each append that lands
       // moves it, and one rolled back to its savepoint leaves it where it was.
-      const linkedFrom = this.#logTail();
-      this.#lastPosition = linkedFrom?.position ?? 0;
+      let link = this.#logTail();
+      this.#lastPosition = link?.position ?? 0;
       this.#batchLinks.length = 0;
       // The batch's last append that wrote rows: the log's end moves to its last row.
       let endStream: string | null = null;
@@ -198,6 +205,8 @@ export class AppendWriter {
           const result = this.#write(pending);
           if (!alone) this.#sql.release.run();
           outcomes[i] = result;
+          // A very big batch is linked in parts, between its appends, so a walk never holds more than that unlinked.
+          if (this.#batchLinks.length >= 2 * LINK_AT_LEAST_EVERY_ROWS) link = this.#linkRows(link);
           const written = this.#written;
           if (written.last && written.hash !== null) {
             written.last.revision = result.nextExpectedRevision;
@@ -219,12 +228,8 @@ export class AppendWriter {
       }
       // The batch's rows are linked into the log's chain once, on its last row, and the log's end
       // moves there (should either fail, the whole batch does).
-      if (endStream !== null) {
-        const end = this.#lastPosition;
-        const hash = batchLogHashOf(linkedFrom?.position ?? 0, linkedFrom?.hash ?? '', this.#batchLinks);
-        this.#sql.linkBatch.run(linkedFrom?.position ?? 0, hash, end);
-        this.#sql.moveLogEnd.run(end, endStream, endRevision, hash);
-      }
+      if (this.#batchLinks.length > 0) link = this.#linkRows(link);
+      if (endStream !== null && link) this.#sql.moveLogEnd.run(link.position, endStream, endRevision, link.hash);
       this.#sql.commit.run();
     } catch (error) {
       // What this batch wrote is undone: so is what was remembered of it.
@@ -243,6 +248,14 @@ export class AppendWriter {
 
   /** The batch's rows so far, position and stream hash by turns: what its one log link covers (chain.ts batchLogHashOf). */
   readonly #batchLinks: Array<number | string> = [];
+
+  /** Links the rows written since `from` (#batchLinks) on the last of them; the new link. */
+  #linkRows(from: LogLink | null): LogLink {
+    const hash = batchLogHashOf(from?.position ?? 0, from?.hash ?? '', this.#batchLinks);
+    this.#sql.linkBatch.run(from?.position ?? 0, hash, this.#lastPosition);
+    this.#batchLinks.length = 0;
+    return { position: this.#lastPosition, hash };
+  }
 
   /**
    * Each stream's last revision and hash (-1 and null: no stream) as of this connection's last
