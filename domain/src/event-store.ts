@@ -156,7 +156,10 @@ export interface ChainContent {
 export interface ChainedEvent extends ChainContent {
   position: number;
   hash: string | null;
-  /** The stream's previous hash as stored beside the event: null for its first event, and where the store keeps none (the embedded store: the hash covers it). */
+  /**
+   * The stream's previous hash as stored beside the event: null for its first event, and where the
+   * store keeps none (the embedded store: the hash covers it).
+   */
   prevHash: string | null;
   /**
    * The stored log link: the position of the previous link in the log (0: none) and the log hash.

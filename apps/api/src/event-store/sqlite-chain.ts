@@ -72,8 +72,9 @@ function addLogChain(db: Database.Database): void {
  * The log's end: its last row's position, stream, revision and log hash, moved with each batch of
  * appends (sqlite-writer.ts). Every row is linked into the log's chain (alone, or with the rest of
  * its group commit on its last row), so a stream's rows removed or rewritten anywhere but at the
- * log's end break a link; this one row covers the end. It replaces a head per stream (`stream_heads`, one row per stream moved with every batch,
- * about 2 µs of CPU an append: docs/figures.md), which said no more once the log links existed.
+ * log's end break a link; this one row covers the end. It replaces a head per stream
+ * (`stream_heads`, one row per stream moved with every batch, about 2 µs of CPU an append:
+ * docs/figures.md), which said no more once the log links existed.
  * A file that had the heads gains it at open, from its last row, once, as the chains were added.
  */
 const LOG_END_SQL = `
