@@ -273,7 +273,6 @@ export class ChainWalk {
     this.#link = { position: mark.position, hash: mark.hash };
     this.#lastStream = at.streamId;
     this.#start = mark.position;
-    this.#walked = mark.position;
     return null;
   }
 
@@ -308,7 +307,9 @@ export class ChainWalk {
   async advance(observe?: (event: ChainedEvent) => void, maxEvents = Number.POSITIVE_INFINITY): Promise<ChainFailure | null> {
     this.#sort();
     for (let walked = 0; walked < maxEvents || this.#batch.length > 0; ) {
-      const batch = await this.#source.readChain(this.#walked, walked < maxEvents ? Math.min(this.#batchSize, maxEvents - walked) : this.#batchSize);
+      // After the last row walked: the last one waiting for its link, or the last link.
+      const after = this.#batch.at(-1)?.position ?? this.#link?.position ?? 0;
+      const batch = await this.#source.readChain(after, walked < maxEvents ? Math.min(this.#batchSize, maxEvents - walked) : this.#batchSize);
       if (batch.length === 0) {
         // Rows after the last link that no row links: a batch is written whole, its link with it.
         const unlinked = this.#batch[0];
@@ -341,7 +342,6 @@ export class ChainWalk {
           return fail(event.streamId, event.position, event.revision, 'changed', 'its content no longer matches its hash');
         }
         this.#last.set(event.streamId, { revision: event.revision, hash: event.hash, position: event.position });
-        this.#walked = event.position;
         this.#events += 1;
         observe?.(event);
         // The log's chain: this event after the one before it in the log, whatever its stream.
@@ -369,8 +369,6 @@ export class ChainWalk {
 
   /** Rows walked since the last link, waiting for the row that links them (a group commit's last). */
   #batch: UnlinkedRow[] = [];
-  /** The position of the last row walked: at or past the last link. */
-  #walked = 0;
 
   /**
    * Checks the stored log link of `event` (the last row of a group commit: its own, and the rows of
