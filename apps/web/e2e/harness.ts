@@ -63,7 +63,8 @@ async function freePort(): Promise<number> {
 function ensureWebBuild(): void {
   if (existsSync(join(webDir, 'dist', 'index.html'))) return;
   const vite = join(webDir, 'node_modules', '.bin', 'vite');
-  const result = spawnSync(vite, ['build'], { cwd: webDir, stdio: 'inherit' });
+  // Vitest sets NODE_ENV=test, and a build under it is not a production one (no service worker).
+  const result = spawnSync(vite, ['build'], { cwd: webDir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`);
 }
 

@@ -103,13 +103,14 @@ self.addEventListener('push', (event) => {
     badge: '/icons/icon-192.png',
     data: { url: alert && typeof alert.url === 'string' && alert.url.startsWith('/') ? alert.url : '/' },
   };
+  // The open pages are told once the alert is shown (or could not be), so a page that hears of it finds it
+  // among the registration's notifications.
   event.waitUntil(
-    Promise.all([
-      self.registration.showNotification(title, options),
-      self.clients
-        .matchAll({ type: 'window', includeUncontrolled: true })
-        .then((pages) => pages.forEach((page) => page.postMessage({ type: 'kamai-push', alert }))),
-    ]),
+    self.registration
+      .showNotification(title, options)
+      .catch(() => undefined)
+      .then(() => self.clients.matchAll({ type: 'window', includeUncontrolled: true }))
+      .then((pages) => pages.forEach((page) => page.postMessage({ type: 'kamai-push', alert }))),
   );
 });
 
