@@ -49,6 +49,14 @@ module.exports = {
       to: { path: '^(domain|projections|apps/api|scripts)/' },
     },
     {
+      name: 'reader-thread-stays-light',
+      severity: 'error',
+      comment:
+        "A rebuild's reader thread loads its modules while the build waits: it decodes and opens events, and must not load the read models (projections' index, registry, db), which more than doubled its start-up.",
+      from: { path: '^apps/api/src/projections/read-ahead-thread\\.ts$' },
+      to: { path: '^projections/src/(index|registry|db)\\.ts$', reachable: true },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that resolves to nothing is a typo or a missing dependency.',

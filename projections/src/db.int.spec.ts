@@ -57,7 +57,7 @@ describe('turning a new file to WAL from several processes at once', () => {
     const start = Date.now() + 1500;
     const script = `
       import Database from 'better-sqlite3';
-      import { useWal } from './db.ts';
+      import { useWal } from './sqlite-wal.ts';
       const [dir, start, rounds] = process.argv.slice(-3).map((v, i) => (i === 0 ? v : Number(v)));
       const failures = [];
       for (let round = 0; round < rounds; round++) {

@@ -5,6 +5,7 @@ import type { Projection } from './projection.ts';
 import type { ReadDb } from './schema.ts';
 import { allProjections } from './registry.ts';
 import { RowWriter } from './rows.ts';
+import { useWal } from './sqlite-wal.ts';
 import { ensureTables } from './tables.ts';
 
 export type ReadDbHandle = Kysely<ReadDb>;
@@ -63,30 +64,6 @@ export interface ReadDbConnectionOptions {
   walAutocheckpointPages?: number;
   /** Sorts and temporary B-trees in memory rather than in temporary files. */
   tempStoreMemory?: boolean;
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Sets the busy timeout and turns the file to WAL, waiting up to `busyTimeoutMs`. Turning a new file
- * to WAL upgrades a shared lock to an exclusive one; when two processes open the same new file at
- * once (two API processes starting together) SQLite answers SQLITE_BUSY to one of them at once,
- * without its busy handler, to avoid a deadlock. So the switch is tried again, a few milliseconds
- * apart, until the timeout.
- */
-export function useWal(db: Database.Database, busyTimeoutMs: number): void {
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  const deadline = Date.now() + busyTimeoutMs;
-  for (;;) {
-    try {
-      db.pragma('journal_mode = WAL');
-      return;
-    } catch (err) {
-      const busy = err instanceof Database.SqliteError && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_LOCKED');
-      if (!busy || Date.now() >= deadline) throw err;
-      Atomics.wait(pause, 0, 0, 10 + Math.floor(Math.random() * 20));
-    }
-  }
 }
 
 /** One connection to the read database file, without touching its schema. */

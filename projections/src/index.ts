@@ -1,5 +1,6 @@
 export * from './schema.ts';
 export * from './db.ts';
+export { useWal } from './sqlite-wal.ts';
 export * from './rows.ts';
 export * from './tables.ts';
 export * from './hot-reads.ts';

@@ -1,4 +1,4 @@
-import { useWal } from '@kamai/projections';
+import { useWal } from '@kamai/projections/sqlite-wal';
 import Database from 'better-sqlite3';
 
 /** A connection to a SQLite file in WAL mode that waits up to `busyTimeoutMs` for another process's lock. */

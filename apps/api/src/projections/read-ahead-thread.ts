@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 // The light module only: the thread's start-up is part of a build's time.
 import { decodePage } from '@kamai/projections/projection';
 import { type EventRow, READ_ALL_SQL, toRecordedEvent } from '../event-store/sqlite-rows.ts';
-import type { FromReader, ReaderData, ToReader } from './read-ahead.ts';
+import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 import { describeError } from '../ts-thread.ts';
 import { personalDataAt } from '../privacy/personal-data.ts';
 

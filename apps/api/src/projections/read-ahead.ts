@@ -7,9 +7,9 @@
  */
 import { type EventStore, capability } from '@kamai/domain';
 import { type EventPage, type EventPages, type ProjectedEvent, type ReadAhead, readPages } from '@kamai/projections';
-import type { KeyStoreLocation } from '../privacy/personal-data.ts';
 import { SealedEventStore } from '../privacy/sealed-store.ts';
 import { startTsThread } from '../ts-thread.ts';
+import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 
 /**
  * Below this many events to read, a build reads on its own thread: the reader thread takes about a
@@ -20,31 +20,8 @@ const THREAD_FROM_EVENTS = 100_000;
 /** Pages the thread reads ahead of the build: enough to keep both busy, few enough to bound memory. */
 const PAGES_AHEAD = 3;
 
-/** What the reader thread is given (read-ahead-thread.ts reads it as workerData). */
-export interface ReaderData {
-  file: string;
-  after: number;
-  types: string[];
-  /** The types whose sealed personal fields the build reads: the others' are left shut (NOT_OPENED). */
-  opened: string[];
-  pageSize: number;
-  ahead: number;
-  /** The thread opens sealed personal fields with these keys, as the store's own reads do. */
-  keys: KeyStoreLocation;
-}
-
-/** Messages from the reader thread; `failed` is also what ts-thread.ts reports when the entry fails to load. */
-export type FromReader =
-  | { kind: 'ready' }
-  | { kind: 'page'; text: string; position: number; read: number }
-  | { kind: 'end' }
-  | { kind: 'failed'; message: string };
-
 /** What the reader thread sends after it is ready. */
 type Arrival = Exclude<FromReader, { kind: 'ready' }>;
-
-/** Messages to the reader thread: where to begin (once, after `ready`), and a page was taken, read one more. */
-export type ToReader = { kind: 'start'; after: number } | { kind: 'more' };
 
 /**
  * Where builds read their events: a reader thread when there are at least `threadFromEvents` to
