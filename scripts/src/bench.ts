@@ -18,7 +18,7 @@ import { type AgainstBurst, BURST_ANSWERS, WARMUP_ANSWERS, benchAgainst, pairRat
 import { benchCommands } from './bench/commands.ts';
 import { UNPAID, benchWaiting } from './bench/waiting.ts';
 import { benchAppends } from './bench/appends.ts';
-import { benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
+import { type ServerMemory, benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
 import { benchRebuild } from './bench/rebuild.ts';
 import { WARM_UP_SECONDS, benchScale, scaleFigures } from './bench/scale.ts';
 import { benchStartup, median } from './bench/startup.ts';
@@ -90,6 +90,7 @@ await part('http', async () => {
   const bareIdle = `${s3(r.bareRounds)} bare Hono + 1 better-sqlite3 lookup`;
   rows.push({ what: `bare Hono + one better-sqlite3 lookup: median (min–max) of ${r.bareRounds.runs.length}, interleaved`, figure: `${s3(r.bareRounds)}, p99 ${r.bare.p99} ms` });
   rows.push({ what: `GET /api/auth/user (signed in): median (min–max) of ${r.authUserRounds.runs.length}, interleaved`, figure: `${s3(r.authUserRounds)}, p99 ${r.authUser.p99} ms`, peer: bareIdle, ratio: x(r.authUserRounds.median, r.bareRounds.median) });
+  const memory = (m: ServerMemory | null | undefined) => (m ? `${n(m.rssMb)} MB (peak ${n(m.peakRssMb)} MB)` : 'not measured (no /proc)');
   rows.push({ what: `bare Hono, while the API writes 100 withdrawals/s (achieved: ${n(r.writesPerSecond)}/s at least)`, figure: s3(r.bareUnderWrites) });
   rows.push({
     what: 'GET /api/auth/user (other users), while the API writes 100 withdrawals/s',
@@ -97,6 +98,7 @@ await part('http', async () => {
     peer: `${s3(r.bareUnderWrites)} bare, same writes; target 0.6×`,
     ratio: x(r.authUserUnderWrites.median, r.bareUnderWrites.median),
   });
+  rows.push({ what: 'resident memory of that API process after the GET runs (idle, then under writes)', figure: memory(r.apiMemoryAfterReads) });
   const fails = (f: { failures: number }) => (f.failures ? `, ${f.failures} non-2xx` : '');
   // The writer-thread decision: the same process, commits inline or on the writer thread, A B B A.
   const perSecond = (runs: { perSecond: number }[]) => spread(runs.map((f) => f.perSecond));
@@ -114,6 +116,7 @@ await part('http', async () => {
     rows.push({ what: 'POST /api/withdrawals, CPU per answer, all threads of the process, median: writer thread', figure: `${n(cpuThread)} µs`, peer: `${n(cpuInline)} µs inline`, ratio: x(cpuThread, cpuInline) });
   }
   rows.push({ what: 'POST /api/withdrawals, read-your-writes, 1 process', figure: `${n(r.withdrawalsOne.perSecond)}/s, p99 ${r.withdrawalsOne.p99} ms${fails(r.withdrawalsOne)}` });
+  rows.push({ what: 'its resident memory after that run', figure: memory(r.withdrawalsOne.serverMemory) });
   rows.push({
     what: 'POST /api/withdrawals, read-your-writes, 2 processes, 1 data dir',
     figure: `${n(r.withdrawalsTwo.perSecond)}/s, p99 ${r.withdrawalsTwo.p99} ms${fails(r.withdrawalsTwo)}`,

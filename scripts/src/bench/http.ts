@@ -4,6 +4,7 @@
  *   - bare Hono + one better-sqlite3 lookup vs `GET /api/auth/user` (signed in, 64 connections);
  *   - `POST /api/withdrawals` (each answer waits for its own read model: read-your-writes) at 64
  *     connections, 64 users, on one API process and on two API processes sharing one data directory;
+ *   - the API process's resident memory after its GET runs and after a one-process withdrawal run;
  *   - the initial JavaScript of the built web app, gzipped.
  *
  *   node_modules/.bin/tsx scripts/src/bench/http.ts [--seconds 5]
@@ -19,6 +20,12 @@ import type { HealthBody } from '@kamai/contracts';
 
 const root = join(import.meta.dirname, '../../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
+
+/** A server's resident memory, in MB: now (VmRSS) and its peak so far (VmHWM). */
+export interface ServerMemory {
+  rssMb: number;
+  peakRssMb: number;
+}
 
 interface LoadFigure {
   perSecond: number;
@@ -39,6 +46,8 @@ interface LoadFigure {
    * store's writer, GC helpers) do on other cores.
    */
   serverMainThreadCpuUs?: number;
+  /** With one server: its resident memory right after the run, and its peak so far, in MB (Linux /proc). */
+  serverMemory?: ServerMemory;
 }
 
 /** Answers per second of each interleaved run of one kind: min, median, max. */
@@ -61,6 +70,8 @@ export interface BenchHttpResult {
   authUserUnderWrites: Spread;
   /** Withdrawals per second the writer achieved during those runs (target 100), the lowest. */
   writesPerSecond: number;
+  /** The API process's resident memory after all those runs, and its peak, in MB (null without /proc). */
+  apiMemoryAfterReads: ServerMemory | null;
   /** One API process, interleaved runs with the event store's commits on the event loop / on a writer thread. */
   withdrawalsInline: LoadFigure[];
   withdrawalsThread: LoadFigure[];
@@ -78,6 +89,20 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A process and its descendants (Linux /proc: each thread's `children`), the process first. */
+function processTree(pid: number): number[] {
+  const pids = [pid];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(/\s+/) : []) pids.push(...processTree(Number(child)));
+    }
+  } catch {
+    // Gone meanwhile: what was read stands.
+  }
+  return pids;
+}
+
 /**
  * CPU ms used so far by a process and its descendants (Linux /proc), or null elsewhere; with
  * `mainThreads`, by their main threads only.
@@ -85,28 +110,46 @@ export interface Child {
 export function treeCpuMs(pid: number | undefined, mainThreads = false): number | null {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
   const tick = 10; // USER_HZ is 100 on Linux
-  const cpu = (p: number): number => {
+  let total = 0;
+  for (const p of processTree(pid)) {
     try {
-      const stat = mainThreads ? `/proc/${p}/task/${p}/stat` : `/proc/${p}/stat`;
-      const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
-      let total = (Number(fields[11]) + Number(fields[12])) * tick;
-      for (const task of readdirSync(`/proc/${p}/task`)) {
-        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
-        for (const child of children ? children.split(/\s+/) : []) total += cpu(Number(child));
-      }
-      return total;
+      const fields = readFileSync(mainThreads ? `/proc/${p}/task/${p}/stat` : `/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
     } catch {
-      return 0;
+      // Exited meanwhile.
     }
-  };
-  return cpu(pid);
+  }
+  return total;
 }
 
-/** Runs a load and adds the CPU each side spent per answer. */
+/**
+ * The resident memory of a server: of the largest process of its tree (the server itself; its tsx
+ * launcher is small). Null where /proc is not there.
+ */
+export function serverMemoryMb(pid: number | undefined): ServerMemory | null {
+  if (pid === undefined || !existsSync(`/proc/${pid}/status`)) return null;
+  let largest: ServerMemory | null = null;
+  for (const p of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+      const rssMb = Math.round(kb('VmRSS') / 1024);
+      if (!largest || rssMb > largest.rssMb) largest = { rssMb, peakRssMb: Math.round(kb('VmHWM') / 1024) };
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return largest;
+}
+
+/** A load's results, with the CPU each side spent per answer and the server's memory after it. */
+type LoadRun = { results: LoadResult[]; clientCpuUs: number } & Pick<LoadFigure, 'serverCpuUs' | 'serverMainThreadCpuUs' | 'serverMemory'>;
+
+/** Runs a load and adds the CPU each side spent per answer (and, with one server, its memory after it). */
 async function withCpu(
   servers: Child[],
   run: () => Promise<LoadResult[]>,
-): Promise<{ results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }> {
+): Promise<LoadRun> {
   const before = servers.map((child) => treeCpuMs(child.pid));
   const mainBefore = servers.map((child) => treeCpuMs(child.pid, true));
   const client = process.cpuUsage();
@@ -119,8 +162,10 @@ async function withCpu(
     from.every((b) => b !== null) && to.every((a) => a !== null) ? to.reduce<number>((sum, a, i) => sum + a! - from[i]!, 0) : null;
   const serverMs = spent(before, after);
   const mainMs = spent(mainBefore, mainAfter);
+  const memory = servers.length === 1 ? serverMemoryMb(servers[0]!.pid) : null;
   return {
     results,
+    ...(memory !== null && { serverMemory: memory }),
     ...(serverMs !== null && { serverCpuUs: Math.round((serverMs * 1000) / answers) }),
     ...(mainMs !== null && { serverMainThreadCpuUs: Math.round((mainMs * 1000) / answers) }),
     clientCpuUs: Math.round((clientUs.user + clientUs.system) / answers),
@@ -223,7 +268,7 @@ function figure(result: LoadResult): LoadFigure {
  * A run's figure with its CPU. Loads run side by side (one per server) make one figure: answers
  * added, the worse latency.
  */
-function measured(run: { results: LoadResult[]; serverCpuUs?: number; serverMainThreadCpuUs?: number; clientCpuUs: number }): LoadFigure {
+function measured(run: LoadRun): LoadFigure {
   const figures = run.results.map(figure);
   return {
     perSecond: Math.round(run.results.reduce((sum, r) => sum + r.requests.average, 0)),
@@ -232,6 +277,7 @@ function measured(run: { results: LoadResult[]; serverCpuUs?: number; serverMain
     failures: figures.reduce((sum, f) => sum + f.failures, 0),
     ...(run.serverCpuUs !== undefined && { serverCpuUs: run.serverCpuUs }),
     ...(run.serverMainThreadCpuUs !== undefined && { serverMainThreadCpuUs: run.serverMainThreadCpuUs }),
+    ...(run.serverMemory !== undefined && { serverMemory: run.serverMemory }),
     clientCpuUs: run.clientCpuUs,
   };
 }
@@ -366,6 +412,7 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
     }
     await bare.stop();
     if (!bareFigure || !authUser) throw new Error('no read runs');
+    const apiMemoryAfterReads = serverMemoryMb(api.pid);
     await api.stop();
 
     // The writer-thread decision: one API process with the event store's commits on its event loop
@@ -420,6 +467,7 @@ export async function benchHttp(options: { seconds?: number; rounds?: number; lo
       bareUnderWrites: spread(busy.bare),
       authUserUnderWrites: spread(busy.auth),
       writesPerSecond: Math.round(writesPerSecond),
+      apiMemoryAfterReads,
       withdrawalsInline: writerRuns.inline,
       withdrawalsThread: writerRuns.thread,
       withdrawalsOne, withdrawalsTwo, withdrawalsTwoWithWorker };
