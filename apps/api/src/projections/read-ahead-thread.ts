@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 // The light module only: the thread's start-up is part of a build's time.
 import { decodePage } from '@kamai/projections/projection';
-import { type EventRow, READ_ALL_SQL, toRecordedEvent } from '../event-store/sqlite-rows.ts';
+import { type EventTuple, READ_ALL_SQL, TUPLE_POSITION, TUPLE_TYPE, toRecordedEvent } from '../event-store/sqlite-rows.ts';
 import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 import { describeError } from '../ts-thread.ts';
 import { personalDataAt } from '../privacy/personal-data.ts';
@@ -23,7 +23,7 @@ try {
   const personal = personalDataAt(data.keys);
   const db = new Database(data.file, { fileMustExist: true });
   db.pragma('query_only = ON');
-  const read = db.prepare<[number, number], EventRow>(READ_ALL_SQL);
+  const read = db.prepare<[number, number], EventTuple>(READ_ALL_SQL).raw(true);
   const types = new Set(data.types);
   const opened = new Set(data.opened);
   const { sealer } = personal;
@@ -42,10 +42,10 @@ try {
           post({ kind: 'end' });
           return;
         }
-        position = rows.at(-1)!.position;
+        position = rows.at(-1)![TUPLE_POSITION];
         credit -= 1;
         // Rows of other types are counted, not parsed; sealed fields no projection of the build reads stay shut.
-        const recorded = rows.filter((row) => types.has(row.type)).map((row) => (opened.has(row.type) ? sealer.open(toRecordedEvent(row)) : sealer.leaveSealed(toRecordedEvent(row))));
+        const recorded = rows.filter((row) => types.has(row[TUPLE_TYPE])).map((row) => (opened.has(row[TUPLE_TYPE]) ? sealer.open(toRecordedEvent(row)) : sealer.leaveSealed(toRecordedEvent(row))));
         const events = decodePage(recorded, types);
         post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });
       }
