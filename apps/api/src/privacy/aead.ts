@@ -34,7 +34,10 @@ export function gcmOpen(key: Buffer, nonce: Buffer, body: Buffer, aad: Buffer): 
   const decipher = createDecipheriv('aes-256-gcm', key, nonce);
   decipher.setAAD(aad);
   decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]);
+  const plaintext = decipher.update(body.subarray(0, body.length - TAG_BYTES));
+  // GCM hands every byte out of update; final checks the tag (throwing when it differs) and adds none.
+  decipher.final();
+  return plaintext;
 }
 
 /** gcmSeal as one buffer: nonce, ciphertext, tag. */

@@ -46,8 +46,18 @@ function subjectOf(fields: PersonalFields, streamId: string, data: JsonObject, m
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-function aad(eventId: string, type: string, subject: string, paths: readonly string[]): Buffer {
-  return Buffer.from(JSON.stringify([eventId, type, subject, paths]));
+/** A string JSON.stringify writes as it is between its quotes: ids, type names and field paths are. */
+const VERBATIM_IN_JSON = /^[\w.:*[\]-]*$/;
+
+/**
+ * The associated data: `[eventId, type, subject, paths]` as JSON. Written by hand when every string
+ * is one JSON writes verbatim (always, for ids, type names and paths), the same bytes: stringify of
+ * this small array was about 0.7 µs of the 9 an opening costs.
+ */
+export function associatedData(eventId: string, type: string, subject: string, paths: readonly string[]): Buffer {
+  const verbatim = VERBATIM_IN_JSON.test(eventId) && VERBATIM_IN_JSON.test(type) && VERBATIM_IN_JSON.test(subject) && paths.every((path) => VERBATIM_IN_JSON.test(path));
+  if (!verbatim) return Buffer.from(JSON.stringify([eventId, type, subject, paths]));
+  return Buffer.from(`["${eventId}","${type}","${subject}",${paths.length === 0 ? '[]' : `["${paths.join('","')}"]`}]`);
 }
 
 function isSealedBlob(value: unknown): value is SealedBlob {
@@ -114,7 +124,7 @@ export class PersonalDataSealer {
       for (const path of present) data = withValueAt(data, path, erasedValue(path));
       return { ...event, data };
     }
-    const { nonce, body } = gcmSeal(key, JSON.stringify(plain), aad(event.id, event.type, subject, present));
+    const { nonce, body } = gcmSeal(key, JSON.stringify(plain), associatedData(event.id, event.type, subject, present));
     const blob: SealedBlob = { v: 1, s: subject, p: present, n: nonce.toString('base64url'), c: body.toString('base64url') };
     return { ...event, data, metadata: { ...event.metadata, [SEALED_KEY]: blob as unknown as Json } };
   }
@@ -176,7 +186,7 @@ export class PersonalDataSealer {
     if (!key) return NO_KEY;
     try {
       const nonce = Buffer.from(blob.n, 'base64url');
-      const text = gcmOpen(key, nonce, Buffer.from(blob.c, 'base64url'), aad(event.id, event.type, blob.s, blob.p)).toString('utf8');
+      const text = gcmOpen(key, nonce, Buffer.from(blob.c, 'base64url'), associatedData(event.id, event.type, blob.s, blob.p)).toString('utf8');
       const parsed: unknown = JSON.parse(text);
       return isObject(parsed) ? parsed : UNREADABLE_BLOB;
     } catch {
