@@ -97,6 +97,9 @@ describe('needs changes and appeals, in the browser', () => {
     await submission.getByRole('button', { name: en('review:approve'), exact: true }).click();
     await review.getByRole('dialog', { name: en('review:approveTitle') }).getByRole('button', { name: /^Approve ₹/ }).click();
     await submission.waitFor({ state: 'detached' });
+    // Rekha's screen drops the row once her approval is answered; the task list Ravi's request reads may
+    // show it a moment later (CI on c042d96 read 'submitted').
+    await expect.poll(async () => (await myTask(worker, taskId)).status, { timeout: 10_000 }).toBe('approved');
     expect(await myTask(worker, taskId)).toMatchObject({ status: 'approved', submissionId: resubmitted.submissionId });
     await page.reload();
     await card.getByTestId('task-status').filter({ hasText: en('tasks:status.approved') }).waitFor();
