@@ -197,7 +197,8 @@ describe('the row writer', () => {
       const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
       rows.insert('notifications', notification('n1', 1));
       rows.insert('notifications', notification('n2', 2));
-      // The first update of n1 runs in SQL (and writes the inserts before it), the next ones in memory.
+      rows.flush();
+      // The first update of n1 runs in SQL, the next ones in memory.
       expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 5 } })).toBe(1);
       expect(rows.update('notifications', { id: 'n1', position: { lt: 5 } }, { set: { position: 6 } })).toBe(0);
       expect(rows.update('notifications', { id: 'n1', position: { lt: 9 } }, { set: { position: 9 }, add: { is_read: 1 } })).toBe(1);
@@ -219,6 +220,40 @@ describe('the row writer', () => {
     expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['position'], r['is_read']])).toEqual([
       ['n1', '7.0', 9, 2],
       ['n2', 'T', 2, 5],
+    ]);
+  });
+
+  it('writes behind for a build: an update by key of a row whose insert waits changes it there, as SQLite would; of another key, runs in SQL without writing the inserts', async () => {
+    await writeTransaction(db, (trx) => {
+      const sqlite = sqliteConnectionOf(trx);
+      const written = () => sqlite.prepare<[], { id: string; is_read: number; position: number }>('SELECT id, is_read, position FROM notifications ORDER BY rowid').all();
+      const rows = new RowWriter(sqlite, undefined, { writeBehind: true });
+      sqlite.prepare("INSERT INTO notifications (id, user_id, title, message, type, is_read, created_at, position) VALUES ('old', 'u1', 'T', 'M', 'info', 0, 't', 0)").run();
+      for (const [id, position] of [['n1', 1], ['n2', 2], ['n3', 3]] as const) rows.insert('notifications', notification(id, position));
+      expect(rows.update('notifications', { id: 'n2', user_id: 'u1' }, { set: { is_read: 1 } })).toBe(1);
+      // Conditions are checked against the waiting row: another user's, a position not below.
+      expect(rows.update('notifications', { id: 'n2', user_id: 'u2' }, { set: { is_read: 7 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n2', position: { lt: 2 } }, { set: { is_read: 7 } })).toBe(0);
+      expect(rows.update('notifications', { id: 'n2', message_key: null }, { add: { is_read: 2 } })).toBe(1);
+      // A key not waiting: SQL changes the row already written, or none, and the inserts still wait.
+      expect(rows.update('notifications', { id: 'old' }, { set: { is_read: 1 } })).toBe(1);
+      expect(rows.update('notifications', { id: 'none' }, { set: { is_read: 1 } })).toBe(0);
+      expect(written()).toEqual([{ id: 'old', is_read: 1, position: 0 }]);
+      // A row inserted after the first such update is found too.
+      rows.insert('notifications', notification('n4', 4));
+      expect(rows.update('notifications', { id: 'n4' }, { set: { is_read: 1, position: 40 } })).toBe(1);
+      expect(written()).toHaveLength(1);
+      // A value SQLite would convert: the inserts are written, then the update runs in SQL.
+      expect(rows.update('notifications', { id: 'n3' }, { set: { title: 7 as unknown as string } })).toBe(1);
+      expect(written()).toHaveLength(5);
+      rows.flush();
+    });
+    expect((await rowsOf(db, 'notifications')).map((r) => [r['id'], r['title'], r['position'], r['is_read']])).toEqual([
+      ['old', 'T', 0, 1],
+      ['n1', 'T', 1, 0],
+      ['n2', 'T', 2, 3],
+      ['n3', '7.0', 3, 0],
+      ['n4', 'T', 40, 1],
     ]);
   });
 });

@@ -100,7 +100,9 @@ export interface RowWriterOptions {
    * - An upsert that only adds into its row (every column beyond the key is in `add`, none in
    *   `set`) is added to the row's pending sum and written once per key: a few rows (an account's
    *   totals) take thousands of adds a chunk.
-   * - Inserts of one column set in a row are written INSERT_ROWS at a time, as one statement.
+   * - Inserts of one column set in a row are written INSERT_ROWS at a time, as one statement; an
+   *   update by key of a row still waiting among them changes it there (a notification read just
+   *   after it was sent), and one of a key not among them runs in SQL without writing them first.
    * Any other call on a table with writes pending writes them first, so reads and other writes see
    * them; rows keep their order (rowids), keys the order they came first. A constraint a pending
    * row breaks throws from the call that writes it, not the one that made it: a build fails whole.
@@ -111,9 +113,12 @@ export interface RowWriterOptions {
 /** What waits to be written to one table: the adds of one upsert shape by key, or inserts of one column set. */
 type Pending =
   | { kind: 'sum'; on: Upsert<TableName>; rows: Map<string, Record<string, unknown>> }
-  | { kind: 'insert'; columns: string[]; values: Value[]; count: number }
+  /** `keys`: each row's key and its index, made at the first update by key (null: a key SQLite would convert). */
+  | { kind: 'insert'; columns: string[]; values: Value[]; count: number; keys?: Map<Value, number> | null }
   /** Rows updated by key: 'seen' after a key's first update (made in SQL), then its row, changed in memory. */
   | { kind: 'rows'; rows: Map<string | number, 'seen' | { row: Record<string, unknown>; dirty: boolean } | null> };
+
+type PendingInserts = Extract<Pending, { kind: 'insert' }>;
 
 /** A table's key column and its columns' type affinities (SQLite's rules), for updates in memory. */
 interface TableShape {
@@ -214,6 +219,7 @@ export class RowWriter implements Rows {
       const before = pending.values.length;
       if (this.#hasColumns(table, row, pending.columns, pending.values)) {
         pending.count += 1;
+        if (pending.keys) this.#indexRow(table, pending, pending.count - 1);
         return;
       }
       pending.values.length = before;
@@ -223,6 +229,72 @@ export class RowWriter implements Rows {
     const columns: string[] = [];
     this.#rowKey(table, row, values, columns);
     this.#sums!.set(table, { kind: 'insert', columns, values, count: 1 });
+  }
+
+  /** Indexes a pending insert's row by its key (`keys` becomes null if SQLite might store that key otherwise). */
+  #indexRow(table: TableName, pending: PendingInserts, index: number): void {
+    const shape = this.#shapeOf(table);
+    const column = shape === null ? -1 : pending.columns.indexOf(shape.key);
+    const key = column < 0 ? undefined : pending.values[index * pending.columns.length + column];
+    if (shape === null || key === undefined || key === null || !storedAsIs(shape.types.get(shape.key), key)) pending.keys = null;
+    else pending.keys!.set(key, index);
+  }
+
+  /**
+   * An update by key while the table's inserts wait (writeBehind): the row changed among them, 0 if
+   * its other conditions do not hold, 'sql' if no row waiting has the key (SQL changes the same rows
+   * before as after they are written), or undefined if only SQLite can tell (a column the inserts
+   * left to its default, a value it would convert).
+   */
+  #updatePending(table: TableName, shape: TableShape, pending: PendingInserts, key: string | number, where: Record<string, unknown>, changes: { set?: Record<string, unknown>; add?: Record<string, unknown> }): number | 'sql' | undefined {
+    if (pending.keys === undefined) {
+      pending.keys = new Map();
+      for (let index = 0; index < pending.count && pending.keys; index++) this.#indexRow(table, pending, index);
+    }
+    if (pending.keys === null) return undefined;
+    const index = pending.keys.get(key);
+    if (index === undefined) return 'sql';
+    const { columns, values } = pending;
+    const start = index * columns.length;
+    const at = (column: string) => {
+      const i = columns.indexOf(column);
+      return i < 0 || !storedAsIs(shape.types.get(column), values[start + i]) ? -1 : start + i;
+    };
+    for (const column in where) {
+      const condition = where[column];
+      if (condition === undefined) continue;
+      const i = at(column);
+      if (i < 0) return undefined;
+      const value = values[i];
+      if (condition === null) {
+        if (value !== null) return 0;
+      } else if (typeof condition === 'object') {
+        if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
+      } else if (value !== condition) return 0;
+    }
+    const set: Array<[number, Value]> = [];
+    if (changes.set) {
+      for (const column in changes.set) {
+        const value = changes.set[column];
+        if (value === undefined) continue;
+        const i = columns.indexOf(column);
+        if (i < 0) return undefined;
+        set.push([start + i, value as Value]);
+      }
+    }
+    if (changes.add) {
+      for (const column in changes.add) {
+        const amount = changes.add[column];
+        if (amount === undefined) continue;
+        const i = at(column);
+        if (i < 0 || typeof values[i] !== 'number') return undefined;
+        set.push([i, (values[i] as number) + (amount as number)]);
+      }
+    }
+    // A key changed in place would leave `keys` stale: SQLite's own update handles that (rare).
+    if (set.some(([i]) => i === start + columns.indexOf(shape.key))) return undefined;
+    for (const [i, value] of set) values[i] = value;
+    return 1;
   }
 
   /** Whether `row` only adds (writeBehind): its columns are the key's and `add`'s, the added ones numbers. */
@@ -454,6 +526,11 @@ export class RowWriter implements Rows {
     }
     if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined && !storedAsIs(shape.types.get(column), changes.set[column])) return this.#fallBack(table);
     if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && (shape.types.get(column) !== 'integer' || !Number.isSafeInteger(changes.add[column]))) return this.#fallBack(table);
+    if (pending?.kind === 'insert') {
+      const changed = this.#updatePending(table, shape, pending, key, where, changes);
+      if (changed === 'sql') return undefined;
+      if (changed !== undefined) return changed;
+    }
     if (pending !== undefined && pending.kind !== 'rows') {
       this.#flushSums(table);
       pending = undefined;
