@@ -63,3 +63,4 @@ export * from './invitations/queries.ts';
 export * from './statements/schema.ts';
 export * from './statements/projection.ts';
 export * from './statements/queries.ts';
+export * from './event-texts.ts';

@@ -37,12 +37,13 @@ export interface Projection {
   /** The event types `apply` does something with; others are never passed to it. */
   handles: readonly ProjectedEvent['type'][];
   /**
-   * Of `handles`, the types whose sealed personal fields (PERSONAL_FIELDS) `apply` reads; absent, all
-   * of them. A build reading on a thread of its own opens only the sealed blobs of the types some of
-   * its projections list (opening is an AES-GCM decryption per event); the other types' sealed fields
-   * read NOT_OPENED. projectionSpec fails a projection whose rows change when they do.
+   * The sealed personal fields (PERSONAL_FIELDS) `apply` reads: a type of `handles` (all its sealed
+   * fields) or one field of one, as `Type:path`; absent, every type of `handles`. A build reading on
+   * a thread of its own opens an event's blob only if some of its projections reads a field the blob
+   * holds (opening is an AES-GCM decryption per event); in the others the sealed fields read
+   * NOT_OPENED. projectionSpec fails a projection whose rows change when they do.
    */
-  opens?: readonly ProjectedEvent['type'][];
+  opens?: readonly OpenedField[];
   /**
    * Turns one event into row changes, written (and read, when it needs to) through `rows`,
    * synchronously, inside the caller's transaction. Must be deterministic: a rebuild replays it.
@@ -76,9 +77,19 @@ export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent | null
   });
 }
 
-/** The event types whose sealed fields some of `projections` reads (Projection.opens). */
-export function openedTypes(projections: readonly Projection[]): Set<string> {
+/** A type whose sealed fields `apply` reads, all of them, or one of its sealed fields as `Type:path`. */
+export type OpenedField = ProjectedEvent['type'] | `${ProjectedEvent['type']}:${string}`;
+
+/** The sealed fields some of `projections` reads (Projection.opens): types, and `Type:path` entries. */
+export function openedFields(projections: readonly Projection[]): Set<string> {
   return new Set(projections.flatMap((p) => p.opens ?? p.handles));
+}
+
+/** Whether a build opens an event of `type` whose blob seals `paths`, given openedFields' entries. */
+export function opensSealed(opened: ReadonlySet<string>, type: string, paths: readonly string[]): boolean {
+  if (opened.has(type)) return true;
+  for (const path of paths) if (opened.has(`${type}:${path}`)) return true;
+  return false;
 }
 
 /** Keeps the events of `types`, decoded (an unknown type is left out, as the runner leaves it). */

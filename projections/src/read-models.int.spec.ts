@@ -14,6 +14,7 @@ import { rebuildReadModels } from './rebuild.ts';
 import { ProjectionRunner, applyEvents } from './runner.ts';
 import { readCheckpoint } from './tables.ts';
 import { listAsEventSource, recordEvents } from './testing.ts';
+import { readEventTextsFrom } from './event-texts.ts';
 
 const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`;
 const user = (id: string) => `user-${id}`;
@@ -73,6 +74,7 @@ describe('read models', () => {
     const db = await open('read.sqlite');
     const events = recordEvents(history());
     for (const event of events) await writeTransaction(db, (trx) => applyEvents(trx, allProjections, [event]));
+    readEventTextsFrom(db, listAsEventSource(events));
 
     const asha = await findUserByMobile(db, '9876543210');
     expect(asha && toUserBody(asha)).toMatchObject({

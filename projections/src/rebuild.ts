@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '@kamai/domain';
 import { sql } from 'kysely';
 import { type ReadDbHandle, connectReadDb, readDbFileOf, sqliteConnectionOf, writeTransaction } from './db.ts';
-import { type ProjectedEvent, type Projection, decodePage, openedTypes, toProjectedEvent } from './projection.ts';
+import { type ProjectedEvent, type Projection, decodePage, openedFields, toProjectedEvent } from './projection.ts';
 import { RowWriter, type Rows, type TableName } from './rows.ts';
 import { createTables, indexSql, writeCheckpoint } from './tables.ts';
 import { WAL_AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.ts';
@@ -65,8 +65,9 @@ export interface EventPages {
  * Opens the pages a build reads: the events after `after`, of which those of `types` are decoded.
  * The default reads the store on this thread (readPages); an adapter may read and decode ahead of
  * the build elsewhere (apps/api reads a SQLite store on a thread of its own), leaving this thread
- * only the applying. `opened`: the types whose sealed personal fields the build's projections read
- * (openedTypes); a reader may leave the others' shut (the default opens every one, as the store does).
+ * only the applying. `opened`: the sealed fields the build's projections read (openedFields: types
+ * and `Type:path`s); a reader may leave shut a blob holding none of them (the default opens every
+ * one, as the store does).
  */
 export type ReadAhead = (after: number, types: ReadonlySet<string>, pageSize: number, opened: ReadonlySet<string>) => EventPages;
 
@@ -270,7 +271,7 @@ export async function buildAside(
   let pages: EventPages | undefined;
   try {
     // Opened first: a reader on another thread starts up while this one claims the build.
-    const source = (pages = (options.readAhead ?? readPages(store))(0, new Set(projections.flatMap((p) => p.handles)), batchSize, openedTypes(projections)));
+    const source = (pages = (options.readAhead ?? readPages(store))(0, new Set(projections.flatMap((p) => p.handles)), batchSize, openedFields(projections)));
     const leftovers = await writeTransaction(conn, async (trx) => {
       const now = Date.now();
       const claims = await trx.selectFrom('projection_builds').selectAll().where('name', 'in', projections.map((p) => p.name)).execute();

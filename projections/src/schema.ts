@@ -149,9 +149,12 @@ export interface WalletsTable {
 export interface NotificationsTable {
   id: string;
   user_id: string;
-  /** Title and message in English (NOTIFICATION_TEXTS rendered, or the literal text of an older event). */
-  title: string;
-  message: string;
+  /**
+   * Title and message in English (NOTIFICATION_TEXTS rendered); null for an older event's literal
+   * texts, which stay sealed in the event (listNotifications reads them there: event-texts.ts).
+   */
+  title: string | null;
+  message: string | null;
   /** Key of NOTIFICATION_TEXTS and its parameters as JSON, for rendering in another language; null for older events. */
   message_key: string | null;
   params: string | null;

@@ -18,12 +18,14 @@ import {
   accounts,
   allProjections,
   changeOf,
-  descriptionOf,
+  entryText,
+  paramsOf,
   findUserById,
   findWallet,
   journalTransactionOf,
   listPostings,
   openReadDb,
+  readEventTextsFrom,
   projectionsNamed,
   readCheckpoints,
   readParked,
@@ -321,6 +323,7 @@ async function autoApprove(store: EventStore, readDbFile: string, args: string[]
  */
 async function caughtUpReadDb(store: EventStore, readDbFile: string): Promise<ReadDbHandle> {
   const db = await openReadDb(readDbFile);
+  readEventTextsFrom(db, store);
   const runner = new ProjectionRunner(db, store, allProjections, { readAhead: readAheadFor(store) });
   try {
     await runner.start();
@@ -455,7 +458,7 @@ async function replayWallet(store: SealedEventStore, readDbFile: string, args: s
       const by = await nameOf(t.actor === userId ? null : t.actor);
       const refs = [t.submissionId && `submission ${t.submissionId}`, t.withdrawalId && `withdrawal ${t.withdrawalId}`, t.utr && `UTR ${t.utr}`].filter(Boolean).join(', ');
       console.log(
-        `${String(event.position).padStart(8)}  ${t.effectiveAt}  ${signed(availableChange).padStart(10)} ${signed(pendingChange).padStart(10)}  ${formatPaise(available).padStart(10)}  ${t.kind}: ${descriptionOf(t)}${by ? ` (by ${by})` : ''}${refs ? ` [${refs}]` : ''}`,
+        `${String(event.position).padStart(8)}  ${t.effectiveAt}  ${signed(availableChange).padStart(10)} ${signed(pendingChange).padStart(10)}  ${formatPaise(available).padStart(10)}  ${t.kind}: ${entryText(t.kind, paramsOf(t), t.description)}${by ? ` (by ${by})` : ''}${refs ? ` [${refs}]` : ''}`,
       );
     }
     console.log(`events say:      available ${formatPaise(available)}, pending payout ${formatPaise(pending)} (up to position ${last})`);

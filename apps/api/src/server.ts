@@ -12,6 +12,7 @@ import {
   type WalCheckpointer,
   allProjections,
   openReadDb,
+  readEventTextsFrom,
   sqliteConnectionOf,
   startWalCheckpointer,
 } from '@kamai/projections';
@@ -191,6 +192,7 @@ export async function startServer(config: Config, log: (line: string) => void = 
   });
   const store = options.decorateStore ? options.decorateStore(opened) : opened;
   const db = await openReadDb(config.readDbFile);
+  readEventTextsFrom(db, store);
   const checkpointer = checkpointOffTheEventLoop(config, db);
 
   const runner: ReadModels =

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { ProjectionRunner, allProjections, openReadDb } from '@kamai/projections';
+import { ProjectionRunner, allProjections, openReadDb, readEventTextsFrom } from '@kamai/projections';
 import { ConfigError, loadConfig } from './config.ts';
 import { readAheadFor } from './projections/read-ahead.ts';
 import { checkpointOffTheEventLoop, openEventStore } from './server.ts';
@@ -15,6 +15,7 @@ async function main() {
   // The worker only reads the store: no writer thread.
   const store = await openEventStore(config.eventStore.kind === 'sqlite' ? { ...config, eventStore: { ...config.eventStore, writerThread: false } } : config);
   const db = await openReadDb(config.readDbFile);
+  readEventTextsFrom(db, store);
   const checkpointer = checkpointOffTheEventLoop(config, db);
   const runner = new ProjectionRunner(db, store, allProjections, { log: (line) => console.log(`[worker] ${line}`), readAhead: readAheadFor(store) });
   let stopping = false;

@@ -1,4 +1,4 @@
-import { LEDGER_PARAM_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
+import { LEDGER_PARAM_PATHS, scrubPaths } from '../erasure.ts';
 import type { ProjectedEvent, Projection } from '../projection.ts';
 import type { Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
@@ -17,7 +17,8 @@ export const journalProjection: Projection = {
   //    rendered when read, not stored.
   // 5: every reason in the parameters (credits' too) and an older entry's literal description read as erased once its person is.
   // 6: each entry's effective day (IST) beside its recorded time, and what a correction corrects.
-  version: 6,
+  // 7: an older entry's literal description no longer kept here: read from its event when listed (event-texts.ts).
+  version: 7,
   tables: {
     // One row per transaction, its two accounts side by side: half the rows and index entries of a
     // row per posting, the journal having been about half of a rebuild's CPU. Keyed by the event's
@@ -28,7 +29,7 @@ export const journalProjection: Projection = {
     journal_entries: {
       columns: `position INTEGER PRIMARY KEY, transaction_id TEXT NOT NULL, user_id TEXT NOT NULL, revision INTEGER NOT NULL,
         kind TEXT NOT NULL, from_account TEXT NOT NULL, to_account TEXT NOT NULL, amount_paise INTEGER NOT NULL,
-        effective_at TEXT NOT NULL, actor TEXT, params TEXT, description TEXT, entry_id TEXT, submission_id TEXT,
+        effective_at TEXT NOT NULL, actor TEXT, params TEXT, description_in_event INTEGER NOT NULL, entry_id TEXT, submission_id TEXT,
         task_id TEXT, withdrawal_id TEXT, utr TEXT, effective_date TEXT NOT NULL, corrects TEXT`,
       indexes: { user: 'user_id, position' },
     },
@@ -55,6 +56,23 @@ export const journalProjection: Projection = {
     'BankFeeBooked',
     'StatementDifferenceBooked',
   ],
+  // A money event's parameters (a reason, a destination), not an older one's literal description: it stays sealed in its event.
+  opens: [
+    'WalletCredited:params.destination',
+    'WalletCredited:params.reason',
+    'WalletDebited:params.destination',
+    'WalletDebited:params.reason',
+    'WithdrawalRequested',
+    'WithdrawalRejected',
+    'WithdrawalPaid',
+    'UserErased',
+    'BankFundingRecorded',
+    'BankFundingApproved',
+    'BankFundingReversed',
+    'TaxDepositRecorded',
+    'BankFeeBooked',
+    'StatementDifferenceBooked',
+  ],
   apply(rows, event) {
     if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed' || event.type === 'TaxDepositRecorded' || event.type === 'BankFeeBooked' || event.type === 'StatementDifferenceBooked') {
       const transaction = journalTransactionOf(event, PLATFORM_ENTRY, () => undefined);
@@ -65,9 +83,8 @@ export const journalProjection: Projection = {
     const userId = userIdOf(event.streamId);
     if (event.type === 'UserErased') {
       // Amounts, accounts and dates stay; parameters that name the person's details read as erased.
-      const description = erasedTextOf('WalletCredited', 'description');
-      for (const row of rows.all('journal_entries', { user_id: userId }, ['position', 'params', 'description'])) {
-        if (row.description !== null && description !== undefined) rows.update('journal_entries', { position: row.position }, { set: { description } });
+      // (An older entry's literal description reads as erased from its event: the person's key is gone.)
+      for (const row of rows.all('journal_entries', { user_id: userId }, ['position', 'params'])) {
         if (row.params === null) continue;
         const params = JSON.parse(row.params) as Record<string, unknown>;
         if (!LEDGER_PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;
@@ -117,7 +134,7 @@ function post(rows: Rows, event: ProjectedEvent, t: JournalTransaction): void {
     effective_at: t.effectiveAt,
     actor: t.actor,
     params: t.params,
-    description: t.description,
+    description_in_event: t.description === null ? 0 : 1,
     entry_id: t.entryId,
     submission_id: t.submissionId,
     task_id: t.taskId,

@@ -1,6 +1,7 @@
 import { LEDGER_TEXTS, type LedgerTextKind, type MessageParams, istDayOf, ledgerText } from '@kamai/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
+import { eventTexts } from '../event-texts.ts';
 import { FUNDING_ACCOUNTS, PLATFORM_ENTRY, STATEMENT_ACCOUNTS, accounts, changeOf } from './accounts.ts';
 import type { JournalEntriesTable } from './schema.ts';
 
@@ -11,11 +12,26 @@ export function paramsOf(row: Pick<EntryRow, 'params'>): MessageParams | undefin
   return row.params === null ? undefined : (JSON.parse(row.params) as MessageParams);
 }
 
-/** An entry's description in English: its kind's text filled in with its facts, or its literal text. */
-export function descriptionOf(row: Pick<EntryRow, 'kind' | 'params' | 'description'>, params = paramsOf(row)): string {
-  if (row.description !== null) return row.description;
+/** The literal descriptions of the older entries among `rows`, by position, read from their events (event-texts.ts). */
+export async function literalDescriptions(db: ReadDbHandle, rows: ReadonlyArray<Pick<EntryRow, 'position' | 'description_in_event'>>): Promise<Map<number, string>> {
+  const texts = await eventTexts(
+    db,
+    rows.filter((row) => row.description_in_event === 1).map((row) => row.position),
+    ['description'],
+  );
+  return new Map([...texts].map(([position, { description }]) => [position, description]));
+}
+
+/** An entry's description in English: its kind's text filled in with its facts, or its literal text (literalDescriptions). */
+export function descriptionOf(row: Pick<EntryRow, 'kind' | 'params' | 'position' | 'description_in_event'>, literal: ReadonlyMap<number, string>, params = paramsOf(row)): string {
+  return entryText(row.kind, params, row.description_in_event === 1 ? literal.get(row.position)! : null);
+}
+
+/** A transaction's description in English: an older one's literal text, else its kind's text filled in with its facts. */
+export function entryText(kind: string, params: MessageParams | undefined, literal: string | null): string {
+  if (literal !== null) return literal;
   // Every kind the journal writes is a LEDGER_TEXTS key (accounts.ts); a row is never anything else.
-  return Object.hasOwn(LEDGER_TEXTS, row.kind) ? ledgerText({ kind: row.kind as LedgerTextKind, params }) : row.kind;
+  return Object.hasOwn(LEDGER_TEXTS, kind) ? ledgerText({ kind: kind as LedgerTextKind, params }) : kind;
 }
 
 /** Why staff made the entry (an adjustment's or a refund's reason), from its facts. */
@@ -150,6 +166,7 @@ export async function userStatement(
   // By effective day, an entry dated back sits among that day's entries (then in log order).
   if (by === 'effective') query = query.orderBy('e.effective_date');
   const rows = await query.orderBy('e.position').execute();
+  const literal = await literalDescriptions(db, rows);
 
   const available = accounts.available(userId);
   const pending = accounts.payoutPending(userId);
@@ -170,7 +187,7 @@ export async function userStatement(
       effectiveDate: row.effective_date,
       corrects: row.corrects,
       kind: row.kind,
-      description: descriptionOf(row, params),
+      description: descriptionOf(row, literal, params),
       amountPaise,
       pendingPayoutChangePaise,
       availablePaise,
@@ -376,6 +393,7 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
   }
   if (by === 'effective') query = query.orderBy('effective_date');
   const rows = await query.orderBy('position').execute();
+  const literal = await literalDescriptions(db, rows);
   return rows.flatMap((row) => {
     const params = paramsOf(row);
     const side = (index: 0 | 1, account: string, amountPaise: number): JournalPosting => ({
@@ -394,7 +412,7 @@ export async function listPostings(db: ReadDbHandle, range: { from?: string; to?
       entryId: row.entry_id,
       actor: row.actor,
       reason: reasonOf(params),
-      description: descriptionOf(row, params),
+      description: descriptionOf(row, literal, params),
       submissionId: row.submission_id,
       taskId: row.task_id,
       withdrawalId: row.withdrawal_id,

@@ -28,8 +28,11 @@ export interface JournalEntriesTable {
   actor: string | null;
   /** The facts the description is made of, as JSON (LEDGER_TEXTS[kind] filled in on reading). */
   params: string | null;
-  /** The literal text of an entry recorded before descriptions were keys; null otherwise. */
-  description: string | null;
+  /**
+   * 1 for an entry recorded before descriptions were keys: its literal description (free text, which
+   * may quote a reason) stays sealed in its event, and queries read it there (literalDescriptions).
+   */
+  description_in_event: number;
   entry_id: string | null;
   submission_id: string | null;
   task_id: string | null;

@@ -1,5 +1,5 @@
 import { BALANCE_WARNING_NOTIFICATION, type MessageParams, type NotificationKey, balanceWarningNotificationId, notificationText } from '@kamai/contracts';
-import { PARAM_PATHS, erasedTextOf, scrubPaths } from '../erasure.ts';
+import { PARAM_PATHS, scrubPaths } from '../erasure.ts';
 import type { Projection } from '../projection.ts';
 import { userIdOf } from '../users/projection.ts';
 
@@ -7,24 +7,28 @@ import { userIdOf } from '../users/projection.ts';
 export const notificationsProjection: Projection = {
   name: 'notifications',
   // 2: an older notification's literal title and message (they may quote a reason) read as erased once its person is.
-  version: 2,
+  // 3: those literal texts are no longer kept here: read from their event when listed (event-texts.ts).
+  version: 3,
   tables: {
     notifications: {
-      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL, message_key TEXT,
+      columns: `id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT, message TEXT, message_key TEXT,
         params TEXT, type TEXT NOT NULL, is_read INTEGER NOT NULL, created_at TEXT NOT NULL, position INTEGER NOT NULL`,
       indexes: { user: 'user_id, position' },
     },
   },
   handles: ['NotificationSent', 'NotificationRead', 'AllNotificationsRead', 'NotificationDeleted', 'UserErased', 'BalanceWarningRaised'],
+  // A text's parameters; an older notification's literal title and message stay sealed in its event.
+  opens: ['NotificationSent:params.destination', 'NotificationSent:params.reason'],
   apply(rows, event) {
     switch (event.type) {
       case 'NotificationSent': {
-        const text = notificationText(event.data);
+        // An older notification's literal texts (null here) are its event's own: listNotifications reads them there.
+        const text = event.data.key ? notificationText(event.data) : null;
         rows.insert('notifications', {
           id: event.data.notificationId,
           user_id: userIdOf(event.streamId),
-          title: text.title,
-          message: text.message,
+          title: text?.title ?? null,
+          message: text?.message ?? null,
           message_key: event.data.key ?? null,
           params: event.data.params ? JSON.stringify(event.data.params) : null,
           type: event.data.kind,
@@ -67,12 +71,8 @@ export const notificationsProjection: Projection = {
         return;
       case 'UserErased': {
         // Parameters that name a person's details (a payout destination) read as erased, texts re-rendered.
-        const literal = { title: erasedTextOf('NotificationSent', 'title'), message: erasedTextOf('NotificationSent', 'message') };
+        // (An older notification's literal texts read as erased from its event: the person's key is gone.)
         for (const row of rows.all('notifications', { user_id: userIdOf(event.streamId) }, ['id', 'params', 'message_key'])) {
-          if (row.message_key === null && literal.title !== undefined && literal.message !== undefined) {
-            rows.update('notifications', { id: row.id }, { set: { title: literal.title, message: literal.message } });
-            continue;
-          }
           if (row.params === null || row.message_key === null) continue;
           const params = JSON.parse(row.params) as MessageParams;
           if (!PARAM_PATHS.some((path) => Object.hasOwn(params, path))) continue;

@@ -1,5 +1,6 @@
 import type { MessageParams, NotificationBody } from '@kamai/contracts';
 import type { ReadDbHandle } from '../db.ts';
+import { eventTexts } from '../event-texts.ts';
 import { hotReads } from '../hot-reads.ts';
 
 /** The user's notifications, newest first (GET /api/notifications). */
@@ -11,11 +12,16 @@ export async function listNotifications(db: ReadDbHandle, userId: string, limit 
     .orderBy('position', 'desc')
     .limit(limit)
     .execute();
+  const literal = await eventTexts(
+    db,
+    rows.filter((row) => row.title === null).map((row) => row.position),
+    ['title', 'message'],
+  );
   return rows.map((row) => ({
     id: row.id,
     userId: row.user_id,
-    title: row.title,
-    message: row.message,
+    title: row.title ?? literal.get(row.position)!.title,
+    message: row.message ?? literal.get(row.position)!.message,
     ...(row.message_key !== null && { key: row.message_key }),
     ...(row.params !== null && { params: JSON.parse(row.params) as MessageParams }),
     type: row.type,

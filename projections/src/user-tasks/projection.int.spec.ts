@@ -5,6 +5,7 @@ import type { KamaiEvent } from '@kamai/contracts';
 import type { RecordedEvent } from '@kamai/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ReadDbHandle, openReadDb, writeTransaction } from '../db.ts';
+import { readEventTextsFrom } from '../event-texts.ts';
 import { allProjections } from '../index.ts';
 import { rebuildReadModels } from '../rebuild.ts';
 import { applyEvents } from '../runner.ts';
@@ -46,6 +47,8 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
   let dir: string;
   let db: ReadDbHandle;
   let position = 0;
+  /** Every event given, for the queries that read older events' literal texts from them. */
+  let log: RecordedEvent[] = [];
 
   /** Applies events as the runner would, each on its stream, in order. */
   async function given(...events: [stream: string, event: KamaiEvent][]) {
@@ -53,6 +56,7 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
       position += 1;
       return { id: `e${position}`, streamId, revision: position, position, type: event.type, data: event.data, metadata: {}, recordedAt: t(0) } as RecordedEvent;
     });
+    log.push(...recorded);
     await writeTransaction(db, (trx) => applyEvents(trx, allProjections, recorded));
   }
 
@@ -60,6 +64,8 @@ describe('tasks, user_tasks and proof_submissions read models', () => {
     dir = mkdtempSync(join(tmpdir(), 'kamai-proj-'));
     db = await openReadDb(join(dir, 'read.sqlite'));
     position = 0;
+    log = [];
+    readEventTextsFrom(db, listAsEventSource(log));
     await given(
       ['user-u1', { type: 'UserRegistered', data: { userId: U, mobile: '9876543210', passwordHash: 'h', firstName: 'Asha', lastName: 'Rao', registeredAt: t(0) } }],
       [`task-${T}`, { type: 'TaskCreated', data: { taskId: T, ...task, createdBy: 'admin', createdAt: t(1) } }],

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { ReadDbHandle } from '../db.ts';
 import { hotReads } from '../hot-reads.ts';
 import { accounts } from '../journal/accounts.ts';
-import { descriptionOf, paramsOf } from '../journal/queries.ts';
+import { descriptionOf, literalDescriptions, paramsOf } from '../journal/queries.ts';
 import type { WalletsTable } from '../schema.ts';
 
 export function findWallet(db: ReadDbHandle, userId: string): Promise<Selectable<WalletsTable> | undefined> {
@@ -29,6 +29,7 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
     .orderBy('journal_entries.position', 'desc')
     .limit(limit)
     .execute();
+  const literal = await literalDescriptions(db, rows);
   return rows.map((row) => {
     const params = paramsOf(row);
     const direction = row.to_account === available ? 'credit' : 'debit';
@@ -39,7 +40,7 @@ export async function listTransactions(db: ReadDbHandle, userId: string, limit =
       direction,
       kind: row.kind,
       amount: formatPaise(row.amount_paise),
-      description: descriptionOf(row, params),
+      description: descriptionOf(row, literal, params),
       ...(params !== undefined && { params }),
       taskId: row.task_id,
       ...(row.withdrawal_id !== null && { withdrawalId: row.withdrawal_id }),

@@ -13,6 +13,7 @@ import {
   listUserTasks,
   listUserWithdrawals,
   openReadDb,
+  readEventTextsFrom,
   rebuildReadModels,
 } from '@kamai/projections';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
@@ -87,6 +88,7 @@ describe('a wave-one event store', () => {
   it('projects into today\'s read models with the literal texts it recorded', async () => {
     const store = await wave1Store();
     const db = await openReadDb(join(dir, `read-${Math.random().toString(36).slice(2)}.sqlite`));
+    readEventTextsFrom(db, store);
     try {
       const rebuilt = await rebuildReadModels(db, store, allProjections);
       expect(rebuilt.events).toBe(fixture.events.length);

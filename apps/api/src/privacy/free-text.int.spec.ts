@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ERASED, EVENT_METADATA_FIELDS, streams } from '@kamai/contracts';
-import { listPostings } from '@kamai/projections';
+import { listNotifications, listPostings, listTransactions } from '@kamai/projections';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjust } from '../finance/testing.ts';
@@ -115,6 +116,42 @@ describe('free text about a person', () => {
     // pages included): none of the reasons, nor the person's name, number, UPI ID or account number.
     const theirs = [...MARKERS, 'Zebulon', user.mobile, user.mobile.slice(-10), 'zebulon.ft@okaxis', bank.accountNumber];
     expect(markersIn(filesUnder(server.dataDir), theirs)).toEqual([]);
+  });
+
+  it("keeps an older event's literal texts (a notification's title and message, a ledger entry's description) in no read model: listed from the sealed event, read as erased after erasure", async () => {
+    const OLD = { title: 'Goodwill Zebulonnti', message: 'Zebulonntm was credited', description: 'Goodwill for Zebulonold', settled: 'Settled for Zebulonods' };
+    const user = await server.signUp({ firstName: 'Zebulon', lastName: 'Older' });
+    const at = new Date().toISOString();
+    // As the app wrote them before texts were keys and parameters.
+    await server.store.append(
+      streams.user(user.userId),
+      [
+        { id: randomUUID(), type: 'WalletCredited', data: { entryId: randomUUID(), amountPaise: 5000, kind: 'adjustment', description: OLD.description, creditedAt: at } },
+        { id: randomUUID(), type: 'NotificationSent', data: { notificationId: randomUUID(), title: OLD.title, message: OLD.message, kind: 'success', sentAt: at } },
+        { id: randomUUID(), type: 'WalletDebited', data: { entryId: randomUUID(), amountPaise: 5000, kind: 'adjustment', description: OLD.settled, debitedAt: at } },
+      ],
+      'any',
+    );
+    await expect.poll(async () => (await user.get<{ title: string; message: string }[]>('/api/notifications')).body.map((n) => [n.title, n.message])).toContainEqual([OLD.title, OLD.message]);
+    expect((await user.get<{ description: string }[]>('/api/transactions')).body.map((t) => t.description)).toEqual([OLD.settled, OLD.description]);
+    const statement = await finance.get<{ entries: { description: string }[] }>(`/api/admin/ledger/users/${user.userId}/statement`);
+    expect(statement.body.entries.map((e) => e.description)).toEqual([OLD.description, OLD.settled]);
+    expect((await listPostings(server.db)).filter((p) => p.userId === user.userId && p.description === OLD.settled)).toHaveLength(2);
+    const readModels = filesUnder(server.dataDir).filter((file) => file.endsWith('read.sqlite'));
+    expect(readModels).toHaveLength(1);
+    expect(markersIn(readModels, Object.values(OLD))).toEqual([]);
+
+    expect((await admin.put('/api/admin/settings', { deletionCoolingOffHours: 0 })).status).toBe(200);
+    const requested = await user.post('/api/profile/deletion-request', { password: user.password });
+    expect(requested.status).toBe(202);
+    const erased = await admin.post(`/api/admin/deletions/${requested.body.id}/erase`);
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    const notifications = await listNotifications(server.db, user.userId);
+    expect(notifications.filter((n) => n.key === undefined).map((n) => [n.title, n.message])).toEqual([[ERASED, ERASED]]);
+    expect((await listTransactions(server.db, user.userId)).map((t) => t.description)).toEqual([ERASED, ERASED]);
+    const after = await finance.get<{ entries: { description: string }[] }>(`/api/admin/ledger/users/${user.userId}/statement`);
+    expect(after.body.entries.map((e) => e.description)).toEqual([ERASED, ERASED]);
+    expect(markersIn(filesUnder(server.dataDir), Object.values(OLD))).toEqual([]);
   });
 
   it('leaves no metadata entry unclassified: every key the app wrote is in EVENT_METADATA_FIELDS', () => {

@@ -151,6 +151,12 @@ export class PersonalDataSealer {
     return { ...event, data, metadata };
   }
 
+  /** The paths the stored event's blob seals (its field names are plain), none without a blob. */
+  sealedPaths(event: RecordedEvent): readonly string[] {
+    const blob = event.metadata[SEALED_KEY];
+    return isSealedBlob(blob) ? blob.p : [];
+  }
+
   /**
    * The stored event with its sealed fields left shut: each reads NOT_OPENED, no key is looked up
    * and nothing is decrypted. For a rebuild whose read models read none of them (Projection.opens).

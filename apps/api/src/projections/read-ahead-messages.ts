@@ -9,7 +9,7 @@ export interface ReaderData {
   file: string;
   after: number;
   types: string[];
-  /** The types whose sealed personal fields the build reads: the others' are left shut (NOT_OPENED). */
+  /** The sealed fields the build reads (openedFields: types, `Type:path`s): blobs holding none are left shut (NOT_OPENED). */
   opened: string[];
   pageSize: number;
   ahead: number;

@@ -1,14 +1,14 @@
 /**
  * The reader thread of read-ahead.ts: once started (`ready`, then told where to begin), reads the
  * store's events after that position on a connection of its own, decodes those of the build's
- * types (opening the sealed fields of the types its read models `opens`, leaving the others' shut),
+ * types (opening the blobs holding a sealed field its read models `opens`, leaving the others shut),
  * and posts each page as one JSON text, keeping `ahead` pages in flight (one more each time the
  * build takes one).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 // The light module only: the thread's start-up is part of a build's time.
-import { decodePage } from '@kamai/projections/projection';
+import { decodePage, opensSealed } from '@kamai/projections/projection';
 import { type EventTuple, READ_ALL_SQL, TUPLE_POSITION, TUPLE_TYPE, toRecordedEvent } from '../event-store/sqlite-rows.ts';
 import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 import { describeError } from '../ts-thread.ts';
@@ -44,8 +44,13 @@ try {
         }
         position = rows.at(-1)![TUPLE_POSITION];
         credit -= 1;
-        // Rows of other types are counted, not parsed; sealed fields no projection of the build reads stay shut.
-        const recorded = rows.filter((row) => types.has(row[TUPLE_TYPE])).map((row) => (opened.has(row[TUPLE_TYPE]) ? sealer.open(toRecordedEvent(row)) : sealer.leaveSealed(toRecordedEvent(row))));
+        // Rows of other types are counted, not parsed; blobs holding no field a projection of the build reads stay shut.
+        const recorded = rows
+          .filter((row) => types.has(row[TUPLE_TYPE]))
+          .map((row) => {
+            const event = toRecordedEvent(row);
+            return opensSealed(opened, event.type, sealer.sealedPaths(event)) ? sealer.open(event) : sealer.leaveSealed(event);
+          });
         const events = decodePage(recorded, types);
         post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });
       }
