@@ -20,14 +20,18 @@ export function startTsThread(entry: string, parentURL: string, data: object): W
   const require = createRequire(import.meta.url);
   // The ESM build of tsx's API (resolve() picks the CommonJS one, which cannot load the ESM hooks).
   const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  // No inherited loader flags (the boot script registers tsx itself); others (--cpu-prof...) pass on.
+  return new Worker(BOOT, { eval: true, workerData: { ...data, tsxApi, entry, parentURL }, execArgv: threadExecArgv() });
+}
+
+/** This process's flags for a thread: no loader flags (a thread loads its own way); others (--cpu-prof...) pass on. */
+export function threadExecArgv(): string[] {
   const execArgv: string[] = [];
   for (let i = 0; i < process.execArgv.length; i++) {
     const flag = process.execArgv[i]!;
     if (/^--(import|require|loader|experimental-loader)$/.test(flag) || flag === '-r') i++;
     else if (!/^--(import|require|loader|experimental-loader)=/.test(flag)) execArgv.push(flag);
   }
-  return new Worker(BOOT, { eval: true, workerData: { ...data, tsxApi, entry, parentURL }, execArgv });
+  return execArgv;
 }
 
 /** An error as a thread reports it to its parent in a `failed` message: its stack when it has one. */
