@@ -140,3 +140,17 @@ describe('the indexes of a build', () => {
   });
 });
 
+
+describe("a build's swap", () => {
+  it('replaces a live table with rows (renamed aside, dropped after) and an empty one (dropped in the swap), leaving neither behind', async () => {
+    expect((await listActiveTasks(db)).length).toBe(3);
+    expect(await rowsOf(db, 'notifications')).toEqual([]);
+    await rebuildReadModels(db, listAsEventSource(events.slice(0, 20)), [tasksProjection, notificationsProjection], { batchSize: 5 });
+    expect(await listActiveTasks(db)).toHaveLength(20);
+    expect(await tablesLike(db, 'tasks')).toEqual(['tasks']);
+    expect(await tablesLike(db, 'notifications')).toEqual(['notifications']);
+    // The empty table's replacement takes rows as the live one did.
+    await writeTransaction(db, (trx) => sql`INSERT INTO notifications (id, user_id, type, is_read, created_at, position) VALUES ('n1', 'u1', 'info', 0, 't', 1)`.execute(trx));
+    expect(await rowsOf(db, 'notifications')).toHaveLength(1);
+  });
+});
