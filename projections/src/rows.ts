@@ -256,44 +256,34 @@ export class RowWriter implements Rows {
     if (index === undefined) return 'sql';
     const { columns, values } = pending;
     const start = index * columns.length;
-    const at = (column: string) => {
-      const i = columns.indexOf(column);
-      return i < 0 || !storedAsIs(shape.types.get(column), values[start + i]) ? -1 : start + i;
-    };
     for (const column in where) {
       const condition = where[column];
       if (condition === undefined) continue;
-      const i = at(column);
-      if (i < 0) return undefined;
-      const value = values[i];
+      const i = columns.indexOf(column);
+      if (i < 0 || !storedAsIs(shape.types.get(column), values[start + i])) return undefined;
+      const value = values[start + i];
       if (condition === null) {
         if (value !== null) return 0;
       } else if (typeof condition === 'object') {
         if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
       } else if (value !== condition) return 0;
     }
-    const set: Array<[number, Value]> = [];
-    if (changes.set) {
-      for (const column in changes.set) {
-        const value = changes.set[column];
-        if (value === undefined) continue;
-        const i = columns.indexOf(column);
-        if (i < 0) return undefined;
-        set.push([start + i, value as Value]);
-      }
+    // Checked whole before any change: a column the inserts left to its default, a number SQLite
+    // stores otherwise, or the key itself (`keys` would go stale) leave the update to SQLite.
+    for (const column in changes.set) {
+      if (changes.set[column] !== undefined && (column === shape.key || !columns.includes(column))) return undefined;
     }
-    if (changes.add) {
-      for (const column in changes.add) {
-        const amount = changes.add[column];
-        if (amount === undefined) continue;
-        const i = at(column);
-        if (i < 0 || typeof values[i] !== 'number') return undefined;
-        set.push([i, (values[i] as number) + (amount as number)]);
-      }
+    for (const column in changes.add) {
+      if (changes.add[column] === undefined) continue;
+      const i = columns.indexOf(column);
+      if (i < 0 || column === shape.key || typeof values[start + i] !== 'number' || !storedAsIs(shape.types.get(column), values[start + i])) return undefined;
     }
-    // A key changed in place would leave `keys` stale: SQLite's own update handles that (rare).
-    if (set.some(([i]) => i === start + columns.indexOf(shape.key))) return undefined;
-    for (const [i, value] of set) values[i] = value;
+    for (const column in changes.set) if (changes.set[column] !== undefined) values[start + columns.indexOf(column)] = changes.set[column] as Value;
+    for (const column in changes.add) {
+      if (changes.add[column] === undefined) continue;
+      const i = start + columns.indexOf(column);
+      values[i] = (values[i] as number) + (changes.add[column] as number);
+    }
     return 1;
   }
 
