@@ -80,6 +80,13 @@ function kindOf(condition: unknown): Kind {
   return typeof condition === 'object' && !Buffer.isBuffer(condition) && 'lt' in condition ? '<' : '=';
 }
 
+/** Whether a row's value in memory meets a WHERE term (null, `{ lt }` on a number, or equality), as SQLite would for values stored as they are. */
+function holdsInMemory(condition: unknown, value: unknown): boolean {
+  if (condition === null) return value === null;
+  if (typeof condition === 'object') return typeof value === 'number' && value < (condition as { lt: number }).lt;
+  return value === condition;
+}
+
 function isBound(value: unknown): value is Value {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || Buffer.isBuffer(value);
 }
@@ -262,11 +269,7 @@ export class RowWriter implements Rows {
       const i = columns.indexOf(column);
       if (i < 0 || !storedAsIs(shape.types.get(column), values[start + i])) return undefined;
       const value = values[start + i];
-      if (condition === null) {
-        if (value !== null) return 0;
-      } else if (typeof condition === 'object') {
-        if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
-      } else if (value !== condition) return 0;
+      if (!holdsInMemory(condition, value)) return 0;
     }
     // Checked whole before any change: a column the inserts left to its default, a number SQLite
     // stores otherwise, or the key itself (`keys` would go stale) leave the update to SQLite.
@@ -543,11 +546,7 @@ export class RowWriter implements Rows {
       const condition = where[column];
       if (condition === undefined) continue;
       const value = row[column];
-      if (condition === null) {
-        if (value !== null) return 0;
-      } else if (typeof condition === 'object') {
-        if (typeof value !== 'number' || !(value < (condition as { lt: number }).lt)) return 0;
-      } else if (value !== condition) return 0;
+      if (!holdsInMemory(condition, value)) return 0;
     }
     if (changes.add) for (const column in changes.add) if (changes.add[column] !== undefined && typeof row[column] !== 'number') return this.#fallBack(table);
     if (changes.set) for (const column in changes.set) if (changes.set[column] !== undefined) row[column] = changes.set[column];

@@ -4,6 +4,22 @@ import type { Rows, Upsert } from '../rows.ts';
 import { userIdOf } from '../users/projection.ts';
 import { type JournalTransaction, type KnownWithdrawal, PLATFORM_ENTRY, journalTransactionOf } from './accounts.ts';
 
+/** The events the journal posts or keeps what posting needs from. */
+const JOURNAL_TYPES: ProjectedEvent['type'][] = [
+  'WalletCredited',
+  'WalletDebited',
+  'WithdrawalRequested',
+  'WithdrawalRejected',
+  'WithdrawalPaid',
+  'UserErased',
+  'BankFundingRecorded',
+  'BankFundingApproved',
+  'BankFundingReversed',
+  'TaxDepositRecorded',
+  'BankFeeBooked',
+  'StatementDifferenceBooked',
+];
+
 /**
  * The double-entry journal: each money event of a user's stream becomes one transaction, money
  * moving from one account to another (see accounts.ts for the mapping), and the accounts' running
@@ -42,36 +58,11 @@ export const journalProjection: Projection = {
     },
   },
   retired: ['journal_postings'],
-  handles: [
-    'WalletCredited',
-    'WalletDebited',
-    'WithdrawalRequested',
-    'WithdrawalRejected',
-    'WithdrawalPaid',
-    'UserErased',
-    'BankFundingRecorded',
-    'BankFundingApproved',
-    'BankFundingReversed',
-    'TaxDepositRecorded',
-    'BankFeeBooked',
-    'StatementDifferenceBooked',
-  ],
+  handles: JOURNAL_TYPES,
   // A money event's parameters (a reason, a destination), not an older one's literal description: it stays sealed in its event.
   opens: [
-    'WalletCredited:params.destination',
-    'WalletCredited:params.reason',
-    'WalletDebited:params.destination',
-    'WalletDebited:params.reason',
-    'WithdrawalRequested',
-    'WithdrawalRejected',
-    'WithdrawalPaid',
-    'UserErased',
-    'BankFundingRecorded',
-    'BankFundingApproved',
-    'BankFundingReversed',
-    'TaxDepositRecorded',
-    'BankFeeBooked',
-    'StatementDifferenceBooked',
+    ...JOURNAL_TYPES.filter((type) => type !== 'WalletCredited' && type !== 'WalletDebited'),
+    ...(['WalletCredited', 'WalletDebited'] as const).flatMap((type) => [`${type}:params.destination`, `${type}:params.reason`] as const),
   ],
   apply(rows, event) {
     if (event.type === 'BankFundingRecorded' || event.type === 'BankFundingApproved' || event.type === 'BankFundingReversed' || event.type === 'TaxDepositRecorded' || event.type === 'BankFeeBooked' || event.type === 'StatementDifferenceBooked') {
