@@ -154,3 +154,32 @@ describe("a build's swap", () => {
     expect(await rowsOf(db, 'notifications')).toHaveLength(1);
   });
 });
+
+describe("the pauses between a build's chunks", () => {
+  // 20 pages of one event: a chunk each. The store's head stays where it is (nobody appends).
+  const some = events.slice(0, 20);
+  const store = { ...listAsEventSource(some), headPosition: async () => some.length };
+  const followedAt = (position: number) => writeTransaction(db, (trx) => trx.updateTable('checkpoints').set({ position }).where('name', '=', 'tasks').execute());
+
+  it('are not taken while no read model followed live is behind the head: a first build, every runner caught up', { timeout: 20_000 }, async () => {
+    // Were a pause taken, a minute each: the build would not end within the test's time.
+    const options = { batchSize: 1, chunkMs: 1, pauseMs: 60_000 };
+    // Every model at zero: none followed (a model at zero is built aside), as in a new read database.
+    await followedAt(0);
+    await rebuildReadModels(db, store, [tasksProjection], options);
+    expect(await listActiveTasks(db)).toHaveLength(20);
+    // tasks followed live and at the head, as its runner leaves it once it wrote every event.
+    await followedAt(some.length);
+    await rebuildReadModels(db, store, [tasksProjection], options);
+    expect(await listActiveTasks(db)).toHaveLength(20);
+  });
+
+  it('are taken while a read model followed live is behind the head (its runner has events to write)', async () => {
+    await followedAt(3);
+    const started = performance.now();
+    await rebuildReadModels(db, store, [tasksProjection], { batchSize: 1, chunkMs: 1, pauseMs: 300 });
+    // At least one pause: nothing else in a build of 20 events waits this long.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    expect(await listActiveTasks(db)).toHaveLength(20);
+  });
+});

@@ -18,7 +18,8 @@ const BUILD_CACHE_KB = 256 * 1024;
 
 /**
  * How long after the store last gained events a build keeps pausing between chunks: longer than a
- * live runner in another process takes to notice a commit and apply it.
+ * live runner in another process takes to notice a commit and apply it. At its start a build
+ * pauses only while a read model followed live is behind the store's head (its checkpoint).
  */
 const QUIET_AFTER_MS = 1000;
 
@@ -36,8 +37,10 @@ export interface BuildOptions {
   chunkMs?: number;
   /**
    * Pause between chunks, so other processes' writers get the lock. Taken while the store gains
-   * events and for QUIET_AFTER_MS after (the live runners write what the store gained); a store
-   * that has been quiet that long gives nobody anything to write, and chunks follow each other.
+   * events and for QUIET_AFTER_MS after (the live runners write what the store gained), and at the
+   * start while a read model followed live is behind the head; a store that has been quiet that
+   * long, or whose every event the runners have written, gives nobody anything to write, and chunks
+   * follow each other.
    */
   pauseMs?: number;
   signal?: AbortSignal;
@@ -357,7 +360,14 @@ export async function buildAside(
     // Without a head to watch, every chunk is followed by a pause.
     const headNow = () => store.headPosition?.() ?? Promise.resolve(undefined);
     let head = await headNow();
-    let gainedAt = performance.now();
+    // Pauses are for runners with events of the store to write. At the start, that is a read model
+    // followed live and behind the head: a checkpoint past zero (a model at zero is built aside,
+    // never followed: Runner.start). With none (a first build, a restore's, every runner caught up),
+    // chunks follow each other until the store gains events.
+    const followerBehind =
+      head === undefined ||
+      (await conn.selectFrom('checkpoints').select('name').where('position', '>', 0).where('position', '<', head).limit(1).executeTakeFirst()) !== undefined;
+    let gainedAt = followerBehind ? performance.now() : Number.NEGATIVE_INFINITY;
     for (;;) {
       if (pageDone() && !arrived) await coming.catch(() => {}); // its error is thrown in the chunk
       if (await chunk(chunkMs)) break;
