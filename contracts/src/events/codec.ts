@@ -203,11 +203,14 @@ export const EVENT_SCHEMA_VERSIONS: { readonly [T in keyof KamaiSchemas]: number
  */
 const literalNotification: Upcaster = (data) => {
   if (data.key !== undefined) return data;
+  // Already literal (two strings, neither a key nor parameters named): as it is, not copied. The
+  // contract check after the upcast makes the object decode returns; a rebuild decodes every one.
+  if (!Object.hasOwn(data, 'key') && !Object.hasOwn(data, 'params') && typeof data.title === 'string' && typeof data.message === 'string') return data;
   const { key: _none, params: _noParams, ...literal } = data;
   return { ...literal, title: String(data.title ?? ''), message: String(data.message ?? '') };
 };
 const literalDescription: Upcaster = (data) => {
-  if (data.params !== undefined || data.description === undefined) return data;
+  if (data.params !== undefined || data.description === undefined || typeof data.description === 'string') return data;
   return { ...data, description: String(data.description) };
 };
 
