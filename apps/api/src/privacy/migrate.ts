@@ -20,7 +20,7 @@ import { type KnownWithdrawal, accounts, changeOf, journalTransactionOf, toProje
 import type { Config } from '../config.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { verifyLedger } from '../finance/verify.ts';
-import { openPersonalData } from './personal-data.ts';
+import { openPersonalData } from './open.ts';
 import { sealEventStore } from './sealed-store.ts';
 
 export interface PrivacyMigration {

@@ -1,11 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import { streams } from '@kamai/contracts';
-import type { Config } from '../config.ts';
-import { readOrCreateSecretFile } from '../secret-file.ts';
 import { type KeyStore, SqliteKeyStore } from './key-store.ts';
 import { PostgresKeyStore } from './postgres-key-store.ts';
-import { PersonalDataSealer } from './sealing.ts';
+import { PersonalDataSealer, type UnreadableReport } from './sealing.ts';
 
 /** What the routes use of the personal-data keys (AppDeps.personalData). */
 export interface PersonalData {
@@ -50,28 +47,14 @@ function letters(digest: Buffer): string {
   return out;
 }
 
-type KeyConfig = Pick<Config, 'keyEncryptionKey' | 'keysFile' | 'dataDir'> & { eventStore?: Config['eventStore'] };
-
 /**
- * The key-encryption key: KEY_ENCRYPTION_KEY, or (development) a key created once in DATA_DIR,
- * about which the start-up log warns, since a copy of DATA_DIR then carries the key with the data.
+ * Opens the key store at a known location (threads, other processes); its sealer reports an event
+ * whose blob does not open to `report` (open.ts's openPersonalData: the alert).
  */
-function loadKeyEncryptionKey(config: KeyConfig, log: (line: string) => void = () => {}): Buffer {
-  if (config.keyEncryptionKey) return config.keyEncryptionKey;
-  const file = join(config.dataDir, 'kek.key');
-  const { secret, created } = readOrCreateSecretFile(file);
-  log(
-    `[privacy] the key-encryption key is ${file}${created ? ' (created now)' : ''}: in production set KEY_ENCRYPTION_KEY ` +
-      'from a secret store and delete the file, so a copy of DATA_DIR does not carry the key to its own personal data',
-  );
-  return secret;
-}
-
-/** Opens the key store at a known location (threads, other processes). */
-export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
+export function personalDataAt(location: KeyStoreLocation, report: UnreadableReport): OpenPersonalData {
   const kek = Buffer.from(location.kek);
   const keys: KeyStore = location.databaseUrl ? new PostgresKeyStore(location.databaseUrl, kek) : new SqliteKeyStore(location.keysFile, kek);
-  const sealer = new PersonalDataSealer(keys);
+  const sealer = new PersonalDataSealer(keys, report);
   let mobileKey: Buffer | null = null;
   let panKey: Buffer | null = null;
   return {
@@ -96,13 +79,4 @@ export function personalDataAt(location: KeyStoreLocation): OpenPersonalData {
       keys.close();
     },
   };
-}
-
-/**
- * Opens the key store of a configuration (DATA_DIR/keys.sqlite, or PostgreSQL's tables with
- * EVENT_STORE=postgres), creating it and the KEK file if needed.
- */
-export function openPersonalData(config: KeyConfig, log?: (line: string) => void): OpenPersonalData {
-  const databaseUrl = config.eventStore?.kind === 'postgres' ? config.eventStore.url : undefined;
-  return personalDataAt({ keysFile: config.keysFile, kek: loadKeyEncryptionKey(config, log), ...(databaseUrl !== undefined && { databaseUrl }) });
 }

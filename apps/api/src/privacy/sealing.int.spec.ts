@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from '../event-store/contract.ts';
 import { SqliteKeyStore } from './key-store.ts';
 import { openSealedSqliteStore } from './open.ts';
-import { PersonalDataSealer, SEALED_KEY } from './sealing.ts';
+import { PersonalDataSealer, SEALED_KEY, type UnreadableEvent } from './sealing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kamai-sealing-'));
 let files = 0;
@@ -28,6 +28,8 @@ const sha = (char: string) => char.repeat(64);
 describe('sealing personal fields', () => {
   let keys: SqliteKeyStore;
   let sealer: PersonalDataSealer;
+  /** What the sealers reported unreadable (the process's alert, unreadable-alert.ts, in the app). */
+  let reports: UnreadableEvent[];
   const userId = randomUUID();
   const stream = `user-${userId}`;
   const registered: NewEvent = {
@@ -56,7 +58,8 @@ describe('sealing personal fields', () => {
 
   beforeEach(() => {
     keys = new SqliteKeyStore(join(dir, `keys-${++files}.sqlite`), randomBytes(32));
-    sealer = new PersonalDataSealer(keys);
+    reports = [];
+    sealer = new PersonalDataSealer(keys, (event) => reports.push(event));
   });
   afterEach(() => keys.close());
 
@@ -106,13 +109,29 @@ describe('sealing personal fields', () => {
     // Not looked up: a sealer whose key store has no key for the person would read it as erased.
     const keyless = new SqliteKeyStore(join(dir, `keys-${++files}.sqlite`), randomBytes(32));
     try {
-      expect(new PersonalDataSealer(keyless).leaveSealed(stored[0]!).data).toEqual(user!.data);
-      expect(new PersonalDataSealer(keyless).open(stored[0]!).data).toMatchObject({ mobile: ERASED });
+      expect(new PersonalDataSealer(keyless, (event) => reports.push(event)).leaveSealed(stored[0]!).data).toEqual(user!.data);
+      expect(new PersonalDataSealer(keyless, (event) => reports.push(event)).open(stored[0]!).data).toMatchObject({ mobile: ERASED });
     } finally {
       keyless.close();
     }
     const plain = recorded(stream, registered);
     expect(sealer.leaveSealed(plain)).toBe(plain);
+  });
+
+  it('opens, or leaves shut, an event its caller owns in place: as JSON, what the copying reads give; the stored event untouched by those', () => {
+    const stored = [registered, upi, kyc, appeal].map((event) => recorded(stream, sealer.seal(stream, event)));
+    const asStored = JSON.stringify(stored);
+    const fresh = () => JSON.parse(asStored) as RecordedEvent[];
+    for (const read of ['open', 'leaveSealed'] as const) {
+      const copied = stored.map((event) => sealer[read](event));
+      const owned = fresh();
+      const inPlace = owned.map((event) => sealer[read](event, true));
+      // The very objects given, changed (a nested path copies its branch, as the copying read does).
+      inPlace.forEach((event, i) => expect(event).toBe(owned[i]));
+      // The blob's entry is left undefined, which JSON (how a build's reader thread posts its pages) leaves out.
+      expect(JSON.parse(JSON.stringify(inPlace))).toEqual(copied);
+      expect(JSON.stringify(stored)).toBe(asStored);
+    }
   });
 
   it('reads a tampered blob, or one moved onto another event, as unreadable (not erased), never failing', () => {
@@ -126,10 +145,13 @@ describe('sealing personal fields', () => {
     expect(sealer.open(moved).data).toMatchObject({ mobile: UNREADABLE });
     expect(sealer.verdict(moved)).toBe('unreadable');
     expect(sealer.verdict(sealed)).toBe('open');
+    // Each opening reported (the alert counts each event once); a verdict reports nothing.
+    expect(reports.map((event) => event.id)).toEqual([tampered.id, moved.id]);
     // With the key gone the same event is an erasure: no key is not tampering.
     keys.erase(userId);
     expect(sealer.open(tampered).data).toMatchObject({ mobile: ERASED, firstName: ERASED });
     expect(sealer.verdict(sealed)).toBe('erased');
+    expect(reports).toHaveLength(2);
   });
 
   it('refuses a personal event with no data subject, and a writer’s own blob', () => {

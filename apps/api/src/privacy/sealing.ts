@@ -8,13 +8,12 @@
  * The blob is bound (GCM associated data) to the event id, its type, the subject and the sealed
  * paths, so a blob copied onto another event does not open. A blob that does not open while its
  * subject's key is there (tampered bytes) is not an erasure: its fields read as UNREADABLE, the event
- * is counted (`kamai_sealed_unreadable_total`) and logged as an alert, and verify-ledger lists it. It
- * never throws: one bad event must not stop every reader.
+ * is reported (the sealer's UnreadableReport: unreadable-alert.ts counts it in
+ * `kamai_sealed_unreadable_total` and logs it as an alert), and verify-ledger lists it. It never
+ * throws: one bad event must not stop every reader.
  */
 import { PERSONAL_FIELDS, type PersonalFields, erasedValue, notOpenedValue, streams, unreadableValue, valueAtPath as valueAt, withValueAtPath as withValueAt } from '@kamai/contracts';
 import type { EventMetadata, Json, NewEvent, RecordedEvent } from '@kamai/domain';
-import { logger } from '../observability/logger.ts';
-import { sealedUnreadable } from '../observability/metrics.ts';
 import type { KeyStore } from './key-store.ts';
 import { gcmOpen, gcmSeal } from './aead.ts';
 
@@ -77,27 +76,58 @@ const NO_KEY = Symbol('no key');
 /** The key is there and the blob does not open: the stored bytes were changed. */
 const UNREADABLE_BLOB = Symbol('unreadable');
 
-/** Events already reported by this process: a tampered event is read again by every fold and rebuild. */
-const reported = new Set<string>();
-const REPORTED_MAX = 10_000;
+/** Where a blob was found that does not open: the event's place and type, never its data. */
+export type UnreadableEvent = Pick<RecordedEvent, 'id' | 'streamId' | 'position' | 'revision' | 'type'>;
 
-/** Counts and logs (once per event per process) a sealed blob that does not open: an alert, never personal data. */
-function reportUnreadable(event: RecordedEvent): void {
-  if (reported.has(event.id)) return;
-  if (reported.size >= REPORTED_MAX) reported.clear();
-  reported.add(event.id);
-  sealedUnreadable.inc();
-  logger.error(
-    { alert: 'sealed_unreadable', streamId: event.streamId, position: event.position, revision: event.revision, eventId: event.id, type: event.type },
-    "privacy: an event's sealed personal data does not open although its subject's key exists: the stored bytes were changed (run verify-ledger)",
-  );
+/**
+ * What a sealer does with an event whose blob does not open although its subject's key exists:
+ * alertUnreadable (unreadable-alert.ts) in the process that serves /metrics; a thread hands the
+ * event to that process instead (read-ahead-thread.ts, thread-entry.ts), and loads no logger.
+ */
+export type UnreadableReport = (event: UnreadableEvent) => void;
+
+/** An UnreadableEvent of `event`, without the rest (a thread posts it). */
+export function unreadableEvent({ id, streamId, position, revision, type }: UnreadableEvent): UnreadableEvent {
+  return { id, streamId, position, revision, type };
+}
+
+/** The event without its blob in the metadata: a copy, or (owned) the event itself, its blob's entry undefined. */
+function withoutBlob<E extends RecordedEvent>(event: E, owned: boolean): E {
+  if (owned) {
+    (event.metadata as Record<string, Json | undefined>)[SEALED_KEY] = undefined;
+    return event;
+  }
+  const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
+  return { ...event, metadata };
+}
+
+/**
+ * The event with each of `paths` set to `valueOf(path)` and no blob: one copy of the payload takes
+ * every top-level field (a rebuild reads every sealed event); a nested path copies its branch, as
+ * withValueAt (contracts' withValueAtPath) does. Owned: the payload itself, no copy.
+ */
+function withFields<E extends RecordedEvent>(event: E, paths: readonly string[], valueOf: (path: string) => Json, owned: boolean): E {
+  let data = (owned ? event.data : { ...(event.data as JsonObject) }) as JsonObject;
+  for (const path of paths) {
+    const value = valueOf(path);
+    if (path.includes('.')) data = withValueAt(data, path, value);
+    else data[path] = value;
+  }
+  if (owned) {
+    withoutBlob(event, true).data = data;
+    return event;
+  }
+  const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
+  return { ...event, data, metadata };
 }
 
 export class PersonalDataSealer {
   readonly keys: KeyStore;
+  readonly report: UnreadableReport;
 
-  constructor(keys: KeyStore) {
+  constructor(keys: KeyStore, report: UnreadableReport) {
     this.keys = keys;
+    this.report = report;
   }
 
   /** The event as it is to be stored: its personal fields sealed under their subject's key. */
@@ -129,26 +159,23 @@ export class PersonalDataSealer {
     return { ...event, data, metadata: { ...event.metadata, [SEALED_KEY]: blob as unknown as Json } };
   }
 
-  /** The stored event as its writer meant it: personal fields back in place, or erased placeholders. */
-  open<E extends RecordedEvent>(event: E): E {
+  /**
+   * The stored event as its writer meant it: personal fields back in place, or erased placeholders.
+   * `owned`: the caller holds the only reference to the event and its data and metadata (fresh from
+   * the store's JSON, as a build's reader thread reads them): they are changed in place rather than
+   * copied, and the blob's metadata entry is set undefined, which JSON leaves out (a delete made the
+   * metadata slower to write as JSON). As JSON, the same event either way.
+   */
+  open<E extends RecordedEvent>(event: E, owned = false): E {
     const blob = event.metadata[SEALED_KEY];
     // An event without a blob was written before sealing (or holds no personal field): as stored.
     if (blob === undefined || !isObject(event.data)) return event;
-    const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
-    if (!isSealedBlob(blob)) return { ...event, metadata };
+    if (!isSealedBlob(blob)) return withoutBlob(event, owned);
     const plain = this.#decrypt(event, blob);
-    if (plain === UNREADABLE_BLOB) reportUnreadable(event);
+    if (plain === UNREADABLE_BLOB) this.report(event);
     const missing = plain === UNREADABLE_BLOB ? unreadableValue : erasedValue;
-    // One copy of the payload takes every top-level field back (a rebuild opens every sealed event);
-    // a nested path copies its branch, as withValueAt (contracts' withValueAtPath) does.
-    let data: JsonObject = { ...event.data };
-    for (const path of blob.p) {
-      // A field sealed as null (an appeal without a new image) opens as null: only an absent one is missing.
-      const value = typeof plain === 'object' && Object.hasOwn(plain, path) ? (plain[path] ?? null) : missing(path);
-      if (path.includes('.')) data = withValueAt(data, path, value);
-      else data[path] = value;
-    }
-    return { ...event, data, metadata };
+    // A field sealed as null (an appeal without a new image) opens as null: only an absent one is missing.
+    return withFields(event, blob.p, (path) => (typeof plain === 'object' && Object.hasOwn(plain, path) ? (plain[path] ?? null) : missing(path)), owned);
   }
 
   /** The paths the stored event's blob seals (its field names are plain), none without a blob. */
@@ -160,18 +187,13 @@ export class PersonalDataSealer {
   /**
    * The stored event with its sealed fields left shut: each reads NOT_OPENED, no key is looked up
    * and nothing is decrypted. For a rebuild whose read models read none of them (Projection.opens).
+   * `owned` as in open.
    */
-  leaveSealed<E extends RecordedEvent>(event: E): E {
+  leaveSealed<E extends RecordedEvent>(event: E, owned = false): E {
     const blob = event.metadata[SEALED_KEY];
     if (blob === undefined || !isObject(event.data)) return event;
-    const { [SEALED_KEY]: _sealed, ...metadata } = event.metadata;
-    if (!isSealedBlob(blob)) return { ...event, metadata };
-    let data: JsonObject = { ...event.data };
-    for (const path of blob.p) {
-      if (path.includes('.')) data = withValueAt(data, path, notOpenedValue(path));
-      else data[path] = notOpenedValue(path);
-    }
-    return { ...event, data, metadata };
+    if (!isSealedBlob(blob)) return withoutBlob(event, owned);
+    return withFields(event, blob.p, notOpenedValue, owned);
   }
 
   /**

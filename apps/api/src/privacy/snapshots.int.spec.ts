@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openSealedSqliteStore } from './open.ts';
 import { type SealedEventStore, sealEventStore } from './sealed-store.ts';
-import { openPersonalData } from './personal-data.ts';
+import { openPersonalData } from './open.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kamai-snapshots-'));

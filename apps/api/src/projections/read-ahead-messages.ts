@@ -3,6 +3,7 @@
  * own so the thread imports these types without reaching read-ahead.ts, which loads the read models.
  */
 import type { KeyStoreLocation } from '../privacy/personal-data.ts';
+import type { UnreadableEvent } from '../privacy/sealing.ts';
 
 /** What the reader thread is given (read-ahead-thread.ts reads it as workerData). */
 export interface ReaderData {
@@ -22,7 +23,9 @@ export type FromReader =
   | { kind: 'ready' }
   | { kind: 'page'; text: string; position: number; read: number }
   | { kind: 'end' }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** A sealed blob that does not open: reported by the store's sealer in the build's thread (the thread loads no logger). */
+  | { kind: 'unreadable'; event: UnreadableEvent };
 
 /** Messages to the reader thread: where to begin (once, after `ready`), and a page was taken, read one more. */
 export type ToReader = { kind: 'start'; after: number } | { kind: 'more' };

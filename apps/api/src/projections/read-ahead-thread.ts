@@ -13,6 +13,7 @@ import { type EventTuple, READ_ALL_SQL, TUPLE_POSITION, TUPLE_TYPE, toRecordedEv
 import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 import { describeError } from '../ts-thread.ts';
 import { personalDataAt } from '../privacy/personal-data.ts';
+import { unreadableEvent } from '../privacy/sealing.ts';
 
 const port = parentPort;
 if (!port) throw new Error('read-ahead-thread.ts runs only as a worker thread');
@@ -20,7 +21,7 @@ const data = workerData as ReaderData;
 const post = (message: FromReader) => port.postMessage(message);
 
 try {
-  const personal = personalDataAt(data.keys);
+  const personal = personalDataAt(data.keys, (event) => post({ kind: 'unreadable', event: unreadableEvent(event) }));
   const db = new Database(data.file, { fileMustExist: true });
   db.pragma('query_only = ON');
   const read = db.prepare<[number, number], EventTuple>(READ_ALL_SQL).raw(true);
@@ -49,7 +50,8 @@ try {
           .filter((row) => types.has(row[TUPLE_TYPE]))
           .map((row) => {
             const event = toRecordedEvent(row);
-            return opensSealed(opened, event.type, sealer.sealedPaths(event)) ? sealer.open(event) : sealer.leaveSealed(event);
+            // The event is this thread's own (fresh from JSON, and posted as JSON): changed in place, not copied.
+            return opensSealed(opened, event.type, sealer.sealedPaths(event)) ? sealer.open(event, true) : sealer.leaveSealed(event, true);
           });
         const events = decodePage(recorded, types);
         post({ kind: 'page', text: JSON.stringify(events), position, read: rows.length });

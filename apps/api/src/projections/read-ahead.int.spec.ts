@@ -6,8 +6,12 @@ import { type ReadDbHandle, allProjections, openReadDb, rebuildReadModels } from
 import { rowsOf } from '@kamai/projections/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { openSealedSqliteStore } from '../privacy/open.ts';
-import type { SealedEventStore } from '../privacy/sealed-store.ts';
+import { personalDataAt } from '../privacy/personal-data.ts';
+import { type SealedEventStore, sealEventStore } from '../privacy/sealed-store.ts';
+import type { UnreadableEvent } from '../privacy/sealing.ts';
 import { seedDemoData } from '../seed.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 
@@ -106,5 +110,31 @@ describe('a rebuild reading on a thread of its own (read-ahead)', () => {
     ).rejects.toThrow(/WalletCredited|amountPaise/);
     expect(await everyRow(db)).toEqual(before);
     expect((await tablesOf(db)).filter((t) => t.includes('__'))).toEqual([]);
+  });
+
+  it('hands a blob that does not open, read on its thread, to the sealer of the build’s store (the process’s alert)', async () => {
+    await moreHistory(3);
+    // The registration's blob, one letter of its ciphertext changed on disk.
+    const file = join(dir, 'events.sqlite');
+    const raw = new Database(file);
+    const tampered = raw
+      .prepare<[], { position: number; event_id: string; stream_id: string; revision: number; metadata: string }>(
+        "SELECT position, event_id, stream_id, revision, metadata FROM events WHERE type = 'UserRegistered' ORDER BY position DESC LIMIT 1",
+      )
+      .get()!;
+    const changed = tampered.metadata.replace(/"c":"(.)/, (_, first: string) => `"c":"${first === 'A' ? 'B' : 'A'}`);
+    expect(changed).not.toBe(tampered.metadata);
+    raw.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(changed, tampered.position);
+    raw.close();
+
+    const reports: UnreadableEvent[] = [];
+    const reading = sealEventStore(openSqliteEventStore(file), personalDataAt(store.personal.location, (event) => reports.push(event)), { closesKeys: true });
+    try {
+      const models = allProjections.filter((p) => p.name === 'users');
+      await rebuildReadModels(await readDb('read.sqlite'), reading, models, { readAhead: sqliteReadAhead(reading, { threadFromEvents: 0, readHereWhileStarting: false }) });
+      expect(reports).toEqual([{ id: tampered.event_id, streamId: tampered.stream_id, position: tampered.position, revision: tampered.revision, type: 'UserRegistered' }]);
+    } finally {
+      await reading.close();
+    }
   });
 });

@@ -8,6 +8,7 @@
 import { type EventStore, capability } from '@kamai/domain';
 import { type EventPage, type EventPages, type ProjectedEvent, type ReadAhead, readPages } from '@kamai/projections';
 import { SealedEventStore } from '../privacy/sealed-store.ts';
+import type { UnreadableReport } from '../privacy/sealing.ts';
 import { startBundledThread } from '../thread-bundle.ts';
 import type { FromReader, ReaderData, ToReader } from './read-ahead-messages.ts';
 
@@ -21,8 +22,8 @@ const THREAD_FROM_EVENTS = 100_000;
 /** Pages the thread reads ahead of the build: enough to keep both busy, few enough to bound memory. */
 const PAGES_AHEAD = 3;
 
-/** What the reader thread sends after it is ready. */
-type Arrival = Exclude<FromReader, { kind: 'ready' }>;
+/** What the reader thread sends after it is ready, of its pages. */
+type Arrival = Exclude<FromReader, { kind: 'ready' } | { kind: 'unreadable' }>;
 
 /**
  * Where builds read their events: a reader thread when there are at least `threadFromEvents` to
@@ -42,6 +43,7 @@ export function sqliteReadAhead(store: SealedEventStore, options: { threadFromEv
       ? readerThread(
           { file: embedded.file, after, types: [...types], opened: [...opened], pageSize, ahead: PAGES_AHEAD, keys },
           meanwhile ? onThisThread(after, types, pageSize, opened) : null,
+          store.personal.sealer.report,
         )
       : onThisThread(after, types, pageSize, opened);
 }
@@ -57,7 +59,7 @@ export function readAheadFor(store: EventStore): ReadAhead | undefined {
  * meanwhile the pages are read by `here`, when given, and the thread is told to begin after the
  * last of them once it is ready.
  */
-function readerThread(data: ReaderData, here: EventPages | null): EventPages {
+function readerThread(data: ReaderData, here: EventPages | null, report: UnreadableReport): EventPages {
   const worker = startBundledThread('./read-ahead-thread.ts', import.meta.url, data);
   const arrived: Arrival[] = [];
   let waiting: ((message: Arrival) => void) | null = null;
@@ -72,6 +74,7 @@ function readerThread(data: ReaderData, here: EventPages | null): EventPages {
   };
   worker.on('message', (message: FromReader) => {
     if (message.kind === 'ready') ready = true;
+    else if (message.kind === 'unreadable') report(message.event);
     else if (waiting) waiting(message);
     else arrived.push(message);
   });

@@ -8,6 +8,7 @@ import { ProjectionRunner, WAL_AUTOCHECKPOINT_PAGES, allProjections, openReadDb,
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { type KeyStoreLocation, personalDataAt } from '../privacy/personal-data.ts';
 import { sealEventStore } from '../privacy/sealed-store.ts';
+import { unreadableEvent } from '../privacy/sealing.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { describeError } from '../ts-thread.ts';
@@ -43,7 +44,8 @@ try {
   // checked for other processes' commits less often than a follower without that would.
   const store = sealEventStore(
     openSqliteEventStore(data.eventStoreFile, { walAutocheckpointPages: WAL_AUTOCHECKPOINT_PAGES, changeCheckMs: OTHERS_CHECK_MS }),
-    personalDataAt(keys),
+    // The serving thread raises the alert: this thread's metrics are never read.
+    personalDataAt(keys, (event) => post({ kind: 'unreadable', event: unreadableEvent(event) })),
     { closesKeys: true },
   );
   const db = await openReadDb(data.readDbFile);

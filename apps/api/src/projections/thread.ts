@@ -2,6 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import { type ReadModelStatus, type ReadModels, Waiters } from '@kamai/projections';
 import { describeError } from '../ts-thread.ts';
 import type { KeyStoreLocation } from '../privacy/personal-data.ts';
+import type { UnreadableEvent } from '../privacy/sealing.ts';
+import { alertUnreadable } from '../privacy/unreadable-alert.ts';
 import { type ThreadData, spawnProjectionThread, takeSpawnedThread } from './thread-spawn.ts';
 
 export type { ThreadData } from './thread-spawn.ts';
@@ -28,6 +30,8 @@ export type FromThread =
   | { kind: 'started'; position: number }
   | { kind: 'position'; position: number }
   | { kind: 'log'; line: string }
+  /** A sealed blob that does not open, read on the thread: the serving thread raises the alert. */
+  | { kind: 'unreadable'; event: UnreadableEvent }
   | { kind: 'failed'; message: string }
   | { kind: 'status'; id: number; status: ReadModelStatus[] }
   | { kind: 'stopped'; position: number };
@@ -77,6 +81,9 @@ export class ProjectionThread implements ReadModels {
             break;
           case 'log':
             this.log(message.line);
+            break;
+          case 'unreadable':
+            alertUnreadable(message.event);
             break;
           case 'failed':
             this.fail(new Error(message.message));
