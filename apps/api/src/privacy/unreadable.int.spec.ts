@@ -99,4 +99,36 @@ describe('a sealed blob changed on disk (issue 34, item 5)', () => {
     expect(verified.stdout).toContain(`unreadable: UserRegistered event in stream ${streams.user(userId)} at position ${position}`);
     expect(verified.stdout).toContain('TAMPERED: unreadable');
   });
+
+  it('read by the projection thread (a build of the read models): counted in the serving thread’s /metrics and logged', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kamai-unreadable-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'events.sqlite');
+    let api = await startApiProcess(dataDir);
+    const registered = await new TestClient(api.url).post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Tamsinqx', lastName: 'Orlovvek', consent: true });
+    expect(registered.status).toBe(201);
+    const userId = (registered.body as { id: string }).id;
+    await api.stop();
+
+    const position = registrationPosition(file, userId);
+    const sealed = ciphertextAt(file, position);
+    editAndRechain(file, position, `"c":"${sealed}"`, `"c":"${sealed.slice(0, 10)}${sealed[10] === 'A' ? 'B' : 'A'}${sealed.slice(11)}"`, 'metadata');
+    relinkLog(file);
+    // No read models: the projection thread builds them all from the log, and so opens the registration.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `read.sqlite${suffix}`), { force: true });
+
+    api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
+    try {
+      // No request reads the person: what is counted was read on the projection thread.
+      await expect.poll(async () => (await (await fetch(`${api.url}/metrics`)).text()).match(/^kamai_sealed_unreadable_total (\d+)$/m)?.[1]).toBe('1');
+      await expect.poll(() => api.output().includes('"alert":"sealed_unreadable"')).toBe(true);
+      const alert = api
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"alert":"sealed_unreadable"'));
+      expect(JSON.parse(alert!)).toMatchObject({ streamId: streams.user(userId), position, type: 'UserRegistered' });
+    } finally {
+      await api.stop();
+    }
+  });
 });
