@@ -6,6 +6,7 @@ import { ERASED, ERASED_SHA256, NOT_OPENED, NOT_OPENED_SHA256, UNREADABLE, event
 import type { Json, NewEvent, RecordedEvent } from '@kamai/domain';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from '../event-store/contract.ts';
+import { changeLetter } from '../testing/tamper.ts';
 import { SqliteKeyStore } from './key-store.ts';
 import { openSealedSqliteStore } from './open.ts';
 import { PersonalDataSealer, SEALED_KEY, type UnreadableEvent } from './sealing.ts';
@@ -137,7 +138,7 @@ describe('sealing personal fields', () => {
   it('reads a tampered blob, or one moved onto another event, as unreadable (not erased), never failing', () => {
     const sealed = recorded(stream, sealer.seal(stream, registered));
     const blob = sealed.metadata[SEALED_KEY] as { c: string };
-    const flipped = `${blob.c.slice(0, 5)}${blob.c[5] === 'A' ? 'B' : 'A'}${blob.c.slice(6)}`;
+    const flipped = changeLetter(blob.c, 5);
     const tampered = { ...sealed, metadata: { ...sealed.metadata, [SEALED_KEY]: { ...blob, c: flipped } } };
     expect(sealer.open(tampered).data).toMatchObject({ mobile: UNREADABLE, firstName: UNREADABLE });
     expect(sealer.verdict(tampered)).toBe('unreadable');

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from '../testing/process.ts';
 import { TestClient, freshMobile } from '../testing/server.ts';
-import { editAndRechain, relinkLog } from '../testing/tamper.ts';
+import { changeLetter, editAndRechain, relinkLog } from '../testing/tamper.ts';
 import { openSealedSqliteStore } from './open.ts';
 
 const run = promisify(execFile);
@@ -44,26 +44,39 @@ function registrationPosition(file: string, userId: string): number {
   }
 }
 
+/** A person registered through an API process on `dataDir`, which then stops: their id and credentials. */
+async function registerAndStop(dataDir: string): Promise<{ userId: string; mobile: string; password: string }> {
+  const mobile = freshMobile();
+  const password = 'secret123';
+  const api = await startApiProcess(dataDir);
+  try {
+    const registered = await new TestClient(api.url).post('/api/auth/register', { mobile, password, firstName: 'Tamsinqx', lastName: 'Orlovvek', consent: true });
+    expect(registered.status).toBe(201);
+    return { userId: (registered.body as { id: string }).id, mobile, password };
+  } finally {
+    await api.stop();
+  }
+}
+
+/**
+ * The person's sealed name and number, one byte of the blob changed; the chains recomputed as
+ * chain.ts says (no signing key here). The registration's position.
+ */
+function tamperRegistration(file: string, userId: string): number {
+  const position = registrationPosition(file, userId);
+  const sealed = ciphertextAt(file, position);
+  editAndRechain(file, position, `"c":"${sealed}"`, `"c":"${changeLetter(sealed, 10)}"`, 'metadata');
+  relinkLog(file);
+  return position;
+}
+
 describe('a sealed blob changed on disk (issue 34, item 5)', () => {
   it('reads as unreadable, not erased: counted in /metrics, logged as an alert and listed by verify-ledger', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kamai-unreadable-'));
     dirs.push(dataDir);
     const file = join(dataDir, 'events.sqlite');
-    const mobile = freshMobile();
-    const password = 'secret123';
-    let api = await startApiProcess(dataDir);
-    const client = new TestClient(api.url);
-    const registered = await client.post('/api/auth/register', { mobile, password, firstName: 'Tamsinqx', lastName: 'Orlovvek', consent: true });
-    expect(registered.status).toBe(201);
-    const userId = (registered.body as { id: string }).id;
-    await api.stop();
-
-    // The person's sealed name and number, one byte changed; the chains recomputed as chain.ts says (no signing key here).
-    const position = registrationPosition(file, userId);
-    const sealed = ciphertextAt(file, position);
-    const at = 10;
-    editAndRechain(file, position, `"c":"${sealed}"`, `"c":"${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}"`, 'metadata');
-    relinkLog(file);
+    const { userId, mobile, password } = await registerAndStop(dataDir);
+    const position = tamperRegistration(file, userId);
 
     // Readers keep working, and read the fields as unreadable: never as erased.
     const store = openSealedSqliteStore(file);
@@ -74,7 +87,7 @@ describe('a sealed blob changed on disk (issue 34, item 5)', () => {
       await store.close();
     }
 
-    api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
+    const api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
     try {
       const user = new TestClient(api.url);
       // Signing in reads the read model (written before the change); the deletion request decides on the user's stream.
@@ -104,20 +117,12 @@ describe('a sealed blob changed on disk (issue 34, item 5)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kamai-unreadable-'));
     dirs.push(dataDir);
     const file = join(dataDir, 'events.sqlite');
-    let api = await startApiProcess(dataDir);
-    const registered = await new TestClient(api.url).post('/api/auth/register', { mobile: freshMobile(), password: 'secret123', firstName: 'Tamsinqx', lastName: 'Orlovvek', consent: true });
-    expect(registered.status).toBe(201);
-    const userId = (registered.body as { id: string }).id;
-    await api.stop();
-
-    const position = registrationPosition(file, userId);
-    const sealed = ciphertextAt(file, position);
-    editAndRechain(file, position, `"c":"${sealed}"`, `"c":"${sealed.slice(0, 10)}${sealed[10] === 'A' ? 'B' : 'A'}${sealed.slice(11)}"`, 'metadata');
-    relinkLog(file);
+    const { userId } = await registerAndStop(dataDir);
+    const position = tamperRegistration(file, userId);
     // No read models: the projection thread builds them all from the log, and so opens the registration.
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `read.sqlite${suffix}`), { force: true });
 
-    api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
+    const api = await startApiProcess(dataDir, { LOG_LEVEL: 'error' });
     try {
       // No request reads the person: what is counted was read on the projection thread.
       await expect.poll(async () => (await (await fetch(`${api.url}/metrics`)).text()).match(/^kamai_sealed_unreadable_total (\d+)$/m)?.[1]).toBe('1');

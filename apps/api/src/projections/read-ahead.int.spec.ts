@@ -13,6 +13,7 @@ import { personalDataAt } from '../privacy/personal-data.ts';
 import { type SealedEventStore, sealEventStore } from '../privacy/sealed-store.ts';
 import type { UnreadableEvent } from '../privacy/sealing.ts';
 import { seedDemoData } from '../seed.ts';
+import { changeLetter } from '../testing/tamper.ts';
 import { sqliteReadAhead } from './read-ahead.ts';
 
 let dir: string;
@@ -122,7 +123,8 @@ describe('a rebuild reading on a thread of its own (read-ahead)', () => {
         "SELECT position, event_id, stream_id, revision, metadata FROM events WHERE type = 'UserRegistered' ORDER BY position DESC LIMIT 1",
       )
       .get()!;
-    const changed = tampered.metadata.replace(/"c":"(.)/, (_, first: string) => `"c":"${first === 'A' ? 'B' : 'A'}`);
+    const sealed = (JSON.parse(tampered.metadata) as { personal: { c: string } }).personal.c;
+    const changed = tampered.metadata.replace(`"c":"${sealed}"`, `"c":"${changeLetter(sealed, 0)}"`);
     expect(changed).not.toBe(tampered.metadata);
     raw.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(changed, tampered.position);
     raw.close();

@@ -46,6 +46,11 @@ function rechain(db: Database.Database, streamId: string): void {
   fixLogEnd(db);
 }
 
+/** `text` with its letter at `at` changed (A for any other, B for A): a byte of a base64 ciphertext flipped. */
+export function changeLetter(text: string, at: number): string {
+  return `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+}
+
 /** Deletes a whole stream, and moves the log's end back should it have held the newest event. */
 export function deleteStream(file: string, streamId: string): void {
   withFile(file, (db) => {
