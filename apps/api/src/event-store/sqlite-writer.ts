@@ -11,14 +11,15 @@ import { type LogLink, batchLogHashOf, storedContentHashOf } from './chain.ts';
 import { openWalFile } from '../sqlite-file.ts';
 
 /**
- * The page cache of a connection that appends, in KiB (SQLite's default is 2 MiB). An append with
- * random (version 4) event ids inserts into the unique index of event ids at a random place: once
- * that index outgrew the default cache, each insert read its pages back from the OS. Measured
- * interleaved with 64 concurrent withdrawals on a 2-core machine: 14 % more answers a second, a fifth
- * less event-loop CPU each. The commands' ids are time-ordered now (event-id.ts); the log keeps the
- * random ids of before, and other writers may still use them.
+ * The page cache of a connection that appends, in KiB: SQLite's default size, set here because a
+ * bigger one costs every commit. When an insert splits an index page and the new pages come out of
+ * order, SQLite swaps their numbers through the pending-byte page's (262,145 at 4 KiB pages); the
+ * commit's cache truncation then walks the whole cache, every page it holds, and a cache that never
+ * shrinks holds as many as it may. At 32 MiB (once chosen for random event ids, whose index inserts
+ * read pages back from the OS; the commands' ids are time-ordered now, event-id.ts) that walk was
+ * 1.7 µs of CPU an append at 64 a commit against 0.8 at 2 MiB (docs/figures.md).
  */
-const WRITER_CACHE_KB = 32 * 1024;
+const WRITER_CACHE_KB = 2 * 1024;
 
 /**
  * Rows after which a batch is linked into the log's chain between two of its appends rather than
