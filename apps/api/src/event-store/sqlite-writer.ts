@@ -13,11 +13,11 @@ import { openWalFile } from '../sqlite-file.ts';
 /**
  * The page cache of a connection that appends, in KiB: SQLite's default size, set here because a
  * bigger one costs every commit. When an insert splits an index page and the new pages come out of
- * order, SQLite swaps their numbers through the pending-byte page's (262,145 at 4 KiB pages); the
- * commit's cache truncation then walks the whole cache, every page it holds, and a cache that never
- * shrinks holds as many as it may. At 32 MiB (once chosen for random event ids, whose index inserts
- * read pages back from the OS; the commands' ids are time-ordered now, event-id.ts) that walk was
- * 1.7 µs of CPU an append at 64 a commit against 0.8 at 2 MiB (docs/figures.md).
+ * order, SQLite swaps their numbers through the pending-byte page's number (262,145 at 4 KiB
+ * pages); the commit's cache truncation then walks the whole cache, every page it holds, and a cache
+ * never shrinks. At 32 MiB (once chosen for random event ids, whose index inserts read pages back
+ * from the OS; the commands' ids are time-ordered now, event-id.ts) that walk was 1.7 µs of CPU an
+ * append at 64 a commit against 0.8 at 2 MiB (docs/figures.md).
  */
 const WRITER_CACHE_KB = 2 * 1024;
 
