@@ -2,7 +2,7 @@
  * `npm run bench`: ONE table of Kamai's figures, each beside its peer or limit measured in the same
  * run on this machine. Prints, never asserts: speed is measured here, not in tests.
  *
- *   npm run bench                         # everything, about 3-5 minutes on 2 cores
+ *   npm run bench                         # everything, about 27 minutes on 2 cores (the scale part about 15)
  *   npm run bench -- --skip rebuild,http  # leave parts out (appends, http, commands, waiting, rebuild, web, startup, fuzz, scale; web includes a slow-network run of about 2 minutes)
  *   npm run bench -- --full               # the long runs too: rebuild of 1,000,000 events (BENCH_FULL=1)
  *   npm run bench -- --seconds 5          # length of each load run (default 5)
