@@ -19,7 +19,7 @@ import { benchCommands } from './bench/commands.ts';
 import { UNPAID, benchWaiting } from './bench/waiting.ts';
 import { benchAppends } from './bench/appends.ts';
 import { type ServerMemory, benchHttp, initialJsGzipBytes, spread } from './bench/http.ts';
-import { benchRebuild } from './bench/rebuild.ts';
+import { benchRebuildInOwnProcess } from './bench/rebuild.ts';
 import { WARM_UP_SECONDS, benchScale, scaleFigures } from './bench/scale.ts';
 import { benchStartup, median } from './bench/startup.ts';
 import { benchFuzz } from './bench/fuzz.ts';
@@ -252,7 +252,7 @@ await part('waiting', async () => {
 await part('rebuild', async () => {
   const events = Number(flag('rebuild-events') ?? (full ? 1_000_000 : 200_000));
   section(`Read-model rebuild, ${n(events)} events, every read model (scripts/src/bench/rebuild.ts${full ? '' : '; --full for 1,000,000'})`);
-  const r = await benchRebuild({ events, log });
+  const r = await benchRebuildInOwnProcess({ events, log });
   const cold = `${n(r.coldEventsPerSecond)} events/s (from zero, alone)`;
   rows.push({ what: 'rebuild from zero, nobody else on the data', figure: `${n(r.coldEventsPerSecond)} events/s (${n(r.events)} events, ${r.coldSeconds.toFixed(1)} s)` });
   const serving = r.serving;

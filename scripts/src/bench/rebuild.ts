@@ -21,13 +21,16 @@
  * version bump of those rebuilds, reading on a thread of its own, which opens only the sealed fields
  * they read).
  *
- *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve] [--each] [--models a,b]
+ *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve] [--each] [--models a,b] [--json]
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openSealedSqliteStore, readAheadFor } from '@kamai/api';
 import { type ApiProcess, TestClient, freshMobile, startApiProcess } from '@kamai/api/testing';
 import type { KamaiEvent } from '@kamai/contracts';
@@ -274,13 +277,34 @@ export async function benchRebuild(
   }
 }
 
+/**
+ * Runs the rebuild in a Node process of its own, as the bench does: a build's speed depends on its
+ * process's heap, and one that already ran other parts of the bench built at 68-76k events/s where a
+ * fresh one built at 112-115k (docs/figures.md). Its lines go to `log`; its figures come back as JSON.
+ */
+export async function benchRebuildInOwnProcess(options: { events: number; log: (line: string) => void }): Promise<BenchRebuildResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--events', String(options.events), '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  createInterface({ input: child.stderr }).on('line', options.log);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the rebuild process exited with ${code}`);
+  return JSON.parse(out) as BenchRebuildResult;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--events');
   const m = process.argv.indexOf('--models');
-  await benchRebuild({
+  // --json: the figures on stdout for the bench, what happens on stderr.
+  const json = process.argv.includes('--json');
+  const result = await benchRebuild({
     models: m > 0 ? process.argv[m + 1]!.split(',') : undefined,
     events: i > 0 ? Number(process.argv[i + 1]) : undefined,
     serve: !process.argv.includes('--no-serve'),
     each: process.argv.includes('--each'),
+    log: json ? (line) => console.error(line) : undefined,
   });
+  if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
