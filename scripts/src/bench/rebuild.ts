@@ -3,7 +3,8 @@
  *
  * A fresh SQLite event store is filled with a realistic mix (registrations, rewards, fees,
  * notifications and their reads, profile edits), then:
- *   1. every read model is built from position zero (nobody else on the data): events/s;
+ *   1. every read model is built from position zero (nobody else on the data), `--builds` times
+ *      (default 1), each into an empty read database: events/s and CPU an event, the median build's;
  *   2. the API starts as its own OS process on that data directory (PROJECTIONS=inline), and every
  *      read model is rebuilt again, aside and swapped in, while clients read and write through the
  *      API: events/s, peak RSS of the rebuilding process, the slowest request (the app's longest
@@ -21,7 +22,7 @@
  * version bump of those rebuilds, reading on a thread of its own, which opens only the sealed fields
  * they read).
  *
- *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--no-serve] [--each] [--models a,b] [--json]
+ *   node_modules/.bin/tsx scripts/src/bench/rebuild.ts [--events 1000000] [--builds 3] [--no-serve] [--each] [--models a,b] [--json]
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -40,9 +41,11 @@ import { type ReadDbHandle, allProjections, openReadDb, rebuildReadModels } from
 export interface BenchRebuildResult {
   events: number;
   fillSeconds: number;
-  /** Step 1: every read model from zero, nobody else on the data. */
+  /** Step 1: every read model from zero, nobody else on the data (the median build of `builds`). */
   coldSeconds: number;
   coldEventsPerSecond: number;
+  /** Each build of step 1, in the order run: events/s and CPU µs an event (all threads). */
+  builds: Array<{ eventsPerSecond: number; cpuMicrosPerEvent: number }>;
   /**
    * CPU time (user + system) of this process per event in step 1, in µs: steadier than events/s on
    * a machine others share, for comparing two versions of the code.
@@ -201,8 +204,32 @@ async function eachAlone(db: ReadDbHandle, store: ReturnType<typeof openSealedSq
   return { readOnlyCpuMicrosPerEvent, projections };
 }
 
+interface BuildFromZero {
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  cpuMicrosPerEvent: number;
+  applyingCpuMicrosPerEvent: number | null;
+}
+
+/** `models` built from zero into `db`, read as the CLI reads (a thread of its own), with the CPU it took. */
+async function buildFromZero(db: ReadDbHandle, store: ReturnType<typeof openSealedSqliteStore>, models: typeof allProjections): Promise<BuildFromZero> {
+  const cpuBefore = process.cpuUsage();
+  const threadBefore = mainThreadCpuMicros();
+  const { events, seconds } = await rebuildReadModels(db, store, models, { readAhead: readAheadFor(store) });
+  const cpu = process.cpuUsage(cpuBefore);
+  const threadAfter = mainThreadCpuMicros();
+  return {
+    events,
+    seconds,
+    eventsPerSecond: Math.round(events / seconds),
+    cpuMicrosPerEvent: Number(((cpu.user + cpu.system) / events).toFixed(1)),
+    applyingCpuMicrosPerEvent: threadBefore === null || threadAfter === null ? null : Number(((threadAfter - threadBefore) / events).toFixed(1)),
+  };
+}
+
 export async function benchRebuild(
-  options: { events?: number; serve?: boolean; each?: boolean; models?: readonly string[]; log?: (line: string) => void } = {},
+  options: { events?: number; builds?: number; serve?: boolean; each?: boolean; models?: readonly string[]; log?: (line: string) => void } = {},
 ): Promise<BenchRebuildResult> {
   const target = options.events ?? 1_000_000;
   const log = options.log ?? console.log;
@@ -229,20 +256,29 @@ export async function benchRebuild(
     const total = await store.headPosition();
     log(`filled the store with ${total} events for ${users} users in ${fillSeconds.toFixed(1)} s`);
 
-    const cpuBefore = process.cpuUsage();
-    const threadBefore = mainThreadCpuMicros();
     const models = options.models ? allProjections.filter((p) => options.models!.includes(p.name)) : allProjections;
     if (models.length === 0) throw new Error(`no read model named ${options.models?.join(', ')}`);
-    const cold = await rebuildReadModels(db, store, models, { readAhead: readAheadFor(store) });
-    const cpu = process.cpuUsage(cpuBefore);
-    const threadAfter = mainThreadCpuMicros();
-    const coldEventsPerSecond = Math.round(cold.events / cold.seconds);
-    const coldCpuMicrosPerEvent = Number(((cpu.user + cpu.system) / cold.events).toFixed(1));
-    const coldApplyingCpuMicrosPerEvent = threadBefore === null || threadAfter === null ? null : Number(((threadAfter - threadBefore) / cold.events).toFixed(1));
-    log(
-      `built ${options.models ? models.map((p) => p.name).join(', ') : 'every read model'} from zero, ${cold.events} events in ${cold.seconds.toFixed(2)} s: ${coldEventsPerSecond} events/s ` +
-        `(${coldCpuMicrosPerEvent} µs of CPU per event, ${coldApplyingCpuMicrosPerEvent ?? '?'} µs of it on the applying thread)`,
-    );
+    // Each build from zero into an empty read database (the last into the one an API serves in step 2):
+    // several builds give the figure a spread, on a machine whose speed swings from minute to minute.
+    const builds: Array<BuildFromZero> = [];
+    for (let i = 1; i <= (options.builds ?? 1); i++) {
+      const last = i === (options.builds ?? 1);
+      const target = last ? db : await openReadDb(join(dir, `read-from-zero-${i}.sqlite`));
+      try {
+        builds.push(await buildFromZero(target, store, models));
+      } finally {
+        if (!last) await target.destroy();
+      }
+      const b = builds.at(-1)!;
+      log(
+        `built ${options.models ? models.map((p) => p.name).join(', ') : 'every read model'} from zero, ${b.events} events in ${b.seconds.toFixed(2)} s: ${b.eventsPerSecond} events/s ` +
+          `(${b.cpuMicrosPerEvent} µs of CPU per event, ${b.applyingCpuMicrosPerEvent ?? '?'} µs of it on the applying thread)`,
+      );
+    }
+    const cold = [...builds].sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[Math.floor(builds.length / 2)]!;
+    const coldEventsPerSecond = cold.eventsPerSecond;
+    const coldCpuMicrosPerEvent = cold.cpuMicrosPerEvent;
+    const coldApplyingCpuMicrosPerEvent = cold.applyingCpuMicrosPerEvent;
 
     const each = options.each ? await eachAlone(db, store, log) : null;
 
@@ -268,7 +304,17 @@ export async function benchRebuild(
           `slowest ${load.longestMs} ms; health afterwards ${healthyAfter ? 'ok' : 'DEGRADED'}`,
       );
     }
-    return { events: cold.events, fillSeconds, coldSeconds: cold.seconds, coldEventsPerSecond, coldCpuMicrosPerEvent, coldApplyingCpuMicrosPerEvent, each, serving };
+    return {
+      events: cold.events,
+      fillSeconds,
+      coldSeconds: cold.seconds,
+      coldEventsPerSecond,
+      builds: builds.map((b) => ({ eventsPerSecond: b.eventsPerSecond, cpuMicrosPerEvent: b.cpuMicrosPerEvent })),
+      coldCpuMicrosPerEvent,
+      coldApplyingCpuMicrosPerEvent,
+      each,
+      serving,
+    };
   } finally {
     await api?.stop();
     await db.destroy();
@@ -282,8 +328,8 @@ export async function benchRebuild(
  * process's heap, and one that already ran other parts of the bench built at 68-76k events/s where a
  * fresh one built at 112-115k (docs/figures.md). Its lines go to `log`; its figures come back as JSON.
  */
-export async function benchRebuildInOwnProcess(options: { events: number; log: (line: string) => void }): Promise<BenchRebuildResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--events', String(options.events), '--json'], {
+export async function benchRebuildInOwnProcess(options: { events: number; builds: number; log: (line: string) => void }): Promise<BenchRebuildResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--events', String(options.events), '--builds', String(options.builds), '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -297,11 +343,13 @@ export async function benchRebuildInOwnProcess(options: { events: number; log: (
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--events');
   const m = process.argv.indexOf('--models');
+  const b = process.argv.indexOf('--builds');
   // --json: the figures on stdout for the bench, what happens on stderr.
   const json = process.argv.includes('--json');
   const result = await benchRebuild({
     models: m > 0 ? process.argv[m + 1]!.split(',') : undefined,
     events: i > 0 ? Number(process.argv[i + 1]) : undefined,
+    builds: b > 0 ? Number(process.argv[b + 1]) : undefined,
     serve: !process.argv.includes('--no-serve'),
     each: process.argv.includes('--each'),
     log: json ? (line) => console.error(line) : undefined,
