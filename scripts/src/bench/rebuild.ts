@@ -263,11 +263,11 @@ export async function benchRebuild(
     const builds: Array<BuildFromZero> = [];
     for (let i = 1; i <= (options.builds ?? 1); i++) {
       const last = i === (options.builds ?? 1);
-      const target = last ? db : await openReadDb(join(dir, `read-from-zero-${i}.sqlite`));
+      const into = last ? db : await openReadDb(join(dir, `read-from-zero-${i}.sqlite`));
       try {
-        builds.push(await buildFromZero(target, store, models));
+        builds.push(await buildFromZero(into, store, models));
       } finally {
-        if (!last) await target.destroy();
+        if (!last) await into.destroy();
       }
       const b = builds.at(-1)!;
       log(
@@ -324,9 +324,10 @@ export async function benchRebuild(
 }
 
 /**
- * Runs the rebuild in a Node process of its own, as the bench does: a build's speed depends on its
- * process's heap, and one that already ran other parts of the bench built at 68-76k events/s where a
- * fresh one built at 112-115k (docs/figures.md). Its lines go to `log`; its figures come back as JSON.
+ * Runs the rebuild in a Node process of its own, as the bench does, so its figure does not depend on
+ * the parts run before it (in the bench's own process after the waiting part, builds gave 68-76k
+ * events/s where fresh processes gave 112-115k: docs/figures.md). Its lines go to `log`; its figures
+ * come back as JSON.
  */
 export async function benchRebuildInOwnProcess(options: { events: number; builds: number; log: (line: string) => void }): Promise<BenchRebuildResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--events', String(options.events), '--builds', String(options.builds), '--json'], {
@@ -335,7 +336,8 @@ export async function benchRebuildInOwnProcess(options: { events: number; builds
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   createInterface({ input: child.stderr }).on('line', options.log);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  // 'close', not 'exit': the child's stdout may still hold the JSON when it exits.
+  const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) throw new Error(`the rebuild process exited with ${code}`);
   return JSON.parse(out) as BenchRebuildResult;
 }
